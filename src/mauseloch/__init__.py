@@ -1,0 +1,26 @@
+"""Mauseloch: Mau-Mau, Aus die Maus! and Mausgeflippt behind one small API.
+
+>>> import mauseloch
+>>> g = mauseloch.new_game("mau-mau", players=3, seed=7)
+>>> g.play(g.legal_moves()[0])
+"""
+
+from __future__ import annotations
+
+from .engine import GAMES, Game, GameInfo, IllegalMove, OptionSpec, event_for, new_game
+from .games import load_all as _load_all
+from .record import replay
+
+_load_all()
+
+__all__ = [
+    "GAMES",
+    "Game",
+    "GameInfo",
+    "IllegalMove",
+    "OptionSpec",
+    "event_for",
+    "new_game",
+    "replay",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,372 @@
+"""Shared vocabulary of every game: errors, options, the seeded generator, the game base class
+and the registry behind ``mauseloch.GAMES``.
+
+A game module subclasses :class:`Game`, describes itself with a :class:`GameInfo` and calls
+:func:`register`. Everything public (``new_game``, ``replay``, records, events) is built here once,
+so the games only hold their rules.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+MASK64 = (1 << 64) - 1
+SEED_LIMIT = 1 << 53  # seeds survive JSON in a browser (exact in a double)
+
+
+class IllegalMove(ValueError):
+    """A move that is not legal now: unknown string, wrong seat, not allowed, or game over.
+
+    The game is left exactly as it was.
+    """
+
+
+# --------------------------------------------------------------------------- randomness
+
+
+def mix64(x: int) -> int:
+    """SplitMix64's finaliser: a well-spread 64-bit hash of ``x``."""
+    x &= MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+def derive_seed(seed: int, stream: int) -> int:
+    """An independent 64-bit seed for sub-generator ``stream`` of ``seed``.
+
+    Deal and reshuffles use different streams (api.md), so a game dealt from an explicit
+    deck reshuffles exactly like the game its seed would have dealt.
+    """
+    return mix64((seed & MASK64) ^ mix64(stream + 0x632BE59BD9B4E019))
+
+
+class Rng:
+    """SplitMix64 with unbiased bounded integers and Fisher-Yates shuffles.
+
+    Written out here (not ``random.Random``) so every Python version and the numba kernels
+    produce the same numbers from the same seed.
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK64
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        return mix64(self.state)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in ``[0, n)`` by rejection (no modulo bias)."""
+        if n <= 0:
+            raise ValueError(f"bound must be positive, got {n}")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Fisher-Yates from the end, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def random(self) -> float:
+        """Uniform float in ``[0, 1)`` with 53 random bits."""
+        return (self.next64() >> 11) / float(1 << 53)
+
+
+def fresh_seed() -> int:
+    """A new seed from the operating system (never the global ``random``)."""
+    return secrets.randbelow(SEED_LIMIT)
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its type, default, range and a one-line description for CLI and lobby."""
+
+    name: str
+    type: type  # bool or int
+    default: Any
+    description: str
+    minimum: int | None = None
+    # Some defaults depend on the player count or other options (Aus die Maus' small deck).
+    default_for: Callable[[int, dict[str, Any]], Any] | None = None
+    default_text: str | None = None  # how to describe such a default to people
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "type": self.type.__name__,
+            "default": self.default,
+            "default_text": self.default_text or str(self.default).lower(),
+            "minimum": self.minimum,
+            "description": self.description,
+        }
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What ``mauseloch.GAMES[name]`` says about a game."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...]
+    factory: type[Game] = field(repr=False, compare=False)
+    description: str = ""
+
+    def option(self, name: str) -> OptionSpec:
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [spec.to_dict() for spec in self.options],
+        }
+
+    def resolve_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
+        """All options with defaults filled in, checked for name, type and range."""
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ValueError(f"options must be a dict of name -> value, got {options!r}")
+        known = {spec.name: spec for spec in self.options}
+        given: dict[str, Any] = {}
+        for raw_name, value in options.items():
+            name = raw_name.strip().lower() if isinstance(raw_name, str) else raw_name
+            if name not in known:
+                allowed = ", ".join(known) or "none"
+                raise ValueError(f"unknown option {raw_name!r} for {self.name}; allowed: {allowed}")
+            spec = known[name]
+            if spec.type is bool:
+                if not isinstance(value, bool):
+                    raise ValueError(f"option {name} must be true or false, got {value!r}")
+            elif spec.type is int:
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise ValueError(f"option {name} must be a whole number, got {value!r}")
+                if spec.minimum is not None and value < spec.minimum:
+                    raise ValueError(f"option {name} must be at least {spec.minimum}, got {value}")
+            given[name] = value
+        resolved: dict[str, Any] = {}
+        for spec in self.options:  # in declaration order, so later defaults may use earlier ones
+            if spec.name in given:
+                resolved[spec.name] = given[spec.name]
+            elif spec.default_for is not None:
+                resolved[spec.name] = spec.default_for(players, resolved)
+            else:
+                resolved[spec.name] = spec.default
+        return resolved
+
+    def check_players(self, players: Any) -> int:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"players must be a whole number, got {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"players={players} is not allowed for {self.name}: "
+                f"{self.min_players} to {self.max_players} players"
+            )
+        return players
+
+
+GAMES: dict[str, GameInfo] = {}
+
+
+def register(info: GameInfo) -> GameInfo:
+    GAMES[info.name] = info
+    return info
+
+
+def game_info(name: Any) -> GameInfo:
+    if not isinstance(name, str):
+        raise ValueError(f"game name must be a string, got {name!r}")
+    key = name.strip().lower()
+    if key not in GAMES:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+    return GAMES[key]
+
+
+def check_seed(seed: Any) -> int:
+    if seed is None:
+        return fresh_seed()
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be a whole number or None, got {seed!r}")
+    if not 0 <= seed < (1 << 64):
+        raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+    return seed
+
+
+def check_deck(deck: Any, expected: Sequence[str], parse: Callable[[str], str]) -> list[str]:
+    """``deck`` normalised to canonical strings; it must be a permutation of ``expected``."""
+    if not isinstance(deck, (list, tuple)):
+        raise ValueError(f"deck must be a list of card strings, got {type(deck).__name__}")
+    cards: list[str] = []
+    for i, raw in enumerate(deck):
+        if not isinstance(raw, str):
+            raise ValueError(f"deck[{i}] must be a card string, got {raw!r}")
+        try:
+            cards.append(parse(raw))
+        except ValueError as exc:
+            raise ValueError(f"deck[{i}]: {exc}") from None
+    if len(cards) != len(expected):
+        raise ValueError(f"deck must hold exactly {len(expected)} cards, got {len(cards)}")
+    if sorted(cards) != sorted(expected):
+        have: dict[str, int] = {}
+        for c in cards:
+            have[c] = have.get(c, 0) + 1
+        want: dict[str, int] = {}
+        for c in expected:
+            want[c] = want.get(c, 0) + 1
+        extra = sorted(c for c in have if have[c] > want.get(c, 0))
+        missing = sorted(c for c in want if want[c] > have.get(c, 0))
+        raise ValueError(
+            f"deck is not the game's deck: too many {', '.join(extra) or '-'}; "
+            f"missing {', '.join(missing) or '-'}"
+        )
+    return cards
+
+
+# --------------------------------------------------------------------------- results
+
+
+def competition_ranks(keys: Sequence[Any]) -> list[int]:
+    """Rank 1 for the smallest key; equal keys share a rank, the next rank skips (1, 2, 2, 4)."""
+    return [1 + sum(1 for other in keys if other < key) for key in keys]
+
+
+def event_for(event: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+    """The copy of ``event`` that ``seat`` (None: a spectator) may see.
+
+    A private event carries its hidden part under ``cards``; the others get it without them.
+    """
+    owner = event.get("private")
+    if owner is None or owner == seat:
+        return event
+    return {k: v for k, v in event.items() if k not in ("cards", "private")}
+
+
+# --------------------------------------------------------------------------- the game base
+
+
+class Game:
+    """Behaviour shared by every game. Subclasses implement the rules.
+
+    ``to_move`` and ``is_over`` are plain attributes (read them, never assign): the hot loop
+    of a simulation reads them millions of times.
+    """
+
+    __slots__ = ("_events_cache", "__dict__")  # subclasses list their own hot fields
+
+    info: ClassVar[GameInfo]
+    name: ClassVar[str]
+
+    to_move: int | None
+    is_over: bool
+    players: int
+    seed: int
+    options: dict[str, Any]
+    deck: list[str]
+
+    # Subclasses log events as compact tuples (fast) or dicts; ``_event_dict`` turns an entry
+    # into the public dict.
+    _log: list[Any]
+    _moves: list[list[Any]]
+
+    def __init__(self) -> None:
+        self._events_cache: list[dict[str, Any]] = []
+
+    # -- to implement ------------------------------------------------------------------
+    @classmethod
+    def create(
+        cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None
+    ) -> Game:
+        """A new game from checked arguments (``deck`` still to be checked)."""
+        raise NotImplementedError
+
+    def legal_moves(self, seat: int | None = None) -> list[str]:
+        raise NotImplementedError
+
+    def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
+        raise NotImplementedError
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def result(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _event_dict(self, entry: Any) -> dict[str, Any]:
+        return entry  # type: ignore[no-any-return]
+
+    # -- shared -----------------------------------------------------------------------
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        cache = self._events_cache
+        log = self._log
+        if len(cache) < len(log):
+            cache.extend(self._event_dict(e) for e in log[len(cache) :])
+        return list(cache)
+
+    def events_since(self, index: int) -> list[dict[str, Any]]:
+        """Events from position ``index`` of the log on (servers send only what is new)."""
+        return self.events[index:]
+
+    @property
+    def move_count(self) -> int:
+        return len(self._moves)
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "players": self.players,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "deck": list(self.deck),
+            "moves": [list(m) for m in self._moves],
+        }
+
+    def _check_seat_arg(self, seat: Any) -> None:
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players
+        ):
+            raise IllegalMove(f"seat must be a number from 0 to {self.players - 1}, got {seat!r}")
+
+    def _ensure_over(self) -> None:
+        if not self.is_over:
+            raise ValueError("the game is not over yet; result() is only available at the end")
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"to_move={self.to_move}"
+        return f"<{type(self).__name__} players={self.players} seed={self.seed} {state}>"
+
+
+def new_game(
+    game: str,
+    players: int | None = None,
+    seed: int | None = None,
+    options: dict[str, Any] | None = None,
+    deck: Iterable[str] | None = None,
+) -> Game:
+    """Start a game: ``new_game("mau-mau", players=3, seed=7, options={"ace_skips": True})``."""
+    info = game_info(game)
+    n = info.check_players(info.min_players if players is None else players)
+    resolved = info.resolve_options(n, options)
+    if deck is not None and not isinstance(deck, (list, tuple)):
+        raise ValueError(f"deck must be a list of card strings, got {type(deck).__name__}")
+    return info.factory.create(n, check_seed(seed), resolved, None if deck is None else list(deck))

@@ -1,0 +1,440 @@
+"""Mau-Mau exactly as ``shared/spec/mau-mau.md`` fixes it (rule ids MM-n in comments).
+
+Cards are ints ``suit * 8 + rank`` (ranks 7 8 9 T J Q K A, suits C S H D) and a hand is a
+32-bit mask, so "which cards fit" is one ``&``. Legal move lists are memoised per (fitting
+cards, phase): a simulation asks for the same few hundred lists millions of times.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import (
+    Game,
+    GameInfo,
+    IllegalMove,
+    OptionSpec,
+    Rng,
+    check_deck,
+    competition_ranks,
+    derive_seed,
+    register,
+)
+
+RANKS = "789TJQKA"
+SUITS = "CSHD"
+SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+POINTS = (7, 8, 9, 10, 2, 3, 4, 11)  # by rank index: A 11, T 10, K 4, Q 3, J 2, 9/8/7 face
+SEVEN, EIGHT, NINE, JACK, ACE = 0, 1, 2, 4, 7
+
+CARD_STR = tuple(RANKS[c & 7] + SUITS[c >> 3] for c in range(32))
+CARD_ID = {s: c for c, s in enumerate(CARD_STR)}
+FULL_DECK = tuple(CARD_STR[s * 8 + r] for s in range(4) for r in range(8))
+SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
+RANK_MASK = tuple(sum(1 << (s * 8 + r) for s in range(4)) for r in range(8))
+JACKS = RANK_MASK[JACK]
+SEVENS = RANK_MASK[SEVEN]
+
+# Action codes: a plain card is its id; a jack with a wish is JACK_BASE + card * 4 + suit.
+JACK_BASE = 100
+DRAW, PASS, TAKE = -1, -2, -3
+PHASE_PENALTY = 1 << 32
+PHASE_DRAWN = 1 << 33
+
+_NO_MOVES: tuple[list[str], dict[str, int]] = ([], {})
+_MEMO: dict[int, tuple[list[str], dict[str, int]]] = {}
+_DRAW_ONLY = (["draw"], {"draw": DRAW})
+_PASS_ONLY = (["pass"], {"pass": PASS})
+
+
+def _moves_for(key: int) -> tuple[list[str], dict[str, int]]:
+    """The legal list and its string -> action index for a memo key (see ``_legal_key``)."""
+    moves: dict[str, int] = {}
+    bits = key & 0xFFFFFFFF
+    c = 0
+    while bits:
+        if bits & 1:
+            if c & 7 == JACK:
+                for w in range(4):
+                    moves[CARD_STR[c] + ":" + SUITS[w]] = JACK_BASE + c * 4 + w
+            else:
+                moves[CARD_STR[c]] = c
+        bits >>= 1
+        c += 1
+    if key & PHASE_PENALTY:
+        moves["take"] = TAKE
+    elif key & PHASE_DRAWN:
+        moves["pass"] = PASS
+    entry = (list(moves), moves)
+    _MEMO[key] = entry
+    return entry
+
+
+def parse_card(text: str) -> str:
+    """Canonical spelling of a card string (``"7h " -> "7H"``)."""
+    s = text.strip().upper()
+    if s not in CARD_ID:
+        raise ValueError(f"{text!r} is not a Mau-Mau card (rank 7 8 9 T J Q K A, then suit C S H D)")
+    return s
+
+
+def card_points(card: str) -> int:
+    return POINTS[RANKS.index(card[0])]
+
+
+def _bits_to_cards(bits: int) -> list[str]:
+    return [CARD_STR[c] for c in range(32) if bits >> c & 1]
+
+
+def sort_key(card: str) -> tuple[int, int]:
+    """Hand order for people: by suit, then rank."""
+    return (SUITS.index(card[1]), RANKS.index(card[0]))
+
+
+class MauMau(Game):
+    name = "mau-mau"
+
+    __slots__ = (
+        "players", "seed", "options", "deck", "to_move", "is_over", "_log", "_moves",
+        "hands", "draw_pile", "discard", "top", "wish", "penalty",
+        "direction", "drawn", "fit", "reason", "winner", "_legal", "_reshuffle_rng",
+        "_ace_skips", "_then_play", "_no_jack_on_jack", "_no_win_with_jack", "_move_limit",
+    )  # fmt: skip
+
+    @classmethod
+    def create(
+        cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None
+    ) -> MauMau:
+        if deck is None:
+            cards = list(FULL_DECK)
+            Rng(derive_seed(seed, 1)).shuffle(cards)
+        else:
+            cards = check_deck(deck, FULL_DECK, parse_card)
+        return cls(players, seed, options, cards)
+
+    def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
+        super().__init__()
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.deck = deck
+        self._ace_skips: bool = options["ace_skips"]
+        self._then_play: bool = options["seven_draw_then_play"]
+        self._no_jack_on_jack: bool = options["no_jack_on_jack"]
+        self._no_win_with_jack: bool = options["no_win_with_jack"]
+        self._move_limit: int = options["move_limit"]
+        self._reshuffle_rng = Rng(derive_seed(seed, 2))
+        self._log: list[tuple[Any, ...]] = []
+        self._moves: list[list[Any]] = []
+        ids = [CARD_ID[c] for c in deck]
+        # MM-2: five rounds, one card at a time to seats 0..n-1; next card starts the pile.
+        self.hands = [0] * players
+        for i in range(5 * players):
+            self.hands[i % players] |= 1 << ids[i]
+        self.top = ids[5 * players]
+        self.discard = [self.top]
+        self.draw_pile = ids[5 * players + 1 :][::-1]  # top of the draw pile at the end
+        self.wish = -1  # MM-3: the starting card has no effect, not even a jack's wish
+        self.penalty = 0
+        self.direction = 1
+        self.drawn = -1  # the card just drawn while its player may still play it (MM-7)
+        self.to_move: int | None = 0  # MM-1
+        self.is_over = False
+        self.reason: str | None = None
+        self.winner: int | None = None
+        self._legal: tuple[list[str], dict[str, int]] | None = None
+        self._update_fit()
+        for seat in range(players):
+            self._log.append(("deal", seat, self.hands[seat]))
+        self._log.append(("start", self.top))
+
+    # ------------------------------------------------------------------ legal moves
+    def _update_fit(self) -> None:
+        """The mask of cards that fit now (MM-4, MM-5, MM-12)."""
+        if self.wish >= 0:  # a wish is open: only the wished suit, or a jack
+            fit = SUIT_MASK[self.wish]
+            fit = fit & ~JACKS if self._no_jack_on_jack else fit | JACKS
+        else:
+            top = self.top
+            fit = SUIT_MASK[top >> 3] | RANK_MASK[top & 7] | JACKS
+            if self._no_jack_on_jack and top & 7 == JACK:
+                fit &= ~JACKS
+        self.fit = fit
+
+    def _can_draw(self) -> bool:
+        return bool(self.draw_pile) or len(self.discard) > 1
+
+    def _compute_legal(self) -> tuple[list[str], dict[str, int]]:
+        if self.is_over:
+            legal = _NO_MOVES
+        else:
+            hand = self.hands[self.to_move]  # type: ignore[index]
+            if self.penalty:  # MM-9: any seven, or take
+                key = (hand & SEVENS) | PHASE_PENALTY
+            elif self.drawn >= 0:  # MM-7: the drawn card, or keep it
+                key = (1 << self.drawn) | PHASE_DRAWN
+            else:
+                key = hand & self.fit  # MM-6: must play when a card fits
+                if not key:
+                    legal = _DRAW_ONLY if self._can_draw() else _PASS_ONLY  # MM-14
+                    self._legal = legal
+                    return legal
+            legal = _MEMO.get(key) or _moves_for(key)
+        self._legal = legal
+        return legal
+
+    def legal_moves(self, seat: int | None = None) -> list[str]:
+        if seat is not None and seat != self.to_move:
+            self._check_seat_arg(seat)
+            return []
+        legal = self._legal or self._compute_legal()
+        return list(legal[0])
+
+    # ------------------------------------------------------------------ playing
+    def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
+        legal = self._legal or self._compute_legal()
+        action = legal[1].get(move)  # type: ignore[arg-type]
+        if action is None or (seat is not None and seat != self.to_move) or ms is not None:
+            move, action = self._check_move(move, seat, ms)
+        actor: int = self.to_move  # type: ignore[assignment]
+        self._legal = None
+        self._moves.append([actor, move])
+        if action >= 0:
+            self._play_card(actor, action)
+        elif action == DRAW:
+            self._draw_one(actor)
+        elif action == PASS:
+            self.drawn = -1
+            self._log.append(("pass", actor))
+            self.to_move = (actor + self.direction) % self.players
+        else:
+            self._take(actor)
+        if not self.is_over:
+            self._check_end()
+
+    def _check_move(self, move: Any, seat: Any, ms: Any) -> tuple[str, int]:
+        """The slow path of ``play``: explain why a move is refused, or normalise its spelling."""
+        if ms is not None:
+            raise IllegalMove("ms (a reaction time) is only for Mausgeflippt reactions")
+        if self.is_over:
+            raise IllegalMove(f"the game is over ({self.reason}); no more moves")
+        if seat is not None:
+            self._check_seat_arg(seat)
+            if seat != self.to_move:
+                raise IllegalMove(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move must be a string, got {move!r}")
+        text = move.strip()
+        canon = text.lower() if text.lower() in ("draw", "pass", "take") else text.upper()
+        legal = self._legal or self._compute_legal()
+        action = legal[1].get(canon)
+        if action is not None:
+            return canon, action
+        raise IllegalMove(self._why_illegal(move, canon, legal[0]))
+
+    def _why_illegal(self, raw: str, canon: str, legal: list[str]) -> str:
+        allowed = ", ".join(legal)
+        card = canon.split(":")[0]
+        if canon not in ("DRAW", "PASS", "TAKE", "draw", "pass", "take") and card not in CARD_ID:
+            return f"{raw!r} is not a move: play a card like 7H or JC:S, or draw, pass, take; legal now: {allowed}"
+        if card in CARD_ID and CARD_ID[card] & 7 == JACK and ":" not in canon:
+            return f"a jack needs a wished suit, like {card}:H; legal now: {allowed}"
+        if card in CARD_ID and not self.hands[self.to_move] >> CARD_ID[card] & 1:  # type: ignore[index]
+            return f"{card} is not in your hand; legal now: {allowed}"
+        if self.penalty:
+            return f"a penalty of {self.penalty} is open: play a seven or take; legal now: {allowed}"
+        if self.drawn >= 0:
+            return f"after drawing you may only play {CARD_STR[self.drawn]} or pass; legal now: {allowed}"
+        return f"{raw!r} is not legal now; legal now: {allowed}"
+
+    def _play_card(self, actor: int, action: int) -> None:
+        if action >= JACK_BASE:
+            card, wish = divmod(action - JACK_BASE, 4)
+        else:
+            card, wish = action, -1
+        hand = self.hands[actor] & ~(1 << card)
+        self.hands[actor] = hand
+        self.discard.append(card)
+        self.top = card
+        self.wish = wish
+        self.drawn = -1
+        log = self._log
+        log.append(("play", actor, card))
+        if wish >= 0:
+            log.append(("wish", actor, wish))
+        self._update_fit()
+        left = hand.bit_count()
+        n = self.players
+        d = self.direction
+        if left == 0:
+            # MM-15: a last jack does not win with the option, unless nothing can be drawn.
+            if not (wish >= 0 and self._no_win_with_jack and self._can_draw()):
+                self._finish("out", actor)
+                return
+            log.append(("jack_no_win", actor))
+            self._draw(actor, 1)
+            self.to_move = (actor + d) % n
+            return
+        if left == 1:
+            log.append(("mau", actor))  # MM-13
+        rank = card & 7
+        if rank == SEVEN:  # MM-9
+            self.penalty += 2
+            nxt = (actor + d) % n
+            log.append(("penalty", nxt, self.penalty))
+        elif rank == EIGHT or (rank == ACE and self._ace_skips):  # MM-10, MM-11
+            log.append(("skip", (actor + d) % n))
+            nxt = (actor + 2 * d) % n
+        elif rank == NINE:  # MM-10a
+            d = self.direction = -d
+            log.append(("reverse", actor, d))
+            nxt = actor if n == 2 else (actor + d) % n
+        else:
+            nxt = (actor + d) % n
+        self.to_move = nxt
+
+    def _draw(self, seat: int, count: int) -> list[int]:
+        """Draw up to ``count`` cards, reshuffling the discard pile when needed (MM-8)."""
+        got: list[int] = []
+        pile = self.draw_pile
+        for _ in range(count):
+            if not pile:
+                if len(self.discard) <= 1:
+                    break
+                pile.extend(self.discard[:-1])
+                del self.discard[:-1]
+                self._reshuffle_rng.shuffle(pile)
+                self._log.append(("reshuffle", len(pile)))
+            got.append(pile.pop())
+        hand = self.hands[seat]
+        for c in got:
+            hand |= 1 << c
+        self.hands[seat] = hand
+        self._log.append(("draw", seat, tuple(got)))
+        return got
+
+    def _draw_one(self, actor: int) -> None:
+        got = self._draw(actor, 1)  # MM-6: only listed when a card can be drawn
+        if got and (1 << got[0]) & self.fit:
+            self.drawn = got[0]  # MM-7: play it or pass
+        else:
+            self.to_move = (actor + self.direction) % self.players
+
+    def _take(self, actor: int) -> None:
+        amount = self.penalty
+        got = self._draw(actor, amount)
+        self.penalty = 0
+        self._log.append(("take", actor, amount, len(got)))
+        if not self._then_play:  # MM-9: taking costs the turn unless the option says otherwise
+            self.to_move = (actor + self.direction) % self.players
+
+    def _check_end(self) -> None:
+        # MM-14a: a win was handled already; then stalemate, then the move limit.
+        if not self.penalty and not self.draw_pile and len(self.discard) <= 1:
+            fit = self.fit
+            if not any(h & fit for h in self.hands):
+                self._finish("stalemate", None)  # MM-14
+                return
+        if len(self._moves) >= self._move_limit:  # MM-15a
+            self._finish("move_limit", None)
+
+    def _finish(self, reason: str, winner: int | None) -> None:
+        self.is_over = True
+        self.reason = reason
+        self.winner = winner
+        self.to_move = None
+        self._legal = None
+        if winner is not None:
+            self._log.append(("mau_mau", winner))
+        self._log.append(("end", reason))
+
+    # ------------------------------------------------------------------ reading
+    def hand(self, seat: int) -> list[str]:
+        """The cards of ``seat`` in hand order (library users and the engine's own tests)."""
+        return sorted(_bits_to_cards(self.hands[seat]), key=sort_key)
+
+    def result(self) -> dict[str, Any]:
+        self._ensure_over()
+        cards = [h.bit_count() for h in self.hands]
+        points = [sum(POINTS[c & 7] for c in range(32) if h >> c & 1) for h in self.hands]
+        ranks = competition_ranks(list(zip(cards, points, strict=True)))  # MM-16
+        return {"reason": self.reason, "ranks": ranks, "cards": cards, "points": points}
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        if seat is not None:
+            self._check_seat_arg(seat)
+        view: dict[str, Any] = {
+            "game": self.name,
+            "players": self.players,
+            "options": dict(self.options),
+            "seat": seat,
+            "to_move": self.to_move,
+            "top": CARD_STR[self.top],
+            "wish": SUITS[self.wish] if self.wish >= 0 else None,
+            "penalty": self.penalty,
+            "direction": self.direction,
+            "draw_pile": len(self.draw_pile),
+            "discard_pile": len(self.discard),
+            "hand_counts": [h.bit_count() for h in self.hands],
+            "moves_played": len(self._moves),
+            "is_over": self.is_over,
+        }
+        if seat is not None:
+            view["hand"] = self.hand(seat)
+            view["drawn"] = CARD_STR[self.drawn] if self.drawn >= 0 and seat == self.to_move else None
+            view["legal_moves"] = self.legal_moves(seat)
+        if self.is_over:
+            view["result"] = self.result()
+            view["hands"] = [self.hand(s) for s in range(self.players)]
+        return view
+
+    def _event_dict(self, entry: tuple[Any, ...]) -> dict[str, Any]:
+        kind = entry[0]
+        if kind == "play":
+            return {"type": "play", "seat": entry[1], "card": CARD_STR[entry[2]]}
+        if kind == "wish":
+            return {"type": "wish", "seat": entry[1], "suit": SUITS[entry[2]]}
+        if kind == "draw":
+            cards = [CARD_STR[c] for c in entry[2]]
+            return {"type": "draw", "seat": entry[1], "count": len(cards), "cards": cards, "private": entry[1]}
+        if kind == "penalty":
+            return {"type": "penalty", "seat": entry[1], "amount": entry[2]}
+        if kind == "take":
+            return {"type": "take", "seat": entry[1], "amount": entry[2], "count": entry[3]}
+        if kind == "skip":
+            return {"type": "skip", "seat": entry[1]}
+        if kind == "reverse":
+            return {"type": "reverse", "seat": entry[1], "direction": entry[2]}
+        if kind in ("pass", "mau", "mau_mau", "jack_no_win"):
+            return {"type": kind, "seat": entry[1]}
+        if kind == "reshuffle":
+            return {"type": "reshuffle", "count": entry[1]}
+        if kind == "deal":
+            cards = _bits_to_cards(entry[2])
+            return {"type": "deal", "seat": entry[1], "count": len(cards), "cards": cards, "private": entry[1]}
+        if kind == "start":
+            return {"type": "start", "card": CARD_STR[entry[1]]}
+        if kind == "end":
+            res = self.result()
+            return {"type": "end", "reason": entry[1], "ranks": res["ranks"], "cards": res["cards"], "points": res["points"]}
+        raise AssertionError(f"unknown event {entry!r}")
+
+
+INFO = register(
+    GameInfo(
+        name="mau-mau",
+        title="Mau-Mau",
+        description="Match suit or rank, get rid of your cards; sevens draw, eights skip, nines reverse, jacks wish.",
+        min_players=2,
+        max_players=5,
+        options=(
+            OptionSpec("ace_skips", bool, False, "an ace makes the next player miss a turn, like an eight"),
+            OptionSpec("seven_draw_then_play", bool, False, "after taking a seven-penalty you move at once instead of missing the turn"),
+            OptionSpec("no_jack_on_jack", bool, False, "a jack may not be played on a jack; the wish stays valid"),
+            OptionSpec("no_win_with_jack", bool, False, "a last jack does not win: draw one penalty card and play on"),
+            OptionSpec("move_limit", int, 1000, "the game ends after this many moves with the normal ranking", minimum=1),
+        ),
+        factory=MauMau,
+    )
+)
+MauMau.info = INFO
