@@ -1,0 +1,33 @@
+# The two set-up commands of the README. Each creates its own virtual environment.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test lint install install-test system-deps
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+
+install-test: $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[test]'
+
+# Debian's chromium for the browser tests and PostgreSQL for the storage tests (run as root).
+system-deps:
+	@if command -v apt-get >/dev/null 2>&1; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql >/dev/null; \
+	fi
+
+# The main job: a terminal game of Mau-Mau against bots (the web server replaces it once it exists).
+run: install
+	$(BIN)/mauseloch play mau-mau --players 4 --bots heuristic
+
+lint: install-test
+	$(BIN)/ruff check src tests bench
+	$(BIN)/mypy
+
+test: system-deps install-test lint
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile

@@ -1,0 +1,23 @@
+"""The random bot: any legal move, uniformly, from its own seeded generator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import Rng
+from . import register_bot
+
+
+class RandomBot:
+    kind = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = Rng(seed)
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+        if not legal:
+            raise ValueError("the random bot was asked to move with no legal moves")
+        return legal[self._rng.below(len(legal))]
+
+
+register_bot("random", RandomBot)
