@@ -174,6 +174,32 @@ class GameInfo:
                 resolved[spec.name] = spec.default
         return resolved
 
+    def options_from_text(self, pairs: Iterable[str]) -> dict[str, Any]:
+        """``["ace_skips=true", "move_limit=50"]`` (command-line form) -> typed option values."""
+        known = {spec.name: spec for spec in self.options}
+        options: dict[str, Any] = {}
+        for pair in pairs:
+            name, sep, text = pair.partition("=")
+            name = name.strip().lower().replace("-", "_")
+            if not sep:
+                raise ValueError(f"option {pair!r} must look like NAME=VALUE")
+            if name not in known:
+                raise ValueError(f"unknown option {name!r} for {self.name}; allowed: {', '.join(known) or 'none'}")
+            value = text.strip().lower()
+            if known[name].type is bool:
+                if value in ("true", "yes", "on", "1"):
+                    options[name] = True
+                elif value in ("false", "no", "off", "0"):
+                    options[name] = False
+                else:
+                    raise ValueError(f"option {name} must be true or false, got {text!r}")
+            else:
+                try:
+                    options[name] = int(value)
+                except ValueError:
+                    raise ValueError(f"option {name} must be a whole number, got {text!r}") from None
+        return options
+
     def check_players(self, players: Any) -> int:
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"players must be a whole number, got {players!r}")
