@@ -1,0 +1,599 @@
+"""Mausgeflippt exactly as ``shared/spec/mausgeflippt.md`` fixes it (rule ids MG-n in comments).
+
+A speed game: the revealer turns a mouse face up, then every seat may react at once and the
+first reaction the engine receives resolves the mouse (MG-3..MG-6). The engine has no clock:
+the caller decides the order of arrival and may pass each reaction's time (``ms``), which is
+recorded but never judged.
+
+Representation (mutable state, like Mau-Mau): the 26 clothing faces are ints ``0..25`` in the
+order of the spec's table, a hand is a list of 26 counts plus a bit mask of the faces held, so
+"which of my cards fit this mouse" is one ``&`` with the mouse's mask. Legal reaction lists are
+memoised per mask. Draw pile and discard pile keep their top at the end of a list; the mouse
+pile and the cheese pile are deques with their top on the left.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from ..engine import (
+    Game,
+    GameInfo,
+    IllegalMove,
+    OptionSpec,
+    Rng,
+    check_deck,
+    competition_ranks,
+    derive_seed,
+    register,
+)
+
+# --------------------------------------------------------------------------- cards
+
+KINDS: tuple[tuple[str, tuple[str, str]], ...] = (
+    ("trousers", ("blue", "brown")),
+    ("tie", ("blue", "yellow")),
+    ("belt", ("brown", "green")),
+    ("shoes", ("yellow", "blue")),
+    ("dress", ("red", "yellow")),
+    ("jacket", ("red", "green")),
+    ("tshirt", ("blue", "red")),
+    ("sneakers", ("red", "green")),
+    ("blazer", ("red", "blue")),
+    ("bag", ("brown", "yellow")),
+    ("ring", ("yellow", "green")),
+    ("shirt", ("green", "blue")),
+    ("cap", ("brown", "red")),
+)
+FACES: tuple[str, ...] = tuple(f"{kind}-{colour}" for kind, colours in KINDS for colour in colours)
+FACE_ID: dict[str, int] = {face: i for i, face in enumerate(FACES)}
+NFACES = len(FACES)
+THIRD_COPIES = ("trousers-blue", "tie-yellow", "dress-red", "shoes-blue", "tshirt-blue", "sneakers-red")
+# Unshuffled clothing: every face twice (three times for the six above), in table order.
+CLOTHING_DECK: tuple[str, ...] = tuple(
+    face for face in FACES for _ in range(3 if face in THIRD_COPIES else 2)
+)
+
+CHEESES: tuple[str, ...] = (
+    "emmental", "gouda", "brie", "camembert", "cheddar", "edam", "tilsiter", "parmesan", "roquefort",
+)  # fmt: skip
+CHEESE_ID: dict[str, int] = {c: i for i, c in enumerate(CHEESES)}
+
+_MOUSE_TABLE = """
+m01 belt-brown blazer-blue dress-red emmental
+m02 belt-green blazer-red trousers-brown edam
+m03 blazer-red cap-red tshirt-blue camembert
+m04 shirt-green sneakers-red tie-yellow gouda
+m05 blazer-blue ring-yellow shoes-yellow parmesan
+m06 blazer-red shoes-yellow sneakers-green emmental
+m07 blazer-blue tie-blue trousers-blue brie
+m08 bag-yellow shirt-green shoes-blue roquefort
+m09 bag-brown shoes-yellow tshirt-red brie
+m10 bag-yellow dress-red tie-blue tilsiter
+m11 bag-yellow trousers-blue tshirt-red camembert
+m12 belt-green jacket-red ring-green camembert
+m13 bag-brown ring-green tie-yellow cheddar
+m14 cap-red jacket-green shirt-blue parmesan
+m15 jacket-green ring-yellow tie-yellow gouda
+m16 blazer-red ring-green sneakers-red cheddar
+m17 bag-yellow sneakers-green tie-yellow brie
+m18 blazer-blue cap-brown tshirt-blue brie
+m19 shirt-green sneakers-green trousers-brown parmesan
+m20 dress-yellow jacket-green trousers-blue gouda
+m21 cap-brown dress-red sneakers-green camembert
+m22 bag-brown belt-brown tshirt-blue roquefort
+m23 dress-yellow trousers-brown tshirt-blue cheddar
+m24 bag-brown shirt-blue shoes-blue edam
+m25 belt-brown ring-green shirt-blue roquefort
+m26 belt-green ring-yellow shoes-blue emmental
+m27 belt-brown cap-red dress-yellow tilsiter
+m28 cap-red jacket-red shoes-yellow edam
+m29 jacket-red ring-yellow tie-blue cheddar
+m30 dress-red shirt-blue sneakers-red emmental
+m31 dress-yellow shoes-blue tshirt-red tilsiter
+m32 cap-brown jacket-red sneakers-red gouda
+"""
+_rows = [line.split() for line in _MOUSE_TABLE.strip().splitlines()]
+MICE: tuple[str, ...] = tuple(row[0] for row in _rows)
+MOUSE_ID: dict[str, int] = {m: i for i, m in enumerate(MICE)}
+MOUSE_WEARS: tuple[tuple[str, str, str], ...] = tuple((row[1], row[2], row[3]) for row in _rows)
+MOUSE_MASK: tuple[int, ...] = tuple(sum(1 << FACE_ID[f] for f in row[1:4]) for row in _rows)
+MOUSE_CHEESE: tuple[int, ...] = tuple(CHEESE_ID[row[4]] for row in _rows)
+del _rows
+
+FULL_DECK: tuple[str, ...] = CLOTHING_DECK + MICE + CHEESES
+N_CLOTHING, N_MICE, N_CHEESES = len(CLOTHING_DECK), len(MICE), len(CHEESES)  # 58, 32, 9
+MAX_CARDS_DEALT = N_CLOTHING
+
+# Action codes: a catch is its face id; the rest are negative.
+FLIP, TIMEOUT, REVEAL = -1, -2, -3
+_REVEAL_ONLY: tuple[list[str], dict[str, int]] = (["reveal"], {"reveal": REVEAL})
+_NO_MOVES: tuple[list[str], dict[str, int]] = ([], {})
+_MEMO: dict[int, tuple[list[str], dict[str, int]]] = {}
+
+
+def _reactions_for(mask: int) -> tuple[list[str], dict[str, int]]:
+    """The reactions of a seat holding the faces in ``mask``: catch each face, flip, timeout."""
+    moves: dict[str, int] = {}
+    for f in range(NFACES):
+        if mask >> f & 1:
+            moves["catch " + FACES[f]] = f
+    if mask:
+        moves["flip"] = FLIP  # MG-4: only with at least one card in hand
+    moves["timeout"] = TIMEOUT
+    entry = (list(moves), moves)
+    _MEMO[mask] = entry
+    return entry
+
+
+def parse_card(text: str) -> str:
+    """Canonical spelling of a clothing, mouse or cheese card (``" Tie-Blue" -> "tie-blue"``)."""
+    s = text.strip().lower()
+    if s in FACE_ID or s in MOUSE_ID or s in CHEESE_ID:
+        return s
+    raise ValueError(
+        f"{text!r} is not a Mausgeflippt card (clothing like tie-blue, a mouse m01..m32, "
+        f"or a cheese: {', '.join(CHEESES)})"
+    )
+
+
+def fits(card: str, mouse: str) -> bool:
+    """Whether clothing ``card`` fits ``mouse`` (the mouse wears exactly that face)."""
+    return card in MOUSE_WEARS[MOUSE_ID[mouse]]
+
+
+def _mask_faces(mask: int) -> list[str]:
+    return [FACES[f] for f in range(NFACES) if mask >> f & 1]
+
+
+class Mausgeflippt(Game):
+    name = "mausgeflippt"
+
+    __slots__ = (
+        "players", "seed", "options", "deck", "to_move", "is_over", "_log", "_moves",
+        "hand_size", "window_ms", "counts", "masks", "sizes", "draw_pile", "discard",
+        "mouse_pile", "cheese_pile", "revealer", "current", "protected", "streak",
+        "mice", "laundry", "cheese", "reason", "_reshuffle_rng",
+    )  # fmt: skip
+
+    @classmethod
+    def create(
+        cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None
+    ) -> Mausgeflippt:
+        hand_size = options["hand_size"]
+        if players * hand_size > MAX_CARDS_DEALT:
+            raise ValueError(
+                f"hand_size={hand_size} is too large for {players} players: "
+                f"players × hand_size must be at most {MAX_CARDS_DEALT} (the clothing cards)"
+            )
+        if options["window_ms"] < 100:  # the option's minimum already says so; kept for clarity
+            raise ValueError(f"option window_ms must be at least 100, got {options['window_ms']}")
+        if deck is None:
+            clothing, mice, cheeses = list(CLOTHING_DECK), list(MICE), list(CHEESES)
+            rng = Rng(derive_seed(seed, 1))  # MG-2: the deal's own stream
+            rng.shuffle(clothing)
+            rng.shuffle(mice)
+            rng.shuffle(cheeses)
+            cards = clothing + mice + cheeses
+        else:
+            cards = check_deck(deck, FULL_DECK, parse_card)
+            for start, size, part, table in (
+                (0, N_CLOTHING, "clothing cards", FACE_ID),
+                (N_CLOTHING, N_MICE, "mice", MOUSE_ID),
+                (N_CLOTHING + N_MICE, N_CHEESES, "cheeses", CHEESE_ID),
+            ):
+                for i in range(start, start + size):
+                    if cards[i] not in table:
+                        raise ValueError(
+                            f"deck[{i}] is {cards[i]!r}, but positions {start}..{start + size - 1} hold the "
+                            f"{part}: the deck lists 58 clothing cards, then 32 mice, then 9 cheeses"
+                        )
+        return cls(players, seed, options, cards)
+
+    def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
+        super().__init__()
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.deck = deck
+        self.hand_size: int = options["hand_size"]
+        self.window_ms: int = options["window_ms"]
+        self._reshuffle_rng = Rng(derive_seed(seed, 2))  # MG-7: separate from the deal
+        self._log: list[tuple[Any, ...]] = []
+        self._moves: list[list[Any]] = []
+        clothing = [FACE_ID[c] for c in deck[:N_CLOTHING]]
+        # MG-2: one card at a time to seats 0, 1, ... until each holds hand_size.
+        self.counts = [[0] * NFACES for _ in range(players)]
+        dealt = players * self.hand_size
+        for i in range(dealt):
+            self.counts[i % players][clothing[i]] += 1
+        self.masks = [sum(1 << f for f in range(NFACES) if c[f]) for c in self.counts]
+        self.sizes = [self.hand_size] * players
+        self.draw_pile = clothing[dealt:][::-1]  # top at the end
+        self.discard: list[int] = []
+        self.mouse_pile = deque(MOUSE_ID[m] for m in deck[N_CLOTHING : N_CLOTHING + N_MICE])
+        self.cheese_pile = deque(CHEESE_ID[c] for c in deck[N_CLOTHING + N_MICE :])
+        self.revealer = 0  # MG-1
+        self.current = -1  # the revealed mouse while the window is open
+        self.protected = False
+        self.streak = 0  # timeouts in a row (MG-8)
+        self.mice = [0] * players
+        self.laundry: list[list[int]] = [[] for _ in range(players)]
+        self.cheese: list[list[int]] = [[] for _ in range(players)]
+        self.to_move: int | None = 0
+        self.is_over = False
+        self.reason: str | None = None
+        for seat in range(players):
+            self._log.append(("deal", seat, tuple(self._hand_ids(seat))))
+        self._log.append(("cheese_open", self.cheese_pile[0], len(self.cheese_pile)))
+
+    # ------------------------------------------------------------------ legal moves
+    def legal_moves(self, seat: int | None = None) -> list[str]:
+        if seat is None:
+            seat = self.to_move
+            if seat is None:
+                return []  # over, or the window is open (api.md)
+        else:
+            self._check_seat_arg(seat)
+        if self.is_over:
+            return []
+        if self.current < 0:
+            return ["reveal"] if seat == self.revealer else []
+        mask = self.masks[seat]
+        return list((_MEMO.get(mask) or _reactions_for(mask))[0])
+
+    # ------------------------------------------------------------------ playing
+    def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
+        if self.current >= 0 and seat is not None and not self.is_over:
+            # the hot path of a reaction: a known seat, a listed move, a plain ms
+            if type(seat) is int and 0 <= seat < self.players and (ms is None or (type(ms) is int and ms >= 0)):
+                mask = self.masks[seat]
+                action = (_MEMO.get(mask) or _reactions_for(mask))[1].get(move)  # type: ignore[arg-type]
+                if action is not None:
+                    self._react(seat, move, action, ms)
+                    return
+        elif move == "reveal" and ms is None and not self.is_over and self.current < 0:
+            if seat is None or seat == self.revealer:
+                self._reveal()
+                return
+        actor, canon, action = self._check_move(move, seat, ms)
+        if action == REVEAL:
+            self._reveal()
+        else:
+            self._react(actor, canon, action, ms)
+
+    def _check_move(self, move: Any, seat: Any, ms: Any) -> tuple[int, str, int]:
+        """The slow path of ``play``: normalise the move or explain why it is refused."""
+        if self.is_over:
+            raise IllegalMove(f"the game is over ({self.reason}); no more moves")
+        self._check_seat_arg(seat)
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move must be a string, got {move!r}")
+        canon = " ".join(move.strip().lower().split())
+        window = self.current >= 0
+        if ms is not None:
+            if isinstance(ms, bool) or not isinstance(ms, int) or ms < 0:
+                raise IllegalMove(f"ms must be a whole number of milliseconds ≥ 0, got {ms!r}")
+            if not window:
+                raise IllegalMove("ms (a reaction time) is only allowed on reactions while a mouse is shown")
+        if not window:
+            if canon != "reveal":
+                if canon in ("flip", "timeout") or canon.startswith("catch"):
+                    raise IllegalMove(f"no mouse is shown yet: seat {self.revealer} must reveal first")
+                raise IllegalMove(f"{move!r} is not a move; now seat {self.revealer} may only reveal")
+            if seat is not None and seat != self.revealer:
+                raise IllegalMove(f"it is seat {self.revealer}'s turn to reveal, not seat {seat}'s")
+            return self.revealer, canon, REVEAL
+        if canon == "timeout":
+            return (self.revealer if seat is None else seat), canon, TIMEOUT
+        if canon == "reveal":
+            raise IllegalMove(f"a mouse ({MICE[self.current]}) is already shown; react to it or time out")
+        if canon != "flip" and not canon.startswith("catch "):
+            raise IllegalMove(f"{move!r} is not a move: react with 'catch kind-colour', 'flip' or 'timeout'")
+        if seat is None:
+            raise IllegalMove(f"a reaction names its seat: play({canon!r}, seat=...)")
+        legal, table = _MEMO.get(self.masks[seat]) or _reactions_for(self.masks[seat])
+        action = table.get(canon)
+        if action is not None:
+            return seat, canon, action
+        if canon == "flip":
+            raise IllegalMove(f"seat {seat} holds no cards, so cannot flip")
+        card = canon[6:]
+        if card not in FACE_ID:
+            raise IllegalMove(f"{card!r} is not a clothing card (like tie-blue); legal now: {', '.join(legal)}")
+        raise IllegalMove(f"seat {seat} does not hold {card}; legal now: {', '.join(legal)}")
+
+    def _reveal(self) -> None:
+        m = self.mouse_pile.popleft()
+        self.current = m
+        self.protected = MOUSE_CHEESE[m] == self.cheese_pile[0]
+        self.to_move = None
+        self._moves.append([self.revealer, "reveal"])
+        self._log.append(("reveal", self.revealer, m, self.protected))
+
+    def _react(self, actor: int, move: str, action: int, ms: int | None) -> None:
+        m = self.current
+        self.current = -1
+        self._moves.append([actor, move] if ms is None else [actor, move, ms])
+        log = self._log
+        log.append(("reaction", actor, move, ms))
+        if action == TIMEOUT:  # MG-6
+            self.mouse_pile.append(m)
+            self.streak += 1
+            log.append(("timeout", self.revealer, m, self.streak))
+            log.append(("mouse_under", m, len(self.mouse_pile)))
+            self.revealer = (self.revealer + 1) % self.players
+            if self.streak >= len(self.mouse_pile):  # MG-8: nobody will take the rest
+                self._finish("mice")
+                return
+            log.append(("revealer", self.revealer))
+            self.to_move = self.revealer
+            return
+        self.streak = 0
+        if self.protected:  # MG-5
+            if action >= 0:
+                self._remove(actor, action, 1)
+                self.discard.append(action)
+                log.append(("protected_catch", actor, action, m))
+            else:
+                size = self.sizes[actor]
+                washed = self._wash(actor, self.masks[actor] & MOUSE_MASK[m])
+                log.append(("mausgeflippt", actor, m, False, tuple(washed), size, True))
+                if washed:
+                    self._to_laundry(actor, washed)
+            cheese = self.cheese_pile.popleft()
+            self.cheese[actor].append(cheese)
+            log.append(("cheese_taken", actor, cheese, m, len(self.cheese[actor])))
+            self.mouse_pile.append(m)
+            log.append(("mouse_under", m, len(self.mouse_pile)))
+            self._draw(actor, self.hand_size - self.sizes[actor])
+            if not self.cheese_pile:
+                self._finish("cheese")  # MG-8
+                return
+            log.append(("cheese_open", self.cheese_pile[0], len(self.cheese_pile)))
+        elif action >= 0:  # MG-3
+            self._remove(actor, action, 1)
+            if MOUSE_MASK[m] >> action & 1:
+                self.discard.append(action)
+                self.mice[actor] += 1
+                log.append(("catch", actor, action, m))
+                log.append(("mouse_won", actor, m, "catch", self.mice[actor]))
+            else:
+                log.append(("wrong_card", actor, action, m))
+                self._to_laundry(actor, [action])
+                self.mouse_pile.append(m)
+                log.append(("mouse_under", m, len(self.mouse_pile)))
+            self._draw(actor, 1)
+        else:  # MG-4
+            fitting = self.masks[actor] & MOUSE_MASK[m]
+            if not fitting:
+                self.mice[actor] += 1
+                log.append(("mausgeflippt", actor, m, True, (), self.sizes[actor], False))
+                log.append(("mouse_won", actor, m, "flip", self.mice[actor]))
+            else:
+                size = self.sizes[actor]
+                washed = self._wash(actor, fitting)
+                log.append(("mausgeflippt", actor, m, False, tuple(washed), size, False))
+                self._to_laundry(actor, washed)
+                self.mouse_pile.append(m)
+                log.append(("mouse_under", m, len(self.mouse_pile)))
+                self._draw(actor, len(washed))
+        self.revealer = actor  # MG-6: the reacting player reveals next
+        if not self.mouse_pile:
+            self._finish("mice")  # MG-8: the last mouse is taken
+            return
+        log.append(("revealer", actor))
+        self.to_move = actor
+
+    def _remove(self, seat: int, face: int, n: int) -> None:
+        counts = self.counts[seat]
+        counts[face] -= n
+        self.sizes[seat] -= n
+        if not counts[face]:
+            self.masks[seat] &= ~(1 << face)
+
+    def _wash(self, seat: int, fitting: int) -> list[int]:
+        """Take every card of the faces in ``fitting`` out of the hand (they become laundry)."""
+        counts = self.counts[seat]
+        washed: list[int] = []
+        f = 0
+        while fitting:
+            if fitting & 1:
+                washed.extend([f] * counts[f])
+                self._remove(seat, f, counts[f])
+            fitting >>= 1
+            f += 1
+        return washed
+
+    def _to_laundry(self, seat: int, cards: list[int]) -> None:
+        self.laundry[seat].extend(cards)
+        self._log.append(("laundry", seat, tuple(cards), len(self.laundry[seat])))
+
+    def _draw(self, seat: int, count: int) -> None:
+        """Draw up to ``count`` cards, reshuffling the discard pile when needed (MG-7)."""
+        if count <= 0:
+            return
+        pile = self.draw_pile
+        counts = self.counts[seat]
+        got: list[int] = []
+        for _ in range(count):
+            if not pile:
+                if not self.discard:
+                    break
+                pile.extend(self.discard)
+                self.discard.clear()
+                self._reshuffle_rng.shuffle(pile)
+                self._log.append(("reshuffle", len(pile)))
+            f = pile.pop()
+            got.append(f)
+            counts[f] += 1
+            self.masks[seat] |= 1 << f
+        self.sizes[seat] += len(got)
+        self._log.append(("draw", seat, tuple(got), count))
+
+    def _finish(self, reason: str) -> None:
+        self.is_over = True
+        self.reason = reason
+        self.to_move = None
+        self.current = -1
+        self._log.append(("end", reason))
+
+    # ------------------------------------------------------------------ reading
+    def _hand_ids(self, seat: int) -> list[int]:
+        counts = self.counts[seat]
+        return [f for f in range(NFACES) for _ in range(counts[f])]
+
+    def hand(self, seat: int) -> list[str]:
+        """The cards of ``seat`` in table order (library users and the engine's own tests)."""
+        return [FACES[f] for f in self._hand_ids(seat)]
+
+    def scores(self) -> list[int]:
+        """MG-9: +1 per mouse, −1 per laundry card, −2 per cheese card (also while playing)."""
+        return [self.mice[s] - len(self.laundry[s]) - 2 * len(self.cheese[s]) for s in range(self.players)]
+
+    def result(self) -> dict[str, Any]:
+        self._ensure_over()
+        score = self.scores()
+        ranks = competition_ranks([(-score[s], -self.mice[s]) for s in range(self.players)])  # MG-9
+        return {
+            "reason": self.reason,
+            "ranks": ranks,
+            "mice": list(self.mice),
+            "laundry": [len(x) for x in self.laundry],
+            "cheese": [len(x) for x in self.cheese],
+            "score": score,
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        if seat is not None:
+            self._check_seat_arg(seat)
+        m = self.current
+        view: dict[str, Any] = {
+            "game": self.name,
+            "players": self.players,
+            "options": dict(self.options),
+            "seat": seat,
+            "to_move": self.to_move,
+            "revealer": self.revealer,
+            "window_open": m >= 0,
+            "mouse": None
+            if m < 0
+            else {
+                "mouse": MICE[m],
+                "wears": list(MOUSE_WEARS[m]),
+                "cheese": CHEESES[MOUSE_CHEESE[m]],
+                "protected": self.protected,
+            },
+            "open_cheese": CHEESES[self.cheese_pile[0]] if self.cheese_pile else None,
+            "cheeses_left": len(self.cheese_pile),
+            "mouse_pile": len(self.mouse_pile),
+            "draw_pile": len(self.draw_pile),
+            "discard_pile": len(self.discard),
+            "discard_top": FACES[self.discard[-1]] if self.discard else None,
+            "hand_counts": list(self.sizes),
+            "laundry": [[FACES[f] for f in x] for x in self.laundry],
+            "mice": list(self.mice),
+            "cheese": [[CHEESES[c] for c in x] for x in self.cheese],
+            "score": self.scores(),
+            "timeouts_in_row": self.streak,
+            "moves_played": len(self._moves),
+            "is_over": self.is_over,
+        }
+        if seat is not None:
+            view["hand"] = self.hand(seat)
+            view["legal_moves"] = self.legal_moves(seat)
+        if self.is_over:
+            view["result"] = self.result()
+            view["hands"] = [self.hand(s) for s in range(self.players)]
+        return view
+
+    def _event_dict(self, entry: tuple[Any, ...]) -> dict[str, Any]:
+        kind = entry[0]
+        if kind == "reveal":
+            m = entry[2]
+            return {
+                "type": "reveal",
+                "seat": entry[1],
+                "mouse": MICE[m],
+                "wears": list(MOUSE_WEARS[m]),
+                "cheese": CHEESES[MOUSE_CHEESE[m]],
+                "protected": entry[3],
+            }
+        if kind == "reaction":
+            return {"type": "reaction", "seat": entry[1], "move": entry[2], "ms": entry[3]}
+        if kind in ("catch", "wrong_card", "protected_catch"):
+            return {"type": kind, "seat": entry[1], "card": FACES[entry[2]], "mouse": MICE[entry[3]]}
+        if kind == "mausgeflippt":
+            return {
+                "type": "mausgeflippt",
+                "seat": entry[1],
+                "mouse": MICE[entry[2]],
+                "correct": entry[3],
+                "fitting": [FACES[f] for f in entry[4]],
+                "hand_count": entry[5],
+                "protected": entry[6],
+            }
+        if kind == "mouse_won":
+            return {"type": "mouse_won", "seat": entry[1], "mouse": MICE[entry[2]], "by": entry[3], "total": entry[4]}
+        if kind == "mouse_under":
+            return {"type": "mouse_under", "mouse": MICE[entry[1]], "pile": entry[2]}
+        if kind == "laundry":
+            return {"type": "laundry", "seat": entry[1], "laundry": [FACES[f] for f in entry[2]], "total": entry[3]}
+        if kind == "cheese_taken":
+            return {
+                "type": "cheese_taken",
+                "seat": entry[1],
+                "cheese": CHEESES[entry[2]],
+                "mouse": MICE[entry[3]],
+                "total": entry[4],
+            }
+        if kind == "cheese_open":
+            return {"type": "cheese_open", "cheese": CHEESES[entry[1]], "left": entry[2]}
+        if kind == "draw":
+            cards = [FACES[f] for f in entry[2]]
+            return {
+                "type": "draw",
+                "seat": entry[1],
+                "count": len(cards),
+                "wanted": entry[3],
+                "cards": cards,
+                "private": entry[1],
+            }
+        if kind == "timeout":
+            return {"type": "timeout", "seat": entry[1], "mouse": MICE[entry[2]], "in_row": entry[3]}
+        if kind == "revealer":
+            return {"type": "revealer", "seat": entry[1]}
+        if kind == "reshuffle":
+            return {"type": "reshuffle", "count": entry[1]}
+        if kind == "deal":
+            cards = [FACES[f] for f in entry[2]]
+            return {"type": "deal", "seat": entry[1], "count": len(cards), "cards": cards, "private": entry[1]}
+        if kind == "end":
+            return {"type": "end", **self.result()}
+        raise AssertionError(f"unknown event {entry!r}")
+
+
+INFO = register(
+    GameInfo(
+        name="mausgeflippt",
+        title="Mausgeflippt",
+        description=(
+            "A speed game: a mouse is shown, the first to lay a card it wears takes it; "
+            "nothing fits? shout Mausgeflippt! Mind the protected mice."
+        ),
+        min_players=2,
+        max_players=6,
+        options=(
+            OptionSpec(
+                "hand_size", int, 7, "clothing cards in each hand (players × hand_size ≤ 58)", minimum=1
+            ),
+            OptionSpec(
+                "window_ms", int, 6000, "how long the server waits for a reaction before it plays timeout",
+                minimum=100,
+            ),
+        ),
+        factory=Mausgeflippt,
+    )
+)
+Mausgeflippt.info = INFO
