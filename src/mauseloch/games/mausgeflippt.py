@@ -151,10 +151,32 @@ class Mausgeflippt(Game):
     name = "mausgeflippt"
 
     __slots__ = (
-        "players", "seed", "options", "deck", "to_move", "is_over", "_log", "_moves",
-        "hand_size", "window_ms", "counts", "masks", "sizes", "draw_pile", "discard",
-        "mouse_pile", "cheese_pile", "revealer", "current", "protected", "streak",
-        "mice", "laundry", "cheese", "reason", "_reshuffle_rng",
+        "_log",
+        "_moves",
+        "_reshuffle_rng",
+        "cheese",
+        "cheese_pile",
+        "counts",
+        "current",
+        "deck",
+        "discard",
+        "draw_pile",
+        "hand_size",
+        "is_over",
+        "laundry",
+        "masks",
+        "mice",
+        "mouse_pile",
+        "options",
+        "players",
+        "protected",
+        "reason",
+        "revealer",
+        "seed",
+        "sizes",
+        "streak",
+        "to_move",
+        "window_ms",
     )  # fmt: skip
 
     @classmethod
@@ -249,14 +271,16 @@ class Mausgeflippt(Game):
             # the hot path of a reaction: a known seat, a listed move, a plain ms
             if type(seat) is int and 0 <= seat < self.players and (ms is None or (type(ms) is int and ms >= 0)):
                 mask = self.masks[seat]
-                action = (_MEMO.get(mask) or _reactions_for(mask))[1].get(move)  # type: ignore[arg-type]
+                action = (_MEMO.get(mask) or _reactions_for(mask))[1].get(move)
                 if action is not None:
                     self._react(seat, move, action, ms)
                     return
-        elif move == "reveal" and ms is None and not self.is_over and self.current < 0:
-            if seat is None or seat == self.revealer:
-                self._reveal()
-                return
+        elif (
+            move == "reveal" and ms is None and not self.is_over and self.current < 0
+            and (seat is None or seat == self.revealer)
+        ):
+            self._reveal()
+            return
         actor, canon, action = self._check_move(move, seat, ms)
         if action == REVEAL:
             self._reveal()
