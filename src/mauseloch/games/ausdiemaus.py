@@ -1,0 +1,327 @@
+"""Aus die Maus! exactly as ``shared/spec/aus-die-maus.md`` fixes it (rule ids AM-n in comments).
+
+The game has no decisions: the only move is ``flip``. Cards are small ints (``CHEESE`` 0,
+``MOUSE1``..``MOUSE3`` 1..3 = the number of paws, ``CAT`` 4); a stack is a deque with its top at
+the left, so a flip is ``popleft`` and a won pile goes under it with ``extend`` (AM-7).
+
+The fast kernel ``mauseloch.kernels.ausdiemaus`` plays the same games from the same seed or deck;
+``tests/test_ausdiemaus_kernel.py`` keeps the two identical.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from ..engine import (
+    Game,
+    GameInfo,
+    IllegalMove,
+    OptionSpec,
+    Rng,
+    check_deck,
+    competition_ranks,
+    derive_seed,
+    register,
+)
+
+CHEESE, MOUSE1, MOUSE2, MOUSE3, CAT = 0, 1, 2, 3, 4
+CARD_STR = ("cheese", "mouse1", "mouse2", "mouse3", "cat")
+CARD_ID = {s: c for c, s in enumerate(CARD_STR)}
+CALL = "Mouse, watch out, the cat is coming!"
+
+# Canonical deck order (before the seeded shuffle); the kernel builds the same list.
+FULL_COUNTS = (58, 6, 6, 6, 14)  # 90 cards
+SMALL_COUNTS = (29, 3, 3, 3, 7)  # AM-2: the red backs, 45 cards
+FULL_CHIPS, SMALL_CHIPS = 9, 5
+
+
+def deck_ids(small: bool) -> list[int]:
+    """The game's deck as card ids in canonical order (cheese, mice by paws, cats)."""
+    counts = SMALL_COUNTS if small else FULL_COUNTS
+    return [card for card, count in enumerate(counts) for _ in range(count)]
+
+
+FULL_DECK = tuple(CARD_STR[c] for c in deck_ids(False))
+SMALL_DECK = tuple(CARD_STR[c] for c in deck_ids(True))
+
+# Phases of the player to move.
+NORMAL, CHASE, START = 0, 1, 2
+PHASE_NAMES = ("flip", "chase", "new_pile")
+REASONS = ("chips", "empty_stack", "endless")
+
+
+def parse_card(text: str) -> str:
+    """Canonical spelling of a card string (``" Mouse2" -> "mouse2"``)."""
+    s = text.strip().lower()
+    if s not in CARD_ID:
+        raise ValueError(f"{text!r} is not an Aus die Maus card (cheese, mouse1, mouse2, mouse3, cat)")
+    return s
+
+
+def deal(ids: list[int], players: int) -> tuple[list[deque[int]], int]:
+    """AM-3: one card at a time to seats 0..n-1 until one is left; that one starts the pile.
+
+    A dealt card lands on top of its stack, so each stack (top at the left) is the reverse of
+    the order its cards were dealt.
+    """
+    stacks: list[deque[int]] = [deque() for _ in range(players)]
+    for i in range(len(ids) - 1):
+        stacks[i % players].appendleft(ids[i])
+    return stacks, ids[-1]
+
+
+class AusDieMaus(Game):
+    name = "aus-die-maus"
+
+    __slots__ = (
+        "_log", "_moves", "_seen", "attempts", "chips", "chips_left", "deck", "flips", "is_over",
+        "loop_from", "options", "owner", "phase", "pile", "players", "reason", "seed", "stacks", "to_move",
+    )  # fmt: skip
+
+    @classmethod
+    def create(
+        cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None
+    ) -> AusDieMaus:
+        small: bool = options["small_deck"]
+        if deck is None:  # AM-3: the seeded deal stream, like every game (api.md)
+            ids = deck_ids(small)
+            Rng(derive_seed(seed, 1)).shuffle(ids)
+            cards = [CARD_STR[c] for c in ids]
+        else:
+            cards = check_deck(deck, SMALL_DECK if small else FULL_DECK, parse_card)
+        return cls(players, seed, options, cards)
+
+    def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
+        super().__init__()
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.deck = deck
+        self._log: list[tuple[Any, ...]] = []
+        self._moves: list[list[Any]] = []
+        self.stacks, start = deal([CARD_ID[c] for c in deck], players)
+        self.pile: list[int] = [start]  # oldest first; the start card has no effect (AM-3)
+        self.chips = [0] * players
+        self.chips_left: int = options["chips"]
+        self.phase = NORMAL
+        self.owner = -1  # the mouse's owner during a chase
+        self.attempts = 0  # the chaser's attempts left
+        self.to_move: int | None = 0  # AM-1: seat 0 begins
+        self.is_over = False
+        self.reason: str | None = None
+        self.flips = 0
+        self.loop_from = -1  # endless: the flip count when the repeated position first occurred
+        # AM-11: positions after pile wins since the last chip was taken (a chip changes the
+        # position for good, so older ones can never repeat) -> flip count when first seen.
+        self._seen: dict[tuple[Any, ...], int] = {}
+        self._log.append(("deal", tuple(len(s) for s in self.stacks)))
+        self._log.append(("start", start))
+
+    # ------------------------------------------------------------------ moves
+    def legal_moves(self, seat: int | None = None) -> list[str]:
+        if seat is not None and seat != self.to_move:
+            self._check_seat_arg(seat)
+            return []
+        return [] if self.is_over else ["flip"]
+
+    def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
+        if move != "flip" or ms is not None or self.is_over or (seat is not None and seat != self.to_move):
+            self._check_move(move, seat, ms)
+        self._flip()
+
+    def _check_move(self, move: Any, seat: Any, ms: Any) -> None:
+        """The slow path of ``play``: say why a move is refused (the game stays as it was)."""
+        if ms is not None:
+            raise IllegalMove("ms (a reaction time) is only for Mausgeflippt reactions")
+        if self.is_over:
+            raise IllegalMove(f"the game is over ({self.reason}); no more moves")
+        if seat is not None:
+            self._check_seat_arg(seat)
+            if seat != self.to_move:
+                raise IllegalMove(f"it is seat {self.to_move}'s turn to flip, not seat {seat}'s")
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move must be a string, got {move!r}")
+        if move.strip().lower() != "flip":
+            raise IllegalMove(f"{move!r} is not a move in Aus die Maus; the only move is flip")
+
+    def _flip(self) -> None:
+        p: int = self.to_move  # type: ignore[assignment]
+        n = self.players
+        log = self._log
+        card = self.stacks[p].popleft()
+        self.pile.append(card)
+        self.flips += 1
+        self._moves.append([p, "flip"])
+        log.append(("flip", p, card))
+        phase = self.phase
+        nxt = p + 1 if p + 1 < n else 0
+        if phase == START:  # AM-8: the new pile's first card has no effect
+            log.append(("new_pile", p, card))
+            self.phase = NORMAL
+        elif MOUSE1 <= card <= MOUSE3:  # AM-5 (also AM-6: a mouse passes the chase on at once)
+            self.owner = p
+            self.attempts = card
+            self.phase = CHASE
+            log.append(("call", p, card, nxt))
+            log.append(("chase", p, nxt, card))
+        elif phase == CHASE:  # AM-6
+            if card == CAT:
+                log.append(("catch", p, self.owner))
+                self._win_pile(p, True)
+                return
+            self.attempts -= 1
+            log.append(("chase", self.owner, p, self.attempts))
+            if self.attempts == 0:
+                log.append(("escape", self.owner, p))
+                self._win_pile(self.owner, False)
+                return
+            nxt = p  # the chaser tries again
+        # AM-4: cheese or cat on a normal turn: nothing happens
+        self._hand_to(nxt)
+
+    def _hand_to(self, seat: int) -> None:
+        if not self.stacks[seat]:  # AM-10
+            self._finish("empty_stack", seat)
+        else:
+            self.to_move = seat
+
+    def _win_pile(self, winner: int, chip: bool) -> None:
+        stack = self.stacks[winner]
+        count = len(self.pile)
+        stack.extend(self.pile)  # AM-7: under the stack, the oldest card first
+        self.pile = []
+        self.phase = NORMAL
+        self.owner = -1
+        self.attempts = 0
+        if chip:
+            self.chips[winner] += 1
+            self.chips_left -= 1
+        self._log.append(("pile_won", winner, count, chip, self.chips[winner], self.chips_left))
+        if chip and self.chips_left == 0:  # AM-9 comes before AM-11
+            self._finish("chips", winner)
+            return
+        # AM-11: the position right after the win (pile empty, chips taken).
+        if chip:
+            self._seen.clear()
+        key = (winner, tuple(self.chips), *(bytes(s) for s in self.stacks))
+        first = self._seen.get(key)
+        if first is not None:
+            self.loop_from = first
+            self._finish("endless", winner)
+            return
+        self._seen[key] = self.flips
+        self.phase = START  # AM-8: the winner starts the new pile
+        self.to_move = winner
+
+    def _finish(self, reason: str, seat: int) -> None:
+        self.is_over = True
+        self.reason = reason
+        self.to_move = None
+        self._seen = {}
+        self._log.append(("end", reason, seat))
+
+    # ------------------------------------------------------------------ reading
+    def result(self) -> dict[str, Any]:
+        self._ensure_over()
+        cards = [len(s) for s in self.stacks]
+        chips = list(self.chips)
+        ranks = competition_ranks([(-c, -k) for c, k in zip(cards, chips, strict=True)])  # AM-12
+        return {"reason": self.reason, "ranks": ranks, "cards": cards, "chips": chips}
+
+    def chase(self) -> dict[str, int] | None:
+        """The open chase: the mouse's owner, the chaser and the chaser's attempts left."""
+        if self.phase != CHASE or self.is_over:
+            return None
+        return {"owner": self.owner, "chaser": self.to_move, "attempts_left": self.attempts}  # type: ignore[dict-item]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know: stack sizes (never their order), the face-up pile, chips."""
+        if seat is not None:
+            self._check_seat_arg(seat)
+        view: dict[str, Any] = {
+            "game": self.name,
+            "players": self.players,
+            "options": dict(self.options),
+            "seat": seat,
+            "to_move": self.to_move,
+            "phase": None if self.is_over else PHASE_NAMES[self.phase],
+            "stacks": [len(s) for s in self.stacks],
+            "pile": [CARD_STR[c] for c in self.pile],
+            "top": CARD_STR[self.pile[-1]] if self.pile else None,
+            "chips": list(self.chips),
+            "chips_left": self.chips_left,
+            "chase": self.chase(),
+            "flips": self.flips,
+            "is_over": self.is_over,
+        }
+        if seat is not None:
+            view["legal_moves"] = self.legal_moves(seat)
+        if self.is_over:
+            view["result"] = self.result()
+        return view
+
+    def _event_dict(self, entry: tuple[Any, ...]) -> dict[str, Any]:
+        kind = entry[0]
+        if kind == "flip":
+            return {"type": "flip", "seat": entry[1], "card": CARD_STR[entry[2]]}
+        if kind == "call":
+            return {"type": "call", "seat": entry[1], "text": CALL, "paws": entry[2], "chaser": entry[3]}
+        if kind == "chase":
+            return {"type": "chase", "owner": entry[1], "chaser": entry[2], "attempts_left": entry[3]}
+        if kind == "catch":
+            return {"type": "catch", "seat": entry[1], "owner": entry[2]}
+        if kind == "escape":
+            return {"type": "escape", "seat": entry[1], "chaser": entry[2]}
+        if kind == "pile_won":
+            return {
+                "type": "pile_won", "seat": entry[1], "count": entry[2], "chip": entry[3],
+                "chips": entry[4], "chips_left": entry[5],
+            }  # fmt: skip
+        if kind == "new_pile":
+            return {"type": "new_pile", "seat": entry[1], "card": CARD_STR[entry[2]]}
+        if kind == "deal":
+            return {"type": "deal", "stacks": list(entry[1])}
+        if kind == "start":
+            return {"type": "start", "card": CARD_STR[entry[1]]}
+        if kind == "end":
+            res = self.result()
+            event = {"type": "end", "reason": entry[1], "seat": entry[2], "flips": self.flips}
+            event.update((k, res[k]) for k in ("ranks", "cards", "chips"))
+            if entry[1] == "endless":
+                event["loop_from"] = self.loop_from  # the flip count when the position first occurred
+            return event
+        raise AssertionError(f"unknown event {entry!r}")
+
+
+def _small_default(players: int, resolved: dict[str, Any]) -> bool:
+    return players <= 3
+
+
+def _chips_default(players: int, resolved: dict[str, Any]) -> int:
+    return SMALL_CHIPS if resolved.get("small_deck") else FULL_CHIPS
+
+
+INFO = register(
+    GameInfo(
+        name="aus-die-maus",
+        title="Aus die Maus!",
+        description="Turn over cards in turn; a mouse starts a chase, a cat catches it and wins the pile and a chip.",
+        min_players=2,
+        max_players=6,
+        options=(
+            OptionSpec(
+                "small_deck", bool, False,
+                "play with the red-back cards only (45 cards) and 5 chips",
+                default_for=_small_default, default_text="true for 2-3 players, else false",
+            ),
+            OptionSpec(
+                "chips", int, FULL_CHIPS,
+                "chips in the game; the one who takes the last ends it",
+                minimum=1, default_for=_chips_default, default_text="9, or 5 with the small deck",
+            ),
+        ),
+        factory=AusDieMaus,
+    )
+)
+AusDieMaus.info = INFO
