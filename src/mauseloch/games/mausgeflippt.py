@@ -267,7 +267,7 @@ class Mausgeflippt(Game):
 
     # ------------------------------------------------------------------ playing
     def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
-        if self.current >= 0 and seat is not None and not self.is_over:
+        if self.current >= 0 and seat is not None and not self.is_over and type(move) is str:
             # the hot path of a reaction: a known seat, a listed move, a plain ms
             if type(seat) is int and 0 <= seat < self.players and (ms is None or (type(ms) is int and ms >= 0)):
                 mask = self.masks[seat]

@@ -1,0 +1,1 @@
+"""Game-specific simulation runners (games whose play is not a plain turn loop)."""
