@@ -1,0 +1,371 @@
+"""The api.md contract, checked the same way for every game in ``mauseloch.GAMES``.
+
+Parametrised over the registry at collection time, so a game is covered the day it registers.
+Games are driven only through the public API (to_move, legal_moves, play, view, record, replay,
+events, result).
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+
+import mauseloch
+
+GAME_NAMES = sorted(mauseloch.GAMES)
+
+# What api.md and the spec pages fix per game (games not listed get only the generic checks).
+PLAYER_RANGE = {"mau-mau": (2, 5), "aus-die-maus": (2, 6), "mausgeflippt": (2, 6)}
+REASONS = {
+    "mau-mau": {"out", "stalemate", "move_limit"},
+    "aus-die-maus": {"chips", "empty_stack", "endless"},
+    "mausgeflippt": {"mice", "cheese"},
+}
+FIGURES = {
+    "mau-mau": ("cards", "points"),
+    "aus-die-maus": ("cards", "chips"),
+    "mausgeflippt": ("mice", "laundry", "cheese", "score"),
+}
+MAX_MOVES = 20_000  # far above any real game; a game still running then is a bug
+NOT_MOVES = ["", "   ", "definitely-not-a-move", "7Z", "JC:X", "catch", "catch nothing-grey", "flip flop", "draw draw"]
+TOKEN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def _players(name: str) -> list[int]:
+    info = mauseloch.GAMES[name]
+    return list(range(info.min_players, info.max_players + 1))
+
+
+def _tokens(obj: Any) -> collections.Counter[str]:
+    """Every word in the string values of a JSON value (keys are labels, not data)."""
+    out: collections.Counter[str] = collections.Counter()
+    if isinstance(obj, str):
+        out.update(TOKEN.findall(obj.lower()))
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            out.update(_tokens(v))
+    elif isinstance(obj, list | tuple):
+        for v in obj:
+            out.update(_tokens(v))
+    return out
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _state(g: mauseloch.Game) -> Any:
+    """Everything observable about a game, to show that a refused move changed nothing."""
+    return (
+        json.dumps(g.record(), sort_keys=True),
+        json.dumps(g.events, sort_keys=True),
+        [json.dumps(g.view(s), sort_keys=True) for s in [None, *range(g.players)]],
+        g.to_move,
+        g.is_over,
+        [sorted(g.legal_moves(s)) for s in range(g.players)],
+    )
+
+
+def _acting_seat(g: mauseloch.Game, rng: random.Random) -> int:
+    if g.to_move is not None:
+        return g.to_move
+    seats = [s for s in range(g.players) if g.legal_moves(s)]
+    assert seats, "game not over, nobody to move and no seat has a legal move"
+    return rng.choice(seats)
+
+
+def _check_legal_lists(g: mauseloch.Game) -> None:
+    if g.is_over:
+        assert g.to_move is None
+        assert g.legal_moves() == []
+        assert all(g.legal_moves(s) == [] for s in range(g.players))
+        return
+    if g.to_move is None:
+        assert g.legal_moves() == []
+    else:
+        assert _is_int(g.to_move) and 0 <= g.to_move < g.players
+        assert g.legal_moves(), "the seat to move has no legal move"
+        assert sorted(g.legal_moves()) == sorted(g.legal_moves(g.to_move))
+        for s in range(g.players):
+            if s != g.to_move:
+                assert g.legal_moves(s) == [], f"seat {s} may move though seat {g.to_move} is to move"
+    for s in range(g.players):
+        moves = g.legal_moves(s)
+        assert all(isinstance(m, str) for m in moves)
+        assert len(moves) == len(set(moves)), f"duplicates in {moves}"
+        assert all(m == m.strip() for m in moves)
+
+
+def _check_views(g: mauseloch.Game, deck_copies: collections.Counter[str], public: collections.Counter[str]) -> None:
+    """Views are JSON-able and show no card another seat holds face down.
+
+    A card all of whose copies are in hands is on no table: no view may mention it, except the
+    view of a seat that holds it, or if it was named publicly (a public event) — a sound check
+    for every game that shows hands as ``view(seat)["hand"]``.
+    """
+    views = {s: g.view(s) for s in [None, *range(g.players)]}
+    for seat, v in views.items():
+        assert json.loads(json.dumps(v)) == v, f"view({seat}) is not plain JSON"
+    if g.is_over:
+        return  # the end screen may show every hand
+    hands = {s: collections.Counter(c.lower() for c in views[s].get("hand", [])) for s in range(g.players)}
+    held = sum(hands.values(), collections.Counter())
+    hidden = {c for c, n in held.items() if n >= deck_copies[c] > 0 and not public[c]}
+    for seat, v in views.items():
+        leaked = {c for c in hidden if _tokens(v)[c] and (seat is None or not hands[seat][c])}
+        assert not leaked, f"view({seat}) shows {sorted(leaked)} held face down by another seat"
+
+
+def _check_events(g: mauseloch.Game) -> collections.Counter[str]:
+    """event_for redaction; returns the words of all public events (cards shown to everyone)."""
+    public: collections.Counter[str] = collections.Counter()
+    for e in g.events:
+        assert isinstance(e, dict) and isinstance(e.get("type"), str)
+        assert json.loads(json.dumps(e)) == e
+        owner = e.get("private")
+        if owner is None:
+            for s in [None, *range(g.players)]:
+                assert mauseloch.event_for(e, s) == e
+            public.update(_tokens(e))
+            continue
+        assert _is_int(owner) and 0 <= owner < g.players
+        assert mauseloch.event_for(e, owner) == e
+        secret = {c.lower() for c in e.get("cards", [])}
+        for s in [None, *range(g.players)]:
+            if s == owner:
+                continue
+            copy = mauseloch.event_for(e, s)
+            assert "private" not in copy and "cards" not in copy
+            assert copy["type"] == e["type"]
+            assert not secret & set(_tokens(copy)), f"{copy} still names a hidden card"
+    return public
+
+
+def _check_result(g: mauseloch.Game) -> None:
+    res = g.result()
+    assert json.loads(json.dumps(res)) == res
+    n = g.players
+    assert isinstance(res["reason"], str)
+    if g.name in REASONS:
+        assert res["reason"] in REASONS[g.name]
+    ranks = res["ranks"]
+    assert len(ranks) == n and all(_is_int(r) for r in ranks)
+    # competition ranking: a seat's rank is 1 + the number of seats ranked strictly better
+    assert ranks == [1 + sum(1 for o in ranks if o < r) for r in ranks]
+    for key in FIGURES.get(g.name, ()):
+        assert len(res[key]) == n and all(_is_int(x) for x in res[key]), key
+
+
+def _random_game(
+    name: str, players: int, seed: int, options: dict[str, Any] | None = None, checks: bool = True
+) -> mauseloch.Game:
+    """Play ``name`` at random to the end through the public API, checking as it goes."""
+    rng = random.Random(seed)
+    g = mauseloch.new_game(name, players=players, seed=seed, options=options)
+    deck_copies = collections.Counter(c.lower() for c in g.record()["deck"])
+    for i in range(MAX_MOVES):
+        if checks:
+            _check_legal_lists(g)
+            public = _check_events(g)
+            _check_views(g, deck_copies, public)
+        if g.is_over:
+            return g
+        seat = _acting_seat(g, rng)
+        move = rng.choice(g.legal_moves(seat))
+        if g.to_move is None:  # a simultaneous reaction: name the seat and its time
+            if move == "timeout" and rng.random() < 0.5:
+                g.play(move)
+            else:
+                g.play(move, seat=seat, ms=rng.randrange(0, 6000))
+        elif rng.random() < 0.5:
+            g.play(move)
+        else:
+            g.play(move, seat=seat)
+        if checks and i % 7 == 0 and not g.is_over:
+            _check_refusals(g)
+    raise AssertionError(f"{name} not over after {MAX_MOVES} moves")
+
+
+def _check_refusals(g: mauseloch.Game) -> None:
+    before = _state(g)
+    for bad in NOT_MOVES:
+        with pytest.raises(mauseloch.IllegalMove):
+            g.play(bad)
+        for s in range(g.players):
+            if bad not in g.legal_moves(s):
+                with pytest.raises(mauseloch.IllegalMove):
+                    g.play(bad, seat=s)
+    if g.to_move is not None:
+        other = (g.to_move + 1) % g.players
+        for move in g.legal_moves():
+            if move not in g.legal_moves(other):
+                with pytest.raises(mauseloch.IllegalMove):
+                    g.play(move, seat=other)
+    assert _state(g) == before
+
+
+# --------------------------------------------------------------------------- registry
+
+
+def test_games_registered() -> None:
+    assert "mau-mau" in GAME_NAMES
+    assert set(GAME_NAMES) <= set(PLAYER_RANGE), "a game not in api.md is registered"
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_game_info(name: str) -> None:
+    info = mauseloch.GAMES[name]
+    assert isinstance(info.title, str) and info.title.strip()
+    assert _is_int(info.min_players) and _is_int(info.max_players)
+    if name in PLAYER_RANGE:
+        assert (info.min_players, info.max_players) == PLAYER_RANGE[name]
+    names = [o.name for o in info.options]
+    assert len(names) == len(set(names))
+    for opt in info.options:
+        assert opt.type in (bool, int), opt
+        assert isinstance(opt.description, str) and opt.description.strip(), opt
+        if getattr(opt, "default_for", None) is None:
+            assert isinstance(opt.default, opt.type), opt
+            assert opt.type is bool or not isinstance(opt.default, bool), opt
+    # the defaults a game fills in are of the option's type, for every player count
+    for n in _players(name):
+        options = mauseloch.new_game(name, players=n, seed=1).record()["options"]
+        assert sorted(options) == sorted(names)
+        for opt in info.options:
+            assert isinstance(options[opt.name], opt.type)
+            assert opt.type is bool or not isinstance(options[opt.name], bool)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_new_game_with_defaults_for_every_player_count(name: str) -> None:
+    info = mauseloch.GAMES[name]
+    for n in _players(name):
+        g = mauseloch.new_game(name, players=n, seed=n)
+        assert g.players == n
+        assert not g.is_over
+        rec = g.record()
+        assert rec["game"] == name and rec["players"] == n and rec["seed"] == n and rec["moves"] == []
+        _check_legal_lists(g)
+        seat = _acting_seat(g, random.Random(0))
+        assert g.legal_moves(seat)
+    for bad in (info.min_players - 1, info.max_players + 1):
+        with pytest.raises(ValueError, match=str(bad)):
+            mauseloch.new_game(name, players=bad, seed=1)
+
+
+# --------------------------------------------------------------------------- playing
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_random_games_to_the_end(name: str) -> None:
+    for n in _players(name):
+        g = _random_game(name, n, seed=1000 + n)
+        _check_result(g)
+        _check_refusals_when_over(g)
+        again = mauseloch.replay(json.loads(json.dumps(g.record())))
+        assert again.is_over
+        assert again.events == g.events
+        assert again.result() == g.result()
+        assert again.record() == g.record()
+        assert all(again.view(s) == g.view(s) for s in [None, *range(n)])
+
+
+def _check_refusals_when_over(g: mauseloch.Game) -> None:
+    before = _state(g)
+    for s in [None, *range(g.players)]:
+        for move in ["flip", "draw", "pass", "reveal", "timeout", *NOT_MOVES]:
+            with pytest.raises(mauseloch.IllegalMove):
+                g.play(move, seat=s)
+    assert _state(g) == before
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_more_random_games_replay(name: str) -> None:
+    """Cheaper games (no per-move view checks) over more seeds: replay and result shape."""
+    for seed in range(8):
+        n = _players(name)[seed % len(_players(name))]
+        g = _random_game(name, n, seed=seed, checks=False)
+        _check_result(g)
+        again = mauseloch.replay(g.record())
+        assert again.events == g.events and again.result() == g.result()
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_replay_of_a_game_in_progress(name: str) -> None:
+    g = mauseloch.new_game(name, players=_players(name)[-1], seed=5)
+    rng = random.Random(5)
+    for _ in range(15):
+        if g.is_over:
+            break
+        seat = _acting_seat(g, rng)
+        g.play(rng.choice(g.legal_moves(seat)), seat=seat)
+    again = mauseloch.replay(g.record())
+    assert _state(again) == _state(g)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_determinism_same_seed_same_game(name: str) -> None:
+    n = _players(name)[0]
+    a = _random_game(name, n, seed=77, checks=False)
+    b = _random_game(name, n, seed=77, checks=False)
+    assert a.record() == b.record()
+    assert a.events == b.events
+    assert a.result() == b.result()
+    # the deal itself is a function of the seed
+    assert mauseloch.new_game(name, players=n, seed=3).record() == mauseloch.new_game(name, players=n, seed=3).record()
+    decks = {tuple(mauseloch.new_game(name, players=n, seed=s).record()["deck"]) for s in range(5)}
+    assert len(decks) > 1, "the seed does not drive the shuffle"
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_explicit_deck_is_the_seeds_deck(name: str) -> None:
+    """new_game(seed=s, deck=<what s deals>) plays exactly like new_game(seed=s) (api.md)."""
+    n = _players(name)[0]
+    a = _random_game(name, n, seed=31, checks=False)
+    b = mauseloch.new_game(name, players=n, seed=31, deck=a.record()["deck"])
+    for seat, move, *ms in a.record()["moves"]:
+        b.play(move, seat=seat, ms=ms[0] if ms else None)
+    assert b.record() == a.record()
+    assert b.events == a.events
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_seed_none_is_recorded(name: str) -> None:
+    g = mauseloch.new_game(name, players=_players(name)[0])
+    seed = g.record()["seed"]
+    assert _is_int(seed) and 0 <= seed < 2**53
+    assert mauseloch.replay(g.record()).record() == g.record()
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_record_shape(name: str) -> None:
+    g = _random_game(name, _players(name)[0], seed=9, checks=False)
+    rec = g.record()
+    assert json.loads(json.dumps(rec)) == rec
+    assert set(rec) == {"game", "players", "options", "seed", "deck", "moves"}
+    assert rec["game"] == name
+    assert sorted(rec["options"]) == sorted(o.name for o in mauseloch.GAMES[name].options)
+    assert all(isinstance(c, str) for c in rec["deck"])
+    for entry in rec["moves"]:
+        assert isinstance(entry, list) and len(entry) in (2, 3)
+        assert _is_int(entry[0]) and 0 <= entry[0] < g.players  # every recorded seat is an int
+        assert isinstance(entry[1], str)
+        if len(entry) == 3:
+            assert name == "mausgeflippt" and _is_int(entry[2]) and entry[2] >= 0
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_unknown_game_option_and_view_seat(name: str) -> None:
+    with pytest.raises(ValueError, match="no_such_option"):
+        mauseloch.new_game(name, seed=1, options={"no_such_option": True})
+    g = mauseloch.new_game(name, seed=1)
+    for bad in (-1, g.players, True, "0"):
+        with pytest.raises(ValueError):
+            g.view(bad)
+    with pytest.raises(ValueError):
+        g.result()
