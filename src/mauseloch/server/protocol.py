@@ -1,0 +1,169 @@
+"""Every message between the server and the web pages, as msgspec structs (docs/protocol.md).
+
+This is the one place where wire data is decoded and checked: handlers only ever see these
+structs, never raw JSON. Anything that does not fit raises :class:`ProtocolError` carrying the
+error ``code`` the client is told.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+MAX_MESSAGE = 8 * 1024  # bytes, for WebSocket messages and HTTP bodies alike
+MAX_NAME = 32
+MAX_TITLE = 60
+
+ErrorCode = Literal[
+    "illegal", "stale", "not_your_turn", "bad_message", "bad_token", "too_large", "rate_limited", "not_started"
+]
+
+
+class ProtocolError(ValueError):
+    """A message that is refused; ``code`` is the wire error code (or an HTTP status)."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+# --------------------------------------------------------------------------- client -> server
+
+
+class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
+    token: str | None = None
+    seat: int | None = None
+    last_seq: int = 0
+
+
+class MoveMsg(msgspec.Struct, tag="move", forbid_unknown_fields=True):
+    move: str
+    version: int
+
+
+class Resync(msgspec.Struct, tag="resync", forbid_unknown_fields=True):
+    pass
+
+
+class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
+    pass
+
+
+ClientMessage = Hello | MoveMsg | Resync | Ping
+_client_decoder = msgspec.json.Decoder(ClientMessage)
+
+
+def decode_client(raw: str | bytes) -> ClientMessage:
+    """One client WebSocket message, checked for size, JSON, type and fields."""
+    data = raw.encode() if isinstance(raw, str) else raw
+    if len(data) > MAX_MESSAGE:
+        raise ProtocolError("too_large", f"message of {len(data)} bytes is over the {MAX_MESSAGE}-byte limit", 413)
+    try:
+        msg = _client_decoder.decode(data)
+    except msgspec.ValidationError as exc:
+        raise ProtocolError("bad_message", f"bad message: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise ProtocolError("bad_message", f"not JSON: {exc}") from None
+    if isinstance(msg, Hello):
+        if msg.token is not None and not (0 < len(msg.token) <= 200):
+            raise ProtocolError("bad_token", "token must be a non-empty string of at most 200 characters")
+        if msg.seat is not None and not 0 <= msg.seat < 64:
+            raise ProtocolError("bad_message", f"seat {msg.seat} does not exist")
+    elif isinstance(msg, MoveMsg) and not 0 < len(msg.move) <= 100:
+        raise ProtocolError("bad_message", "move must be a non-empty string of at most 100 characters")
+    return msg
+
+
+# --------------------------------------------------------------------------- server -> client
+
+
+class Snapshot(msgspec.Struct, tag="snapshot"):
+    version: int
+    seq: int
+    seat: int | None
+    view: dict[str, Any]
+    events: list[dict[str, Any]]
+    table: dict[str, Any]
+
+
+class Update(msgspec.Struct, tag="update"):
+    version: int
+    seq: int
+    view: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+class ErrorMsg(msgspec.Struct, tag="error"):
+    version: int
+    seq: int
+    code: str
+    message: str
+
+
+class Pong(msgspec.Struct, tag="pong"):
+    version: int
+    seq: int
+
+
+ServerMessage = Snapshot | Update | ErrorMsg | Pong
+_encoder = msgspec.json.Encoder()
+
+
+def encode(msg: ServerMessage | dict[str, Any]) -> str:
+    """A server message (or any JSON-able answer) as JSON text."""
+    return _encoder.encode(msg).decode()
+
+
+# --------------------------------------------------------------------------- HTTP bodies
+
+
+class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
+    kind: Literal["human", "bot"]
+    bot: str | None = None
+
+
+class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
+    game: str
+    seats: list[SeatSpec]
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    name: str | None = None
+    title: str | None = None
+
+
+class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
+    name: str | None = None
+    seat: int | None = None
+
+
+def decode_body(raw: bytes, kind: type[msgspec.Struct]) -> Any:
+    """An HTTP JSON body of type ``kind``, with the same size limit as WebSocket messages."""
+    if len(raw) > MAX_MESSAGE:
+        raise ProtocolError("too_large", f"body of {len(raw)} bytes is over the {MAX_MESSAGE}-byte limit", 413)
+    try:
+        return msgspec.json.decode(raw or b"{}", type=kind)
+    except msgspec.ValidationError as exc:
+        raise ProtocolError("bad_message", f"bad request: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise ProtocolError("bad_message", f"not JSON: {exc}") from None
+
+
+def clean_name(name: str | None, fallback: str) -> str:
+    """A display name: trimmed, printable, at most ``MAX_NAME`` characters; ``fallback`` if empty."""
+    if name is None:
+        return fallback
+    text = "".join(ch for ch in name if ch.isprintable()).strip()
+    if len(text) > MAX_NAME:
+        raise ProtocolError("bad_message", f"name must be at most {MAX_NAME} characters")
+    return text or fallback
+
+
+def clean_title(title: str | None, fallback: str) -> str:
+    if title is None:
+        return fallback
+    text = "".join(ch for ch in title if ch.isprintable()).strip()
+    if len(text) > MAX_TITLE:
+        raise ProtocolError("bad_message", f"title must be at most {MAX_TITLE} characters")
+    return text or fallback

@@ -1,0 +1,262 @@
+"""Storage of tables, seats and moves (SQLAlchemy 2; SQLite by default, PostgreSQL by URL).
+
+Every move is written as it is played, under its version (the number of moves before it), so a
+table is restored by replaying its stored moves. Seat tokens are stored only as SHA-256 hashes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+
+metadata = MetaData()
+
+tables_t = Table(
+    "ml_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("title", String(100), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("deck", JSON, nullable=False),
+    Column("status", String(10), nullable=False, index=True),  # waiting | playing | over
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("finished", DateTime(timezone=True), nullable=True),
+    Column("result", JSON, nullable=True),
+)
+
+seats_t = Table(
+    "ml_seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ml_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(10), nullable=False),  # human | bot
+    Column("name", String(64), nullable=False),
+    Column("bot", String(40), nullable=True),
+    Column("token_hash", String(64), nullable=True),  # sha256 hex; NULL while a human seat is free
+)
+
+moves_t = Table(
+    "ml_moves",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ml_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, primary_key=True),  # moves played before this one
+    Column("seat", Integer, nullable=False),
+    Column("move", String(100), nullable=False),
+    Column("ms", Integer, nullable=True),
+    Column("played", DateTime(timezone=True), nullable=False),
+)
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    name: str
+    bot: str | None = None
+    token_hash: str | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    title: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    deck: list[str]
+    status: str
+    created: dt.datetime
+    seats: list[SeatRow] = field(default_factory=list)
+    moves: list[list[Any]] = field(default_factory=list)  # [seat, move] or [seat, move, ms]
+    result: dict[str, Any] | None = None
+
+
+def default_url() -> str:
+    """SQLite in the user's data directory (created if needed)."""
+    path = Path(platformdirs.user_data_dir("mauseloch", appauthor=False)) / "mauseloch.db"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}"
+
+
+def normalise_url(url: str) -> str:
+    """``postgresql://`` URLs use psycopg 3 (the installed driver); a bare path means SQLite."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    if "://" not in url:
+        return f"sqlite:///{Path(url).expanduser()}"
+    return url
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def _aware(value: dt.datetime) -> dt.datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)  # SQLite drops the zone
+
+
+class Store:
+    """Synchronous access to the database; one short transaction per call."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = normalise_url(url) if url else default_url()
+        kwargs: dict[str, Any] = {}
+        if self.url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writing -----------------------------------------------------------------------
+    def create_table(self, row: TableRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(tables_t).values(
+                    id=row.id,
+                    game=row.game,
+                    title=row.title,
+                    players=row.players,
+                    options=row.options,
+                    seed=row.seed,
+                    deck=row.deck,
+                    status=row.status,
+                    created=row.created,
+                )
+            )
+            conn.execute(
+                insert(seats_t),
+                [
+                    {
+                        "table_id": row.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "name": s.name,
+                        "bot": s.bot,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in row.seats
+                ],
+            )
+
+    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> bool:
+        """Give a free human seat to ``name``; False when someone took it first."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(seats_t)
+                .where(
+                    seats_t.c.table_id == table_id,
+                    seats_t.c.seat == seat,
+                    seats_t.c.kind == "human",
+                    seats_t.c.token_hash.is_(None),
+                )
+                .values(name=name, token_hash=token_hash)
+            )
+            return done.rowcount == 1
+
+    def set_status(self, table_id: str, status: str, result: dict[str, Any] | None = None) -> None:
+        values: dict[str, Any] = {"status": status}
+        if status == "over":
+            values["finished"] = now()
+            values["result"] = result
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+
+    def add_move(self, table_id: str, version: int, seat: int, move: str, ms: int | None = None) -> None:
+        """Store the move played at ``version``; a second move for the same version fails."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(moves_t).values(table_id=table_id, version=version, seat=seat, move=move, ms=ms, played=now())
+            )
+
+    # -- reading -----------------------------------------------------------------------
+    def load_table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            return self._full_row(conn, row)
+
+    def unfinished(self) -> list[TableRow]:
+        """Every table still waiting or playing, oldest first (restored at start-up)."""
+        with self.engine.connect() as conn:
+            rows = (
+                conn.execute(select(tables_t).where(tables_t.c.status != "over").order_by(tables_t.c.created))
+                .mappings()
+                .all()
+            )
+            return [self._full_row(conn, row) for row in rows]
+
+    def _full_row(self, conn: Any, row: Any) -> TableRow:
+        table_id = row["id"]
+        seats = [
+            SeatRow(seat=s["seat"], kind=s["kind"], name=s["name"], bot=s["bot"], token_hash=s["token_hash"])
+            for s in conn.execute(select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))
+            .mappings()
+            .all()
+        ]
+        moves: list[list[Any]] = []
+        for m in (
+            conn.execute(select(moves_t).where(moves_t.c.table_id == table_id).order_by(moves_t.c.version))
+            .mappings()
+            .all()
+        ):
+            if m["version"] != len(moves):
+                raise RuntimeError(f"table {table_id}: stored move versions have a gap at {len(moves)}")
+            moves.append([m["seat"], m["move"]] if m["ms"] is None else [m["seat"], m["move"], m["ms"]])
+        return TableRow(
+            id=table_id,
+            game=row["game"],
+            title=row["title"],
+            players=row["players"],
+            options=dict(row["options"]),
+            seed=int(row["seed"]),
+            deck=list(row["deck"]),
+            status=row["status"],
+            created=_aware(row["created"]),
+            seats=seats,
+            moves=moves,
+            result=row["result"],
+        )
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")  # readers never wait for the writer
+    # a crash of the server loses nothing; a power cut may lose the last commits
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
