@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64's increment
 SEED_LIMIT = 1 << 53  # seeds survive JSON in a browser (exact in a double)
 
 
@@ -48,22 +49,37 @@ class Rng:
     """SplitMix64 with unbiased bounded integers and Fisher-Yates shuffles.
 
     Written out here (not ``random.Random``) so every Python version and the numba kernels
-    produce the same numbers from the same seed.
+    produce the same numbers from the same seed. Bounds up to 2**16 use 16-bit chunks of a
+    64-bit output (four per output, lowest first) with rejection, so they stay unbiased and a
+    32-card shuffle costs eight outputs instead of 31; larger bounds use a whole output.
     """
 
-    __slots__ = ("state",)
+    __slots__ = ("_chunks", "_word", "state")
 
     def __init__(self, seed: int) -> None:
         self.state = seed & MASK64
+        self._word = 0  # unused 16-bit chunks of the last output, lowest first
+        self._chunks = 0
 
     def next64(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        self.state = (self.state + GOLDEN) & MASK64
         return mix64(self.state)
 
     def below(self, n: int) -> int:
         """Uniform integer in ``[0, n)`` by rejection (no modulo bias)."""
         if n <= 0:
             raise ValueError(f"bound must be positive, got {n}")
+        if n <= 1 << 16:
+            limit = 65536 - 65536 % n
+            while True:
+                if not self._chunks:
+                    self._word = self.next64()
+                    self._chunks = 4
+                v = self._word & 0xFFFF
+                self._word >>= 16
+                self._chunks -= 1
+                if v < limit:
+                    return v % n
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
             x = self.next64()
@@ -71,13 +87,35 @@ class Rng:
                 return x % n
 
     def shuffle(self, items: list[Any]) -> None:
-        """Fisher-Yates from the end, in place."""
+        """Fisher-Yates from the end, in place: ``j = below(i + 1)`` for i = len-1 .. 1."""
+        if len(items) > 1 << 16:
+            for i in range(len(items) - 1, 0, -1):
+                j = self.below(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        # ``below`` inlined: a deal is on the hot path of every simulated game.
+        s, word, chunks = self.state, self._word, self._chunks
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = 65536 - 65536 % n
+            while True:
+                if not chunks:
+                    s = (s + GOLDEN) & MASK64
+                    z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+                    word = z ^ (z >> 31)
+                    chunks = 4
+                v = word & 0xFFFF
+                word >>= 16
+                chunks -= 1
+                if v < limit:
+                    break
+            j = v % n
             items[i], items[j] = items[j], items[i]
+        self.state, self._word, self._chunks = s, word, chunks
 
     def random(self) -> float:
-        """Uniform float in ``[0, 1)`` with 53 random bits."""
+        """Uniform float in ``[0, 1)`` with 53 random bits (a whole output)."""
         return (self.next64() >> 11) / float(1 << 53)
 
 
@@ -312,7 +350,7 @@ class Game:
     # Subclasses log events as compact tuples (fast) or dicts; ``_event_dict`` turns an entry
     # into the public dict.
     _log: list[Any]
-    _moves: list[list[Any]]
+    _moves: list[Any]  # (seat, move) or (seat, move, ms) in the order played
 
     def __init__(self) -> None:
         self._events_cache: list[dict[str, Any]] = []
@@ -338,7 +376,7 @@ class Game:
         raise NotImplementedError
 
     def _event_dict(self, entry: Any) -> dict[str, Any]:
-        return entry  # type: ignore[no-any-return]
+        return entry
 
     # -- shared -----------------------------------------------------------------------
     @property

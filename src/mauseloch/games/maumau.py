@@ -34,6 +34,7 @@ SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
 RANK_MASK = tuple(sum(1 << (s * 8 + r) for s in range(4)) for r in range(8))
 JACKS = RANK_MASK[JACK]
 SEVENS = RANK_MASK[SEVEN]
+CARD_FIT = tuple(SUIT_MASK[c >> 3] | RANK_MASK[c & 7] | JACKS for c in range(32))  # MM-4, MM-5, no wish
 
 # Action codes: a plain card is its id; a jack with a wish is JACK_BASE + card * 4 + suit.
 JACK_BASE = 100
@@ -125,7 +126,7 @@ class MauMau(Game):
         self._move_limit: int = options["move_limit"]
         self._reshuffle_rng = Rng(derive_seed(seed, 2))
         self._log: list[tuple[Any, ...]] = []
-        self._moves: list[list[Any]] = []
+        self._moves: list[tuple[Any, ...]] = []
         ids = [CARD_ID[c] for c in deck]
         # MM-2: five rounds, one card at a time to seats 0..n-1; next card starts the pile.
         self.hands = [0] * players
@@ -155,9 +156,8 @@ class MauMau(Game):
             fit = SUIT_MASK[self.wish]
             fit = fit & ~JACKS if self._no_jack_on_jack else fit | JACKS
         else:
-            top = self.top
-            fit = SUIT_MASK[top >> 3] | RANK_MASK[top & 7] | JACKS
-            if self._no_jack_on_jack and top & 7 == JACK:
+            fit = CARD_FIT[self.top]
+            if self._no_jack_on_jack and self.top & 7 == JACK:
                 fit &= ~JACKS
         self.fit = fit
 
@@ -187,30 +187,40 @@ class MauMau(Game):
         if seat is not None and seat != self.to_move:
             self._check_seat_arg(seat)
             return []
-        legal = self._legal or self._compute_legal()
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
         return list(legal[0])
 
     # ------------------------------------------------------------------ playing
     def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
         legal = self._legal or self._compute_legal()
-        action = legal[1].get(move)  # type: ignore[arg-type]
+        action = legal[1].get(move)
         if action is None or (seat is not None and seat != self.to_move) or ms is not None:
             move, action = self._check_move(move, seat, ms)
         actor: int = self.to_move  # type: ignore[assignment]
         self._legal = None
-        self._moves.append([actor, move])
+        self._moves.append((actor, move))
         if action >= 0:
             self._play_card(actor, action)
         elif action == DRAW:
-            self._draw_one(actor)
+            # MM-6/MM-7: one card; if it fits, play it or pass, otherwise the turn passes at once.
+            got = self._draw(actor, 1)
+            if got and (1 << got[0]) & self.fit:
+                self.drawn = got[0]
+            else:
+                self.to_move = (actor + self.direction) % self.players
         elif action == PASS:
             self.drawn = -1
             self._log.append(("pass", actor))
             self.to_move = (actor + self.direction) % self.players
         else:
             self._take(actor)
-        if not self.is_over:
-            self._check_end()
+        # MM-14a: a win was handled already; then stalemate (MM-14), then the move limit (MM-15a).
+        if not self.draw_pile and not self.is_over:
+            self._check_stalemate()
+        if len(self._moves) >= self._move_limit and not self.is_over:
+            self._finish("move_limit", None)
 
     def _check_move(self, move: Any, seat: Any, ms: Any) -> tuple[str, int]:
         """The slow path of ``play``: explain why a move is refused, or normalise its spelling."""
@@ -245,6 +255,9 @@ class MauMau(Game):
             return f"a penalty of {self.penalty} is open: play a seven or take; legal now: {allowed}"
         if self.drawn >= 0:
             return f"after drawing you may only play {CARD_STR[self.drawn]} or pass; legal now: {allowed}"
+        if card in CARD_ID and "draw" not in legal and "pass" not in legal:
+            follow = f"the wished suit {SUITS[self.wish]}" if self.wish >= 0 else f"{CARD_STR[self.top]}"
+            return f"{card} does not fit on {follow}; legal now: {allowed}"
         return f"{raw!r} is not legal now; legal now: {allowed}"
 
     def _play_card(self, actor: int, action: int) -> None:
@@ -262,7 +275,11 @@ class MauMau(Game):
         log.append(("play", actor, card))
         if wish >= 0:
             log.append(("wish", actor, wish))
-        self._update_fit()
+            # _update_fit inlined on the hot path; a played jack always carries a wish.
+            fit = SUIT_MASK[wish]
+            self.fit = fit & ~JACKS if self._no_jack_on_jack else fit | JACKS
+        else:
+            self.fit = CARD_FIT[card]
         left = hand.bit_count()
         n = self.players
         d = self.direction
@@ -313,13 +330,6 @@ class MauMau(Game):
         self._log.append(("draw", seat, tuple(got)))
         return got
 
-    def _draw_one(self, actor: int) -> None:
-        got = self._draw(actor, 1)  # MM-6: only listed when a card can be drawn
-        if got and (1 << got[0]) & self.fit:
-            self.drawn = got[0]  # MM-7: play it or pass
-        else:
-            self.to_move = (actor + self.direction) % self.players
-
     def _take(self, actor: int) -> None:
         amount = self.penalty
         got = self._draw(actor, amount)
@@ -328,15 +338,12 @@ class MauMau(Game):
         if not self._then_play:  # MM-9: taking costs the turn unless the option says otherwise
             self.to_move = (actor + self.direction) % self.players
 
-    def _check_end(self) -> None:
-        # MM-14a: a win was handled already; then stalemate, then the move limit.
+    def _check_stalemate(self) -> None:
+        """MM-14: no penalty, nothing to draw, and no hand holds a card that fits."""
         if not self.penalty and not self.draw_pile and len(self.discard) <= 1:
             fit = self.fit
             if not any(h & fit for h in self.hands):
-                self._finish("stalemate", None)  # MM-14
-                return
-        if len(self._moves) >= self._move_limit:  # MM-15a
-            self._finish("move_limit", None)
+                self._finish("stalemate", None)
 
     def _finish(self, reason: str, winner: int | None) -> None:
         self.is_over = True
@@ -416,7 +423,7 @@ class MauMau(Game):
             return {"type": "start", "card": CARD_STR[entry[1]]}
         if kind == "end":
             res = self.result()
-            return {"type": "end", "reason": entry[1], "ranks": res["ranks"], "cards": res["cards"], "points": res["points"]}
+            return {"type": "end", **res}
         raise AssertionError(f"unknown event {entry!r}")
 
 
@@ -429,10 +436,15 @@ INFO = register(
         max_players=5,
         options=(
             OptionSpec("ace_skips", bool, False, "an ace makes the next player miss a turn, like an eight"),
-            OptionSpec("seven_draw_then_play", bool, False, "after taking a seven-penalty you move at once instead of missing the turn"),
+            OptionSpec(
+                "seven_draw_then_play", bool, False,
+                "after taking a seven-penalty you move at once instead of missing the turn",
+            ),
             OptionSpec("no_jack_on_jack", bool, False, "a jack may not be played on a jack; the wish stays valid"),
             OptionSpec("no_win_with_jack", bool, False, "a last jack does not win: draw one penalty card and play on"),
-            OptionSpec("move_limit", int, 1000, "the game ends after this many moves with the normal ranking", minimum=1),
+            OptionSpec(
+                "move_limit", int, 1000, "the game ends after this many moves with the normal ranking", minimum=1
+            ),
         ),
         factory=MauMau,
     )

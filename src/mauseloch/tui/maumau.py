@@ -1,0 +1,236 @@
+"""``mauseloch play mau-mau``: one person in the terminal against bots, drawn with Rich."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+SUIT_STYLE = {"C": "bold", "S": "bold", "H": "bold red", "D": "bold red"}
+SUIT_WORD = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+RANK_WORD = {"7": "7", "8": "8", "9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+
+
+def pretty(card: str) -> str:
+    """Rich markup for a card: rank and suit symbol (the symbol's shape, not its colour, tells suits apart)."""
+    return f"[{SUIT_STYLE[card[1]]}]{RANK_WORD[card[0]]}{SUIT_SYMBOL[card[1]]}[/]"
+
+
+def seat_name(seat: int, me: int | None) -> str:
+    """'You' for the player at the keyboard, 'Bot n' at a game against bots, 'Seat n' in a replay."""
+    if me is None:
+        return f"Seat {seat}"
+    return "You" if seat == me else f"Bot {seat}"
+
+
+def describe(event: dict[str, Any], me: int | None) -> str | None:
+    """A line of text for an event as ``me`` may see it (None: not worth a line)."""
+    kind = event["type"]
+    who = seat_name(event["seat"], me) if "seat" in event else ""
+    if kind == "play":
+        return f"{who} played {pretty(event['card'])}"
+    if kind == "wish":
+        return f"{who} wished {SUIT_SYMBOL[event['suit']]} {SUIT_WORD[event['suit']]}"
+    if kind == "penalty":
+        return f"[yellow]Penalty of {event['amount']} is open for {seat_name(event['seat'], me)}[/]"
+    if kind == "take":
+        return f"{who} took the penalty ({event['count']} cards)"
+    if kind == "skip":
+        return f"{who} must skip a turn"
+    if kind == "reverse":
+        return f"{who} reversed the direction of play"
+    if kind == "draw":
+        if "cards" in event:
+            cards = " ".join(pretty(c) for c in event["cards"]) or "nothing"
+            return f"{who} drew {cards}"
+        return f"{who} drew {event['count']} card{'s' if event['count'] != 1 else ''}"
+    if kind == "pass":
+        return f"{who} passed"
+    if kind == "reshuffle":
+        return f"The discard pile was shuffled into a new draw pile ({event['count']} cards)"
+    if kind == "mau":
+        return f"[bold magenta]{who}: Mau![/]"
+    if kind == "mau_mau":
+        return f"[bold magenta]{who}: Mau-Mau![/]"
+    if kind == "jack_no_win":
+        return f"{who} played a last jack, which may not win: one penalty card"
+    if kind == "start":
+        return f"The first card is {pretty(event['card'])}"
+    if kind == "end":
+        return f"[bold]Game over ({event['reason'].replace('_', ' ')})[/]"
+    return None
+
+
+def command(
+    players: int = typer.Option(4, "--players", "-p", help="Number of players, 2 to 5 (you are seat 0)."),
+    bots: str = typer.Option("heuristic", "--bots", "-b", help="Bot kind for the other seats: random or heuristic."),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the shuffle (default: a fresh one)."),
+    option: list[str] = typer.Option(  # noqa: B008
+        [], "--option", "-o", help="A rule option as NAME=VALUE, e.g. ace_skips=true; repeatable."
+    ),
+    save: Path | None = typer.Option(None, "--save", help="Write the game's record to this file at the end."),  # noqa: B008
+) -> None:
+    """Play Mau-Mau in the terminal against bots."""
+    from rich.console import Console
+
+    import mauseloch
+    from mauseloch.bots import make_bot
+
+    console = Console(highlight=False)
+    info = mauseloch.GAMES["mau-mau"]
+    try:
+        options = info.options_from_text(option)
+        game = mauseloch.new_game("mau-mau", players=players, seed=seed, options=options)
+        seat_bots = {s: make_bot("mau-mau", bots, seed=game.seed + s) for s in range(1, game.players)}
+    except ValueError as exc:
+        console.print(f"[red]Error:[/] {exc}")
+        raise typer.Exit(2) from None
+
+    me = 0
+    console.print(f"[bold]Mau-Mau[/] — {players} players, you against {bots} bots. Seed {game.seed}.")
+    active = [f"{k}={v}" for k, v in game.options.items() if v is not False and k != "move_limit"]
+    console.print(f"Options: {', '.join(active) or 'none'}; move limit {game.options['move_limit']}.")
+    console.print("Type a card (7H, JC:S) or its number, [bold]d[/]raw, [bold]p[/]ass, [bold]t[/]ake, or q to quit.\n")
+    seen = 0
+    try:
+        while not game.is_over:
+            if game.to_move == me:
+                seen = _show_news(console, game, me, seen)
+                _show_table(console, game, me)
+                _play_human(console, game, me)
+            else:
+                seat = game.to_move
+                assert seat is not None
+                game.play(seat_bots[seat].choose(game.view(seat), game.legal_moves()))
+    except (EOFError, KeyboardInterrupt):
+        console.print("\n[yellow]Game left unfinished.[/]")
+        _save(console, game, save)
+        raise typer.Exit(1) from None
+
+    _show_news(console, game, me, seen)
+    _show_result(console, game, me)
+    _save(console, game, save)
+
+
+def _save(console: Any, game: Any, path: Path | None) -> None:
+    if path is None:
+        return
+    from mauseloch.record import save
+
+    try:
+        save(game, path)
+    except OSError as exc:
+        console.print(f"[red]Could not save the record to {path}: {exc.strerror or exc}[/]")
+        raise typer.Exit(1) from None
+    console.print(f"Record saved to {path} (replay it with: mauseloch replay {path})")
+
+
+def _show_news(console: Any, game: Any, me: int, seen: int) -> int:
+    from mauseloch import event_for
+
+    events = game.events
+    lines = []
+    for event in events[seen:]:
+        visible = event_for(event, me)
+        text = describe(visible, me) if visible is not None and event["type"] != "deal" else None
+        if text:
+            lines.append(text)
+    if lines:
+        console.print("[dim]Since your last move:[/]")
+        for line in lines:
+            console.print(f"  {line}")
+    return len(events)
+
+
+def _show_table(console: Any, game: Any, me: int) -> None:
+    from rich.panel import Panel
+
+    view = game.view(me)
+    legal = set(view["legal_moves"])
+    legal_cards = {m.partition(":")[0] for m in legal}
+    others = "   ".join(
+        f"{seat_name(s, me)}: {c} card{'s' if c != 1 else ''}" + (" ←" if s == view["to_move"] else "")
+        for s, c in enumerate(view["hand_counts"])
+        if s != me
+    )
+    top = f"Top card {pretty(view['top'])}"
+    if view["wish"]:
+        top += f"   [bold yellow]wish: {SUIT_SYMBOL[view['wish']]} {SUIT_WORD[view['wish']]}[/]"
+    if view["penalty"]:
+        top += f"   [bold red]penalty open: draw {view['penalty']} or play a seven[/]"
+    direction = "clockwise" if view["direction"] == 1 else "counter-clockwise"
+    hand = "  ".join(
+        f"[cyan]{i}[/]:{pretty(c)}" if c in legal_cards else f"[dim]{i}:{c[0]}{SUIT_SYMBOL[c[1]]}[/]"
+        for i, c in enumerate(view["hand"], 1)
+    )
+    extra = [m for m in ("draw", "pass", "take") if m in legal]
+    lines = [
+        others,
+        f"{top}   draw pile {view['draw_pile']}   play goes {direction}",
+        "",
+        f"Your hand: {hand}",
+    ]
+    if view["drawn"]:
+        lines.append(f"You drew {pretty(view['drawn'])}: play it or pass.")
+    if extra:
+        lines.append("Also possible: " + ", ".join(extra))
+    console.print(Panel("\n".join(lines), title=f"Move {view['moves_played'] + 1}", expand=False))
+
+
+def _play_human(console: Any, game: Any, me: int) -> None:
+    """Read moves until the engine accepts one; bad input gets a clear message and changes nothing."""
+    view = game.view(me)
+    hand: list[str] = view["hand"]
+    legal: list[str] = view["legal_moves"]
+    shortcuts = {"d": "draw", "p": "pass", "t": "take"}
+    while True:
+        text = console.input("[bold]Your move> [/]").strip()
+        if text.lower() in ("q", "quit", "exit"):
+            raise EOFError
+        if not text:
+            continue
+        move = shortcuts.get(text.lower(), text)
+        number, colon, wish = move.partition(":")
+        if number.isdigit():
+            index = int(number)
+            if not 1 <= index <= len(hand):
+                console.print(f"[red]There is no card {index}: your hand has cards 1 to {len(hand)}.[/]")
+                continue
+            move = hand[index - 1] + colon + wish
+        if move.upper()[:1] == "J" and ":" not in move:
+            jack = move.upper()
+            if not any(m.startswith(jack + ":") for m in legal):
+                console.print(f"[red]{jack} cannot be played now. Legal: {', '.join(legal)}[/]")
+                continue
+            wish = console.input("Wish a suit — C ♣, S ♠, H ♥ or D ♦: ").strip()
+            move = f"{jack}:{wish}"
+        try:
+            game.play(move, seat=me)  # the engine judges; a refused move changes nothing
+        except ValueError as exc:
+            console.print(f"[red]{exc}[/]")
+            continue
+        return
+
+
+def _show_result(console: Any, game: Any, me: int) -> None:
+    from rich.table import Table
+
+    result = game.result()
+    view = game.view(me)
+    table = Table(title=f"Result ({result['reason'].replace('_', ' ')})")
+    for column in ("Rank", "Player", "Cards", "Points", "Left in hand"):
+        table.add_column(column)
+    order = sorted(range(game.players), key=lambda s: result["ranks"][s])
+    for s in order:
+        table.add_row(
+            str(result["ranks"][s]),
+            seat_name(s, me),
+            str(result["cards"][s]),
+            str(result["points"][s]),
+            " ".join(pretty(c) for c in view["hands"][s]),
+        )
+    console.print(table)
+    rank = result["ranks"][me]
+    console.print("[bold green]You won![/]" if rank == 1 else f"You finished at rank {rank}.")
