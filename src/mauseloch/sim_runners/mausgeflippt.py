@@ -26,7 +26,7 @@ FIGURES = ("score", "mice", "mice_catch", "mice_flip", "laundry", "cheese")
 Reactor = Callable[[dict[str, Any], list[str]], tuple[str | None, int]]
 
 
-def _reactor(bot: Any) -> Reactor:
+def reactor(bot: Any) -> Reactor:
     """The bot's ``react``; a turn-based bot (``random``) reacts at once (ms 0) with its choice,
     and choosing ``timeout`` means it keeps still."""
     react = getattr(bot, "react", None)
@@ -52,7 +52,7 @@ def play_game(
     players = len(kinds)
     game = new_game(GAME, players=players, seed=derive_seed(seed, STREAM_ENGINE) % SEED_LIMIT, options=options)
     bots = [make_bot(GAME, kind, seed=derive_seed(seed, STREAM_BOTS + s)) for s, kind in enumerate(kinds)]
-    reactors = [_reactor(b) for b in bots]
+    reactors = [reactor(b) for b in bots]
     ties = Rng(derive_seed(seed, STREAM_TIES))
     window: int = game.options["window_ms"]
     seats = range(players)

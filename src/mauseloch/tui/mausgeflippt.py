@@ -1,0 +1,342 @@
+"""``mauseloch play mausgeflippt``: the speed game in real time in the terminal, with Textual.
+
+After a short countdown the next mouse appears. Your hand is on the keys 1–9 (``catch``),
+space shouts "Mausgeflippt!" (``flip``). Bots react after the times they sampled (see
+``bots/reaction.py``), in real time; whoever is first resolves the mouse. Your reaction time is
+measured here, with a monotonic clock, from the moment the mouse is drawn on screen — the engine
+never reads a clock; it only records the ``ms`` this client passes. When nobody reacts within
+``window_ms``, the client plays ``timeout``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import typer
+
+COLOUR_STYLE = {
+    "blue": "bold dodger_blue1",
+    "brown": "bold dark_orange3",
+    "yellow": "bold yellow",
+    "green": "bold green3",
+    "red": "bold red1",
+}
+LEVEL_NAMES = ("easy", "normal", "hard")
+
+
+def pretty(card: str) -> str:
+    """Rich markup for a clothing card: the kind in the colour it has."""
+    kind, _, colour = card.partition("-")
+    return f"[{COLOUR_STYLE.get(colour, 'bold')}]{kind} {colour}[/]"
+
+
+def seat_name(seat: int, me: int | None) -> str:
+    return "You" if seat == me else f"Bot {seat}"
+
+
+def describe(event: dict[str, Any], me: int | None) -> str | None:
+    """A line of text for an event as ``me`` may see it (None: not worth a line)."""
+    kind = event["type"]
+    who = seat_name(event["seat"], me) if "seat" in event else ""
+    if kind == "reveal":
+        return f"{who} revealed mouse {event['mouse']}"
+    if kind == "reaction":
+        ms = f" after {event['ms']} ms" if event["ms"] is not None else ""
+        move = "Mausgeflippt!" if event["move"] == "flip" else event["move"]
+        return f"{who}: {move}{ms}"
+    if kind == "catch":
+        return f"[bold green]{who} caught {event['mouse']} with {pretty(event['card'])} (+1)[/]"
+    if kind == "wrong_card":
+        return f"[bold red]{pretty(event['card'])} does not fit {event['mouse']}: dirty laundry for {who} (−1)[/]"
+    if kind == "mausgeflippt":
+        if event["protected"]:
+            return f"[bold red]{who} flipped on a protected mouse![/]"
+        if event["correct"]:
+            return f"[bold green]{who}: Mausgeflippt! Right — nothing fits, {event['mouse']} is won (+1)[/]"
+        fitting = ", ".join(pretty(c) for c in event["fitting"])
+        return f"[bold red]{who}: Mausgeflippt! Wrong — {fitting} fit: dirty laundry[/]"
+    if kind == "protected_catch":
+        return f"[bold red]{who} laid {pretty(event['card'])} on a protected mouse![/]"
+    if kind == "cheese_taken":
+        return f"[bold red]{who} takes the {event['cheese']} cheese (−2)[/]"
+    if kind == "cheese_open":
+        return f"Open cheese now: [bold]{event['cheese']}[/] ({event['left']} left)"
+    if kind == "draw":
+        if "cards" in event:
+            cards = ", ".join(pretty(c) for c in event["cards"]) or "nothing (no cards left)"
+            return f"{who} drew {cards}"
+        return f"{who} drew {event['count']} card{'s' if event['count'] != 1 else ''}"
+    if kind == "reshuffle":
+        return f"The discard pile was shuffled into a new draw pile ({event['count']} cards)"
+    if kind == "timeout":
+        return f"Nobody reacted: {event['mouse']} goes under the pile"
+    if kind == "end":
+        return f"[bold]Game over ({'the mice are gone' if event['reason'] == 'mice' else 'the cheese is gone'})[/]"
+    return None
+
+
+def make_app(
+    game: Any,
+    bots: dict[int, Any],
+    me: int = 0,
+    *,
+    time_scale: float = 1.0,
+    countdown: int = 3,
+    clock: Callable[[], float] = time.monotonic,
+) -> Any:
+    """The Textual app for ``game`` with ``me`` at the keyboard and ``bots`` on the other seats.
+
+    ``time_scale`` shortens every wait (countdown, bot reactions, window) for tests and demos;
+    reaction times are recorded in game milliseconds (real time divided by the scale).
+    """
+    from rich.table import Table
+    from textual.app import App, ComposeResult
+    from textual.containers import Vertical
+    from textual.widgets import Footer, Header, RichLog, Static
+
+    from mauseloch import event_for
+    from mauseloch.sim_runners.mausgeflippt import reactor
+
+    reactors = {s: reactor(b) for s, b in bots.items()}
+
+    class MausgeflipptApp(App[None]):
+        TITLE = "Mausgeflippt"
+        CSS = """
+        #scores { height: auto; }
+        #mouse { height: 7; border: round $accent; padding: 0 1; content-align: center middle; }
+        #hand { height: auto; border: round $primary; padding: 0 1; }
+        #log { height: 1fr; border: round $panel; }
+        """
+        BINDINGS = [("q", "quit_game", "Quit"), ("space", "flip", "Mausgeflippt!")]  # noqa: RUF012
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.game = game
+            self.me = me
+            self.round = 0  # which mouse the pending timers belong to
+            self.shown_at = 0.0
+            self.seen = len(game.events)
+            self.status = ""
+            self.finished = False
+
+        def compose(self) -> ComposeResult:
+            yield Header()
+            with Vertical():
+                yield Static(id="scores")
+                yield Static(id="mouse")
+                yield Static(id="hand")
+                yield RichLog(id="log", markup=True, wrap=True)
+            yield Footer()
+
+        def on_mount(self) -> None:
+            opts = self.game.options
+            self.log_line(
+                f"[bold]Mausgeflippt[/] — seed {self.game.seed}, {self.game.players} players, "
+                f"hand {opts['hand_size']}, window {opts['window_ms']} ms. "
+                "Keys: [bold]1–9[/] lay that card, [bold]space[/] Mausgeflippt!, [bold]q[/] quit."
+            )
+            self.refresh_table()
+            if self.game.is_over:
+                self.show_end()
+            else:
+                self.start_countdown()
+
+        # -- drawing ------------------------------------------------------------------
+        def log_line(self, text: str) -> None:
+            self.query_one("#log", RichLog).write(text)
+
+        def refresh_table(self) -> None:
+            view = self.game.view(self.me)
+            table = Table(expand=True, box=None)
+            for col in ("", "cards", "mice", "laundry", "cheese", "score"):
+                table.add_column(col, justify="left" if not col else "right")
+            for s in range(self.game.players):
+                name = seat_name(s, self.me) + (f" ({bots[s].kind})" if s in bots else "")
+                if s == view["revealer"] and not view["is_over"]:
+                    name += " ◆"
+                table.add_row(
+                    name,
+                    str(view["hand_counts"][s]),
+                    str(view["mice"][s]),
+                    str(len(view["laundry"][s])),
+                    str(len(view["cheese"][s])),
+                    f"[bold]{view['score'][s]}[/]",
+                )
+            self.query_one("#scores", Static).update(table)
+            cheese = view["open_cheese"] or "none"
+            piles = (
+                f"open cheese: [bold]{cheese}[/] ({view['cheeses_left']} left)   "
+                f"mice left: {view['mouse_pile'] + (1 if view['mouse'] else 0)}   draw pile: {view['draw_pile']}"
+            )
+            mouse = view["mouse"]
+            if mouse is not None:
+                wears = "   ".join(pretty(c) for c in mouse["wears"])
+                body = f"[bold]Mouse {mouse['mouse']}[/] carries [bold]{mouse['cheese']}[/]\n\n{wears}"
+            else:
+                body = self.status or " "
+            self.query_one("#mouse", Static).update(f"{body}\n\n[dim]{piles}[/]")
+            hand = "  ".join(f"[bold cyan]{i}[/] {pretty(c)}" for i, c in enumerate(view["hand"], 1))
+            self.query_one("#hand", Static).update(f"Your hand: {hand or '(empty)'}")
+
+        def show_news(self) -> None:
+            events = self.game.events
+            for event in events[self.seen :]:
+                visible = event_for(event, self.me)
+                text = describe(visible, self.me) if visible is not None else None
+                if text:
+                    self.log_line(text)
+            self.seen = len(events)
+
+        # -- the flow: countdown, reveal, reactions, pause ----------------------------
+        def start_countdown(self, step: int | None = None) -> None:
+            step = countdown if step is None else step
+            if step > 0:
+                revealer = seat_name(self.game.revealer, self.me)
+                self.status = f"[bold]Next mouse in {step}…[/]  ({revealer} reveals)"
+                self.refresh_table()
+                self.set_timer(0.6 * time_scale, lambda: self.start_countdown(step - 1))
+                return
+            self.reveal()
+
+        def reveal(self) -> None:
+            g = self.game
+            g.play("reveal", seat=g.revealer)
+            self.round += 1
+            current = self.round
+            self.status = ""
+            self.show_news()
+            self.refresh_table()
+            self.shown_at = clock()
+            window = g.options["window_ms"]
+            for s, react in reactors.items():
+                move, ms = react(g.view(s), g.legal_moves(s))
+                if move is not None and ms < window:
+                    self.set_timer(ms / 1000 * time_scale, self._bot_callback(current, s, move, ms))
+            self.set_timer(window / 1000 * time_scale, self._timeout_callback(current))
+
+        def _bot_callback(self, current: int, seat: int, move: str, ms: int) -> Callable[[], None]:
+            def fire() -> None:
+                if self.round == current and self.game.view(None)["window_open"]:
+                    self.game.play(move, seat=seat, ms=ms)
+                    self.resolved()
+
+            return fire
+
+        def _timeout_callback(self, current: int) -> Callable[[], None]:
+            def fire() -> None:
+                if self.round == current and self.game.view(None)["window_open"]:
+                    self.game.play("timeout", ms=self.game.options["window_ms"])
+                    self.resolved()
+
+            return fire
+
+        def resolved(self) -> None:
+            self.round += 1  # pending timers of this mouse become stale
+            self.show_news()
+            self.refresh_table()
+            if self.game.is_over:
+                self.show_end()
+            else:
+                self.set_timer(1.2 * time_scale, lambda: self.start_countdown())
+
+        def human(self, move: str) -> None:
+            g = self.game
+            if g.is_over:
+                return
+            if not g.view(None)["window_open"]:
+                self.log_line("[dim]Wait for the mouse…[/]")
+                return
+            ms = max(0, round((clock() - self.shown_at) * 1000 / time_scale))
+            try:
+                g.play(move, seat=self.me, ms=ms)
+            except ValueError as exc:  # IllegalMove: the game is unchanged
+                self.log_line(f"[red]{exc}[/]")
+                return
+            self.resolved()
+
+        def on_key(self, event: Any) -> None:
+            key = event.key
+            if key.isdigit() and key != "0":
+                hand = self.game.view(self.me)["hand"]
+                index = int(key)
+                if index > len(hand):
+                    self.log_line(f"[red]There is no card {index}: your hand has {len(hand)} cards.[/]")
+                    return
+                self.human("catch " + hand[index - 1])
+
+        def action_flip(self) -> None:
+            self.human("flip")
+
+        def action_quit_game(self) -> None:
+            self.exit()
+
+        def show_end(self) -> None:
+            self.finished = True
+            res = self.game.result()
+            self.status = ""
+            self.refresh_table()
+            order = sorted(range(self.game.players), key=lambda s: res["ranks"][s])
+            for s in order:
+                self.log_line(
+                    f"  {res['ranks'][s]}. {seat_name(s, self.me)}: {res['score'][s]} points "
+                    f"({res['mice'][s]} mice, {res['laundry'][s]} laundry, {res['cheese'][s]} cheese)"
+                )
+            self.log_line("Press [bold]q[/] to leave.")
+
+    return MausgeflipptApp()
+
+
+def command(
+    players: int = typer.Option(4, "--players", "-p", help="Number of players, 2 to 6 (you are seat 0)."),
+    bots: str = typer.Option(
+        "normal", "--bots", "-b", help="Bot level for the other seats: easy, normal or hard (or a comma list)."
+    ),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the shuffle (default: a fresh one)."),
+    option: list[str] = typer.Option(  # noqa: B008
+        [], "--option", "-o", help="A rule option as NAME=VALUE, e.g. hand_size=5 or window_ms=4000; repeatable."
+    ),
+    save: Path | None = typer.Option(None, "--save", help="Write the game's record to this file at the end."),  # noqa: B008
+) -> None:
+    """Play Mausgeflippt in real time against reaction bots."""
+    from rich.console import Console
+
+    import mauseloch
+    from mauseloch.bots import make_bot
+    from mauseloch.engine import derive_seed
+
+    console = Console(highlight=False)
+    info = mauseloch.GAMES["mausgeflippt"]
+    try:
+        options = info.options_from_text(option)
+        game = mauseloch.new_game("mausgeflippt", players=players, seed=seed, options=options)
+        levels = [b.strip().lower() for b in bots.split(",") if b.strip()] or ["normal"]
+        for level in levels:
+            if level not in LEVEL_NAMES:
+                raise ValueError(f"unknown bot level {level!r}; choose from {', '.join(LEVEL_NAMES)}")
+        seat_bots = {
+            s: make_bot("mausgeflippt", levels[(s - 1) % len(levels)], seed=derive_seed(game.seed, 200 + s))
+            for s in range(1, game.players)
+        }
+    except ValueError as exc:
+        console.print(f"[red]Error:[/] {exc}")
+        raise typer.Exit(2) from None
+
+    app = make_app(game, seat_bots, me=0)
+    app.run()
+    if save is not None:
+        from mauseloch.record import save as save_record
+
+        try:
+            save_record(game, save)
+        except OSError as exc:
+            console.print(f"[red]Could not save the record to {save}: {exc.strerror or exc}[/]")
+            raise typer.Exit(1) from None
+        console.print(f"Record saved to {save} (replay it with: mauseloch replay {save})")
+    if game.is_over:
+        res = game.result()
+        console.print(f"Your score: {res['score'][0]}, rank {res['ranks'][0]} of {game.players}.")
+    else:
+        console.print("[yellow]Game left unfinished.[/]")
