@@ -1,0 +1,1 @@
+"""Compiled fast paths (numba ``@njit(cache=True)``), each checked against its plain engine."""
