@@ -25,6 +25,7 @@ COLOUR_STYLE = {
     "red": "bold red1",
 }
 LEVEL_NAMES = ("easy", "normal", "hard")
+OUTCOME_EVENTS = ("catch", "wrong_card", "mausgeflippt", "protected_catch", "cheese_taken", "timeout")
 
 
 def pretty(card: str) -> str:
@@ -235,6 +236,12 @@ def make_app(
 
         def resolved(self) -> None:
             self.round += 1  # pending timers of this mouse become stale
+            outcome = [
+                describe(e, self.me) or ""
+                for e in self.game.events[self.seen :]
+                if e["type"] in OUTCOME_EVENTS
+            ]
+            self.status = "\n".join(outcome)
             self.show_news()
             self.refresh_table()
             if self.game.is_over:
@@ -276,7 +283,8 @@ def make_app(
         def show_end(self) -> None:
             self.finished = True
             res = self.game.result()
-            self.status = ""
+            winners = [seat_name(s, self.me) for s in range(self.game.players) if res["ranks"][s] == 1]
+            self.status = f"[bold]Game over — {' and '.join(winners)} first with {max(res['score'])} points[/]"
             self.refresh_table()
             order = sorted(range(self.game.players), key=lambda s: res["ranks"][s])
             for s in order:
