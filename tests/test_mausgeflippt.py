@@ -375,8 +375,8 @@ def test_mg8_timeouts_in_a_row_end_the_game() -> None:
 def test_mg9_score_and_ranking() -> None:
     g = mauseloch.new_game(GAME, players=4, seed=1)
     g.mice[:] = [5, 3, 4, 3]
-    g.laundry[:] = [[0, 0], [], [1], []]
-    g.cheese[:] = [[0], [], [], []]
+    g.laundry[:] = [["tie-blue", "cap-red"], [], ["cap-red"], []]
+    g.cheese[:] = [["brie"], [], [], []]
     g._finish("mice")
     res = g.result()
     assert res["score"] == [1, 3, 3, 3]

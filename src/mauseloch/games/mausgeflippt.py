@@ -151,6 +151,7 @@ class Mausgeflippt(Game):
     name = "mausgeflippt"
 
     __slots__ = (
+        "_hands",
         "_log",
         "_moves",
         "_reshuffle_rng",
@@ -241,8 +242,9 @@ class Mausgeflippt(Game):
         self.protected = False
         self.streak = 0  # timeouts in a row (MG-8)
         self.mice = [0] * players
-        self.laundry: list[list[int]] = [[] for _ in range(players)]
-        self.cheese: list[list[int]] = [[] for _ in range(players)]
+        self.laundry: list[list[str]] = [[] for _ in range(players)]  # face up: public
+        self.cheese: list[list[str]] = [[] for _ in range(players)]
+        self._hands: list[list[str] | None] = [None] * players  # hand() cache, dropped on change
         self.to_move: int | None = 0
         self.is_over = False
         self.reason: str | None = None
@@ -367,7 +369,7 @@ class Mausgeflippt(Game):
                 if washed:
                     self._to_laundry(actor, washed)
             cheese = self.cheese_pile.popleft()
-            self.cheese[actor].append(cheese)
+            self.cheese[actor].append(CHEESES[cheese])
             log.append(("cheese_taken", actor, cheese, m, len(self.cheese[actor])))
             self.mouse_pile.append(m)
             log.append(("mouse_under", m, len(self.mouse_pile)))
@@ -411,6 +413,7 @@ class Mausgeflippt(Game):
         self.to_move = actor
 
     def _remove(self, seat: int, face: int, n: int) -> None:
+        self._hands[seat] = None
         counts = self.counts[seat]
         counts[face] -= n
         self.sizes[seat] -= n
@@ -431,7 +434,7 @@ class Mausgeflippt(Game):
         return washed
 
     def _to_laundry(self, seat: int, cards: list[int]) -> None:
-        self.laundry[seat].extend(cards)
+        self.laundry[seat].extend(FACES[f] for f in cards)
         self._log.append(("laundry", seat, tuple(cards), len(self.laundry[seat])))
 
     def _draw(self, seat: int, count: int) -> None:
@@ -440,6 +443,7 @@ class Mausgeflippt(Game):
             return
         pile = self.draw_pile
         counts = self.counts[seat]
+        self._hands[seat] = None
         got: list[int] = []
         for _ in range(count):
             if not pile:
@@ -470,7 +474,10 @@ class Mausgeflippt(Game):
 
     def hand(self, seat: int) -> list[str]:
         """The cards of ``seat`` in table order (library users and the engine's own tests)."""
-        return [FACES[f] for f in self._hand_ids(seat)]
+        cached = self._hands[seat]
+        if cached is None:
+            cached = self._hands[seat] = [FACES[f] for f in self._hand_ids(seat)]
+        return list(cached)
 
     def scores(self) -> list[int]:
         """MG-9: +1 per mouse, −1 per laundry card, −2 per cheese card (also while playing)."""
@@ -516,9 +523,9 @@ class Mausgeflippt(Game):
             "discard_pile": len(self.discard),
             "discard_top": FACES[self.discard[-1]] if self.discard else None,
             "hand_counts": list(self.sizes),
-            "laundry": [[FACES[f] for f in x] for x in self.laundry],
+            "laundry": [list(x) for x in self.laundry],
             "mice": list(self.mice),
-            "cheese": [[CHEESES[c] for c in x] for x in self.cheese],
+            "cheese": [list(x) for x in self.cheese],
             "score": self.scores(),
             "timeouts_in_row": self.streak,
             "moves_played": len(self._moves),
@@ -526,7 +533,13 @@ class Mausgeflippt(Game):
         }
         if seat is not None:
             view["hand"] = self.hand(seat)
-            view["legal_moves"] = self.legal_moves(seat)
+            if self.is_over:
+                view["legal_moves"] = []
+            elif m >= 0:
+                mask = self.masks[seat]
+                view["legal_moves"] = list((_MEMO.get(mask) or _reactions_for(mask))[0])
+            else:
+                view["legal_moves"] = ["reveal"] if seat == self.revealer else []
         if self.is_over:
             view["result"] = self.result()
             view["hands"] = [self.hand(s) for s in range(self.players)]
