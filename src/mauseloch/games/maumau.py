@@ -164,45 +164,93 @@ class MauMau(Game):
     def _can_draw(self) -> bool:
         return bool(self.draw_pile) or len(self.discard) > 1
 
-    def _compute_legal(self) -> tuple[list[str], dict[str, int]]:
-        if self.is_over:
-            legal = _NO_MOVES
-        else:
-            hand = self.hands[self.to_move]  # type: ignore[index]
-            if self.penalty:  # MM-9: any seven, or take
-                key = (hand & SEVENS) | PHASE_PENALTY
-            elif self.drawn >= 0:  # MM-7: the drawn card, or keep it
-                key = (1 << self.drawn) | PHASE_DRAWN
-            else:
-                key = hand & self.fit  # MM-6: must play when a card fits
-                if not key:
-                    legal = _DRAW_ONLY if self._can_draw() else _PASS_ONLY  # MM-14
-                    self._legal = legal
-                    return legal
-            legal = _MEMO.get(key) or _moves_for(key)
-        self._legal = legal
-        return legal
-
     def legal_moves(self, seat: int | None = None) -> list[str]:
         if seat is not None and seat != self.to_move:
             self._check_seat_arg(seat)
             return []
         legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
+        if legal is None:  # computed once per position; play() reuses it
+            if self.is_over:
+                legal = _NO_MOVES
+            else:
+                hand = self.hands[self.to_move]  # type: ignore[index]
+                if self.penalty:  # MM-9: any seven, or take
+                    key = (hand & SEVENS) | PHASE_PENALTY
+                elif self.drawn >= 0:  # MM-7: the drawn card, or keep it
+                    key = (1 << self.drawn) | PHASE_DRAWN
+                else:
+                    key = hand & self.fit  # MM-6: must play when a card fits
+                if key:
+                    legal = _MEMO.get(key) or _moves_for(key)
+                else:  # MM-6, MM-14: nothing fits
+                    legal = _DRAW_ONLY if self._can_draw() else _PASS_ONLY
+            self._legal = legal
         return list(legal[0])
+
+    def _legal_table(self) -> tuple[list[str], dict[str, int]]:
+        """The legal moves of the player to move, with each string's action code."""
+        if self._legal is None:
+            self.legal_moves()
+        return self._legal  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ playing
     def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
-        legal = self._legal or self._compute_legal()
+        legal = self._legal or self._legal_table()
         action = legal[1].get(move)
         if action is None or (seat is not None and seat != self.to_move) or ms is not None:
             move, action = self._check_move(move, seat, ms)
         actor: int = self.to_move  # type: ignore[assignment]
         self._legal = None
         self._moves.append((actor, move))
-        if action >= 0:
-            self._play_card(actor, action)
+        if action >= 0:  # a card (inlined: two moves in three are card plays)
+            if action >= JACK_BASE:
+                card, wish = divmod(action - JACK_BASE, 4)
+            else:
+                card, wish = action, -1
+            hand = self.hands[actor] & ~(1 << card)
+            self.hands[actor] = hand
+            self.discard.append(card)
+            self.top = card
+            self.wish = wish
+            self.drawn = -1
+            log = self._log
+            log.append(("play", actor, card))
+            if wish >= 0:
+                log.append(("wish", actor, wish))
+                # _update_fit inlined on the hot path; a played jack always carries a wish.
+                fit = SUIT_MASK[wish]
+                self.fit = fit & ~JACKS if self._no_jack_on_jack else fit | JACKS
+            else:
+                self.fit = CARD_FIT[card]
+            left = hand.bit_count()
+            n = self.players
+            d = self.direction
+            if left == 0:
+                # MM-15: a last jack does not win with the option, unless nothing can be drawn.
+                if not (wish >= 0 and self._no_win_with_jack and self._can_draw()):
+                    self._finish("out", actor)
+                    return  # the winning card has no effect
+                log.append(("jack_no_win", actor))
+                self._draw(actor, 1)
+                nxt = (actor + d) % n
+            else:
+                if left == 1:
+                    log.append(("mau", actor))  # MM-13
+                rank = card & 7
+                if rank == SEVEN:  # MM-9
+                    self.penalty += 2
+                    nxt = (actor + d) % n
+                    log.append(("penalty", nxt, self.penalty))
+                elif rank == EIGHT or (rank == ACE and self._ace_skips):  # MM-10, MM-11
+                    log.append(("skip", (actor + d) % n))
+                    nxt = (actor + 2 * d) % n
+                elif rank == NINE:  # MM-10a
+                    d = self.direction = -d
+                    log.append(("reverse", actor, d))
+                    nxt = actor if n == 2 else (actor + d) % n
+                else:
+                    nxt = (actor + d) % n
+            self.to_move = nxt
         elif action == DRAW:
             # MM-6/MM-7: one card; if it fits, play it or pass, otherwise the turn passes at once.
             got = self._draw(actor, 1)
@@ -236,7 +284,7 @@ class MauMau(Game):
             raise IllegalMove(f"a move must be a string, got {move!r}")
         text = move.strip()
         canon = text.lower() if text.lower() in ("draw", "pass", "take") else text.upper()
-        legal = self._legal or self._compute_legal()
+        legal = self._legal_table()
         action = legal[1].get(canon)
         if action is not None:
             return canon, action
@@ -260,55 +308,6 @@ class MauMau(Game):
             return f"{card} does not fit on {follow}; legal now: {allowed}"
         return f"{raw!r} is not legal now; legal now: {allowed}"
 
-    def _play_card(self, actor: int, action: int) -> None:
-        if action >= JACK_BASE:
-            card, wish = divmod(action - JACK_BASE, 4)
-        else:
-            card, wish = action, -1
-        hand = self.hands[actor] & ~(1 << card)
-        self.hands[actor] = hand
-        self.discard.append(card)
-        self.top = card
-        self.wish = wish
-        self.drawn = -1
-        log = self._log
-        log.append(("play", actor, card))
-        if wish >= 0:
-            log.append(("wish", actor, wish))
-            # _update_fit inlined on the hot path; a played jack always carries a wish.
-            fit = SUIT_MASK[wish]
-            self.fit = fit & ~JACKS if self._no_jack_on_jack else fit | JACKS
-        else:
-            self.fit = CARD_FIT[card]
-        left = hand.bit_count()
-        n = self.players
-        d = self.direction
-        if left == 0:
-            # MM-15: a last jack does not win with the option, unless nothing can be drawn.
-            if not (wish >= 0 and self._no_win_with_jack and self._can_draw()):
-                self._finish("out", actor)
-                return
-            log.append(("jack_no_win", actor))
-            self._draw(actor, 1)
-            self.to_move = (actor + d) % n
-            return
-        if left == 1:
-            log.append(("mau", actor))  # MM-13
-        rank = card & 7
-        if rank == SEVEN:  # MM-9
-            self.penalty += 2
-            nxt = (actor + d) % n
-            log.append(("penalty", nxt, self.penalty))
-        elif rank == EIGHT or (rank == ACE and self._ace_skips):  # MM-10, MM-11
-            log.append(("skip", (actor + d) % n))
-            nxt = (actor + 2 * d) % n
-        elif rank == NINE:  # MM-10a
-            d = self.direction = -d
-            log.append(("reverse", actor, d))
-            nxt = actor if n == 2 else (actor + d) % n
-        else:
-            nxt = (actor + d) % n
-        self.to_move = nxt
 
     def _draw(self, seat: int, count: int) -> list[int]:
         """Draw up to ``count`` cards, reshuffling the discard pile when needed (MM-8)."""
