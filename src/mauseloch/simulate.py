@@ -1,0 +1,531 @@
+"""``mauseloch simulate GAME``: many bot games in parallel, with statistics, a report and a plot.
+
+Determinism
+    Game ``i`` of a run with ``--seed S`` is played from the game seed ``derive_seed(S, i)``.
+    Games are cut into chunks ``[start, stop)``; every chunk is summarised into integer counts
+    (:class:`Tally`) and the tallies are merged in game order, so the same seed gives the same
+    report whatever ``--workers`` is.
+
+Runners: how one game (or a chunk of games) is played
+    The default runner plays any turn-based game through the public API: the engine gets the
+    game seed itself (``new_game(seed=derive_seed(S, i))``), the bot of seat ``s`` is
+    ``make_bot(game, kind, seed=derive_seed(game_seed, 200 + s))``. A game can replace it in
+    either of two ways, looked up in this order:
+
+    1. ``RUNNERS[name]``: a *chunk runner* ``(spec: SimSpec, start, stop) -> Tally`` registered
+       here (``register_runner``). Aus die Maus uses one that plays whole chunks in the numba
+       kernel (``mauseloch.kernels.ausdiemaus``), which plays exactly the engine's games; the
+       engine's events are not needed for statistics. ``--engine`` forces the default runner.
+    2. A module ``mauseloch.sim_runners.<name without dashes>`` (imported lazily) defining
+       ``play_game(kinds, seed, options) -> (game, stats)``: one whole game from the game seed,
+       with one bot kind per seat. ``stats`` holds ``"reason"``, ``"rank"`` (or ``"ranks"``)
+       and ``"moves"``, plus any figures: a list of ints per seat (e.g. ``"mice"``) or an int
+       for the game (e.g. ``"timeouts"``). Mausgeflippt plugs its reaction-time resolution in
+       this way (``mauseloch/sim_runners/mausgeflippt.py``).
+
+Report
+    Win share per seat (rank 1, shared first places count for each) with 95 % Wilson intervals,
+    mean rank, game length in moves (mean, quantiles, histogram), end reasons, and the game's own
+    figures from ``result()`` (per seat means; Aus die Maus: cards and chips at the end, and the
+    length is its number of flips). ``--json`` prints the same as JSON, ``--plot`` draws it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from .engine import derive_seed, game_info, new_game
+
+STREAM_BOTS = 200  # bot of seat s: derive_seed(game_seed, STREAM_BOTS + s)
+Z95 = 1.959963984540054
+QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
+
+
+@dataclass(frozen=True)
+class SimSpec:
+    """What to simulate: everything a worker needs (picklable)."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    bots: tuple[str, ...]  # one kind per seat
+    seed: int
+    engine_only: bool = False  # True: ignore RUNNERS, play through the public API
+
+    def game_seed(self, i: int) -> int:
+        return derive_seed(self.seed, i)
+
+
+@dataclass
+class Tally:
+    """Integer counts over a range of games; ``merge`` them in game order for the report."""
+
+    players: int
+    games: int = 0
+    wins: list[int] = field(default_factory=list)  # rank 1 (shared or not) per seat
+    sole_wins: list[int] = field(default_factory=list)
+    rank_sum: list[int] = field(default_factory=list)
+    reasons: dict[str, int] = field(default_factory=dict)
+    lengths: dict[int, int] = field(default_factory=dict)  # moves -> games
+    seat_figures: dict[str, list[int]] = field(default_factory=dict)  # name -> sum per seat
+    game_figures: dict[str, int] = field(default_factory=dict)  # name -> sum
+
+    def __post_init__(self) -> None:
+        n = self.players
+        self.wins = self.wins or [0] * n
+        self.sole_wins = self.sole_wins or [0] * n
+        self.rank_sum = self.rank_sum or [0] * n
+
+    def add(self, reason: str, ranks: Sequence[int], moves: int, figures: dict[str, Any]) -> None:
+        """Count one game."""
+        self.games += 1
+        firsts = sum(1 for r in ranks if r == 1)
+        for s, r in enumerate(ranks):
+            self.rank_sum[s] += r
+            if r == 1:
+                self.wins[s] += 1
+                if firsts == 1:
+                    self.sole_wins[s] += 1
+        self.reasons[reason] = self.reasons.get(reason, 0) + 1
+        self.lengths[moves] = self.lengths.get(moves, 0) + 1
+        for name, value in figures.items():
+            if isinstance(value, bool):
+                continue
+            if isinstance(value, int):
+                self.game_figures[name] = self.game_figures.get(name, 0) + value
+            elif isinstance(value, (list, tuple)) and len(value) == self.players:
+                sums = self.seat_figures.setdefault(name, [0] * self.players)
+                for s, v in enumerate(value):
+                    sums[s] += int(v)
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        for s in range(self.players):
+            self.wins[s] += other.wins[s]
+            self.sole_wins[s] += other.sole_wins[s]
+            self.rank_sum[s] += other.rank_sum[s]
+        for key, count in other.reasons.items():
+            self.reasons[key] = self.reasons.get(key, 0) + count
+        for length, count in other.lengths.items():
+            self.lengths[length] = self.lengths.get(length, 0) + count
+        for name, sums in other.seat_figures.items():
+            mine = self.seat_figures.setdefault(name, [0] * self.players)
+            for s in range(self.players):
+                mine[s] += sums[s]
+        for name, total in other.game_figures.items():
+            self.game_figures[name] = self.game_figures.get(name, 0) + total
+
+
+ChunkRunner = Callable[[SimSpec, int, int], Tally]
+GameRunner = Callable[[Sequence[str], int, dict[str, Any]], tuple[Any, dict[str, Any]]]
+RUNNERS: dict[str, ChunkRunner] = {}
+
+
+def register_runner(game: str, runner: ChunkRunner) -> None:
+    """Play chunks of ``game`` with ``runner`` instead of the default (see the module docstring)."""
+    RUNNERS[game] = runner
+
+
+# --------------------------------------------------------------------------- runners
+
+
+def play_turn_based(kinds: Sequence[str], seed: int, options: dict[str, Any], game: str) -> tuple[Any, dict[str, Any]]:
+    """The default: one game through the public API, each seat's bot choosing from its view."""
+    from .bots import make_bot
+
+    g = new_game(game, players=len(kinds), seed=seed, options=options)
+    bots = [make_bot(game, kind, seed=derive_seed(seed, STREAM_BOTS + s)) for s, kind in enumerate(kinds)]
+    while not g.is_over:
+        seat = g.to_move
+        if seat is None:
+            raise ValueError(
+                f"{game} needs a simulation runner for moves outside turns (see mauseloch.simulate)"
+            )
+        g.play(bots[seat].choose(g.view(seat), g.legal_moves()))
+    stats = dict(g.result())
+    stats["moves"] = g.move_count
+    return g, stats
+
+
+def game_runner(game: str) -> GameRunner:
+    """``mauseloch.sim_runners.<game>.play_game`` if that module exists, else the turn loop."""
+    module_name = f"{__package__}.sim_runners.{game.replace('-', '')}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        module = None
+    play = getattr(module, "play_game", None)
+    if play is not None:
+        return play  # type: ignore[no-any-return,unused-ignore]
+
+    def default(kinds: Sequence[str], seed: int, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        return play_turn_based(kinds, seed, options, game)
+
+    return default
+
+
+def run_games(spec: SimSpec, start: int, stop: int) -> Tally:
+    """The default chunk runner: games ``start..stop-1`` one by one through ``game_runner``."""
+    play = game_runner(spec.game)
+    tally = Tally(spec.players)
+    for i in range(start, stop):
+        _, stats = play(spec.bots, spec.game_seed(i), dict(spec.options))
+        ranks = stats.get("ranks", stats.get("rank"))
+        if ranks is None:
+            raise ValueError(f"the {spec.game} runner gave no ranks")
+        figures = {k: v for k, v in stats.items() if k not in ("reason", "ranks", "rank", "moves")}
+        tally.add(str(stats["reason"]), ranks, int(stats["moves"]), figures)
+    return tally
+
+
+def run_ausdiemaus_kernel(spec: SimSpec, start: int, stop: int) -> Tally:
+    """Aus die Maus chunks in the numba kernel: the same games as the engine from the same seeds."""
+    import numpy as np
+
+    from .kernels.ausdiemaus import REASON_CODES, simulate_range
+
+    n = spec.players
+    reasons, flips, cards, chips = simulate_range(
+        np.uint64(spec.seed), start, stop, n, bool(spec.options["small_deck"]), int(spec.options["chips"])
+    )
+    tally = Tally(n)
+    g = stop - start
+    tally.games = g
+    # AM-12 ranks, vectorised: rank = 1 + the seats with more cards, or as many and more chips
+    key = cards.astype(np.int64) * 1000 + chips.astype(np.int64)
+    ranks = 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
+    firsts = (ranks == 1).sum(axis=1)
+    for s in range(n):
+        tally.wins[s] = int((ranks[:, s] == 1).sum())
+        tally.sole_wins[s] = int(((ranks[:, s] == 1) & (firsts == 1)).sum())
+        tally.rank_sum[s] = int(ranks[:, s].sum())
+    names = {code: name for name, code in REASON_CODES.items()}
+    for code, count in enumerate(np.bincount(reasons, minlength=4)):
+        if count:
+            tally.reasons[names[code]] = int(count)
+    values, counts = np.unique(flips, return_counts=True)
+    tally.lengths = {int(v): int(c) for v, c in zip(values, counts, strict=True)}
+    tally.seat_figures = {
+        "cards": [int(x) for x in cards.sum(axis=0, dtype=np.int64)],
+        "chips": [int(x) for x in chips.sum(axis=0, dtype=np.int64)],
+    }
+    return tally
+
+
+register_runner("aus-die-maus", run_ausdiemaus_kernel)
+
+
+def chunk_runner(spec: SimSpec) -> ChunkRunner:
+    if not spec.engine_only and spec.game in RUNNERS:
+        return RUNNERS[spec.game]
+    return run_games
+
+
+def _run_chunk(args: tuple[SimSpec, int, int]) -> Tally:
+    spec, start, stop = args
+    return chunk_runner(spec)(spec, start, stop)
+
+
+# --------------------------------------------------------------------------- running
+
+
+def make_spec(
+    game: str, players: int | None, bots: str, seed: int, option_pairs: Sequence[str], engine_only: bool = False
+) -> SimSpec:
+    """Check the command-line arguments and build the spec (``ValueError`` names what is wrong)."""
+    from .bots import bot_kinds
+
+    info = game_info(game)
+    n = info.check_players(info.min_players if players is None else players)
+    options = info.resolve_options(n, info.options_from_text(option_pairs))
+    kinds = [k.strip().lower() for k in bots.split(",")] if bots else ["random"]
+    if len(kinds) == 1:
+        kinds = kinds * n
+    if len(kinds) != n:
+        raise ValueError(f"--bots needs one kind for all seats or exactly {n} kinds, got {len(kinds)}: {bots!r}")
+    allowed = bot_kinds(info.name)
+    for kind in kinds:
+        if kind not in allowed:
+            raise ValueError(f"unknown bot {kind!r} for {info.name}; available: {', '.join(allowed)}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+        raise ValueError(f"seed must be a whole number in [0, 2**64), got {seed!r}")
+    return SimSpec(info.name, n, options, tuple(kinds), seed, engine_only)
+
+
+def chunks(games: int, workers: int, spec: SimSpec) -> list[tuple[int, int]]:
+    """Game ranges for the pool: small enough for a smooth progress bar and balanced workers."""
+    cap = 50_000 if chunk_runner(spec) is not run_games else 500
+    size = max(1, min(cap, math.ceil(games / max(1, workers * 8))))
+    return [(a, min(games, a + size)) for a in range(0, games, size)]
+
+
+def simulate(
+    spec: SimSpec, games: int, workers: int = 1, progress: Callable[[int], None] | None = None
+) -> Tally:
+    """Play ``games`` games of ``spec`` on ``workers`` processes; the tally in game order."""
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    parts = chunks(games, workers, spec)
+    results: list[Tally | None] = [None] * len(parts)
+    if workers == 1 or len(parts) == 1:
+        for k, (a, b) in enumerate(parts):
+            results[k] = _run_chunk((spec, a, b))
+            if progress:
+                progress(b - a)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        if chunk_runner(spec) is run_ausdiemaus_kernel:
+            _run_chunk((spec, 0, 1))  # compile or load the kernel once before the workers start
+        # fork where there is one: workers inherit the loaded modules and scripts need no
+        # ``if __name__ == "__main__"`` guard; they only compute and send their tally back.
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        with ProcessPoolExecutor(max_workers=min(workers, len(parts)), mp_context=context) as pool:
+            futures = {pool.submit(_run_chunk, (spec, a, b)): k for k, (a, b) in enumerate(parts)}
+            for future in as_completed(futures):
+                k = futures[future]
+                results[k] = future.result()
+                if progress:
+                    a, b = parts[k]
+                    progress(b - a)
+    total = Tally(spec.players)
+    for part in results:
+        assert part is not None
+        total.merge(part)
+    return total
+
+
+# --------------------------------------------------------------------------- report
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def quantile(lengths: dict[int, int], q: float) -> int:
+    """The smallest length with at least a share ``q`` of the games at or below it."""
+    total = sum(lengths.values())
+    need = q * total
+    seen = 0
+    for length in sorted(lengths):
+        seen += lengths[length]
+        if seen >= need:
+            return length
+    return max(lengths)
+
+
+def histogram(lengths: dict[int, int], bins: int = 20) -> list[dict[str, int]]:
+    """Equal-width bins over the observed lengths: ``[{"from", "to", "games"}, ...]``."""
+    lo, hi = min(lengths), max(lengths)
+    width = max(1, math.ceil((hi - lo + 1) / bins))
+    out = [{"from": lo + k * width, "to": lo + (k + 1) * width - 1, "games": 0} for k in range(bins)]
+    for length, count in lengths.items():
+        out[(length - lo) // width]["games"] += count
+    while out and out[-1]["games"] == 0:
+        out.pop()
+    return out
+
+
+def report(spec: SimSpec, tally: Tally) -> dict[str, Any]:
+    """The JSON-able report of a finished simulation."""
+    g = tally.games
+    n = spec.players
+    seats = []
+    for s in range(n):
+        low, high = wilson(tally.wins[s], g)
+        seats.append(
+            {
+                "seat": s,
+                "bot": spec.bots[s],
+                "wins": tally.wins[s],
+                "sole_wins": tally.sole_wins[s],
+                "win_share": tally.wins[s] / g,
+                "ci95": [low, high],
+                "mean_rank": tally.rank_sum[s] / g,
+            }
+        )
+    # integer sums, so the figures do not depend on the order the tallies arrived in
+    s1 = sum(length * count for length, count in tally.lengths.items())
+    s2 = sum(length * length * count for length, count in tally.lengths.items())
+    mean = s1 / g
+    var = (g * s2 - s1 * s1) / (g * g)
+    return {
+        "game": spec.game,
+        "players": n,
+        "options": spec.options,
+        "bots": list(spec.bots),
+        "seed": spec.seed,
+        "games": g,
+        "seats": seats,
+        "length": {
+            "unit": "flips" if spec.game == "aus-die-maus" else "moves",
+            "mean": mean,
+            "sd": math.sqrt(var),
+            "min": min(tally.lengths),
+            "max": max(tally.lengths),
+            "quantiles": {f"p{round(q * 100)}": quantile(tally.lengths, q) for q in QUANTILES},
+            "histogram": histogram(tally.lengths),
+        },
+        "reasons": {k: {"games": v, "share": v / g} for k, v in sorted(tally.reasons.items())},
+        "seat_figures": {name: [v / g for v in sums] for name, sums in sorted(tally.seat_figures.items())},
+        "game_figures": {name: total / g for name, total in sorted(tally.game_figures.items())},
+    }
+
+
+def print_report(rep: dict[str, Any], console: Any) -> None:
+    from rich.table import Table
+
+    opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items()) or "none"
+    console.print(
+        f"[bold]{rep['game']}[/]: {rep['games']:,} games, {rep['players']} players, seed {rep['seed']}, "
+        f"options {opts}"
+    )
+    seats = Table(title="Wins per seat (rank 1; shared first places count for each)", title_justify="left")
+    for col in ("seat", "bot", "wins", "win share", "95% interval", "sole wins", "mean rank"):
+        seats.add_column(col, justify="left" if col == "bot" else "right")
+    for row in rep["seats"]:
+        low, high = row["ci95"]
+        seats.add_row(
+            str(row["seat"]), row["bot"], f"{row['wins']:,}", f"{100 * row['win_share']:.2f} %",
+            f"{100 * low:.2f} – {100 * high:.2f} %", f"{row['sole_wins']:,}", f"{row['mean_rank']:.3f}",
+        )  # fmt: skip
+    console.print(seats)
+    length = rep["length"]
+    q = length["quantiles"]
+    console.print(
+        f"[bold]Game length[/] ({length['unit']}): mean {length['mean']:.2f}, sd {length['sd']:.2f}, "
+        f"min {length['min']}, max {length['max']}; "
+        + ", ".join(f"{k} {v}" for k, v in q.items())
+    )
+    hist = length["histogram"]
+    top = max(b["games"] for b in hist)
+    for b in hist:
+        bar = "█" * max(1 if b["games"] else 0, round(40 * b["games"] / top))
+        console.print(f"  {b['from']:>5}–{b['to']:<5} {b['games']:>10,}  {bar}")
+    reasons = Table(title="End reasons", title_justify="left")
+    reasons.add_column("reason")
+    reasons.add_column("games", justify="right")
+    reasons.add_column("share", justify="right")
+    for name, r in rep["reasons"].items():
+        reasons.add_row(name, f"{r['games']:,}", f"{100 * r['share']:.3f} %")
+    console.print(reasons)
+    if rep["seat_figures"]:
+        figs = Table(title="Figures at the end (mean per game)", title_justify="left")
+        figs.add_column("figure")
+        for s in range(rep["players"]):
+            figs.add_column(f"seat {s}", justify="right")
+        figs.add_column("all seats", justify="right")
+        for name, values in rep["seat_figures"].items():
+            figs.add_row(name, *(f"{v:.3f}" for v in values), f"{sum(values):.3f}")
+        console.print(figs)
+    for name, value in rep["game_figures"].items():
+        console.print(f"{name}: {value:.3f} per game")
+
+
+def plot(rep: dict[str, Any], path: Path) -> Path:
+    """Win shares with their intervals and the histogram of game lengths, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    seats = rep["seats"]
+    xs = [row["seat"] for row in seats]
+    shares = [100 * row["win_share"] for row in seats]
+    err = [
+        [100 * (row["win_share"] - row["ci95"][0]) for row in seats],
+        [100 * (row["ci95"][1] - row["win_share"]) for row in seats],
+    ]
+    ax1.bar(xs, shares, yerr=err, capsize=4, color="#d08c2c")
+    ax1.axhline(100 / rep["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
+    ax1.set_xticks(xs)
+    ax1.set_xlabel("seat")
+    ax1.set_ylabel("win share (%), 95 % Wilson interval")
+    ax1.legend()
+    ax1.set_title(f"{rep['game']}, {rep['players']} players, {rep['games']:,} games")
+    hist = rep["length"]["histogram"]
+    ax2.bar(
+        [b["from"] for b in hist], [b["games"] for b in hist],
+        width=[b["to"] - b["from"] + 1 for b in hist], align="edge", color="#4a7ab0",
+    )  # fmt: skip
+    ax2.set_xlabel(f"game length ({rep['length']['unit']})")
+    ax2.set_ylabel("games")
+    reasons = ", ".join(f"{k} {100 * v['share']:.1f} %" for k, v in rep["reasons"].items())
+    ax2.set_title(f"mean {rep['length']['mean']:.1f}; {reasons}", fontsize=9)
+    fig.tight_layout()
+    target = Path(path)
+    fig.savefig(target, dpi=110)
+    plt.close(fig)
+    return target
+
+
+# --------------------------------------------------------------------------- command
+
+
+def command(
+    game: str = typer.Argument(..., help="The game: mau-mau, aus-die-maus or mausgeflippt."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Players (default: the game's minimum)."),
+    games: int = typer.Option(10_000, "--games", "-n", help="Number of games."),
+    bots: str = typer.Option("random", "--bots", "-b", help="A bot kind for every seat, or a comma list per seat."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run; game i uses derive_seed(seed, i)."),
+    option: list[str] = typer.Option(  # noqa: B008
+        [], "--option", "-o", help="A rule option as NAME=VALUE; repeatable."
+    ),
+    workers: int = typer.Option(0, "--workers", "-w", help="Worker processes (0: all cores)."),
+    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    plot_file: Path | None = typer.Option(None, "--plot", help="Draw the report into this PNG file."),  # noqa: B008
+    engine: bool = typer.Option(False, "--engine", help="Play through the engine API even where a kernel exists."),
+) -> None:
+    """Simulate many games between bots and report win shares, game lengths and figures."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=json_out, highlight=False)
+    try:
+        spec = make_spec(game, players, bots, seed, option, engine)
+        if games < 1:
+            raise ValueError(f"--games must be at least 1, got {games}")
+        if workers < 0:
+            raise ValueError(f"--workers must be 0 (all cores) or more, got {workers}")
+    except ValueError as exc:
+        console.print(f"[red]Error:[/] {exc}")
+        raise typer.Exit(2) from None
+    n_workers = workers or os.cpu_count() or 1
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=Console(stderr=True), transient=json_out,
+    ) as bar:  # fmt: skip
+        task = bar.add_task(f"{spec.game} ×{n_workers}", total=games)
+        tally = simulate(spec, games, n_workers, lambda k: bar.advance(task, k))
+    rep = report(spec, tally)
+    if json_out:
+        sys.stdout.write(json.dumps(rep, indent=1) + "\n")
+    else:
+        print_report(rep, console)
+    if plot_file is not None:
+        target = plot(rep, plot_file)
+        console.print(f"Plot written to {target}")
