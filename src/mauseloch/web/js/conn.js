@@ -1,0 +1,110 @@
+// The table's WebSocket, as docs/protocol.md describes it: hello -> snapshot, then updates.
+// Resyncs on a seq or version gap, reconnects with backoff and says hello again with the same
+// seat and token, so a seat survives reloads, network hiccups and server restarts.
+
+export class TableConnection {
+  constructor({ tableId, seat, token, onSnapshot, onUpdate, onError, onStatus }) {
+    this.tableId = tableId;
+    this.seat = seat;
+    this.token = token;
+    this.onSnapshot = onSnapshot;
+    this.onUpdate = onUpdate;
+    this.onError = onError;
+    this.onStatus = onStatus;
+    this.version = -1;
+    this.seq = 0;
+    this.ws = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.pingTimer = null;
+    this.retryTimer = null;
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.tableId)}`;
+  }
+
+  open() {
+    this.closed = false;
+    this.onStatus("connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.send({ type: "hello", token: this.token, seat: this.seat, last_seq: this.seq });
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
+    });
+    ws.addEventListener("message", (e) => this.receive(e.data));
+    ws.addEventListener("close", () => {
+      if (this.ws !== ws) return;
+      clearInterval(this.pingTimer);
+      if (!this.closed) this.retry();
+    });
+    ws.addEventListener("error", () => {
+      /* the close event that follows does the work */
+    });
+  }
+
+  retry() {
+    // 0.5 s, 1 s, 2 s, ... up to 8 s, with a little jitter so many pages do not knock at once.
+    const base = Math.min(8000, 500 * 2 ** this.attempt);
+    const delay = Math.round(base * (0.8 + Math.random() * 0.4));
+    this.attempt += 1;
+    this.onStatus("reconnecting", Math.ceil(delay / 1000));
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.retryTimer);
+    if (this.ws) this.ws.close();
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+
+  move(move) {
+    return this.send({ type: "move", move, version: this.version });
+  }
+
+  resync() {
+    this.send({ type: "resync" });
+  }
+
+  receive(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch (e) {
+      return;
+    }
+    if (msg.type === "snapshot") {
+      this.attempt = 0;
+      this.version = msg.version;
+      this.seq = msg.seq;
+      this.onStatus("connected");
+      this.onSnapshot(msg);
+    } else if (msg.type === "update") {
+      if (msg.version <= this.version && msg.seq <= this.seq) return; // already seen
+      const events = msg.events || [];
+      const gap = msg.version > this.version + 1 || msg.seq - events.length > this.seq;
+      this.version = Math.max(this.version, msg.version);
+      this.seq = Math.max(this.seq, msg.seq);
+      if (gap) {
+        this.resync();
+        return;
+      }
+      this.onUpdate(msg);
+    } else if (msg.type === "error") {
+      this.onError(msg);
+    }
+  }
+}

@@ -1,0 +1,533 @@
+// Every string the pages show, in English and German, and the language switch.
+// The language comes from localStorage ("ml_lang"), else from navigator.language.
+
+const STRINGS = {
+  en: {
+    "app.title": "Mauseloch",
+    "lang.label": "Language",
+    "lang.switch": "Deutsch",
+    "lang.switchAria": "Auf Deutsch umschalten",
+    "nav.lobby": "Lobby",
+    "common.you": "you",
+    "common.bot": "bot",
+    "common.seat": "Seat {n}",
+    "common.close": "Close",
+    "common.loading": "Loading…",
+    "common.yes": "yes",
+    "common.no": "no",
+
+    "game.mau-mau": "Match suit or rank and get rid of your cards: sevens make the next player draw, eights skip, nines reverse, jacks wish a suit.",
+    "game.aus-die-maus": "Flip your cards in turn; a mouse starts a chase, and a cat catches the pile and a chip.",
+    "opt.ace_skips": "An ace makes the next player miss a turn, like an eight",
+    "opt.seven_draw_then_play": "After taking a seven-penalty you move at once",
+    "opt.no_jack_on_jack": "No jack on a jack",
+    "opt.no_win_with_jack": "A last jack does not win",
+    "opt.move_limit": "Move limit",
+    "opt.small_deck": "Small deck (45 cards, 5 chips)",
+    "opt.chips": "Chips in the game",
+    "lobby.heading": "Mauseloch — card games with friends and bots",
+    "lobby.name": "Your name",
+    "lobby.namePlaceholder": "e.g. Anna",
+    "lobby.create": "New table",
+    "lobby.game": "Game",
+    "lobby.options": "Options",
+    "lobby.optionAuto": "automatic ({text})",
+    "lobby.optionDefault": "default: {text}",
+    "lobby.seats": "Number of seats",
+    "lobby.seatKind": "Seat {n}",
+    "lobby.seatYou": "you",
+    "lobby.human": "a person (invite)",
+    "lobby.botKind": "bot: {bot}",
+    "lobby.createButton": "Create table",
+    "lobby.created": "Table created",
+    "lobby.invite": "Invite link",
+    "lobby.inviteHelp": "Send this link to the people you want to play with. The game starts when every seat is taken.",
+    "lobby.copy": "Copy link",
+    "lobby.copied": "Link copied",
+    "lobby.share": "Share",
+    "lobby.goTable": "Go to the table",
+    "lobby.open": "Tables",
+    "lobby.none": "No tables yet. Create one!",
+    "lobby.refresh": "Refresh",
+    "lobby.join": "Join",
+    "lobby.watch": "Watch",
+    "lobby.replay": "Replay",
+    "lobby.free": "free seat",
+    "lobby.status.waiting": "waiting for players",
+    "lobby.status.playing": "playing",
+    "lobby.status.over": "over",
+    "lobby.needName": "Please enter your name first.",
+    "lobby.tableAria": "{game} table {id}, {status}",
+
+    "table.connecting": "Connecting…",
+    "table.connected": "Connected",
+    "table.reconnecting": "Connection lost — reconnecting in {s} s…",
+    "table.spectator": "You are watching",
+    "table.joinHeading": "Join this table",
+    "table.joinButton": "Take a seat",
+    "table.watchButton": "Just watch",
+    "table.noFreeSeat": "Every seat is taken; you can watch.",
+    "table.waiting": "Waiting for players… The game starts when every seat is taken.",
+    "table.toMove": "to move",
+    "table.yourTurn": "Your turn",
+    "table.waitFor": "Waiting for {name}",
+    "table.cards": "{n} cards",
+    "table.card1": "1 card",
+    "table.log": "What happened",
+    "table.refused": "Move refused: {message}",
+    "table.error.stale": "The table moved on before your move arrived; here is the new state.",
+    "table.error.not_your_turn": "It is not your turn.",
+    "table.error.rate_limited": "Slow down a little.",
+    "table.error.not_started": "The game has not started yet.",
+    "table.error.bad_token": "This seat link is not valid (any more).",
+    "table.gameOver": "Game over",
+    "table.rank": "Rank",
+    "table.player": "Player",
+    "table.toReplay": "Watch the replay",
+    "table.toLobby": "Back to the lobby",
+    "table.reason": "Reason: {reason}",
+    "table.leftWith": "Cards left",
+
+    "mm.hand": "Your hand",
+    "mm.top": "Top card",
+    "mm.drawPile": "Draw pile: {n}",
+    "mm.draw": "Draw a card",
+    "mm.pass": "Keep it (pass)",
+    "mm.passNothing": "Pass",
+    "mm.take": "Take {n} cards",
+    "mm.wish": "Wished suit: {suit}",
+    "mm.penalty": "Penalty open: {n} cards — play a seven or take them",
+    "mm.penaltyOther": "Penalty open: {n} cards",
+    "mm.drawn": "You drew {card}: play it or keep it.",
+    "mm.pickSuit": "Which suit do you wish for?",
+    "mm.cancel": "Cancel",
+    "mm.playable": "playable",
+    "mm.notPlayable": "not playable now",
+    "mm.direction": "Direction: {dir}",
+    "mm.dir.cw": "clockwise ↻",
+    "mm.dir.ccw": "counter-clockwise ↺",
+    "mm.points": "Points",
+    "mm.reason.out": "a player has no cards left",
+    "mm.reason.stalemate": "nobody can play or draw",
+    "mm.reason.move_limit": "the move limit was reached",
+    "mm.mau": "Mau!",
+    "mm.maumau": "Mau-Mau!",
+
+    "am.flip": "Flip!",
+    "am.flipAria": "Flip the top card of your stack",
+    "am.stack": "Stack: {n}",
+    "am.chips": "Chips: {n}",
+    "am.chipsLeft": "Chips left: {n}",
+    "am.pile": "Pile: {n}",
+    "am.pileEmpty": "empty pile",
+    "am.call": "Mouse, watch out, the cat is coming!",
+    "am.chase": "{chaser} chases the mouse of {owner}",
+    "am.attempts": "Attempts left: {n}",
+    "am.role.owner": "mouse's owner",
+    "am.role.chaser": "chasing",
+    "am.stackCol": "Cards in stack",
+    "am.chipsCol": "Chips",
+    "am.reason.chips": "the last chip was taken",
+    "am.reason.empty_stack": "a player's stack ran out",
+    "am.reason.endless": "the game would go on forever",
+
+    "replay.heading": "Replay",
+    "replay.first": "First",
+    "replay.prev": "Back",
+    "replay.next": "Forward",
+    "replay.last": "Last",
+    "replay.step": "Move {i} of {n}",
+    "replay.start": "The deal",
+    "replay.download": "Download the record (JSON)",
+    "replay.keys": "Arrow keys ← → step through the game.",
+    "replay.notOver": "This game is not over yet; the replay opens when it is.",
+
+    "suit.C": "clubs",
+    "suit.S": "spades",
+    "suit.H": "hearts",
+    "suit.D": "diamonds",
+    "rank.7": "seven",
+    "rank.8": "eight",
+    "rank.9": "nine",
+    "rank.T": "ten",
+    "rank.J": "jack",
+    "rank.Q": "queen",
+    "rank.K": "king",
+    "rank.A": "ace",
+    "card.name": "{rank} of {suit}",
+    "card.back": "face-down card",
+    "card.cheese": "cheese",
+    "card.mouse": "mouse with {n} paws",
+    "card.mouse1": "mouse with 1 paw",
+    "card.cat": "cat",
+
+    "ev.deal": "{name} got {n} cards",
+    "ev.dealOwn": "You got {cards}",
+    "ev.start": "The game starts with {card}",
+    "ev.play": "{name} played {card}",
+    "ev.wish": "{name} wishes {suit}",
+    "ev.draw": "{name} drew {n} card(s)",
+    "ev.drawOwn": "You drew {cards}",
+    "ev.penalty": "{name} faces a penalty of {n}",
+    "ev.take": "{name} took {count} card(s)",
+    "ev.skip": "{name} misses a turn",
+    "ev.reverse": "{name} reversed the direction",
+    "ev.pass": "{name} passed",
+    "ev.mau": "{name}: Mau!",
+    "ev.mau_mau": "{name}: Mau-Mau!",
+    "ev.jack_no_win": "{name} may not win with a jack and draws a card",
+    "ev.reshuffle": "The discard pile was shuffled into a new draw pile ({n} cards)",
+    "ev.end": "Game over: {reason}",
+    "ev.flip": "{name} flipped {card}",
+    "ev.call": "{name} flipped a mouse with {paws} paw(s): “Mouse, watch out, the cat is coming!”",
+    "ev.chase": "{chaser} chases the mouse of {owner}: {n} attempt(s) left",
+    "ev.catch": "{name} caught the mouse of {owner}!",
+    "ev.escape": "The mouse of {name} escaped from {chaser}",
+    "ev.pile_won": "{name} wins the pile ({n} cards)",
+    "ev.pile_won_chip": "{name} wins the pile ({n} cards) and a chip — {left} chip(s) left",
+    "ev.new_pile": "{name} starts a new pile with {card}",
+    "ev.dealStacks": "The cards are dealt: {stacks} cards per stack",
+    "ev.other": "{type}",
+  },
+  de: {
+    "app.title": "Mauseloch",
+    "lang.label": "Sprache",
+    "lang.switch": "English",
+    "lang.switchAria": "Switch to English",
+    "nav.lobby": "Lobby",
+    "common.you": "du",
+    "common.bot": "Bot",
+    "common.seat": "Platz {n}",
+    "common.close": "Schließen",
+    "common.loading": "Lädt…",
+    "common.yes": "ja",
+    "common.no": "nein",
+
+    "game.mau-mau": "Farbe oder Wert bedienen und die Karten loswerden: Sieben heißt ziehen, Acht aussetzen, Neun Richtungswechsel, Bube wünscht eine Farbe.",
+    "game.aus-die-maus": "Reihum Karten umdrehen; eine Maus startet eine Jagd, eine Katze fängt die Ablage und einen Chip.",
+    "opt.ace_skips": "Ein Ass lässt den Nächsten aussetzen, wie eine Acht",
+    "opt.seven_draw_then_play": "Nach dem Nehmen der Sieben-Strafe gleich weiterspielen",
+    "opt.no_jack_on_jack": "Kein Bube auf einen Buben",
+    "opt.no_win_with_jack": "Mit dem letzten Buben gewinnt man nicht",
+    "opt.move_limit": "Zuggrenze",
+    "opt.small_deck": "Kleines Spiel (45 Karten, 5 Chips)",
+    "opt.chips": "Chips im Spiel",
+    "lobby.heading": "Mauseloch — Kartenspiele mit Freunden und Bots",
+    "lobby.name": "Dein Name",
+    "lobby.namePlaceholder": "z. B. Anna",
+    "lobby.create": "Neuer Tisch",
+    "lobby.game": "Spiel",
+    "lobby.options": "Optionen",
+    "lobby.optionAuto": "automatisch ({text})",
+    "lobby.optionDefault": "Standard: {text}",
+    "lobby.seats": "Anzahl der Plätze",
+    "lobby.seatKind": "Platz {n}",
+    "lobby.seatYou": "du",
+    "lobby.human": "ein Mensch (einladen)",
+    "lobby.botKind": "Bot: {bot}",
+    "lobby.createButton": "Tisch eröffnen",
+    "lobby.created": "Tisch eröffnet",
+    "lobby.invite": "Einladungslink",
+    "lobby.inviteHelp": "Schick diesen Link an die Leute, mit denen du spielen willst. Das Spiel beginnt, wenn alle Plätze besetzt sind.",
+    "lobby.copy": "Link kopieren",
+    "lobby.copied": "Link kopiert",
+    "lobby.share": "Teilen",
+    "lobby.goTable": "Zum Tisch",
+    "lobby.open": "Tische",
+    "lobby.none": "Noch keine Tische. Eröffne einen!",
+    "lobby.refresh": "Aktualisieren",
+    "lobby.join": "Mitspielen",
+    "lobby.watch": "Zuschauen",
+    "lobby.replay": "Wiederholung",
+    "lobby.free": "freier Platz",
+    "lobby.status.waiting": "wartet auf Spieler",
+    "lobby.status.playing": "läuft",
+    "lobby.status.over": "beendet",
+    "lobby.needName": "Bitte gib zuerst deinen Namen ein.",
+    "lobby.tableAria": "Tisch {id}: {game}, {status}",
+
+    "table.connecting": "Verbinde…",
+    "table.connected": "Verbunden",
+    "table.reconnecting": "Verbindung verloren — neuer Versuch in {s} s…",
+    "table.spectator": "Du schaust zu",
+    "table.joinHeading": "An diesem Tisch mitspielen",
+    "table.joinButton": "Platz nehmen",
+    "table.watchButton": "Nur zuschauen",
+    "table.noFreeSeat": "Alle Plätze sind besetzt; du kannst zuschauen.",
+    "table.waiting": "Warte auf Mitspieler… Das Spiel beginnt, wenn alle Plätze besetzt sind.",
+    "table.toMove": "am Zug",
+    "table.yourTurn": "Du bist dran",
+    "table.waitFor": "Warte auf {name}",
+    "table.cards": "{n} Karten",
+    "table.card1": "1 Karte",
+    "table.log": "Was passiert ist",
+    "table.refused": "Zug abgelehnt: {message}",
+    "table.error.stale": "Der Tisch war schon weiter, als dein Zug ankam; hier ist der neue Stand.",
+    "table.error.not_your_turn": "Du bist nicht am Zug.",
+    "table.error.rate_limited": "Etwas langsamer, bitte.",
+    "table.error.not_started": "Das Spiel hat noch nicht begonnen.",
+    "table.error.bad_token": "Dieser Platz-Link gilt nicht (mehr).",
+    "table.gameOver": "Spielende",
+    "table.rank": "Platz",
+    "table.player": "Spieler",
+    "table.toReplay": "Wiederholung ansehen",
+    "table.toLobby": "Zurück zur Lobby",
+    "table.reason": "Grund: {reason}",
+    "table.leftWith": "Karten übrig",
+
+    "mm.hand": "Deine Hand",
+    "mm.top": "Oberste Karte",
+    "mm.drawPile": "Stapel: {n}",
+    "mm.draw": "Karte ziehen",
+    "mm.pass": "Behalten (passen)",
+    "mm.passNothing": "Passen",
+    "mm.take": "{n} Karten nehmen",
+    "mm.wish": "Gewünscht: {suit}",
+    "mm.penalty": "Strafe offen: {n} Karten — spiel eine Sieben oder nimm sie",
+    "mm.penaltyOther": "Strafe offen: {n} Karten",
+    "mm.drawn": "Du hast {card} gezogen: spielen oder behalten.",
+    "mm.pickSuit": "Welche Farbe wünschst du dir?",
+    "mm.cancel": "Abbrechen",
+    "mm.playable": "spielbar",
+    "mm.notPlayable": "jetzt nicht spielbar",
+    "mm.direction": "Richtung: {dir}",
+    "mm.dir.cw": "im Uhrzeigersinn ↻",
+    "mm.dir.ccw": "gegen den Uhrzeigersinn ↺",
+    "mm.points": "Punkte",
+    "mm.reason.out": "jemand hat keine Karten mehr",
+    "mm.reason.stalemate": "niemand kann legen oder ziehen",
+    "mm.reason.move_limit": "die Zuggrenze ist erreicht",
+    "mm.mau": "Mau!",
+    "mm.maumau": "Mau-Mau!",
+
+    "am.flip": "Umdrehen!",
+    "am.flipAria": "Die oberste Karte deines Stapels umdrehen",
+    "am.stack": "Stapel: {n}",
+    "am.chips": "Chips: {n}",
+    "am.chipsLeft": "Chips übrig: {n}",
+    "am.pile": "Ablage: {n}",
+    "am.pileEmpty": "leere Ablage",
+    "am.call": "Maus, pass auf, die Katze kommt!",
+    "am.chase": "{chaser} jagt die Maus von {owner}",
+    "am.attempts": "Versuche übrig: {n}",
+    "am.role.owner": "hat die Maus",
+    "am.role.chaser": "jagt",
+    "am.stackCol": "Karten im Stapel",
+    "am.chipsCol": "Chips",
+    "am.reason.chips": "der letzte Chip ist weg",
+    "am.reason.empty_stack": "ein Stapel ist leer",
+    "am.reason.endless": "das Spiel ginge endlos weiter",
+
+    "replay.heading": "Wiederholung",
+    "replay.first": "Anfang",
+    "replay.prev": "Zurück",
+    "replay.next": "Weiter",
+    "replay.last": "Ende",
+    "replay.step": "Zug {i} von {n}",
+    "replay.start": "Das Austeilen",
+    "replay.download": "Aufzeichnung herunterladen (JSON)",
+    "replay.keys": "Mit den Pfeiltasten ← → durch das Spiel gehen.",
+    "replay.notOver": "Dieses Spiel läuft noch; die Wiederholung gibt es danach.",
+
+    "suit.C": "Kreuz",
+    "suit.S": "Pik",
+    "suit.H": "Herz",
+    "suit.D": "Karo",
+    "rank.7": "Sieben",
+    "rank.8": "Acht",
+    "rank.9": "Neun",
+    "rank.T": "Zehn",
+    "rank.J": "Bube",
+    "rank.Q": "Dame",
+    "rank.K": "König",
+    "rank.A": "Ass",
+    "card.name": "{suit}-{rank}",
+    "card.back": "verdeckte Karte",
+    "card.cheese": "Käse",
+    "card.mouse": "Maus mit {n} Pfoten",
+    "card.mouse1": "Maus mit 1 Pfote",
+    "card.cat": "Katze",
+
+    "ev.deal": "{name} hat {n} Karten bekommen",
+    "ev.dealOwn": "Du hast {cards} bekommen",
+    "ev.start": "Das Spiel beginnt mit {card}",
+    "ev.play": "{name} spielt {card}",
+    "ev.wish": "{name} wünscht sich {suit}",
+    "ev.draw": "{name} zieht {n} Karte(n)",
+    "ev.drawOwn": "Du ziehst {cards}",
+    "ev.penalty": "{name} droht eine Strafe von {n}",
+    "ev.take": "{name} nimmt {count} Karte(n)",
+    "ev.skip": "{name} muss aussetzen",
+    "ev.reverse": "{name} dreht die Richtung um",
+    "ev.pass": "{name} passt",
+    "ev.mau": "{name}: Mau!",
+    "ev.mau_mau": "{name}: Mau-Mau!",
+    "ev.jack_no_win": "{name} darf nicht mit einem Buben gewinnen und zieht eine Karte",
+    "ev.reshuffle": "Die Ablage wurde zum neuen Stapel gemischt ({n} Karten)",
+    "ev.end": "Spielende: {reason}",
+    "ev.flip": "{name} dreht {card} um",
+    "ev.call": "{name} dreht eine Maus mit {paws} Pfote(n) um: „Maus, pass auf, die Katze kommt!“",
+    "ev.chase": "{chaser} jagt die Maus von {owner}: noch {n} Versuch(e)",
+    "ev.catch": "{name} fängt die Maus von {owner}!",
+    "ev.escape": "Die Maus von {name} ist {chaser} entwischt",
+    "ev.pile_won": "{name} gewinnt die Ablage ({n} Karten)",
+    "ev.pile_won_chip": "{name} gewinnt die Ablage ({n} Karten) und einen Chip — noch {left} Chip(s)",
+    "ev.new_pile": "{name} beginnt eine neue Ablage mit {card}",
+    "ev.dealStacks": "Die Karten sind verteilt: {stacks} Karten je Stapel",
+    "ev.other": "{type}",
+  },
+};
+
+const KEY = "ml_lang";
+const listeners = [];
+
+function detect() {
+  let saved = null;
+  try {
+    saved = localStorage.getItem(KEY);
+  } catch (e) {
+    saved = null;
+  }
+  if (saved && STRINGS[saved]) return saved;
+  const nav = (navigator.language || "en").toLowerCase();
+  return nav.startsWith("de") ? "de" : "en";
+}
+
+let lang = detect();
+
+export function getLang() {
+  return lang;
+}
+
+export function setLang(next) {
+  if (!STRINGS[next]) return;
+  lang = next;
+  try {
+    localStorage.setItem(KEY, next);
+  } catch (e) {
+    /* private mode: the choice lasts for this page only */
+  }
+  document.documentElement.lang = next;
+  applyI18n(document);
+  for (const fn of listeners) fn(next);
+}
+
+export function onLangChange(fn) {
+  listeners.push(fn);
+}
+
+/** The string `key` in the current language with `{name}` placeholders filled from `params`. */
+export function t(key, params = {}) {
+  const table = STRINGS[lang] || STRINGS.en;
+  let s = table[key];
+  if (s === undefined) s = STRINGS.en[key];
+  if (s === undefined) return key;
+  return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/** Fill every element marked with data-i18n (text), data-i18n-aria, data-i18n-placeholder, data-i18n-title. */
+export function applyI18n(root) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+}
+
+/** The switch button every page has: it names the other language. */
+export function mountLangSwitch(button) {
+  const render = () => {
+    button.textContent = t("lang.switch");
+    button.setAttribute("aria-label", t("lang.switchAria"));
+    button.lang = lang === "de" ? "en" : "de";
+  };
+  button.addEventListener("click", () => setLang(lang === "de" ? "en" : "de"));
+  onLangChange(render);
+  render();
+}
+
+export function initI18n() {
+  document.documentElement.lang = lang;
+  applyI18n(document);
+}
+
+// ---------------------------------------------------------------- card and event names
+
+export function suitName(s) {
+  return t("suit." + s);
+}
+
+/** "seven of hearts" / "Herz-Sieben" for a Mau-Mau card; Aus die Maus cards by kind. */
+export function cardName(card) {
+  if (!card) return "";
+  if (card === "cheese") return t("card.cheese");
+  if (card === "cat") return t("card.cat");
+  const m = /^mouse(\d)$/.exec(card);
+  if (m) return m[1] === "1" ? t("card.mouse1") : t("card.mouse", { n: m[1] });
+  if (card.length === 2) return t("card.name", { rank: t("rank." + card[0]), suit: t("suit." + card[1]) });
+  return card;
+}
+
+export function reasonText(game, reason) {
+  const key = (game === "aus-die-maus" ? "am.reason." : "mm.reason.") + reason;
+  const s = t(key);
+  return s === key ? reason : s;
+}
+
+/** One line of the event log. `name(seat)` gives a player's name; `mySeat` is this page's seat. */
+export function eventText(ev, name, mySeat, game) {
+  const who = ev.seat !== undefined && ev.seat !== null ? name(ev.seat) : "";
+  const list = (cards) => (cards || []).map(cardName).join(", ");
+  switch (ev.type) {
+    case "deal":
+      if (ev.stacks) return t("ev.dealStacks", { stacks: ev.stacks.join(" / ") });
+      return ev.cards && ev.seat === mySeat ? t("ev.dealOwn", { cards: list(ev.cards) }) : t("ev.deal", { name: who, n: ev.count });
+    case "start":
+      return t("ev.start", { card: cardName(ev.card) });
+    case "play":
+      return t("ev.play", { name: who, card: cardName(ev.card) });
+    case "wish":
+      return t("ev.wish", { name: who, suit: suitName(ev.suit) });
+    case "draw":
+      return ev.cards && ev.seat === mySeat && ev.cards.length
+        ? t("ev.drawOwn", { cards: list(ev.cards) })
+        : t("ev.draw", { name: who, n: ev.count });
+    case "penalty":
+      return t("ev.penalty", { name: who, n: ev.amount });
+    case "take":
+      return t("ev.take", { name: who, count: ev.count });
+    case "skip":
+    case "reverse":
+    case "pass":
+    case "mau":
+    case "mau_mau":
+    case "jack_no_win":
+      return t("ev." + ev.type, { name: who });
+    case "reshuffle":
+      return t("ev.reshuffle", { n: ev.count });
+    case "end":
+      return t("ev.end", { reason: reasonText(game, ev.reason) });
+    case "flip":
+      return t("ev.flip", { name: who, card: cardName(ev.card) });
+    case "call":
+      return t("ev.call", { name: who, paws: ev.paws });
+    case "chase":
+      return t("ev.chase", { chaser: name(ev.chaser), owner: name(ev.owner), n: ev.attempts_left });
+    case "catch":
+      return t("ev.catch", { name: who, owner: name(ev.owner) });
+    case "escape":
+      return t("ev.escape", { name: who, chaser: name(ev.chaser) });
+    case "pile_won":
+      return ev.chip
+        ? t("ev.pile_won_chip", { name: who, n: ev.count, left: ev.chips_left })
+        : t("ev.pile_won", { name: who, n: ev.count });
+    case "new_pile":
+      return t("ev.new_pile", { name: who, card: cardName(ev.card) });
+    default: {
+      const extra = Object.entries(ev)
+        .filter(([k]) => k !== "type" && k !== "private")
+        .map(([k, v]) => `${k}=${k === "seat" ? name(v) : JSON.stringify(v)}`)
+        .join(" ");
+      return t("ev.other", { type: ev.type }) + (extra ? " — " + extra : "");
+    }
+  }
+}

@@ -1,0 +1,273 @@
+// The lobby: create a table (game, options, seats), share its invite link, list tables, join or watch.
+
+import { getJSON, h, postJSON, saveCredentials } from "./api.js";
+import { initI18n, mountLangSwitch, onLangChange, t } from "./i18n.js";
+
+const state = { games: [], bots: {}, tables: [] };
+const $ = (id) => document.getElementById(id);
+
+function playerName() {
+  return $("player-name").value.trim();
+}
+
+function gameInfo(name) {
+  return state.games.find((g) => g.name === name);
+}
+
+function gameTitle(name) {
+  const g = gameInfo(name);
+  return g ? g.title : name;
+}
+
+function optionText(opt) {
+  const key = "opt." + opt.name;
+  const s = t(key);
+  return s === key ? opt.description : s;
+}
+
+function isDynamic(opt) {
+  return opt.default_text && opt.default_text !== String(opt.default).toLowerCase();
+}
+
+function renderOptions() {
+  const box = $("options");
+  box.replaceChildren();
+  const game = gameInfo($("game-select").value);
+  if (!game) return;
+  $("game-description").textContent = t("game." + game.name) === "game." + game.name ? game.description : t("game." + game.name);
+  $("options-box").hidden = game.options.length === 0;
+  for (const opt of game.options) {
+    const id = "opt-" + opt.name;
+    const hintId = id + "-hint";
+    let control;
+    if (opt.type === "bool" && isDynamic(opt)) {
+      control = h(
+        "select",
+        { id, name: opt.name, "aria-describedby": hintId, dataset: { kind: "tri" } },
+        h("option", { value: "" }, t("lobby.optionAuto", { text: opt.default_text })),
+        h("option", { value: "true" }, t("common.yes")),
+        h("option", { value: "false" }, t("common.no")),
+      );
+      box.append(
+        h("p", { class: "field option" }, h("label", { for: id }, optionText(opt)), control,
+          h("span", { id: hintId, class: "hint" }, opt.name)),
+      );
+    } else if (opt.type === "bool") {
+      control = h("input", { type: "checkbox", id, name: opt.name, "aria-describedby": hintId, dataset: { kind: "bool" } });
+      control.checked = Boolean(opt.default);
+      box.append(
+        h("p", { class: "field option check" }, control, h("label", { for: id }, optionText(opt)),
+          h("span", { id: hintId, class: "hint" }, `${opt.name} — ${t("lobby.optionDefault", { text: opt.default_text })}`)),
+      );
+    } else {
+      control = h("input", {
+        type: "number", id, name: opt.name, inputmode: "numeric", step: 1,
+        min: opt.minimum ?? null, "aria-describedby": hintId, dataset: { kind: "int" },
+      });
+      if (isDynamic(opt)) control.placeholder = opt.default_text;
+      else control.value = String(opt.default);
+      box.append(
+        h("p", { class: "field option" }, h("label", { for: id }, optionText(opt)), control,
+          h("span", { id: hintId, class: "hint" }, `${opt.name} — ${t("lobby.optionDefault", { text: opt.default_text })}`)),
+      );
+    }
+  }
+  renderSeatCount();
+}
+
+function renderSeatCount() {
+  const game = gameInfo($("game-select").value);
+  const sel = $("seat-count");
+  const previous = Number(sel.value) || 0;
+  sel.replaceChildren();
+  if (!game) return;
+  for (let n = game.min_players; n <= game.max_players; n++) sel.append(h("option", { value: n }, String(n)));
+  const wanted = previous >= game.min_players && previous <= game.max_players ? previous : Math.min(game.max_players, Math.max(game.min_players, 3));
+  sel.value = String(wanted);
+  renderSeats();
+}
+
+function renderSeats() {
+  const game = $("game-select").value;
+  const n = Number($("seat-count").value);
+  const list = $("seats");
+  const before = [...list.querySelectorAll("select")].map((s) => s.value);
+  list.replaceChildren();
+  const bots = state.bots[game] || [];
+  const preferred = bots.includes("heuristic") ? "heuristic" : bots[0];
+  for (let i = 0; i < n; i++) {
+    const label = t("lobby.seatKind", { n: i + 1 });
+    if (i === 0) {
+      list.append(h("li", { class: "seat-row" }, h("span", { class: "seat-label" }, label), h("span", { class: "seat-you" }, t("lobby.seatYou"))));
+      continue;
+    }
+    const id = "seat-" + i;
+    const sel = h("select", { id, name: id });
+    for (const b of bots) sel.append(h("option", { value: "bot:" + b }, t("lobby.botKind", { bot: b })));
+    sel.append(h("option", { value: "human" }, t("lobby.human")));
+    sel.value = before[i - 1] && [...sel.options].some((o) => o.value === before[i - 1]) ? before[i - 1] : preferred ? "bot:" + preferred : "human";
+    list.append(h("li", { class: "seat-row" }, h("label", { for: id, class: "seat-label" }, label), sel));
+  }
+}
+
+function collectOptions() {
+  const options = {};
+  for (const el of $("options").querySelectorAll("input, select")) {
+    const kind = el.dataset.kind;
+    if (kind === "bool") options[el.name] = el.checked;
+    else if (kind === "tri") {
+      if (el.value) options[el.name] = el.value === "true";
+    } else if (kind === "int" && el.value.trim() !== "") {
+      options[el.name] = Number.parseInt(el.value, 10);
+    }
+  }
+  return options;
+}
+
+function showError(el, message) {
+  el.textContent = message;
+  el.hidden = !message;
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  const name = playerName();
+  if (!name) {
+    showError($("create-error"), t("lobby.needName"));
+    $("player-name").focus();
+    return;
+  }
+  showError($("create-error"), "");
+  const n = Number($("seat-count").value);
+  const seats = [{ kind: "human" }];
+  for (let i = 1; i < n; i++) {
+    const v = $("seat-" + i).value;
+    seats.push(v === "human" ? { kind: "human" } : { kind: "bot", bot: v.slice(4) });
+  }
+  $("create-button").disabled = true;
+  try {
+    const res = await postJSON("/api/tables", { game: $("game-select").value, options: collectOptions(), seats, name });
+    saveCredentials(res.table, { seat: res.seat, token: res.token });
+    const invite = new URL(res.invite, location.origin).href;
+    $("invite-link").value = invite;
+    $("go-table").href = res.url;
+    $("share-invite").hidden = !navigator.share;
+    $("created").hidden = false;
+    $("created").focus();
+    loadTables();
+  } catch (err) {
+    showError($("create-error"), err.message);
+  } finally {
+    $("create-button").disabled = false;
+  }
+}
+
+async function copyInvite() {
+  const input = $("invite-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch (e) {
+    input.select();
+    document.execCommand && document.execCommand("copy");
+  }
+  $("copy-status").textContent = t("lobby.copied");
+}
+
+async function joinTable(id) {
+  const name = playerName();
+  if (!name) {
+    showError($("join-error"), t("lobby.needName"));
+    $("player-name").focus();
+    return;
+  }
+  showError($("join-error"), "");
+  try {
+    const res = await postJSON(`/api/tables/${encodeURIComponent(id)}/join`, { name });
+    saveCredentials(res.table, { seat: res.seat, token: res.token });
+    location.href = res.url;
+  } catch (err) {
+    showError($("join-error"), err.message);
+  }
+}
+
+function renderTables() {
+  const list = $("tables");
+  list.replaceChildren();
+  if (!state.tables.length) {
+    list.append(h("li", { class: "empty" }, t("lobby.none")));
+    return;
+  }
+  for (const table of state.tables) {
+    const status = t("lobby.status." + table.status);
+    const seats = table.seats.map((s) =>
+      h("li", { class: "seat-chip" + (s.taken ? "" : " free") },
+        s.kind === "bot" ? `🤖 ${s.name || s.bot}` : s.taken ? s.name || t("common.seat", { n: s.seat + 1 }) : t("lobby.free")),
+    );
+    const free = table.status === "waiting" && table.seats.some((s) => s.kind === "human" && !s.taken);
+    const actions = h("div", { class: "button-row" });
+    if (free) actions.append(h("button", { type: "button", class: "btn btn-primary", onclick: () => joinTable(table.id) }, t("lobby.join")));
+    if (table.status !== "over") actions.append(h("a", { class: "btn", href: `/t/${encodeURIComponent(table.id)}?watch=1` }, t("lobby.watch")));
+    else actions.append(h("a", { class: "btn", href: `/replay/${encodeURIComponent(table.id)}` }, t("lobby.replay")));
+    list.append(
+      h("li", { class: "table-item", "aria-label": t("lobby.tableAria", { game: gameTitle(table.game), id: table.id, status }) },
+        h("div", { class: "table-head" }, h("strong", {}, table.title || gameTitle(table.game)), h("span", { class: "status status-" + table.status }, status)),
+        h("ul", { class: "seat-chips" }, seats),
+        actions),
+    );
+  }
+}
+
+async function loadTables() {
+  try {
+    const data = await getJSON("/api/tables");
+    state.tables = data.tables || [];
+    renderTables();
+  } catch (err) {
+    showError($("join-error"), err.message);
+  }
+}
+
+async function main() {
+  initI18n();
+  mountLangSwitch($("lang-switch"));
+  const nameInput = $("player-name");
+  try {
+    nameInput.value = localStorage.getItem("ml_name") || "";
+  } catch (e) {
+    /* no storage */
+  }
+  nameInput.addEventListener("input", () => {
+    try {
+      localStorage.setItem("ml_name", nameInput.value.trim());
+    } catch (e) {
+      /* no storage */
+    }
+  });
+  const data = await getJSON("/api/games");
+  state.games = data.games || [];
+  state.bots = data.bots || {};
+  const sel = $("game-select");
+  for (const g of state.games) sel.append(h("option", { value: g.name }, g.title));
+  sel.addEventListener("change", renderOptions);
+  $("seat-count").addEventListener("change", renderSeats);
+  $("create-form").addEventListener("submit", createTable);
+  $("copy-invite").addEventListener("click", copyInvite);
+  $("share-invite").addEventListener("click", () => navigator.share({ url: $("invite-link").value, title: "Mauseloch" }).catch(() => {}));
+  $("refresh-tables").addEventListener("click", loadTables);
+  onLangChange(() => {
+    const values = collectOptions();
+    renderOptions();
+    for (const [k, v] of Object.entries(values)) {
+      const el = $("opt-" + k);
+      if (!el) continue;
+      if (el.dataset.kind === "bool") el.checked = v;
+      else el.value = String(v);
+    }
+    renderTables();
+  });
+  renderOptions();
+  loadTables();
+  setInterval(loadTables, 5000);
+}
+
+main();

@@ -1,0 +1,93 @@
+// The replay page: every position of a finished game with every hand visible, step by step.
+
+import { getJSON, h } from "./api.js";
+import { eventText, initI18n, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import * as ausdiemaus from "./ausdiemaus.js";
+import * as maumau from "./maumau.js";
+
+const RENDERERS = { "mau-mau": maumau, "aus-die-maus": ausdiemaus };
+const $ = (id) => document.getElementById(id);
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const state = { frames: [], index: 0, table: null, game: null };
+
+function seatName(seat) {
+  if (seat === null || seat === undefined) return "";
+  const s = state.table && state.table.seats ? state.table.seats[seat] : null;
+  return s && s.name ? s.name : t("common.seat", { n: seat + 1 });
+}
+
+function isBot(seat) {
+  const s = state.table && state.table.seats ? state.table.seats[seat] : null;
+  return Boolean(s && s.kind === "bot");
+}
+
+function go(index) {
+  const n = state.frames.length - 1;
+  state.index = Math.max(0, Math.min(n, index));
+  render();
+}
+
+function render() {
+  const frame = state.frames[state.index];
+  if (!frame) return;
+  const n = state.frames.length - 1;
+  $("slider").max = String(n);
+  $("slider").value = String(state.index);
+  $("step-text").textContent = state.index === 0 ? `${t("replay.start")} — ${t("replay.step", { i: 0, n })}` : t("replay.step", { i: state.index, n });
+  $("first").disabled = $("prev").disabled = state.index === 0;
+  $("last").disabled = $("next").disabled = state.index === n;
+  const list = $("frame-events");
+  list.replaceChildren();
+  for (const ev of frame.events) list.append(h("li", {}, eventText(ev, seatName, null, state.game)));
+  const renderer = RENDERERS[frame.view.game];
+  renderer.render($("board"), frame.view, { seat: null, name: seatName, isBot, canAct: false, replay: true, move: () => {} });
+  const end = $("end-screen");
+  if (frame.view.is_over && frame.view.result) {
+    end.replaceChildren(h("h2", {}, t("table.gameOver")), renderer.endTable(frame.view, seatName));
+    end.hidden = false;
+  } else {
+    end.hidden = true;
+  }
+}
+
+async function main() {
+  initI18n();
+  mountLangSwitch($("lang-switch"));
+  onLangChange(render);
+  $("download").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
+  $("first").addEventListener("click", () => go(0));
+  $("prev").addEventListener("click", () => go(state.index - 1));
+  $("next").addEventListener("click", () => go(state.index + 1));
+  $("last").addEventListener("click", () => go(state.frames.length - 1));
+  $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement) return; // the slider moves itself
+    if (e.key === "ArrowRight") {
+      go(state.index + 1);
+      e.preventDefault();
+    } else if (e.key === "ArrowLeft") {
+      go(state.index - 1);
+      e.preventDefault();
+    } else if (e.key === "Home") {
+      go(0);
+    } else if (e.key === "End") {
+      go(state.frames.length - 1);
+    }
+  });
+  try {
+    const [summary, data] = await Promise.all([
+      getJSON(`/api/tables/${encodeURIComponent(tableId)}`),
+      getJSON(`/api/tables/${encodeURIComponent(tableId)}/replay`),
+    ]);
+    state.table = summary;
+    state.game = summary.game;
+    state.frames = data.frames;
+    $("table-title").textContent = summary.title || "";
+    go(0);
+  } catch (err) {
+    $("replay-error").textContent = err.message;
+    $("replay-error").hidden = false;
+  }
+}
+
+main();

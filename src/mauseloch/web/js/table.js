@@ -1,0 +1,345 @@
+// The table page: seat handling, the WebSocket, the event log, announcements, the end screen.
+// Drawing the board is left to one module per game; no game rule lives here or there.
+
+import { getJSON, h, loadCredentials, postJSON, saveCredentials } from "./api.js";
+import { TableConnection } from "./conn.js";
+import { eventText, initI18n, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import * as ausdiemaus from "./ausdiemaus.js";
+import * as maumau from "./maumau.js";
+
+const RENDERERS = { "mau-mau": maumau, "aus-die-maus": ausdiemaus };
+const LOG_LIMIT = 200;
+
+const $ = (id) => document.getElementById(id);
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+
+const state = {
+  seat: null,
+  view: null,
+  table: null,
+  events: [],
+  conn: null,
+  pending: false,
+  status: "connecting",
+  retryIn: 0,
+  announceTimer: null,
+};
+
+function seatName(seat) {
+  if (seat === null || seat === undefined) return "";
+  const s = state.table && state.table.seats ? state.table.seats[seat] : null;
+  const base = s && s.name ? s.name : t("common.seat", { n: seat + 1 });
+  return seat === state.seat ? `${base} (${t("common.you")})` : base;
+}
+
+function isBot(seat) {
+  const s = state.table && state.table.seats ? state.table.seats[seat] : null;
+  return Boolean(s && s.kind === "bot");
+}
+
+function gameName() {
+  return (state.view && state.view.game) || (state.table && state.table.game);
+}
+
+// ---------------------------------------------------------------- moves and errors
+
+function sendMove(move) {
+  if (state.pending || !state.conn) return;
+  hideError();
+  if (state.conn.move(move)) {
+    state.pending = true;
+    render();
+  }
+}
+
+function showError(text) {
+  const box = $("error-box");
+  box.textContent = text;
+  box.hidden = false;
+}
+
+function hideError() {
+  $("error-box").hidden = true;
+}
+
+function onError(msg) {
+  state.pending = false;
+  const local = t("table.error." + msg.code);
+  const detail = local === "table.error." + msg.code ? msg.message : `${local} (${msg.message})`;
+  showError(t("table.refused", { message: detail }));
+  if (msg.code === "stale") state.conn.resync();
+  if (msg.code === "bad_token") {
+    state.conn.close();
+    state.conn = null;
+    showJoin();
+  }
+  render();
+}
+
+// ---------------------------------------------------------------- announcements and log
+
+function announce(text, kind) {
+  const box = $("announce");
+  box.replaceChildren(h("span", { class: "announce-text " + (kind || "") }, text));
+  box.classList.add("show");
+  clearTimeout(state.announceTimer);
+  state.announceTimer = setTimeout(() => box.classList.remove("show"), 2200);
+}
+
+function announceEvents(events) {
+  for (const ev of events) {
+    if (ev.type === "mau") announce(`${t("mm.mau")} — ${seatName(ev.seat)}`, "mau");
+    else if (ev.type === "mau_mau") announce(`${t("mm.maumau")} — ${seatName(ev.seat)}`, "maumau");
+    else if (ev.type === "call") announce(t("am.call"), "call");
+  }
+}
+
+function renderLog() {
+  const list = $("log");
+  list.replaceChildren();
+  const game = gameName();
+  const recent = state.events.slice(-LOG_LIMIT);
+  for (let i = recent.length - 1; i >= 0; i--) {
+    const ev = recent[i];
+    list.append(h("li", { class: "ev ev-" + ev.type }, eventText(ev, seatName, state.seat, game)));
+  }
+}
+
+// ---------------------------------------------------------------- drawing
+
+function renderStatus() {
+  const el = $("conn-status");
+  el.dataset.state = state.status;
+  if (state.status === "connected") el.textContent = state.seat === null ? t("table.spectator") : t("table.connected");
+  else if (state.status === "reconnecting") el.textContent = t("table.reconnecting", { s: state.retryIn });
+  else if (state.status === "idle") el.textContent = "";
+  else el.textContent = t("table.connecting");
+}
+
+function renderTurn() {
+  const banner = $("turn-banner");
+  const view = state.view;
+  banner.classList.remove("mine");
+  if (!view || view.is_over || (state.table && state.table.status === "waiting")) {
+    banner.textContent = "";
+    return;
+  }
+  if (view.to_move === null || view.to_move === undefined) {
+    banner.textContent = "";
+  } else if (view.to_move === state.seat) {
+    banner.textContent = "▶ " + t("table.yourTurn");
+    banner.classList.add("mine");
+  } else {
+    banner.textContent = t("table.waitFor", { name: seatName(view.to_move) });
+  }
+}
+
+function renderEnd() {
+  const box = $("end-screen");
+  const view = state.view;
+  if (!view || !view.is_over || !view.result) {
+    box.hidden = true;
+    box.dataset.shown = "";
+    return;
+  }
+  const renderer = RENDERERS[view.game];
+  box.replaceChildren(
+    h("h2", {}, t("table.gameOver")),
+    renderer.endTable(view, seatName),
+    h("p", { class: "button-row" },
+      h("a", { class: "btn btn-primary", href: `/replay/${encodeURIComponent(tableId)}` }, t("table.toReplay")),
+      h("a", { class: "btn", href: "/" }, t("table.toLobby"))),
+  );
+  const first = box.hidden;
+  box.hidden = false;
+  if (first && box.dataset.shown !== "1") {
+    box.dataset.shown = "1";
+    box.focus();
+  }
+}
+
+function renderWaiting() {
+  const waiting = state.table && state.table.status === "waiting";
+  $("waiting").hidden = !waiting;
+  if (waiting) $("invite-link").value = new URL(`/t/${encodeURIComponent(tableId)}`, location.origin).href;
+}
+
+function render() {
+  renderStatus();
+  if (state.table) {
+    $("table-title").textContent = state.table.title || "";
+    document.title = `${state.table.title || gameName()} — Mauseloch`;
+  }
+  renderWaiting();
+  renderTurn();
+  const board = $("board");
+  const view = state.view;
+  if (!view) {
+    board.replaceChildren();
+    return;
+  }
+  const renderer = RENDERERS[view.game];
+  if (!renderer) {
+    board.replaceChildren(h("p", {}, view.game));
+    return;
+  }
+  // Where the page stands, for people using developer tools and for the browser tests.
+  board.dataset.version = String(state.conn ? state.conn.version : "");
+  board.dataset.toMove = view.to_move === null || view.to_move === undefined ? "" : String(view.to_move);
+  board.dataset.over = view.is_over ? "1" : "0";
+  board.dataset.pending = state.pending ? "1" : "0";
+  // Keep keyboard focus on the same control across a redraw.
+  const active = document.activeElement;
+  const focusKey = active && board.contains(active) ? active.dataset.focusKey : null;
+  const waiting = state.table && state.table.status === "waiting";
+  renderer.render(board, view, {
+    seat: state.seat,
+    name: seatName,
+    isBot,
+    canAct: !state.pending && !waiting && state.status === "connected",
+    move: sendMove,
+    wishDialog: $("wish-dialog"),
+  });
+  if (focusKey) {
+    const again = board.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+    if (again) again.focus();
+    else {
+      const fallback = board.querySelector("[data-primary]") || board.querySelector(".card.legal");
+      if (fallback) fallback.focus();
+    }
+  }
+  renderEnd();
+}
+
+// ---------------------------------------------------------------- the connection
+
+function onSnapshot(msg) {
+  state.seat = msg.seat;
+  state.view = msg.view;
+  state.table = msg.table;
+  state.events = msg.events || [];
+  state.pending = false;
+  $("join-panel").hidden = true;
+  render();
+  renderLog();
+}
+
+function onUpdate(msg) {
+  state.view = msg.view;
+  state.pending = false;
+  const events = msg.events || [];
+  state.events.push(...events);
+  if (state.events.length > LOG_LIMIT * 2) state.events = state.events.slice(-LOG_LIMIT);
+  if (state.table && state.view && state.view.is_over) state.table.status = "over";
+  render();
+  renderLog();
+  announceEvents(events);
+}
+
+function onStatus(status, retryIn) {
+  state.status = status;
+  state.retryIn = retryIn || 0;
+  render();
+}
+
+function connect(cred) {
+  if (state.conn) state.conn.close();
+  state.seat = cred ? cred.seat : null;
+  state.conn = new TableConnection({
+    tableId,
+    seat: cred ? cred.seat : null,
+    token: cred ? cred.token : null,
+    onSnapshot,
+    onUpdate,
+    onError,
+    onStatus,
+  });
+  state.conn.open();
+}
+
+// ---------------------------------------------------------------- joining
+
+async function showJoin() {
+  state.status = "idle";
+  renderStatus();
+  $("join-panel").hidden = false;
+  try {
+    $("join-name").value = localStorage.getItem("ml_name") || "";
+  } catch (e) {
+    /* no storage */
+  }
+  try {
+    const summary = await getJSON(`/api/tables/${encodeURIComponent(tableId)}`);
+    state.table = summary;
+    render();
+    const free = summary.status === "waiting" && summary.seats.some((s) => s.kind === "human" && !s.taken);
+    $("join-button").hidden = !free;
+    $("join-name").parentElement.hidden = !free;
+    $("join-info").textContent = free ? "" : t("table.noFreeSeat");
+    (free ? $("join-name") : $("watch-button")).focus();
+  } catch (err) {
+    $("join-error").textContent = err.message;
+    $("join-error").hidden = false;
+  }
+}
+
+async function join() {
+  const name = $("join-name").value.trim();
+  if (!name) {
+    $("join-error").textContent = t("lobby.needName");
+    $("join-error").hidden = false;
+    $("join-name").focus();
+    return;
+  }
+  try {
+    localStorage.setItem("ml_name", name);
+  } catch (e) {
+    /* no storage */
+  }
+  try {
+    const res = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/join`, { name });
+    const cred = { seat: res.seat, token: res.token };
+    saveCredentials(tableId, cred);
+    history.replaceState(null, "", res.url);
+    $("join-panel").hidden = true;
+    connect(cred);
+  } catch (err) {
+    $("join-error").textContent = err.message;
+    $("join-error").hidden = false;
+  }
+}
+
+async function copyInvite() {
+  const input = $("invite-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch (e) {
+    input.select();
+  }
+  $("copy-status").textContent = t("lobby.copied");
+}
+
+function main() {
+  initI18n();
+  mountLangSwitch($("lang-switch"));
+  onLangChange(() => {
+    render();
+    renderLog();
+  });
+  $("join-button").addEventListener("click", join);
+  $("join-name").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") join();
+  });
+  $("watch-button").addEventListener("click", () => {
+    $("join-panel").hidden = true;
+    connect(null);
+  });
+  $("copy-invite").addEventListener("click", copyInvite);
+  const params = new URLSearchParams(location.search);
+  const cred = loadCredentials(tableId);
+  if (cred) connect(cred);
+  else if (params.has("watch")) connect(null);
+  else showJoin();
+}
+
+main();

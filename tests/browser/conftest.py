@@ -1,0 +1,134 @@
+"""Browser tests: the real server in a subprocess, Debian's chromium driven by Playwright.
+
+One server and one browser per test process (so per xdist worker); every test opens its own
+browser contexts and tables. Bots move after ``BOT_DELAY`` seconds (``serve --bot-delay``).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+BOT_DELAY = 0.05
+START_TIMEOUT = 30.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``mauseloch serve`` on a fixed port and SQLite file; can be killed and started again."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        self.port = free_port()
+        self.db = f"sqlite:///{workdir / 'mauseloch.db'}"
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        self.starts += 1
+        log = open(self.workdir / f"server-{self.starts}.log", "wb")  # noqa: SIM115 - lives with the process
+        cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+               "--db", self.db, "--bot-delay", str(BOT_DELAY)]  # fmt: skip
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir)
+        log.close()
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.log_tail()}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/games", timeout=2) as res:
+                    if res.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"server did not answer within {START_TIMEOUT} s:\n{self.log_tail()}")
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """End the server at once, as a crash would (SIGKILL)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.proc = None
+
+    def log_tail(self) -> str:
+        logs = sorted(self.workdir.glob("server-*.log"))
+        return logs[-1].read_text(errors="replace")[-4000:] if logs else ""
+
+    def get_json(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=10) as res:
+            return json.loads(res.read())
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("mauseloch-server"))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium; `make system-deps` does it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_context(browser: Any, server: Server) -> Iterator[Any]:
+    """Make browser contexts (English unless told) that are closed after the test."""
+    made: list[Any] = []
+
+    def make(**kwargs: Any) -> Any:
+        kwargs.setdefault("locale", "en-US")
+        kwargs.setdefault("viewport", {"width": 1200, "height": 900})
+        ctx = browser.new_context(base_url=server.url, **kwargs)
+        ctx.set_default_timeout(15000)
+        made.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in made:
+        ctx.close()

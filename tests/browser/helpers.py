@@ -1,0 +1,176 @@
+"""What the browser tests do again and again: create a table in the lobby, make a move the way a
+person would (click whatever the page offers), play to the end, and check captured WebSocket
+frames against the real hands of the finished game."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+import mauseloch
+
+# Something this page may do now: a highlighted card, an action button, the flip button.
+ACTION = (
+    '#board[data-pending="0"] button.card.legal, '
+    '#board[data-pending="0"] .btn-action, '
+    '#board[data-pending="0"] .flip-button'
+)
+OVER = '#board[data-over="1"]'
+MAX_MOVES = 3000
+CARD = re.compile(r"\b[789TJQKA][CSHD]\b")
+
+
+def create_table(
+    page: Page,
+    game: str,
+    seats: list[str],
+    options: dict[str, Any] | None = None,
+    name: str = "Anna",
+) -> tuple[str, str]:
+    """Create a table with the lobby form; ``seats[1:]`` are "human" or "bot:<kind>" (seat 0 is us).
+
+    Returns (table id, absolute invite link) and leaves the page on the lobby's "created" panel.
+    """
+    page.goto("/")
+    page.fill("#player-name", name)
+    page.select_option("#game-select", game)
+    for key, value in (options or {}).items():
+        control = page.locator(f"#opt-{key}")
+        kind = control.get_attribute("data-kind")
+        if kind == "bool":
+            control.set_checked(bool(value))
+        elif kind == "tri":
+            control.select_option("true" if value else "false")
+        else:
+            control.fill(str(value))
+    page.select_option("#seat-count", str(len(seats)))
+    for i, kind in enumerate(seats[1:], start=1):
+        page.select_option(f"#seat-{i}", kind)
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden])")
+    invite = page.input_value("#invite-link")
+    table_id = invite.rstrip("/").rsplit("/", 1)[-1]
+    return table_id, invite
+
+
+def open_table(page: Page) -> None:
+    """Follow the lobby's "Go to the table" link and wait for the first snapshot."""
+    page.click("#go-table")
+    page.wait_for_selector("#board[data-version]")
+
+
+def board_state(page: Page) -> dict[str, str | None]:
+    board = page.locator("#board")
+    return {
+        "version": board.get_attribute("data-version"),
+        "to_move": board.get_attribute("data-to-move"),
+        "over": board.get_attribute("data-over"),
+    }
+
+
+def act(page: Page, timeout: float = 15000) -> str | None:
+    """Make one move as a person would: click the first thing offered; pick a suit for a jack.
+
+    Returns the move clicked ("over" when the game ended first), or None when the page changed
+    under the click (the next call looks again).
+    """
+    page.wait_for_selector(f"{OVER}, {ACTION}", timeout=timeout)
+    if page.locator(OVER).count():
+        return "over"
+    target = page.locator(ACTION).first
+    try:
+        move = target.get_attribute("data-move", timeout=2000) or target.get_attribute("data-card", timeout=2000)
+        target.click(timeout=2000)
+    except (PlaywrightTimeout, PlaywrightError):
+        return None
+    if page.locator("#wish-dialog[open]").count():
+        choice = page.locator("#wish-dialog .wish-choice").first
+        suit = choice.get_attribute("data-suit")
+        choice.click()
+        move = f"{move}:{suit}"
+    return move
+
+
+def play_to_end(page: Page) -> int:
+    """Play every turn of this page until the end screen shows; returns how many moves it made."""
+    made = 0
+    for _ in range(MAX_MOVES):
+        move = act(page, timeout=30000)
+        if move == "over":
+            page.wait_for_selector("#end-screen:not([hidden])")
+            return made
+        if move is not None:
+            made += 1
+    raise AssertionError(f"the game did not end within {MAX_MOVES} moves")
+
+
+def capture_frames(page: Page) -> list[dict[str, Any]]:
+    """Every WebSocket frame this page receives from now on, parsed."""
+    frames: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    page.on("websocket", on_socket)
+    return frames
+
+
+def hands_by_version(record: dict[str, Any]) -> list[list[set[str]]]:
+    """hands[v][seat]: the cards each seat held after v moves of the recorded game."""
+    game = mauseloch.new_game(
+        record["game"], players=record["players"], seed=record["seed"], options=record["options"], deck=record["deck"]
+    )
+
+    def now() -> list[set[str]]:
+        return [set(game.view(s)["hand"]) for s in range(game.players)]
+
+    out = [now()]
+    for entry in record["moves"]:
+        game.play(entry[1], seat=entry[0])
+        out.append(now())
+    return out
+
+
+def check_no_hidden_cards(frames: list[dict[str, Any]], record: dict[str, Any], seat: int | None) -> int:
+    """Assert that no frame shows a card another seat holds at that moment; returns frames checked.
+
+    A view may show this connection's own hand (which must be exactly the real one) and, once
+    the game is over, every hand. Events with cards must be this seat's own private events.
+    """
+    hands = hands_by_version(record)
+    checked = 0
+    for msg in frames:
+        if msg["type"] not in ("snapshot", "update"):
+            continue
+        version = msg["version"]
+        real = hands[version]
+        hidden = set().union(*(h for s, h in enumerate(real) if s != seat))
+        view = dict(msg["view"])
+        for ev in msg["events"]:
+            if "cards" in ev:
+                assert ev.get("private") == seat and seat is not None, f"cards of another seat in {ev}"
+            if msg["type"] == "update":
+                leaked = set(CARD.findall(json.dumps(ev))) & hidden
+                assert not leaked, f"event {ev} at version {version} shows hidden cards {leaked}"
+        if view.get("is_over"):
+            checked += 1
+            continue
+        assert "hands" not in view, f"every hand sent before the end, version {version}"
+        own = view.pop("hand", None)
+        legal = view.pop("legal_moves", [])
+        drawn = view.pop("drawn", None)
+        if seat is None:
+            assert own is None, "a spectator was sent a hand"
+        else:
+            assert set(own) == real[seat], f"seat {seat} was sent {own}, holds {sorted(real[seat])}"
+            assert {m.split(":")[0] for m in legal if CARD.fullmatch(m.split(":")[0])} <= real[seat]
+            assert drawn is None or drawn in real[seat]
+        leaked = set(CARD.findall(json.dumps(view))) & hidden
+        assert not leaked, f"view at version {version} shows hidden cards {leaked}"
+        checked += 1
+    return checked
