@@ -15,19 +15,21 @@ The model, per reaction:
   plus ``flip_extra_ms`` of hesitation (being sure nothing fits is slower than finding a fit).
 * **Cheese check** — the protected-mouse check adds ``cheese_ms``. A player who sees the
   protection stays still; with probability ``p_protected`` the player misses it and reacts anyway.
+* **Lapses** — with ``p_lapse`` the player is looking elsewhere when the mouse appears and
+  starts ``lapse_ms`` later (uniform between 0.5× and 2× that value); children drift off more.
 * **Errors** — with ``p_wrong_card`` a card that does not fit is played (found after a short,
   impulsive scan); with ``p_flip_when_fits`` the player shouts "Mausgeflippt!" although a card
   fits (an overlooked card: only part of the hand was scanned).
 
 Parameters (ms; probabilities per mouse):
 
-========  ======  =====  =======  ============  =========  ===========  ============  ===========
-level     median  sigma  scan_ms  flip_extra    cheese_ms  p_wrong      p_flip_fits   p_protected
-========  ======  =====  =======  ============  =========  ===========  ============  ===========
-easy      1400    0.35   160      400           250        0.10         0.12          0.30
-normal     900    0.30   100      250           150        0.05         0.06          0.12
-hard       600    0.25    60      150           100        0.02         0.02          0.04
-========  ======  =====  =======  ============  =========  ===========  ============  ===========
+======  ======  =====  =======  ==========  =========  =======  ========  =======  ==========  ===========
+level   median  sigma  scan_ms  flip_extra  cheese_ms  p_lapse  lapse_ms  p_wrong  p_flip_fit  p_protected
+======  ======  =====  =======  ==========  =========  =======  ========  =======  ==========  ===========
+easy      1400   0.40      160         400        250     0.10      1500     0.10        0.12         0.30
+normal     900   0.33      100         250        150     0.06      1200     0.05        0.06         0.12
+hard       600   0.28       60         150        100     0.03      1000     0.02        0.02         0.04
+======  ======  =====  =======  ==========  =========  =======  ========  =======  ==========  ===========
 
 ``easy`` is pitched at a child of about six to eight (simple visual choice reactions around
 1.2–1.6 s, slow serial search of the hand, many slips), ``normal`` at a casual adult player
@@ -58,6 +60,8 @@ class Level:
     scan_ms: float
     flip_extra_ms: float
     cheese_ms: float
+    p_lapse: float
+    lapse_ms: float
     p_wrong_card: float
     p_flip_when_fits: float
     p_protected: float
@@ -66,9 +70,9 @@ class Level:
 LEVELS: dict[str, Level] = {
     lv.name: lv
     for lv in (
-        Level("easy", 1400.0, 0.35, 160.0, 400.0, 250.0, 0.10, 0.12, 0.30),
-        Level("normal", 900.0, 0.30, 100.0, 250.0, 150.0, 0.05, 0.06, 0.12),
-        Level("hard", 600.0, 0.25, 60.0, 150.0, 100.0, 0.02, 0.02, 0.04),
+        Level("easy", 1400.0, 0.40, 160.0, 400.0, 250.0, 0.10, 1500.0, 0.10, 0.12, 0.30),
+        Level("normal", 900.0, 0.33, 100.0, 250.0, 150.0, 0.06, 1200.0, 0.05, 0.06, 0.12),
+        Level("hard", 600.0, 0.28, 60.0, 150.0, 100.0, 0.03, 1000.0, 0.02, 0.02, 0.04),
     )
 }
 
@@ -117,6 +121,8 @@ class ReactionBot:
         wears = mouse["wears"]
         n = len(hand)
         t = self.perception_ms()
+        if self._chance(lv.p_lapse):
+            t += lv.lapse_ms * (0.5 + 1.5 * self._rng.random())
         if mouse["protected"]:
             if not self._chance(lv.p_protected):
                 return None, round(t + lv.cheese_ms)

@@ -13,10 +13,11 @@ each through :func:`mauseloch.engine.derive_seed` on its own stream number.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from ..bots import make_bot
-from ..engine import SEED_LIMIT, Game, Rng, derive_seed, new_game
+from ..engine import SEED_LIMIT, Rng, derive_seed, new_game
+from ..games.mausgeflippt import Mausgeflippt
 
 GAME = "mausgeflippt"
 STREAM_ENGINE, STREAM_TIES, STREAM_BOTS = 100, 101, 200
@@ -42,15 +43,34 @@ def reactor(bot: Any) -> Reactor:
     return instant
 
 
+# Score bands: each is a 0/1 figure per seat, so a simulation's mean is the share of games
+# in that band (the distribution of the score; ``mauseloch simulate`` sums figures).
+SCORE_BANDS: tuple[tuple[str, int, int], ...] = (
+    ("score_1_below_0", -(10**9), -1),
+    ("score_2_0_to_4", 0, 4),
+    ("score_3_5_to_9", 5, 9),
+    ("score_4_10_to_19", 10, 19),
+    ("score_5_20_up", 20, 10**9),
+)
+
+
 def play_game(
-    kinds: Sequence[str], seed: int, options: dict[str, Any] | None = None) -> tuple[Game, dict[str, Any]]:
+    kinds: Sequence[str], seed: int, options: dict[str, Any] | None = None
+) -> tuple[Mausgeflippt, dict[str, Any]]:
     """Play one whole game with one bot kind per seat; the game and its figures.
 
-    The figures: per seat ``score``, ``mice``, ``mice_catch``, ``mice_flip``, ``laundry``,
-    ``cheese`` and ``rank``; for the game ``reason``, ``reveals``, ``timeouts`` and ``moves``.
+    ``seed`` is the simulator's seed for this game; the engine's seed, each bot's seed and the
+    tie-break stream are derived from it on separate streams. The figures, per seat:
+    ``score``, ``mice``, ``mice_catch``, ``mice_flip`` (won by "Mausgeflippt!"), ``laundry``,
+    ``cheese``, ``wrong_cards``, ``wrong_flips`` (reactions that made laundry on unprotected
+    mice), ``score_*`` (0/1 per score band) and ``rank``; for the game ``reason``, ``reveals``,
+    ``timeouts`` and ``moves`` (its length).
     """
     players = len(kinds)
-    game = new_game(GAME, players=players, seed=derive_seed(seed, STREAM_ENGINE) % SEED_LIMIT, options=options)
+    game = cast(
+        Mausgeflippt,
+        new_game(GAME, players=players, seed=derive_seed(seed, STREAM_ENGINE) % SEED_LIMIT, options=options),
+    )
     bots = [make_bot(GAME, kind, seed=derive_seed(seed, STREAM_BOTS + s)) for s, kind in enumerate(kinds)]
     reactors = [reactor(b) for b in bots]
     ties = Rng(derive_seed(seed, STREAM_TIES))
@@ -58,6 +78,10 @@ def play_game(
     seats = range(players)
     mice_catch = [0] * players
     mice_flip = [0] * players
+    wrong_cards = [0] * players
+    wrong_flips = [0] * players
+    mice = game.mice
+    cheese = game.cheese
     reveals = timeouts = 0
     view = game.view
     legal_moves = game.legal_moves
@@ -83,13 +107,19 @@ def play_game(
             timeouts += 1
             continue
         s, move = best[0] if len(best) == 1 else best[ties.below(len(best))]
-        before = game.mice[s]  # type: ignore[attr-defined]
+        mice_before, cheese_before = mice[s], len(cheese[s])
         play(move, seat=s, ms=best_ms)
-        if game.mice[s] != before:  # type: ignore[attr-defined]
-            if move == "flip":
+        flip = move == "flip"
+        if mice[s] != mice_before:
+            if flip:
                 mice_flip[s] += 1
             else:
                 mice_catch[s] += 1
+        elif len(cheese[s]) == cheese_before:  # neither a mouse nor cheese: laundry
+            if flip:
+                wrong_flips[s] += 1
+            else:
+                wrong_cards[s] += 1
     res = game.result()
     stats: dict[str, Any] = {
         "reason": res["reason"],
@@ -100,8 +130,12 @@ def play_game(
         "mice_flip": mice_flip,
         "laundry": res["laundry"],
         "cheese": res["cheese"],
+        "wrong_cards": wrong_cards,
+        "wrong_flips": wrong_flips,
         "reveals": reveals,
         "timeouts": timeouts,
         "moves": game.move_count,
     }
+    for name, low, high in SCORE_BANDS:
+        stats[name] = [1 if low <= x <= high else 0 for x in res["score"]]
     return game, stats
