@@ -331,9 +331,9 @@ class MauMau(Game):
 
     def _take(self, actor: int) -> None:
         amount = self.penalty
-        got = self._draw(actor, amount)
+        self._log.append(("take", actor, amount))  # then the draw event says how many came
+        self._draw(actor, amount)
         self.penalty = 0
-        self._log.append(("take", actor, amount, len(got)))
         if not self._then_play:  # MM-9: taking costs the turn unless the option says otherwise
             self.to_move = (actor + self.direction) % self.players
 
@@ -406,7 +406,7 @@ class MauMau(Game):
         if kind == "penalty":
             return {"type": "penalty", "seat": entry[1], "amount": entry[2]}
         if kind == "take":
-            return {"type": "take", "seat": entry[1], "amount": entry[2], "count": entry[3]}
+            return {"type": "take", "seat": entry[1], "amount": entry[2]}
         if kind == "skip":
             return {"type": "skip", "seat": entry[1]}
         if kind == "reverse":

@@ -36,7 +36,7 @@ def describe(event: dict[str, Any], me: int | None) -> str | None:
     if kind == "penalty":
         return f"[yellow]Penalty of {event['amount']} is open for {seat_name(event['seat'], me)}[/]"
     if kind == "take":
-        return f"{who} took the penalty ({event['count']} cards)"
+        return f"{who} took the penalty of {event['amount']}"
     if kind == "skip":
         return f"{who} must skip a turn"
     if kind == "reverse":
