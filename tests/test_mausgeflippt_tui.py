@@ -28,7 +28,7 @@ async def _play(tmp: Path) -> tuple[mauseloch.Game, list[str]]:
                 break
             await pilot.press(key)
             pressed.append(key)
-        await pilot.press("x")  # an unbound key does nothing
+        await pilot.press("x")  # a key past the end of the hand is refused with a message
         for _ in range(20000):
             if app.finished:
                 break

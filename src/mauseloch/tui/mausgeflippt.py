@@ -1,6 +1,6 @@
 """``mauseloch play mausgeflippt``: the speed game in real time in the terminal, with Textual.
 
-After a short countdown the next mouse appears. Your hand is on the keys 1–9 (``catch``),
+After a short countdown the next mouse appears. Your hand is on the keys 1–9, 0, a, b… (``catch``),
 space shouts "Mausgeflippt!" (``flip``). Bots react after the times they sampled (see
 ``bots/reaction.py``), in real time; whoever is first resolves the mouse. Your reaction time is
 measured here, with a monotonic clock, from the moment the mouse is drawn on screen — the engine
@@ -25,6 +25,8 @@ COLOUR_STYLE = {
     "red": "bold red1",
 }
 LEVEL_NAMES = ("easy", "normal", "hard")
+# Keys for the cards of the hand, in hand order: 1–9, 0, then letters (q quits, so no q).
+CARD_KEYS = "1234567890abcdefghijklmnoprstuvwxyz"
 OUTCOME_EVENTS = ("catch", "wrong_card", "mausgeflippt", "protected_catch", "cheese_taken", "timeout")
 
 
@@ -137,7 +139,7 @@ def make_app(
             self.log_line(
                 f"[bold]Mausgeflippt[/] — seed {self.game.seed}, {self.game.players} players, "
                 f"hand {opts['hand_size']}, window {opts['window_ms']} ms. "
-                "Keys: [bold]1–9[/] lay that card, [bold]space[/] Mausgeflippt!, [bold]q[/] quit."
+                "Keys: [bold]1–9[/] (then 0, a, b, …) lay that card, [bold]space[/] Mausgeflippt!, [bold]q[/] quit."
             )
             self.refresh_table()
             if self.game.is_over:
@@ -179,7 +181,7 @@ def make_app(
             else:
                 body = self.status or " "
             self.query_one("#mouse", Static).update(f"{body}\n\n[dim]{piles}[/]")
-            hand = "  ".join(f"[bold cyan]{i}[/] {pretty(c)}" for i, c in enumerate(view["hand"], 1))
+            hand = "  ".join(f"[bold cyan]{k}[/] {pretty(c)}" for k, c in zip(CARD_KEYS, view["hand"], strict=False))
             self.query_one("#hand", Static).update(f"Your hand: {hand or '(empty)'}")
 
         def show_news(self) -> None:
@@ -266,13 +268,13 @@ def make_app(
 
         def on_key(self, event: Any) -> None:
             key = event.key
-            if key.isdigit() and key != "0":
+            if len(key) == 1 and key in CARD_KEYS:
                 hand = self.game.view(self.me)["hand"]
-                index = int(key)
-                if index > len(hand):
-                    self.log_line(f"[red]There is no card {index}: your hand has {len(hand)} cards.[/]")
+                index = CARD_KEYS.index(key)
+                if index >= len(hand):
+                    self.log_line(f"[red]There is no card {key}: your hand has {len(hand)} cards.[/]")
                     return
-                self.human("catch " + hand[index - 1])
+                self.human("catch " + hand[index])
 
         def action_flip(self) -> None:
             self.human("flip")
