@@ -79,6 +79,9 @@ def act(page: Page, timeout: float = 15000) -> str | None:
     Returns the move clicked ("over" when the game ended first), or None when the page changed
     under the click (the next call looks again).
     """
+    if page.locator("#wish-dialog[open]").count():  # a jack clicked before: finish its move
+        page.locator("#wish-dialog .wish-choice").first.click()
+        return "wish"
     page.wait_for_selector(f"{OVER}, {ACTION}", timeout=timeout)
     if page.locator(OVER).count():
         return "over"
@@ -120,6 +123,17 @@ def capture_frames(page: Page) -> list[dict[str, Any]]:
     return frames
 
 
+def capture_sent(page: Page) -> list[dict[str, Any]]:
+    """Every WebSocket message this page sends from now on, parsed."""
+    sent: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+
+    page.on("websocket", on_socket)
+    return sent
+
+
 def hands_by_version(record: dict[str, Any]) -> list[list[set[str]]]:
     """hands[v][seat]: the cards each seat held after v moves of the recorded game."""
     game = mauseloch.new_game(
@@ -152,7 +166,7 @@ def check_no_hidden_cards(frames: list[dict[str, Any]], record: dict[str, Any], 
         hidden = set().union(*(h for s, h in enumerate(real) if s != seat))
         view = dict(msg["view"])
         for ev in msg["events"]:
-            if "cards" in ev:
+            if any(isinstance(c, str) for c in ev.get("cards") or []):  # card strings, not counts
                 assert ev.get("private") == seat and seat is not None, f"cards of another seat in {ev}"
             if msg["type"] == "update":
                 leaked = set(CARD.findall(json.dumps(ev))) & hidden

@@ -1,0 +1,68 @@
+"""Two people at one Mau-Mau table through an invite link, a spectator watching, and every
+WebSocket frame checked against the real hands: no connection ever sees another's hidden card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .helpers import ACTION, OVER, act, capture_frames, check_no_hidden_cards, create_table, open_table
+
+pytestmark = pytest.mark.browser
+
+
+def wait_version(page: Any, version: int) -> None:
+    page.wait_for_function(
+        "v => Number(document.getElementById('board').dataset.version) >= v", arg=version
+    )
+
+
+def test_two_browsers_play_through_an_invite_while_a_spectator_watches(new_context: Any, server: Any) -> None:
+    anna = new_context().new_page()
+    ben = new_context().new_page()
+    watcher = new_context().new_page()
+    frames = {"anna": capture_frames(anna), "ben": capture_frames(ben), "watcher": capture_frames(watcher)}
+
+    table_id, invite = create_table(anna, "mau-mau", ["me", "human"])
+    open_table(anna)
+    assert anna.locator("#waiting:not([hidden])").count() == 1
+    assert anna.input_value("#waiting #invite-link") == invite
+
+    ben.goto(invite)
+    ben.wait_for_selector("#join-panel:not([hidden])")
+    ben.fill("#join-name", "Ben")
+    ben.click("#join-button")
+    ben.wait_for_selector("#board .hand button.card")
+    anna.wait_for_selector("#waiting", state="hidden")
+    assert "Ben" in anna.locator("#board .opponents").inner_text()
+
+    watcher.goto(f"/t/{table_id}")
+    watcher.wait_for_selector("#join-panel:not([hidden])")
+    assert watcher.locator("#join-button").is_hidden()  # every seat is taken
+    watcher.click("#watch-button")
+    watcher.wait_for_selector("#board[data-version]")
+    assert watcher.locator("#board .hand").count() == 0
+    assert watcher.inner_text("#conn-status") == "You are watching"
+
+    pages = {"0": anna, "1": ben}
+    version = 0
+    while True:
+        for page in (anna, ben, watcher):
+            wait_version(page, version)
+        if anna.get_attribute("#board", "data-over") == "1":
+            break
+        mover = pages[anna.get_attribute("#board", "data-to-move")]
+        mover.wait_for_selector(f"{OVER}, {ACTION}")
+        if act(mover) is not None:
+            version += 1
+        assert version < 1000
+    for page in (anna, ben, watcher):
+        page.wait_for_selector("#end-screen:not([hidden])")
+
+    record = server.get_json(f"/api/tables/{table_id}/record")
+    assert len(record["moves"]) == version
+    assert {seat for seat, _ in record["moves"]} == {0, 1}
+    assert check_no_hidden_cards(frames["anna"], record, 0) > version // 2
+    assert check_no_hidden_cards(frames["ben"], record, 1) > version // 2
+    assert check_no_hidden_cards(frames["watcher"], record, None) > version // 2

@@ -1,0 +1,69 @@
+"""A seat survives a reload, a visit through the plain invite link, and a server restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .helpers import act, board_state, capture_sent, create_table, open_table, play_to_end
+
+pytestmark = pytest.mark.browser
+
+
+def make_moves(page: Any, count: int) -> None:
+    made = 0
+    while made < count:
+        move = act(page)
+        assert move != "over", "the game ended before the test could reload"
+        if move is not None:
+            made += 1
+
+
+def test_reload_and_invite_link_keep_the_seat(new_context: Any, server: Any) -> None:
+    page = new_context().new_page()
+    table_id, invite = create_table(page, "mau-mau", ["me", "bot:heuristic"], options={"move_limit": 400})
+    open_table(page)
+    make_moves(page, 2)
+    before = int(board_state(page)["version"] or 0)
+
+    page.reload()
+    page.wait_for_selector("#board[data-version]")
+    assert page.inner_text("#conn-status") == "Connected"
+    assert page.locator("#join-panel").is_hidden()
+    assert page.locator("#board .hand button.card").count() > 0
+    assert "Anna (you)" in page.inner_text("#board .me")
+    assert int(board_state(page)["version"] or 0) >= before
+    make_moves(page, 1)
+
+    page.goto(invite)  # no token in the address: the cookie keeps the seat
+    page.wait_for_selector("#board[data-version]")
+    assert page.locator("#join-panel").is_hidden()
+    assert "Anna (you)" in page.inner_text("#board .me")
+    make_moves(page, 1)
+    assert int(server.get_json(f"/api/tables/{table_id}")["version"]) > before
+
+
+def test_server_restart_mid_game(new_context: Any, server: Any) -> None:
+    page = new_context().new_page()
+    table_id, _ = create_table(page, "mau-mau", ["me", "bot:heuristic", "bot:heuristic"])
+    open_table(page)
+    make_moves(page, 1)
+    page.wait_for_selector('#board[data-pending="0"]')
+    played = int(server.get_json(f"/api/tables/{table_id}")["version"])
+
+    sent = capture_sent(page)
+    server.kill()
+    page.wait_for_selector('#conn-status[data-state="reconnecting"]')
+    assert "reconnecting" in page.inner_text("#conn-status")
+    server.start()
+    page.wait_for_selector('#conn-status[data-state="connected"]', timeout=30000)
+    assert "Anna (you)" in page.inner_text("#board .me")
+
+    play_to_end(page)
+    record = server.get_json(f"/api/tables/{table_id}/record")
+    assert len(record["moves"]) > played  # the game went on after the restart, to its end
+    hellos = [m for m in sent if m["type"] == "hello"]
+    assert hellos and all(m["seat"] == 0 and m["token"] for m in hellos)  # the same seat, again
+    moves = [m["move"] for m in sent if m["type"] == "move"]
+    assert moves == [m for seat, m in record["moves"][played:] if seat == 0]
