@@ -188,7 +188,18 @@ def _random_game(
             g.play(move, seat=seat)
         if checks and i % 7 == 0 and not g.is_over:
             _check_refusals(g)
+        if checks and i % 11 == 0 and not g.is_over:
+            _check_every_listed_move_plays(g)
     raise AssertionError(f"{name} not over after {MAX_MOVES} moves")
+
+
+def _check_every_listed_move_plays(g: mauseloch.Game) -> None:
+    rec = g.record()
+    for seat in range(g.players):
+        for move in g.legal_moves(seat):
+            copy = mauseloch.replay(rec)
+            copy.play(move, seat=seat)
+            assert len(copy.record()["moves"]) == len(rec["moves"]) + 1
 
 
 def _check_refusals(g: mauseloch.Game) -> None:
@@ -369,3 +380,62 @@ def test_unknown_game_option_and_view_seat(name: str) -> None:
             g.view(bad)
     with pytest.raises(ValueError):
         g.result()
+
+
+# --------------------------------------------------------------------------- what a seat may know
+
+# Deck positions (top first, as in ``deck=``) that nobody sees at the start; permuting them must
+# not change any view until the events a seat receives differ. Bottom parts are chosen where a
+# pile is turned over in order, so the two games agree for a while.
+def _hidden_positions(name: str, n: int, options: dict[str, Any], size: int) -> list[range]:
+    """Groups of positions; cards are permuted within a group."""
+    if name == "mau-mau":
+        return [range(5 * n + 1, size)]  # the draw pile
+    if name == "mausgeflippt":
+        h = options["hand_size"]
+        return [range(n * h, 58), range(58 + 16, 90), range(91, 99)]  # clothing pile, lower mice, closed cheeses
+    if name == "aus-die-maus":
+        return [range(0, 3 * n)]  # the bottoms of the dealt stacks
+    raise KeyError(name)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_views_depend_only_on_what_the_seat_has_seen(name: str) -> None:
+    """Two games whose decks differ only in face-down positions look the same to a seat as long
+    as the (redacted) events it has received, who is to move and its own legal moves are the
+    same: a view shows nothing hidden, neither another seat's cards nor the order of a pile."""
+    if name not in PLAYER_RANGE:
+        pytest.skip(f"no face-down layout known for {name}")
+    compared = 0
+    for n in _players(name):
+        for seed in range(3):
+            rng = random.Random(seed * 100 + n)
+            a = mauseloch.new_game(name, players=n, seed=seed)
+            rec = a.record()
+            deck = list(rec["deck"])
+            for pos in _hidden_positions(name, n, rec["options"], len(deck)):
+                cards = [deck[p] for p in pos]
+                rng.shuffle(cards)
+                for p, c in zip(pos, cards, strict=True):
+                    deck[p] = c
+            b = mauseloch.new_game(name, players=n, seed=seed, deck=deck)
+            for _ in range(400):
+                # to_move is public by the rules (MM-7: whether a drawn card fits shows in who moves)
+                same_for = [
+                    x for x in [None, *range(n)]
+                    if a.to_move == b.to_move and a.legal_moves(x) == b.legal_moves(x)
+                    and [mauseloch.event_for(e, x) for e in a.events] == [mauseloch.event_for(e, x) for e in b.events]
+                ]  # fmt: skip
+                for x in same_for:
+                    assert a.view(x) == b.view(x), f"view({x}) differs though seat {x} saw the same events"
+                    compared += 1
+                if not same_for or a.is_over or b.is_over:
+                    break
+                seat = _acting_seat(a, rng)
+                move = rng.choice(a.legal_moves(seat))
+                if move not in b.legal_moves(seat):
+                    break
+                ms = rng.randrange(6000) if a.to_move is None else None
+                a.play(move, seat=seat, ms=ms)
+                b.play(move, seat=seat, ms=ms)
+    assert compared > 3 * len(_players(name))
