@@ -117,14 +117,15 @@ def _check_views(g: mauseloch.Game, deck_copies: collections.Counter[str], publi
     held = sum(hands.values(), collections.Counter())
     hidden = {c for c, n in held.items() if n >= deck_copies[c] > 0 and not public[c]}
     for seat, v in views.items():
-        leaked = {c for c in hidden if _tokens(v)[c] and (seat is None or not hands[seat][c])}
+        words = _tokens(v)
+        leaked = {c for c in hidden if words[c] and (seat is None or not hands[seat][c])}
         assert not leaked, f"view({seat}) shows {sorted(leaked)} held face down by another seat"
 
 
-def _check_events(g: mauseloch.Game) -> collections.Counter[str]:
-    """event_for redaction; returns the words of all public events (cards shown to everyone)."""
+def _check_events(g: mauseloch.Game, start: int = 0) -> collections.Counter[str]:
+    """event_for redaction from event ``start`` on; returns the words of those public events."""
     public: collections.Counter[str] = collections.Counter()
-    for e in g.events:
+    for e in g.events[start:]:
         assert isinstance(e, dict) and isinstance(e.get("type"), str)
         assert json.loads(json.dumps(e)) == e
         owner = e.get("private")
@@ -168,10 +169,13 @@ def _random_game(
     rng = random.Random(seed)
     g = mauseloch.new_game(name, players=players, seed=seed, options=options)
     deck_copies = collections.Counter(c.lower() for c in g.record()["deck"])
+    public: collections.Counter[str] = collections.Counter()  # words of all public events so far
+    seen = 0
     for i in range(MAX_MOVES):
         if checks:
             _check_legal_lists(g)
-            public = _check_events(g)
+            public.update(_check_events(g, start=seen))
+            seen = len(g.events)
             _check_views(g, deck_copies, public)
         if g.is_over:
             return g
@@ -217,6 +221,14 @@ def _check_refusals(g: mauseloch.Game) -> None:
             if move not in g.legal_moves(other):
                 with pytest.raises(mauseloch.IllegalMove):
                     g.play(move, seat=other)
+            with pytest.raises(mauseloch.IllegalMove):  # ms only on reactions in a window
+                g.play(move, ms=0)
+    else:
+        for s in range(g.players):
+            for move in g.legal_moves(s):
+                for ms in (-1, True, 1.5, "10"):  # an int >= 0, not bool
+                    with pytest.raises(mauseloch.IllegalMove):
+                        g.play(move, seat=s, ms=ms)
     assert _state(g) == before
 
 
@@ -274,8 +286,8 @@ def test_new_game_with_defaults_for_every_player_count(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_random_games_to_the_end(name: str) -> None:
-    for n in _players(name):
-        g = _random_game(name, n, seed=1000 + n)
+    for n, seed in [(p, base + p) for p in _players(name) for base in (1000, 2000)]:
+        g = _random_game(name, n, seed=seed)
         _check_result(g)
         _check_refusals_when_over(g)
         again = mauseloch.replay(json.loads(json.dumps(g.record())))
