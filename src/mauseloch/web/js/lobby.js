@@ -56,7 +56,7 @@ function renderOptions() {
       control = h("input", { type: "checkbox", id, name: opt.name, "aria-describedby": hintId, dataset: { kind: "bool" } });
       control.checked = Boolean(opt.default);
       box.append(
-        h("p", { class: "field option check" }, control, h("label", { for: id }, optionText(opt)),
+        h("p", { class: "field option check" }, h("label", { class: "check-label" }, control, h("span", {}, optionText(opt))),
           h("span", { id: hintId, class: "hint" }, `${opt.name} — ${t("lobby.optionDefault", { text: opt.default_text })}`)),
       );
     } else {
