@@ -53,8 +53,9 @@ FULL_DECK_IDS = np.array([c for c, k in enumerate(FULL_COUNTS) for _ in range(k)
 SMALL_DECK_IDS = np.array([c for c, k in enumerate(SMALL_COUNTS) for _ in range(k)], dtype=np.int8)
 
 # Indices into the int64 scalar-state array of a game in progress.
-S_TO_MOVE, S_PHASE, S_OWNER, S_ATTEMPTS, S_FLIPS, S_WINS, S_CHIPS_LEFT, S_PLEN, S_REASON, S_WINNER, S_CHIP = range(11)
-S_SIZE = 11
+(S_TO_MOVE, S_PHASE, S_OWNER, S_ATTEMPTS, S_FLIPS, S_WINS, S_CHIPS_LEFT, S_PLEN, S_REASON, S_WINNER, S_CHIP,
+ S_LAST_CHIP) = range(12)
+S_SIZE = 12
 
 
 # --------------------------------------------------------------------------- SplitMix64
@@ -149,6 +150,7 @@ def _setup(
     st[S_REASON] = RUNNING
     st[S_WINNER] = -1
     st[S_CHIP] = 0
+    st[S_LAST_CHIP] = 0  # flips when the last chip was taken
 
 
 def _transitions() -> np.ndarray:
@@ -243,6 +245,7 @@ def _advance(
         st[S_TO_MOVE] = w
         if chip:
             chips[w] += 1
+            st[S_LAST_CHIP] = flips
             st[S_CHIPS_LEFT] -= 1
             if st[S_CHIPS_LEFT] == 0:  # AM-9
                 st[S_REASON] = CHIPS
@@ -412,3 +415,94 @@ def simulate_range(
             cards[r, s] = length[s]
             chips_out[r, s] = chips[s]
     return reasons, flips, cards, chips_out
+
+
+# --------------------------------------------------------------------------- deal search (analyze)
+
+SEARCH_LONGEST, SEARCH_ENDLESS = 0, 1
+
+
+@njit(cache=True)
+def _rand_below(rng: np.ndarray, n: int) -> int:
+    """A search's own SplitMix64 stream (``rng[0]`` is its state); slight modulo bias is fine here."""
+    rng[0] = rng[0] + GOLDEN
+    return int(np.int64(mix64(rng[0]) % U64(n)))
+
+
+@njit(cache=True)
+def search_deals(
+    players: int, chips_total: int, mode: int, iterations: int, stall_limit: int,
+    rng: np.ndarray, cur: np.ndarray, state: np.ndarray,
+    best: np.ndarray, found: np.ndarray, found_info: np.ndarray,
+) -> None:  # fmt: skip
+    """Hill-climb over deals: random restarts, then swap two cards and keep the swap if the game
+    gets no shorter; restart after ``stall_limit`` swaps without a gain.
+
+    ``cur`` is the current deal; ``state`` = [current score (-1: restart), swaps since the last
+    gain, best score, deals played, endless deals found]. Mode ``SEARCH_LONGEST`` scores a deal
+    by its flips when it ends (an endless one scores -1: it has no length); the best deal goes
+    to ``best``. Mode ``SEARCH_ENDLESS`` scores a deal by the flips since the last chip was
+    taken (a loop never takes a chip, so long chip-free stretches are close to loops), and
+    every endless deal goes into the next free row of ``found`` (with ``found_info`` =
+    flips to the repeat, the flip count at the repeated position's first occurrence), after
+    which it restarts. Resumable: call again with the same arrays to go on.
+    """
+    m = cur.shape[0]
+    buf = np.empty((players, CAP), dtype=np.int8)
+    head = np.empty(players, dtype=np.int64)
+    length = np.empty(players, dtype=np.int64)
+    hs = np.empty(players, dtype=np.uint64)
+    pile = np.empty(CAP, dtype=np.int8)
+    chips = np.empty(players, dtype=np.int64)
+    st = np.empty(S_SIZE, dtype=np.int64)
+    hashes = np.empty((3, 256), dtype=np.uint64)
+    for _ in range(iterations):
+        i = -1
+        j = -1
+        if state[0] < 0 or state[1] >= stall_limit:
+            for k in range(m - 1, 0, -1):  # a fresh random deal
+                r = _rand_below(rng, k + 1)
+                t = cur[k]
+                cur[k] = cur[r]
+                cur[r] = t
+            state[0] = -1
+            state[1] = 0
+        else:
+            i = _rand_below(rng, m)
+            j = _rand_below(rng, m)
+            while cur[j] == cur[i]:
+                j = _rand_below(rng, m)
+            t = cur[i]
+            cur[i] = cur[j]
+            cur[j] = t
+        loop_from, hashes = _play_grow(cur, players, chips_total, buf, head, length, hs, pile, chips, st, hashes)
+        state[3] += 1
+        endless = st[S_REASON] == ENDLESS
+        flips = st[S_FLIPS]
+        if endless:
+            score = -1
+        elif mode == SEARCH_LONGEST:
+            score = flips
+        else:  # a loop takes no chip: climb towards long stretches without one
+            score = flips - st[S_LAST_CHIP]
+        if endless and mode == SEARCH_ENDLESS:
+            n = state[4]
+            if n < found.shape[0]:
+                found[n, :] = cur
+                found_info[n, 0] = flips
+                found_info[n, 1] = loop_from
+            state[4] = n + 1
+            state[0] = -1  # look elsewhere
+            state[1] = 0
+            continue
+        if i < 0 or score >= state[0]:
+            state[1] = 0 if score > state[0] else state[1] + 1
+            state[0] = score
+        else:  # worse: undo the swap
+            t = cur[i]
+            cur[i] = cur[j]
+            cur[j] = t
+            state[1] += 1
+        if score > state[2]:
+            state[2] = score
+            best[:] = cur
