@@ -201,3 +201,158 @@ def test_replay_equals_the_game_and_every_game_ends(
         assert res["cards"].count(0) == 1 and res["ranks"][res["cards"].index(0)] == 1
     again = mauseloch.replay(rec)
     assert again.events == g.events and again.result() == res and snapshot(again) == snapshot(g)
+
+
+# --------------------------------------------------------------------------- a reference model
+
+POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 9, "8": 8, "7": 7}
+
+
+class Model:
+    """Mau-Mau written straight from mau-mau.md, independent of the engine, as an oracle.
+
+    Shuffles are the implementation's own, so after a reshuffle the model takes the order of the
+    cards drawn from the engine's private draw events and only checks where they may come from.
+    """
+
+    def __init__(self, players: int, options: dict[str, Any], deck: list[str]) -> None:
+        self.n = players
+        self.o = options
+        self.hands = [set(deck[s : 5 * players : players]) for s in range(players)]  # MM-2
+        self.discard = [deck[5 * players]]
+        self.pile: list[str] = deck[5 * players + 1 :]  # top first; order known until a reshuffle
+        self.shuffled: set[str] = set()  # reshuffled cards, order unknown to the model (always under nothing)
+        self.wish: str | None = None  # MM-3: the starter has no effect
+        self.penalty = 0
+        self.dir = 1
+        self.to_move: int | None = 0
+        self.drawn: str | None = None
+        self.moves = 0
+        self.reason: str | None = None
+        self.winner: int | None = None
+
+    @property
+    def top(self) -> str:
+        return self.discard[-1]
+
+    def can_draw(self) -> bool:
+        return bool(self.pile or self.shuffled) or len(self.discard) > 1
+
+    def fits(self, card: str) -> bool:
+        top = self.top
+        if card[0] == "J":  # MM-5, MM-12
+            return not (self.o["no_jack_on_jack"] and top[0] == "J")
+        if self.wish is not None:  # MM-4
+            return card[1] == self.wish
+        return card[1] == top[1] or card[0] == top[0]
+
+    @staticmethod
+    def spell(card: str) -> set[str]:
+        return {f"{card}:{s}" for s in "CSHD"} if card[0] == "J" else {card}
+
+    def legal(self) -> set[str]:
+        if self.to_move is None:
+            return set()
+        hand = self.hands[self.to_move]
+        if self.penalty:  # MM-9
+            return {c for c in hand if c[0] == "7"} | {"take"}
+        if self.drawn is not None:  # MM-7
+            return (self.spell(self.drawn) if self.fits(self.drawn) else set()) | {"pass"}
+        moves = set().union(*[self.spell(c) for c in hand if self.fits(c)])
+        if moves:
+            return moves  # MM-6
+        return {"draw"} if self.can_draw() else {"pass"}  # MM-14
+
+    def draw(self, seat: int, count: int, got: list[str]) -> None:
+        """Check that the engine drew ``got`` as the rules say, then move those cards."""
+        want = min(count, len(self.pile) + len(self.shuffled) + len(self.discard) - 1)
+        assert len(got) == want, f"drew {len(got)} cards, the rules give {want}"
+        for card in got:
+            if self.pile:
+                assert card == self.pile.pop(0), "draw pile not drawn top first"
+            else:
+                if not self.shuffled:  # MM-8: all but the top card of the discard pile
+                    self.shuffled = set(self.discard[:-1])
+                    del self.discard[:-1]
+                assert card in self.shuffled, f"{card} was not in the reshuffled cards"
+                self.shuffled.remove(card)
+            self.hands[seat].add(card)
+
+    def play(self, move: str, drawn: list[str]) -> tuple[int, int]:
+        """Apply ``move``; returns (Mau announcements, Mau-Mau announcements) expected."""
+        actor = self.to_move
+        assert actor is not None
+        nxt: int | None = (actor + self.dir) % self.n
+        mau = maumau = 0
+        self.moves += 1
+        if move == "draw":
+            self.draw(actor, 1, drawn)
+            if self.fits(drawn[0]):
+                self.drawn, nxt = drawn[0], actor
+        elif move == "pass":
+            self.drawn = None
+        elif move == "take":
+            self.draw(actor, self.penalty, drawn)
+            self.penalty = 0
+            if self.o["seven_draw_then_play"]:
+                nxt = actor
+        else:
+            card, _, wish = move.partition(":")
+            self.hands[actor].remove(card)
+            self.discard.append(card)
+            self.wish = wish or None
+            self.drawn = None
+            left = len(self.hands[actor])
+            if left == 0 and not (wish and self.o["no_win_with_jack"] and self.can_draw()):
+                self.reason, self.winner, nxt, maumau = "out", actor, None, 1  # MM-15
+            elif left == 0:
+                self.draw(actor, 1, drawn)
+            else:
+                mau = int(left == 1)  # MM-13
+                if card[0] == "7":
+                    self.penalty += 2
+                elif card[0] == "8" or (card[0] == "A" and self.o["ace_skips"]):
+                    nxt = (actor + 2 * self.dir) % self.n
+                elif card[0] == "9":
+                    self.dir = -self.dir
+                    nxt = actor if self.n == 2 else (actor + self.dir) % self.n
+        self.to_move = nxt
+        stuck = not self.penalty and not self.can_draw() and not any(self.fits(c) for h in self.hands for c in h)
+        if self.reason is None and stuck:
+            self.reason, self.to_move = "stalemate", None  # MM-14
+        if self.reason is None and self.moves >= self.o["move_limit"]:
+            self.reason, self.to_move = "move_limit", None  # MM-15a
+        return mau, maumau
+
+    def result(self) -> dict[str, Any]:
+        cards = [len(h) for h in self.hands]
+        points = [sum(POINTS[c[0]] for c in h) for h in self.hands]
+        keys = list(zip(cards, points, strict=True))
+        ranks = [1 + sum(1 for k in keys if k < key) for key in keys]  # MM-16
+        return {"reason": self.reason, "ranks": ranks, "cards": cards, "points": points}
+
+
+@settings(max_examples=150)
+@given(seed=seeds, players=player_counts, options=option_sets, policy=st.integers(0, 2**32))
+def test_engine_agrees_with_a_reference_model(seed: int, players: int, options: dict[str, Any], policy: int) -> None:
+    g = new(seed, players, options)
+    model = Model(players, g.record()["options"], g.record()["deck"])
+    rng = random.Random(policy)
+    while True:
+        assert g.to_move == model.to_move
+        assert g.is_over == (model.reason is not None)
+        assert set(g.legal_moves()) == model.legal()
+        assert [set(g.view(s)["hand"]) for s in range(players)] == model.hands
+        v = g.view(None)
+        assert (v["top"], v["wish"], v["penalty"]) == (model.top, model.wish, model.penalty)
+        if g.is_over:
+            break
+        move = rng.choice(g.legal_moves())
+        before = len(g.events)
+        g.play(move)
+        new_events = g.events[before:]
+        got = [c for e in new_events if e["type"] == "draw" for c in e["cards"]]
+        mau, maumau = model.play(move, got)
+        assert sum(e["type"] == "mau" for e in new_events) == mau
+        assert sum(e["type"] == "mau_mau" for e in new_events) == maumau
+    assert g.result() == model.result()
