@@ -64,7 +64,7 @@ def test_illegal_move_is_a_value_error() -> None:
 @pytest.mark.parametrize("name", ["uno", "mau mau", "maumau", ""])
 def test_unknown_game(name: str) -> None:
     msg = assert_value_error(["mau-mau"], mauseloch.new_game, name, players=2)
-    assert repr(name) in msg or name in msg
+    assert repr(name) in msg
 
 
 @pytest.mark.parametrize("players", [0, 1, 6, -2, 100])

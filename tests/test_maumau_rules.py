@@ -358,6 +358,24 @@ def test_mm09_take_misses_the_turn_without_the_option() -> None:
     assert g.to_move == 0
 
 
+def test_mm09_penalty_goes_to_the_next_player_in_the_current_direction() -> None:
+    g = mm(["9C 8H KH TH AH", "KC 8S QS AS KS", "7C 8D 9D QD KD"], "TC", draw="AD JD")
+    play(g, "9C")  # reversed: seat 2 is next
+    play(g, "7C")
+    assert g.to_move == 1 and legal(g) == {"take"}
+    play(g, "take")
+    assert hand(g, 1) == {"KC", "8S", "QS", "AS", "KS", "AD", "JD"}
+    assert g.to_move == 0
+
+
+def test_mm09_a_drawn_seven_played_gives_the_penalty() -> None:
+    g = mm(["8C 9C TC QC AC", "8D 9D TD QD KD"], "KH", draw="7H")
+    play(g, "draw")
+    assert legal(g) == {"7H", "pass"}
+    play(g, "7H")
+    assert g.to_move == 1 and legal(g) == {"take"}
+
+
 # --------------------------------------------------------------------------- MM-10 / MM-10a / MM-11
 
 

@@ -25,6 +25,7 @@ FIGURES = {
 def _vector_dir() -> Path | None:
     candidates = [
         os.environ.get("MAUSELOCH_VECTORS", ""),
+        Path(__file__).resolve().parent / "vectors",
         Path(__file__).resolve().parents[1] / "spec" / "vectors",
         Path(__file__).resolve().parents[2] / "shared" / "spec" / "vectors",
         "/work/shared/spec/vectors",
