@@ -31,6 +31,12 @@ FIGURES = {
     "aus-die-maus": ("cards", "chips"),
     "mausgeflippt": ("mice", "laundry", "cheese", "score"),
 }
+# The ranking rule of each spec page (MM-16, AM-12, MG-9) as a sort key: smaller is better.
+RANK_KEY = {
+    "mau-mau": lambda r, s: (r["cards"][s], r["points"][s]),
+    "aus-die-maus": lambda r, s: (-r["cards"][s], -r["chips"][s]),
+    "mausgeflippt": lambda r, s: (-r["score"][s], -r["mice"][s]),
+}
 MAX_MOVES = 20_000  # far above any real game; a game still running then is a bug
 NOT_MOVES = ["", "   ", "definitely-not-a-move", "7Z", "JC:X", "catch", "catch nothing-grey", "flip flop", "draw draw"]
 TOKEN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -160,6 +166,12 @@ def _check_result(g: mauseloch.Game) -> None:
     assert ranks == [1 + sum(1 for o in ranks if o < r) for r in ranks]
     for key in FIGURES.get(g.name, ()):
         assert len(res[key]) == n and all(_is_int(x) for x in res[key]), key
+    if g.name in RANK_KEY:
+        keys = [RANK_KEY[g.name](res, s) for s in range(n)]
+        assert ranks == [1 + sum(1 for k in keys if k < key) for key in keys], res
+    if g.name == "mausgeflippt":  # MG-9: +1 per mouse, -1 per laundry card, -2 per cheese card
+        parts = zip(res["mice"], res["laundry"], res["cheese"], strict=True)
+        assert res["score"] == [m - la - 2 * c for m, la, c in parts]
 
 
 def _random_game(
