@@ -519,6 +519,19 @@ def test_mm15_last_card_wins_and_its_effect_does_not_count() -> None:
     assert g.view(None)["penalty"] == 0  # the last seven gave no penalty
 
 
+def test_mm15_a_countering_seven_as_last_card_wins_without_passing_the_penalty() -> None:
+    g = mm(["QH 7S 9C TC AC", "8H 8C 8S QS 7D"], "KH")
+    play(g, "QH", "8H", "8C", "8S", "QS")
+    assert events(g, "mau") == [{"type": "mau", "seat": 1}]
+    play(g, "7S")
+    assert g.to_move == 1 and legal(g) == {"7D", "take"}
+    play(g, "7D")
+    assert g.is_over
+    res = g.result()
+    assert res["reason"] == "out" and res["ranks"] == [2, 1]
+    assert res["cards"] == [3, 0] and res["points"] == [9 + 10 + 11, 0]  # nobody took the penalty
+
+
 def test_mm15_no_win_with_jack_draws_one_and_play_goes_on() -> None:
     g = mm(["8H 8C 8S 8D JC", "KD 7S 9S TS QS"], "TH", draw="AH", no_win_with_jack=True)
     play(g, "8H", "8C", "8S", "8D")
