@@ -626,3 +626,16 @@ def test_reaction_bot_with_no_mouse_or_no_cards_keeps_still() -> None:
     assert bot.react({"hand": ["cap-red"], "mouse": None}, ["reveal"]) == (None, 0)  # type: ignore[attr-defined]
     assert bot.react(_window_view([], "m07", False), ["timeout"])[0] is None  # type: ignore[attr-defined]
     assert bot.choose({}, ["reveal"]) == "reveal"
+
+
+def test_simulate_command_uses_the_reaction_runner() -> None:
+    from mauseloch.simulate import make_spec, report, simulate
+
+    spec = make_spec(GAME, 4, "easy,normal,hard,normal", 3, [])
+    rep = report(spec, simulate(spec, 6, workers=1))
+    assert rep["games"] == 6
+    figures = rep["seat_figures"]
+    for name in ("score", "mice_catch", "mice_flip", "cheese", "laundry", "wrong_cards", "score_5_20_up"):
+        assert len(figures[name]) == 4
+    assert abs(sum(figures[name][0] for name in figures if name.startswith("score_")) - 1.0) < 1e-9
+    assert rep["game_figures"]["reveals"] > 0

@@ -292,7 +292,8 @@ def make_app(
             for s in order:
                 self.log_line(
                     f"  {res['ranks'][s]}. {seat_name(s, self.me)}: {res['score'][s]} points "
-                    f"({res['mice'][s]} mice, {res['laundry'][s]} laundry, {res['cheese'][s]} cheese)"
+                    f"({res['mice'][s]} {'mouse' if res['mice'][s] == 1 else 'mice'}, "
+                    f"{res['laundry'][s]} laundry, {res['cheese'][s]} cheese)"
                 )
             self.log_line("Press [bold]q[/] to leave.")
 
