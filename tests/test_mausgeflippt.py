@@ -441,6 +441,7 @@ def test_options_edges_and_record_defaults() -> None:
         (False, "reveal", {"seat": 1}, "seat 0's turn to reveal"),
         (False, "reveal", {"ms": 5}, "only allowed on reactions"),
         (False, "reveal", {"seat": 2}, "seat must be a number from 0 to 1"),
+        (False, "reveal", {"seat": False}, "seat must be a number from 0 to 1"),
         (False, 7, {}, "must be a string"),
         (True, "catch tie-blue", {}, "names its seat"),
         (True, "catch sock-pink", {"seat": 0}, "not a clothing card"),

@@ -279,7 +279,7 @@ class Mausgeflippt(Game):
                     return
         elif (
             move == "reveal" and ms is None and not self.is_over and self.current < 0
-            and (seat is None or seat == self.revealer)
+            and (seat is None or (type(seat) is int and seat == self.revealer))
         ):
             self._reveal()
             return
