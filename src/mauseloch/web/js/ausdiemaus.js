@@ -1,7 +1,7 @@
 // Draws an Aus die Maus! view: every stack and its chips, the pile, the chase, the flip button.
 
 import { h } from "./api.js";
-import { cardEl } from "./cards.js";
+import { cardEl, pawSVG } from "./cards.js";
 import { cardName, reasonText, t } from "./i18n.js";
 
 function chipsEl(n) {
@@ -28,9 +28,8 @@ function playerBox(view, s, ctx) {
       toMove ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶") : null,
       h("span", { class: "name" }, ctx.name(s)),
       ctx.isBot(s) ? h("span", { class: "tag" }, t("common.bot")) : null),
-    h("div", { class: "stack", "aria-hidden": "true", dataset: { count: String(view.stacks[s]) } },
-      view.stacks[s] > 0 ? cardEl(null, { className: "small back" }) : h("div", { class: "card small empty" }),
-      view.stacks[s] > 1 ? h("span", { class: "stack-depth" }) : null),
+    h("div", { class: "stack" + (view.stacks[s] > 1 ? " deep" : ""), "aria-hidden": "true", dataset: { count: String(view.stacks[s]) } },
+      view.stacks[s] > 0 ? cardEl(null, { className: "small back" }) : h("div", { class: "card small empty" })),
     h("div", { class: "player-count" }, t("am.stack", { n: view.stacks[s] })),
     h("div", { class: "player-chips" }, chipsEl(view.chips[s]), t("am.chips", { n: view.chips[s] })),
     role ? h("span", { class: "badge role-" + role }, t("am.role." + role)) : null,
@@ -41,7 +40,8 @@ function playerBox(view, s, ctx) {
 function chaseBanner(view, ctx) {
   const chase = view.chase;
   if (!chase) return null;
-  const paws = h("span", { class: "attempt-marks", "aria-hidden": "true" }, "🐾".repeat(Math.max(0, chase.attempts_left)));
+  const paws = h("span", { class: "attempt-marks", "aria-hidden": "true" });
+  paws.innerHTML = pawSVG().repeat(Math.max(0, Math.min(3, chase.attempts_left)));
   return h("section", { class: "chase-banner", role: "status" },
     h("p", { class: "call" }, t("am.call")),
     h("p", {}, t("am.chase", { chaser: ctx.name(chase.chaser), owner: ctx.name(chase.owner) })),

@@ -138,6 +138,11 @@ function backSVG() {
   );
 }
 
+/** One paw print, as an icon (the chase banner counts attempts with them). */
+export function pawSVG() {
+  return `<svg class="paw-icon" viewBox="-8 -8 16 16" aria-hidden="true" focusable="false">${paw(0, 0)}</svg>`;
+}
+
 export function isKnownCard(card) {
   return MM_CARD.test(card) || card === "cheese" || card === "cat" || /^mouse[123]$/.test(card);
 }

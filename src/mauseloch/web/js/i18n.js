@@ -162,12 +162,12 @@ const STRINGS = {
     "card.cat": "cat",
 
     "ev.deal": "{name} got {n} cards",
-    "ev.dealOwn": "You got {cards}",
+    "ev.dealOwn": "{name} got {cards}",
     "ev.start": "The game starts with {card}",
     "ev.play": "{name} played {card}",
     "ev.wish": "{name} wishes {suit}",
     "ev.draw": "{name} drew {n} card(s)",
-    "ev.drawOwn": "You drew {cards}",
+    "ev.drawOwn": "{name} drew {cards}",
     "ev.penalty": "{name} faces a penalty of {n}",
     "ev.take": "{name} took {count} card(s)",
     "ev.skip": "{name} misses a turn",
@@ -349,12 +349,12 @@ const STRINGS = {
     "card.cat": "Katze",
 
     "ev.deal": "{name} hat {n} Karten bekommen",
-    "ev.dealOwn": "Du hast {cards} bekommen",
+    "ev.dealOwn": "{name} bekommt {cards}",
     "ev.start": "Das Spiel beginnt mit {card}",
     "ev.play": "{name} spielt {card}",
     "ev.wish": "{name} wünscht sich {suit}",
     "ev.draw": "{name} zieht {n} Karte(n)",
-    "ev.drawOwn": "Du ziehst {cards}",
+    "ev.drawOwn": "{name} zieht {cards}",
     "ev.penalty": "{name} droht eine Strafe von {n}",
     "ev.take": "{name} nimmt {count} Karte(n)",
     "ev.skip": "{name} muss aussetzen",
@@ -480,7 +480,7 @@ export function eventText(ev, name, mySeat, game) {
   switch (ev.type) {
     case "deal":
       if (ev.stacks) return t("ev.dealStacks", { stacks: ev.stacks.join(" / ") });
-      return ev.cards && ev.seat === mySeat ? t("ev.dealOwn", { cards: list(ev.cards) }) : t("ev.deal", { name: who, n: ev.count });
+      return ev.cards && (ev.seat === mySeat || mySeat === "all") ? t("ev.dealOwn", { name: who, cards: list(ev.cards) }) : t("ev.deal", { name: who, n: ev.count });
     case "start":
       return t("ev.start", { card: cardName(ev.card) });
     case "play":
@@ -488,8 +488,8 @@ export function eventText(ev, name, mySeat, game) {
     case "wish":
       return t("ev.wish", { name: who, suit: suitName(ev.suit) });
     case "draw":
-      return ev.cards && ev.seat === mySeat && ev.cards.length
-        ? t("ev.drawOwn", { cards: list(ev.cards) })
+      return ev.cards && (ev.seat === mySeat || mySeat === "all") && ev.cards.length
+        ? t("ev.drawOwn", { name: who, cards: list(ev.cards) })
         : t("ev.draw", { name: who, n: ev.count });
     case "penalty":
       return t("ev.penalty", { name: who, n: ev.amount });

@@ -25,6 +25,13 @@ function optionText(opt) {
   return s === key ? opt.description : s;
 }
 
+function defaultText(opt) {
+  const text = opt.default_text;
+  if (text === "true") return t("common.yes");
+  if (text === "false") return t("common.no");
+  return text;
+}
+
 function isDynamic(opt) {
   return opt.default_text && opt.default_text !== String(opt.default).toLowerCase();
 }
@@ -57,7 +64,7 @@ function renderOptions() {
       control.checked = Boolean(opt.default);
       box.append(
         h("p", { class: "field option check" }, h("label", { class: "check-label" }, control, h("span", {}, optionText(opt))),
-          h("span", { id: hintId, class: "hint" }, `${opt.name} — ${t("lobby.optionDefault", { text: opt.default_text })}`)),
+          h("span", { id: hintId, class: "hint" }, `${opt.name} — ${t("lobby.optionDefault", { text: defaultText(opt) })}`)),
       );
     } else {
       control = h("input", {
@@ -68,7 +75,7 @@ function renderOptions() {
       else control.value = String(opt.default);
       box.append(
         h("p", { class: "field option" }, h("label", { for: id }, optionText(opt)), control,
-          h("span", { id: hintId, class: "hint" }, `${opt.name} — ${t("lobby.optionDefault", { text: opt.default_text })}`)),
+          h("span", { id: hintId, class: "hint" }, `${opt.name} — ${t("lobby.optionDefault", { text: defaultText(opt) })}`)),
       );
     }
   }
@@ -201,7 +208,7 @@ function renderTables() {
     const status = t("lobby.status." + table.status);
     const seats = table.seats.map((s) =>
       h("li", { class: "seat-chip" + (s.taken ? "" : " free") },
-        s.kind === "bot" ? `🤖 ${s.name || s.bot}` : s.taken ? s.name || t("common.seat", { n: s.seat + 1 }) : t("lobby.free")),
+        s.kind === "bot" ? `${s.name || s.bot} (${t("common.bot")})` : s.taken ? s.name || t("common.seat", { n: s.seat + 1 }) : t("lobby.free")),
     );
     const free = table.status === "waiting" && table.seats.some((s) => s.kind === "human" && !s.taken);
     const actions = h("div", { class: "button-row" });

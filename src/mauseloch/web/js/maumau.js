@@ -74,7 +74,7 @@ function handSection(view, ctx, legal) {
     const moves = legal.filter((m) => m === card || m.startsWith(card + ":"));
     const playable = moves.length > 0;
     const label = `${cardName(card)}, ${playable ? t("mm.playable") : t("mm.notPlayable")}`;
-    const el = cardEl(card, { button: true, ariaLabel: label, className: playable ? "legal" : "dimmed" });
+    const el = cardEl(card, { button: true, ariaLabel: view.is_over ? cardName(card) : label, className: playable ? "legal" : view.is_over ? "" : "dimmed" });
     el.dataset.focusKey = "card-" + card;
     if (view.drawn === card) el.classList.add("drawn");
     if (playable) {
@@ -134,7 +134,7 @@ export function render(board, view, ctx) {
   const others = seatOrder(view, ctx.seat).filter((s) => !mine || s !== ctx.seat);
   const opponents = h("section", { class: "opponents" + (ctx.replay ? " all" : "") });
   for (const s of others) {
-    const hand = ctx.replay && view.hands ? view.hands[s] : null;
+    const hand = (ctx.replay || view.is_over) && view.hands ? view.hands[s] : null;
     opponents.append(playerBox(view, s, ctx, { hand }));
   }
   const parts = [opponents, centre(view, ctx)];
@@ -158,7 +158,7 @@ export function endTable(view, name) {
   for (const s of order) {
     const hand = view.hands ? view.hands[s] : [];
     const cards = h("div", { class: "end-hand" });
-    for (const c of hand) cards.append(cardEl(c, { className: "tiny" }));
+    for (const c of hand) cards.append(cardEl(c, { className: "small" }));
     body.append(
       h("tr", { dataset: { seat: String(s) } },
         h("td", { class: "rank" }, String(res.ranks[s])),

@@ -38,7 +38,7 @@ function render() {
   $("last").disabled = $("next").disabled = state.index === n;
   const list = $("frame-events");
   list.replaceChildren();
-  for (const ev of frame.events) list.append(h("li", {}, eventText(ev, seatName, null, state.game)));
+  for (const ev of frame.events) list.append(h("li", {}, eventText(ev, seatName, "all", state.game)));
   const renderer = RENDERERS[frame.view.game];
   renderer.render($("board"), frame.view, { seat: null, name: seatName, isBot, canAct: false, replay: true, move: () => {} });
   const end = $("end-screen");
