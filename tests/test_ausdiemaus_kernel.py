@@ -1,0 +1,108 @@
+"""The numba kernel plays exactly the engine's games: same deal from the seed, same flips, same
+end, same cards and chips — on 10,000 random deals for every player count and both decks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mauseloch
+from mauseloch.engine import Rng, derive_seed
+from mauseloch.games.ausdiemaus import CARD_ID, CARD_STR, FULL_DECK, SMALL_DECK
+from mauseloch.kernels import ausdiemaus as kernel
+
+GAME = "aus-die-maus"
+GAMES_PER_CASE = 10_000
+CASES = [(n, small) for n in range(2, 7) for small in (True, False)]
+
+
+def engine_outcome(game: mauseloch.Game) -> tuple[int, int, list[int], list[int]]:
+    play = game.play
+    flips = 0
+    while not game.is_over:
+        play("flip")
+        flips += 1
+    res = game.result()
+    return kernel.REASON_CODES[res["reason"]], flips, res["cards"], res["chips"]
+
+
+@pytest.mark.parametrize(("players", "small"), CASES, ids=[f"{n}p-{'small' if s else 'full'}" for n, s in CASES])
+def test_kernel_equals_engine_on_seeded_deals(players: int, small: bool) -> None:
+    seed = 1000 * players + small
+    chips = 5 if small else 9
+    reasons, flips, cards, chip_counts = kernel.simulate_range(
+        np.uint64(seed), 0, GAMES_PER_CASE, players, small, chips
+    )
+    options = {"small_deck": small}
+    for i in range(GAMES_PER_CASE):
+        game = mauseloch.new_game(GAME, players=players, seed=derive_seed(seed, i), options=options)
+        got = engine_outcome(game)
+        want = (int(reasons[i]), int(flips[i]), cards[i].tolist(), chip_counts[i].tolist())
+        assert got == want, f"game {i} (seed {derive_seed(seed, i)}): engine {got}, kernel {want}"
+
+
+def test_kernel_deals_the_engine_deck() -> None:
+    for small in (True, False):
+        for seed in range(300):
+            engine_deck = mauseloch.new_game(GAME, players=4, seed=seed, options={"small_deck": small}).deck
+            assert [CARD_STR[c] for c in kernel.deal_deck(np.uint64(seed), small)] == engine_deck
+    big = (1 << 64) - 1  # the whole uint64 range
+    assert [CARD_STR[c] for c in kernel.deal_deck(np.uint64(big), False)] == mauseloch.new_game(
+        GAME, players=4, seed=big
+    ).deck
+
+
+def test_kernel_equals_engine_with_other_chip_counts() -> None:
+    rng = Rng(77)
+    for players, small, chips in ((2, True, 1), (3, False, 2), (4, False, 30), (5, True, 12), (6, False, 100)):
+        decks = []
+        base = list(SMALL_DECK if small else FULL_DECK)
+        for _ in range(1000):
+            rng.shuffle(base)
+            decks.append(list(base))
+        arr = np.array([[CARD_ID[c] for c in d] for d in decks], dtype=np.int8)
+        g = len(decks)
+        reasons = np.empty(g, dtype=np.int8)
+        flips = np.empty(g, dtype=np.int32)
+        cards = np.empty((g, players), dtype=np.int16)
+        chip_counts = np.empty((g, players), dtype=np.int16)
+        kernel.play_decks(arr, players, chips, reasons, flips, cards, chip_counts)
+        for i, deck in enumerate(decks):
+            game = mauseloch.new_game(GAME, players=players, deck=deck, options={"small_deck": small, "chips": chips})
+            want = (int(reasons[i]), int(flips[i]), cards[i].tolist(), chip_counts[i].tolist())
+            assert engine_outcome(game) == want
+
+
+def test_kernel_hash_lists_grow_without_changing_games() -> None:
+    """Start the AM-11 lists with room for one position, so the growing path runs every game."""
+    players, chips = 4, 30  # many pile wins without a chip
+    buf = np.empty((players, kernel.CAP), dtype=np.int8)
+    head = np.empty(players, dtype=np.int64)
+    length = np.empty(players, dtype=np.int64)
+    hs = np.empty(players, dtype=np.uint64)
+    pile = np.empty(kernel.CAP, dtype=np.int8)
+    chip_counts = np.empty(players, dtype=np.int64)
+    st = np.empty(kernel.S_SIZE, dtype=np.int64)
+    for seed in range(300):
+        deck = kernel.deal_deck(np.uint64(seed), False)
+        tiny = np.empty((3, 1), dtype=np.uint64)
+        kernel._play_grow(deck, players, chips, buf, head, length, hs, pile, chip_counts, st, tiny)
+        reason, flips, cards, chips_out, _ = kernel.play_deck(deck, players, chips)
+        assert (st[kernel.S_REASON], st[kernel.S_FLIPS]) == (reason, flips)
+        assert length.tolist() == cards.tolist() and chip_counts.tolist() == chips_out.tolist()
+
+
+def test_kernel_reproduces_the_vectors() -> None:
+    path = Path("/work/shared/spec/vectors/aus-die-maus.jsonl")
+    if not path.exists():
+        pytest.skip("spec vectors not found")
+    for line in path.read_text().splitlines():
+        v = json.loads(line)
+        deck = np.array([CARD_ID[c] for c in v["deck"]], dtype=np.int8)
+        reason, flips, cards, chips, _ = kernel.play_deck(deck, v["players"], v["options"]["chips"])
+        assert flips == v["flips"]
+        assert reason == kernel.REASON_CODES[v["result"]["reason"]]
+        assert cards.tolist() == v["result"]["cards"] and chips.tolist() == v["result"]["chips"]
