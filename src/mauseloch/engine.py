@@ -335,7 +335,7 @@ class Game:
     of a simulation reads them millions of times.
     """
 
-    __slots__ = ("_events_cache", "__dict__")  # subclasses list their own hot fields
+    __slots__ = ("__dict__",)  # subclasses list their own hot fields
 
     info: ClassVar[GameInfo]
     name: ClassVar[str]
@@ -347,13 +347,13 @@ class Game:
     options: dict[str, Any]
     deck: list[str]
 
-    # Subclasses log events as compact tuples (fast) or dicts; ``_event_dict`` turns an entry
-    # into the public dict.
+    # Subclasses log events as compact tuples (fast); ``_event_dict`` turns an entry into a new
+    # public dict each time, so no caller can alter the log.
     _log: list[Any]
     _moves: list[Any]  # (seat, move) or (seat, move, ms) in the order played
 
     def __init__(self) -> None:
-        self._events_cache: list[dict[str, Any]] = []
+        pass
 
     # -- to implement ------------------------------------------------------------------
     @classmethod
@@ -376,20 +376,23 @@ class Game:
         raise NotImplementedError
 
     def _event_dict(self, entry: Any) -> dict[str, Any]:
-        return entry
+        raise NotImplementedError
 
     # -- shared -----------------------------------------------------------------------
     @property
     def events(self) -> list[dict[str, Any]]:
-        cache = self._events_cache
-        log = self._log
-        if len(cache) < len(log):
-            cache.extend(self._event_dict(e) for e in log[len(cache) :])
-        return list(cache)
+        """The full log as new dicts: a caller may change them without touching the game."""
+        to_dict = self._event_dict
+        return [to_dict(e) for e in self._log]
 
     def events_since(self, index: int) -> list[dict[str, Any]]:
         """Events from position ``index`` of the log on (servers send only what is new)."""
-        return self.events[index:]
+        to_dict = self._event_dict
+        return [to_dict(e) for e in self._log[index:]]
+
+    @property
+    def event_count(self) -> int:
+        return len(self._log)
 
     @property
     def move_count(self) -> int:

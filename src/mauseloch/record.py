@@ -36,6 +36,8 @@ def replay(record: Any) -> Game:
         if not isinstance(entry, list) or len(entry) not in (2, 3):
             raise ValueError(f"record move {i}: expected [seat, move] or [seat, move, ms], got {entry!r}")
         seat, move = entry[0], entry[1]
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ValueError(f"record move {i}: the seat must be a whole number, got {seat!r}")
         ms = entry[2] if len(entry) == 3 else None
         try:
             game.play(move, seat=seat, ms=ms)

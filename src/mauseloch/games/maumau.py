@@ -165,9 +165,10 @@ class MauMau(Game):
         return bool(self.draw_pile) or len(self.discard) > 1
 
     def legal_moves(self, seat: int | None = None) -> list[str]:
-        if seat is not None and seat != self.to_move:
+        if seat is not None:
             self._check_seat_arg(seat)
-            return []
+            if seat != self.to_move:
+                return []
         legal = self._legal
         if legal is None:  # computed once per position; play() reuses it
             if self.is_over:
@@ -197,7 +198,7 @@ class MauMau(Game):
     def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
         legal = self._legal or self._legal_table()
         action = legal[1].get(move)
-        if action is None or (seat is not None and seat != self.to_move) or ms is not None:
+        if action is None or seat is not None or ms is not None:  # the checked path
             move, action = self._check_move(move, seat, ms)
         actor: int = self.to_move  # type: ignore[assignment]
         self._legal = None
