@@ -36,7 +36,8 @@ FULL = -2
 REASON_CODES = {name: i + 1 for i, name in enumerate(REASONS)}  # chips 1, empty_stack 2, endless 3
 assert REASON_CODES == {"chips": CHIPS, "empty_stack": EMPTY_STACK, "endless": ENDLESS}
 
-CAP = 128  # ring buffer per stack (>= 90 cards), a power of two
+CAP_BITS = 7
+CAP = 1 << CAP_BITS  # ring buffer per stack (>= 90 cards), a power of two
 MASK = CAP - 1
 
 U64 = np.uint64
@@ -194,6 +195,8 @@ def _advance(
     After a win ``st[S_WINNER]`` and ``st[S_CHIP]`` say who won and whether a chip was taken;
     the winner is to move and starts the new pile (AM-8).
     """
+    # unsigned indices: numba then skips its negative-index wraparound on every access
+    flat = buf.reshape(players * CAP)
     p = st[S_TO_MOVE]
     mode = st[S_PHASE]
     owner = st[S_OWNER]
@@ -201,21 +204,22 @@ def _advance(
     plen = st[S_PLEN]
     last = players - 1
     while True:
-        if length[p] == 0:  # AM-10
+        up = U64(p)
+        if length[up] == 0:  # AM-10
             st[S_REASON] = EMPTY_STACK
             st[S_FLIPS] = flips
             st[S_PLEN] = plen
             st[S_TO_MOVE] = p
             return False
-        hp = head[p]
-        card = np.int64(buf[p, hp])
-        head[p] = (hp + 1) & MASK
-        length[p] -= 1
-        hs[p] = (hs[p] - U64(card + 1)) * HB
-        pile[plen] = card
+        hp = head[up]
+        card = np.int64(flat[(up << U64(CAP_BITS)) | U64(hp)])
+        head[up] = (hp + 1) & MASK
+        length[up] -= 1
+        hs[up] = (hs[up] - U64(card + 1)) * HB
+        pile[U64(plen)] = card
         plen += 1
         flips += 1
-        code = TABLE[mode * 5 + card]
+        code = TABLE[U64(mode * 5 + card)]
         mode = code & 7
         owner = p if code & 16 else owner
         win = code >> 5
@@ -226,16 +230,18 @@ def _advance(
         # AM-7: the pile goes under the winner's stack, the oldest card first
         w = p if win == 1 else owner
         chip = 1 if win == 1 else 0
-        hw = head[w]
-        lw = length[w]
-        h = hs[w]
+        uw = U64(w)
+        hw = head[uw]
+        lw = length[uw]
+        h = hs[uw]
+        base = uw << U64(CAP_BITS)
         for i in range(plen):
-            c = pile[i]
-            buf[w, (hw + lw) & MASK] = c
-            h += U64(c + 1) * POW[lw]
+            c = pile[U64(i)]
+            flat[base | U64((hw + lw) & MASK)] = c
+            h += U64(c + 1) * POW[U64(lw)]
             lw += 1
-        length[w] = lw
-        hs[w] = h
+        length[uw] = lw
+        hs[uw] = h
         st[S_WINS] += 1
         st[S_FLIPS] = flips
         st[S_PLEN] = 0
@@ -244,7 +250,7 @@ def _advance(
         st[S_OWNER] = -1
         st[S_TO_MOVE] = w
         if chip:
-            chips[w] += 1
+            chips[uw] += 1
             st[S_LAST_CHIP] = flips
             st[S_CHIPS_LEFT] -= 1
             if st[S_CHIPS_LEFT] == 0:  # AM-9
