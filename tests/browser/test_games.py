@@ -22,9 +22,7 @@ WATCH_CHASE = """() => {
 
 def ranking_rows(page: Any) -> list[list[str]]:
     rows = page.locator("#end-screen table.ranking tbody tr")
-    return [
-        [c.strip() for c in rows.nth(i).locator("td, th").all_inner_texts()] for i in range(rows.count())
-    ]
+    return [[c.strip() for c in rows.nth(i).locator("td, th").all_inner_texts()] for i in range(rows.count())]
 
 
 def test_maumau_against_bots_to_the_end_then_replay(new_context: Any, server: Any) -> None:
@@ -50,7 +48,9 @@ def test_maumau_against_bots_to_the_end_then_replay(new_context: Any, server: An
     for seat in range(3):
         rank, _name, cards, points = by_seat[seat][:4]
         assert (int(rank), int(cards), int(points)) == (
-            result["ranks"][seat], result["cards"][seat], result["points"][seat]
+            result["ranks"][seat],
+            result["cards"][seat],
+            result["points"][seat],
         )
     log = page.locator("#log").inner_text()
     kinds = [e["type"] for e in game.events]
@@ -103,7 +103,11 @@ def test_ausdiemaus_against_bots_to_the_end(new_context: Any, server: Any) -> No
         row = rows.nth(i)
         seat = int(row.get_attribute("data-seat"))
         rank, _name, cards, chips = [c.strip() for c in row.locator("td, th").all_inner_texts()]
-        assert (int(rank), int(cards), int(chips)) == (result["ranks"][seat], result["cards"][seat], result["chips"][seat])
+        assert (int(rank), int(cards), int(chips)) == (
+            result["ranks"][seat],
+            result["cards"][seat],
+            result["chips"][seat],
+        )
     if any(e["type"] == "chase" for e in game.events):
         assert page.evaluate("window.__chaseSeen")
         assert "Mouse, watch out, the cat is coming!" in page.locator("#log").inner_text()

@@ -13,9 +13,7 @@ pytestmark = pytest.mark.browser
 
 
 def wait_version(page: Any, version: int) -> None:
-    page.wait_for_function(
-        "v => Number(document.getElementById('board').dataset.version) >= v", arg=version
-    )
+    page.wait_for_function("v => Number(document.getElementById('board').dataset.version) >= v", arg=version)
 
 
 def test_two_browsers_play_through_an_invite_while_a_spectator_watches(new_context: Any, server: Any) -> None:

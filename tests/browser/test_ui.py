@@ -109,9 +109,7 @@ def test_keyboard_only_move(new_context: Any, server: Any) -> None:
         focused = page.evaluate("document.activeElement.className")
         assert "wish-choice" in focused  # the first suit has the focus
         page.keyboard.press("Space")
-    page.wait_for_function(
-        "v => Number(document.getElementById('board').dataset.version) > v", arg=before
-    )
+    page.wait_for_function("v => Number(document.getElementById('board').dataset.version) > v", arg=before)
     moves = [m["move"] for m in sent if m["type"] == "move"]
     assert len(moves) == 1
     assert not [f for f in received if f["type"] == "error"]

@@ -2,7 +2,7 @@
 // four colours, so a suit is never told by colour alone) and the Aus die Maus! cards.
 // Only known card strings are turned into markup; anything else is shown as plain text.
 
-import { cardName, getLang } from "./i18n.js";
+import { cardName, t } from "./i18n.js";
 
 const SUIT_COLOR = { S: "#1b1b1b", H: "#c8102e", D: "#0057a8", C: "#0b6e35" };
 
@@ -14,10 +14,10 @@ const SUIT_PATH = {
   C: '<circle cx="50" cy="27" r="19"/><circle cx="27" cy="58" r="19"/><circle cx="73" cy="58" r="19"/><circle cx="50" cy="50" r="12"/><path d="M46 52 C46 74 41 87 32 96 L68 96 C59 87 54 74 54 52 Z"/>',
 };
 
-const RANK_LABEL = {
-  en: { 7: "7", 8: "8", 9: "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" },
-  de: { 7: "7", 8: "8", 9: "9", T: "10", J: "B", Q: "D", K: "K", A: "A" },
-};
+// The index printed on a card: digits as they are, the court cards and ace in the page's language.
+function rankLabel(rank) {
+  return rank === "T" ? "10" : "JQKA".includes(rank) ? t("face." + rank) : rank;
+}
 
 const MM_CARD = /^[789TJQKA][CSHD]$/;
 
@@ -33,7 +33,7 @@ export function suitSVG(suit, size = 28) {
 }
 
 function corner(rank, suit) {
-  const label = (RANK_LABEL[getLang()] || RANK_LABEL.en)[rank];
+  const label = rankLabel(rank);
   const color = SUIT_COLOR[suit];
   const fs = label.length > 1 ? 13 : 15;
   return (
@@ -49,7 +49,7 @@ function mauMauSVG(card) {
   const face = "JQK".includes(rank);
   let middle;
   if (face) {
-    const label = (RANK_LABEL[getLang()] || RANK_LABEL.en)[rank];
+    const label = rankLabel(rank);
     middle =
       `<rect x="16" y="17" width="28" height="50" rx="3" fill="none" stroke="${SUIT_COLOR[suit]}" stroke-width="1.2"/>` +
       `<text x="30" y="44" text-anchor="middle" font-size="22" font-weight="700" fill="${SUIT_COLOR[suit]}" font-family="DejaVu Serif, serif">${label}</text>` +
@@ -79,13 +79,8 @@ function labelText(text, fill = "#222") {
   return `<text x="30" y="79" text-anchor="middle" font-size="7.5" font-weight="700" fill="${fill}" font-family="DejaVu Sans, Arial, sans-serif">${text}</text>`;
 }
 
-const AM_LABEL = {
-  en: { cheese: "CHEESE", mouse: "MOUSE", cat: "CAT" },
-  de: { cheese: "KÄSE", mouse: "MAUS", cat: "KATZE" },
-};
-
 function ausDieMausSVG(card) {
-  const words = AM_LABEL[getLang()] || AM_LABEL.en;
+  const words = { cheese: t("face.cheese"), mouse: t("face.mouse"), cat: t("face.cat") };
   let body;
   if (card === "cheese") {
     body =

@@ -18,6 +18,7 @@ export class TableConnection {
     this.closed = false;
     this.pingTimer = null;
     this.retryTimer = null;
+    this.answerTimer = null;
   }
 
   url() {
@@ -72,7 +73,14 @@ export class TableConnection {
   }
 
   move(move) {
-    return this.send({ type: "move", move, version: this.version });
+    const sent = this.send({ type: "move", move, version: this.version });
+    if (sent) {
+      // A move is always answered (update or error). If nothing comes, ask with a ping: its
+      // pong tells the table's version and seq, and a difference means a resync.
+      clearTimeout(this.answerTimer);
+      this.answerTimer = setTimeout(() => this.send({ type: "ping" }), 3000);
+    }
+    return sent;
   }
 
   resync() {
@@ -86,6 +94,7 @@ export class TableConnection {
     } catch (e) {
       return;
     }
+    if (msg.type !== "pong") clearTimeout(this.answerTimer);
     if (msg.type === "snapshot") {
       this.attempt = 0;
       this.version = msg.version;
@@ -103,8 +112,10 @@ export class TableConnection {
         return;
       }
       this.onUpdate(msg);
-    } else if (msg.type === "error") {
-      this.onError(msg);
+    } else if (msg.type === "error" || msg.type === "pong") {
+      // Both carry the table's version and seq: being behind means something was missed.
+      if (msg.version > this.version || msg.seq > this.seq) this.resync();
+      if (msg.type === "error") this.onError(msg);
     }
   }
 }

@@ -67,7 +67,6 @@ function onError(msg) {
   const local = t("table.error." + msg.code);
   const detail = local === "table.error." + msg.code ? msg.message : `${local} (${msg.message})`;
   showError(t("table.refused", { message: detail }));
-  if (msg.code === "stale") state.conn.resync();
   if (msg.code === "bad_token") {
     state.conn.close();
     state.conn = null;
