@@ -64,3 +64,29 @@ def test_two_browsers_play_through_an_invite_while_a_spectator_watches(new_conte
     assert check_no_hidden_cards(frames["anna"], record, 0) > version // 2
     assert check_no_hidden_cards(frames["ben"], record, 1) > version // 2
     assert check_no_hidden_cards(frames["watcher"], record, None) > version // 2
+
+
+def test_lobby_lists_the_table_to_join_and_to_watch(new_context: Any) -> None:
+    anna = new_context().new_page()
+    table_id, _ = create_table(anna, "mau-mau", ["me", "human", "bot:random"])
+
+    ben = new_context().new_page()
+    ben.goto("/")
+    item = ben.locator(".table-item", has=ben.locator(f"a[href='/t/{table_id}?watch=1']"))
+    item.wait_for()
+    assert "waiting for players" in item.inner_text()
+    item.get_by_role("button", name="Join").click()
+    assert ben.inner_text("#join-error") == "Please enter your name first."
+    ben.fill("#player-name", "Ben")
+    item.get_by_role("button", name="Join").click()
+    ben.wait_for_selector("#board .hand button.card")
+    assert "Ben (you)" in ben.inner_text("#board .me")
+    assert f"/t/{table_id}?seat=1&token=" in ben.url
+
+    carla = new_context().new_page()
+    carla.goto("/")
+    carla.locator(f"a[href='/t/{table_id}?watch=1']").click()
+    carla.wait_for_selector("#board[data-version]")
+    assert carla.inner_text("#conn-status") == "You are watching"
+    assert carla.locator("#board .hand").count() == 0
+    assert carla.locator("#board .opponents .player").count() == 3
