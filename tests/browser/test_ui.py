@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import ACTION, capture_frames, capture_sent, create_table, open_table
+from .helpers import ACTION, OVER, capture_frames, capture_sent, create_table, open_table
 
 pytestmark = pytest.mark.browser
 
@@ -82,9 +82,9 @@ def test_phone_layout(new_context: Any) -> None:
     assert_fits_phone(page)
 
 
-def test_keyboard_only_move(new_context: Any, server: Any) -> None:
+def test_keyboard_only_move(new_context: Any) -> None:
     page = new_context().new_page()
-    table_id, _ = create_table(page, "mau-mau", ["me", "bot:heuristic"])
+    create_table(page, "mau-mau", ["me", "bot:heuristic"])
     sent = capture_sent(page)
     received = capture_frames(page)
     open_table(page)
@@ -118,4 +118,17 @@ def test_keyboard_only_move(new_context: Any, server: Any) -> None:
     assert mine and mine[0]["type"] in ("play", "draw", "take", "pass")
     if mine[0]["type"] == "play":
         assert moves[0].split(":")[0] == mine[0]["card"]
-    assert table_id
+
+    # On the next turn the focus is back on a choice: Enter plays again without any Tab.
+    page.wait_for_selector(f"{ACTION}, {OVER}")
+    if page.locator(OVER).count():
+        return
+    focused = page.evaluate("document.activeElement.matches('#board .card.legal, #board .btn-action')")
+    assert focused, "the focus did not come back to the board's first choice"
+    now = int(page.get_attribute("#board", "data-version"))
+    page.keyboard.press("Enter")
+    if page.locator("#wish-dialog[open]").count():
+        page.keyboard.press("Enter")
+    page.wait_for_function("v => Number(document.getElementById('board').dataset.version) > v", arg=now)
+    assert len([m for m in sent if m["type"] == "move"]) == 2
+    assert not [f for f in received if f["type"] == "error"]

@@ -187,9 +187,11 @@ function render() {
   board.dataset.toMove = view.to_move === null || view.to_move === undefined ? "" : String(view.to_move);
   board.dataset.over = view.is_over ? "1" : "0";
   board.dataset.pending = state.pending ? "1" : "0";
-  // Keep keyboard focus on the same control across a redraw.
+  // Keep keyboard focus on the same control across a redraw; when that control is gone (the
+  // move was made), focus rests on the board and returns to the first choice on the next turn.
   const active = document.activeElement;
-  const focusKey = active && board.contains(active) ? active.dataset.focusKey : null;
+  const focusInBoard = active && (board.contains(active) || active === board);
+  const focusKey = focusInBoard && active !== board ? active.dataset.focusKey || "" : focusInBoard ? "" : null;
   const waiting = state.table && state.table.status === "waiting";
   renderer.render(board, view, {
     seat: state.seat,
@@ -199,13 +201,11 @@ function render() {
     move: sendMove,
     wishDialog: $("wish-dialog"),
   });
-  if (focusKey) {
-    const again = board.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
-    if (again) again.focus();
-    else {
-      const fallback = board.querySelector("[data-primary]") || board.querySelector(".card.legal");
-      if (fallback) fallback.focus();
-    }
+  if (focusKey !== null) {
+    const again = focusKey ? board.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`) : null;
+    const fallback = board.querySelector("[data-primary]") || board.querySelector(".card.legal");
+    const target = again || fallback || board;
+    if (target !== document.activeElement) target.focus({ preventScroll: target === board });
   }
   renderEnd();
 }
@@ -274,7 +274,10 @@ async function showJoin() {
     const free = summary.status === "waiting" && summary.seats.some((s) => s.kind === "human" && !s.taken);
     $("join-button").hidden = !free;
     $("join-name").parentElement.hidden = !free;
-    $("join-info").textContent = free ? "" : t("table.noFreeSeat");
+    $("join-info").replaceChildren(free ? "" : t("table.noFreeSeat"));
+    if (summary.status === "over") {
+      $("join-info").append(" ", h("a", { href: `/replay/${encodeURIComponent(tableId)}` }, t("table.toReplay")));
+    }
     (free ? $("join-name") : $("watch-button")).focus();
   } catch (err) {
     $("join-error").textContent = err.message;
