@@ -1,0 +1,75 @@
+"""Shared helpers of the server tests: an app on a fresh SQLite file, seated WebSocket players."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what the project installs
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from mauseloch.server.app import create_app
+from mauseloch.server.storage import Store, metadata
+
+from .helpers import Player
+
+PG_ENV = "MAUSELOCH_TEST_PG_URL"
+
+
+def ticking_clock() -> Callable[[], float]:
+    """A clock that advances one second per reading: the rate limit never triggers."""
+    counter = itertools.count()
+    return lambda: float(next(counter))
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'mauseloch.db'}"
+
+
+@pytest.fixture
+def pg_url() -> str:
+    """The test PostgreSQL (scripts/start-postgres.sh), emptied; skipped only without the variable."""
+    url = os.environ.get(PG_ENV)
+    if not url:
+        pytest.skip(f"{PG_ENV} is not set (make test sets it)")
+    store = Store(url)
+    metadata.drop_all(store.engine)
+    metadata.create_all(store.engine)
+    store.close()
+    return url
+
+
+AppFactory = Callable[..., TestClient]
+
+
+@pytest.fixture
+def make_client(db_url: str) -> Iterator[AppFactory]:
+    """``make_client(db=..., clock=..., **kw)``: a started TestClient; all are shut down at the end."""
+    started: list[TestClient] = []
+
+    def make(db: str | None = None, clock: Callable[[], float] | None = None, **kwargs: Any) -> TestClient:
+        kwargs.setdefault("bot_delay", 0)
+        app = create_app(db or db_url, clock=clock or ticking_clock(), **kwargs)
+        client = TestClient(app)
+        client.__enter__()
+        started.append(client)
+        return client
+
+    yield make
+    while Player.open:
+        Player.open.pop().close()
+    for client in reversed(started):
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client: AppFactory) -> TestClient:
+    return make_client()

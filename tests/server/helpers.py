@@ -1,0 +1,115 @@
+"""Helpers of the server tests: seated WebSocket players and lobby calls."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import anyio
+from starlette.testclient import TestClient
+
+RECEIVE_GUARD = 20.0  # seconds: only so a broken server fails the test instead of hanging it
+
+
+class Player:
+    """One WebSocket connection to a table and everything it received."""
+
+    open: ClassVar[list[Player]] = []  # closed by the client fixture, so its event loop can stop
+
+    def __init__(self, client: TestClient, table: str) -> None:
+        self._cm = client.websocket_connect(f"/ws/{table}")
+        self.ws = self._cm.__enter__()
+        self._exited = False
+        Player.open.append(self)
+        self.frames: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.state: dict[str, Any] | None = None  # the last snapshot or update
+        self.closed: int | None = None
+
+    def close(self) -> None:
+        if not self._exited:
+            self._exited = True
+            self._cm.__exit__(None, None, None)
+            if self.closed is None:
+                self.closed = 1000
+
+    def send(self, message: dict[str, Any] | str | bytes) -> None:
+        if isinstance(message, bytes):
+            self.ws.send_bytes(message)
+        else:
+            self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self) -> dict[str, Any]:
+        async def receive() -> Any:
+            with anyio.fail_after(RECEIVE_GUARD):
+                return await self.ws._send_rx.receive()
+
+        message = self.ws.portal.call(receive)
+        if message["type"] == "websocket.close":
+            self.closed = message.get("code", 1000)
+            return {"type": "closed", "code": self.closed}
+        text = message.get("text")
+        assert text is not None, message
+        self.raw.append(text)
+        frame = json.loads(text)
+        self.frames.append(frame)
+        if frame["type"] in ("snapshot", "update"):
+            self.state = frame
+        return frame
+
+    def hello(self, token: str | None = None, seat: int | None = None, last_seq: int = 0) -> dict[str, Any]:
+        self.send({"type": "hello", "token": token, "seat": seat, "last_seq": last_seq})
+        return self.recv()
+
+    def move(self, move: str, version: int | None = None) -> None:
+        assert self.state is not None
+        self.send({"type": "move", "move": move, "version": self.state["version"] if version is None else version})
+
+    @property
+    def view(self) -> dict[str, Any]:
+        assert self.state is not None
+        return self.state["view"]
+
+    def my_turn(self) -> bool:
+        view = self.view
+        return not view["is_over"] and bool(view.get("legal_moves"))
+
+    def until(self, condition: Callable[[Player], bool], limit: int = 10_000) -> None:
+        """Receive until ``condition`` holds for the latest state (errors fail the test)."""
+        for _ in range(limit):
+            if self.state is not None and condition(self):
+                return
+            frame = self.recv()
+            assert frame["type"] not in ("error", "closed"), frame
+        raise AssertionError("condition never met")
+
+
+def create_table(
+    client: TestClient, seats: list[dict[str, Any]], game: str = "mau-mau", **extra: Any
+) -> dict[str, Any]:
+    body = {"game": game, "seats": seats, "name": "Anna", **extra}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def join(client: TestClient, table: str, name: str = "Ben", seat: int | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"name": name}
+    if seat is not None:
+        body["seat"] = seat
+    response = client.post(f"/api/tables/{table}/join", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def seated(client: TestClient, table: str, seat: int, token: str) -> Player:
+    player = Player(client, table)
+    frame = player.hello(token, seat)
+    assert frame["type"] == "snapshot", frame
+    assert frame["seat"] == seat
+    return player
+
+
+HUMAN = {"kind": "human"}
+RANDOM_BOT = {"kind": "bot", "bot": "random"}

@@ -1,0 +1,141 @@
+"""Lobby API: games, creating, joining and listing tables, seat tokens and the table page."""
+
+from __future__ import annotations
+
+import hashlib
+
+from starlette.testclient import TestClient
+
+from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, seated
+
+
+def test_games_lists_turn_based_games_with_their_bots(client: TestClient) -> None:
+    answer = client.get("/api/games").json()
+    names = [g["name"] for g in answer["games"]]
+    assert "mau-mau" in names
+    assert "mausgeflippt" not in names  # needs a server clock; not offered in the browser
+    mau = next(g for g in answer["games"] if g["name"] == "mau-mau")
+    assert mau["min_players"] == 2 and any(o["name"] == "move_limit" for o in mau["options"])
+    assert "random" in answer["bots"]["mau-mau"]
+    assert set(answer["bots"]) == set(names)
+
+
+def test_create_join_list(client: TestClient) -> None:
+    created = create_table(client, [HUMAN, HUMAN, RANDOM_BOT], options={"ace_skips": True}, title="Friday")
+    table = created["table"]
+    assert created["seat"] == 0 and created["invite"] == f"/t/{table}"
+    assert created["url"] == f"/t/{table}?seat=0&token={created['token']}"
+    summary = client.get(f"/api/tables/{table}").json()
+    assert summary["status"] == "waiting" and summary["title"] == "Friday"
+    assert summary["options"]["ace_skips"] is True and summary["options"]["move_limit"] == 1000
+    assert [(s["kind"], s["taken"]) for s in summary["seats"]] == [("human", True), ("human", False), ("bot", True)]
+    assert summary["seats"][0]["name"] == "Anna" and summary["seats"][2]["bot"] == "random"
+
+    joined = join(client, table, "Ben")
+    assert joined["seat"] == 1 and joined["token"] != created["token"]
+    assert joined["url"] == f"/t/{table}?seat=1&token={joined['token']}"
+    summary = client.get(f"/api/tables/{table}").json()
+    assert summary["status"] == "playing" and summary["seats"][1]["name"] == "Ben"
+
+    full = client.post(f"/api/tables/{table}/join", json={"name": "Cleo"})
+    assert full.status_code == 409 and "error" in full.json()
+
+    other = create_table(client, [HUMAN, HUMAN])["table"]
+    listed = client.get("/api/tables").json()["tables"]
+    assert [t["id"] for t in listed] == [other, table]  # newest first
+    assert listed[1]["seats"][1]["taken"] is True
+
+
+def test_join_a_chosen_seat(client: TestClient) -> None:
+    table = create_table(client, [HUMAN, HUMAN, HUMAN])["table"]
+    assert join(client, table, "Cleo", seat=2)["seat"] == 2
+    assert client.post(f"/api/tables/{table}/join", json={"seat": 2}).status_code == 409
+    assert client.post(f"/api/tables/{table}/join", json={"seat": 0}).status_code == 409
+    assert client.post(f"/api/tables/{table}/join", json={"seat": 7}).status_code == 400
+    assert client.post(f"/api/tables/{table}/join", json={}).json()["seat"] == 1
+    assert client.get(f"/api/tables/{table}").json()["seats"][1]["name"] == "Player 2"
+
+
+def test_bad_lobby_requests(client: TestClient) -> None:
+    def post(body: object) -> int:
+        return client.post("/api/tables", json=body).status_code
+
+    assert post({"game": "chess", "seats": [HUMAN, HUMAN]}) == 400
+    assert post({"game": "mau-mau", "seats": [HUMAN]}) == 400  # too few players
+    assert post({"game": "mau-mau", "seats": [HUMAN] * 6}) == 400  # too many
+    assert post({"game": "mau-mau", "seats": [RANDOM_BOT, RANDOM_BOT]}) == 400  # nobody to play
+    assert post({"game": "mau-mau", "seats": [HUMAN, {"kind": "bot", "bot": "oracle"}]}) == 400
+    assert post({"game": "mau-mau", "seats": [HUMAN, {"kind": "alien"}]}) == 400
+    assert post({"game": "mau-mau", "seats": [HUMAN, HUMAN], "options": {"move_limit": 0}}) == 400
+    assert post({"game": "mau-mau", "seats": [HUMAN, HUMAN], "options": {"jokers": True}}) == 400
+    assert post({"game": "mau-mau", "seats": [HUMAN, HUMAN], "name": "x" * 100}) == 400
+    assert post({"game": "mau-mau", "seats": [HUMAN, HUMAN], "admin": True}) == 400
+    assert post({"game": "mausgeflippt", "seats": [HUMAN, HUMAN]}) == 400
+    assert client.post("/api/tables", content=b"{not json").status_code == 400
+    big = client.post("/api/tables", content=b'{"game": "' + b"x" * 9000 + b'"}')
+    assert big.status_code == 413 and "error" in big.json()
+    assert client.get("/api/tables/nosuch").status_code == 404
+    assert client.post("/api/tables/nosuch/join", json={}).status_code == 404
+    assert client.get("/api/tables").json()["tables"] == []  # nothing was created
+
+
+def test_tokens_are_stored_hashed(client: TestClient) -> None:
+    created = create_table(client, [HUMAN, HUMAN])
+    row = client.app.state.store.load_table(created["table"])  # type: ignore[attr-defined]
+    assert row.seats[0].token_hash == hashlib.sha256(created["token"].encode()).hexdigest()
+    assert created["token"] not in repr(row)
+    assert row.seats[1].token_hash is None
+
+
+def test_table_page_sets_the_seat_cookie_only_for_a_good_token(client: TestClient) -> None:
+    created = create_table(client, [HUMAN, HUMAN])
+    table, token = created["table"], created["token"]
+    good = client.get(f"/t/{table}?seat=0&token={token}")
+    assert good.status_code in (200, 404)  # 404 only while the page file is not written yet
+    assert good.cookies.get(f"ml_{table}") == f"0:{token}"
+    client.cookies.clear()
+    bad = client.get(f"/t/{table}?seat=0&token=not-it")
+    assert f"ml_{table}" not in bad.cookies
+    wrong_seat = client.get(f"/t/{table}?seat=1&token={token}")
+    assert f"ml_{table}" not in wrong_seat.cookies
+    assert client.get("/t/nosuch").status_code == 404
+
+
+def test_websocket_token_checks(client: TestClient) -> None:
+    created = create_table(client, [HUMAN, HUMAN])
+    table, token = created["table"], created["token"]
+    ben = join(client, table)
+
+    for hello in (
+        {"token": "wrong", "seat": 0},
+        {"token": None, "seat": 0},  # a seat without a token
+        {"token": token, "seat": 1},  # Anna's token does not open Ben's seat
+        {"token": ben["token"], "seat": 0},
+        {"token": token, "seat": 9},
+        {"token": "", "seat": 0},
+    ):
+        player = Player(client, table)
+        frame = player.hello(**hello)  # type: ignore[arg-type]
+        assert frame["type"] == "error" and frame["code"] == "bad_token", (hello, frame)
+        assert player.recv()["type"] == "closed"
+
+    anna = seated(client, table, 0, token)
+    assert anna.state is not None and anna.view["hand"]
+    by_token = Player(client, table)
+    assert by_token.hello(ben["token"])["seat"] == 1  # the token alone finds its seat
+    watcher = Player(client, table)
+    snap = watcher.hello()
+    assert snap["type"] == "snapshot" and snap["seat"] is None and "hand" not in snap["view"]
+    for p in (anna, by_token, watcher):
+        p.close()
+
+
+def test_cookie_opens_the_seat_on_the_websocket(client: TestClient) -> None:
+    created = create_table(client, [HUMAN, HUMAN])
+    table, token = created["table"], created["token"]
+    client.get(f"/t/{table}?seat=0&token={token}")  # sets ml_<id>
+    assert client.cookies.get(f"ml_{table}") == f"0:{token}"
+    player = Player(client, table)
+    frame = player.hello(None, 0)
+    assert frame["type"] == "snapshot" and frame["seat"] == 0
+    player.close()

@@ -1,0 +1,143 @@
+"""Playing over the WebSocket: against bots, between humans, reconnecting, refused moves."""
+
+from __future__ import annotations
+
+import random
+
+from starlette.testclient import TestClient
+
+import mauseloch
+
+from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, seated
+
+SHORT = {"move_limit": 150}
+
+
+def play_out(players: list[Player], rng: random.Random, watchers: tuple[Player, ...] = ()) -> None:
+    """Two or more human seats without bots: the seat to move plays, then everyone gets one update."""
+    while not players[0].view["is_over"]:
+        mover = next(p for p in players if p.my_turn())
+        version = mover.state["version"]  # type: ignore[index]
+        mover.move(rng.choice(mover.view["legal_moves"]))
+        for p in (*players, *watchers):
+            frame = p.recv()
+            assert frame["type"] == "update", frame
+            assert frame["version"] == version + 1
+            assert frame["seq"] == p.frames[-2]["seq"] + len(frame["events"])  # seq follows on
+
+
+def test_full_game_against_bots(client: TestClient) -> None:
+    created = create_table(client, [HUMAN, RANDOM_BOT, {"kind": "bot", "bot": "heuristic"}, RANDOM_BOT], options=SHORT)
+    anna = seated(client, created["table"], 0, created["token"])
+    rng = random.Random(1)
+    seen_versions = [anna.state["version"]]  # type: ignore[index]
+    while not anna.view["is_over"]:
+        anna.until(lambda p: p.my_turn() or p.view["is_over"])
+        if anna.my_turn():
+            anna.move(rng.choice(anna.view["legal_moves"]))
+            anna.recv()
+        seen_versions.append(anna.state["version"])  # type: ignore[index]
+    assert seen_versions == sorted(seen_versions)
+    table = client.app.state.tables.get(created["table"])  # type: ignore[attr-defined]
+    assert table.game.is_over and anna.state["version"] == table.version == len(table.game.record()["moves"])  # type: ignore[index]
+    assert anna.view["result"] == table.game.result()
+    assert client.get(f"/api/tables/{created['table']}").json()["status"] == "over"
+    assert client.get("/api/tables").json()["tables"] == []  # finished tables leave the list
+    # The stored moves are the game: replaying them gives the same result.
+    row = client.app.state.store.load_table(created["table"])  # type: ignore[attr-defined]
+    assert row.status == "over" and row.result == table.game.result()
+    assert mauseloch.replay(table.game.record()).result() == table.game.result()
+    anna.close()
+
+
+def test_game_between_two_humans_with_a_spectator(client: TestClient) -> None:
+    created = create_table(client, [HUMAN, HUMAN], options=SHORT)
+    table = created["table"]
+    anna = seated(client, table, 0, created["token"])
+    assert anna.view["to_move"] == 0
+    anna.move(anna.view["legal_moves"][0])
+    refused = anna.recv()
+    assert refused["type"] == "error" and refused["code"] == "not_started"
+    ben_seat = join(client, table, "Ben")
+    snap = anna.recv()  # everyone gets a fresh snapshot when a seat is taken
+    assert snap["type"] == "snapshot" and snap["table"]["status"] == "playing"
+    ben = seated(client, table, 1, ben_seat["token"])
+    watcher = Player(client, table)
+    assert watcher.hello()["seat"] is None
+    play_out([anna, ben], random.Random(2), (watcher,))
+    assert anna.view["result"] == ben.view["result"] == watcher.view["result"]
+    assert anna.view["hands"] == watcher.view["hands"]  # at the end every hand shows
+    game = client.app.state.tables.get(table).game  # type: ignore[attr-defined]
+    assert anna.view == game.view(0) and ben.view == game.view(1) and watcher.view == game.view(None)
+    for p in (anna, ben, watcher):
+        p.close()
+
+
+def test_refused_moves_change_nothing(client: TestClient) -> None:
+    created = create_table(client, [HUMAN, HUMAN])
+    table = created["table"]
+    ben_seat = join(client, table)
+    anna = seated(client, table, 0, created["token"])
+    ben = seated(client, table, 1, ben_seat["token"])
+    watcher = Player(client, table)
+    watcher.hello()
+    before = client.app.state.tables.get(table).game.record()  # type: ignore[attr-defined]
+
+    def refused(player: Player, message: dict[str, object]) -> dict[str, object]:
+        player.send(message)
+        frame = player.recv()
+        assert frame["type"] == "error", frame
+        assert frame["version"] == anna.state["version"] and frame["seq"] == anna.state["seq"]  # type: ignore[index]
+        return frame
+
+    legal = anna.view["legal_moves"]
+    assert refused(anna, {"type": "move", "move": legal[0], "version": 5})["code"] == "stale"
+    assert refused(anna, {"type": "move", "move": "ZZ", "version": 0})["code"] == "illegal"
+    not_held = next(c for c in ("7C", "8C", "9C", "TC", "QC", "KC", "AC") if c not in anna.view["hand"])
+    frame = refused(anna, {"type": "move", "move": not_held, "version": 0})
+    assert frame["code"] == "illegal" and "legal now" in frame["message"]  # the engine's reason
+    assert refused(anna, {"type": "move", "move": "timeout", "version": 0})["code"] == "illegal"
+    assert refused(ben, {"type": "move", "move": "draw", "version": 0})["code"] == "not_your_turn"
+    assert refused(watcher, {"type": "move", "move": legal[0], "version": 0})["code"] == "not_your_turn"
+    assert client.app.state.tables.get(table).game.record() == before  # type: ignore[attr-defined]
+
+    # A move in lower case is accepted and stored in its canonical spelling.
+    anna.move(legal[0].lower())
+    assert anna.recv()["version"] == 1 and ben.recv()["version"] == 1 and watcher.recv()["version"] == 1
+    row = client.app.state.store.load_table(table)  # type: ignore[attr-defined]
+    assert row.moves == [[0, legal[0]]]
+    assert refused(anna, {"type": "move", "move": legal[0], "version": 0})["code"] in ("stale", "not_your_turn")
+    for p in (anna, ben, watcher):
+        p.close()
+
+
+def test_reconnect_keeps_the_seat(client: TestClient) -> None:
+    created = create_table(client, [HUMAN, RANDOM_BOT], options=SHORT)
+    table = created["table"]
+    anna = seated(client, table, 0, created["token"])
+    rng = random.Random(3)
+    for _ in range(3):
+        anna.until(lambda p: p.my_turn() or p.view["is_over"])
+        if anna.view["is_over"]:
+            break
+        anna.move(rng.choice(anna.view["legal_moves"]))
+        anna.recv()
+    last = anna.state
+    anna.close()
+
+    again = Player(client, table)
+    snap = again.hello(created["token"], 0, last_seq=last["seq"])  # type: ignore[index]
+    assert snap["type"] == "snapshot" and snap["seat"] == 0
+    game = client.app.state.tables.get(table).game  # type: ignore[attr-defined]
+    assert snap["view"] == game.view(0) and snap["version"] >= last["version"]  # type: ignore[index]
+    assert len(snap["events"]) <= 50
+    again.send({"type": "resync"})
+    assert again.recv() == {**snap, "table": again.frames[-1]["table"]}
+    again.send({"type": "ping"})
+    pong = again.recv()
+    assert pong == {"type": "pong", "version": snap["version"], "seq": snap["seq"]}
+    # two tabs of one seat both play it
+    second_tab = seated(client, table, 0, created["token"])
+    assert second_tab.view == again.view
+    again.close()
+    second_tab.close()
