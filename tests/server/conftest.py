@@ -73,3 +73,15 @@ def make_client(db_url: str) -> Iterator[AppFactory]:
 @pytest.fixture
 def client(make_client: AppFactory) -> TestClient:
     return make_client()
+
+
+@pytest.fixture
+def seeds(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
+    """``seeds(n)``: tables created from now on are dealt from seeds n, n+1, ... (reproducible games)."""
+    import mauseloch.engine
+
+    def use(first: int) -> None:
+        counter = itertools.count(first)
+        monkeypatch.setattr(mauseloch.engine, "fresh_seed", lambda: next(counter))
+
+    return use

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -113,3 +114,16 @@ def seated(client: TestClient, table: str, seat: int, token: str) -> Player:
 
 HUMAN = {"kind": "human"}
 RANDOM_BOT = {"kind": "bot", "bot": "random"}
+
+
+def play_out(players: list[Player], rng: random.Random, watchers: tuple[Player, ...] = ()) -> None:
+    """Two or more human seats without bots: the seat to move plays, then everyone gets one update."""
+    while not players[0].view["is_over"]:
+        mover = next(p for p in players if p.my_turn())
+        version = mover.state["version"]  # type: ignore[index]
+        mover.move(rng.choice(mover.view["legal_moves"]))
+        for p in (*players, *watchers):
+            frame = p.recv()
+            assert frame["type"] == "update", frame
+            assert frame["version"] == version + 1
+            assert frame["seq"] == p.frames[-2]["seq"] + len(frame["events"])  # seq follows on

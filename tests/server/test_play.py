@@ -8,22 +8,9 @@ from starlette.testclient import TestClient
 
 import mauseloch
 
-from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, seated
+from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, play_out, seated
 
 SHORT = {"move_limit": 150}
-
-
-def play_out(players: list[Player], rng: random.Random, watchers: tuple[Player, ...] = ()) -> None:
-    """Two or more human seats without bots: the seat to move plays, then everyone gets one update."""
-    while not players[0].view["is_over"]:
-        mover = next(p for p in players if p.my_turn())
-        version = mover.state["version"]  # type: ignore[index]
-        mover.move(rng.choice(mover.view["legal_moves"]))
-        for p in (*players, *watchers):
-            frame = p.recv()
-            assert frame["type"] == "update", frame
-            assert frame["version"] == version + 1
-            assert frame["seq"] == p.frames[-2]["seq"] + len(frame["events"])  # seq follows on
 
 
 def test_full_game_against_bots(client: TestClient) -> None:

@@ -182,18 +182,17 @@ def create_app(
             return
         conn: Connection | None = None
         sender: asyncio.Task[None] | None = None
-        recent: deque[float] = deque()
+        recent: deque[float] = deque()  # arrival times within the last second
         refused_in_a_row = 0
         try:
-            while True:
+            while conn is None or conn.close_code is None:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
-                # Rate limit first: a flood costs one comparison per message.
-                t = clock()
+                t = clock()  # the rate limit comes first: a flood costs one comparison a message
                 while recent and t - recent[0] >= 1.0:
                     recent.popleft()
                 reply: str | None = None
@@ -206,8 +205,7 @@ def create_app(
                         if conn is None:
                             if not isinstance(msg, Hello):
                                 raise ProtocolError("bad_message", "say hello first")
-                            seat = identify(websocket, table, msg)
-                            conn = Connection(seat=seat)
+                            conn = Connection(seat=identify(websocket, table, msg))
                             sender = asyncio.create_task(drain(websocket, conn))
                             tables.attach(table, conn)
                         elif isinstance(msg, Hello):
@@ -221,32 +219,30 @@ def create_app(
                         refused_in_a_row = 0
                     except ProtocolError as exc:
                         reply = Tables.error(table, exc.code, exc.message)
-                        if exc.code == "bad_token":
+                        if exc.code == "bad_token":  # only ever before hello succeeded
                             await websocket.send_text(reply)
                             await websocket.close(code=4403)
                             return
                 if reply is not None:
                     refused_in_a_row += 1
-                    if refused_in_a_row > FLOOD_CLOSE:
-                        await websocket.close(code=1008)
-                        return
                     if conn is None:
                         await websocket.send_text(reply)
                     else:
                         conn.send(reply)
-                if conn is not None and conn.dropped:
-                    await websocket.close(code=1008)
-                    return
+                    if refused_in_a_row >= FLOOD_CLOSE:  # it will not stop: hang up
+                        if conn is None:
+                            await websocket.close(code=1008)
+                            return
+                        conn.close(1008)
         except WebSocketDisconnect:
             pass
         finally:
             if conn is not None:
                 tables.detach(table, conn)
-                conn.outbox.put_nowait(None)
-            if sender is not None:
-                sender.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await sender
+                conn.close(1000)
+            if sender is not None:  # let it send what is queued, then close
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(sender, 5.0)
 
     def identify(websocket: WebSocket, table: RunningTable, hello: Hello) -> int | None:
         """The seat a hello opens; None for a spectator. A bad or missing token is refused."""
@@ -268,16 +264,13 @@ def create_app(
         return found
 
     async def drain(websocket: WebSocket, conn: Connection) -> None:
-        try:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             while True:
                 text = await conn.outbox.get()
                 if text is None:
-                    if conn.dropped:
-                        await websocket.close(code=1008)
+                    await websocket.close(code=conn.close_code or 1000)
                     return
                 await websocket.send_text(text)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            conn.dropped = True
 
     # -- errors and life cycle ---------------------------------------------------------
     async def protocol_error(request: Request, exc: Exception) -> Response:

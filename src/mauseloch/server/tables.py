@@ -60,20 +60,28 @@ def web_games() -> list[GameInfo]:
 
 @dataclass(eq=False)
 class Connection:
-    """One WebSocket: a seat (None: spectator) and the messages waiting to be sent."""
+    """One WebSocket: a seat (None: spectator) and the messages waiting to be sent.
+
+    ``None`` in the outbox ends the connection after everything before it was sent, with
+    ``close_code``.
+    """
 
     seat: int | None
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    dropped: bool = False
+    close_code: int | None = None
 
     def send(self, text: str) -> None:
-        if self.dropped:
+        if self.close_code is not None:
             return
         if self.outbox.qsize() >= OUTBOX_LIMIT:  # a client that stopped reading: let it go
-            self.dropped = True
-            self.outbox.put_nowait(None)
+            self.close(1008)
             return
         self.outbox.put_nowait(text)
+
+    def close(self, code: int) -> None:
+        if self.close_code is None:
+            self.close_code = code
+            self.outbox.put_nowait(None)
 
 
 @dataclass(eq=False)
@@ -175,8 +183,7 @@ class Tables:
         for table in self.tables.values():
             table.bot_task = None
             for conn in table.conns:
-                conn.dropped = True
-                conn.outbox.put_nowait(None)  # the handler closes the socket
+                conn.close(1001)  # going away
 
     def _running(self, row: TableRow) -> RunningTable:
         game = build_game(row)
@@ -441,4 +448,3 @@ class Tables:
             self.apply(table, seat, move, legal)
         except Exception:
             log.exception("bot move at table %s could not be played", table.id)
-
