@@ -20,6 +20,7 @@ from mauseloch.sim_runners.mausgeflippt import play_game
 GAME = "mausgeflippt"
 VECTORS = Path("/work/shared/spec/vectors/mausgeflippt.jsonl")
 for _candidate in (
+    Path(__file__).resolve().parent / "vectors" / "mausgeflippt.jsonl",
     Path(__file__).resolve().parents[1] / "spec" / "vectors" / "mausgeflippt.jsonl",
     Path(__file__).resolve().parents[2] / "shared" / "spec" / "vectors" / "mausgeflippt.jsonl",
 ):

@@ -121,7 +121,7 @@ def make_app(
             self.me = me
             self.round = 0  # which mouse the pending timers belong to
             self.shown_at = 0.0
-            self.seen = len(game.events)
+            self.seen = game.event_count
             self.status = ""
             self.finished = False
 
@@ -185,13 +185,13 @@ def make_app(
             self.query_one("#hand", Static).update(f"Your hand: {hand or '(empty)'}")
 
         def show_news(self) -> None:
-            events = self.game.events
-            for event in events[self.seen :]:
+            events = self.game.events_since(self.seen)
+            for event in events:
                 visible = event_for(event, self.me)
                 text = describe(visible, self.me) if visible is not None else None
                 if text:
                     self.log_line(text)
-            self.seen = len(events)
+            self.seen += len(events)
 
         # -- the flow: countdown, reveal, reactions, pause ----------------------------
         def start_countdown(self, step: int | None = None) -> None:
@@ -240,7 +240,7 @@ def make_app(
             self.round += 1  # pending timers of this mouse become stale
             outcome = [
                 describe(e, self.me) or ""
-                for e in self.game.events[self.seen :]
+                for e in self.game.events_since(self.seen)
                 if e["type"] in OUTCOME_EVENTS
             ]
             self.status = "\n".join(outcome)
