@@ -19,6 +19,7 @@ class Player:
     open: ClassVar[list[Player]] = []  # closed by the client fixture, so its event loop can stop
 
     def __init__(self, client: TestClient, table: str) -> None:
+        self.client = client
         self._cm = client.websocket_connect(f"/ws/{table}")
         self.ws = self._cm.__enter__()
         self._exited = False
@@ -116,9 +117,16 @@ HUMAN = {"kind": "human"}
 RANDOM_BOT = {"kind": "bot", "bot": "random"}
 
 
-def play_out(players: list[Player], rng: random.Random, watchers: tuple[Player, ...] = ()) -> None:
-    """Two or more human seats without bots: the seat to move plays, then everyone gets one update."""
-    while not players[0].view["is_over"]:
+def play_out(
+    players: list[Player], rng: random.Random, watchers: tuple[Player, ...] = (), moves: int | None = None
+) -> None:
+    """Human seats only (no bots): the seat to move plays, then everyone gets one update.
+
+    Until the game is over, or for ``moves`` moves.
+    """
+    for _ in range(10_000 if moves is None else moves):
+        if players[0].view["is_over"]:
+            break
         mover = next(p for p in players if p.my_turn())
         version = mover.state["version"]  # type: ignore[index]
         mover.move(rng.choice(mover.view["legal_moves"]))
@@ -127,3 +135,11 @@ def play_out(players: list[Player], rng: random.Random, watchers: tuple[Player, 
             assert frame["type"] == "update", frame
             assert frame["version"] == version + 1
             assert frame["seq"] == p.frames[-2]["seq"] + len(frame["events"])  # seq follows on
+
+
+def shut_down(client: TestClient) -> None:
+    """Stop a server the way a restart does: its connections go, then its lifespan ends."""
+    for player in [p for p in Player.open if p.client is client]:
+        player.close()
+        Player.open.remove(player)
+    client.__exit__(None, None, None)

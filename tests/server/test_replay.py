@@ -1,0 +1,47 @@
+"""Replays and record downloads of finished games."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from starlette.testclient import TestClient
+
+import mauseloch
+
+from .helpers import HUMAN, create_table, join, play_out, seated
+
+
+def test_replay_frames_and_record(client: TestClient, seeds: Callable[[int], None]) -> None:
+    seeds(7)
+    created = create_table(client, [HUMAN, HUMAN, HUMAN])
+    table = created["table"]
+    tokens = [created["token"], join(client, table)["token"], join(client, table)["token"]]
+    players = [seated(client, table, s, tokens[s]) for s in range(3)]
+    play_out(players, random.Random(1), moves=4)
+    assert client.get(f"/api/tables/{table}/replay").status_code == 409  # not finished
+    assert client.get(f"/api/tables/{table}/record").status_code == 409
+    assert client.get(f"/replay/{table}", follow_redirects=False).status_code == 303
+    play_out(players, random.Random(1))
+
+    answer = client.get(f"/api/tables/{table}/replay").json()
+    record = answer["record"]
+    game = client.app.state.tables.get(table).game  # type: ignore[attr-defined]
+    assert record == game.record()
+    frames = answer["frames"]
+    assert len(frames) == len(record["moves"]) + 1
+    assert frames[0]["move"] is None and [f["move"] for f in frames[1:]] == record["moves"]
+    assert [e for f in frames for e in f["events"]] == game.events  # nothing hidden, nothing twice
+    check = mauseloch.new_game("mau-mau", players=3, seed=record["seed"], options=record["options"])
+    for frame in frames:
+        if frame["move"] is not None:
+            check.play(frame["move"][1], seat=frame["move"][0])
+        assert frame["view"]["hands"] == [check.view(s)["hand"] for s in range(3)]  # every hand visible
+        assert frame["view"]["to_move"] == check.to_move
+    assert frames[-1]["view"]["result"] == game.result()
+
+    download = client.get(f"/api/tables/{table}/record")
+    assert download.status_code == 200 and "attachment" in download.headers["content-disposition"]
+    assert mauseloch.replay(download.json()).result() == game.result()
+    assert client.get("/api/tables/nosuch/replay").status_code == 404
+    assert client.get("/replay/nosuch").status_code == 404

@@ -1,0 +1,85 @@
+"""The store, on SQLite and on a real PostgreSQL (MAUSELOCH_TEST_PG_URL, started by make test)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from mauseloch.server.storage import SeatRow, Store, TableRow, normalise_url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, db_url: str) -> Store:
+    url = str(request.getfixturevalue("pg_url")) if request.param == "postgres" else db_url
+    s = Store(url)
+    request.addfinalizer(s.close)
+    return s
+
+
+def table_row(table_id: str = "t1", status: str = "waiting") -> TableRow:
+    return TableRow(
+        id=table_id,
+        game="mau-mau",
+        title="Test table",
+        players=3,
+        options={"ace_skips": True, "move_limit": 1000},
+        seed=2**53 - 1,
+        deck=["7C", "8C", "9C"],
+        status=status,
+        created=dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC),
+        seats=[
+            SeatRow(0, "human", "Anna", token_hash="a" * 64),
+            SeatRow(1, "human", "Player 2"),
+            SeatRow(2, "bot", "Random bot 3", bot="random"),
+        ],
+    )
+
+
+def test_round_trip(store: Store) -> None:
+    store.create_table(table_row())
+    row = store.load_table("t1")
+    assert row is not None
+    assert row == table_row()
+    assert row.created.tzinfo is not None
+    assert store.load_table("nope") is None
+
+
+def test_seats_are_taken_once(store: Store) -> None:
+    store.create_table(table_row())
+    assert store.take_seat("t1", 1, "Ben", "b" * 64)
+    assert not store.take_seat("t1", 1, "Cleo", "c" * 64)  # taken
+    assert not store.take_seat("t1", 0, "Cleo", "c" * 64)  # taken at creation
+    assert not store.take_seat("t1", 2, "Cleo", "c" * 64)  # a bot's seat
+    row = store.load_table("t1")
+    assert row is not None and row.seats[1].name == "Ben" and row.seats[1].token_hash == "b" * 64
+    assert all(s.taken for s in row.seats)
+
+
+def test_moves_keep_their_versions(store: Store) -> None:
+    store.create_table(table_row(status="playing"))
+    store.add_move("t1", 0, 0, "7C")
+    store.add_move("t1", 1, 1, "draw")
+    store.add_move("t1", 2, 2, "catch tie-blue", ms=840)
+    with pytest.raises(IntegrityError):
+        store.add_move("t1", 1, 1, "pass")  # a second move for one version: refused
+    row = store.load_table("t1")
+    assert row is not None and row.moves == [[0, "7C"], [1, "draw"], [2, "catch tie-blue", 840]]
+
+
+def test_unfinished_and_finished(store: Store) -> None:
+    store.create_table(table_row("a", "waiting"))
+    store.create_table(table_row("b", "playing"))
+    store.create_table(table_row("c", "playing"))
+    store.set_status("c", "over", {"reason": "out", "ranks": [1, 2, 3]})
+    assert [r.id for r in store.unfinished()] == ["a", "b"]
+    done = store.load_table("c")
+    assert done is not None and done.status == "over" and done.result == {"reason": "out", "ranks": [1, 2, 3]}
+
+
+def test_urls() -> None:
+    assert normalise_url("postgresql://u:p@127.0.0.1/db") == "postgresql+psycopg://u:p@127.0.0.1/db"
+    assert normalise_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalise_url("sqlite:///x.db") == "sqlite:///x.db"
+    assert normalise_url("/tmp/x.db") == "sqlite:////tmp/x.db"
