@@ -84,18 +84,19 @@ def play_game(
     cheese = game.cheese
     reveals = timeouts = 0
     view = game.view
-    legal_moves = game.legal_moves
     play = game.play
     while not game.is_over:
         seat = game.to_move
         if seat is not None:
-            play(bots[seat].choose(view(seat), legal_moves(seat)), seat=seat)
+            v = view(seat)
+            play(bots[seat].choose(v, v["legal_moves"]), seat=seat)
             reveals += 1
             continue
         best_ms = window
         best: list[tuple[int, str]] = []
         for s in seats:
-            move, ms = reactors[s](view(s), legal_moves(s))
+            v = view(s)  # holds the seat's legal moves too
+            move, ms = reactors[s](v, v["legal_moves"])
             if move is None or ms >= window:
                 continue
             if ms < best_ms:
