@@ -21,13 +21,16 @@ system-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql >/dev/null; \
 	fi
 
-# The main job: a terminal game of Mau-Mau against bots (the web server replaces it once it exists).
+# The main job: the web platform (prints its address; `mauseloch play mau-mau` plays in the terminal).
 run: install
-	$(BIN)/mauseloch play mau-mau --players 4 --bots heuristic
+	$(BIN)/mauseloch serve
 
 lint: install-test
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 
+# PostgreSQL for the storage tests: scripts/start-postgres.sh prints its URL (nothing without root).
 test: system-deps install-test lint
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+	@url="$${MAUSELOCH_TEST_PG_URL:-$$(sh scripts/start-postgres.sh)}" && \
+	  if [ -n "$$url" ]; then export MAUSELOCH_TEST_PG_URL="$$url"; fi && \
+	  $(BIN)/python -m pytest -q -n 2 --dist loadfile

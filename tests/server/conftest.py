@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import itertools
 import os
+import uuid
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, text
 
 with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what the project installs
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 from mauseloch.server.app import create_app
-from mauseloch.server.storage import Store, metadata
+from mauseloch.server.storage import normalise_url
 
 from .helpers import Player
 
@@ -35,16 +37,25 @@ def db_url(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def pg_url() -> str:
-    """The test PostgreSQL (scripts/start-postgres.sh), emptied; skipped only without the variable."""
+def pg_url() -> Iterator[str]:
+    """The test PostgreSQL (scripts/start-postgres.sh) with a fresh schema of this test's own.
+
+    Skipped only when the variable is absent. The schema keeps parallel test workers apart
+    and is dropped afterwards.
+    """
     url = os.environ.get(PG_ENV)
     if not url:
         pytest.skip(f"{PG_ENV} is not set (make test sets it)")
-    store = Store(url)
-    metadata.drop_all(store.engine)
-    metadata.create_all(store.engine)
-    store.close()
-    return url
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    engine = create_engine(normalise_url(url))
+    with engine.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    try:
+        yield f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        engine.dispose()
 
 
 AppFactory = Callable[..., TestClient]

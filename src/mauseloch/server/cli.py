@@ -9,7 +9,7 @@ import typer
 
 def command(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    port: Annotated[int, typer.Option(help="port to listen on (0: any free port)")] = 8000,
     db: Annotated[
         str | None,
         typer.Option(help="database URL (sqlite:///file.db or postgresql://...); default: SQLite in the user data dir"),
@@ -19,6 +19,8 @@ def command(
     ] = None,
 ) -> None:
     """Serve the lobby and the tables in the browser."""
+    import socket
+
     import uvicorn
 
     from .app import create_app
@@ -26,7 +28,17 @@ def command(
     from .storage import default_url
 
     url = db or default_url()
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        typer.echo(f"cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
     app = create_app(url, bot_delay=bot_delay)
-    shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    typer.echo(f"Mauseloch is serving at http://{shown}:{port}/  (database: {url.split('@')[-1]})", err=False)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=8 * MAX_MESSAGE, lifespan="on")
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"Mauseloch is serving at http://{shown}:{bound}/  (database: {url.rsplit('@', 1)[-1]})")
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=8 * MAX_MESSAGE, lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])
