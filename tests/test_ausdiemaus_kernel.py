@@ -106,3 +106,68 @@ def test_kernel_reproduces_the_vectors() -> None:
         assert flips == v["flips"]
         assert reason == kernel.REASON_CODES[v["result"]["reason"]]
         assert cards.tolist() == v["result"]["cards"] and chips.tolist() == v["result"]["chips"]
+
+
+def kernel_from(game: mauseloch.Game) -> tuple[int, int, list[int], list[int], int]:
+    """White-box: the engine's current position handed to ``kernel.play_position``."""
+    from mauseloch.games import ausdiemaus as adm
+
+    players = game.players
+    stacks = np.zeros((players, 90), dtype=np.int8)
+    sizes = np.zeros(players, dtype=np.int64)
+    for s, stack in enumerate(game.stacks):  # type: ignore[attr-defined]
+        sizes[s] = len(stack)
+        stacks[s, : len(stack)] = list(stack)
+    phase = game.phase  # type: ignore[attr-defined]
+    mode = {adm.NORMAL: 0, adm.START: 4}.get(phase, game.attempts)  # type: ignore[attr-defined]
+    reason, flips, cards, chips, loop_from = kernel.play_position(
+        stacks, sizes, np.array(game.pile, dtype=np.int8), np.array(game.chips, dtype=np.int64),  # type: ignore[attr-defined]
+        game.to_move, mode, game.owner, game.chips_left,  # type: ignore[attr-defined]
+    )  # fmt: skip
+    return int(reason), int(flips), cards.tolist(), chips.tolist(), int(loop_from)
+
+
+def test_kernel_plays_on_from_any_engine_position() -> None:
+    """Positions in the middle of games (chases included) continue identically."""
+    rng = Rng(5)
+    for i in range(2000):
+        players = 2 + i % 5
+        game = mauseloch.new_game(GAME, players=players, seed=derive_seed(31, i))
+        for _ in range(rng.below(60)):
+            if game.is_over:
+                break
+            game.play("flip")
+        if game.is_over:
+            continue
+        before = game.move_count
+        want = kernel_from(game)
+        reason, _, cards, chips = engine_outcome(game)
+        assert want[:4] == (reason, game.move_count - before, cards, chips)
+
+
+def test_kernel_ends_a_looping_position_like_the_engine() -> None:
+    """AM-11 in the kernel, including the card-by-card check of a hash hit: the position of
+    ``tests/test_ausdiemaus.py`` that repeats (no real deal reaching a loop is known)."""
+    from collections import deque
+
+    from mauseloch.games import ausdiemaus as adm
+
+    game = mauseloch.new_game(GAME, players=2, seed=5)
+    game.stacks = [deque([0, 0, 1, 0]), deque([1, 0, 0, 1, 0])]  # type: ignore[attr-defined]
+    game.pile = []  # type: ignore[attr-defined]
+    game.phase = adm.START  # type: ignore[attr-defined]
+    assert kernel_from(game) == (kernel.ENDLESS, 9, [2, 7], [0, 0], 3)
+    engine_outcome(game)
+    assert game.result()["reason"] == "endless" and game.loop_from == 3  # type: ignore[attr-defined]
+    # longer loops: the same pattern with more rounds in each stack
+    for rounds in range(1, 6):
+        a = [0, 0, 1] * rounds + [0]
+        b = [1, 0, 0] * rounds + [1, 0]
+        game = mauseloch.new_game(GAME, players=2, seed=5)
+        game.stacks = [deque(a), deque(b)]  # type: ignore[attr-defined]
+        game.pile = []  # type: ignore[attr-defined]
+        game.phase = adm.START  # type: ignore[attr-defined]
+        want = kernel_from(game)
+        reason, flips, cards, chips = engine_outcome(game)
+        assert want == (reason, flips, cards, chips, game.loop_from)  # type: ignore[attr-defined]
+        assert reason == kernel.ENDLESS

@@ -271,18 +271,18 @@ def _position_hash(players: int, length: np.ndarray, hs: np.ndarray, chips: np.n
 
 @njit(cache=True)
 def _same_position(
-    deck: np.ndarray, players: int, chips_total: int, wins: int,
-    buf: np.ndarray, head: np.ndarray, length: np.ndarray, chips: np.ndarray, winner: int,
+    players: int, init_buf: np.ndarray, init_head: np.ndarray, init_length: np.ndarray,
+    init_hs: np.ndarray, init_pile: np.ndarray, init_chips: np.ndarray, init_st: np.ndarray,
+    wins: int, buf: np.ndarray, head: np.ndarray, length: np.ndarray, chips: np.ndarray, winner: int,
 ) -> bool:  # fmt: skip
-    """Replay the deal to its ``wins``-th pile win and compare that position with the given one."""
-    buf2 = np.empty((players, CAP), dtype=np.int8)
-    head2 = np.empty(players, dtype=np.int64)
-    length2 = np.empty(players, dtype=np.int64)
-    hs2 = np.empty(players, dtype=np.uint64)
-    pile2 = np.empty(CAP, dtype=np.int8)
-    chips2 = np.empty(players, dtype=np.int64)
-    st2 = np.empty(S_SIZE, dtype=np.int64)
-    _setup(deck, players, chips_total, buf2, head2, length2, hs2, pile2, chips2, st2)
+    """Replay from the starting position to its ``wins``-th pile win; is that the given position?"""
+    buf2 = init_buf.copy()
+    head2 = init_head.copy()
+    length2 = init_length.copy()
+    hs2 = init_hs.copy()
+    pile2 = init_pile.copy()
+    chips2 = init_chips.copy()
+    st2 = init_st.copy()
     while st2[S_WINS] < wins:
         if not _advance(players, buf2, head2, length2, hs2, pile2, chips2, st2):
             return False
@@ -299,18 +299,46 @@ def _same_position(
 
 
 @njit(cache=True)
-def _play(
+def _verify(
     deck: np.ndarray, players: int, chips_total: int,
+    init_buf: np.ndarray, init_head: np.ndarray, init_length: np.ndarray,
+    init_hs: np.ndarray, init_pile: np.ndarray, init_chips: np.ndarray, init_st: np.ndarray,
+    wins: int, buf: np.ndarray, head: np.ndarray, length: np.ndarray, chips: np.ndarray, winner: int,
+) -> bool:  # fmt: skip
+    """A hash hit: compare the positions card by card. The starting position is rebuilt from
+    ``deck`` (the deal) or, when ``deck`` is empty, given by the ``init_*`` arrays."""
+    if deck.shape[0] == 0:
+        return _same_position(
+            players, init_buf, init_head, init_length, init_hs, init_pile, init_chips, init_st,
+            wins, buf, head, length, chips, winner,
+        )  # fmt: skip
+    buf0 = np.empty((players, CAP), dtype=np.int8)
+    head0 = np.empty(players, dtype=np.int64)
+    length0 = np.empty(players, dtype=np.int64)
+    hs0 = np.empty(players, dtype=np.uint64)
+    pile0 = np.empty(CAP, dtype=np.int8)
+    chips0 = np.empty(players, dtype=np.int64)
+    st0 = np.empty(S_SIZE, dtype=np.int64)
+    _setup(deck, players, chips_total, buf0, head0, length0, hs0, pile0, chips0, st0)
+    return _same_position(
+        players, buf0, head0, length0, hs0, pile0, chips0, st0, wins, buf, head, length, chips, winner
+    )
+
+
+@njit(cache=True)
+def _detect(
+    deck: np.ndarray, players: int, chips_total: int,
+    init_buf: np.ndarray, init_head: np.ndarray, init_length: np.ndarray,
+    init_hs: np.ndarray, init_pile: np.ndarray, init_chips: np.ndarray, init_st: np.ndarray,
     buf: np.ndarray, head: np.ndarray, length: np.ndarray, hs: np.ndarray,
     pile: np.ndarray, chips: np.ndarray, st: np.ndarray,
     hashes: np.ndarray, hash_wins: np.ndarray, hash_flips: np.ndarray,
 ) -> int:  # fmt: skip
-    """Play ``deck`` to the end in the scratch arrays; returns ``loop_from`` (or -1).
+    """Play on from the position in the working arrays to the end, with AM-11; ``loop_from`` or -1.
 
-    Returns ``FULL`` when the hash lists ran out of room; ``_play_grow`` then doubles them and
-    plays the deal again (rebinding arrays inside this hot loop would cost reference counting).
+    Returns ``FULL`` when the hash lists ran out of room: the caller doubles them and plays again
+    from the start (rebinding arrays inside this hot loop would cost reference counting).
     """
-    _setup(deck, players, chips_total, buf, head, length, hs, pile, chips, st)
     nh = 0
     while _advance(players, buf, head, length, hs, pile, chips, st):
         # AM-11: compare the position right after this pile win with the earlier ones
@@ -319,18 +347,34 @@ def _play(
             nh = 0  # chips changed: no earlier position can come back
         h = _position_hash(players, length, hs, chips, w)
         for k in range(nh):
-            if hashes[k] == h and _same_position(
-                deck, players, chips_total, hash_wins[k], buf, head, length, chips, w
-            ):
+            if hashes[k] == h and _verify(
+                deck, players, chips_total, init_buf, init_head, init_length, init_hs, init_pile, init_chips,
+                init_st, hash_wins[k], buf, head, length, chips, w,
+            ):  # fmt: skip
                 st[S_REASON] = ENDLESS
                 return hash_flips[k]
-        if nh == hashes.shape[0]:  # a very long stretch without a chip: the caller grows the lists
+        if nh == hashes.shape[0]:
             return FULL
         hashes[nh] = h
         hash_wins[nh] = st[S_WINS]
         hash_flips[nh] = st[S_FLIPS]
         nh += 1
     return -1
+
+
+@njit(cache=True)
+def _play(
+    deck: np.ndarray, players: int, chips_total: int,
+    buf: np.ndarray, head: np.ndarray, length: np.ndarray, hs: np.ndarray,
+    pile: np.ndarray, chips: np.ndarray, st: np.ndarray,
+    hashes: np.ndarray, hash_wins: np.ndarray, hash_flips: np.ndarray,
+) -> int:  # fmt: skip
+    """Deal ``deck`` and play it to the end in the scratch arrays; ``loop_from``, -1 or ``FULL``."""
+    _setup(deck, players, chips_total, buf, head, length, hs, pile, chips, st)
+    return _detect(
+        deck, players, chips_total, buf[:0], head[:0], length[:0], hs[:0], pile[:0], chips[:0], st[:0],
+        buf, head, length, hs, pile, chips, st, hashes, hash_wins, hash_flips,
+    )  # fmt: skip
 
 
 @njit(cache=True)
@@ -421,6 +465,54 @@ def simulate_range(
             cards[r, s] = length[s]
             chips_out[r, s] = chips[s]
     return reasons, flips, cards, chips_out
+
+
+@njit(cache=True)
+def play_position(
+    stacks: np.ndarray, sizes: np.ndarray, pile: np.ndarray, chips: np.ndarray,
+    to_move: int, mode: int, owner: int, chips_left: int,
+) -> tuple[int, int, np.ndarray, np.ndarray, int]:  # fmt: skip
+    """Play on from any position (tests and analysis): ``(reason, flips, cards, chips, loop_from)``.
+
+    ``stacks[s, :sizes[s]]`` is seat s's stack, top first; ``pile`` the face-up pile, oldest
+    first; ``mode`` 0 a normal turn, 1..3 a chase with that many attempts left (``owner`` owns
+    the mouse), 4 the first card of a new pile (AM-8). Flips count from this position.
+    """
+    players = stacks.shape[0]
+    buf = np.zeros((players, CAP), dtype=np.int8)
+    head = np.zeros(players, dtype=np.int64)
+    length = np.zeros(players, dtype=np.int64)
+    hs = np.zeros(players, dtype=np.uint64)
+    for s in range(players):
+        length[s] = sizes[s]
+        h = U64(0)
+        for k in range(sizes[s]):
+            buf[s, k] = stacks[s, k]
+            h += U64(stacks[s, k] + 1) * POW[k]
+        hs[s] = h
+    pile0 = np.zeros(CAP, dtype=np.int8)
+    pile0[: pile.shape[0]] = pile
+    st = np.zeros(S_SIZE, dtype=np.int64)
+    st[S_TO_MOVE] = to_move
+    st[S_PHASE] = mode
+    st[S_OWNER] = owner
+    st[S_CHIPS_LEFT] = chips_left
+    st[S_PLEN] = pile.shape[0]
+    st[S_WINNER] = -1
+    chips0 = chips.astype(np.int64)
+    hashes = np.empty((3, 4), dtype=np.uint64)
+    no_deck = np.empty(0, dtype=np.int8)
+    while True:
+        wbuf, whead, wlength, whs = buf.copy(), head.copy(), length.copy(), hs.copy()
+        wpile, wchips, wst = pile0.copy(), chips0.copy(), st.copy()
+        loop_from = _detect(
+            no_deck, players, chips_left, buf, head, length, hs, pile0, chips0, st,
+            wbuf, whead, wlength, whs, wpile, wchips, wst,
+            hashes[0], hashes[1].view(np.int64), hashes[2].view(np.int64),
+        )  # fmt: skip
+        if loop_from != FULL:
+            return wst[S_REASON], wst[S_FLIPS], wlength, wchips, loop_from
+        hashes = np.empty((3, 2 * hashes.shape[1]), dtype=np.uint64)
 
 
 # --------------------------------------------------------------------------- deal search (analyze)
