@@ -40,5 +40,8 @@ def command(
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"Mauseloch is serving at http://{shown}:{bound}/  (database: {url.rsplit('@', 1)[-1]})")
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=8 * MAX_MESSAGE, lifespan="on")
+    # no per-message deflate: updates are a few KiB, and compressing each costs more CPU than it saves
+    config = uvicorn.Config(
+        app, log_level="warning", ws_max_size=8 * MAX_MESSAGE, ws_per_message_deflate=False, lifespan="on"
+    )
     uvicorn.Server(config).run(sockets=[sock])

@@ -137,6 +137,7 @@ class Store:
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        self._insert_move = insert(moves_t)  # built once: the hot path only binds values
 
     def close(self) -> None:
         self.engine.dispose()
@@ -197,10 +198,9 @@ class Store:
 
     def add_move(self, table_id: str, version: int, seat: int, move: str, ms: int | None = None) -> None:
         """Store the move played at ``version``; a second move for the same version fails."""
+        values = {"table_id": table_id, "version": version, "seat": seat, "move": move, "ms": ms, "played": now()}
         with self.engine.begin() as conn:
-            conn.execute(
-                insert(moves_t).values(table_id=table_id, version=version, seat=seat, move=move, ms=ms, played=now())
-            )
+            conn.execute(self._insert_move, values)
 
     # -- reading -----------------------------------------------------------------------
     def load_table(self, table_id: str) -> TableRow | None:

@@ -1,0 +1,242 @@
+"""Web server load: many WebSocket clients playing Mau-Mau against one real server.
+
+Starts ``mauseloch serve`` (uvicorn) in a subprocess on 127.0.0.1 with a temporary SQLite
+database, opens tables of four human seats, and plays every seat from a client that picks a
+random legal move from its own view as soon as it may move (``--think-ms`` adds a pause, e.g. 600
+for the bots' pace). When a game ends its table starts a new one, until ``--duration`` is up.
+
+Reported per run: move round trip (a client sends a move until its own update arrives) p50/p99,
+moves per second over the measured window, errors (error frames and broken connections), and
+the server's CPU use.
+
+    .venv/bin/python bench/server.py --seats 200 1000 --duration 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+from websockets.asyncio.client import connect
+
+SEATS_PER_TABLE = 4
+decode = msgspec.json.decode
+encode = msgspec.json.encode
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)  # seconds, moves answered within the window
+    done_at: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    games: int = 0
+    first_move: float | None = None
+    open_now: int = 0
+    max_open: int = 0  # WebSockets open at once
+
+
+@dataclass
+class Run:
+    base: str
+    deadline: float
+    think: float
+    rng: random.Random
+    stats: Stats = field(default_factory=Stats)
+    stopping: bool = False
+
+
+def start_server(db: Path, profile: str | None = None) -> tuple[subprocess.Popen[str], int]:
+    profiler = ["-m", "cProfile", "-o", profile] if profile else []
+    cmd = [sys.executable, *profiler, "-m", "mauseloch.cli", "serve", "--port", "0", "--db", f"sqlite:///{db}"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    match = re.search(r"http://[^:]+:(\d+)/", line)
+    if match is None:
+        proc.kill()
+        raise SystemExit(f"server did not start: {line!r} {proc.stderr.read() if proc.stderr else ''}")
+    return proc, int(match.group(1))
+
+
+def cpu_seconds(pid: int) -> float | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def play_seat(run: Run, table: str, seat: int, token: str) -> None:
+    stats = run.stats
+    url = f"ws://{run.base}/ws/{table}"
+    async with connect(url, proxy=None, max_size=1 << 22, open_timeout=60) as ws:
+        stats.open_now += 1
+        stats.max_open = max(stats.max_open, stats.open_now)
+        try:
+            await seat_moves(run, ws, seat, token)
+        finally:
+            stats.open_now -= 1
+
+
+async def seat_moves(run: Run, ws: Any, seat: int, token: str) -> None:
+    stats = run.stats
+    await ws.send(encode({"type": "hello", "token": token, "seat": seat, "last_seq": 0}))
+    sent_at: float | None = None
+    sent_version = -1
+    async for raw in ws:
+        msg: dict[str, Any] = decode(raw)
+        kind = msg["type"]
+        if kind == "error":
+            stats.errors[msg["code"]] += 1
+            sent_at = None
+            await ws.send(b'{"type": "resync"}')
+            continue
+        if kind not in ("snapshot", "update"):
+            continue
+        now = time.perf_counter()
+        if sent_at is not None and msg["version"] > sent_version:
+            if now <= run.deadline:
+                stats.latencies.append(now - sent_at)
+                stats.done_at.append(now)
+            sent_at = None
+        view = msg["view"]
+        if view["is_over"]:
+            return
+        if run.stopping:
+            if sent_at is None:
+                return
+            continue
+        legal = view.get("legal_moves")
+        if legal and sent_at is None:
+            if run.think:
+                await asyncio.sleep(run.think * (0.5 + run.rng.random()))
+            sent_version = msg["version"]
+            sent_at = time.perf_counter()
+            if stats.first_move is None:
+                stats.first_move = sent_at
+            await ws.send(encode({"type": "move", "move": run.rng.choice(legal), "version": sent_version}))
+
+
+async def run_table(run: Run, http: httpx.AsyncClient) -> None:
+    while not run.stopping:
+        try:
+            created = (
+                await http.post("/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}] * 4, "name": "A"})
+            ).json()
+            creds = [(0, created["token"])]
+            for name in ("B", "C", "D"):
+                joined = (await http.post(f"/api/tables/{created['table']}/join", json={"name": name})).json()
+                creds.append((joined["seat"], joined["token"]))
+            await asyncio.gather(*(play_seat(run, created["table"], s, t) for s, t in creds))
+            run.stats.games += 1
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            run.stats.errors[f"{type(exc).__name__}"] += 1
+            await asyncio.sleep(0.5)
+
+
+async def drive(port: int, seats: int, duration: float, think: float, seed: int) -> tuple[Stats, float, float]:
+    tables = max(1, seats // SEATS_PER_TABLE)
+    start = time.perf_counter()
+    run = Run(base=f"127.0.0.1:{port}", deadline=start + duration, think=think, rng=random.Random(seed))
+    limits = httpx.Limits(max_connections=100)
+    async with httpx.AsyncClient(base_url=f"http://{run.base}", trust_env=False, limits=limits, timeout=60) as http:
+        tasks = [asyncio.create_task(run_table(run, http)) for _ in range(tables)]
+        await asyncio.sleep(max(0.0, run.deadline - time.perf_counter()))
+        run.stopping = True  # moves in flight finish, then every seat leaves
+        _, pending = await asyncio.wait(tasks, timeout=10)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+    window_start = run.stats.first_move or start
+    return run.stats, window_start, run.deadline
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def bench(seats: int, duration: float, think_ms: float, seed: int, profile: str | None = None) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, port = start_server(Path(tmp) / "bench.db", profile)
+        try:
+            cpu0, t0, own0 = cpu_seconds(proc.pid), time.perf_counter(), time.process_time()
+            stats, window_start, window_end = asyncio.run(drive(port, seats, duration, think_ms / 1000, seed))
+            cpu1, t1, own1 = cpu_seconds(proc.pid), time.perf_counter(), time.process_time()
+            alive = proc.poll() is None
+        finally:
+            proc.send_signal(signal.SIGINT)  # graceful: uvicorn closes the sockets, the profile is written
+            try:
+                _, err = proc.communicate(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                _, err = proc.communicate()
+    window = max(1e-9, window_end - window_start)
+    lat = [x * 1000 for x in stats.latencies]
+    return {
+        "seats": seats,
+        "tables": max(1, seats // SEATS_PER_TABLE),
+        "think_ms": think_ms,
+        "connected": stats.max_open,
+        "moves": len(lat),
+        "moves_per_s": len(lat) / window,
+        "p50_ms": percentile(lat, 0.50),
+        "p99_ms": percentile(lat, 0.99),
+        "mean_ms": statistics.fmean(lat) if lat else float("nan"),
+        "max_ms": max(lat) if lat else float("nan"),
+        "games": stats.games,
+        "errors": sum(stats.errors.values()),
+        "error_kinds": dict(stats.errors),
+        "server_cpu": None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / (t1 - t0),
+        "client_cpu": (own1 - own0) / (t1 - t0),
+        "server_alive": alive,
+        "server_log": [line for line in err.splitlines() if line.strip()][-5:],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seats", type=int, nargs="+", default=[200], help="client seats (4 per table); several runs")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds each run plays")
+    parser.add_argument("--think-ms", type=float, default=0.0, help="mean pause before a client moves")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing FILE")
+    args = parser.parse_args()
+    print(f"{'seats':>6} {'think':>6} {'conn':>5} {'moves':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
+          f"{'max ms':>7} {'games':>5} {'errors':>6} {'srv cpu':>7} {'cli cpu':>7}")  # fmt: skip
+    for seats in args.seats:
+        r = bench(seats, args.duration, args.think_ms, args.seed, args.profile)
+        cpu = "-" if r["server_cpu"] is None else f"{r['server_cpu'] * 100:.0f}%"
+        print(
+            f"{r['seats']:>6} {r['think_ms']:>6.0f} {r['connected']:>5} {r['moves']:>7} {r['moves_per_s']:>8.0f} "
+            f"{r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['max_ms']:>7.0f} {r['games']:>5} {r['errors']:>6} {cpu:>7} "
+            f"{r['client_cpu'] * 100:>6.0f}%",
+            flush=True,
+        )
+        if r["error_kinds"]:
+            print(f"       errors: {r['error_kinds']}")
+        if not r["server_alive"]:
+            print("       the server died:", *r["server_log"], sep="\n       ")
+
+
+if __name__ == "__main__":
+    main()
