@@ -404,13 +404,13 @@ def print_report(rep: dict[str, Any], console: Any) -> None:
         f"options {opts}"
     )
     seats = Table(title="Wins per seat (rank 1; shared first places count for each)", title_justify="left")
-    for col in ("seat", "bot", "wins", "win share", "95% interval", "sole wins", "mean rank"):
+    for col in ("seat", "bot", "wins", "win share", "95% interval", "sole wins", "mean rank"):  # shares in %
         seats.add_column(col, justify="left" if col == "bot" else "right")
     for row in rep["seats"]:
         low, high = row["ci95"]
         seats.add_row(
             str(row["seat"]), row["bot"], f"{row['wins']:,}", f"{100 * row['win_share']:.2f} %",
-            f"{100 * low:.2f} – {100 * high:.2f} %", f"{row['sole_wins']:,}", f"{row['mean_rank']:.3f}",
+            f"{100 * low:.2f}–{100 * high:.2f}", f"{row['sole_wins']:,}", f"{row['mean_rank']:.3f}",
         )  # fmt: skip
     console.print(seats)
     length = rep["length"]
