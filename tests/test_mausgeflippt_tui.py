@@ -93,3 +93,20 @@ def test_my_key_press_is_played_with_its_time() -> None:
     assert seat == 0 and move.startswith("catch ") and isinstance(ms, int) and ms >= 0
     game = asyncio.run(_press_once("space"))
     assert game.record()["moves"][1][:2] == [0, "flip"]
+
+
+def test_play_command_refuses_bad_arguments() -> None:
+    from typer.testing import CliRunner
+
+    from mauseloch.cli import app
+
+    runner = CliRunner()
+    for args, message in (
+        (["--bots", "wizard"], "unknown bot level"),
+        (["--players", "7"], "2 to 6"),
+        (["--option", "hand_size=20"], "at most 58"),
+        (["--option", "window_ms=50"], "at least 100"),
+    ):
+        result = runner.invoke(app, ["play", "mausgeflippt", *args])
+        assert result.exit_code == 2, args
+        assert message in " ".join(result.output.split()), (args, result.output)
