@@ -360,6 +360,7 @@ def test_illegal_moves_leave_the_game_unchanged() -> None:
         ("flip", 5, None, "seat must be a number from 0 to 2"),
         ("flip", None, 100, "only for Mausgeflippt"),
         (3, None, None, "a move must be a string"),
+        ("flip", True, None, "seat must be a number from 0 to 2, got True"),
     ):
         with pytest.raises(IllegalMove, match=message):
             g.play(move, seat=seat, ms=ms)
@@ -367,6 +368,8 @@ def test_illegal_moves_leave_the_game_unchanged() -> None:
     g.play(" FLIP ", seat=0)
     assert g.record()["moves"] == [[0, "flip"]]
     assert g.legal_moves(2) == []
+    with pytest.raises(IllegalMove, match="seat must be a number"):
+        g.legal_moves(False)
     with pytest.raises(ValueError, match="not over yet"):
         g.result()
 

@@ -120,13 +120,14 @@ class AusDieMaus(Game):
 
     # ------------------------------------------------------------------ moves
     def legal_moves(self, seat: int | None = None) -> list[str]:
-        if seat is not None and seat != self.to_move:
-            self._check_seat_arg(seat)
-            return []
+        if seat is not None:
+            self._check_seat_arg(seat)  # a whole number in range, never a bool
+            if seat != self.to_move:
+                return []
         return [] if self.is_over else ["flip"]
 
     def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
-        if move != "flip" or ms is not None or self.is_over or (seat is not None and seat != self.to_move):
+        if move != "flip" or seat is not None or ms is not None or self.is_over:  # the checked path
             self._check_move(move, seat, ms)
         self._flip()
 

@@ -216,7 +216,7 @@ def run(
                 log.append(line)
                 if not live_mode:
                     console.print(line)
-        seen = len(game.events)
+        seen = game.event_count
 
     take_events()
 
