@@ -31,12 +31,7 @@ COMMANDS = (
 )
 
 for group, name, module_name in COMMANDS:
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:  # a command still being written is not offered
-        if exc.name is None or not module_name.startswith(exc.name):
-            raise
-        continue
+    module = importlib.import_module(module_name)
     (play_app if group == "play" else app).command(name)(module.command)
 
 
