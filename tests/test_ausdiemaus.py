@@ -356,7 +356,7 @@ def test_illegal_moves_leave_the_game_unchanged() -> None:
     before = (g.view(None), g.record(), g.events)
     for move, seat, ms, message in (
         ("draw", None, None, "the only move is flip"),
-        ("flip", 1, None, "seat 0's turn to flip, not seat 1's"),
+        ("flip", 1, None, "seat 0's turn, not seat 1's"),
         ("flip", 5, None, "seat must be a number from 0 to 2"),
         ("flip", None, 100, "only for Mausgeflippt"),
         (3, None, None, "a move must be a string"),

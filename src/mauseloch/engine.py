@@ -352,8 +352,16 @@ class Game:
     _log: list[Any]
     _moves: list[Any]  # (seat, move) or (seat, move, ms) in the order played
 
-    def __init__(self) -> None:
-        pass
+    def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.deck = deck
+        self._log = []
+        self._moves = []
+        self.to_move = 0  # every game starts with seat 0
+        self.is_over = False
+        self.reason: str | None = None
 
     # -- to implement ------------------------------------------------------------------
     @classmethod
@@ -413,6 +421,21 @@ class Game:
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players
         ):
             raise IllegalMove(f"seat must be a number from 0 to {self.players - 1}, got {seat!r}")
+
+    def _check_turn_move(self, move: Any, seat: Any, ms: Any) -> str:
+        """The refusals every turn-based game shares (no reaction time, game over, wrong seat,
+        not a string); returns the move trimmed for the game's own checks."""
+        if ms is not None:
+            raise IllegalMove("ms (a reaction time) is only for Mausgeflippt reactions")
+        if self.is_over:
+            raise IllegalMove(f"the game is over ({self.reason}); no more moves")
+        if seat is not None:
+            self._check_seat_arg(seat)
+            if seat != self.to_move:
+                raise IllegalMove(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move must be a string, got {move!r}")
+        return move.strip()
 
     def _ensure_over(self) -> None:
         if not self.is_over:

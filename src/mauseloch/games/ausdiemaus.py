@@ -93,13 +93,7 @@ class AusDieMaus(Game):
         return cls(players, seed, options, cards)
 
     def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
-        super().__init__()
-        self.players = players
-        self.seed = seed
-        self.options = options
-        self.deck = deck
-        self._log: list[tuple[Any, ...]] = []
-        self._moves: list[list[Any]] = []
+        super().__init__(players, seed, options, deck)
         self.stacks, start = deal([CARD_ID[c] for c in deck], players)
         self.pile: list[int] = [start]  # oldest first; the start card has no effect (AM-3)
         self.chips = [0] * players
@@ -107,9 +101,7 @@ class AusDieMaus(Game):
         self.phase = NORMAL
         self.owner = -1  # the mouse's owner during a chase
         self.attempts = 0  # the chaser's attempts left
-        self.to_move: int | None = 0  # AM-1: seat 0 begins
-        self.is_over = False
-        self.reason: str | None = None
+        # AM-1: seat 0 begins (the base class starts every game there)
         self.flips = 0
         self.loop_from = -1  # endless: the flip count when the repeated position first occurred
         # AM-11: positions after pile wins since the last chip was taken (a chip changes the
@@ -133,17 +125,8 @@ class AusDieMaus(Game):
 
     def _check_move(self, move: Any, seat: Any, ms: Any) -> None:
         """The slow path of ``play``: say why a move is refused (the game stays as it was)."""
-        if ms is not None:
-            raise IllegalMove("ms (a reaction time) is only for Mausgeflippt reactions")
-        if self.is_over:
-            raise IllegalMove(f"the game is over ({self.reason}); no more moves")
-        if seat is not None:
-            self._check_seat_arg(seat)
-            if seat != self.to_move:
-                raise IllegalMove(f"it is seat {self.to_move}'s turn to flip, not seat {seat}'s")
-        if not isinstance(move, str):
-            raise IllegalMove(f"a move must be a string, got {move!r}")
-        if move.strip().lower() != "flip":
+        text = self._check_turn_move(move, seat, ms)
+        if text.lower() != "flip":
             raise IllegalMove(f"{move!r} is not a move in Aus die Maus; the only move is flip")
 
     def _flip(self) -> None:

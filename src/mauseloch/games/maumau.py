@@ -114,19 +114,13 @@ class MauMau(Game):
         return cls(players, seed, options, cards)
 
     def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
-        super().__init__()
-        self.players = players
-        self.seed = seed
-        self.options = options
-        self.deck = deck
+        super().__init__(players, seed, options, deck)
         self._ace_skips: bool = options["ace_skips"]
         self._then_play: bool = options["seven_draw_then_play"]
         self._no_jack_on_jack: bool = options["no_jack_on_jack"]
         self._no_win_with_jack: bool = options["no_win_with_jack"]
         self._move_limit: int = options["move_limit"]
         self._reshuffle_rng = Rng(derive_seed(seed, 2))
-        self._log: list[tuple[Any, ...]] = []
-        self._moves: list[tuple[Any, ...]] = []
         ids = [CARD_ID[c] for c in deck]
         # MM-2: five rounds, one card at a time to seats 0..n-1; next card starts the pile.
         self.hands = [0] * players
@@ -139,9 +133,6 @@ class MauMau(Game):
         self.penalty = 0
         self.direction = 1
         self.drawn = -1  # the card just drawn while its player may still play it (MM-7)
-        self.to_move: int | None = 0  # MM-1
-        self.is_over = False
-        self.reason: str | None = None
         self.winner: int | None = None
         self._legal: tuple[list[str], dict[str, int]] | None = None
         self._update_fit()
@@ -273,17 +264,7 @@ class MauMau(Game):
 
     def _check_move(self, move: Any, seat: Any, ms: Any) -> tuple[str, int]:
         """The slow path of ``play``: explain why a move is refused, or normalise its spelling."""
-        if ms is not None:
-            raise IllegalMove("ms (a reaction time) is only for Mausgeflippt reactions")
-        if self.is_over:
-            raise IllegalMove(f"the game is over ({self.reason}); no more moves")
-        if seat is not None:
-            self._check_seat_arg(seat)
-            if seat != self.to_move:
-                raise IllegalMove(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
-        if not isinstance(move, str):
-            raise IllegalMove(f"a move must be a string, got {move!r}")
-        text = move.strip()
+        text = self._check_turn_move(move, seat, ms)
         canon = text.lower() if text.lower() in ("draw", "pass", "take") else text.upper()
         legal = self._legal_table()
         action = legal[1].get(canon)

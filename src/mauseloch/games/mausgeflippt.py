@@ -215,16 +215,10 @@ class Mausgeflippt(Game):
         return cls(players, seed, options, cards)
 
     def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
-        super().__init__()
-        self.players = players
-        self.seed = seed
-        self.options = options
-        self.deck = deck
+        super().__init__(players, seed, options, deck)
         self.hand_size: int = options["hand_size"]
         self.window_ms: int = options["window_ms"]
         self._reshuffle_rng = Rng(derive_seed(seed, 2))  # MG-7: separate from the deal
-        self._log: list[tuple[Any, ...]] = []
-        self._moves: list[list[Any]] = []
         clothing = [FACE_ID[c] for c in deck[:N_CLOTHING]]
         # MG-2: one card at a time to seats 0, 1, ... until each holds hand_size.
         self.counts = [[0] * NFACES for _ in range(players)]
@@ -245,9 +239,7 @@ class Mausgeflippt(Game):
         self.laundry: list[list[str]] = [[] for _ in range(players)]  # face up: public
         self.cheese: list[list[str]] = [[] for _ in range(players)]
         self._hands: list[list[str] | None] = [None] * players  # hand() cache, dropped on change
-        self.to_move: int | None = 0
-        self.is_over = False
-        self.reason: str | None = None
+        # MG-1: seat 0 reveals first (the base class starts every game there)
         for seat in range(players):
             self._log.append(("deal", seat, tuple(self._hand_ids(seat))))
         self._log.append(("cheese_open", self.cheese_pile[0], len(self.cheese_pile)))
