@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import re
@@ -25,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ import msgspec
 from websockets.asyncio.client import connect
 
 SEATS_PER_TABLE = 4
+MAX_PER_SECOND = 15  # moves a client sends per second at most (the server refuses more than 20)
 decode = msgspec.json.decode
 encode = msgspec.json.encode
 
@@ -45,7 +47,6 @@ class Stats:
     done_at: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     games: int = 0
-    first_move: float | None = None
     open_now: int = 0
     max_open: int = 0  # WebSockets open at once
 
@@ -53,6 +54,7 @@ class Stats:
 @dataclass
 class Run:
     base: str
+    measure_from: float  # moves sent before this (the warm-up: connecting every seat) are not counted
     deadline: float
     think: float
     rng: random.Random
@@ -62,7 +64,9 @@ class Run:
 
 def start_server(db: Path, profile: str | None = None) -> tuple[subprocess.Popen[str], int]:
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
-    cmd = [sys.executable, *profiler, "-m", "mauseloch.cli", "serve", "--port", "0", "--db", f"sqlite:///{db}"]
+    entry = os.environ.get("BENCH_SERVER_ENTRY")  # e.g. a wrapper script that instruments the server
+    target = [entry] if entry else ["-m", "mauseloch.cli"]
+    cmd = [sys.executable, *profiler, *target, "serve", "--port", "0", "--db", f"sqlite:///{db}"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -95,6 +99,7 @@ async def play_seat(run: Run, table: str, seat: int, token: str) -> None:
 
 async def seat_moves(run: Run, ws: Any, seat: int, token: str) -> None:
     stats = run.stats
+    recent: deque[float] = deque()  # when this seat sent its last messages: stay under the rate limit
     await ws.send(encode({"type": "hello", "token": token, "seat": seat, "last_seq": 0}))
     sent_at: float | None = None
     sent_version = -1
@@ -110,7 +115,7 @@ async def seat_moves(run: Run, ws: Any, seat: int, token: str) -> None:
             continue
         now = time.perf_counter()
         if sent_at is not None and msg["version"] > sent_version:
-            if now <= run.deadline:
+            if sent_at >= run.measure_from and now <= run.deadline:
                 stats.latencies.append(now - sent_at)
                 stats.done_at.append(now)
             sent_at = None
@@ -125,10 +130,14 @@ async def seat_moves(run: Run, ws: Any, seat: int, token: str) -> None:
         if legal and sent_at is None:
             if run.think:
                 await asyncio.sleep(run.think * (0.5 + run.rng.random()))
+            t = time.perf_counter()
+            while recent and t - recent[0] >= 1.0:
+                recent.popleft()
+            if len(recent) >= MAX_PER_SECOND:
+                await asyncio.sleep(recent[0] + 1.0 - t)
             sent_version = msg["version"]
             sent_at = time.perf_counter()
-            if stats.first_move is None:
-                stats.first_move = sent_at
+            recent.append(sent_at)
             await ws.send(encode({"type": "move", "move": run.rng.choice(legal), "version": sent_version}))
 
 
@@ -147,15 +156,24 @@ async def run_table(run: Run, http: httpx.AsyncClient) -> None:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            run.stats.errors[f"{type(exc).__name__}"] += 1
+            run.stats.errors[f"{type(exc).__name__}: {exc}"[:80]] += 1
             await asyncio.sleep(0.5)
 
 
-async def drive(port: int, seats: int, duration: float, think: float, seed: int) -> tuple[Stats, float, float]:
+async def drive(
+    port: int, seats: int, duration: float, warmup: float, think: float, seed: int
+) -> tuple[Stats, float, float]:
     tables = max(1, seats // SEATS_PER_TABLE)
     start = time.perf_counter()
-    run = Run(base=f"127.0.0.1:{port}", deadline=start + duration, think=think, rng=random.Random(seed))
-    limits = httpx.Limits(max_connections=100)
+    run = Run(
+        base=f"127.0.0.1:{port}",
+        measure_from=start + warmup,
+        deadline=start + warmup + duration,
+        think=think,
+        rng=random.Random(seed),
+    )
+    # idle connections expire before uvicorn's 5 s keep-alive ends, so no request meets a closing socket
+    limits = httpx.Limits(max_connections=100, keepalive_expiry=3.0)
     async with httpx.AsyncClient(base_url=f"http://{run.base}", trust_env=False, limits=limits, timeout=60) as http:
         tasks = [asyncio.create_task(run_table(run, http)) for _ in range(tables)]
         await asyncio.sleep(max(0.0, run.deadline - time.perf_counter()))
@@ -164,8 +182,7 @@ async def drive(port: int, seats: int, duration: float, think: float, seed: int)
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
-    window_start = run.stats.first_move or start
-    return run.stats, window_start, run.deadline
+    return run.stats, run.measure_from, run.deadline
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -175,14 +192,21 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def bench(seats: int, duration: float, think_ms: float, seed: int, profile: str | None = None) -> dict[str, Any]:
+def bench(
+    seats: int, duration: float, warmup: float, think_ms: float, seed: int, profile: str | None = None
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         proc, port = start_server(Path(tmp) / "bench.db", profile)
         try:
+            gc.collect()
+            gc.freeze()
+            gc.disable()  # the client's own collector pauses would count as server latency
             cpu0, t0, own0 = cpu_seconds(proc.pid), time.perf_counter(), time.process_time()
-            stats, window_start, window_end = asyncio.run(drive(port, seats, duration, think_ms / 1000, seed))
+            stats, window_start, window_end = asyncio.run(drive(port, seats, duration, warmup, think_ms / 1000, seed))
             cpu1, t1, own1 = cpu_seconds(proc.pid), time.perf_counter(), time.process_time()
             alive = proc.poll() is None
+            gc.enable()
+            gc.unfreeze()
         finally:
             proc.send_signal(signal.SIGINT)  # graceful: uvicorn closes the sockets, the profile is written
             try:
@@ -192,6 +216,8 @@ def bench(seats: int, duration: float, think_ms: float, seed: int, profile: str 
                 _, err = proc.communicate()
     window = max(1e-9, window_end - window_start)
     lat = [x * 1000 for x in stats.latencies]
+    if os.environ.get("BENCH_SERVER_ENTRY"):
+        print(err, file=sys.stderr)
     return {
         "seats": seats,
         "tables": max(1, seats // SEATS_PER_TABLE),
@@ -200,6 +226,7 @@ def bench(seats: int, duration: float, think_ms: float, seed: int, profile: str 
         "moves": len(lat),
         "moves_per_s": len(lat) / window,
         "p50_ms": percentile(lat, 0.50),
+        "p90_ms": percentile(lat, 0.90),
         "p99_ms": percentile(lat, 0.99),
         "mean_ms": statistics.fmean(lat) if lat else float("nan"),
         "max_ms": max(lat) if lat else float("nan"),
@@ -216,22 +243,31 @@ def bench(seats: int, duration: float, think_ms: float, seed: int, profile: str 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", type=int, nargs="+", default=[200], help="client seats (4 per table); several runs")
-    parser.add_argument("--duration", type=float, default=20.0, help="seconds each run plays")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds each run is measured")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds of play before measuring")
     parser.add_argument("--think-ms", type=float, default=0.0, help="mean pause before a client moves")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing FILE")
     args = parser.parse_args()
-    print(f"{'seats':>6} {'think':>6} {'conn':>5} {'moves':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
-          f"{'max ms':>7} {'games':>5} {'errors':>6} {'srv cpu':>7} {'cli cpu':>7}")  # fmt: skip
+    columns = [  # heading, width, value
+        ("seats", 6, lambda r: str(r["seats"])),
+        ("think", 6, lambda r: f"{r['think_ms']:.0f}"),
+        ("conn", 5, lambda r: str(r["connected"])),
+        ("moves", 7, lambda r: str(r["moves"])),
+        ("moves/s", 8, lambda r: f"{r['moves_per_s']:.0f}"),
+        ("p50 ms", 7, lambda r: f"{r['p50_ms']:.1f}"),
+        ("p90 ms", 7, lambda r: f"{r['p90_ms']:.1f}"),
+        ("p99 ms", 7, lambda r: f"{r['p99_ms']:.1f}"),
+        ("max ms", 7, lambda r: f"{r['max_ms']:.0f}"),
+        ("games", 6, lambda r: str(r["games"])),
+        ("errors", 6, lambda r: str(r["errors"])),
+        ("srv cpu", 7, lambda r: "-" if r["server_cpu"] is None else f"{r['server_cpu'] * 100:.0f}%"),
+        ("cli cpu", 7, lambda r: f"{r['client_cpu'] * 100:.0f}%"),
+    ]
+    print(" ".join(f"{h:>{w}}" for h, w, _ in columns))
     for seats in args.seats:
-        r = bench(seats, args.duration, args.think_ms, args.seed, args.profile)
-        cpu = "-" if r["server_cpu"] is None else f"{r['server_cpu'] * 100:.0f}%"
-        print(
-            f"{r['seats']:>6} {r['think_ms']:>6.0f} {r['connected']:>5} {r['moves']:>7} {r['moves_per_s']:>8.0f} "
-            f"{r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['max_ms']:>7.0f} {r['games']:>5} {r['errors']:>6} {cpu:>7} "
-            f"{r['client_cpu'] * 100:>6.0f}%",
-            flush=True,
-        )
+        r = bench(seats, args.duration, args.warmup, args.think_ms, args.seed, args.profile)
+        print(" ".join(f"{f(r):>{w}}" for _, w, f in columns), flush=True)
         if r["error_kinds"]:
             print(f"       errors: {r['error_kinds']}")
         if not r["server_alive"]:
