@@ -111,4 +111,12 @@ def test_ausdiemaus_against_bots_to_the_end(new_context: Any, server: Any) -> No
     if any(e["type"] == "chase" for e in game.events):
         assert page.evaluate("window.__chaseSeen")
         assert "Mouse, watch out, the cat is coming!" in page.locator("#log").inner_text()
+
+    page.click("#end-screen a[href^='/replay/']")
+    page.wait_for_selector("#board[data-game='aus-die-maus']")
+    assert page.locator("#board .flip-button").count() == 0
+    page.keyboard.press("End")
+    n = len(record["moves"])
+    assert page.inner_text("#step-text") == f"Move {n} of {n}"
+    assert page.locator("#end-screen:not([hidden]) table.ranking tbody tr").count() == 3
     assert errors == []
