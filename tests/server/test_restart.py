@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from starlette.testclient import TestClient
 
-from .helpers import HUMAN, RANDOM_BOT, create_table, join, play_out, seated, shut_down
+from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, play_out, seated, shut_down
 
 AppFactory = Callable[..., TestClient]
 
@@ -71,6 +71,13 @@ def test_restart_restores_tables_mid_game(make_client: AppFactory, seeds: Callab
     shut_down(second)
 
     third = make_client(db=url)  # finished tables are not restored, but still served
-    assert duel["table"] not in third.app.state.tables.tables  # type: ignore[attr-defined]
+    in_memory = third.app.state.tables.tables  # type: ignore[attr-defined]
+    assert duel["table"] not in in_memory
     assert third.get(f"/api/tables/{duel['table']}").json()["status"] == "over"
     assert third.get(f"/api/tables/{duel['table']}/record").json() == final
+    assert third.get(f"/api/tables/{duel['table']}/replay").status_code == 200
+    assert duel["table"] not in in_memory  # reading a finished table does not keep it
+    watcher = Player(third, duel["table"])
+    end = watcher.hello()
+    assert end["type"] == "snapshot" and end["view"]["is_over"] and end["version"] == len(final["moves"])
+    watcher.close()

@@ -207,7 +207,7 @@ def create_app(
                                 raise ProtocolError("bad_message", "say hello first")
                             conn = Connection(seat=identify(websocket, table, msg))
                             sender = asyncio.create_task(drain(websocket, conn))
-                            tables.attach(table, conn)
+                            table = tables.attach(table, conn)
                         elif isinstance(msg, Hello):
                             raise ProtocolError("bad_message", "hello was already said on this connection")
                         elif isinstance(msg, MoveMsg):

@@ -282,7 +282,8 @@ class Tables:
         raise ProtocolError("taken", "no human seat is free at this table", 409)
 
     def get(self, table_id: str) -> RunningTable | None:
-        """A table by id; finished tables are loaded from the store on demand."""
+        """A table by id. Finished tables are loaded from the store on demand and kept in memory
+        only while connections watch them (see :meth:`attach`)."""
         table = self.tables.get(table_id)
         if table is None:
             row = self.store.load_table(table_id)
@@ -293,7 +294,8 @@ class Tables:
             except (ValueError, KeyError) as exc:
                 log.error("table %s cannot be loaded: %s", table_id, exc)
                 return None
-            self.tables[table_id] = table
+            if table.status != "over":
+                self.tables[table_id] = table
         return table
 
     def listing(self) -> list[dict[str, Any]]:
@@ -314,10 +316,13 @@ class Tables:
                 found = s.seat
         return found
 
-    def attach(self, table: RunningTable, conn: Connection) -> None:
+    def attach(self, table: RunningTable, conn: Connection) -> RunningTable:
+        """Add a connection (and send it a snapshot); returns the table instance it is attached to."""
+        table = self.tables.setdefault(table.id, table)
         table.conns.add(conn)
         conn.send(self.snapshot(table, conn.seat))
         self.kick(table)
+        return table
 
     def detach(self, table: RunningTable, conn: Connection) -> None:
         table.conns.discard(conn)
