@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
+import pytest
 from starlette.testclient import TestClient
 
 import mauseloch
+from mauseloch.server.tables import web_games
 
 from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, play_out, seated
 
@@ -128,3 +131,21 @@ def test_reconnect_keeps_the_seat(client: TestClient) -> None:
     assert second_tab.view == again.view
     again.close()
     second_tab.close()
+
+
+@pytest.mark.parametrize("game", [info.name for info in web_games()])
+def test_every_offered_game_plays_to_the_end(client: TestClient, seeds: Callable[[int], None], game: str) -> None:
+    seeds(3)
+    info = mauseloch.GAMES[game]
+    seats = [HUMAN] + [RANDOM_BOT] * (info.min_players - 1)
+    created = create_table(client, seats, game=game)
+    player = seated(client, created["table"], 0, created["token"])
+    rng = random.Random(4)
+    while not player.view["is_over"]:
+        player.until(lambda p: p.my_turn() or p.view["is_over"])
+        if player.my_turn():
+            player.move(rng.choice(player.view["legal_moves"]))
+            player.recv()
+    running = client.app.state.tables.get(created["table"])  # type: ignore[attr-defined]
+    assert player.view == running.game.view(0)
+    assert mauseloch.replay(running.game.record()).result() == player.view["result"]

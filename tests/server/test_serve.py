@@ -1,0 +1,54 @@
+"""``mauseloch serve`` runs a real uvicorn server on 127.0.0.1 and prints its address first."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+GUARD = 30  # seconds: only so a broken server fails instead of hanging
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 's.db'}"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        match = re.match(r"Mauseloch is serving at http://127\.0\.0\.1:(\d+)/", line)
+        assert match, (line, proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
+        yield f"127.0.0.1:{match.group(1)}"
+    finally:
+        proc.terminate()
+        proc.wait(GUARD)
+
+
+def test_serve_plays_over_real_sockets(server: str) -> None:
+    with httpx.Client(base_url=f"http://{server}", trust_env=False, timeout=GUARD) as http:
+        created = http.post(
+            "/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}]}
+        ).json()
+        assert http.get("/api/tables").json()["tables"][0]["id"] == created["table"]
+        url = f"ws://{server}/ws/{created['table']}"
+        with connect(url, proxy=None, open_timeout=GUARD) as ws:
+            ws.send(json.dumps({"type": "hello", "token": created["token"], "seat": 0, "last_seq": 0}))
+            snap = json.loads(ws.recv(GUARD))
+            assert snap["type"] == "snapshot" and snap["seat"] == 0 and len(snap["view"]["hand"]) == 5
+            assert ws.protocol.extensions == []  # updates are sent uncompressed
+            ws.send("x" * 9000)  # over the protocol's limit: refused, connection kept
+            assert json.loads(ws.recv(GUARD))["code"] == "too_large"
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(GUARD))["type"] == "pong"
+            ws.send("x" * 200_000)  # over the transport's limit: the socket is closed
+            with pytest.raises(ConnectionClosed):
+                ws.recv(GUARD)
+        assert http.get(f"/api/tables/{created['table']}").json()["version"] == 0  # alive, unchanged
