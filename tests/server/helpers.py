@@ -18,9 +18,9 @@ class Player:
 
     open: ClassVar[list[Player]] = []  # closed by the client fixture, so its event loop can stop
 
-    def __init__(self, client: TestClient, table: str) -> None:
+    def __init__(self, client: TestClient, table: str, headers: dict[str, str] | None = None) -> None:
         self.client = client
-        self._cm = client.websocket_connect(f"/ws/{table}")
+        self._cm = client.websocket_connect(f"/ws/{table}", headers=headers or {})
         self.ws = self._cm.__enter__()
         self._exited = False
         Player.open.append(self)

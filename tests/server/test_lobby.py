@@ -139,3 +139,8 @@ def test_cookie_opens_the_seat_on_the_websocket(client: TestClient) -> None:
     frame = player.hello(None, 0)
     assert frame["type"] == "snapshot" and frame["seat"] == 0
     player.close()
+    ours = Player(client, table, headers={"origin": "http://testserver"})
+    assert ours.hello(None, 0)["seat"] == 0
+    # another site's page gets nothing from the visitor's cookie
+    foreign = Player(client, table, headers={"origin": "https://evil.example"})
+    assert foreign.hello(None, 0)["code"] == "bad_token"

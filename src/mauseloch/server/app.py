@@ -9,6 +9,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -50,6 +51,13 @@ class JSON(Response):
 
 def fail(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+def same_origin(websocket: WebSocket) -> bool:
+    """Whether the handshake comes from one of our own pages (browsers always send ``Origin``), so
+    that another site's page cannot play a seat through the visitor's cookie."""
+    origin = websocket.headers.get("origin")
+    return origin is None or urlsplit(origin).netloc == websocket.headers.get("host")
 
 
 async def read_body(request: Request) -> bytes:
@@ -247,7 +255,7 @@ def create_app(
     def identify(websocket: WebSocket, table: RunningTable, hello: Hello) -> int | None:
         """The seat a hello opens; None for a spectator. A bad or missing token is refused."""
         token, seat = hello.token, hello.seat
-        if token is None and seat is not None:  # the page may rely on the cookie set by /t/<id>
+        if token is None and seat is not None and same_origin(websocket):  # the cookie set by /t/<id>
             cookie = websocket.cookies.get(f"ml_{table.id}", "")
             cookie_seat, _, cookie_token = cookie.partition(":")
             if cookie_seat == str(seat) and cookie_token:
