@@ -62,11 +62,11 @@ class Run:
     stopping: bool = False
 
 
-def start_server(db: Path, profile: str | None = None) -> tuple[subprocess.Popen[str], int]:
+def start_server(db: str, profile: str | None = None) -> tuple[subprocess.Popen[str], int]:
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
     entry = os.environ.get("BENCH_SERVER_ENTRY")  # e.g. a wrapper script that instruments the server
     target = [entry] if entry else ["-m", "mauseloch.cli"]
-    cmd = [sys.executable, *profiler, *target, "serve", "--port", "0", "--db", f"sqlite:///{db}"]
+    cmd = [sys.executable, *profiler, *target, "serve", "--port", "0", "--db", db]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -193,10 +193,16 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def bench(
-    seats: int, duration: float, warmup: float, think_ms: float, seed: int, profile: str | None = None
+    seats: int,
+    duration: float,
+    warmup: float,
+    think_ms: float,
+    seed: int,
+    profile: str | None = None,
+    db: str | None = None,
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
-        proc, port = start_server(Path(tmp) / "bench.db", profile)
+        proc, port = start_server(db or f"sqlite:///{Path(tmp) / 'bench.db'}", profile)
         try:
             gc.collect()
             gc.freeze()
@@ -247,6 +253,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds of play before measuring")
     parser.add_argument("--think-ms", type=float, default=0.0, help="mean pause before a client moves")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", help="database URL for the server (default: a temporary SQLite file)")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing FILE")
     args = parser.parse_args()
     columns = [  # heading, width, value
@@ -266,7 +273,7 @@ def main() -> None:
     ]
     print(" ".join(f"{h:>{w}}" for h, w, _ in columns))
     for seats in args.seats:
-        r = bench(seats, args.duration, args.warmup, args.think_ms, args.seed, args.profile)
+        r = bench(seats, args.duration, args.warmup, args.think_ms, args.seed, args.profile, args.db)
         print(" ".join(f"{f(r):>{w}}" for _, w, f in columns), flush=True)
         if r["error_kinds"]:
             print(f"       errors: {r['error_kinds']}")

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 
 import pytest
+from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
 import mauseloch
@@ -149,3 +150,26 @@ def test_every_offered_game_plays_to_the_end(client: TestClient, seeds: Callable
     running = client.app.state.tables.get(created["table"])  # type: ignore[attr-defined]
     assert player.view == running.game.view(0)
     assert mauseloch.replay(running.game.record()).result() == player.view["result"]
+
+
+def test_a_move_the_store_refuses_changes_nothing(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    created = create_table(client, [HUMAN, HUMAN])
+    table = created["table"]
+    ben = join(client, table)
+    anna = seated(client, table, 0, created["token"])
+    bens = seated(client, table, 1, ben["token"])
+    store = client.app.state.store  # type: ignore[attr-defined]
+    real_add_move = store.add_move
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise OperationalError("INSERT", {}, Exception("disk full"))
+
+    monkeypatch.setattr(store, "add_move", broken)
+    anna.move(anna.view["legal_moves"][0])
+    refused = anna.recv()
+    assert refused["type"] == "error" and refused["code"] == "server_error" and refused["version"] == 0
+    assert client.app.state.tables.get(table).version == 0  # type: ignore[attr-defined]
+    monkeypatch.setattr(store, "add_move", real_add_move)
+    anna.move(anna.view["legal_moves"][0])
+    assert anna.recv()["version"] == 1 and bens.recv()["version"] == 1  # Ben never saw the failure
+    assert len(store.load_table(table).moves) == 1

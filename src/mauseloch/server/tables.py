@@ -43,6 +43,7 @@ SNAPSHOT_EVENTS = 50
 OUTBOX_LIMIT = 500  # messages a connection may fall behind before it is dropped
 BOT_DELAY = {"aus-die-maus": 0.8}  # seconds before a bot moves, per game
 DEFAULT_BOT_DELAY = 0.6
+BOT_RETRY = 2.0  # seconds before a bot tries again when its move could not be stored
 
 
 def hash_token(token: str) -> str:
@@ -451,5 +452,6 @@ class Tables:
             move = legal[0]
         try:
             self.apply(table, seat, move, legal)
-        except Exception:
-            log.exception("bot move at table %s could not be played", table.id)
+        except Exception:  # the store failed, say: nothing changed, try again in a while
+            log.exception("bot move at table %s could not be played; retrying", table.id)
+            asyncio.get_running_loop().call_later(BOT_RETRY, self.kick, table)
