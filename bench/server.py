@@ -156,7 +156,7 @@ async def run_table(run: Run, http: httpx.AsyncClient) -> None:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            run.stats.errors[f"{type(exc).__name__}: {exc}"[:80]] += 1
+            run.stats.errors[f"{type(exc).__name__}: {exc!r}"[:100]] += 1
             await asyncio.sleep(0.5)
 
 
@@ -172,8 +172,8 @@ async def drive(
         think=think,
         rng=random.Random(seed),
     )
-    # idle connections expire before uvicorn's 5 s keep-alive ends, so no request meets a closing socket
-    limits = httpx.Limits(max_connections=100, keepalive_expiry=3.0)
+    # idle connections expire well before uvicorn's 5 s keep-alive ends: no request meets a closing socket
+    limits = httpx.Limits(max_connections=100, keepalive_expiry=1.0)
     async with httpx.AsyncClient(base_url=f"http://{run.base}", trust_env=False, limits=limits, timeout=60) as http:
         tasks = [asyncio.create_task(run_table(run, http)) for _ in range(tables)]
         await asyncio.sleep(max(0.0, run.deadline - time.perf_counter()))
