@@ -47,7 +47,13 @@ def test_language_switch_is_remembered_and_follows_the_browser(new_context: Any)
 def assert_fits_phone(page: Any) -> None:
     """No sideways scrolling, and every control is at least 44 px in both directions."""
     width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"page is {width} px wide on a {PHONE['width']} px phone"
+    wide = page.evaluate(
+        """w => [...document.querySelectorAll('body *')]
+                .filter(e => e.getBoundingClientRect().right > w + 1)
+                .slice(0, 5).map(e => e.outerHTML.slice(0, 100))""",
+        PHONE["width"],
+    )
+    assert width <= PHONE["width"], f"page is {width} px wide on a {PHONE['width']} px phone: {wide}"
     controls = page.locator(FOCUSABLE)
     small = []
     for i in range(controls.count()):

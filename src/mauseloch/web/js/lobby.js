@@ -51,13 +51,13 @@ function renderOptions() {
       control = h(
         "select",
         { id, name: opt.name, "aria-describedby": hintId, dataset: { kind: "tri" } },
-        h("option", { value: "" }, t("lobby.optionAuto", { text: opt.default_text })),
+        h("option", { value: "" }, t("lobby.optionAuto")),
         h("option", { value: "true" }, t("common.yes")),
         h("option", { value: "false" }, t("common.no")),
       );
       box.append(
         h("p", { class: "field option" }, h("label", { for: id }, optionText(opt)), control,
-          h("span", { id: hintId, class: "hint" }, opt.name)),
+          h("span", { id: hintId, class: "hint" }, `${opt.name} — ${t("lobby.optionDefault", { text: defaultText(opt) })}`)),
       );
     } else if (opt.type === "bool") {
       control = h("input", { type: "checkbox", id, name: opt.name, "aria-describedby": hintId, dataset: { kind: "bool" } });
