@@ -10,6 +10,9 @@ const STRINGS = {
     "nav.lobby": "Lobby",
     "common.you": "you",
     "common.bot": "bot",
+    "bot.name": "{level} bot {n}",
+    "bot.random": "Random",
+    "bot.heuristic": "Heuristic",
     "common.seat": "Seat {n}",
     "common.close": "Close",
     "common.loading": "Loading…",
@@ -204,6 +207,9 @@ const STRINGS = {
     "nav.lobby": "Lobby",
     "common.you": "du",
     "common.bot": "Bot",
+    "bot.name": "{level}-Bot {n}",
+    "bot.random": "Zufalls",
+    "bot.heuristic": "Heuristik",
     "common.seat": "Platz {n}",
     "common.close": "Schließen",
     "common.loading": "Lädt…",
@@ -479,6 +485,18 @@ export function cardName(card) {
   if (m) return m[1] === "1" ? t("card.mouse1") : t("card.mouse", { n: m[1] });
   if (card.length === 2) return t("card.name", { rank: t("rank." + card[0]), suit: t("suit." + card[1]) });
   return card;
+}
+
+/** A bot's level ("random", "heuristic", ...) for people; unknown levels as they are. */
+export function botLevel(kind) {
+  const s = t("bot." + kind);
+  return s === "bot." + kind ? kind : s;
+}
+
+/** The name a seat shows: people by their own name, bots by level and seat, in the page's language. */
+export function seatLabel(seatInfo, seat) {
+  if (seatInfo && seatInfo.kind === "bot" && seatInfo.bot) return t("bot.name", { level: botLevel(seatInfo.bot), n: seat + 1 });
+  return seatInfo && seatInfo.name ? seatInfo.name : t("common.seat", { n: seat + 1 });
 }
 
 export function reasonText(game, reason) {

@@ -1,7 +1,7 @@
 // The lobby: create a table (game, options, seats), share its invite link, list tables, join or watch.
 
 import { getJSON, h, postJSON, saveCredentials } from "./api.js";
-import { initI18n, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import { botLevel, initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
 
 const state = { games: [], bots: {}, tables: [] };
 const $ = (id) => document.getElementById(id);
@@ -110,7 +110,7 @@ function renderSeats() {
     }
     const id = "seat-" + i;
     const sel = h("select", { id, name: id });
-    for (const b of bots) sel.append(h("option", { value: "bot:" + b }, t("lobby.botKind", { bot: b })));
+    for (const b of bots) sel.append(h("option", { value: "bot:" + b }, t("lobby.botKind", { bot: botLevel(b) })));
     sel.append(h("option", { value: "human" }, t("lobby.human")));
     sel.value = before[i - 1] && [...sel.options].some((o) => o.value === before[i - 1]) ? before[i - 1] : preferred ? "bot:" + preferred : "human";
     list.append(h("li", { class: "seat-row" }, h("label", { for: id, class: "seat-label" }, label), sel));
@@ -208,7 +208,7 @@ function renderTables() {
     const status = t("lobby.status." + table.status);
     const seats = table.seats.map((s) =>
       h("li", { class: "seat-chip" + (s.taken ? "" : " free") },
-        s.kind === "bot" ? `${s.name || s.bot} (${t("common.bot")})` : s.taken ? s.name || t("common.seat", { n: s.seat + 1 }) : t("lobby.free")),
+        s.kind === "bot" || s.taken ? seatLabel(s, s.seat) : t("lobby.free")),
     );
     const free = table.status === "waiting" && table.seats.some((s) => s.kind === "human" && !s.taken);
     const actions = h("div", { class: "button-row" });

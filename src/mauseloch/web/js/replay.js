@@ -1,7 +1,7 @@
 // The replay page: every position of a finished game with every hand visible, step by step.
 
 import { getJSON, h } from "./api.js";
-import { eventText, initI18n, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import { eventText, initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
 import * as ausdiemaus from "./ausdiemaus.js";
 import * as maumau from "./maumau.js";
 
@@ -13,7 +13,7 @@ const state = { frames: [], index: 0, table: null, game: null };
 function seatName(seat) {
   if (seat === null || seat === undefined) return "";
   const s = state.table && state.table.seats ? state.table.seats[seat] : null;
-  return s && s.name ? s.name : t("common.seat", { n: seat + 1 });
+  return seatLabel(s, seat);
 }
 
 function isBot(seat) {

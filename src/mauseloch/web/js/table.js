@@ -3,7 +3,7 @@
 
 import { getJSON, h, loadCredentials, postJSON, saveCredentials } from "./api.js";
 import { TableConnection } from "./conn.js";
-import { eventText, initI18n, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import { eventText, initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
 import * as ausdiemaus from "./ausdiemaus.js";
 import * as maumau from "./maumau.js";
 
@@ -28,7 +28,7 @@ const state = {
 function seatName(seat) {
   if (seat === null || seat === undefined) return "";
   const s = state.table && state.table.seats ? state.table.seats[seat] : null;
-  const base = s && s.name ? s.name : t("common.seat", { n: seat + 1 });
+  const base = seatLabel(s, seat);
   return seat === state.seat ? `${base} (${t("common.you")})` : base;
 }
 
