@@ -37,9 +37,14 @@ export class TableConnection {
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
     });
     ws.addEventListener("message", (e) => this.receive(e.data));
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (e) => {
       if (this.ws !== ws) return;
       clearInterval(this.pingTimer);
+      // 4403 (bad token) and 4404 (no such table) will not get better by trying again.
+      if (!this.closed && (e.code === 4403 || e.code === 4404)) {
+        this.closed = true;
+        this.onStatus("gone");
+      }
       if (!this.closed) this.retry();
     });
     ws.addEventListener("error", () => {

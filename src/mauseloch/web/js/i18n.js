@@ -64,6 +64,7 @@ const STRINGS = {
 
     "table.connecting": "Connecting…",
     "table.connected": "Connected",
+    "table.gone": "Not connected: this table or seat is not available.",
     "table.reconnecting": "Connection lost — reconnecting in {s} s…",
     "table.spectator": "You are watching",
     "table.joinHeading": "Join this table",
@@ -261,6 +262,7 @@ const STRINGS = {
 
     "table.connecting": "Verbinde…",
     "table.connected": "Verbunden",
+    "table.gone": "Nicht verbunden: Tisch oder Platz gibt es nicht (mehr).",
     "table.reconnecting": "Verbindung verloren — neuer Versuch in {s} s…",
     "table.spectator": "Du schaust zu",
     "table.joinHeading": "An diesem Tisch mitspielen",

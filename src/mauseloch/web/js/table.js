@@ -112,6 +112,7 @@ function renderStatus() {
   if (state.status === "connected") el.textContent = state.seat === null ? t("table.spectator") : t("table.connected");
   else if (state.status === "reconnecting") el.textContent = t("table.reconnecting", { s: state.retryIn });
   else if (state.status === "idle") el.textContent = "";
+  else if (state.status === "gone") el.textContent = t("table.gone");
   else el.textContent = t("table.connecting");
 }
 
