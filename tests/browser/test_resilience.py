@@ -67,3 +67,22 @@ def test_server_restart_mid_game(new_context: Any, server: Any) -> None:
     assert hellos and all(m["seat"] == 0 and m["token"] for m in hellos)  # the same seat, again
     moves = [m["move"] for m in sent if m["type"] == "move"]
     assert moves == [m for seat, m in record["moves"][played:] if seat == 0]
+
+
+def test_a_wrong_seat_link_is_refused_and_forgotten(new_context: Any) -> None:
+    anna = new_context().new_page()
+    table_id, _ = create_table(anna, "mau-mau", ["me", "human"])
+
+    ben = new_context().new_page()
+    ben.goto(f"/t/{table_id}?seat=0&token=not-the-token")
+    ben.wait_for_selector("#join-panel:not([hidden])")
+    assert ben.inner_text("#error-box").startswith("This seat link is not valid")
+    assert ben.url.endswith(f"/t/{table_id}")  # the bad token is gone from the address
+    assert ben.locator("#board .hand").count() == 0
+    ben.reload()  # and from storage: the page offers to join again, without an error
+    ben.wait_for_selector("#join-panel:not([hidden])")
+    assert ben.locator("#error-box").is_hidden()
+    ben.fill("#join-name", "Ben")
+    ben.click("#join-button")
+    ben.wait_for_selector("#board .hand button.card")
+    assert "Ben (you)" in ben.inner_text("#board .me")

@@ -63,11 +63,22 @@ export function loadCredentials(tableId) {
 export function saveCredentials(tableId, cred) {
   const key = "ml_" + tableId;
   const value = `${cred.seat}:${cred.token}`;
-  document.cookie = `${key}=${encodeURIComponent(value)}; path=/; max-age=${60 * 60 * 24 * 30}; SameSite=Lax`;
+  document.cookie = `${key}=${value}; path=/; max-age=${60 * 60 * 24 * 30}; SameSite=Lax`;
   try {
     localStorage.setItem(key, value);
   } catch (e) {
     /* cookie alone then */
+  }
+}
+
+/** Forget a seat that the server no longer accepts. */
+export function clearCredentials(tableId) {
+  const key = "ml_" + tableId;
+  document.cookie = `${key}=; path=/; max-age=0; SameSite=Lax`;
+  try {
+    localStorage.removeItem(key);
+  } catch (e) {
+    /* nothing stored */
   }
 }
 

@@ -1,7 +1,7 @@
 // The table page: seat handling, the WebSocket, the event log, announcements, the end screen.
 // Drawing the board is left to one module per game; no game rule lives here or there.
 
-import { getJSON, h, loadCredentials, postJSON, saveCredentials } from "./api.js";
+import { clearCredentials, getJSON, h, loadCredentials, postJSON, saveCredentials } from "./api.js";
 import { TableConnection } from "./conn.js";
 import { eventText, initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
 import * as ausdiemaus from "./ausdiemaus.js";
@@ -66,11 +66,16 @@ function onError(msg) {
   state.pending = false;
   const local = t("table.error." + msg.code);
   const detail = local === "table.error." + msg.code ? msg.message : `${local} (${msg.message})`;
-  showError(t("table.refused", { message: detail }));
   if (msg.code === "bad_token") {
+    // Not a move: the seat link itself is refused. Forget it and offer to join or watch.
+    showError(detail);
     state.conn.close();
     state.conn = null;
+    clearCredentials(tableId);
+    history.replaceState(null, "", location.pathname);
     showJoin();
+  } else {
+    showError(t("table.refused", { message: detail }));
   }
   render();
 }
