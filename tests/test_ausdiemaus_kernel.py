@@ -76,23 +76,82 @@ def test_kernel_equals_engine_with_other_chip_counts() -> None:
             assert engine_outcome(game) == want
 
 
-def test_kernel_hash_lists_grow_without_changing_games() -> None:
+def test_kernel_fingerprint_lists_grow_without_changing_games() -> None:
     """Start the AM-11 lists with room for one position, so the growing path runs every game."""
     players, chips = 4, 30  # many pile wins without a chip
-    buf = np.empty((players, kernel.CAP), dtype=np.int8)
-    head = np.empty(players, dtype=np.int64)
-    length = np.empty(players, dtype=np.int64)
-    hs = np.empty(players, dtype=np.uint64)
-    pile = np.empty(kernel.CAP, dtype=np.int8)
-    chip_counts = np.empty(players, dtype=np.int64)
-    st = np.empty(kernel.S_SIZE, dtype=np.int64)
+    flat, ht, chip_counts, st = kernel.new_work(players)
+    flat2, ht2, chips2, st2 = kernel.new_work(players)
     for seed in range(300):
         deck = kernel.deal_deck(np.uint64(seed), False)
-        tiny = np.empty((3, 1), dtype=np.uint64)
-        kernel._play_grow(deck, players, chips, buf, head, length, hs, pile, chip_counts, st, tiny)
+        tiny = np.empty((3, 1), dtype=np.int64)
+        grown = kernel.play_deck_into(deck, players, chips, flat, ht, chip_counts, st, tiny, flat2, ht2, chips2, st2)
+        assert grown.shape[1] > 1
         reason, flips, cards, chips_out, _ = kernel.play_deck(deck, players, chips)
         assert (st[kernel.S_REASON], st[kernel.S_FLIPS]) == (reason, flips)
-        assert length.tolist() == cards.tolist() and chip_counts.tolist() == chips_out.tolist()
+        assert (ht & 0xFFFFFFFF).tolist() == cards.tolist() and chip_counts.tolist() == chips_out.tolist()
+    # the seeded batch: a list that has to grow in the middle of a batch changes no game
+    for players, small in ((2, True), (4, False), (6, False)):
+        chips = 5 if small else 9
+        want = kernel.simulate_range(np.uint64(9), 0, 500, players, small, chips)
+        got = kernel.simulate_range(np.uint64(9), 0, 500, players, small, chips, 1)
+        for w, g in zip(want, got, strict=True):
+            assert np.array_equal(w, g)
+
+
+def test_kernel_fingerprint_hits_are_checked_card_by_card() -> None:
+    """With 2 players the AM-11 fingerprint (winner and stack lengths) often repeats while the
+    cards differ: every such hit is replayed and compared, and the game goes on like the engine's."""
+    players, chips = 2, 9
+    flat, ht, chip_counts, st = kernel.new_work(players)
+    flat2, ht2, chips2, st2 = kernel.new_work(players)
+    lists = np.empty((3, kernel.LIST_SIZE), dtype=np.int64)
+    checked = 0
+    for seed in range(400):
+        deck = kernel.deal_deck(np.uint64(seed), False)
+        kernel.play_deck_into(deck, players, chips, flat, ht, chip_counts, st, lists, flat2, ht2, chips2, st2)
+        if st[kernel.S_CHECKS] == 0:
+            continue
+        checked += 1
+        game = mauseloch.new_game(
+            GAME, players=players, deck=[CARD_STR[c] for c in deck], options={"small_deck": False}
+        )
+        want = engine_outcome(game)
+        assert want == (
+            int(st[kernel.S_REASON]),
+            int(st[kernel.S_FLIPS]),
+            (ht & 0xFFFFFFFF).tolist(),
+            chip_counts.tolist(),
+        )
+        assert want[0] != kernel.ENDLESS
+    assert checked > 20
+
+
+def test_kernel_card_by_card_check_from_a_deal() -> None:
+    """White-box: the replay behind a fingerprint hit finds the very position it is given, and
+    not a different one with the same fingerprint."""
+    players, chips = 3, 9
+    flat, ht, chip_counts, st = kernel.new_work(players)
+    flat2, ht2, chips2, st2 = kernel.new_work(players)
+    deck = kernel.deal_deck(np.uint64(3), False)
+    kernel._setup(deck, players, chips, flat, ht, chip_counts, st)
+    kernel._replay(players, flat, ht, chip_counts, st, 5)  # the position right after pile win 5
+    winner = int(st[kernel.S_WINNER])
+    empty = flat[:0], ht[:0], chip_counts[:0], st[:0]
+    args = (flat, ht, chip_counts, winner, flat2, ht2, chips2, st2)
+    assert kernel._same_position(deck, players, chips, *empty, 5, *args)
+    assert not kernel._same_position(deck, players, chips, *empty, 4, *args)
+    # the same stack lengths, two different cards of a stack swapped: not the same position
+    cap = kernel.CAP
+    places = [
+        (s * cap + (int(ht[s] >> 32) + k) % cap, s * cap + (int(ht[s] >> 32) + k + 1) % cap)
+        for s in range(players)
+        for k in range(int(ht[s] & 0xFFFFFFFF) - 1)
+    ]
+    i, j = next((i, j) for i, j in places if flat[i] != flat[j])
+    flat[i], flat[j] = flat[j], flat[i]
+    assert not kernel._same_position(deck, players, chips, *empty, 5, *args)
+    flat[i], flat[j] = flat[j], flat[i]
+    assert kernel._same_position(deck, players, chips, *empty, 5, *args)
 
 
 def test_kernel_reproduces_the_vectors() -> None:
