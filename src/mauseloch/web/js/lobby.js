@@ -199,6 +199,8 @@ async function joinTable(id) {
 
 function renderTables() {
   const list = $("tables");
+  const active = document.activeElement;
+  const focusKey = active && list.contains(active) ? active.dataset.focusKey : null;
   list.replaceChildren();
   if (!state.tables.length) {
     list.append(h("li", { class: "empty" }, t("lobby.none")));
@@ -212,9 +214,10 @@ function renderTables() {
     );
     const free = table.status === "waiting" && table.seats.some((s) => s.kind === "human" && !s.taken);
     const actions = h("div", { class: "button-row" });
-    if (free) actions.append(h("button", { type: "button", class: "btn btn-primary", onclick: () => joinTable(table.id) }, t("lobby.join")));
-    if (table.status !== "over") actions.append(h("a", { class: "btn", href: `/t/${encodeURIComponent(table.id)}?watch=1` }, t("lobby.watch")));
-    else actions.append(h("a", { class: "btn", href: `/replay/${encodeURIComponent(table.id)}` }, t("lobby.replay")));
+    const key = (what) => ({ focusKey: `${table.id}-${what}` });
+    if (free) actions.append(h("button", { type: "button", class: "btn btn-primary", dataset: key("join"), onclick: () => joinTable(table.id) }, t("lobby.join")));
+    if (table.status !== "over") actions.append(h("a", { class: "btn", dataset: key("watch"), href: `/t/${encodeURIComponent(table.id)}?watch=1` }, t("lobby.watch")));
+    else actions.append(h("a", { class: "btn", dataset: key("replay"), href: `/replay/${encodeURIComponent(table.id)}` }, t("lobby.replay")));
     list.append(
       h("li", { class: "table-item", "aria-label": t("lobby.tableAria", { game: gameTitle(table.game), id: table.id, status }) },
         h("div", { class: "table-head" }, h("strong", {}, table.title || gameTitle(table.game)), h("span", { class: "status status-" + table.status }, status)),
@@ -222,12 +225,18 @@ function renderTables() {
         actions),
     );
   }
+  if (focusKey) {
+    const again = list.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+    if (again) again.focus();
+  }
 }
 
 async function loadTables() {
   try {
     const data = await getJSON("/api/tables");
-    state.tables = data.tables || [];
+    const tables = data.tables || [];
+    if (JSON.stringify(tables) === JSON.stringify(state.tables) && $("tables").childElementCount) return;
+    state.tables = tables;
     renderTables();
   } catch (err) {
     showError($("join-error"), err.message);
