@@ -5,9 +5,11 @@
 * kernel: ``kernels.ausdiemaus.simulate_range`` — the same games (same seeds, same deal, same
   AM-11 loop check), as ``mauseloch simulate aus-die-maus`` plays them.
 
-Both play the games ``derive_seed(seed, i)`` for consecutive ``i``; rounds are interleaved so
-machine noise hits both alike, and the median round counts. Goal: kernel >= 200,000 games/s per
-core and >= 100x the engine.
+Both play the games ``derive_seed(seed, i)`` for consecutive ``i``, in one process on one thread
+(numba's threading layer is never used: the kernel has no ``prange``). Rounds are interleaved so
+machine noise hits both alike; the medians over the rounds count, and ``paired`` is the median of
+each round's own kernel/engine ratio (the steadier figure on a busy machine). Goal: kernel
+>= 200,000 games/s per core and >= 100x the engine.
 
     python bench/ausdiemaus.py [--players 4] [--seconds 2] [--rounds 5] [--all]
 """
@@ -15,8 +17,11 @@ core and >= 100x the engine.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")  # one core: the kernel is serial anyway
 
 import numpy as np
 
@@ -62,8 +67,8 @@ def run_kernel(players: int, seconds: float, first: int) -> tuple[int, int, floa
     return games, flips, time.perf_counter() - start
 
 
-def measure(players: int, seconds: float, rounds: int) -> tuple[float, float, float, float]:
-    """Median games/s and flips/s of engine and kernel."""
+def measure(players: int, seconds: float, rounds: int) -> tuple[float, float, float, float, float]:
+    """Median games/s and flips/s of engine and kernel, and the median per-round games/s ratio."""
     simulate_range(np.uint64(SEED), 0, 10, players, players <= 3, 5 if players <= 3 else 9)  # compile/load
     eng_g: list[float] = []
     eng_f: list[float] = []
@@ -76,7 +81,14 @@ def measure(players: int, seconds: float, rounds: int) -> tuple[float, float, fl
         g, f, t = run_kernel(players, seconds, r * 10_000_000)
         ker_g.append(g / t)
         ker_f.append(f / t)
-    return statistics.median(eng_g), statistics.median(eng_f), statistics.median(ker_g), statistics.median(ker_f)
+    paired = statistics.median(k / e for k, e in zip(ker_g, eng_g, strict=True))
+    return (
+        statistics.median(eng_g),
+        statistics.median(eng_f),
+        statistics.median(ker_g),
+        statistics.median(ker_f),
+        paired,
+    )
 
 
 def main() -> None:
@@ -88,15 +100,15 @@ def main() -> None:
     args = parser.parse_args()
     counts = list(range(2, 7)) if args.all else [args.players]
     print(f"Aus die Maus! one core, median of {args.rounds} interleaved rounds of {args.seconds:g} s each")
-    header = f"{'players':>7}  {'engine games/s':>15}  {'kernel games/s':>15}  {'ratio':>7}  "
+    header = f"{'players':>7}  {'engine games/s':>15}  {'kernel games/s':>15}  {'ratio':>7}  {'paired':>7}  "
     header += f"{'engine flips/s':>15}  {'kernel flips/s':>15}"
     print(header)
     for n in counts:
-        eg, ef, kg, kf = measure(n, args.seconds, args.rounds)
-        print(f"{n:>7}  {eg:>15,.0f}  {kg:>15,.0f}  {kg / eg:>6.0f}x  {ef:>15,.0f}  {kf:>15,.0f}")
+        eg, ef, kg, kf, paired = measure(n, args.seconds, args.rounds)
+        print(f"{n:>7}  {eg:>15,.0f}  {kg:>15,.0f}  {kg / eg:>6.0f}x  {paired:>6.0f}x  {ef:>15,.0f}  {kf:>15,.0f}")
         if n == 4:
             ok_speed = "met" if kg >= 200_000 else "NOT met"
-            ok_ratio = "met" if kg / eg >= 100 else "NOT met"
+            ok_ratio = "met" if min(kg / eg, paired) >= 100 else "NOT met"
             print(f"         goal >= 200,000 kernel games/s per core: {ok_speed}; goal >= 100x the engine: {ok_ratio}")
 
 
