@@ -27,7 +27,7 @@ function playerBox(view, s, ctx) {
     h("div", { class: "player-name" },
       toMove ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶") : null,
       h("span", { class: "name" }, ctx.name(s)),
-      ctx.isBot(s) ? h("span", { class: "tag" }, t("common.bot")) : null),
+      ),
     h("div", { class: "stack" + (view.stacks[s] > 1 ? " deep" : ""), "aria-hidden": "true", dataset: { count: String(view.stacks[s]) } },
       view.stacks[s] > 0 ? cardEl(null, { className: "small back" }) : h("div", { class: "card small empty" })),
     h("div", { class: "player-count" }, t("am.stack", { n: view.stacks[s] })),

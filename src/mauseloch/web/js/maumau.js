@@ -34,7 +34,7 @@ function playerBox(view, s, ctx, opts = {}) {
     h("div", { class: "player-name" },
       toMove ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶") : null,
       h("span", { class: "name" }, ctx.name(s)),
-      ctx.isBot(s) ? h("span", { class: "tag" }, t("common.bot")) : null),
+      ),
     fan,
     h("div", { class: "player-count" }, countText(count), toMove ? h("span", { class: "badge" }, t("table.toMove")) : null),
   );
@@ -165,7 +165,7 @@ export function endTable(view, name) {
         h("th", { scope: "row" }, name(s)),
         h("td", {}, String(res.cards[s])),
         h("td", {}, String(res.points[s])),
-        h("td", {}, cards)),
+        h("td", { class: "end-hand-cell" }, cards)),
     );
   }
   return h("div", { class: "end-body" },
@@ -177,6 +177,6 @@ export function endTable(view, name) {
           h("th", { scope: "col" }, t("table.player")),
           h("th", { scope: "col" }, t("table.leftWith")),
           h("th", { scope: "col" }, t("mm.points")),
-          h("th", { scope: "col" }, ""))),
+          h("th", { scope: "col", class: "end-hand-cell" }, ""))),
         body)));
 }

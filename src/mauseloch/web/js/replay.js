@@ -16,10 +16,6 @@ function seatName(seat) {
   return seatLabel(s, seat);
 }
 
-function isBot(seat) {
-  const s = state.table && state.table.seats ? state.table.seats[seat] : null;
-  return Boolean(s && s.kind === "bot");
-}
 
 function go(index) {
   const n = state.frames.length - 1;
@@ -40,7 +36,7 @@ function render() {
   list.replaceChildren();
   for (const ev of frame.events) list.append(h("li", {}, eventText(ev, seatName, "all", state.game)));
   const renderer = RENDERERS[frame.view.game];
-  renderer.render($("board"), frame.view, { seat: null, name: seatName, isBot, canAct: false, replay: true, move: () => {} });
+  renderer.render($("board"), frame.view, { seat: null, name: seatName, canAct: false, replay: true, move: () => {} });
   const end = $("end-screen");
   if (frame.view.is_over && frame.view.result) {
     end.replaceChildren(h("h2", {}, t("table.gameOver")), renderer.endTable(frame.view, seatName));

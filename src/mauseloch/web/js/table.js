@@ -32,10 +32,6 @@ function seatName(seat) {
   return seat === state.seat ? `${base} (${t("common.you")})` : base;
 }
 
-function isBot(seat) {
-  const s = state.table && state.table.seats ? state.table.seats[seat] : null;
-  return Boolean(s && s.kind === "bot");
-}
 
 function gameName() {
   return (state.view && state.view.game) || (state.table && state.table.game);
@@ -202,7 +198,6 @@ function render() {
   renderer.render(board, view, {
     seat: state.seat,
     name: seatName,
-    isBot,
     canAct: !state.pending && !waiting && state.status === "connected",
     move: sendMove,
     wishDialog: $("wish-dialog"),
