@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
 from starlette.testclient import TestClient
 
 import mauseloch
+from mauseloch.server.tables import web_games
 
-from .helpers import HUMAN, create_table, join, play_out, seated
+from .helpers import HUMAN, RANDOM_BOT, create_table, join, play_out, seated
 
 
 def test_replay_frames_and_record(client: TestClient, seeds: Callable[[int], None]) -> None:
@@ -45,3 +47,25 @@ def test_replay_frames_and_record(client: TestClient, seeds: Callable[[int], Non
     assert mauseloch.replay(download.json()).result() == game.result()
     assert client.get("/api/tables/nosuch/replay").status_code == 404
     assert client.get("/replay/nosuch").status_code == 404
+
+
+@pytest.mark.parametrize("game", [info.name for info in web_games()])
+def test_every_offered_game_replays(client: TestClient, seeds: Callable[[int], None], game: str) -> None:
+    seeds(5)
+    info = mauseloch.GAMES[game]
+    created = create_table(client, [HUMAN] + [RANDOM_BOT] * (info.min_players - 1), game=game)
+    player = seated(client, created["table"], 0, created["token"])
+    rng = random.Random(6)
+    while not player.view["is_over"]:
+        player.until(lambda p: p.my_turn() or p.view["is_over"])
+        if player.my_turn():
+            player.move(rng.choice(player.view["legal_moves"]))
+            player.recv()
+    frames = client.get(f"/api/tables/{created['table']}/replay").json()["frames"]
+    final = client.app.state.tables.get(created["table"]).game.view(None)  # type: ignore[attr-defined]
+    assert {k: v for k, v in frames[-1]["view"].items() if k != "hands"} == {
+        k: v for k, v in final.items() if k != "hands"
+    }
+    assert frames[-1]["view"]["result"] == player.view["result"]
+    if "hand" in player.view:
+        assert all(isinstance(h, list) for h in frames[0]["view"]["hands"])

@@ -133,10 +133,12 @@ def replay_frames(row: TableRow) -> list[dict[str, Any]]:
     """One frame per position of a finished game, every hand visible, with the events that led to it."""
     game = mauseloch.new_game(row.game, players=row.players, seed=row.seed, options=row.options, deck=row.deck)
 
+    has_hands = "hand" in game.view(0)  # Aus die Maus! has face-down stacks nobody sees, not hands
+
     def frame(move: list[Any] | None, seen: int) -> tuple[dict[str, Any], int]:
         view = game.view(None)
-        if "hands" not in view:
-            view["hands"] = [game.view(s).get("hand") for s in range(game.players)]
+        if has_hands and "hands" not in view:
+            view["hands"] = [game.view(s)["hand"] for s in range(game.players)]
         events = game.events_since(seen)
         return {"move": move, "view": view, "events": events}, seen + len(events)
 
