@@ -1,15 +1,20 @@
 """Web server load: many WebSocket clients playing Mau-Mau against one real server.
 
 Starts ``mauseloch serve`` (uvicorn) in a subprocess on 127.0.0.1 with a temporary SQLite
-database, opens tables of four human seats, and plays every seat from a client that picks a
-random legal move from its own view as soon as it may move (``--think-ms`` adds a pause, e.g. 600
-for the bots' pace). When a game ends its table starts a new one, until ``--duration`` is up.
+database (``--db`` for another), opens tables of four human seats, and plays every seat from a
+client that picks a random legal move from its own view as soon as it may move: bot speed
+without the bots' pause (``--think-ms 600`` adds about their pause; a client never sends more
+than 15 moves a second, below the server's rate limit). When a game ends its table starts a new
+one, until ``--warmup`` plus ``--duration`` seconds are up; only moves sent after the warm-up
+count.
 
-Reported per run: move round trip (a client sends a move until its own update arrives) p50/p99,
-moves per second over the measured window, errors (error frames and broken connections), and
-the server's CPU use.
+Reported per run: ``conn`` the most WebSockets open at once, move round trip (a client sends a
+move until its own update arrives) p50/p90/p99/max, moves per second, games finished, errors
+(error frames and failed requests or connections) and the CPU share of server and client (both
+on this machine, so a busy client slows the server's figures too).
 
     .venv/bin/python bench/server.py --seats 200 1000 --duration 20
+    .venv/bin/python bench/server.py --seats 200 1000 --duration 20 --think-ms 600
 """
 
 from __future__ import annotations
