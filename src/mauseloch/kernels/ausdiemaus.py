@@ -592,10 +592,10 @@ def play_position(
     ``stacks[s, :sizes[s]]`` is seat s's stack, top first; ``pile`` the face-up pile, oldest
     first; ``mode`` 0 a normal turn, 1..3 a chase with that many attempts left (``owner`` owns
     the mouse), 4 the first card of a new pile (AM-8). Flips count from this position. At most
-    ``CAP - 1`` cards in all.
+    ``CAP - 1`` cards in all and 8 seats (the AM-11 fingerprint has room for no more).
     """
     players = stacks.shape[0]
-    assert sizes.sum() + pile.shape[0] < CAP
+    assert sizes.sum() + pile.shape[0] < CAP and players <= 8
     flat0, ht0, chips0, st0 = new_work(players)
     for s in range(players):
         ht0[s] = U64(sizes[s])  # head 0
