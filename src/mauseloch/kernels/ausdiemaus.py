@@ -54,8 +54,9 @@ REASON_CODES = {name: i + 1 for i, name in enumerate(REASONS)}  # chips 1, empty
 assert REASON_CODES == {"chips": CHIPS, "empty_stack": EMPTY_STACK, "endless": ENDLESS}
 
 CAP_BITS = 7
-CAP = 1 << CAP_BITS  # ring per stack (>= 90 cards, so a full ring never looks empty), a power of two
-assert sum(FULL_COUNTS) < CAP
+CAP = 1 << CAP_BITS  # ring per stack and the pile's row, a power of two
+MAX_CARDS = CAP - 8  # cards in a game at most: ``_take_pile`` writes up to 7 slots past a stack's end
+assert sum(FULL_COUNTS) <= MAX_CARDS
 LIST_SIZE = 256  # fingerprints kept per chip-free stretch before the list grows
 
 U64 = np.uint64
@@ -65,6 +66,7 @@ U2 = U64(2)
 U3 = U64(3)
 U4 = U64(4)
 U7 = U64(7)
+U8 = U64(8)
 U16 = U64(16)
 U32 = U64(32)
 U48 = U64(48)
@@ -316,12 +318,23 @@ def _flips(
 
 @njit(cache=True, inline="always")
 def _take_pile(flat: np.ndarray, ht: np.ndarray, pbase: np.uint64, w: np.uint64, plen: np.uint64) -> None:
-    """AM-7: the pile goes under ``w``'s stack, the oldest card first."""
+    """AM-7: the pile goes under ``w``'s stack, the oldest card first.
+
+    Eight cards at a time (a fixed-length inner loop: the processor need not guess where the copy
+    ends card by card). Up to seven slots past the stack's new end get stale pile slots; they are
+    free, since a stack holds at most ``MAX_CARDS = CAP - 8`` cards, and are never read before
+    a later win overwrites them.
+    """
     x = ht[w]
     tail = (x >> U32) + (x & LOW32)
     wbase = w << UBITS
-    for i in range(plen):
-        flat[wbase | ((tail + U64(i)) & UMASK)] = flat[pbase + U64(i)]
+    i = U0
+    while True:
+        for k in range(8):
+            flat[wbase | ((tail + i + U64(k)) & UMASK)] = flat[pbase + i + U64(k)]
+        i += U8
+        if i >= plen:
+            break
     ht[w] = x + plen
 
 
@@ -592,10 +605,10 @@ def play_position(
     ``stacks[s, :sizes[s]]`` is seat s's stack, top first; ``pile`` the face-up pile, oldest
     first; ``mode`` 0 a normal turn, 1..3 a chase with that many attempts left (``owner`` owns
     the mouse), 4 the first card of a new pile (AM-8). Flips count from this position. At most
-    ``CAP - 1`` cards in all and 8 seats (the AM-11 fingerprint has room for no more).
+    ``MAX_CARDS`` cards in all and 8 seats (the AM-11 fingerprint has room for no more).
     """
     players = stacks.shape[0]
-    assert sizes.sum() + pile.shape[0] < CAP and players <= 8
+    assert sizes.sum() + pile.shape[0] <= MAX_CARDS and players <= 8
     flat0, ht0, chips0, st0 = new_work(players)
     for s in range(players):
         ht0[s] = U64(sizes[s])  # head 0
