@@ -34,13 +34,13 @@ def test_restart_restores_tables_mid_game(make_client: AppFactory, seeds: Callab
     anna.move(anna.view["legal_moves"][0])
     anna.recv()
     waiting = create_table(first, [HUMAN, HUMAN])
+    views = [p.view for p in players]
+    shut_down(first)  # the bots may still have moved until here
     before = {
         t: first.app.state.tables.get(t).game.record()  # type: ignore[attr-defined]
         for t in (duel["table"], solo["table"], waiting["table"])
     }
-    views = [p.view for p in players]
     assert len(before[duel["table"]]["moves"]) == 9
-    shut_down(first)
 
     second = make_client(db=url)
     restored = second.app.state.tables  # type: ignore[attr-defined]

@@ -219,7 +219,7 @@ def create_app(
                         elif isinstance(msg, Hello):
                             raise ProtocolError("bad_message", "hello was already said on this connection")
                         elif isinstance(msg, MoveMsg):
-                            tables.move(table, conn.seat, msg.move, msg.version)
+                            await tables.move(table, conn.seat, msg.move, msg.version)
                         elif isinstance(msg, Resync):
                             conn.send(tables.snapshot(table, conn.seat))
                         elif isinstance(msg, Ping):

@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,6 +96,7 @@ class RunningTable:
     conns: set[Connection] = field(default_factory=set)
     bots: dict[int, Bot] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # held while a move is checked and stored
 
     @property
     def id(self) -> str:
@@ -158,6 +160,7 @@ class Tables:
         self.store = store
         self.bot_delay = bot_delay
         self.tables: dict[str, RunningTable] = {}
+        self.stopping = False  # shutting down: no more moves
 
     # -- life cycle --------------------------------------------------------------------
     def restore(self) -> int:
@@ -177,14 +180,16 @@ class Tables:
             self.kick(table)
 
     async def stop(self) -> None:
-        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        for table in self.tables.values():
-            table.bot_task = None
+        """Cancel the bots once no move is half done, then close every connection."""
+        self.stopping = True
+        for table in list(self.tables.values()):
+            async with table.lock:  # a move being stored finishes first
+                task, table.bot_task = table.bot_task, None
+                if task is not None:
+                    task.cancel()
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             for conn in table.conns:
                 conn.close(1001)  # going away
 
@@ -356,28 +361,38 @@ class Tables:
         return encode(Pong(version=table.version, seq=table.seq))
 
     # -- moves -------------------------------------------------------------------------
-    def move(self, table: RunningTable, seat: int | None, move: str, version: int) -> None:
+    async def move(self, table: RunningTable, seat: int | None, move: str, version: int) -> None:
         """A client's move; raises :class:`ProtocolError` (nothing changed) when refused."""
-        if table.status == "waiting":
-            raise ProtocolError("not_started", "the game starts when every human seat is taken")
-        if version != table.version:
-            raise ProtocolError("stale", f"the table is at version {table.version}, your move was for {version}")
-        if seat is None:
-            raise ProtocolError("not_your_turn", "spectators cannot move")
-        game = table.game
-        if game.is_over:
-            raise ProtocolError("illegal", "the game is over; no more moves")
-        if seat in table.bots:
-            raise ProtocolError("not_your_turn", "a bot plays this seat")
-        legal = game.legal_moves(seat)
-        if not legal:
-            raise ProtocolError("not_your_turn", f"it is seat {game.to_move}'s turn, not yours")
-        if move.strip().lower() == "timeout":
-            raise ProtocolError("illegal", "timeout is played by the server's clock, never by a client")
-        self.apply(table, seat, move, legal)
+        await unbroken(self._move(table, seat, move, version))
 
-    def apply(self, table: RunningTable, seat: int, move: str, legal: list[str]) -> None:
-        """Store and play ``move`` for ``seat``, then tell every connection what it may see."""
+    async def _move(self, table: RunningTable, seat: int | None, move: str, version: int) -> None:
+        async with table.lock:  # one move at a time per table; the checks see the latest state
+            if self.stopping:
+                raise ProtocolError("server_error", "the server is shutting down; nothing changed")
+            if table.status == "waiting":
+                raise ProtocolError("not_started", "the game starts when every human seat is taken")
+            if version != table.version:
+                raise ProtocolError("stale", f"the table is at version {table.version}, your move was for {version}")
+            if seat is None:
+                raise ProtocolError("not_your_turn", "spectators cannot move")
+            game = table.game
+            if game.is_over:
+                raise ProtocolError("illegal", "the game is over; no more moves")
+            if seat in table.bots:
+                raise ProtocolError("not_your_turn", "a bot plays this seat")
+            legal = game.legal_moves(seat)
+            if not legal:
+                raise ProtocolError("not_your_turn", f"it is seat {game.to_move}'s turn, not yours")
+            if move.strip().lower() == "timeout":
+                raise ProtocolError("illegal", "timeout is played by the server's clock, never by a client")
+            await self._apply(table, seat, move, legal)
+
+    async def _apply(self, table: RunningTable, seat: int, move: str, legal: list[str]) -> None:
+        """Store and play ``move`` for ``seat``, then tell every connection what it may see.
+
+        Called with the table's lock held. The write runs in a worker thread, so other tables
+        play on while this one waits for its database.
+        """
         game = table.game
         wanted = move.strip().lower()
         canon = next((m for m in legal if m.lower() == wanted), None)
@@ -390,8 +405,8 @@ class Tables:
             canon = game.record()["moves"][-1][1]
             table.game = build_game(table.row)
             game = table.game
-        try:
-            self.store.add_move(table.id, table.version, seat, canon)  # stored before it counts
+        try:  # stored before it counts
+            await asyncio.to_thread(self.store.add_move, table.id, table.version, seat, canon)
         except SQLAlchemyError:
             log.exception("move at table %s version %s could not be stored", table.id, table.version)
             raise ProtocolError("server_error", "the server could not store the move; nothing changed") from None
@@ -423,7 +438,7 @@ class Tables:
     def kick(self, table: RunningTable) -> None:
         """Schedule the bot whose turn it is, once, after its pause."""
         game = table.game
-        if table.status != "playing" or game.is_over or table.bot_task is not None:
+        if self.stopping or table.status != "playing" or game.is_over or table.bot_task is not None:
             return
         if game.to_move not in table.bots:
             return
@@ -438,22 +453,41 @@ class Tables:
 
     async def _bot_turn(self, table: RunningTable, version: int) -> None:
         await asyncio.sleep(self._delay(table.row.game))
-        table.bot_task = None
-        game = table.game
-        seat = game.to_move
-        if table.version != version or game.is_over or seat is None or seat not in table.bots:
-            self.kick(table)
-            return
-        legal = game.legal_moves(seat)
-        try:
-            move = table.bots[seat].choose(game.view(seat), legal)
-            if move not in legal:
-                raise IllegalMove(f"bot chose {move!r}, not a legal move")
-        except Exception:
-            log.exception("bot at table %s seat %s failed; playing its first legal move", table.id, seat)
-            move = legal[0]
-        try:
-            self.apply(table, seat, move, legal)
-        except Exception:  # the store failed, say: nothing changed, try again in a while
-            log.exception("bot move at table %s could not be played; retrying", table.id)
-            asyncio.get_running_loop().call_later(BOT_RETRY, self.kick, table)
+        await unbroken(self._bot_move(table, version))
+
+    async def _bot_move(self, table: RunningTable, version: int) -> None:
+        async with table.lock:
+            if self.stopping:
+                return
+            table.bot_task = None
+            game = table.game
+            seat = game.to_move
+            if table.version != version or game.is_over or seat is None or seat not in table.bots:
+                self.kick(table)
+                return
+            legal = game.legal_moves(seat)
+            try:
+                move = table.bots[seat].choose(game.view(seat), legal)
+                if move not in legal:
+                    raise IllegalMove(f"bot chose {move!r}, not a legal move")
+            except Exception:
+                log.exception("bot at table %s seat %s failed; playing its first legal move", table.id, seat)
+                move = legal[0]
+            try:
+                await self._apply(table, seat, move, legal)
+            except Exception:  # the store failed, say: nothing changed, try again in a while
+                log.exception("bot move at table %s could not be played; retrying", table.id)
+                asyncio.get_running_loop().call_later(BOT_RETRY, self.kick, table)
+
+
+async def unbroken(work: Coroutine[Any, Any, None]) -> None:
+    """Run ``work`` to its end even if the caller is cancelled: a move that was written to the
+    store is always played and announced, so memory and store never disagree."""
+    task = asyncio.ensure_future(work)
+    task.add_done_callback(_retrieve)
+    await asyncio.shield(task)
+
+
+def _retrieve(task: asyncio.Future[None]) -> None:
+    if not task.cancelled():
+        task.exception()  # seen, so an error nobody awaited any more is not reported twice
