@@ -120,15 +120,20 @@ class MauMau(Game):
         self._no_jack_on_jack: bool = options["no_jack_on_jack"]
         self._no_win_with_jack: bool = options["no_win_with_jack"]
         self._move_limit: int = options["move_limit"]
-        self._reshuffle_rng = Rng(derive_seed(seed, 2))
+        self._reshuffle_rng: Rng | None = None  # made at the first reshuffle (most games have none)
         ids = [CARD_ID[c] for c in deck]
         # MM-2: five rounds, one card at a time to seats 0..n-1; next card starts the pile.
-        self.hands = [0] * players
-        for i in range(5 * players):
-            self.hands[i % players] |= 1 << ids[i]
-        self.top = ids[5 * players]
+        dealt = 5 * players
+        hands = []
+        for seat in range(players):
+            hand = 0
+            for c in ids[seat:dealt:players]:
+                hand |= 1 << c
+            hands.append(hand)
+        self.hands = hands
+        self.top = ids[dealt]
         self.discard = [self.top]
-        self.draw_pile = ids[5 * players + 1 :][::-1]  # top of the draw pile at the end
+        self.draw_pile = ids[dealt + 1 :][::-1]  # top of the draw pile at the end
         self.wish = -1  # MM-3: the starting card has no effect, not even a jack's wish
         self.penalty = 0
         self.direction = 1
@@ -301,6 +306,8 @@ class MauMau(Game):
                     break
                 pile.extend(self.discard[:-1])
                 del self.discard[:-1]
+                if self._reshuffle_rng is None:  # MM-8: its own stream, apart from the deal
+                    self._reshuffle_rng = Rng(derive_seed(self.seed, 2))
                 self._reshuffle_rng.shuffle(pile)
                 self._log.append(("reshuffle", len(pile)))
             got.append(pile.pop())
