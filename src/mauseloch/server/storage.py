@@ -134,6 +134,7 @@ class Store:
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
         self.engine: Engine = create_engine(self.url, **kwargs)
+        self.local = self.url.startswith("sqlite")  # a file on this machine, not a database server
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)

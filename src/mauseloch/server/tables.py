@@ -390,8 +390,8 @@ class Tables:
     async def _apply(self, table: RunningTable, seat: int, move: str, legal: list[str]) -> None:
         """Store and play ``move`` for ``seat``, then tell every connection what it may see.
 
-        Called with the table's lock held. The write runs in a worker thread, so other tables
-        play on while this one waits for its database.
+        Called with the table's lock held. A write to a database server runs in a worker thread,
+        so other tables play on while this one waits for it.
         """
         game = table.game
         wanted = move.strip().lower()
@@ -406,7 +406,10 @@ class Tables:
             table.game = build_game(table.row)
             game = table.game
         try:  # stored before it counts
-            await asyncio.to_thread(self.store.add_move, table.id, table.version, seat, canon)
+            if self.store.local:  # SQLite: a commit costs less than a trip to a worker thread
+                self.store.add_move(table.id, table.version, seat, canon)
+            else:
+                await asyncio.to_thread(self.store.add_move, table.id, table.version, seat, canon)
         except SQLAlchemyError:
             log.exception("move at table %s version %s could not be stored", table.id, table.version)
             raise ProtocolError("server_error", "the server could not store the move; nothing changed") from None
