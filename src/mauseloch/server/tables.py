@@ -1,9 +1,10 @@
 """Running tables: the game object, its connections, its bots, and their store.
 
 A table's ``version`` is the number of moves played, its ``seq`` the number of events logged.
-Everything here runs on the server's event loop and never awaits between checking a move and
-playing it, so two moves can never race. Each connection has an outbox (a queue of JSON texts)
-that the WebSocket handler drains; messages are put there in the order things happened.
+Everything here runs on the server's event loop. A move is checked, stored and played under its
+table's lock, so two moves never race and a stale one is refused; a stored move always completes
+(see :func:`unbroken`). Each connection has an outbox (a queue of JSON texts) that the WebSocket
+handler drains; messages are put there in the order things happened.
 """
 
 from __future__ import annotations
