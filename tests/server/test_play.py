@@ -173,3 +173,24 @@ def test_a_move_the_store_refuses_changes_nothing(client: TestClient, monkeypatc
     anna.move(anna.view["legal_moves"][0])
     assert anna.recv()["version"] == 1 and bens.recv()["version"] == 1  # Ben never saw the failure
     assert len(store.load_table(table).moves) == 1
+
+
+def test_two_tabs_racing_for_one_version_play_once(client: TestClient) -> None:
+    created = create_table(client, [HUMAN, HUMAN])
+    table = created["table"]
+    join(client, table)
+    tabs = [seated(client, table, 0, created["token"]) for _ in range(2)]
+    legal = tabs[0].view["legal_moves"]
+    for tab in tabs:
+        tab.move(legal[-1], version=0)
+    frames: list[dict[str, object]] = []
+    for tab in tabs:  # each gets the update, and the slower one an error; a pong closes each list
+        tab.send({"type": "ping"})
+        frames.append(tab.recv())
+        while frames[-1]["type"] != "pong":
+            frames.append(tab.recv())
+    kinds = sorted(str(f["type"]) for f in frames)
+    assert kinds == ["error", "pong", "pong", "update", "update"]
+    error = next(f for f in frames if f["type"] == "error")
+    assert error["code"] == "stale" and error["version"] == 1
+    assert client.app.state.store.load_table(table).moves == [[0, legal[-1]]]  # type: ignore[attr-defined]
