@@ -422,6 +422,18 @@ class Game:
         ):
             raise IllegalMove(f"seat must be a number from 0 to {self.players - 1}, got {seat!r}")
 
+    def _view_head(self, seat: int | None) -> dict[str, Any]:
+        """The part of every view that is the same for all games (the seat checked first)."""
+        if seat is not None:
+            self._check_seat_arg(seat)
+        return {
+            "game": self.name,
+            "players": self.players,
+            "options": dict(self.options),
+            "seat": seat,
+            "to_move": self.to_move,
+        }
+
     def _check_turn_move(self, move: Any, seat: Any, ms: Any) -> str:
         """The refusals every turn-based game shares (no reaction time, game over, wrong seat,
         not a string); returns the move trimmed for the game's own checks."""

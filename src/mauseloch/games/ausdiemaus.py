@@ -221,14 +221,7 @@ class AusDieMaus(Game):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know: stack sizes (never their order), the face-up pile, chips."""
-        if seat is not None:
-            self._check_seat_arg(seat)
-        view: dict[str, Any] = {
-            "game": self.name,
-            "players": self.players,
-            "options": dict(self.options),
-            "seat": seat,
-            "to_move": self.to_move,
+        view: dict[str, Any] = self._view_head(seat) | {
             "phase": None if self.is_over else PHASE_NAMES[self.phase],
             "stacks": [len(s) for s in self.stacks],
             "pile": [CARD_STR[c] for c in self.pile],

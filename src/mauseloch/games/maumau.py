@@ -356,14 +356,7 @@ class MauMau(Game):
         return {"reason": self.reason, "ranks": ranks, "cards": cards, "points": points}
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        if seat is not None:
-            self._check_seat_arg(seat)
-        view: dict[str, Any] = {
-            "game": self.name,
-            "players": self.players,
-            "options": dict(self.options),
-            "seat": seat,
-            "to_move": self.to_move,
+        view: dict[str, Any] = self._view_head(seat) | {
             "top": CARD_STR[self.top],
             "wish": SUITS[self.wish] if self.wish >= 0 else None,
             "penalty": self.penalty,

@@ -489,15 +489,8 @@ class Mausgeflippt(Game):
         }
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        if seat is not None:
-            self._check_seat_arg(seat)
         m = self.current
-        view: dict[str, Any] = {
-            "game": self.name,
-            "players": self.players,
-            "options": dict(self.options),
-            "seat": seat,
-            "to_move": self.to_move,
+        view: dict[str, Any] = self._view_head(seat) | {
             "revealer": self.revealer,
             "window_open": m >= 0,
             "mouse": None

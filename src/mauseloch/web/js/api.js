@@ -100,3 +100,14 @@ export function h(tag, attrs = {}, ...children) {
   }
   return el;
 }
+
+/** Copy the invite link in `input` to the clipboard (or select it for a manual copy), then say so in `status`. */
+export async function copyLink(input, status, message) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch (e) {
+    input.select();
+    if (document.execCommand) document.execCommand("copy");
+  }
+  status.textContent = message;
+}

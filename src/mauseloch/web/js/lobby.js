@@ -1,6 +1,6 @@
 // The lobby: create a table (game, options, seats), share its invite link, list tables, join or watch.
 
-import { getJSON, h, postJSON, saveCredentials } from "./api.js";
+import { copyLink, getJSON, h, postJSON, saveCredentials } from "./api.js";
 import { botLevel, initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
 
 const state = { games: [], bots: {}, tables: [] };
@@ -169,15 +169,8 @@ async function createTable(event) {
   }
 }
 
-async function copyInvite() {
-  const input = $("invite-link");
-  try {
-    await navigator.clipboard.writeText(input.value);
-  } catch (e) {
-    input.select();
-    document.execCommand && document.execCommand("copy");
-  }
-  $("copy-status").textContent = t("lobby.copied");
+function copyInvite() {
+  return copyLink($("invite-link"), $("copy-status"), t("lobby.copied"));
 }
 
 async function joinTable(id) {

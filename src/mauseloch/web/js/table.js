@@ -1,7 +1,7 @@
 // The table page: seat handling, the WebSocket, the event log, announcements, the end screen.
 // Drawing the board is left to one module per game; no game rule lives here or there.
 
-import { clearCredentials, getJSON, h, loadCredentials, postJSON, saveCredentials } from "./api.js";
+import { clearCredentials, copyLink, getJSON, h, loadCredentials, postJSON, saveCredentials } from "./api.js";
 import { TableConnection } from "./conn.js";
 import { eventText, initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
 import * as ausdiemaus from "./ausdiemaus.js";
@@ -312,14 +312,8 @@ async function join() {
   }
 }
 
-async function copyInvite() {
-  const input = $("invite-link");
-  try {
-    await navigator.clipboard.writeText(input.value);
-  } catch (e) {
-    input.select();
-  }
-  $("copy-status").textContent = t("lobby.copied");
+function copyInvite() {
+  return copyLink($("invite-link"), $("copy-status"), t("lobby.copied"));
 }
 
 function main() {
