@@ -72,3 +72,19 @@ def test_heuristic_beats_random() -> None:
         _play(game, kinds, seed)
         wins += game.result()["ranks"][seat] == 1
     assert wins / games > 0.33
+
+
+def test_simulate_reports_each_bot_kind_over_its_seats() -> None:
+    from mauseloch.simulate import make_spec, report, simulate
+
+    spec = make_spec("mau-mau", 4, "heuristic,random,random,random", 5, [])
+    rep = report(spec, simulate(spec, 300, workers=1))
+    by_bot = rep["bot_figures"]
+    assert set(by_bot) == {"heuristic", "random"}
+    assert by_bot["heuristic"]["seats"] == [0] and by_bot["random"]["seats"] == [1, 2, 3]
+    shares = [row["win_share"] for row in rep["seats"]]
+    assert by_bot["heuristic"]["win_share"] == shares[0]
+    assert abs(by_bot["random"]["win_share"] - sum(shares[1:]) / 3) < 1e-12
+    cards = rep["seat_figures"]["cards"]
+    assert abs(by_bot["random"]["figures"]["cards"] - sum(cards[1:]) / 3) < 1e-12
+    assert by_bot["heuristic"]["win_share"] > by_bot["random"]["win_share"]

@@ -392,7 +392,29 @@ def report(spec: SimSpec, tally: Tally) -> dict[str, Any]:
         "reasons": {k: {"games": v, "share": v / g} for k, v in sorted(tally.reasons.items())},
         "seat_figures": {name: [v / g for v in sums] for name, sums in sorted(tally.seat_figures.items())},
         "game_figures": {name: total / g for name, total in sorted(tally.game_figures.items())},
+        "bot_figures": bot_figures(spec, tally),
     }
+
+
+def bot_figures(spec: SimSpec, tally: Tally) -> dict[str, dict[str, Any]]:
+    """Per bot kind (or level): its seats, and the mean per seat and game of the win share, the
+    rank and every seat figure, so mixed tables compare levels directly."""
+    g = tally.games
+    kinds: dict[str, list[int]] = {}
+    for seat, kind in enumerate(spec.bots):
+        kinds.setdefault(kind, []).append(seat)
+    out: dict[str, dict[str, Any]] = {}
+    for kind, seats in kinds.items():
+        k = len(seats)
+        out[kind] = {
+            "seats": seats,
+            "win_share": sum(tally.wins[s] for s in seats) / (g * k),
+            "mean_rank": sum(tally.rank_sum[s] for s in seats) / (g * k),
+            "figures": {
+                name: sum(sums[s] for s in seats) / (g * k) for name, sums in sorted(tally.seat_figures.items())
+            },
+        }
+    return out
 
 
 def print_report(rep: dict[str, Any], console: Any) -> None:
@@ -436,13 +458,26 @@ def print_report(rep: dict[str, Any], console: Any) -> None:
         figs = Table(title="Figures at the end (mean per game)", title_justify="left")
         figs.add_column("figure")
         for s in range(rep["players"]):
-            figs.add_column(f"seat {s}", justify="right")
+            figs.add_column(f"seat {s} ({rep['bots'][s]})", justify="right")
         figs.add_column("all seats", justify="right")
         for name, values in rep["seat_figures"].items():
             figs.add_row(name, *(f"{v:.3f}" for v in values), f"{sum(values):.3f}")
         console.print(figs)
     for name, value in rep["game_figures"].items():
         console.print(f"{name}: {value:.3f} per game")
+    by_bot = rep["bot_figures"]
+    if len(by_bot) > 1:
+        table = Table(title="Per bot (mean per seat and game)", title_justify="left")
+        table.add_column("")
+        for kind, row in by_bot.items():
+            table.add_column(f"{kind} (seat{'s' if len(row['seats']) > 1 else ''} "
+                             f"{', '.join(map(str, row['seats']))})", justify="right")
+        rows = by_bot.values()
+        table.add_row("win share", *(f"{100 * r['win_share']:.2f} %" for r in rows))
+        table.add_row("mean rank", *(f"{r['mean_rank']:.3f}" for r in rows))
+        for name in rep["seat_figures"]:
+            table.add_row(name, *(f"{r['figures'][name]:.3f}" for r in rows))
+        console.print(table)
 
 
 def plot(rep: dict[str, Any], path: Path) -> Path:
