@@ -18,6 +18,8 @@ from typing import Any
 
 import typer
 
+from .common import save_for_user
+
 GAME = "aus-die-maus"
 # No emoji: terminals disagree on their width, which breaks the Live display's redrawing.
 CARD_FACE = {
@@ -280,7 +282,6 @@ def command(
     from rich.console import Console
 
     import mauseloch
-    from mauseloch.record import save as save_record
 
     console = Console(highlight=False)
     try:
@@ -315,6 +316,4 @@ def command(
         console.print("Interrupted.")
     if finished:
         console.print(ranking(game, names))
-    if save is not None:
-        path = save_record(game, save)
-        console.print(f"Record saved to {path} (mauseloch replay {path}).")
+    save_for_user(console, game, save)

@@ -7,6 +7,8 @@ from typing import Any
 
 import typer
 
+from .common import save_for_user
+
 SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 SUIT_STYLE = {"C": "bold", "S": "bold", "H": "bold red", "D": "bold red"}
 SUIT_WORD = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
@@ -106,25 +108,12 @@ def command(
                 game.play(seat_bots[seat].choose(game.view(seat), game.legal_moves()))
     except (EOFError, KeyboardInterrupt):
         console.print("\n[yellow]Game left unfinished.[/]")
-        _save(console, game, save)
+        save_for_user(console, game, save)
         raise typer.Exit(1) from None
 
     _show_news(console, game, me, seen)
     _show_result(console, game, me)
-    _save(console, game, save)
-
-
-def _save(console: Any, game: Any, path: Path | None) -> None:
-    if path is None:
-        return
-    from mauseloch.record import save
-
-    try:
-        save(game, path)
-    except OSError as exc:
-        console.print(f"[red]Could not save the record to {path}: {exc.strerror or exc}[/]")
-        raise typer.Exit(1) from None
-    console.print(f"Record saved to {path} (replay it with: mauseloch replay {path})")
+    save_for_user(console, game, save)
 
 
 def _show_news(console: Any, game: Any, me: int, seen: int) -> int:

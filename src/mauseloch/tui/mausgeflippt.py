@@ -17,6 +17,8 @@ from typing import Any
 
 import typer
 
+from .common import save_for_user
+
 COLOUR_STYLE = {
     "blue": "bold dodger_blue1",
     "brown": "bold dark_orange3",
@@ -337,15 +339,7 @@ def command(
 
     app = make_app(game, seat_bots, me=0)
     app.run()
-    if save is not None:
-        from mauseloch.record import save as save_record
-
-        try:
-            save_record(game, save)
-        except OSError as exc:
-            console.print(f"[red]Could not save the record to {save}: {exc.strerror or exc}[/]")
-            raise typer.Exit(1) from None
-        console.print(f"Record saved to {save} (replay it with: mauseloch replay {save})")
+    save_for_user(console, game, save)
     if game.is_over:
         res = game.result()
         console.print(f"Your score: {res['score'][0]}, rank {res['ranks'][0]} of {game.players}.")
