@@ -110,3 +110,18 @@ def test_replay_refuses_an_illegal_move(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(bad)])
     assert result.exit_code == 2
     assert "record move 0" in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "mau-mau", "--players", "2", "--seed", "1"],
+        ["play", "aus-die-maus", "--players", "2", "--auto", "--speed", "1000", "--seed", "1"],
+    ],
+)
+def test_an_unwritable_record_file_is_a_clear_message(tmp_path: Path, args: list[str]) -> None:
+    target = tmp_path / "no-such-folder" / "game.json"
+    result = runner.invoke(app, [*args, "--save", str(target)], input=_keyboard())
+    assert result.exit_code == 1
+    assert "Could not save the record" in result.output
+    assert "Traceback" not in result.output
