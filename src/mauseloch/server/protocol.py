@@ -150,20 +150,21 @@ def decode_body(raw: bytes, kind: type[msgspec.Struct]) -> Any:
         raise ProtocolError("bad_message", f"not JSON: {exc}") from None
 
 
-def clean_name(name: str | None, fallback: str) -> str:
-    """A display name: trimmed, printable, at most ``MAX_NAME`` characters; ``fallback`` if empty."""
-    if name is None:
+def _clean_text(text: str | None, fallback: str, limit: int, what: str) -> str:
+    """Trimmed, printable, at most ``limit`` characters; ``fallback`` if missing or empty."""
+    if text is None:
         return fallback
-    text = "".join(ch for ch in name if ch.isprintable()).strip()
-    if len(text) > MAX_NAME:
-        raise ProtocolError("bad_message", f"name must be at most {MAX_NAME} characters")
-    return text or fallback
+    cleaned = "".join(ch for ch in text if ch.isprintable()).strip()
+    if len(cleaned) > limit:
+        raise ProtocolError("bad_message", f"{what} must be at most {limit} characters")
+    return cleaned or fallback
+
+
+def clean_name(name: str | None, fallback: str) -> str:
+    """A display name (at most ``MAX_NAME`` characters)."""
+    return _clean_text(name, fallback, MAX_NAME, "name")
 
 
 def clean_title(title: str | None, fallback: str) -> str:
-    if title is None:
-        return fallback
-    text = "".join(ch for ch in title if ch.isprintable()).strip()
-    if len(text) > MAX_TITLE:
-        raise ProtocolError("bad_message", f"title must be at most {MAX_TITLE} characters")
-    return text or fallback
+    """A table title (at most ``MAX_TITLE`` characters)."""
+    return _clean_text(title, fallback, MAX_TITLE, "title")
