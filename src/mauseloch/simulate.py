@@ -261,6 +261,9 @@ def make_spec(
             raise ValueError(f"unknown bot {kind!r} for {info.name}; available: {', '.join(allowed)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
         raise ValueError(f"seed must be a whole number in [0, 2**64), got {seed!r}")
+    # The engine has the last word on options and players together (e.g. Mausgeflippt's hand
+    # size against the clothing cards): ask it once here, not in every worker after the start.
+    new_game(info.name, players=n, seed=0, options=options)
     return SimSpec(info.name, n, options, tuple(kinds), seed, engine_only)
 
 
@@ -537,6 +540,7 @@ def command(
 ) -> None:
     """Simulate many games between bots and report win shares, game lengths and figures."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     console = Console(stderr=json_out, highlight=False)
@@ -547,7 +551,7 @@ def command(
         if workers < 0:
             raise ValueError(f"--workers must be 0 (all cores) or more, got {workers}")
     except ValueError as exc:
-        console.print(f"[red]Error:[/] {exc}")
+        console.print(f"[red]Error:[/] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
     n_workers = workers or os.cpu_count() or 1
     with Progress(
