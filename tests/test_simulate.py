@@ -26,3 +26,44 @@ def test_simulate_command_says_what_is_wrong_in_one_line() -> None:
     assert "Traceback" not in res.output
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "hand_size=12 is too large for 5 players" in lines[0], res.output
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("missing/sim.png", "does not exist"),
+        ("a-file/sim.png", "is not a folder"),
+        ("folder", "is a folder"),
+        ("sim.xyz", "cannot write .xyz files"),
+    ],
+)
+def test_plot_target_is_checked_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, message: str
+) -> None:
+    import mauseloch.simulate
+
+    (tmp_path / "a-file").write_text("x")
+    (tmp_path / "folder").mkdir()
+    played: list[int] = []
+    monkeypatch.setattr(mauseloch.simulate, "simulate", lambda *a, **k: played.append(1))
+    res = CliRunner().invoke(app, ["simulate", "mau-mau", "-n", "5", "-w", "1", "--plot", str(tmp_path / name)])
+    assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output, res.output
+    assert played == []  # refused before the work, not after it
+
+
+@pytest.mark.parametrize("name", ["a-file", "a-file/finds"])
+def test_analyze_out_is_checked_before_the_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    import mauseloch.analyze
+
+    (tmp_path / "a-file").write_text("x")
+    searched: list[int] = []
+    monkeypatch.setattr(mauseloch.analyze, "search", lambda *a, **k: searched.append(1))
+    res = CliRunner().invoke(app, ["analyze", "aus-die-maus", "--budget", "0.1", "--out", str(tmp_path / name)])
+    assert res.exit_code == 2 and "is a file" in res.output and "Traceback" not in res.output, res.output
+    assert searched == []
+
+
+def test_analyze_out_may_be_a_new_folder(tmp_path: Path) -> None:
+    from mauseloch.outputs import check_output_dir
+
+    assert check_output_dir(tmp_path / "new" / "deeper") == tmp_path / "new" / "deeper"

@@ -18,6 +18,7 @@ from typing import Any
 import typer
 
 from .engine import game_info, new_game
+from .outputs import check_output_dir
 
 GAME = "aus-die-maus"
 SLICE = 2_000  # deals per call into the kernel between clock checks
@@ -145,6 +146,7 @@ def command(
 ) -> None:
     """Search Aus die Maus deals for the longest game or for endless ones; save them as records."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     console = Console(highlight=False)
@@ -163,8 +165,9 @@ def command(
             raise ValueError(f"--keep must be at least 1, got {keep}")
         if not 0 <= seed < 1 << 64:
             raise ValueError(f"--seed must be in [0, 2**64), got {seed}")
+        check_output_dir(out, "--out")  # before the search, whose finds would be lost
     except ValueError as exc:
-        console.print(f"[red]Error:[/] {exc}")
+        console.print(f"[red]Error:[/] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
 
     with Progress(

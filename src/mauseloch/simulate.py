@@ -45,6 +45,7 @@ from typing import Any
 import typer
 
 from .engine import derive_seed, game_info, new_game
+from .outputs import check_output_file
 
 STREAM_BOTS = 200  # bot of seat s: derive_seed(game_seed, STREAM_BOTS + s)
 Z95 = 1.959963984540054
@@ -483,6 +484,16 @@ def print_report(rep: dict[str, Any], console: Any) -> None:
         console.print(table)
 
 
+def plot_formats() -> list[str]:
+    """The file suffixes matplotlib can draw into (``--plot`` is checked against them first)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    return sorted(Figure().canvas.get_supported_filetypes())
+
+
 def plot(rep: dict[str, Any], path: Path) -> Path:
     """Win shares with their intervals and the histogram of game lengths, as a PNG."""
     import matplotlib
@@ -550,6 +561,8 @@ def command(
             raise ValueError(f"--games must be at least 1, got {games}")
         if workers < 0:
             raise ValueError(f"--workers must be 0 (all cores) or more, got {workers}")
+        if plot_file is not None:
+            check_output_file(plot_file, "--plot", plot_formats())
     except ValueError as exc:
         console.print(f"[red]Error:[/] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
