@@ -3,6 +3,7 @@ the same report whatever the backend and the number of workers."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,41 @@ def test_analyze_out_may_be_a_new_folder(tmp_path: Path) -> None:
     from mauseloch.outputs import check_output_dir
 
     assert check_output_dir(tmp_path / "new" / "deeper") == tmp_path / "new" / "deeper"
+
+
+# --------------------------------------------------------------------------- the kernel's first compile
+
+
+def test_an_empty_numba_cache_means_compiling(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = "from mauseloch.kernels.ausdiemaus import needs_compiling; print(needs_compiling())"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
+
+
+def test_the_kernel_is_cached_and_compiled_once_per_process() -> None:
+    from numba.core.caching import NullCache
+
+    from mauseloch.kernels import ausdiemaus as kernel
+
+    assert not isinstance(kernel.simulate_range._cache, NullCache)  # cache=True: later runs load it
+    spec = make_spec("aus-die-maus", 4, "random", 1, [])
+    simulate(spec, 3)
+    assert not kernel.needs_compiling()
+
+
+def test_simulate_says_it_compiles_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mauseloch.kernels.ausdiemaus as kernel
+
+    monkeypatch.setattr(kernel, "needs_compiling", lambda kernel=None: True)
+    heard: list[str] = []
+    simulate(make_spec("aus-die-maus", 4, "random", 1, []), 3, notice=heard.append)
+    assert heard and "compiling the fast kernel, once" in heard[0]
+    res = CliRunner().invoke(app, ["simulate", "aus-die-maus", "-n", "3", "-w", "1"])
+    assert res.exit_code == 0 and "compiling the fast kernel, once" in res.output, res.output
+    heard.clear()
+    simulate(make_spec("mau-mau", 2, "random", 1, []), 2, notice=heard.append)
+    assert heard == []  # no kernel, nothing to say

@@ -174,7 +174,10 @@ def command(
         TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"),
         TimeElapsedColumn(), console=console,
     ) as bar:  # fmt: skip
-        task = bar.add_task(f"{mode} search, {n} players", total=budget, status="compiling…")
+        from .kernels.ausdiemaus import needs_compiling, search_deals
+
+        first = "compiling the fast kernel, once (about 10 s)…" if needs_compiling(search_deals) else "loading…"
+        task = bar.add_task(f"{mode} search, {n} players", total=budget, status=first)
 
         def progress(elapsed: float, best: int, endless: int) -> None:
             status = f"longest {best} flips" if mode == "longest" else f"{endless} endless; {best} flips without a chip"

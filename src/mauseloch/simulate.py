@@ -35,7 +35,6 @@ from __future__ import annotations
 import importlib
 import json
 import math
-import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -44,12 +43,14 @@ from typing import Any
 
 import typer
 
+from .backend import Backend, LocalBackend, make_backend, run_ranges
 from .engine import derive_seed, game_info, new_game
 from .outputs import check_output_file
 
 STREAM_BOTS = 200  # bot of seat s: derive_seed(game_seed, STREAM_BOTS + s)
 Z95 = 1.959963984540054
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
+COMPILING = "compiling the fast kernel, once (about 10 s; later runs load it)…"
 
 
 @dataclass(frozen=True)
@@ -234,8 +235,7 @@ def chunk_runner(spec: SimSpec) -> ChunkRunner:
     return run_games
 
 
-def _run_chunk(args: tuple[SimSpec, int, int]) -> Tally:
-    spec, start, stop = args
+def _run_chunk(spec: SimSpec, start: int, stop: int) -> Tally:
     return chunk_runner(spec)(spec, start, stop)
 
 
@@ -268,49 +268,34 @@ def make_spec(
     return SimSpec(info.name, n, options, tuple(kinds), seed, engine_only)
 
 
-def chunks(games: int, workers: int, spec: SimSpec) -> list[tuple[int, int]]:
-    """Game ranges for the pool: small enough for a smooth progress bar and balanced workers."""
-    cap = 50_000 if chunk_runner(spec) is not run_games else 500
-    size = max(1, min(cap, math.ceil(games / max(1, workers * 8))))
-    return [(a, min(games, a + size)) for a in range(0, games, size)]
-
-
 def simulate(
-    spec: SimSpec, games: int, workers: int = 1, progress: Callable[[int], None] | None = None
+    spec: SimSpec,
+    games: int,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> Tally:
-    """Play ``games`` games of ``spec`` on ``workers`` processes; the tally in game order."""
+    """Play ``games`` games of ``spec`` on ``backend`` (default: ``workers`` local processes);
+    the tally in game order. ``notice(text)`` hears of a slow first step (compiling a kernel)."""
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
-    parts = chunks(games, workers, spec)
-    results: list[Tally | None] = [None] * len(parts)
-    if workers == 1 or len(parts) == 1:
-        for k, (a, b) in enumerate(parts):
-            results[k] = _run_chunk((spec, a, b))
-            if progress:
-                progress(b - a)
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+    if backend is None:
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, got {workers}")
+        backend = LocalBackend(workers)
+    runner = chunk_runner(spec)
+    if runner is run_ausdiemaus_kernel:
+        # compile (or load) the kernel once here, before workers start: forked ones inherit it,
+        # others load numba's cache that this writes
+        from .kernels.ausdiemaus import needs_compiling
 
-        if chunk_runner(spec) is run_ausdiemaus_kernel:
-            _run_chunk((spec, 0, 1))  # compile or load the kernel once before the workers start
-        # fork where there is one: workers inherit the loaded modules and scripts need no
-        # ``if __name__ == "__main__"`` guard; they only compute and send their tally back.
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        with ProcessPoolExecutor(max_workers=min(workers, len(parts)), mp_context=context) as pool:
-            futures = {pool.submit(_run_chunk, (spec, a, b)): k for k, (a, b) in enumerate(parts)}
-            for future in as_completed(futures):
-                k = futures[future]
-                results[k] = future.result()
-                if progress:
-                    a, b = parts[k]
-                    progress(b - a)
+        if notice and needs_compiling():
+            notice(COMPILING)
+        runner(spec, 0, 1)
+    cap = 50_000 if runner is not run_games else 500
     total = Tally(spec.players)
-    for part in results:
-        assert part is not None
+    for part in run_ranges(backend, _run_chunk, spec, games, cap, progress):
         total.merge(part)
     return total
 
@@ -535,6 +520,42 @@ def plot(rep: dict[str, Any], path: Path) -> Path:
 # --------------------------------------------------------------------------- command
 
 
+class ProgressBar:
+    """The commands' Rich progress bar on stderr; ``notice(text)`` shows a slow first step
+    (compiling a kernel) in its description until the first work is done."""
+
+    def __init__(self, description: str, total: int, transient: bool = False) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.description = description
+        self._bar = Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            console=Console(stderr=True, highlight=False), transient=transient,
+        )  # fmt: skip
+        self._task = self._bar.add_task(description, total=total)
+        self._noticed = False
+
+    def __enter__(self) -> ProgressBar:
+        self._bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._bar.__exit__(None, None, None)
+
+    def notice(self, text: str) -> None:
+        self._noticed = True
+        self._bar.update(self._task, description=f"{self.description}: {text}")
+        self._bar.console.print(text, markup=False)  # also in logs, where the bar does not show
+
+    def advance(self, amount: int) -> None:
+        if self._noticed:
+            self._noticed = False
+            self._bar.update(self._task, description=self.description)
+        self._bar.advance(self._task, amount)
+
+
+
 def command(
     game: str = typer.Argument(..., help="The game: mau-mau, aus-die-maus or mausgeflippt."),
     players: int | None = typer.Option(None, "--players", "-p", help="Players (default: the game's minimum)."),
@@ -548,11 +569,12 @@ def command(
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     plot_file: Path | None = typer.Option(None, "--plot", help="Draw the report into this PNG file."),  # noqa: B008
     engine: bool = typer.Option(False, "--engine", help="Play through the engine API even where a kernel exists."),
+    backend_name: str = typer.Option("local", "--backend", help="Where games run: local (processes) or ray."),
+    address: str | None = typer.Option(None, "--address", help="Ray: the cluster's address (default: start one here)."),
 ) -> None:
     """Simulate many games between bots and report win shares, game lengths and figures."""
     from rich.console import Console
     from rich.markup import escape
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     console = Console(stderr=json_out, highlight=False)
     try:
@@ -563,16 +585,12 @@ def command(
             raise ValueError(f"--workers must be 0 (all cores) or more, got {workers}")
         if plot_file is not None:
             check_output_file(plot_file, "--plot", plot_formats())
+        backend = make_backend(backend_name, workers, address)  # last: it may start Ray
     except ValueError as exc:
         console.print(f"[red]Error:[/] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
-    n_workers = workers or os.cpu_count() or 1
-    with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=Console(stderr=True), transient=json_out,
-    ) as bar:  # fmt: skip
-        task = bar.add_task(f"{spec.game} ×{n_workers}", total=games)
-        tally = simulate(spec, games, n_workers, lambda k: bar.advance(task, k))
+    with ProgressBar(f"{spec.game} ×{backend.workers()} ({backend.name})", games, transient=json_out) as bar:
+        tally = simulate(spec, games, progress=bar.advance, backend=backend, notice=bar.notice)
     rep = report(spec, tally)
     if json_out:
         sys.stdout.write(json.dumps(rep, indent=1) + "\n")
