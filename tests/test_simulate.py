@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mauseloch.cli import app
-from mauseloch.simulate import make_spec, report, simulate
+from mauseloch.simulate import make_spec, simulate
 
 
 def test_options_the_engine_refuses_are_refused_before_any_game() -> None:

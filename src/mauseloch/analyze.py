@@ -176,7 +176,7 @@ def command(
     ) as bar:  # fmt: skip
         from .kernels.ausdiemaus import needs_compiling, search_deals
 
-        first = "compiling the fast kernel, once (about 10 s)…" if needs_compiling(search_deals) else "loading…"
+        first = "compiling the fast kernel, once (10 s or more)…" if needs_compiling(search_deals) else "loading…"
         task = bar.add_task(f"{mode} search, {n} players", total=budget, status=first)
 
         def progress(elapsed: float, best: int, endless: int) -> None:

@@ -50,7 +50,7 @@ from .outputs import check_output_file
 STREAM_BOTS = 200  # bot of seat s: derive_seed(game_seed, STREAM_BOTS + s)
 Z95 = 1.959963984540054
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
-COMPILING = "compiling the fast kernel, once (about 10 s; later runs load it)…"
+COMPILING = "compiling the fast kernel, once (10 s or more; later runs load it from the cache)…"
 
 
 @dataclass(frozen=True)
