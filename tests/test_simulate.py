@@ -106,3 +106,44 @@ def test_simulate_says_it_compiles_the_kernel(monkeypatch: pytest.MonkeyPatch) -
     heard.clear()
     simulate(make_spec("mau-mau", 2, "random", 1, []), 2, notice=heard.append)
     assert heard == []  # no kernel, nothing to say
+
+
+# --------------------------------------------------------------------------- backends
+
+
+def test_ranges_come_back_in_order_whatever_the_backend_cuts() -> None:
+    from mauseloch.backend import Backend, run_ranges
+
+    class Batching(Backend):
+        """Runs tasks in reverse order, and batches like Ray (pilot ranges first)."""
+
+        name = "test"
+        min_task_seconds = 1e-9
+
+        def workers(self) -> int:
+            return 3
+
+        def map(self, tasks, done=None):  # type: ignore[no-untyped-def]
+            from mauseloch.backend import _call_range
+
+            out = {k: _call_range(t) for k, t in reversed(list(enumerate(tasks)))}
+            return [out[k] for k in range(len(tasks))]
+
+    parts = run_ranges(Batching(), _items, None, 100, cap=7)
+    assert [i for part in parts for i in part] == list(range(100))
+
+
+def _items(_: None, start: int, stop: int) -> list[int]:
+    return list(range(start, stop))
+
+
+def test_the_ray_backend_without_ray_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from mauseloch.backend import make_backend
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if it were not installed
+    with pytest.raises(ValueError, match=r"pip install 'mauseloch\[ray\]'"):
+        make_backend("ray")
+    res = CliRunner().invoke(app, ["simulate", "mau-mau", "-n", "2", "--backend", "ray"])
+    assert res.exit_code == 2 and "needs Ray" in res.output, res.output
