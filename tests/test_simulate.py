@@ -147,3 +147,15 @@ def test_the_ray_backend_without_ray_is_a_clear_error(monkeypatch: pytest.Monkey
         make_backend("ray")
     res = CliRunner().invoke(app, ["simulate", "mau-mau", "-n", "2", "--backend", "ray"])
     assert res.exit_code == 2 and "needs Ray" in res.output, res.output
+
+
+def test_the_simulator_tournaments_and_backends_do_not_import_the_cli_framework() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, mauseloch.simulate, mauseloch.tournament, mauseloch.analyze, mauseloch.backend, "
+        "mauseloch.outputs; print(sorted(m for m in ('typer', 'rich', 'click') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

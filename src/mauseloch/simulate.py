@@ -33,19 +33,14 @@ Report
 from __future__ import annotations
 
 import importlib
-import json
 import math
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import typer
-
-from .backend import Backend, LocalBackend, make_backend, run_ranges
+from .backend import Backend, LocalBackend, run_ranges
 from .engine import derive_seed, game_info, new_game
-from .outputs import check_output_file
 
 STREAM_BOTS = 200  # bot of seat s: derive_seed(game_seed, STREAM_BOTS + s)
 Z95 = 1.959963984540054
@@ -150,9 +145,7 @@ def play_turn_based(kinds: Sequence[str], seed: int, options: dict[str, Any], ga
     while not g.is_over:
         seat = g.to_move
         if seat is None:
-            raise ValueError(
-                f"{game} needs a simulation runner for moves outside turns (see mauseloch.simulate)"
-            )
+            raise ValueError(f"{game} needs a simulation runner for moves outside turns (see mauseloch.simulate)")
         g.play(bots[seat].choose(g.view(seat), g.legal_moves()))
     stats = dict(g.result())
     stats["moves"] = g.move_count
@@ -411,8 +404,7 @@ def print_report(rep: dict[str, Any], console: Any) -> None:
 
     opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items()) or "none"
     console.print(
-        f"[bold]{rep['game']}[/]: {rep['games']:,} games, {rep['players']} players, seed {rep['seed']}, "
-        f"options {opts}"
+        f"[bold]{rep['game']}[/]: {rep['games']:,} games, {rep['players']} players, seed {rep['seed']}, options {opts}"
     )
     seats = Table(title="Wins per seat (rank 1; shared first places count for each)", title_justify="left")
     for col in ("seat", "bot", "wins", "win share", "95% interval", "sole wins", "mean rank"):  # shares in %
@@ -428,8 +420,7 @@ def print_report(rep: dict[str, Any], console: Any) -> None:
     q = length["quantiles"]
     console.print(
         f"[bold]Game length[/] ({length['unit']}): mean {length['mean']:.2f}, sd {length['sd']:.2f}, "
-        f"min {length['min']}, max {length['max']}; "
-        + ", ".join(f"{k} {v}" for k, v in q.items())
+        f"min {length['min']}, max {length['max']}; " + ", ".join(f"{k} {v}" for k, v in q.items())
     )
     hist = length["histogram"]
     top = max(b["games"] for b in hist)
@@ -459,8 +450,10 @@ def print_report(rep: dict[str, Any], console: Any) -> None:
         table = Table(title="Per bot (mean per seat and game)", title_justify="left")
         table.add_column("")
         for kind, row in by_bot.items():
-            table.add_column(f"{kind} (seat{'s' if len(row['seats']) > 1 else ''} "
-                             f"{', '.join(map(str, row['seats']))})", justify="right")
+            table.add_column(
+                f"{kind} (seat{'s' if len(row['seats']) > 1 else ''} {', '.join(map(str, row['seats']))})",
+                justify="right",
+            )
         rows = by_bot.values()
         table.add_row("win share", *(f"{100 * r['win_share']:.2f} %" for r in rows))
         table.add_row("mean rank", *(f"{r['mean_rank']:.3f}" for r in rows))
@@ -515,87 +508,3 @@ def plot(rep: dict[str, Any], path: Path) -> Path:
     fig.savefig(target, dpi=110)
     plt.close(fig)
     return target
-
-
-# --------------------------------------------------------------------------- command
-
-
-class ProgressBar:
-    """The commands' Rich progress bar on stderr; ``notice(text)`` shows a slow first step
-    (compiling a kernel) in its description until the first work is done."""
-
-    def __init__(self, description: str, total: int, transient: bool = False) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self.description = description
-        self._bar = Progress(
-            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            console=Console(stderr=True, highlight=False), transient=transient,
-        )  # fmt: skip
-        self._task = self._bar.add_task(description, total=total)
-        self._noticed = False
-
-    def __enter__(self) -> ProgressBar:
-        self._bar.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._bar.__exit__(None, None, None)
-
-    def notice(self, text: str) -> None:
-        self._noticed = True
-        self._bar.update(self._task, description=f"{self.description}: {text}")
-        self._bar.console.print(text, markup=False)  # also in logs, where the bar does not show
-
-    def advance(self, amount: int) -> None:
-        if self._noticed:
-            self._noticed = False
-            self._bar.update(self._task, description=self.description)
-        self._bar.advance(self._task, amount)
-
-
-
-def command(
-    game: str = typer.Argument(..., help="The game: mau-mau, aus-die-maus or mausgeflippt."),
-    players: int | None = typer.Option(None, "--players", "-p", help="Players (default: the game's minimum)."),
-    games: int = typer.Option(10_000, "--games", "-n", help="Number of games."),
-    bots: str = typer.Option("random", "--bots", "-b", help="A bot kind for every seat, or a comma list per seat."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run; game i uses derive_seed(seed, i)."),
-    option: list[str] = typer.Option(  # noqa: B008
-        [], "--option", "-o", help="A rule option as NAME=VALUE; repeatable."
-    ),
-    workers: int = typer.Option(0, "--workers", "-w", help="Worker processes (0: all cores)."),
-    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-    plot_file: Path | None = typer.Option(None, "--plot", help="Draw the report into this PNG file."),  # noqa: B008
-    engine: bool = typer.Option(False, "--engine", help="Play through the engine API even where a kernel exists."),
-    backend_name: str = typer.Option("local", "--backend", help="Where games run: local (processes) or ray."),
-    address: str | None = typer.Option(None, "--address", help="Ray: the cluster's address (default: start one here)."),
-) -> None:
-    """Simulate many games between bots and report win shares, game lengths and figures."""
-    from rich.console import Console
-    from rich.markup import escape
-
-    console = Console(stderr=json_out, highlight=False)
-    try:
-        spec = make_spec(game, players, bots, seed, option, engine)
-        if games < 1:
-            raise ValueError(f"--games must be at least 1, got {games}")
-        if workers < 0:
-            raise ValueError(f"--workers must be 0 (all cores) or more, got {workers}")
-        if plot_file is not None:
-            check_output_file(plot_file, "--plot", plot_formats())
-        backend = make_backend(backend_name, workers, address)  # last: it may start Ray
-    except ValueError as exc:
-        console.print(f"[red]Error:[/] {escape(str(exc))}", soft_wrap=True)
-        raise typer.Exit(2) from None
-    with ProgressBar(f"{spec.game} ×{backend.workers()} ({backend.name})", games, transient=json_out) as bar:
-        tally = simulate(spec, games, progress=bar.advance, backend=backend, notice=bar.notice)
-    rep = report(spec, tally)
-    if json_out:
-        sys.stdout.write(json.dumps(rep, indent=1) + "\n")
-    else:
-        print_report(rep, console)
-    if plot_file is not None:
-        target = plot(rep, plot_file)
-        console.print(f"Plot written to {target}")
