@@ -108,7 +108,7 @@ class RayBackend(Backend):
                     ray.init(address=address, log_to_driver=False)
                 else:
                     ray.init(num_cpus=workers or None, include_dashboard=False, log_to_driver=False)
-            except (ConnectionError, ValueError, RuntimeError) as exc:
+            except Exception as exc:  # Ray raises bare Exceptions for a node that fails to start
                 raise ValueError(f"cannot start or reach Ray{f' at {address}' if address else ''}: {exc}") from None
         self._workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._remote = ray.remote(_call_range)
