@@ -37,22 +37,22 @@ def test_simulate_same_report_on_ray_and_local_processes() -> None:
     spec = make_spec("mau-mau", 3, "heuristic,random,random", 5, [])
     backend = make_backend("ray")
     assert isinstance(backend, RayBackend) and backend.workers() == 2
-    assert report(spec, simulate(spec, 120, backend=backend)) == report(spec, simulate(spec, 120, workers=1))
+    assert report(spec, simulate(spec, 60, backend=backend)) == report(spec, simulate(spec, 60, workers=1))
     kernel = make_spec("aus-die-maus", 4, "random", 9, [])
-    assert report(kernel, simulate(kernel, 20_000, backend=backend)) == report(
-        kernel, simulate(kernel, 20_000, backend=LocalBackend(2))
+    assert report(kernel, simulate(kernel, 5_000, backend=backend)) == report(
+        kernel, simulate(kernel, 5_000, backend=LocalBackend(2))
     )
 
 
 def test_tournament_same_report_on_ray_and_locally() -> None:
     spec = tour.make_tournament("mau-mau", "heuristic,random", seed=2)
-    on_ray = tour.report(spec, tour.play(spec, 40, RayBackend()), bootstrap=50)
-    assert on_ray == tour.report(spec, tour.play(spec, 40, LocalBackend(1)), bootstrap=50)
+    on_ray = tour.report(spec, tour.play(spec, 20, RayBackend()), bootstrap=50)
+    assert on_ray == tour.report(spec, tour.play(spec, 20, LocalBackend(1)), bootstrap=50)
 
 
 def test_commands_take_the_ray_backend() -> None:
     runner = CliRunner()
-    args = ["simulate", "mau-mau", "-p", "2", "-n", "40", "--seed", "3", "--json"]
+    args = ["simulate", "mau-mau", "-p", "2", "-n", "20", "--seed", "3", "--json"]
     local = runner.invoke(app, [*args, "-w", "1"])
     remote = runner.invoke(app, [*args, "--backend", "ray"])
     assert local.exit_code == 0 and remote.exit_code == 0, remote.output

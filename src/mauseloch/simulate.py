@@ -4,7 +4,8 @@ Determinism
     Game ``i`` of a run with ``--seed S`` is played from the game seed ``derive_seed(S, i)``.
     Games are cut into chunks ``[start, stop)``; every chunk is summarised into integer counts
     (:class:`Tally`) and the tallies are merged in game order, so the same seed gives the same
-    report whatever ``--workers`` is.
+    report whatever ``--workers`` and the backend are (``mauseloch.backend``: local processes
+    or Ray, which also decides how the games are cut).
 
 Runners: how one game (or a chunk of games) is played
     The default runner plays any turn-based game through the public API: the engine gets the
