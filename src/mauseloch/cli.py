@@ -69,7 +69,7 @@ def simulate_command(
     option: list[str] = typer.Option(  # noqa: B008
         [], "--option", "-o", help="A rule option as NAME=VALUE; repeatable."
     ),
-    workers: int = typer.Option(0, "--workers", "-w", help="Worker processes (0: all cores)."),
+    workers: int = typer.Option(0, "--workers", "-w", help="Workers (0: all cores, or the Ray cluster's CPUs)."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     plot_file: Path | None = typer.Option(None, "--plot", help="Draw the report into this PNG file."),  # noqa: B008
     engine: bool = typer.Option(False, "--engine", help="Play through the engine API even where a kernel exists."),
