@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+import mauseloch
 from mauseloch import tournament as tour
 from mauseloch.backend import LocalBackend
 from mauseloch.cli import app
@@ -104,3 +105,16 @@ def test_tournament_command_json_and_plot(tmp_path: Path) -> None:
 def test_tournament_command_refuses_bad_arguments(args: list[str], message: str) -> None:
     res = CliRunner().invoke(app, ["tournament", "mau-mau", "-w", "1", *args])
     assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output, res.output
+
+
+@pytest.mark.parametrize("game", list(mauseloch.GAMES))
+def test_every_game_holds_a_tournament_between_its_registered_bots(game: str) -> None:
+    from mauseloch.bots import bot_kinds
+
+    kinds = bot_kinds(game)
+    bots = [kinds[-1], kinds[0]] if len(kinds) > 1 else [kinds[0], kinds[0]]  # strongest and weakest
+    spec = tour.make_tournament(game, ",".join(bots), seed=3)
+    rep = tour.report(spec, tour.play(spec, 2), bootstrap=20)
+    assert rep["games"] == 2 * len(spec.arrangements) and rep["players"] == 2
+    for row in rep["kinds"]:
+        assert 0 <= row["win_share"]["mean"] <= 1 and 1 <= row["mean_rank"]["mean"] <= 2
