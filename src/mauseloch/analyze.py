@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import typer
-
-from .engine import game_info, new_game
+from .engine import new_game
 
 GAME = "aus-die-maus"
 SLICE = 2_000  # deals per call into the kernel between clock checks
@@ -129,65 +127,3 @@ def save_finds(result: SearchResult, out: Path, seed: int) -> list[tuple[Path, A
         path = out / (f"{name}.json" if result.mode == "longest" else f"{name}-{k + 1}.json")
         saved.append((save(game, path), game))
     return saved
-
-
-def command(
-    game: str = typer.Argument(..., help="The game to analyse (only aus-die-maus has no decisions to search over)."),
-    players: int = typer.Option(4, "--players", "-p", help="Players, 2 to 6."),
-    search_mode: str = typer.Option("longest", "--search", help="longest (the longest game) or endless (AM-11 loops)."),
-    budget: float = typer.Option(10.0, "--budget", help="Seconds to search."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the search (its first deal and its swaps)."),
-    option: list[str] = typer.Option(  # noqa: B008
-        [], "--option", "-o", help="A rule option as NAME=VALUE (small_deck, chips); repeatable."
-    ),
-    out: Path = typer.Option(Path("."), "--out", help="Directory for the record files of the finds."),  # noqa: B008
-    keep: int = typer.Option(3, "--keep", help="Endless search: how many distinct endless deals to save."),
-) -> None:
-    """Search Aus die Maus deals for the longest game or for endless ones; save them as records."""
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    console = Console(highlight=False)
-    try:
-        info = game_info(game)
-        if info.name != GAME:
-            raise ValueError(f"analyze searches deals of {GAME} only (a game without decisions), not {info.name}")
-        n = info.check_players(players)
-        options = info.resolve_options(n, info.options_from_text(option))
-        mode = search_mode.strip().lower()
-        if mode not in ("longest", "endless"):
-            raise ValueError(f"--search must be longest or endless, got {search_mode!r}")
-        if not budget > 0:
-            raise ValueError(f"--budget must be a positive number of seconds, got {budget}")
-        if keep < 1:
-            raise ValueError(f"--keep must be at least 1, got {keep}")
-        if not 0 <= seed < 1 << 64:
-            raise ValueError(f"--seed must be in [0, 2**64), got {seed}")
-    except ValueError as exc:
-        console.print(f"[red]Error:[/] {exc}")
-        raise typer.Exit(2) from None
-
-    with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"),
-        TimeElapsedColumn(), console=console,
-    ) as bar:  # fmt: skip
-        task = bar.add_task(f"{mode} search, {n} players", total=budget, status="compiling…")
-
-        def progress(elapsed: float, best: int, endless: int) -> None:
-            status = f"longest {best} flips" if mode == "longest" else f"{endless} endless; {best} flips without a chip"
-            bar.update(task, completed=min(elapsed, budget), status=status)
-
-        result = search(n, options, mode, budget, seed, keep, progress)
-    rate = result.deals / max(result.seconds, 1e-9)
-    console.print(f"{result.deals:,} deals in {result.seconds:.1f} s ({rate:,.0f} deals/s).")
-    if not result.finds:
-        what = "no endless deal" if mode == "endless" else "no deal that ends"
-        console.print(f"Found {what}; try a larger --budget or another --seed.")
-        return
-    saved = save_finds(result, out, seed)
-    if mode == "endless":
-        console.print(f"Endless deals met: {result.endless_total:,} (distinct saved: {len(saved)}).")
-    for (path, g), find in zip(saved, result.finds, strict=True):
-        res = g.result()
-        extra = f", loop from flip {find.loop_from}" if find.loop_from >= 0 else ""
-        console.print(f"[bold]{g.flips}[/] flips ({res['reason']}{extra}) → {path}   replay: mauseloch replay {path}")

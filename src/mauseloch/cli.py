@@ -1,38 +1,249 @@
-"""The ``mauseloch`` command: play | simulate | analyze | replay | serve.
+"""The ``mauseloch`` command: play | simulate | tournament | analyze | replay | serve.
 
-Each command lives in the module that owns its concern; this file only wires them up.
-Those modules import heavy libraries inside the command, so ``mauseloch --help`` stays quick.
+The library (``mauseloch`` minus this file, ``tui`` and ``server.cli``) never imports Typer or
+Rich; the commands of the simulator, tournaments and the deal search live here, the terminal
+games and the server in their own modules. Heavy libraries are imported inside the commands,
+so ``mauseloch --help`` stays quick.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
+import sys
+from pathlib import Path
 
 import typer
 
 app = typer.Typer(
     name="mauseloch",
-    help="Mau-Mau, Aus die Maus! and Mausgeflippt: play, simulate, analyze, replay and serve.",
+    help="Mau-Mau, Aus die Maus! and Mausgeflippt: play, simulate, hold tournaments, analyze, replay and serve.",
     no_args_is_help=True,
     add_completion=False,
 )
 play_app = typer.Typer(help="Play a game in the terminal.", no_args_is_help=True)
 app.add_typer(play_app, name="play")
 
-# (group, command name, module holding a function named ``command``)
+
+class ProgressBar:
+    """The commands' Rich progress bar on stderr; ``notice(text)`` shows a slow first step
+    (compiling a kernel) in its description until the first work is done."""
+
+    def __init__(self, description: str, total: int, transient: bool = False) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.description = description
+        self._bar = Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            console=Console(stderr=True, highlight=False), transient=transient,
+        )  # fmt: skip
+        self._task = self._bar.add_task(description, total=total)
+        self._noticed = False
+
+    def __enter__(self) -> ProgressBar:
+        self._bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._bar.__exit__(None, None, None)
+
+    def notice(self, text: str) -> None:
+        self._noticed = True
+        self._bar.update(self._task, description=f"{self.description}: {text}")
+        self._bar.console.print(text, markup=False)  # also in logs, where the bar does not show
+
+    def advance(self, amount: int) -> None:
+        if self._noticed:
+            self._noticed = False
+            self._bar.update(self._task, description=self.description)
+        self._bar.advance(self._task, amount)
+
+
+def simulate_command(
+    game: str = typer.Argument(..., help="The game: mau-mau, aus-die-maus or mausgeflippt."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Players (default: the game's minimum)."),
+    games: int = typer.Option(10_000, "--games", "-n", help="Number of games."),
+    bots: str = typer.Option("random", "--bots", "-b", help="A bot kind for every seat, or a comma list per seat."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run; game i uses derive_seed(seed, i)."),
+    option: list[str] = typer.Option(  # noqa: B008
+        [], "--option", "-o", help="A rule option as NAME=VALUE; repeatable."
+    ),
+    workers: int = typer.Option(0, "--workers", "-w", help="Workers (0: all cores, or the Ray cluster's CPUs)."),
+    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    plot_file: Path | None = typer.Option(None, "--plot", help="Draw the report into this PNG file."),  # noqa: B008
+    engine: bool = typer.Option(False, "--engine", help="Play through the engine API even where a kernel exists."),
+    backend_name: str = typer.Option("local", "--backend", help="Where games run: local (processes) or ray."),
+    address: str | None = typer.Option(None, "--address", help="Ray: the cluster's address (default: start one here)."),
+) -> None:
+    """Simulate many games between bots and report win shares, game lengths and figures."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from mauseloch.backend import make_backend
+    from mauseloch.outputs import check_output_file
+    from mauseloch.simulate import make_spec, plot, plot_formats, print_report, report, simulate
+
+    console = Console(stderr=json_out, highlight=False)
+    try:
+        spec = make_spec(game, players, bots, seed, option, engine)
+        if games < 1:
+            raise ValueError(f"--games must be at least 1, got {games}")
+        if workers < 0:
+            raise ValueError(f"--workers must be 0 (all cores) or more, got {workers}")
+        if plot_file is not None:
+            check_output_file(plot_file, "--plot", plot_formats())
+        backend = make_backend(backend_name, workers, address)  # last: it may start Ray
+    except ValueError as exc:
+        console.print(f"[red]Error:[/] {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    with ProgressBar(f"{spec.game} ×{backend.workers()} ({backend.name})", games, transient=json_out) as bar:
+        tally = simulate(spec, games, progress=bar.advance, backend=backend, notice=bar.notice)
+    rep = report(spec, tally)
+    if json_out:
+        sys.stdout.write(json.dumps(rep, indent=1) + "\n")
+    else:
+        print_report(rep, console)
+    if plot_file is not None:
+        target = plot(rep, plot_file)
+        console.print(f"Plot written to {target}")
+
+
+def tournament_command(
+    game: str = typer.Argument(..., help="The game: mau-mau, aus-die-maus or mausgeflippt."),
+    bots: str = typer.Option(..., "--bots", "-b", help="The bots, one per seat (e.g. heuristic,random)."),
+    games: int = typer.Option(1_000, "--games", "-n", help="Deals; each is played in every seat arrangement."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Players (default: one per bot named)."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed; deal d uses derive_seed(seed, d)."),
+    option: list[str] = typer.Option(  # noqa: B008
+        [], "--option", "-o", help="A rule option as NAME=VALUE; repeatable."
+    ),
+    seating: str = typer.Option("permutations", "--seating", help="permutations (every ordering) or rotations."),
+    workers: int = typer.Option(0, "--workers", "-w", help="Workers (0: all cores, or the Ray cluster's CPUs)."),
+    backend_name: str = typer.Option("local", "--backend", help="Where games run: local (processes) or ray."),
+    address: str | None = typer.Option(None, "--address", help="Ray: the cluster's address (default: start one here)."),
+    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    plot_file: Path | None = typer.Option(None, "--plot", help="Draw win shares and ratings into this PNG file."),  # noqa: B008
+) -> None:
+    """Duplicate tournament: every deal in every seat arrangement; win shares, points and ratings."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from mauseloch import tournament as tour
+    from mauseloch.backend import make_backend
+    from mauseloch.outputs import check_output_file
+    from mauseloch.simulate import plot_formats
+
+    console = Console(stderr=json_out, highlight=False)
+    try:
+        spec = tour.make_tournament(game, bots, players, seed, option, seating)
+        if games < 1:
+            raise ValueError(f"--games must be at least 1, got {games}")
+        if plot_file is not None:
+            check_output_file(plot_file, "--plot", plot_formats())
+        backend = make_backend(backend_name, workers, address)  # last: it may start Ray
+    except ValueError as exc:
+        console.print(f"[red]Error:[/] {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    total = games * len(spec.arrangements)
+    label = f"{spec.sim.game}: {' vs '.join(spec.kinds)} ×{backend.workers()} ({backend.name})"
+    with ProgressBar(label, total, transient=json_out) as bar:
+        results = tour.play(spec, games, backend, bar.advance)
+    rep = tour.report(spec, results)
+    if json_out:
+        sys.stdout.write(json.dumps(rep, indent=1) + "\n")
+    else:
+        tour.print_report(rep, console)
+    if plot_file is not None:
+        console.print(f"Plot written to {tour.plot(rep, plot_file)}")
+
+
+def analyze_command(
+    game: str = typer.Argument(..., help="The game to analyse (only aus-die-maus has no decisions to search over)."),
+    players: int = typer.Option(4, "--players", "-p", help="Players, 2 to 6."),
+    search_mode: str = typer.Option("longest", "--search", help="longest (the longest game) or endless (AM-11 loops)."),
+    budget: float = typer.Option(10.0, "--budget", help="Seconds to search."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the search (its first deal and its swaps)."),
+    option: list[str] = typer.Option(  # noqa: B008
+        [], "--option", "-o", help="A rule option as NAME=VALUE (small_deck, chips); repeatable."
+    ),
+    out: Path = typer.Option(Path("."), "--out", help="Directory for the record files of the finds."),  # noqa: B008
+    keep: int = typer.Option(3, "--keep", help="Endless search: how many distinct endless deals to save."),
+) -> None:
+    """Search Aus die Maus deals for the longest game or for endless ones; save them as records."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from mauseloch.analyze import GAME, save_finds, search
+    from mauseloch.engine import game_info
+    from mauseloch.outputs import check_output_dir
+
+    console = Console(highlight=False)
+    try:
+        info = game_info(game)
+        if info.name != GAME:
+            raise ValueError(f"analyze searches deals of {GAME} only (a game without decisions), not {info.name}")
+        n = info.check_players(players)
+        options = info.resolve_options(n, info.options_from_text(option))
+        mode = search_mode.strip().lower()
+        if mode not in ("longest", "endless"):
+            raise ValueError(f"--search must be longest or endless, got {search_mode!r}")
+        if not budget > 0:
+            raise ValueError(f"--budget must be a positive number of seconds, got {budget}")
+        if keep < 1:
+            raise ValueError(f"--keep must be at least 1, got {keep}")
+        if not 0 <= seed < 1 << 64:
+            raise ValueError(f"--seed must be in [0, 2**64), got {seed}")
+        check_output_dir(out, "--out")  # before the search, whose finds would be lost
+    except ValueError as exc:
+        console.print(f"[red]Error:[/] {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(2) from None
+
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(), console=console,
+    ) as bar:  # fmt: skip
+        from mauseloch.kernels.ausdiemaus import needs_compiling, search_deals
+
+        first = "compiling the fast kernel, once (10 s or more)…" if needs_compiling(search_deals) else "loading…"
+        task = bar.add_task(f"{mode} search, {n} players", total=budget, status=first)
+
+        def progress(elapsed: float, best: int, endless: int) -> None:
+            status = f"longest {best} flips" if mode == "longest" else f"{endless} endless; {best} flips without a chip"
+            bar.update(task, completed=min(elapsed, budget), status=status)
+
+        result = search(n, options, mode, budget, seed, keep, progress)
+    rate = result.deals / max(result.seconds, 1e-9)
+    console.print(f"{result.deals:,} deals in {result.seconds:.1f} s ({rate:,.0f} deals/s).")
+    if not result.finds:
+        what = "no endless deal" if mode == "endless" else "no deal that ends"
+        console.print(f"Found {what}; try a larger --budget or another --seed.")
+        return
+    saved = save_finds(result, out, seed)
+    if mode == "endless":
+        console.print(f"Endless deals met: {result.endless_total:,} (distinct saved: {len(saved)}).")
+    for (path, g), find in zip(saved, result.finds, strict=True):
+        res = g.result()
+        extra = f", loop from flip {find.loop_from}" if find.loop_from >= 0 else ""
+        console.print(f"[bold]{g.flips}[/] flips ({res['reason']}{extra}) → {path}   replay: mauseloch replay {path}")
+
+
+# (group, command name, a function here or a module holding a function named ``command``)
 COMMANDS = (
     ("play", "mau-mau", "mauseloch.tui.maumau"),
     ("play", "aus-die-maus", "mauseloch.tui.ausdiemaus"),
     ("play", "mausgeflippt", "mauseloch.tui.mausgeflippt"),
-    ("app", "simulate", "mauseloch.simulate"),
-    ("app", "analyze", "mauseloch.analyze"),
+    ("app", "simulate", simulate_command),
+    ("app", "tournament", tournament_command),
+    ("app", "analyze", analyze_command),
     ("app", "replay", "mauseloch.tui.replay"),
     ("app", "serve", "mauseloch.server.cli"),
 )
 
-for group, name, module_name in COMMANDS:
-    module = importlib.import_module(module_name)
-    (play_app if group == "play" else app).command(name)(module.command)
+for group, name, target in COMMANDS:
+    function = importlib.import_module(target).command if isinstance(target, str) else target
+    (play_app if group == "play" else app).command(name)(function)
 
 
 def main() -> None:

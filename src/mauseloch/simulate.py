@@ -4,7 +4,8 @@ Determinism
     Game ``i`` of a run with ``--seed S`` is played from the game seed ``derive_seed(S, i)``.
     Games are cut into chunks ``[start, stop)``; every chunk is summarised into integer counts
     (:class:`Tally`) and the tallies are merged in game order, so the same seed gives the same
-    report whatever ``--workers`` is.
+    report whatever ``--workers`` and the backend are (``mauseloch.backend``: local processes
+    or Ray, which also decides how the games are cut).
 
 Runners: how one game (or a chunk of games) is played
     The default runner plays any turn-based game through the public API: the engine gets the
@@ -33,22 +34,19 @@ Report
 from __future__ import annotations
 
 import importlib
-import json
 import math
-import os
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import typer
-
+from .backend import Backend, LocalBackend, run_ranges
 from .engine import derive_seed, game_info, new_game
 
 STREAM_BOTS = 200  # bot of seat s: derive_seed(game_seed, STREAM_BOTS + s)
 Z95 = 1.959963984540054
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
+COMPILING = "compiling the fast kernel, once (10 s or more; later runs load it from the cache)…"
 
 
 @dataclass(frozen=True)
@@ -148,9 +146,7 @@ def play_turn_based(kinds: Sequence[str], seed: int, options: dict[str, Any], ga
     while not g.is_over:
         seat = g.to_move
         if seat is None:
-            raise ValueError(
-                f"{game} needs a simulation runner for moves outside turns (see mauseloch.simulate)"
-            )
+            raise ValueError(f"{game} needs a simulation runner for moves outside turns (see mauseloch.simulate)")
         g.play(bots[seat].choose(g.view(seat), g.legal_moves()))
     stats = dict(g.result())
     stats["moves"] = g.move_count
@@ -233,8 +229,7 @@ def chunk_runner(spec: SimSpec) -> ChunkRunner:
     return run_games
 
 
-def _run_chunk(args: tuple[SimSpec, int, int]) -> Tally:
-    spec, start, stop = args
+def _run_chunk(spec: SimSpec, start: int, stop: int) -> Tally:
     return chunk_runner(spec)(spec, start, stop)
 
 
@@ -261,52 +256,40 @@ def make_spec(
             raise ValueError(f"unknown bot {kind!r} for {info.name}; available: {', '.join(allowed)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
         raise ValueError(f"seed must be a whole number in [0, 2**64), got {seed!r}")
+    # The engine has the last word on options and players together (e.g. Mausgeflippt's hand
+    # size against the clothing cards): ask it once here, not in every worker after the start.
+    new_game(info.name, players=n, seed=0, options=options)
     return SimSpec(info.name, n, options, tuple(kinds), seed, engine_only)
 
 
-def chunks(games: int, workers: int, spec: SimSpec) -> list[tuple[int, int]]:
-    """Game ranges for the pool: small enough for a smooth progress bar and balanced workers."""
-    cap = 50_000 if chunk_runner(spec) is not run_games else 500
-    size = max(1, min(cap, math.ceil(games / max(1, workers * 8))))
-    return [(a, min(games, a + size)) for a in range(0, games, size)]
-
-
 def simulate(
-    spec: SimSpec, games: int, workers: int = 1, progress: Callable[[int], None] | None = None
+    spec: SimSpec,
+    games: int,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> Tally:
-    """Play ``games`` games of ``spec`` on ``workers`` processes; the tally in game order."""
+    """Play ``games`` games of ``spec`` on ``backend`` (default: ``workers`` local processes);
+    the tally in game order. ``notice(text)`` hears of a slow first step (compiling a kernel)."""
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
-    parts = chunks(games, workers, spec)
-    results: list[Tally | None] = [None] * len(parts)
-    if workers == 1 or len(parts) == 1:
-        for k, (a, b) in enumerate(parts):
-            results[k] = _run_chunk((spec, a, b))
-            if progress:
-                progress(b - a)
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+    if backend is None:
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, got {workers}")
+        backend = LocalBackend(workers)
+    runner = chunk_runner(spec)
+    if runner is run_ausdiemaus_kernel:
+        # compile (or load) the kernel once here, before workers start: forked ones inherit it,
+        # others load numba's cache that this writes
+        from .kernels.ausdiemaus import needs_compiling
 
-        if chunk_runner(spec) is run_ausdiemaus_kernel:
-            _run_chunk((spec, 0, 1))  # compile or load the kernel once before the workers start
-        # fork where there is one: workers inherit the loaded modules and scripts need no
-        # ``if __name__ == "__main__"`` guard; they only compute and send their tally back.
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        with ProcessPoolExecutor(max_workers=min(workers, len(parts)), mp_context=context) as pool:
-            futures = {pool.submit(_run_chunk, (spec, a, b)): k for k, (a, b) in enumerate(parts)}
-            for future in as_completed(futures):
-                k = futures[future]
-                results[k] = future.result()
-                if progress:
-                    a, b = parts[k]
-                    progress(b - a)
+        if notice and needs_compiling():
+            notice(COMPILING)
+        runner(spec, 0, 1)
+    cap = 50_000 if runner is not run_games else 500
     total = Tally(spec.players)
-    for part in results:
-        assert part is not None
+    for part in run_ranges(backend, _run_chunk, spec, games, cap, progress):
         total.merge(part)
     return total
 
@@ -422,8 +405,7 @@ def print_report(rep: dict[str, Any], console: Any) -> None:
 
     opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items()) or "none"
     console.print(
-        f"[bold]{rep['game']}[/]: {rep['games']:,} games, {rep['players']} players, seed {rep['seed']}, "
-        f"options {opts}"
+        f"[bold]{rep['game']}[/]: {rep['games']:,} games, {rep['players']} players, seed {rep['seed']}, options {opts}"
     )
     seats = Table(title="Wins per seat (rank 1; shared first places count for each)", title_justify="left")
     for col in ("seat", "bot", "wins", "win share", "95% interval", "sole wins", "mean rank"):  # shares in %
@@ -439,8 +421,7 @@ def print_report(rep: dict[str, Any], console: Any) -> None:
     q = length["quantiles"]
     console.print(
         f"[bold]Game length[/] ({length['unit']}): mean {length['mean']:.2f}, sd {length['sd']:.2f}, "
-        f"min {length['min']}, max {length['max']}; "
-        + ", ".join(f"{k} {v}" for k, v in q.items())
+        f"min {length['min']}, max {length['max']}; " + ", ".join(f"{k} {v}" for k, v in q.items())
     )
     hist = length["histogram"]
     top = max(b["games"] for b in hist)
@@ -470,14 +451,26 @@ def print_report(rep: dict[str, Any], console: Any) -> None:
         table = Table(title="Per bot (mean per seat and game)", title_justify="left")
         table.add_column("")
         for kind, row in by_bot.items():
-            table.add_column(f"{kind} (seat{'s' if len(row['seats']) > 1 else ''} "
-                             f"{', '.join(map(str, row['seats']))})", justify="right")
+            table.add_column(
+                f"{kind} (seat{'s' if len(row['seats']) > 1 else ''} {', '.join(map(str, row['seats']))})",
+                justify="right",
+            )
         rows = by_bot.values()
         table.add_row("win share", *(f"{100 * r['win_share']:.2f} %" for r in rows))
         table.add_row("mean rank", *(f"{r['mean_rank']:.3f}" for r in rows))
         for name in rep["seat_figures"]:
             table.add_row(name, *(f"{r['figures'][name]:.3f}" for r in rows))
         console.print(table)
+
+
+def plot_formats() -> list[str]:
+    """The file suffixes matplotlib can draw into (``--plot`` is checked against them first)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    return sorted(Figure().canvas.get_supported_filetypes())
 
 
 def plot(rep: dict[str, Any], path: Path) -> Path:
@@ -516,51 +509,3 @@ def plot(rep: dict[str, Any], path: Path) -> Path:
     fig.savefig(target, dpi=110)
     plt.close(fig)
     return target
-
-
-# --------------------------------------------------------------------------- command
-
-
-def command(
-    game: str = typer.Argument(..., help="The game: mau-mau, aus-die-maus or mausgeflippt."),
-    players: int | None = typer.Option(None, "--players", "-p", help="Players (default: the game's minimum)."),
-    games: int = typer.Option(10_000, "--games", "-n", help="Number of games."),
-    bots: str = typer.Option("random", "--bots", "-b", help="A bot kind for every seat, or a comma list per seat."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run; game i uses derive_seed(seed, i)."),
-    option: list[str] = typer.Option(  # noqa: B008
-        [], "--option", "-o", help="A rule option as NAME=VALUE; repeatable."
-    ),
-    workers: int = typer.Option(0, "--workers", "-w", help="Worker processes (0: all cores)."),
-    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-    plot_file: Path | None = typer.Option(None, "--plot", help="Draw the report into this PNG file."),  # noqa: B008
-    engine: bool = typer.Option(False, "--engine", help="Play through the engine API even where a kernel exists."),
-) -> None:
-    """Simulate many games between bots and report win shares, game lengths and figures."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    console = Console(stderr=json_out, highlight=False)
-    try:
-        spec = make_spec(game, players, bots, seed, option, engine)
-        if games < 1:
-            raise ValueError(f"--games must be at least 1, got {games}")
-        if workers < 0:
-            raise ValueError(f"--workers must be 0 (all cores) or more, got {workers}")
-    except ValueError as exc:
-        console.print(f"[red]Error:[/] {exc}")
-        raise typer.Exit(2) from None
-    n_workers = workers or os.cpu_count() or 1
-    with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=Console(stderr=True), transient=json_out,
-    ) as bar:  # fmt: skip
-        task = bar.add_task(f"{spec.game} ×{n_workers}", total=games)
-        tally = simulate(spec, games, n_workers, lambda k: bar.advance(task, k))
-    rep = report(spec, tally)
-    if json_out:
-        sys.stdout.write(json.dumps(rep, indent=1) + "\n")
-    else:
-        print_report(rep, console)
-    if plot_file is not None:
-        target = plot(rep, plot_file)
-        console.print(f"Plot written to {target}")

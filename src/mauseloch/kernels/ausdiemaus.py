@@ -42,6 +42,8 @@ Public functions (all ``@njit(cache=True)``; card codes as in the engine: 0 chee
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -725,3 +727,18 @@ def search_deals(
         if score > state[2]:
             state[2] = score
             best[:] = cur
+
+
+def needs_compiling(kernel: object = None) -> bool:
+    """True when calling ``kernel`` (default ``simulate_range``) will compile it, taking seconds:
+    it has no machine code in this process and none in numba's cache (``cache=True``) that
+    matches this source. Callers say so before the first call ("compiling, once")."""
+    dispatcher: Any = simulate_range if kernel is None else kernel
+    if dispatcher.signatures:
+        return False
+    try:
+        # numba has no public "is it cached" question; its index loader returns {} for a
+        # missing or stale cache (another source stamp or numba version)
+        return not dispatcher._cache._cache_file._load_index()
+    except Exception:  # another numba: we cannot tell, so say it may take a while
+        return True
