@@ -172,32 +172,43 @@ const STRINGS = {
     "card.mouse1": "mouse with 1 paw",
     "card.cat": "cat",
 
-    "ev.deal": "{name} got {n} cards",
-    "ev.dealOwn": "{name} got {cards}",
-    "ev.start": "The game starts with {card}",
-    "ev.play": "{name} played {card}",
-    "ev.wish": "{name} wishes {suit}",
-    "ev.draw": "{name} drew {n} card(s)",
-    "ev.drawOwn": "{name} drew {cards}",
-    "ev.penalty": "{name} faces a penalty of {n}",
-    "ev.take": "{name} took {count} card(s)",
-    "ev.skip": "{name} misses a turn",
-    "ev.reverse": "{name} reversed the direction",
-    "ev.pass": "{name} passed",
-    "ev.mau": "{name}: Mau!",
-    "ev.mau_mau": "{name}: Mau-Mau!",
-    "ev.jack_no_win": "{name} may not win with a jack and draws a card",
-    "ev.reshuffle": "The discard pile was shuffled into a new draw pile ({n} cards)",
-    "ev.end": "Game over: {reason}",
-    "ev.flip": "{name} flipped {card}",
-    "ev.call": "{name} flipped a mouse with {paws} paw(s): “Mouse, watch out, the cat is coming!”",
-    "ev.chase": "{chaser} chases the mouse of {owner}: {n} attempt(s) left",
-    "ev.catch": "{name} caught the mouse of {owner}!",
-    "ev.escape": "The mouse of {name} escaped from {chaser}",
-    "ev.pile_won": "{name} wins the pile ({n} cards)",
-    "ev.pile_won_chip": "{name} wins the pile ({n} cards) and a chip — {left} chip(s) left",
-    "ev.new_pile": "{name} starts a new pile with {card}",
-    "ev.dealStacks": "The cards are dealt: {stacks} cards per stack",
+    "mm.ev.deal.one": "{name} got 1 card",
+    "mm.ev.deal.other": "{name} got {n} cards",
+    "mm.ev.dealOwn": "{name} got {cards}",
+    "mm.ev.start": "The game starts with {card}",
+    "mm.ev.play": "{name} played {card}",
+    "mm.ev.wish": "{name} wishes {suit}",
+    "mm.ev.draw.one": "{name} drew a card",
+    "mm.ev.draw.other": "{name} drew {n} cards",
+    "mm.ev.drawOwn": "{name} drew {cards}",
+    "mm.ev.penalty.one": "{name} faces a penalty of 1 card",
+    "mm.ev.penalty.other": "{name} faces a penalty of {n} cards",
+    "mm.ev.take.one": "{name} takes the penalty: 1 card",
+    "mm.ev.take.other": "{name} takes the penalty: {n} cards",
+    "mm.ev.skip": "{name} misses a turn",
+    "mm.ev.reverseCw": "{name} reversed the direction: now clockwise",
+    "mm.ev.reverseCcw": "{name} reversed the direction: now counter-clockwise",
+    "mm.ev.pass": "{name} passed",
+    "mm.ev.mau": "{name}: Mau!",
+    "mm.ev.mau_mau": "{name}: Mau-Mau!",
+    "mm.ev.jack_no_win": "{name} may not win with a jack and draws a card",
+    "mm.ev.reshuffle.one": "The discard pile was shuffled into a new draw pile (1 card)",
+    "mm.ev.reshuffle.other": "The discard pile was shuffled into a new draw pile ({n} cards)",
+    "mm.ev.end": "Game over: {reason}",
+    "am.ev.deal": "The cards are dealt: {stacks} cards per stack",
+    "am.ev.start": "The pile starts with {card}",
+    "am.ev.flip": "{name} flipped {card}",
+    "am.ev.call.one": "{name} flipped a mouse with 1 paw: “Mouse, watch out, the cat is coming!” {chaser} chases it",
+    "am.ev.call.other": "{name} flipped a mouse with {n} paws: “Mouse, watch out, the cat is coming!” {chaser} chases it",
+    "am.ev.chase.one": "{chaser} chases the mouse of {owner}: 1 attempt left",
+    "am.ev.chase.other": "{chaser} chases the mouse of {owner}: {n} attempts left",
+    "am.ev.catch": "{name}'s cat caught the mouse of {owner}!",
+    "am.ev.escape": "The mouse of {name} escaped from {chaser}",
+    "am.ev.pile_won": "{name} wins the pile ({n} cards)",
+    "am.ev.pile_won_chip.one": "{name} wins the pile ({cards} cards) and a chip — 1 chip left",
+    "am.ev.pile_won_chip.other": "{name} wins the pile ({cards} cards) and a chip — {n} chips left",
+    "am.ev.new_pile": "{name} starts a new pile with {card}",
+    "am.ev.end": "Game over: {reason}",
     "ev.other": "{type}",
   },
   de: {
@@ -370,32 +381,43 @@ const STRINGS = {
     "card.mouse1": "Maus mit 1 Pfote",
     "card.cat": "Katze",
 
-    "ev.deal": "{name} hat {n} Karten bekommen",
-    "ev.dealOwn": "{name} bekommt {cards}",
-    "ev.start": "Das Spiel beginnt mit {card}",
-    "ev.play": "{name} spielt {card}",
-    "ev.wish": "{name} wünscht sich {suit}",
-    "ev.draw": "{name} zieht {n} Karte(n)",
-    "ev.drawOwn": "{name} zieht {cards}",
-    "ev.penalty": "{name} droht eine Strafe von {n}",
-    "ev.take": "{name} nimmt {count} Karte(n)",
-    "ev.skip": "{name} muss aussetzen",
-    "ev.reverse": "{name} dreht die Richtung um",
-    "ev.pass": "{name} passt",
-    "ev.mau": "{name}: Mau!",
-    "ev.mau_mau": "{name}: Mau-Mau!",
-    "ev.jack_no_win": "{name} darf nicht mit einem Buben gewinnen und zieht eine Karte",
-    "ev.reshuffle": "Die Ablage wurde zum neuen Stapel gemischt ({n} Karten)",
-    "ev.end": "Spielende: {reason}",
-    "ev.flip": "{name} dreht {card} um",
-    "ev.call": "{name} dreht eine Maus mit {paws} Pfote(n) um: „Maus, pass auf, die Katze kommt!“",
-    "ev.chase": "{chaser} jagt die Maus von {owner}: noch {n} Versuch(e)",
-    "ev.catch": "{name} fängt die Maus von {owner}!",
-    "ev.escape": "Die Maus von {name} ist {chaser} entwischt",
-    "ev.pile_won": "{name} gewinnt die Ablage ({n} Karten)",
-    "ev.pile_won_chip": "{name} gewinnt die Ablage ({n} Karten) und einen Chip — noch {left} Chip(s)",
-    "ev.new_pile": "{name} beginnt eine neue Ablage mit {card}",
-    "ev.dealStacks": "Die Karten sind verteilt: {stacks} Karten je Stapel",
+    "mm.ev.deal.one": "{name} hat 1 Karte bekommen",
+    "mm.ev.deal.other": "{name} hat {n} Karten bekommen",
+    "mm.ev.dealOwn": "{name} bekommt {cards}",
+    "mm.ev.start": "Das Spiel beginnt mit {card}",
+    "mm.ev.play": "{name} spielt {card}",
+    "mm.ev.wish": "{name} wünscht sich {suit}",
+    "mm.ev.draw.one": "{name} zieht eine Karte",
+    "mm.ev.draw.other": "{name} zieht {n} Karten",
+    "mm.ev.drawOwn": "{name} zieht {cards}",
+    "mm.ev.penalty.one": "{name} droht eine Strafe von 1 Karte",
+    "mm.ev.penalty.other": "{name} droht eine Strafe von {n} Karten",
+    "mm.ev.take.one": "{name} nimmt die Strafe: 1 Karte",
+    "mm.ev.take.other": "{name} nimmt die Strafe: {n} Karten",
+    "mm.ev.skip": "{name} muss aussetzen",
+    "mm.ev.reverseCw": "{name} dreht die Richtung um: jetzt im Uhrzeigersinn",
+    "mm.ev.reverseCcw": "{name} dreht die Richtung um: jetzt gegen den Uhrzeigersinn",
+    "mm.ev.pass": "{name} passt",
+    "mm.ev.mau": "{name}: Mau!",
+    "mm.ev.mau_mau": "{name}: Mau-Mau!",
+    "mm.ev.jack_no_win": "{name} darf nicht mit einem Buben gewinnen und zieht eine Karte",
+    "mm.ev.reshuffle.one": "Die Ablage wurde zum neuen Stapel gemischt (1 Karte)",
+    "mm.ev.reshuffle.other": "Die Ablage wurde zum neuen Stapel gemischt ({n} Karten)",
+    "mm.ev.end": "Spielende: {reason}",
+    "am.ev.deal": "Die Karten sind verteilt: {stacks} Karten je Stapel",
+    "am.ev.start": "Die Ablage beginnt mit {card}",
+    "am.ev.flip": "{name} dreht {card} um",
+    "am.ev.call.one": "{name} dreht eine Maus mit 1 Pfote um: „Maus, pass auf, die Katze kommt!“ {chaser} jagt sie",
+    "am.ev.call.other": "{name} dreht eine Maus mit {n} Pfoten um: „Maus, pass auf, die Katze kommt!“ {chaser} jagt sie",
+    "am.ev.chase.one": "{chaser} jagt die Maus von {owner}: noch 1 Versuch",
+    "am.ev.chase.other": "{chaser} jagt die Maus von {owner}: noch {n} Versuche",
+    "am.ev.catch": "Die Katze von {name} fängt die Maus von {owner}!",
+    "am.ev.escape": "Die Maus von {name} ist {chaser} entwischt",
+    "am.ev.pile_won": "{name} gewinnt die Ablage ({n} Karten)",
+    "am.ev.pile_won_chip.one": "{name} gewinnt die Ablage ({cards} Karten) und einen Chip — noch 1 Chip",
+    "am.ev.pile_won_chip.other": "{name} gewinnt die Ablage ({cards} Karten) und einen Chip — noch {n} Chips",
+    "am.ev.new_pile": "{name} beginnt eine neue Ablage mit {card}",
+    "am.ev.end": "Spielende: {reason}",
     "ev.other": "{type}",
   },
 };
@@ -445,6 +467,11 @@ export function t(key, params = {}) {
   if (s === undefined) s = STRINGS.en[key];
   if (s === undefined) return key;
   return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/** `key` + ".one" for n = 1, else `key` + ".other", with `{n}` filled in as well. */
+export function tn(key, n, params = {}) {
+  return t(`${key}.${n === 1 ? "one" : "other"}`, { ...params, n });
 }
 
 /** Fill every element marked with data-i18n (text), data-i18n-aria, data-i18n-placeholder, data-i18n-title. */
@@ -505,63 +532,4 @@ export function reasonText(game, reason) {
   const key = (game === "aus-die-maus" ? "am.reason." : "mm.reason.") + reason;
   const s = t(key);
   return s === key ? reason : s;
-}
-
-/** One line of the event log. `name(seat)` gives a player's name; `mySeat` is this page's seat. */
-export function eventText(ev, name, mySeat, game) {
-  const who = ev.seat !== undefined && ev.seat !== null ? name(ev.seat) : "";
-  const list = (cards) => (cards || []).map(cardName).join(", ");
-  switch (ev.type) {
-    case "deal":
-      if (ev.stacks) return t("ev.dealStacks", { stacks: ev.stacks.join(" / ") });
-      return ev.cards && (ev.seat === mySeat || mySeat === "all") ? t("ev.dealOwn", { name: who, cards: list(ev.cards) }) : t("ev.deal", { name: who, n: ev.count });
-    case "start":
-      return t("ev.start", { card: cardName(ev.card) });
-    case "play":
-      return t("ev.play", { name: who, card: cardName(ev.card) });
-    case "wish":
-      return t("ev.wish", { name: who, suit: suitName(ev.suit) });
-    case "draw":
-      return ev.cards && (ev.seat === mySeat || mySeat === "all") && ev.cards.length
-        ? t("ev.drawOwn", { name: who, cards: list(ev.cards) })
-        : t("ev.draw", { name: who, n: ev.count });
-    case "penalty":
-      return t("ev.penalty", { name: who, n: ev.amount });
-    case "take":
-      return t("ev.take", { name: who, count: ev.count });
-    case "skip":
-    case "reverse":
-    case "pass":
-    case "mau":
-    case "mau_mau":
-    case "jack_no_win":
-      return t("ev." + ev.type, { name: who });
-    case "reshuffle":
-      return t("ev.reshuffle", { n: ev.count });
-    case "end":
-      return t("ev.end", { reason: reasonText(game, ev.reason) });
-    case "flip":
-      return t("ev.flip", { name: who, card: cardName(ev.card) });
-    case "call":
-      return t("ev.call", { name: who, paws: ev.paws });
-    case "chase":
-      return t("ev.chase", { chaser: name(ev.chaser), owner: name(ev.owner), n: ev.attempts_left });
-    case "catch":
-      return t("ev.catch", { name: who, owner: name(ev.owner) });
-    case "escape":
-      return t("ev.escape", { name: who, chaser: name(ev.chaser) });
-    case "pile_won":
-      return ev.chip
-        ? t("ev.pile_won_chip", { name: who, n: ev.count, left: ev.chips_left })
-        : t("ev.pile_won", { name: who, n: ev.count });
-    case "new_pile":
-      return t("ev.new_pile", { name: who, card: cardName(ev.card) });
-    default: {
-      const extra = Object.entries(ev)
-        .filter(([k]) => k !== "type" && k !== "private")
-        .map(([k, v]) => `${k}=${k === "seat" ? name(v) : JSON.stringify(v)}`)
-        .join(" ");
-      return t("ev.other", { type: ev.type }) + (extra ? " — " + extra : "");
-    }
-  }
 }

@@ -1,7 +1,8 @@
 // The replay page: every position of a finished game with every hand visible, step by step.
 
 import { getJSON, h } from "./api.js";
-import { eventText, initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
+import { eventText } from "./events.js";
+import { initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
 import * as ausdiemaus from "./ausdiemaus.js";
 import * as maumau from "./maumau.js";
 
@@ -34,7 +35,7 @@ function render() {
   $("last").disabled = $("next").disabled = state.index === n;
   const list = $("frame-events");
   list.replaceChildren();
-  for (const ev of frame.events) list.append(h("li", {}, eventText(ev, seatName, "all", state.game)));
+  for (const ev of frame.events) list.append(h("li", {}, eventText(ev, seatName, state.game)));
   const renderer = RENDERERS[frame.view.game];
   renderer.render($("board"), frame.view, { seat: null, name: seatName, canAct: false, replay: true, move: () => {} });
   const end = $("end-screen");

@@ -3,7 +3,8 @@
 
 import { clearCredentials, copyLink, getJSON, h, loadCredentials, postJSON, saveCredentials } from "./api.js";
 import { TableConnection } from "./conn.js";
-import { eventText, initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
+import { announcement, eventText } from "./events.js";
+import { initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
 import * as ausdiemaus from "./ausdiemaus.js";
 import * as maumau from "./maumau.js";
 
@@ -87,10 +88,10 @@ function announce(text, kind) {
 }
 
 function announceEvents(events) {
+  const game = gameName();
   for (const ev of events) {
-    if (ev.type === "mau") announce(`${t("mm.mau")} — ${seatName(ev.seat)}`, "mau");
-    else if (ev.type === "mau_mau") announce(`${t("mm.maumau")} — ${seatName(ev.seat)}`, "maumau");
-    else if (ev.type === "call") announce(t("am.call"), "call");
+    const text = announcement(ev, seatName, game);
+    if (text) announce(text, ev.type);
   }
 }
 
@@ -101,7 +102,7 @@ function renderLog() {
   const recent = state.events.slice(-LOG_LIMIT);
   for (let i = recent.length - 1; i >= 0; i--) {
     const ev = recent[i];
-    list.append(h("li", { class: "ev ev-" + ev.type }, eventText(ev, seatName, state.seat, game)));
+    list.append(h("li", { class: "ev ev-" + ev.type }, eventText(ev, seatName, game)));
   }
 }
 
