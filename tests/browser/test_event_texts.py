@@ -79,9 +79,10 @@ def test_texts_read_only_declared_fields(game: str) -> None:
             assert kind in declared, f"{file} {table}: {game} has no event {kind!r}"
             reads = set(re.findall(r"(?<![.\w])ev\.(\w+)", body))
             unknown = reads - declared[kind]
-            assert not unknown, f"{file} {table}.{kind} reads {sorted(unknown)}; {game}'s {kind} has {sorted(declared[kind])}"
+            where = f"{file} {table}.{kind}"
+            assert not unknown, f"{where} reads {sorted(unknown)}; {game}'s {kind} has {sorted(declared[kind])}"
             # The event is never handed on whole (a helper could read anything from it).
-            assert not re.search(r"(?<![.\w])ev\b(?!\.\w)", body), f"{file} {table}.{kind} passes `ev` on: {body.strip()}"
+            assert not re.search(r"(?<![.\w])ev\b(?!\.\w)", body), f"{where} passes `ev` on: {body.strip()}"
 
 
 def test_the_static_check_catches_the_old_bug() -> None:
