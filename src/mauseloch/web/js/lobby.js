@@ -19,17 +19,26 @@ function gameTitle(name) {
   return g ? g.title : name;
 }
 
-function optionText(opt) {
-  const key = "opt." + opt.name;
+// Options for people: a label and a sentence in the page's language. The engine's name of an
+// option (ace_skips) stays in the title of its row, for those who look for it.
+function known(key, fallback) {
   const s = t(key);
-  return s === key ? opt.description : s;
+  return s === key ? fallback : s;
+}
+
+function optionText(opt) {
+  return known("opt." + opt.name, opt.description);
+}
+
+function optionHelp(opt) {
+  const help = known("optHelp." + opt.name, "");
+  return `${help}${help ? " " : ""}${t("lobby.optionDefault", { text: defaultText(opt) })}`;
 }
 
 function defaultText(opt) {
-  const text = opt.default_text;
-  if (text === "true") return t("common.yes");
-  if (text === "false") return t("common.no");
-  return text;
+  if (isDynamic(opt)) return known("optDefault." + opt.name, opt.default_text);
+  if (opt.type === "bool") return opt.default ? t("common.yes") : t("common.no");
+  return String(opt.default);
 }
 
 function isDynamic(opt) {
@@ -56,26 +65,26 @@ function renderOptions() {
         h("option", { value: "false" }, t("common.no")),
       );
       box.append(
-        h("p", { class: "field option" }, h("label", { for: id }, optionText(opt)), control,
-          h("span", { id: hintId, class: "hint" }, `${opt.name} — ${t("lobby.optionDefault", { text: defaultText(opt) })}`)),
+        h("p", { class: "field option", title: opt.name, dataset: { option: opt.name } }, h("label", { for: id }, optionText(opt)), control,
+          h("span", { id: hintId, class: "hint" }, optionHelp(opt))),
       );
     } else if (opt.type === "bool") {
       control = h("input", { type: "checkbox", id, name: opt.name, "aria-describedby": hintId, dataset: { kind: "bool" } });
       control.checked = Boolean(opt.default);
       box.append(
-        h("p", { class: "field option check" }, h("label", { class: "check-label" }, control, h("span", {}, optionText(opt))),
-          h("span", { id: hintId, class: "hint" }, `${opt.name} — ${t("lobby.optionDefault", { text: defaultText(opt) })}`)),
+        h("p", { class: "field option check", title: opt.name, dataset: { option: opt.name } }, h("label", { class: "check-label" }, control, h("span", {}, optionText(opt))),
+          h("span", { id: hintId, class: "hint" }, optionHelp(opt))),
       );
     } else {
       control = h("input", {
         type: "number", id, name: opt.name, inputmode: "numeric", step: 1,
         min: opt.minimum ?? null, "aria-describedby": hintId, dataset: { kind: "int" },
       });
-      if (isDynamic(opt)) control.placeholder = opt.default_text;
+      if (isDynamic(opt)) control.placeholder = defaultText(opt);
       else control.value = String(opt.default);
       box.append(
-        h("p", { class: "field option" }, h("label", { for: id }, optionText(opt)), control,
-          h("span", { id: hintId, class: "hint" }, `${opt.name} — ${t("lobby.optionDefault", { text: defaultText(opt) })}`)),
+        h("p", { class: "field option", title: opt.name, dataset: { option: opt.name } }, h("label", { for: id }, optionText(opt)), control,
+          h("span", { id: hintId, class: "hint" }, optionHelp(opt))),
       );
     }
   }

@@ -33,7 +33,7 @@ function playerBox(view, s, ctx, opts = {}) {
     { class: "player" + (toMove ? " to-move" : ""), role: "group", "aria-label": label, dataset: { seat: String(s) } },
     h("div", { class: "player-name" },
       toMove ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶") : null,
-      h("span", { class: "name" }, ctx.name(s)),
+      h("span", { class: "name", title: ctx.name(s) }, ctx.name(s)),
       ),
     fan,
     h("div", { class: "player-count" }, countText(count), toMove ? h("span", { class: "badge" }, t("table.toMove")) : null),
@@ -162,7 +162,7 @@ export function endTable(view, name) {
     body.append(
       h("tr", { dataset: { seat: String(s) } },
         h("td", { class: "rank" }, String(res.ranks[s])),
-        h("th", { scope: "row" }, name(s)),
+        h("th", { scope: "row" }, h("span", { class: "name", title: name(s) }, name(s))),
         h("td", {}, String(res.cards[s])),
         h("td", {}, String(res.points[s])),
         h("td", { class: "end-hand-cell" }, cards)),

@@ -122,7 +122,11 @@ function renderTurn() {
   const banner = $("turn-banner");
   const view = state.view;
   banner.classList.remove("mine");
-  if (!view || view.is_over || (state.table && state.table.status === "waiting")) {
+  if (state.table && state.table.status === "waiting") {
+    banner.textContent = t("table.waitingShort");
+    return;
+  }
+  if (!view || view.is_over) {
     banner.textContent = "";
     return;
   }
@@ -158,6 +162,16 @@ function renderEnd() {
     box.dataset.shown = "1";
     box.focus();
   }
+}
+
+/** Who sits at the table while it waits: names, and the seats still free. */
+function waitingBoard() {
+  const seats = (state.table && state.table.seats) || [];
+  return h("section", { class: "waiting-board", "aria-label": t("table.waitingShort") },
+    h("p", { class: "waiting-title" }, t("table.waitingShort")),
+    h("ul", { class: "seat-chips" }, seats.map((s, i) =>
+      h("li", { class: "seat-chip" + (s.kind === "human" && !s.taken ? " free" : "") },
+        s.kind === "human" && !s.taken ? t("lobby.free") : seatName(i)))));
 }
 
 function renderWaiting() {
@@ -196,6 +210,12 @@ function render() {
   const focusInBoard = active && (board.contains(active) || active === board);
   const focusKey = focusInBoard && active !== board ? active.dataset.focusKey || "" : focusInBoard ? "" : null;
   const waiting = state.table && state.table.status === "waiting";
+  if (waiting) {
+    // Before every seat is taken there is no game to show yet: no hand, nobody "to move".
+    board.replaceChildren(waitingBoard());
+    renderEnd();
+    return;
+  }
   renderer.render(board, view, {
     seat: state.seat,
     name: seatName,
