@@ -82,6 +82,7 @@ const STRINGS = {
     "table.noFreeSeat": "Every seat is taken; you can watch.",
     "table.waiting": "Waiting for players… The game starts when every seat is taken.",
     "table.waitingShort": "Waiting for players",
+    "table.defaultTitle": "{game} at {name}'s",
     "table.toMove": "to move",
     "table.yourTurn": "Your turn",
     "table.waitFor": "Waiting for {name}",
@@ -89,11 +90,20 @@ const STRINGS = {
     "table.card1": "1 card",
     "table.log": "What happened",
     "table.refused": "Move refused: {message}",
-    "table.error.stale": "The table moved on before your move arrived; here is the new state.",
-    "table.error.not_your_turn": "It is not your turn.",
-    "table.error.rate_limited": "Slow down a little.",
-    "table.error.not_started": "The game has not started yet.",
-    "table.error.bad_token": "This seat link is not valid (any more).",
+    "error.illegal": "This move is not allowed now.",
+    "error.stale": "The table moved on before your move arrived; here is the new state.",
+    "error.not_your_turn": "It is not your turn.",
+    "error.rate_limited": "Slow down a little.",
+    "error.not_started": "The game has not started yet.",
+    "error.bad_token": "This seat link is not valid (any more).",
+    "error.bad_message": "The server did not accept this request.",
+    "error.too_large": "That is too much text.",
+    "error.not_found": "This table does not exist (any more).",
+    "error.not_over": "This game is not over yet.",
+    "error.taken": "Someone was quicker: this seat is taken.",
+    "error.name_too_long": "This name is too long.",
+    "error.title_too_long": "This title is too long.",
+    "error.server_error": "Something went wrong on the server. Please try again.",
     "table.gameOver": "Game over",
     "table.rank": "Rank",
     "table.player": "Player",
@@ -160,6 +170,10 @@ const STRINGS = {
     "suit.S": "spades",
     "suit.H": "hearts",
     "suit.D": "diamonds",
+    "suitLetter.C": "C",
+    "suitLetter.S": "S",
+    "suitLetter.H": "H",
+    "suitLetter.D": "D",
     "rank.7": "seven",
     "rank.8": "eight",
     "rank.9": "nine",
@@ -301,6 +315,7 @@ const STRINGS = {
     "table.noFreeSeat": "Alle Plätze sind besetzt; du kannst zuschauen.",
     "table.waiting": "Warte auf Mitspieler… Das Spiel beginnt, wenn alle Plätze besetzt sind.",
     "table.waitingShort": "Warte auf Mitspieler",
+    "table.defaultTitle": "{game} bei {name}",
     "table.toMove": "am Zug",
     "table.yourTurn": "Du bist dran",
     "table.waitFor": "Warte auf {name}",
@@ -308,11 +323,20 @@ const STRINGS = {
     "table.card1": "1 Karte",
     "table.log": "Was passiert ist",
     "table.refused": "Zug abgelehnt: {message}",
-    "table.error.stale": "Der Tisch war schon weiter, als dein Zug ankam; hier ist der neue Stand.",
-    "table.error.not_your_turn": "Du bist nicht am Zug.",
-    "table.error.rate_limited": "Etwas langsamer, bitte.",
-    "table.error.not_started": "Das Spiel hat noch nicht begonnen.",
-    "table.error.bad_token": "Dieser Platz-Link gilt nicht (mehr).",
+    "error.illegal": "Dieser Zug ist jetzt nicht erlaubt.",
+    "error.stale": "Der Tisch war schon weiter, als dein Zug ankam; hier ist der neue Stand.",
+    "error.not_your_turn": "Du bist nicht am Zug.",
+    "error.rate_limited": "Etwas langsamer, bitte.",
+    "error.not_started": "Das Spiel hat noch nicht begonnen.",
+    "error.bad_token": "Dieser Platz-Link gilt nicht (mehr).",
+    "error.bad_message": "Diese Anfrage nimmt der Server nicht an.",
+    "error.too_large": "Das ist zu viel Text.",
+    "error.not_found": "Diesen Tisch gibt es nicht (mehr).",
+    "error.not_over": "Dieses Spiel ist noch nicht zu Ende.",
+    "error.taken": "Jemand war schneller: Dieser Platz ist schon besetzt.",
+    "error.name_too_long": "Dieser Name ist zu lang.",
+    "error.title_too_long": "Dieser Titel ist zu lang.",
+    "error.server_error": "Auf dem Server ist etwas schiefgegangen. Bitte versuch es noch einmal.",
     "table.gameOver": "Spielende",
     "table.rank": "Platz",
     "table.player": "Spieler",
@@ -379,6 +403,10 @@ const STRINGS = {
     "suit.S": "Pik",
     "suit.H": "Herz",
     "suit.D": "Karo",
+    "suitLetter.C": "Kr",
+    "suitLetter.S": "P",
+    "suitLetter.H": "H",
+    "suitLetter.D": "Ka",
     "rank.7": "Sieben",
     "rank.8": "Acht",
     "rank.9": "Neun",
@@ -552,4 +580,20 @@ export function reasonText(game, reason) {
   const key = (game === "aus-die-maus" ? "am.reason." : "mm.reason.") + reason;
   const s = t(key);
   return s === key ? reason : s;
+}
+
+/** The page's words for an error `code`; the server's `message` when the page has none. */
+export function errorText(code, message) {
+  const key = "error." + code;
+  const s = code ? t(key) : key;
+  return s === key ? message : s;
+}
+
+/** A table's title: the one its creator gave, else "<game> at <name>'s" in the page's language. */
+export function tableTitle(table, gameTitle) {
+  if (!table) return "";
+  if (table.title) return table.title;
+  const game = gameTitle || table.game;
+  const host = (table.seats || []).find((s) => s.kind === "human" && s.taken && s.name);
+  return host ? t("table.defaultTitle", { game, name: host.name }) : game;
 }

@@ -1,7 +1,7 @@
 // The lobby: create a table (game, options, seats), share its invite link, list tables, join or watch.
 
-import { copyLink, getJSON, h, postJSON, saveCredentials } from "./api.js";
-import { botLevel, initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
+import { applyLimits, copyLink, getJSON, h, loadGames, postJSON, saveCredentials } from "./api.js";
+import { botLevel, errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 
 const state = { games: [], bots: {}, tables: [] };
 const $ = (id) => document.getElementById(id);
@@ -140,9 +140,15 @@ function collectOptions() {
   return options;
 }
 
-function showError(el, message) {
+function showError(el, message, detail = "") {
   el.textContent = message;
+  el.title = detail && detail !== message ? detail : "";
   el.hidden = !message;
+}
+
+/** A refused request in the page's language; the server's message is the fallback (and the title). */
+function showFailure(el, err) {
+  showError(el, errorText(err.code, err.message), err.message);
 }
 
 async function createTable(event) {
@@ -172,7 +178,7 @@ async function createTable(event) {
     $("created").focus();
     loadTables();
   } catch (err) {
-    showError($("create-error"), err.message);
+    showFailure($("create-error"), err);
   } finally {
     $("create-button").disabled = false;
   }
@@ -195,7 +201,7 @@ async function joinTable(id) {
     saveCredentials(res.table, { seat: res.seat, token: res.token });
     location.href = res.url;
   } catch (err) {
-    showError($("join-error"), err.message);
+    showFailure($("join-error"), err);
   }
 }
 
@@ -211,7 +217,7 @@ function renderTables() {
   for (const table of state.tables) {
     const status = t("lobby.status." + table.status);
     const seats = table.seats.map((s) =>
-      h("li", { class: "seat-chip" + (s.taken ? "" : " free") },
+      h("li", { class: "seat-chip" + (s.taken ? "" : " free"), title: s.kind === "bot" || s.taken ? seatLabel(s, s.seat) : null },
         s.kind === "bot" || s.taken ? seatLabel(s, s.seat) : t("lobby.free")),
     );
     const free = table.status === "waiting" && table.seats.some((s) => s.kind === "human" && !s.taken);
@@ -222,7 +228,7 @@ function renderTables() {
     else actions.append(h("a", { class: "btn", dataset: key("replay"), href: `/replay/${encodeURIComponent(table.id)}` }, t("lobby.replay")));
     list.append(
       h("li", { class: "table-item", "aria-label": t("lobby.tableAria", { game: gameTitle(table.game), id: table.id, status }) },
-        h("div", { class: "table-head" }, h("strong", {}, table.title || gameTitle(table.game)), h("span", { class: "status status-" + table.status }, status)),
+        h("div", { class: "table-head" }, h("strong", {}, tableTitle(table, gameTitle(table.game))), h("span", { class: "status status-" + table.status }, status)),
         h("ul", { class: "seat-chips" }, seats),
         actions),
     );
@@ -241,7 +247,7 @@ async function loadTables() {
     state.tables = tables;
     renderTables();
   } catch (err) {
-    showError($("join-error"), err.message);
+    showFailure($("join-error"), err);
   }
 }
 
@@ -261,7 +267,8 @@ async function main() {
       /* no storage */
     }
   });
-  const data = await getJSON("/api/games");
+  const data = await loadGames();
+  applyLimits(data.limits);
   state.games = data.games || [];
   state.bots = data.bots || {};
   const sel = $("game-select");

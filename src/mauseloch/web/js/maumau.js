@@ -48,8 +48,7 @@ function openWish(dialog, moves, ctx) {
     box.append(
       h("button", { type: "submit", value: m, class: "btn wish-choice", "aria-label": suitName(suit), dataset: { suit } },
         h("span", { class: "wish-icon", "aria-hidden": "true" }),
-        h("span", {}, suitName(suit)),
-        h("span", { class: "suit-letter", "aria-hidden": "true" }, `(${suit})`)),
+        h("span", {}, suitName(suit))),
     );
     box.lastChild.querySelector(".wish-icon").innerHTML = suitSVG(suit, 30);
   }
@@ -115,7 +114,7 @@ function centre(view, ctx) {
   if (view.wish) {
     const badge = h("div", { class: "badge-big wish", dataset: { suit: view.wish } },
       h("span", { class: "wish-icon", "aria-hidden": "true" }),
-      h("span", {}, t("mm.wish", { suit: `${suitName(view.wish)} (${view.wish})` })));
+      h("span", {}, t("mm.wish", { suit: suitName(view.wish) })));
     badge.querySelector(".wish-icon").innerHTML = suitSVG(view.wish, 26);
     info.append(badge);
   }

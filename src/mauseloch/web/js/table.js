@@ -1,10 +1,10 @@
 // The table page: seat handling, the WebSocket, the event log, announcements, the end screen.
 // Drawing the board is left to one module per game; no game rule lives here or there.
 
-import { clearCredentials, copyLink, getJSON, h, loadCredentials, postJSON, saveCredentials } from "./api.js";
+import { applyLimits, clearCredentials, copyLink, getJSON, h, loadCredentials, loadGames, postJSON, saveCredentials } from "./api.js";
 import { TableConnection } from "./conn.js";
 import { announcement, eventText } from "./events.js";
-import { initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
+import { errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 import * as ausdiemaus from "./ausdiemaus.js";
 import * as maumau from "./maumau.js";
 
@@ -24,6 +24,7 @@ const state = {
   status: "connecting",
   retryIn: 0,
   announceTimer: null,
+  games: [],
 };
 
 function seatName(seat) {
@@ -49,10 +50,18 @@ function sendMove(move) {
   }
 }
 
-function showError(text) {
+function showError(text, detail) {
   const box = $("error-box");
   box.textContent = text;
+  box.title = detail && detail !== text ? detail : ""; // the server's own words, for those who look
   box.hidden = false;
+}
+
+/** A refused HTTP request in the page's language (the server's message when the code is new). */
+function showFailure(el, err) {
+  el.textContent = errorText(err.code, err.message);
+  el.title = err.message;
+  el.hidden = false;
 }
 
 function hideError() {
@@ -61,18 +70,17 @@ function hideError() {
 
 function onError(msg) {
   state.pending = false;
-  const local = t("table.error." + msg.code);
-  const detail = local === "table.error." + msg.code ? msg.message : `${local} (${msg.message})`;
+  const detail = errorText(msg.code, msg.message);
   if (msg.code === "bad_token") {
     // Not a move: the seat link itself is refused. Forget it and offer to join or watch.
-    showError(detail);
+    showError(detail, msg.message);
     state.conn.close();
     state.conn = null;
     clearCredentials(tableId);
     history.replaceState(null, "", location.pathname);
     showJoin();
   } else {
-    showError(t("table.refused", { message: detail }));
+    showError(t("table.refused", { message: detail }), msg.message);
   }
   render();
 }
@@ -183,8 +191,11 @@ function renderWaiting() {
 function render() {
   renderStatus();
   if (state.table) {
-    $("table-title").textContent = state.table.title || "";
-    document.title = `${state.table.title || gameName()} — Mauseloch`;
+    const info = state.games.find((g) => g.name === state.table.game);
+    const title = tableTitle(state.table, info && info.title);
+    $("table-title").textContent = title;
+    $("table-title").title = title;
+    document.title = `${title || gameName()} — Mauseloch`;
   }
   renderWaiting();
   renderTurn();
@@ -302,8 +313,7 @@ async function showJoin() {
     }
     (free ? $("join-name") : $("watch-button")).focus();
   } catch (err) {
-    $("join-error").textContent = err.message;
-    $("join-error").hidden = false;
+    showFailure($("join-error"), err);
   }
 }
 
@@ -328,8 +338,7 @@ async function join() {
     $("join-panel").hidden = true;
     connect(cred);
   } catch (err) {
-    $("join-error").textContent = err.message;
-    $("join-error").hidden = false;
+    showFailure($("join-error"), err);
   }
 }
 
@@ -353,6 +362,13 @@ function main() {
     connect(null);
   });
   $("copy-invite").addEventListener("click", copyInvite);
+  loadGames()
+    .then((data) => {
+      state.games = data.games || [];
+      applyLimits(data.limits);
+      render();
+    })
+    .catch(() => {}); // titles fall back to the game's name; the server still checks every name
   const params = new URLSearchParams(location.search);
   const cred = loadCredentials(tableId);
   if (cred) connect(cred);
