@@ -114,6 +114,8 @@ def test_the_creator_waits_without_a_hand(new_context: Any) -> None:
     assert "to move" not in anna.locator("#main").inner_text()
     assert anna.inner_text("#turn-banner") == "Waiting for players"
     assert "free seat" in anna.locator("#board").inner_text()
+    assert anna.locator("#log-panel").is_hidden()  # the deal waits for the game: no log yet
+    assert "Player 2" not in anna.locator("body").inner_text()
 
     ben = new_context().new_page()
     ben.goto(invite)
@@ -121,6 +123,7 @@ def test_the_creator_waits_without_a_hand(new_context: Any) -> None:
     ben.click("#join-button")
     anna.wait_for_selector("#board .hand .card")
     assert "Ben" in anna.locator("#board").inner_text()
+    assert anna.locator("#log-panel").is_visible()
 
 
 def test_lobby_options_are_in_words_with_the_engine_names_kept(new_context: Any) -> None:

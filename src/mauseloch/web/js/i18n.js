@@ -573,6 +573,7 @@ export function botLevel(kind) {
 /** The name a seat shows: people by their own name, bots by level and seat, in the page's language. */
 export function seatLabel(seatInfo, seat) {
   if (seatInfo && seatInfo.kind === "bot" && seatInfo.bot) return t("bot.name", { level: botLevel(seatInfo.bot), n: seat + 1 });
+  if (seatInfo && seatInfo.taken === false) return t("common.seat", { n: seat + 1 }); // nobody sat down yet
   return seatInfo && seatInfo.name ? seatInfo.name : t("common.seat", { n: seat + 1 });
 }
 

@@ -4,7 +4,7 @@
 import { applyLimits, clearCredentials, copyLink, getJSON, h, loadCredentials, loadGames, postJSON, saveCredentials } from "./api.js";
 import { TableConnection } from "./conn.js";
 import { announcement, eventText } from "./events.js";
-import { errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
+import { errorText, getLang, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 import * as ausdiemaus from "./ausdiemaus.js";
 import * as maumau from "./maumau.js";
 
@@ -70,7 +70,10 @@ function hideError() {
 
 function onError(msg) {
   state.pending = false;
-  const detail = errorText(msg.code, msg.message);
+  // The server explains a refusal in English: shown as well on the English page, kept in the
+  // error box's title on the German one.
+  const local = errorText(msg.code, msg.message);
+  const detail = getLang() === "en" && local !== msg.message ? `${local} (${msg.message})` : local;
   if (msg.code === "bad_token") {
     // Not a move: the seat link itself is refused. Forget it and offer to join or watch.
     showError(detail, msg.message);
@@ -106,6 +109,8 @@ function announceEvents(events) {
 function renderLog() {
   const list = $("log");
   list.replaceChildren();
+  // Nothing has happened for people before the game starts (the deal waits for every seat).
+  $("log-panel").hidden = Boolean(state.table && state.table.status === "waiting");
   const game = gameName();
   const recent = state.events.slice(-LOG_LIMIT);
   for (let i = recent.length - 1; i >= 0; i--) {
@@ -176,7 +181,6 @@ function renderEnd() {
 function waitingBoard() {
   const seats = (state.table && state.table.seats) || [];
   return h("section", { class: "waiting-board", "aria-label": t("table.waitingShort") },
-    h("p", { class: "waiting-title" }, t("table.waitingShort")),
     h("ul", { class: "seat-chips" }, seats.map((s, i) =>
       h("li", { class: "seat-chip" + (s.kind === "human" && !s.taken ? " free" : "") },
         s.kind === "human" && !s.taken ? t("lobby.free") : seatName(i)))));
