@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import mauseloch
+from mauseloch.events import check_event
 
 GAME_NAMES = sorted(mauseloch.GAMES)
 
@@ -134,6 +135,7 @@ def _check_events(g: mauseloch.Game, start: int = 0) -> collections.Counter[str]
     for e in g.events[start:]:
         assert isinstance(e, dict) and isinstance(e.get("type"), str)
         assert json.loads(json.dumps(e)) == e
+        check_event(g.name, e)  # exactly its declared shape (mauseloch/events.py)
         owner = e.get("private")
         if owner is None:
             for s in [None, *range(g.players)]:
@@ -148,6 +150,7 @@ def _check_events(g: mauseloch.Game, start: int = 0) -> collections.Counter[str]
                 continue
             copy = mauseloch.event_for(e, s)
             assert "private" not in copy and "cards" not in copy
+            check_event(g.name, copy, public=True)
             assert copy["type"] == e["type"]
             assert not secret & set(_tokens(copy)), f"{copy} still names a hidden card"
     return public

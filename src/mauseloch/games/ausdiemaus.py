@@ -302,3 +302,83 @@ INFO = register(
     )
 )
 AusDieMaus.info = INFO
+
+
+# --------------------------------------------------------------------------- event shapes
+# The declared shape of every event above (docs/events.schema.json is generated from them).
+# The engine logs plain dicts; tests/test_events.py holds every emitted event to these.
+# Aus die Maus! has no hidden event: every seat sees every event as it is.
+
+from typing import Annotated, Literal  # noqa: E402
+
+import msgspec  # noqa: E402
+
+from ..events import Count, Event, PerSeat, Seat  # noqa: E402
+
+Card = Annotated[str, msgspec.Meta(pattern="^(cheese|mouse[123]|cat)$")]
+
+
+class AusDieMausDeal(Event, tag="deal"):
+    stacks: list[int]  # cards per stack, by seat (AM-3)
+
+
+class AusDieMausStart(Event, tag="start"):
+    card: Card
+
+
+class AusDieMausFlip(Event, tag="flip"):
+    seat: Seat
+    card: Card
+
+
+class AusDieMausCall(Event, tag="call"):  # AM-5: a mouse flipped, the chase begins
+    seat: Seat  # the mouse's owner
+    text: Literal["Mouse, watch out, the cat is coming!"]
+    paws: Annotated[int, msgspec.Meta(ge=1, le=3)]
+    chaser: Seat
+
+
+class AusDieMausChase(Event, tag="chase"):
+    owner: Seat
+    chaser: Seat
+    attempts_left: Count
+
+
+class AusDieMausCatch(Event, tag="catch"):  # AM-6: the chaser's cat catches the mouse
+    seat: Seat  # the catcher
+    owner: Seat  # whose mouse it was
+
+
+class AusDieMausEscape(Event, tag="escape"):  # AM-7
+    seat: Seat  # the mouse's owner
+    chaser: Seat
+
+
+class AusDieMausPileWon(Event, tag="pile_won"):
+    seat: Seat
+    count: Count
+    chip: bool
+    chips: Count  # the winner's chips now
+    chips_left: Count
+
+
+class AusDieMausNewPile(Event, tag="new_pile"):  # AM-8
+    seat: Seat
+    card: Card
+
+
+class AusDieMausEnd(Event, tag="end"):
+    reason: Literal["chips", "empty_stack", "endless"]
+    seat: Seat
+    flips: Count
+    ranks: PerSeat
+    cards: PerSeat
+    chips: PerSeat
+    loop_from: Count | msgspec.UnsetType = msgspec.UNSET  # only when endless (AM-11)
+
+
+EVENTS = (
+    AusDieMausDeal, AusDieMausStart, AusDieMausFlip, AusDieMausCall, AusDieMausChase, AusDieMausCatch,
+    AusDieMausEscape, AusDieMausPileWon, AusDieMausNewPile, AusDieMausEnd,
+)  # fmt: skip
+PUBLIC_EVENTS: tuple[type[Event], ...] = ()

@@ -431,3 +431,114 @@ INFO = register(
     )
 )
 MauMau.info = INFO
+
+
+# --------------------------------------------------------------------------- event shapes
+# The declared shape of every event above (docs/events.schema.json is generated from them).
+# The engine logs plain dicts; tests/test_events.py holds every emitted event to these.
+
+from typing import Annotated, Literal  # noqa: E402
+
+import msgspec  # noqa: E402
+
+from ..events import Count, Event, PerSeat, Seat  # noqa: E402
+
+Card = Annotated[str, msgspec.Meta(pattern="^[789TJQKA][CSHD]$")]
+Suit = Literal["C", "S", "H", "D"]
+
+
+class MauMauDeal(Event, tag="deal"):
+    """A hand dealt (private: only its seat sees the cards)."""
+
+    seat: Seat
+    count: Count
+    cards: list[Card]
+    private: Seat
+
+
+class MauMauDealPublic(Event, tag="deal"):
+    """What the other seats see of a deal."""
+
+    seat: Seat
+    count: Count
+
+
+class MauMauStart(Event, tag="start"):
+    card: Card  # the first upcard
+
+
+class MauMauPlay(Event, tag="play"):
+    seat: Seat
+    card: Card
+
+
+class MauMauWish(Event, tag="wish"):  # MM-8
+    seat: Seat
+    suit: Suit
+
+
+class MauMauDraw(Event, tag="draw"):
+    """Cards drawn (private)."""
+
+    seat: Seat
+    count: Count
+    cards: list[Card]
+    private: Seat
+
+
+class MauMauDrawPublic(Event, tag="draw"):
+    seat: Seat
+    count: Count
+
+
+class MauMauPenalty(Event, tag="penalty"):  # MM-6: the open seven-penalty
+    seat: Seat
+    amount: Count
+
+
+class MauMauTake(Event, tag="take"):  # the penalty taken; the draw event that follows has the cards
+    seat: Seat
+    amount: Count
+
+
+class MauMauSkip(Event, tag="skip"):  # MM-7
+    seat: Seat
+
+
+class MauMauReverse(Event, tag="reverse"):  # MM-9
+    seat: Seat
+    direction: Literal[1, -1]
+
+
+class MauMauPass(Event, tag="pass"):
+    seat: Seat
+
+
+class MauMauMau(Event, tag="mau"):
+    seat: Seat
+
+
+class MauMauMauMau(Event, tag="mau_mau"):
+    seat: Seat
+
+
+class MauMauJackNoWin(Event, tag="jack_no_win"):
+    seat: Seat
+
+
+class MauMauReshuffle(Event, tag="reshuffle"):
+    count: Count
+
+
+class MauMauEnd(Event, tag="end"):
+    reason: Literal["out", "stalemate", "move_limit"]
+    ranks: PerSeat
+    cards: PerSeat
+    points: PerSeat
+
+
+EVENTS = (
+    MauMauDeal, MauMauStart, MauMauPlay, MauMauWish, MauMauDraw, MauMauPenalty, MauMauTake, MauMauSkip,
+    MauMauReverse, MauMauPass, MauMauMau, MauMauMauMau, MauMauJackNoWin, MauMauReshuffle, MauMauEnd,
+)  # fmt: skip
+PUBLIC_EVENTS = (MauMauDealPublic, MauMauDrawPublic)

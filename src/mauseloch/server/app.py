@@ -32,6 +32,8 @@ from .protocol import (
     decode_body,
     decode_client,
     encode,
+    error_body,
+    limits,
 )
 from .storage import Store
 from .tables import Connection, RunningTable, Tables, build_game, replay_frames, web_games
@@ -47,10 +49,6 @@ class JSON(Response):
 
     def render(self, content: Any) -> bytes:
         return encode(content).encode()
-
-
-def fail(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
 
 
 def same_origin(websocket: WebSocket) -> bool:
@@ -143,7 +141,8 @@ def create_app(
     # -- lobby API ---------------------------------------------------------------------
     async def api_games(request: Request) -> Response:
         infos = web_games()
-        return JSON({"games": [i.to_dict() for i in infos], "bots": {i.name: bot_kinds(i.name) for i in infos}})
+        bots = {i.name: bot_kinds(i.name) for i in infos}
+        return JSON({"games": [i.to_dict() for i in infos], "bots": bots, "limits": limits()})
 
     async def api_tables(request: Request) -> Response:
         return JSON({"tables": tables.listing()})
@@ -283,7 +282,7 @@ def create_app(
     # -- errors and life cycle ---------------------------------------------------------
     async def protocol_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ProtocolError)
-        return fail(exc.status, exc.message)
+        return JSONResponse(error_body(exc), status_code=exc.status)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

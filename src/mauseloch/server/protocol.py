@@ -15,9 +15,23 @@ MAX_MESSAGE = 8 * 1024  # bytes, for WebSocket messages and HTTP bodies alike
 MAX_NAME = 32
 MAX_TITLE = 60
 
+# Every ``code`` an error answer may carry (WebSocket error messages and HTTP error bodies alike);
+# the page shows each in the reader's language (web/js/i18n.js, "error.<code>").
 ErrorCode = Literal[
-    "illegal", "stale", "not_your_turn", "bad_message", "bad_token", "too_large", "rate_limited", "not_started"
-]
+    "illegal", "stale", "not_your_turn", "bad_message", "bad_token", "too_large", "rate_limited", "not_started",
+    "not_found", "not_over", "taken", "name_too_long", "title_too_long", "server_error",
+]  # fmt: skip
+
+
+def limits() -> dict[str, int]:
+    """The limits a page must know before it sends anything (``/api/games`` passes them on), so the
+    name field's ``maxlength`` and the server's check come from the same numbers."""
+    return {"name": MAX_NAME, "title": MAX_TITLE, "message": MAX_MESSAGE}
+
+
+def error_body(exc: ProtocolError) -> dict[str, str]:
+    """The JSON body of a refused HTTP request: the code for the page, the message for people."""
+    return {"error": exc.message, "code": exc.code}
 
 
 class ProtocolError(ValueError):
@@ -156,7 +170,7 @@ def _clean_text(text: str | None, fallback: str, limit: int, what: str) -> str:
         return fallback
     cleaned = "".join(ch for ch in text if ch.isprintable()).strip()
     if len(cleaned) > limit:
-        raise ProtocolError("bad_message", f"{what} must be at most {limit} characters")
+        raise ProtocolError(f"{what}_too_long", f"{what} must be at most {limit} characters")
     return cleaned or fallback
 
 

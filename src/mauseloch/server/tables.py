@@ -242,7 +242,7 @@ class Tables:
         row = TableRow(
             id=table_id,
             game=info.name,
-            title=clean_title(req.title, f"{info.title} at {name}'s"),
+            title=clean_title(req.title, ""),  # none given: the page names it in its own language
             players=len(seats),
             options=record["options"],
             seed=record["seed"],

@@ -1,10 +1,34 @@
 // Small helpers shared by the pages: JSON over HTTP, the seat credentials of a table, DOM helpers.
 
+/** The error of a refused request: `code` for the page's own words, the server's message as fallback. */
+function refused(res, data) {
+  const err = new Error(data.error || `${res.status} ${res.statusText}`);
+  err.status = res.status;
+  err.code = data.code || null;
+  return err;
+}
+
 export async function getJSON(url) {
   const res = await fetch(url, { headers: { Accept: "application/json" } });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(data.error || `${res.status} ${res.statusText}`);
+  if (!res.ok) throw refused(res, data);
   return data;
+}
+
+let games = null;
+
+/** /api/games, fetched once per page: the games, their bots and the server's input limits. */
+export function loadGames() {
+  if (!games) games = getJSON("/api/games");
+  return games;
+}
+
+/** Give every input marked data-limit="name" (or "title") the server's own maximum length. */
+export function applyLimits(limits, root = document) {
+  for (const el of root.querySelectorAll("[data-limit]")) {
+    const n = limits && limits[el.dataset.limit];
+    if (Number.isInteger(n)) el.maxLength = n;
+  }
 }
 
 export async function postJSON(url, body) {
@@ -14,11 +38,7 @@ export async function postJSON(url, body) {
     body: JSON.stringify(body),
   });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const err = new Error(data.error || `${res.status} ${res.statusText}`);
-    err.status = res.status;
-    throw err;
-  }
+  if (!res.ok) throw refused(res, data);
   return data;
 }
 

@@ -26,7 +26,7 @@ function playerBox(view, s, ctx) {
     { class: "player am-player" + (toMove ? " to-move" : "") + (s === ctx.seat ? " me" : ""), role: "group", "aria-label": label, dataset: { seat: String(s) } },
     h("div", { class: "player-name" },
       toMove ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶") : null,
-      h("span", { class: "name" }, ctx.name(s)),
+      h("span", { class: "name", title: ctx.name(s) }, ctx.name(s)),
       ),
     h("div", { class: "stack" + (view.stacks[s] > 1 ? " deep" : ""), "aria-hidden": "true", dataset: { count: String(view.stacks[s]) } },
       view.stacks[s] > 0 ? cardEl(null, { className: "small back" }) : h("div", { class: "card small empty" })),
@@ -80,7 +80,7 @@ export function endTable(view, name) {
     body.append(
       h("tr", { dataset: { seat: String(s) } },
         h("td", { class: "rank" }, String(res.ranks[s])),
-        h("th", { scope: "row" }, name(s)),
+        h("th", { scope: "row" }, h("span", { class: "name", title: name(s) }, name(s))),
         h("td", {}, String(res.cards[s])),
         h("td", {}, String(res.chips[s]))),
     );

@@ -1,4 +1,4 @@
-// Card art, drawn as inline SVG: French-suited Mau-Mau cards (rank, suit symbol and suit letter,
+// Card art, drawn as inline SVG: French-suited Mau-Mau cards (rank, suit symbol and suit initial,
 // four colours, so a suit is never told by colour alone) and the Aus die Maus! cards.
 // Only known card strings are turned into markup; anything else is shown as plain text.
 
@@ -35,11 +35,12 @@ export function suitSVG(suit, size = 28) {
 function corner(rank, suit) {
   const label = rankLabel(rank);
   const color = SUIT_COLOR[suit];
+  const letter = t("suitLetter." + suit); // the suit's initial in the page's language (Kr, P, H, Ka)
   const fs = label.length > 1 ? 13 : 15;
   return (
     `<text x="9" y="16" text-anchor="middle" font-size="${fs}" font-weight="700" fill="${color}" font-family="DejaVu Sans, Arial, sans-serif">${label}</text>` +
     suitSymbol(suit, 3.5, 19, 11) +
-    `<text x="9" y="41" text-anchor="middle" font-size="8" font-weight="700" fill="${color}" font-family="DejaVu Sans, Arial, sans-serif">${suit}</text>`
+    `<text x="9" y="41" text-anchor="middle" font-size="${letter.length > 1 ? 7 : 8}" font-weight="700" fill="${color}" font-family="DejaVu Sans, Arial, sans-serif">${letter}</text>`
   );
 }
 

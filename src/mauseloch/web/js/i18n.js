@@ -21,13 +21,22 @@ const STRINGS = {
 
     "game.mau-mau": "Match suit or rank and get rid of your cards: sevens make the next player draw, eights skip, nines reverse, jacks wish a suit.",
     "game.aus-die-maus": "Flip your cards in turn; a mouse starts a chase, and a cat catches the pile and a chip.",
-    "opt.ace_skips": "An ace makes the next player miss a turn, like an eight",
-    "opt.seven_draw_then_play": "After taking a seven-penalty you move at once",
+    "opt.ace_skips": "Ace skips",
+    "opt.seven_draw_then_play": "Play on after a seven-penalty",
     "opt.no_jack_on_jack": "No jack on a jack",
-    "opt.no_win_with_jack": "A last jack does not win",
+    "opt.no_win_with_jack": "No win with a jack",
     "opt.move_limit": "Move limit",
-    "opt.small_deck": "Small deck (45 cards, 5 chips)",
-    "opt.chips": "Chips in the game",
+    "opt.small_deck": "Small deck",
+    "opt.chips": "Chips",
+    "optHelp.ace_skips": "An ace makes the next player miss a turn, like an eight.",
+    "optHelp.seven_draw_then_play": "Whoever takes a seven-penalty may move at once instead of missing the turn.",
+    "optHelp.no_jack_on_jack": "A jack may not be played on a jack; the wish stays.",
+    "optHelp.no_win_with_jack": "A last jack does not win: draw a penalty card and play on.",
+    "optHelp.move_limit": "After this many moves the game ends with the usual ranking.",
+    "optHelp.small_deck": "Only the cards with the red back (45) and 5 chips.",
+    "optHelp.chips": "Chips in the game; whoever takes the last one ends it.",
+    "optDefault.small_deck": "yes for 2–3 players, else no",
+    "optDefault.chips": "9, or 5 with the small deck",
     "lobby.heading": "Mauseloch — card games with friends and bots",
     "lobby.name": "Your name",
     "lobby.namePlaceholder": "e.g. Anna",
@@ -35,7 +44,7 @@ const STRINGS = {
     "lobby.game": "Game",
     "lobby.options": "Options",
     "lobby.optionAuto": "automatic",
-    "lobby.optionDefault": "default: {text}",
+    "lobby.optionDefault": "Default: {text}.",
     "lobby.seats": "Number of seats",
     "lobby.seatKind": "Seat {n}",
     "lobby.seatYou": "you",
@@ -72,6 +81,8 @@ const STRINGS = {
     "table.watchButton": "Just watch",
     "table.noFreeSeat": "Every seat is taken; you can watch.",
     "table.waiting": "Waiting for players… The game starts when every seat is taken.",
+    "table.waitingShort": "Waiting for players",
+    "table.defaultTitle": "{game} at {name}'s",
     "table.toMove": "to move",
     "table.yourTurn": "Your turn",
     "table.waitFor": "Waiting for {name}",
@@ -79,11 +90,20 @@ const STRINGS = {
     "table.card1": "1 card",
     "table.log": "What happened",
     "table.refused": "Move refused: {message}",
-    "table.error.stale": "The table moved on before your move arrived; here is the new state.",
-    "table.error.not_your_turn": "It is not your turn.",
-    "table.error.rate_limited": "Slow down a little.",
-    "table.error.not_started": "The game has not started yet.",
-    "table.error.bad_token": "This seat link is not valid (any more).",
+    "error.illegal": "This move is not allowed now.",
+    "error.stale": "The table moved on before your move arrived; here is the new state.",
+    "error.not_your_turn": "It is not your turn.",
+    "error.rate_limited": "Slow down a little.",
+    "error.not_started": "The game has not started yet.",
+    "error.bad_token": "This seat link is not valid (any more).",
+    "error.bad_message": "The server did not accept this request.",
+    "error.too_large": "That is too much text.",
+    "error.not_found": "This table does not exist (any more).",
+    "error.not_over": "This game is not over yet.",
+    "error.taken": "Someone was quicker: this seat is taken.",
+    "error.name_too_long": "This name is too long.",
+    "error.title_too_long": "This title is too long.",
+    "error.server_error": "Something went wrong on the server. Please try again.",
     "table.gameOver": "Game over",
     "table.rank": "Rank",
     "table.player": "Player",
@@ -150,6 +170,10 @@ const STRINGS = {
     "suit.S": "spades",
     "suit.H": "hearts",
     "suit.D": "diamonds",
+    "suitLetter.C": "C",
+    "suitLetter.S": "S",
+    "suitLetter.H": "H",
+    "suitLetter.D": "D",
     "rank.7": "seven",
     "rank.8": "eight",
     "rank.9": "nine",
@@ -172,32 +196,43 @@ const STRINGS = {
     "card.mouse1": "mouse with 1 paw",
     "card.cat": "cat",
 
-    "ev.deal": "{name} got {n} cards",
-    "ev.dealOwn": "{name} got {cards}",
-    "ev.start": "The game starts with {card}",
-    "ev.play": "{name} played {card}",
-    "ev.wish": "{name} wishes {suit}",
-    "ev.draw": "{name} drew {n} card(s)",
-    "ev.drawOwn": "{name} drew {cards}",
-    "ev.penalty": "{name} faces a penalty of {n}",
-    "ev.take": "{name} took {count} card(s)",
-    "ev.skip": "{name} misses a turn",
-    "ev.reverse": "{name} reversed the direction",
-    "ev.pass": "{name} passed",
-    "ev.mau": "{name}: Mau!",
-    "ev.mau_mau": "{name}: Mau-Mau!",
-    "ev.jack_no_win": "{name} may not win with a jack and draws a card",
-    "ev.reshuffle": "The discard pile was shuffled into a new draw pile ({n} cards)",
-    "ev.end": "Game over: {reason}",
-    "ev.flip": "{name} flipped {card}",
-    "ev.call": "{name} flipped a mouse with {paws} paw(s): “Mouse, watch out, the cat is coming!”",
-    "ev.chase": "{chaser} chases the mouse of {owner}: {n} attempt(s) left",
-    "ev.catch": "{name} caught the mouse of {owner}!",
-    "ev.escape": "The mouse of {name} escaped from {chaser}",
-    "ev.pile_won": "{name} wins the pile ({n} cards)",
-    "ev.pile_won_chip": "{name} wins the pile ({n} cards) and a chip — {left} chip(s) left",
-    "ev.new_pile": "{name} starts a new pile with {card}",
-    "ev.dealStacks": "The cards are dealt: {stacks} cards per stack",
+    "mm.ev.deal.one": "{name} got 1 card",
+    "mm.ev.deal.other": "{name} got {n} cards",
+    "mm.ev.dealOwn": "{name} got {cards}",
+    "mm.ev.start": "The game starts with {card}",
+    "mm.ev.play": "{name} played {card}",
+    "mm.ev.wish": "{name} wishes {suit}",
+    "mm.ev.draw.one": "{name} drew a card",
+    "mm.ev.draw.other": "{name} drew {n} cards",
+    "mm.ev.drawOwn": "{name} drew {cards}",
+    "mm.ev.penalty.one": "{name} faces a penalty of 1 card",
+    "mm.ev.penalty.other": "{name} faces a penalty of {n} cards",
+    "mm.ev.take.one": "{name} takes the penalty: 1 card",
+    "mm.ev.take.other": "{name} takes the penalty: {n} cards",
+    "mm.ev.skip": "{name} misses a turn",
+    "mm.ev.reverseCw": "{name} reversed the direction: now clockwise",
+    "mm.ev.reverseCcw": "{name} reversed the direction: now counter-clockwise",
+    "mm.ev.pass": "{name} passed",
+    "mm.ev.mau": "{name}: Mau!",
+    "mm.ev.mau_mau": "{name}: Mau-Mau!",
+    "mm.ev.jack_no_win": "{name} may not win with a jack and draws a card",
+    "mm.ev.reshuffle.one": "The discard pile was shuffled into a new draw pile (1 card)",
+    "mm.ev.reshuffle.other": "The discard pile was shuffled into a new draw pile ({n} cards)",
+    "mm.ev.end": "Game over: {reason}",
+    "am.ev.deal": "The cards are dealt: {stacks} cards per stack",
+    "am.ev.start": "The pile starts with {card}",
+    "am.ev.flip": "{name} flipped {card}",
+    "am.ev.call.one": "{name} flipped a mouse with 1 paw: “Mouse, watch out, the cat is coming!” {chaser} chases it",
+    "am.ev.call.other": "{name} flipped a mouse with {n} paws: “Mouse, watch out, the cat is coming!” {chaser} chases it",
+    "am.ev.chase.one": "{chaser} chases the mouse of {owner}: 1 attempt left",
+    "am.ev.chase.other": "{chaser} chases the mouse of {owner}: {n} attempts left",
+    "am.ev.catch": "{name}'s cat caught the mouse of {owner}!",
+    "am.ev.escape": "The mouse of {name} escaped from {chaser}",
+    "am.ev.pile_won": "{name} wins the pile ({n} cards)",
+    "am.ev.pile_won_chip.one": "{name} wins the pile ({cards} cards) and a chip — 1 chip left",
+    "am.ev.pile_won_chip.other": "{name} wins the pile ({cards} cards) and a chip — {n} chips left",
+    "am.ev.new_pile": "{name} starts a new pile with {card}",
+    "am.ev.end": "Game over: {reason}",
     "ev.other": "{type}",
   },
   de: {
@@ -219,13 +254,22 @@ const STRINGS = {
 
     "game.mau-mau": "Farbe oder Wert bedienen und die Karten loswerden: Sieben heißt ziehen, Acht aussetzen, Neun Richtungswechsel, Bube wünscht eine Farbe.",
     "game.aus-die-maus": "Reihum Karten umdrehen; eine Maus startet eine Jagd, eine Katze fängt die Ablage und einen Chip.",
-    "opt.ace_skips": "Ein Ass lässt den Nächsten aussetzen, wie eine Acht",
-    "opt.seven_draw_then_play": "Nach dem Nehmen der Sieben-Strafe gleich weiterspielen",
-    "opt.no_jack_on_jack": "Kein Bube auf einen Buben",
-    "opt.no_win_with_jack": "Mit dem letzten Buben gewinnt man nicht",
+    "opt.ace_skips": "Ass setzt aus",
+    "opt.seven_draw_then_play": "Nach der Sieben-Strafe weiterspielen",
+    "opt.no_jack_on_jack": "Kein Bube auf Bube",
+    "opt.no_win_with_jack": "Nicht mit Bube gewinnen",
     "opt.move_limit": "Zuggrenze",
-    "opt.small_deck": "Kleines Spiel (45 Karten, 5 Chips)",
-    "opt.chips": "Chips im Spiel",
+    "opt.small_deck": "Kleines Spiel",
+    "opt.chips": "Chips",
+    "optHelp.ace_skips": "Ein Ass lässt den nächsten Spieler aussetzen, wie eine Acht.",
+    "optHelp.seven_draw_then_play": "Wer die Sieben-Strafe nimmt, darf gleich weiterspielen, statt auszusetzen.",
+    "optHelp.no_jack_on_jack": "Ein Bube darf nicht auf einen Buben gelegt werden; der Wunsch bleibt.",
+    "optHelp.no_win_with_jack": "Ein letzter Bube gewinnt nicht: eine Strafkarte ziehen und weiterspielen.",
+    "optHelp.move_limit": "Nach so vielen Zügen endet das Spiel mit der üblichen Wertung.",
+    "optHelp.small_deck": "Nur die Karten mit rotem Rücken (45) und 5 Chips.",
+    "optHelp.chips": "Chips im Spiel; wer den letzten nimmt, beendet das Spiel.",
+    "optDefault.small_deck": "ja bei 2–3 Spielern, sonst nein",
+    "optDefault.chips": "9, oder 5 mit kleinem Spiel",
     "lobby.heading": "Mauseloch — Kartenspiele mit Freunden und Bots",
     "lobby.name": "Dein Name",
     "lobby.namePlaceholder": "z. B. Anna",
@@ -233,7 +277,7 @@ const STRINGS = {
     "lobby.game": "Spiel",
     "lobby.options": "Optionen",
     "lobby.optionAuto": "automatisch",
-    "lobby.optionDefault": "Standard: {text}",
+    "lobby.optionDefault": "Standard: {text}.",
     "lobby.seats": "Anzahl der Plätze",
     "lobby.seatKind": "Platz {n}",
     "lobby.seatYou": "du",
@@ -270,6 +314,8 @@ const STRINGS = {
     "table.watchButton": "Nur zuschauen",
     "table.noFreeSeat": "Alle Plätze sind besetzt; du kannst zuschauen.",
     "table.waiting": "Warte auf Mitspieler… Das Spiel beginnt, wenn alle Plätze besetzt sind.",
+    "table.waitingShort": "Warte auf Mitspieler",
+    "table.defaultTitle": "{game} bei {name}",
     "table.toMove": "am Zug",
     "table.yourTurn": "Du bist dran",
     "table.waitFor": "Warte auf {name}",
@@ -277,11 +323,20 @@ const STRINGS = {
     "table.card1": "1 Karte",
     "table.log": "Was passiert ist",
     "table.refused": "Zug abgelehnt: {message}",
-    "table.error.stale": "Der Tisch war schon weiter, als dein Zug ankam; hier ist der neue Stand.",
-    "table.error.not_your_turn": "Du bist nicht am Zug.",
-    "table.error.rate_limited": "Etwas langsamer, bitte.",
-    "table.error.not_started": "Das Spiel hat noch nicht begonnen.",
-    "table.error.bad_token": "Dieser Platz-Link gilt nicht (mehr).",
+    "error.illegal": "Dieser Zug ist jetzt nicht erlaubt.",
+    "error.stale": "Der Tisch war schon weiter, als dein Zug ankam; hier ist der neue Stand.",
+    "error.not_your_turn": "Du bist nicht am Zug.",
+    "error.rate_limited": "Etwas langsamer, bitte.",
+    "error.not_started": "Das Spiel hat noch nicht begonnen.",
+    "error.bad_token": "Dieser Platz-Link gilt nicht (mehr).",
+    "error.bad_message": "Diese Anfrage nimmt der Server nicht an.",
+    "error.too_large": "Das ist zu viel Text.",
+    "error.not_found": "Diesen Tisch gibt es nicht (mehr).",
+    "error.not_over": "Dieses Spiel ist noch nicht zu Ende.",
+    "error.taken": "Jemand war schneller: Dieser Platz ist schon besetzt.",
+    "error.name_too_long": "Dieser Name ist zu lang.",
+    "error.title_too_long": "Dieser Titel ist zu lang.",
+    "error.server_error": "Auf dem Server ist etwas schiefgegangen. Bitte versuch es noch einmal.",
     "table.gameOver": "Spielende",
     "table.rank": "Platz",
     "table.player": "Spieler",
@@ -348,6 +403,10 @@ const STRINGS = {
     "suit.S": "Pik",
     "suit.H": "Herz",
     "suit.D": "Karo",
+    "suitLetter.C": "Kr",
+    "suitLetter.S": "P",
+    "suitLetter.H": "H",
+    "suitLetter.D": "Ka",
     "rank.7": "Sieben",
     "rank.8": "Acht",
     "rank.9": "Neun",
@@ -370,32 +429,43 @@ const STRINGS = {
     "card.mouse1": "Maus mit 1 Pfote",
     "card.cat": "Katze",
 
-    "ev.deal": "{name} hat {n} Karten bekommen",
-    "ev.dealOwn": "{name} bekommt {cards}",
-    "ev.start": "Das Spiel beginnt mit {card}",
-    "ev.play": "{name} spielt {card}",
-    "ev.wish": "{name} wünscht sich {suit}",
-    "ev.draw": "{name} zieht {n} Karte(n)",
-    "ev.drawOwn": "{name} zieht {cards}",
-    "ev.penalty": "{name} droht eine Strafe von {n}",
-    "ev.take": "{name} nimmt {count} Karte(n)",
-    "ev.skip": "{name} muss aussetzen",
-    "ev.reverse": "{name} dreht die Richtung um",
-    "ev.pass": "{name} passt",
-    "ev.mau": "{name}: Mau!",
-    "ev.mau_mau": "{name}: Mau-Mau!",
-    "ev.jack_no_win": "{name} darf nicht mit einem Buben gewinnen und zieht eine Karte",
-    "ev.reshuffle": "Die Ablage wurde zum neuen Stapel gemischt ({n} Karten)",
-    "ev.end": "Spielende: {reason}",
-    "ev.flip": "{name} dreht {card} um",
-    "ev.call": "{name} dreht eine Maus mit {paws} Pfote(n) um: „Maus, pass auf, die Katze kommt!“",
-    "ev.chase": "{chaser} jagt die Maus von {owner}: noch {n} Versuch(e)",
-    "ev.catch": "{name} fängt die Maus von {owner}!",
-    "ev.escape": "Die Maus von {name} ist {chaser} entwischt",
-    "ev.pile_won": "{name} gewinnt die Ablage ({n} Karten)",
-    "ev.pile_won_chip": "{name} gewinnt die Ablage ({n} Karten) und einen Chip — noch {left} Chip(s)",
-    "ev.new_pile": "{name} beginnt eine neue Ablage mit {card}",
-    "ev.dealStacks": "Die Karten sind verteilt: {stacks} Karten je Stapel",
+    "mm.ev.deal.one": "{name} hat 1 Karte bekommen",
+    "mm.ev.deal.other": "{name} hat {n} Karten bekommen",
+    "mm.ev.dealOwn": "{name} bekommt {cards}",
+    "mm.ev.start": "Das Spiel beginnt mit {card}",
+    "mm.ev.play": "{name} spielt {card}",
+    "mm.ev.wish": "{name} wünscht sich {suit}",
+    "mm.ev.draw.one": "{name} zieht eine Karte",
+    "mm.ev.draw.other": "{name} zieht {n} Karten",
+    "mm.ev.drawOwn": "{name} zieht {cards}",
+    "mm.ev.penalty.one": "{name} droht eine Strafe von 1 Karte",
+    "mm.ev.penalty.other": "{name} droht eine Strafe von {n} Karten",
+    "mm.ev.take.one": "{name} nimmt die Strafe: 1 Karte",
+    "mm.ev.take.other": "{name} nimmt die Strafe: {n} Karten",
+    "mm.ev.skip": "{name} muss aussetzen",
+    "mm.ev.reverseCw": "{name} dreht die Richtung um: jetzt im Uhrzeigersinn",
+    "mm.ev.reverseCcw": "{name} dreht die Richtung um: jetzt gegen den Uhrzeigersinn",
+    "mm.ev.pass": "{name} passt",
+    "mm.ev.mau": "{name}: Mau!",
+    "mm.ev.mau_mau": "{name}: Mau-Mau!",
+    "mm.ev.jack_no_win": "{name} darf nicht mit einem Buben gewinnen und zieht eine Karte",
+    "mm.ev.reshuffle.one": "Die Ablage wurde zum neuen Stapel gemischt (1 Karte)",
+    "mm.ev.reshuffle.other": "Die Ablage wurde zum neuen Stapel gemischt ({n} Karten)",
+    "mm.ev.end": "Spielende: {reason}",
+    "am.ev.deal": "Die Karten sind verteilt: {stacks} Karten je Stapel",
+    "am.ev.start": "Die Ablage beginnt mit {card}",
+    "am.ev.flip": "{name} dreht {card} um",
+    "am.ev.call.one": "{name} dreht eine Maus mit 1 Pfote um: „Maus, pass auf, die Katze kommt!“ {chaser} jagt sie",
+    "am.ev.call.other": "{name} dreht eine Maus mit {n} Pfoten um: „Maus, pass auf, die Katze kommt!“ {chaser} jagt sie",
+    "am.ev.chase.one": "{chaser} jagt die Maus von {owner}: noch 1 Versuch",
+    "am.ev.chase.other": "{chaser} jagt die Maus von {owner}: noch {n} Versuche",
+    "am.ev.catch": "Die Katze von {name} fängt die Maus von {owner}!",
+    "am.ev.escape": "Die Maus von {name} ist {chaser} entwischt",
+    "am.ev.pile_won": "{name} gewinnt die Ablage ({n} Karten)",
+    "am.ev.pile_won_chip.one": "{name} gewinnt die Ablage ({cards} Karten) und einen Chip — noch 1 Chip",
+    "am.ev.pile_won_chip.other": "{name} gewinnt die Ablage ({cards} Karten) und einen Chip — noch {n} Chips",
+    "am.ev.new_pile": "{name} beginnt eine neue Ablage mit {card}",
+    "am.ev.end": "Spielende: {reason}",
     "ev.other": "{type}",
   },
 };
@@ -445,6 +515,11 @@ export function t(key, params = {}) {
   if (s === undefined) s = STRINGS.en[key];
   if (s === undefined) return key;
   return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/** `key` + ".one" for n = 1, else `key` + ".other", with `{n}` filled in as well. */
+export function tn(key, n, params = {}) {
+  return t(`${key}.${n === 1 ? "one" : "other"}`, { ...params, n });
 }
 
 /** Fill every element marked with data-i18n (text), data-i18n-aria, data-i18n-placeholder, data-i18n-title. */
@@ -498,6 +573,7 @@ export function botLevel(kind) {
 /** The name a seat shows: people by their own name, bots by level and seat, in the page's language. */
 export function seatLabel(seatInfo, seat) {
   if (seatInfo && seatInfo.kind === "bot" && seatInfo.bot) return t("bot.name", { level: botLevel(seatInfo.bot), n: seat + 1 });
+  if (seatInfo && seatInfo.taken === false) return t("common.seat", { n: seat + 1 }); // nobody sat down yet
   return seatInfo && seatInfo.name ? seatInfo.name : t("common.seat", { n: seat + 1 });
 }
 
@@ -507,61 +583,18 @@ export function reasonText(game, reason) {
   return s === key ? reason : s;
 }
 
-/** One line of the event log. `name(seat)` gives a player's name; `mySeat` is this page's seat. */
-export function eventText(ev, name, mySeat, game) {
-  const who = ev.seat !== undefined && ev.seat !== null ? name(ev.seat) : "";
-  const list = (cards) => (cards || []).map(cardName).join(", ");
-  switch (ev.type) {
-    case "deal":
-      if (ev.stacks) return t("ev.dealStacks", { stacks: ev.stacks.join(" / ") });
-      return ev.cards && (ev.seat === mySeat || mySeat === "all") ? t("ev.dealOwn", { name: who, cards: list(ev.cards) }) : t("ev.deal", { name: who, n: ev.count });
-    case "start":
-      return t("ev.start", { card: cardName(ev.card) });
-    case "play":
-      return t("ev.play", { name: who, card: cardName(ev.card) });
-    case "wish":
-      return t("ev.wish", { name: who, suit: suitName(ev.suit) });
-    case "draw":
-      return ev.cards && (ev.seat === mySeat || mySeat === "all") && ev.cards.length
-        ? t("ev.drawOwn", { name: who, cards: list(ev.cards) })
-        : t("ev.draw", { name: who, n: ev.count });
-    case "penalty":
-      return t("ev.penalty", { name: who, n: ev.amount });
-    case "take":
-      return t("ev.take", { name: who, count: ev.count });
-    case "skip":
-    case "reverse":
-    case "pass":
-    case "mau":
-    case "mau_mau":
-    case "jack_no_win":
-      return t("ev." + ev.type, { name: who });
-    case "reshuffle":
-      return t("ev.reshuffle", { n: ev.count });
-    case "end":
-      return t("ev.end", { reason: reasonText(game, ev.reason) });
-    case "flip":
-      return t("ev.flip", { name: who, card: cardName(ev.card) });
-    case "call":
-      return t("ev.call", { name: who, paws: ev.paws });
-    case "chase":
-      return t("ev.chase", { chaser: name(ev.chaser), owner: name(ev.owner), n: ev.attempts_left });
-    case "catch":
-      return t("ev.catch", { name: who, owner: name(ev.owner) });
-    case "escape":
-      return t("ev.escape", { name: who, chaser: name(ev.chaser) });
-    case "pile_won":
-      return ev.chip
-        ? t("ev.pile_won_chip", { name: who, n: ev.count, left: ev.chips_left })
-        : t("ev.pile_won", { name: who, n: ev.count });
-    case "new_pile":
-      return t("ev.new_pile", { name: who, card: cardName(ev.card) });
-    default: {
-      const extra = Object.entries(ev)
-        .filter(([k]) => k !== "type" && k !== "private")
-        .map(([k, v]) => `${k}=${k === "seat" ? name(v) : JSON.stringify(v)}`)
-        .join(" ");
-      return t("ev.other", { type: ev.type }) + (extra ? " — " + extra : "");
-    }
-  }
+/** The page's words for an error `code`; the server's `message` when the page has none. */
+export function errorText(code, message) {
+  const key = "error." + code;
+  const s = code ? t(key) : key;
+  return s === key ? message : s;
+}
+
+/** A table's title: the one its creator gave, else "<game> at <name>'s" in the page's language. */
+export function tableTitle(table, gameTitle) {
+  if (!table) return "";
+  if (table.title) return table.title;
+  const game = gameTitle || table.game;
+  const host = (table.seats || []).find((s) => s.kind === "human" && s.taken && s.name);
+  return host ? t("table.defaultTitle", { game, name: host.name }) : game;
 }

@@ -1,7 +1,7 @@
 // The lobby: create a table (game, options, seats), share its invite link, list tables, join or watch.
 
-import { copyLink, getJSON, h, postJSON, saveCredentials } from "./api.js";
-import { botLevel, initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
+import { applyLimits, copyLink, getJSON, h, loadGames, postJSON, saveCredentials } from "./api.js";
+import { botLevel, errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 
 const state = { games: [], bots: {}, tables: [] };
 const $ = (id) => document.getElementById(id);
@@ -19,17 +19,26 @@ function gameTitle(name) {
   return g ? g.title : name;
 }
 
-function optionText(opt) {
-  const key = "opt." + opt.name;
+// Options for people: a label and a sentence in the page's language. The engine's name of an
+// option (ace_skips) stays in the title of its row, for those who look for it.
+function known(key, fallback) {
   const s = t(key);
-  return s === key ? opt.description : s;
+  return s === key ? fallback : s;
+}
+
+function optionText(opt) {
+  return known("opt." + opt.name, opt.description);
+}
+
+function optionHelp(opt) {
+  const help = known("optHelp." + opt.name, "");
+  return `${help}${help ? " " : ""}${t("lobby.optionDefault", { text: defaultText(opt) })}`;
 }
 
 function defaultText(opt) {
-  const text = opt.default_text;
-  if (text === "true") return t("common.yes");
-  if (text === "false") return t("common.no");
-  return text;
+  if (isDynamic(opt)) return known("optDefault." + opt.name, opt.default_text);
+  if (opt.type === "bool") return opt.default ? t("common.yes") : t("common.no");
+  return String(opt.default);
 }
 
 function isDynamic(opt) {
@@ -56,26 +65,26 @@ function renderOptions() {
         h("option", { value: "false" }, t("common.no")),
       );
       box.append(
-        h("p", { class: "field option" }, h("label", { for: id }, optionText(opt)), control,
-          h("span", { id: hintId, class: "hint" }, `${opt.name} — ${t("lobby.optionDefault", { text: defaultText(opt) })}`)),
+        h("p", { class: "field option", title: opt.name, dataset: { option: opt.name } }, h("label", { for: id }, optionText(opt)), control,
+          h("span", { id: hintId, class: "hint" }, optionHelp(opt))),
       );
     } else if (opt.type === "bool") {
       control = h("input", { type: "checkbox", id, name: opt.name, "aria-describedby": hintId, dataset: { kind: "bool" } });
       control.checked = Boolean(opt.default);
       box.append(
-        h("p", { class: "field option check" }, h("label", { class: "check-label" }, control, h("span", {}, optionText(opt))),
-          h("span", { id: hintId, class: "hint" }, `${opt.name} — ${t("lobby.optionDefault", { text: defaultText(opt) })}`)),
+        h("p", { class: "field option check", title: opt.name, dataset: { option: opt.name } }, h("label", { class: "check-label" }, control, h("span", {}, optionText(opt))),
+          h("span", { id: hintId, class: "hint" }, optionHelp(opt))),
       );
     } else {
       control = h("input", {
         type: "number", id, name: opt.name, inputmode: "numeric", step: 1,
         min: opt.minimum ?? null, "aria-describedby": hintId, dataset: { kind: "int" },
       });
-      if (isDynamic(opt)) control.placeholder = opt.default_text;
+      if (isDynamic(opt)) control.placeholder = defaultText(opt);
       else control.value = String(opt.default);
       box.append(
-        h("p", { class: "field option" }, h("label", { for: id }, optionText(opt)), control,
-          h("span", { id: hintId, class: "hint" }, `${opt.name} — ${t("lobby.optionDefault", { text: defaultText(opt) })}`)),
+        h("p", { class: "field option", title: opt.name, dataset: { option: opt.name } }, h("label", { for: id }, optionText(opt)), control,
+          h("span", { id: hintId, class: "hint" }, optionHelp(opt))),
       );
     }
   }
@@ -131,9 +140,15 @@ function collectOptions() {
   return options;
 }
 
-function showError(el, message) {
+function showError(el, message, detail = "") {
   el.textContent = message;
+  el.title = detail && detail !== message ? detail : "";
   el.hidden = !message;
+}
+
+/** A refused request in the page's language; the server's message is the fallback (and the title). */
+function showFailure(el, err) {
+  showError(el, errorText(err.code, err.message), err.message);
 }
 
 async function createTable(event) {
@@ -163,7 +178,7 @@ async function createTable(event) {
     $("created").focus();
     loadTables();
   } catch (err) {
-    showError($("create-error"), err.message);
+    showFailure($("create-error"), err);
   } finally {
     $("create-button").disabled = false;
   }
@@ -186,7 +201,7 @@ async function joinTable(id) {
     saveCredentials(res.table, { seat: res.seat, token: res.token });
     location.href = res.url;
   } catch (err) {
-    showError($("join-error"), err.message);
+    showFailure($("join-error"), err);
   }
 }
 
@@ -202,7 +217,7 @@ function renderTables() {
   for (const table of state.tables) {
     const status = t("lobby.status." + table.status);
     const seats = table.seats.map((s) =>
-      h("li", { class: "seat-chip" + (s.taken ? "" : " free") },
+      h("li", { class: "seat-chip" + (s.taken ? "" : " free"), title: s.kind === "bot" || s.taken ? seatLabel(s, s.seat) : null },
         s.kind === "bot" || s.taken ? seatLabel(s, s.seat) : t("lobby.free")),
     );
     const free = table.status === "waiting" && table.seats.some((s) => s.kind === "human" && !s.taken);
@@ -213,7 +228,7 @@ function renderTables() {
     else actions.append(h("a", { class: "btn", dataset: key("replay"), href: `/replay/${encodeURIComponent(table.id)}` }, t("lobby.replay")));
     list.append(
       h("li", { class: "table-item", "aria-label": t("lobby.tableAria", { game: gameTitle(table.game), id: table.id, status }) },
-        h("div", { class: "table-head" }, h("strong", {}, table.title || gameTitle(table.game)), h("span", { class: "status status-" + table.status }, status)),
+        h("div", { class: "table-head" }, h("strong", {}, tableTitle(table, gameTitle(table.game))), h("span", { class: "status status-" + table.status }, status)),
         h("ul", { class: "seat-chips" }, seats),
         actions),
     );
@@ -232,7 +247,7 @@ async function loadTables() {
     state.tables = tables;
     renderTables();
   } catch (err) {
-    showError($("join-error"), err.message);
+    showFailure($("join-error"), err);
   }
 }
 
@@ -252,7 +267,8 @@ async function main() {
       /* no storage */
     }
   });
-  const data = await getJSON("/api/games");
+  const data = await loadGames();
+  applyLimits(data.limits);
   state.games = data.games || [];
   state.bots = data.bots || {};
   const sel = $("game-select");

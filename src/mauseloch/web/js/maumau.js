@@ -33,7 +33,7 @@ function playerBox(view, s, ctx, opts = {}) {
     { class: "player" + (toMove ? " to-move" : ""), role: "group", "aria-label": label, dataset: { seat: String(s) } },
     h("div", { class: "player-name" },
       toMove ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶") : null,
-      h("span", { class: "name" }, ctx.name(s)),
+      h("span", { class: "name", title: ctx.name(s) }, ctx.name(s)),
       ),
     fan,
     h("div", { class: "player-count" }, countText(count), toMove ? h("span", { class: "badge" }, t("table.toMove")) : null),
@@ -48,8 +48,7 @@ function openWish(dialog, moves, ctx) {
     box.append(
       h("button", { type: "submit", value: m, class: "btn wish-choice", "aria-label": suitName(suit), dataset: { suit } },
         h("span", { class: "wish-icon", "aria-hidden": "true" }),
-        h("span", {}, suitName(suit)),
-        h("span", { class: "suit-letter", "aria-hidden": "true" }, `(${suit})`)),
+        h("span", {}, suitName(suit))),
     );
     box.lastChild.querySelector(".wish-icon").innerHTML = suitSVG(suit, 30);
   }
@@ -115,7 +114,7 @@ function centre(view, ctx) {
   if (view.wish) {
     const badge = h("div", { class: "badge-big wish", dataset: { suit: view.wish } },
       h("span", { class: "wish-icon", "aria-hidden": "true" }),
-      h("span", {}, t("mm.wish", { suit: `${suitName(view.wish)} (${view.wish})` })));
+      h("span", {}, t("mm.wish", { suit: suitName(view.wish) })));
     badge.querySelector(".wish-icon").innerHTML = suitSVG(view.wish, 26);
     info.append(badge);
   }
@@ -162,7 +161,7 @@ export function endTable(view, name) {
     body.append(
       h("tr", { dataset: { seat: String(s) } },
         h("td", { class: "rank" }, String(res.ranks[s])),
-        h("th", { scope: "row" }, name(s)),
+        h("th", { scope: "row" }, h("span", { class: "name", title: name(s) }, name(s))),
         h("td", {}, String(res.cards[s])),
         h("td", {}, String(res.points[s])),
         h("td", { class: "end-hand-cell" }, cards)),

@@ -1,7 +1,8 @@
 // The replay page: every position of a finished game with every hand visible, step by step.
 
-import { getJSON, h } from "./api.js";
-import { eventText, initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
+import { getJSON, h, loadGames } from "./api.js";
+import { eventText } from "./events.js";
+import { errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 import * as ausdiemaus from "./ausdiemaus.js";
 import * as maumau from "./maumau.js";
 
@@ -16,6 +17,10 @@ function seatName(seat) {
   return seatLabel(s, seat);
 }
 
+
+function renderTitle() {
+  $("table-title").textContent = tableTitle(state.table, state.gameTitle);
+}
 
 function go(index) {
   const n = state.frames.length - 1;
@@ -34,7 +39,7 @@ function render() {
   $("last").disabled = $("next").disabled = state.index === n;
   const list = $("frame-events");
   list.replaceChildren();
-  for (const ev of frame.events) list.append(h("li", {}, eventText(ev, seatName, "all", state.game)));
+  for (const ev of frame.events) list.append(h("li", {}, eventText(ev, seatName, state.game)));
   const renderer = RENDERERS[frame.view.game];
   renderer.render($("board"), frame.view, { seat: null, name: seatName, canAct: false, replay: true, move: () => {} });
   const end = $("end-screen");
@@ -49,7 +54,10 @@ function render() {
 async function main() {
   initI18n();
   mountLangSwitch($("lang-switch"));
-  onLangChange(render);
+  onLangChange(() => {
+    renderTitle();
+    render();
+  });
   $("download").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
   $("first").addEventListener("click", () => go(0));
   $("prev").addEventListener("click", () => go(state.index - 1));
@@ -71,17 +79,20 @@ async function main() {
     }
   });
   try {
-    const [summary, data] = await Promise.all([
+    const [summary, data, games] = await Promise.all([
       getJSON(`/api/tables/${encodeURIComponent(tableId)}`),
       getJSON(`/api/tables/${encodeURIComponent(tableId)}/replay`),
+      loadGames().catch(() => ({ games: [] })),
     ]);
     state.table = summary;
     state.game = summary.game;
     state.frames = data.frames;
-    $("table-title").textContent = summary.title || "";
+    state.gameTitle = ((games.games || []).find((g) => g.name === summary.game) || {}).title;
+    renderTitle();
     go(0);
   } catch (err) {
-    $("replay-error").textContent = err.message;
+    $("replay-error").textContent = errorText(err.code, err.message);
+    $("replay-error").title = err.message;
     $("replay-error").hidden = false;
   }
 }

@@ -1,9 +1,10 @@
 // The table page: seat handling, the WebSocket, the event log, announcements, the end screen.
 // Drawing the board is left to one module per game; no game rule lives here or there.
 
-import { clearCredentials, copyLink, getJSON, h, loadCredentials, postJSON, saveCredentials } from "./api.js";
+import { applyLimits, clearCredentials, copyLink, getJSON, h, loadCredentials, loadGames, postJSON, saveCredentials } from "./api.js";
 import { TableConnection } from "./conn.js";
-import { eventText, initI18n, mountLangSwitch, onLangChange, seatLabel, t } from "./i18n.js";
+import { announcement, eventText } from "./events.js";
+import { errorText, getLang, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 import * as ausdiemaus from "./ausdiemaus.js";
 import * as maumau from "./maumau.js";
 
@@ -23,6 +24,7 @@ const state = {
   status: "connecting",
   retryIn: 0,
   announceTimer: null,
+  games: [],
 };
 
 function seatName(seat) {
@@ -48,10 +50,18 @@ function sendMove(move) {
   }
 }
 
-function showError(text) {
+function showError(text, detail) {
   const box = $("error-box");
   box.textContent = text;
+  box.title = detail && detail !== text ? detail : ""; // the server's own words, for those who look
   box.hidden = false;
+}
+
+/** A refused HTTP request in the page's language (the server's message when the code is new). */
+function showFailure(el, err) {
+  el.textContent = errorText(err.code, err.message);
+  el.title = err.message;
+  el.hidden = false;
 }
 
 function hideError() {
@@ -60,18 +70,20 @@ function hideError() {
 
 function onError(msg) {
   state.pending = false;
-  const local = t("table.error." + msg.code);
-  const detail = local === "table.error." + msg.code ? msg.message : `${local} (${msg.message})`;
+  // The server explains a refusal in English: shown as well on the English page, kept in the
+  // error box's title on the German one.
+  const local = errorText(msg.code, msg.message);
+  const detail = getLang() === "en" && local !== msg.message ? `${local} (${msg.message})` : local;
   if (msg.code === "bad_token") {
     // Not a move: the seat link itself is refused. Forget it and offer to join or watch.
-    showError(detail);
+    showError(detail, msg.message);
     state.conn.close();
     state.conn = null;
     clearCredentials(tableId);
     history.replaceState(null, "", location.pathname);
     showJoin();
   } else {
-    showError(t("table.refused", { message: detail }));
+    showError(t("table.refused", { message: detail }), msg.message);
   }
   render();
 }
@@ -87,21 +99,23 @@ function announce(text, kind) {
 }
 
 function announceEvents(events) {
+  const game = gameName();
   for (const ev of events) {
-    if (ev.type === "mau") announce(`${t("mm.mau")} — ${seatName(ev.seat)}`, "mau");
-    else if (ev.type === "mau_mau") announce(`${t("mm.maumau")} — ${seatName(ev.seat)}`, "maumau");
-    else if (ev.type === "call") announce(t("am.call"), "call");
+    const text = announcement(ev, seatName, game);
+    if (text) announce(text, ev.type);
   }
 }
 
 function renderLog() {
   const list = $("log");
   list.replaceChildren();
+  // Nothing has happened for people before the game starts (the deal waits for every seat).
+  $("log-panel").hidden = Boolean(state.table && state.table.status === "waiting");
   const game = gameName();
   const recent = state.events.slice(-LOG_LIMIT);
   for (let i = recent.length - 1; i >= 0; i--) {
     const ev = recent[i];
-    list.append(h("li", { class: "ev ev-" + ev.type }, eventText(ev, seatName, state.seat, game)));
+    list.append(h("li", { class: "ev ev-" + ev.type }, eventText(ev, seatName, game)));
   }
 }
 
@@ -121,7 +135,11 @@ function renderTurn() {
   const banner = $("turn-banner");
   const view = state.view;
   banner.classList.remove("mine");
-  if (!view || view.is_over || (state.table && state.table.status === "waiting")) {
+  if (state.table && state.table.status === "waiting") {
+    banner.textContent = t("table.waitingShort");
+    return;
+  }
+  if (!view || view.is_over) {
     banner.textContent = "";
     return;
   }
@@ -159,6 +177,15 @@ function renderEnd() {
   }
 }
 
+/** Who sits at the table while it waits: names, and the seats still free. */
+function waitingBoard() {
+  const seats = (state.table && state.table.seats) || [];
+  return h("section", { class: "waiting-board", "aria-label": t("table.waitingShort") },
+    h("ul", { class: "seat-chips" }, seats.map((s, i) =>
+      h("li", { class: "seat-chip" + (s.kind === "human" && !s.taken ? " free" : "") },
+        s.kind === "human" && !s.taken ? t("lobby.free") : seatName(i)))));
+}
+
 function renderWaiting() {
   const waiting = state.table && state.table.status === "waiting";
   $("waiting").hidden = !waiting;
@@ -168,8 +195,11 @@ function renderWaiting() {
 function render() {
   renderStatus();
   if (state.table) {
-    $("table-title").textContent = state.table.title || "";
-    document.title = `${state.table.title || gameName()} — Mauseloch`;
+    const info = state.games.find((g) => g.name === state.table.game);
+    const title = tableTitle(state.table, info && info.title);
+    $("table-title").textContent = title;
+    $("table-title").title = title;
+    document.title = `${title || gameName()} — Mauseloch`;
   }
   renderWaiting();
   renderTurn();
@@ -195,6 +225,12 @@ function render() {
   const focusInBoard = active && (board.contains(active) || active === board);
   const focusKey = focusInBoard && active !== board ? active.dataset.focusKey || "" : focusInBoard ? "" : null;
   const waiting = state.table && state.table.status === "waiting";
+  if (waiting) {
+    // Before every seat is taken there is no game to show yet: no hand, nobody "to move".
+    board.replaceChildren(waitingBoard());
+    renderEnd();
+    return;
+  }
   renderer.render(board, view, {
     seat: state.seat,
     name: seatName,
@@ -281,8 +317,7 @@ async function showJoin() {
     }
     (free ? $("join-name") : $("watch-button")).focus();
   } catch (err) {
-    $("join-error").textContent = err.message;
-    $("join-error").hidden = false;
+    showFailure($("join-error"), err);
   }
 }
 
@@ -307,8 +342,7 @@ async function join() {
     $("join-panel").hidden = true;
     connect(cred);
   } catch (err) {
-    $("join-error").textContent = err.message;
-    $("join-error").hidden = false;
+    showFailure($("join-error"), err);
   }
 }
 
@@ -332,6 +366,13 @@ function main() {
     connect(null);
   });
   $("copy-invite").addEventListener("click", copyInvite);
+  loadGames()
+    .then((data) => {
+      state.games = data.games || [];
+      applyLimits(data.limits);
+      render();
+    })
+    .catch(() => {}); // titles fall back to the game's name; the server still checks every name
   const params = new URLSearchParams(location.search);
   const cred = loadCredentials(tableId);
   if (cred) connect(cred);

@@ -1,0 +1,137 @@
+"""The page's event texts read only what each game's events declare (issue 8, item 18).
+
+The static half parses each game's text table (web/js/events-<game>.js) and checks every
+``ev.<field>`` against the event structs (the source of docs/events.schema.json); the browser
+half runs the real texts over the events of whole games, in English and German.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mauseloch
+from mauseloch import events
+from mauseloch.engine import event_for
+
+JS = Path(mauseloch.__file__).parent / "web" / "js"
+ENTRY = re.compile(r"^  (\w+): \(ev, c\) =>", re.M)
+TABLE = re.compile(r"^export const (\w+) = \{\n(.*?)^\};", re.M | re.S)
+
+
+def game_modules() -> dict[str, str]:
+    """events.js's map from game name to its text module file."""
+    source = (JS / "events.js").read_text(encoding="utf-8")
+    imports: dict[str, str] = {}
+    for alias, file in re.findall(r'import \* as (\w+) from "\./(events-\w+\.js)";', source):
+        imports[alias] = file
+    mapping = re.search(r"const GAMES = \{(.*?)\};", source, re.S)
+    assert mapping, "events.js has no GAMES table"
+    return {game: imports[alias] for game, alias in re.findall(r'"([\w-]+)": (\w+)', mapping.group(1))}
+
+
+def text_tables(file: str) -> dict[str, dict[str, str]]:
+    """{table name: {event type: body of its text function}} of one text module."""
+    source = (JS / file).read_text(encoding="utf-8")
+    tables: dict[str, dict[str, str]] = {}
+    for name, body in TABLE.findall(source):
+        starts = list(ENTRY.finditer(body))
+        entries = {}
+        for i, m in enumerate(starts):
+            end = starts[i + 1].start() if i + 1 < len(starts) else len(body)
+            entries[m.group(1)] = body[m.end() : end]
+        # Nothing in the table escapes the check: it starts with an entry of the checked form.
+        assert (body[: starts[0].start()] if starts else body).strip() == "", f"{file} {name}: unparsed entries"
+        tables[name] = entries
+    return tables
+
+
+def declared_fields(game: str) -> dict[str, set[str]]:
+    """Event type -> every field its struct or its public copy declares."""
+    out: dict[str, set[str]] = {}
+    for cls in (*events.event_types(game), *events.public_event_types(game)):
+        out.setdefault(events.tag(cls), set()).update(events.fields(cls))
+    return out
+
+
+def test_every_game_of_the_page_has_its_own_texts() -> None:
+    modules = game_modules()
+    renderers = re.search(r"const RENDERERS = \{(.*?)\};", (JS / "table.js").read_text(encoding="utf-8"))
+    assert renderers
+    shown = set(re.findall(r'"([\w-]+)":', renderers.group(1)))
+    assert shown <= set(modules), f"games on the page without event texts: {shown - set(modules)}"
+    assert len(set(modules.values())) == len(modules), "two games share one text module"
+
+
+@pytest.mark.parametrize("game", sorted(game_modules()))
+def test_texts_read_only_declared_fields(game: str) -> None:
+    file = game_modules()[game]
+    declared = declared_fields(game)
+    tables = text_tables(file)
+    assert "TEXTS" in tables, f"{file} has no TEXTS table"
+    assert set(tables["TEXTS"]) == set(declared), f"{file}: texts for {set(tables['TEXTS']) ^ set(declared)}"
+    for table, entries in tables.items():
+        for kind, body in entries.items():
+            assert kind in declared, f"{file} {table}: {game} has no event {kind!r}"
+            reads = set(re.findall(r"(?<![.\w])ev\.(\w+)", body))
+            unknown = reads - declared[kind]
+            where = f"{file} {table}.{kind}"
+            assert not unknown, f"{where} reads {sorted(unknown)}; {game}'s {kind} has {sorted(declared[kind])}"
+            # The event is never handed on whole (a helper could read anything from it).
+            assert not re.search(r"(?<![.\w])ev\b(?!\.\w)", body), f"{where} passes `ev` on: {body.strip()}"
+
+
+def test_the_static_check_catches_the_old_bug() -> None:
+    """The line that printed "took undefined card(s)" read ``count`` from Mau-Mau's take."""
+    assert "count" not in declared_fields("mau-mau")["take"]
+    am, mg = declared_fields("aus-die-maus")["catch"], declared_fields("mausgeflippt")["catch"]
+    assert "owner" in am and "owner" not in mg and "card" in mg and "card" not in am
+
+
+# --------------------------------------------------------------------------- in the browser
+
+BAD = re.compile(r"undefined|NaN|null|\[object|\{\w+\}|^\w+$")
+
+
+def sample_events(game: str, games: int = 6) -> list[dict[str, Any]]:
+    """Every event of a few random games, as the engine logs it and as the other seats see it."""
+    out: list[dict[str, Any]] = []
+    info = mauseloch.GAMES[game]
+    for seed in range(games):
+        rng = random.Random(seed)
+        g = mauseloch.new_game(game, players=info.min_players + seed % 3, seed=seed)
+        while not g.is_over:
+            g.play(rng.choice(g.legal_moves()))
+        for ev in g.events:
+            out.append(ev)
+            public = event_for(ev, None)
+            if public is not ev and public is not None:
+                out.append(public)
+    return out
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_event_texts_in_the_browser(new_context: Any, lang: str) -> None:
+    page = new_context().new_page()
+    page.goto("/")
+    page.evaluate("lang => localStorage.setItem('ml_lang', lang)", lang)
+    page.goto("/")
+    for game in sorted(game_modules()):
+        sample = sample_events(game)
+        texts = page.evaluate(
+            """async ([game, evs]) => {
+                const m = await import('/static/js/events.js');
+                return evs.map((ev) => m.eventText(ev, (s) => 'P' + s, game));
+            }""",
+            [game, sample],
+        )
+        bad = [(ev, text) for ev, text in zip(sample, texts, strict=True) if BAD.search(text)]
+        assert not bad, f"{game} ({lang}): {bad[:5]}"
+        take = [text for ev, text in zip(sample, texts, strict=True) if ev["type"] == "take"]
+        if game == "mau-mau":
+            assert take and all(re.search(r"\d", text) for text in take), take[:3]

@@ -1,0 +1,66 @@
+"""What the server leaves to the page's language (issue 8, item 20): no English default title,
+an error ``code`` the page can put in words for every refusal, and the limits the page's inputs
+take from the server."""
+
+from __future__ import annotations
+
+import re
+import typing
+from pathlib import Path
+
+from starlette.testclient import TestClient
+
+import mauseloch
+from mauseloch.server import protocol
+
+from .helpers import HUMAN, RANDOM_BOT, create_table, join
+
+SERVER = Path(protocol.__file__).parent
+I18N = Path(mauseloch.__file__).parent / "web" / "js" / "i18n.js"
+
+
+def test_a_table_without_title_has_none_and_a_given_title_stays(client: TestClient) -> None:
+    plain = create_table(client, [HUMAN, RANDOM_BOT])["table"]
+    named = create_table(client, [HUMAN, RANDOM_BOT], title="Friday")["table"]
+    assert client.get(f"/api/tables/{plain}").json()["title"] == ""  # the page names it in its language
+    assert client.get(f"/api/tables/{named}").json()["title"] == "Friday"
+    listed = {t["id"]: t["title"] for t in client.get("/api/tables").json()["tables"]}
+    assert listed[plain] == "" and listed[named] == "Friday"
+
+
+def test_games_answer_carries_the_servers_limits(client: TestClient) -> None:
+    limits = client.get("/api/games").json()["limits"]
+    assert limits == {"name": protocol.MAX_NAME, "title": protocol.MAX_TITLE, "message": protocol.MAX_MESSAGE}
+
+
+def test_refusals_carry_a_code(client: TestClient) -> None:
+    long_name = client.post("/api/tables", json={"game": "mau-mau", "seats": [HUMAN, HUMAN], "name": "x" * 33})
+    assert long_name.status_code == 400
+    assert long_name.json()["code"] == "name_too_long" and "32" in long_name.json()["error"]
+    long_title = client.post("/api/tables", json={"game": "mau-mau", "seats": [HUMAN, HUMAN], "title": "x" * 61})
+    assert long_title.json()["code"] == "title_too_long"
+    assert client.get("/api/tables/nosuch").json()["code"] == "not_found"
+    table = create_table(client, [HUMAN, HUMAN])["table"]
+    join(client, table, "Ben")
+    full = client.post(f"/api/tables/{table}/join", json={"name": "Cleo"})
+    assert full.status_code == 409 and full.json()["code"] == "taken"
+    assert client.get(f"/api/tables/{table}/replay").json()["code"] == "not_over"
+    bad = client.post("/api/tables", content=b"{not json")
+    assert bad.json()["code"] == "bad_message"
+
+
+def test_every_error_code_has_german_and_english_words() -> None:
+    """Every code the server can send is declared, and the page has words for it in both languages."""
+    declared = set(typing.get_args(protocol.ErrorCode))
+    sent: set[str] = set()
+    for path in SERVER.glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        sent.update(re.findall(r'ProtocolError\(\s*"(\w+)"', source))
+        sent.update(re.findall(r'\.error\(\s*\w+,\s*"(\w+)"', source))
+    sent.update({"name_too_long", "title_too_long"})  # built from the field name in protocol._clean_text
+    assert sent <= declared, f"codes sent but not declared in protocol.ErrorCode: {sent - declared}"
+    source = I18N.read_text(encoding="utf-8")
+    en, de = source.split("\n  de: {", 1)
+    for code in declared:
+        assert f'"error.{code}":' in en, f"no English words for error {code}"
+        assert f'"error.{code}":' in de, f"no German words for error {code}"
