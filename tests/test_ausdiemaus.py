@@ -144,7 +144,7 @@ def test_am3_seeded_deal_and_explicit_deck_agree() -> None:
     g = mauseloch.new_game(GAME, players=4, seed=1234)
     ids = adm.deck_ids(False)
     Rng(derive_seed(1234, 1)).shuffle(ids)
-    assert g.deck == [adm.CARD_STR[c] for c in ids]
+    assert list(g.deck) == [adm.CARD_STR[c] for c in ids]
     h = mauseloch.new_game(GAME, players=4, seed=99, deck=g.deck)
     while not g.is_over:
         g.play("flip")
@@ -348,7 +348,7 @@ def test_bad_options_and_decks() -> None:
     with pytest.raises(ValueError, match=r"deck\[0\] must be a card string"):
         mauseloch.new_game(GAME, players=4, deck=[7, *full[1:]])
     spaced = [f"  {c.upper()} " for c in full]  # case-insensitive and trimmed
-    assert mauseloch.new_game(GAME, players=4, deck=spaced).deck == full
+    assert mauseloch.new_game(GAME, players=4, deck=spaced).deck == tuple(full)
 
 
 def test_illegal_moves_leave_the_game_unchanged() -> None:

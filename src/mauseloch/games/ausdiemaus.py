@@ -75,8 +75,8 @@ class AusDieMaus(Game):
     name = "aus-die-maus"
 
     __slots__ = (
-        "_log", "_moves", "_seen", "attempts", "chips", "chips_left", "deck", "flips", "is_over",
-        "loop_from", "options", "owner", "phase", "pile", "players", "reason", "seed", "stacks", "to_move",
+        "_deck", "_log", "_moves", "_options", "_seen", "attempts", "chips", "chips_left", "flips", "is_over",
+        "loop_from", "owner", "phase", "pile", "players", "reason", "seed", "stacks", "to_move",
     )  # fmt: skip
 
     @classmethod
@@ -119,7 +119,8 @@ class AusDieMaus(Game):
         return [] if self.is_over else ["flip"]
 
     def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
-        if move != "flip" or seat is not None or ms is not None or self.is_over:  # the checked path
+        # the checked path (``type`` first: a non-string, even a NumPy array, is refused there)
+        if type(move) is not str or move != "flip" or seat is not None or ms is not None or self.is_over:
             self._check_move(move, seat, ms)
         self._flip()
 

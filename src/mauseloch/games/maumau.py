@@ -96,7 +96,7 @@ class MauMau(Game):
     name = "mau-mau"
 
     __slots__ = (
-        "players", "seed", "options", "deck", "to_move", "is_over", "_log", "_moves",
+        "players", "seed", "_options", "_deck", "to_move", "is_over", "_log", "_moves",
         "hands", "draw_pile", "discard", "top", "wish", "penalty",
         "direction", "drawn", "fit", "reason", "winner", "_legal", "_reshuffle_rng",
         "_ace_skips", "_then_play", "_no_jack_on_jack", "_no_win_with_jack", "_move_limit",
@@ -193,7 +193,10 @@ class MauMau(Game):
     # ------------------------------------------------------------------ playing
     def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
         legal = self._legal or self._legal_table()
-        action = legal[1].get(move)
+        try:
+            action = legal[1].get(move)
+        except TypeError:  # an unhashable non-string (a list): the checked path refuses it
+            action = None
         if action is None or seat is not None or ms is not None:  # the checked path
             move, action = self._check_move(move, seat, ms)
         actor: int = self.to_move  # type: ignore[assignment]
