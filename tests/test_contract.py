@@ -599,3 +599,26 @@ def test_read_only_views_keep_the_game_copyable() -> None:
         g = mauseloch.new_game(name, seed=2)
         for twin in (copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
             assert twin.record() == g.record()
+
+
+# --------------------------------------------------------------------------- metadata
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_metadata_states_the_default_for_every_player_count(name: str) -> None:
+    """GAMES[name].to_dict() (what the lobby and --help read) gives each option's default per
+    player count, exactly what a new game fills in; a single ``default`` only where it holds
+    for every count, and a ``default_text`` that people can read either way."""
+    info = mauseloch.GAMES[name]
+    meta = info.to_dict()
+    assert json.loads(json.dumps(meta)) == meta
+    for opt in meta["options"]:
+        by_players = opt["defaults_by_players"]
+        assert set(by_players) == {str(n) for n in _players(name)}
+        for n in _players(name):
+            assert by_players[str(n)] == mauseloch.new_game(name, players=n, seed=1).options[opt["name"]]
+            assert by_players[str(n)] == info.defaults(n)[opt["name"]]
+        values = set(by_players.values())
+        assert opt["default"] == (values.pop() if len(values) == 1 else None), opt
+        assert isinstance(opt["default_text"], str) and opt["default_text"]
+        assert opt["name"] in info.options_help() and opt["default_text"] in info.options_help()

@@ -146,15 +146,20 @@ def fresh_seed() -> int:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One game option: its type, default, range and a one-line description for CLI and lobby."""
+    """One game option: its type, default, range and a one-line description for CLI and lobby.
+
+    A default that depends on the player count (Aus die Maus' small deck) has ``default=None``,
+    a ``default_for`` that computes it and a ``default_text`` that says it to people; the game's
+    metadata then lists the default for every player count (``GameInfo.to_dict``).
+    """
 
     name: str
     type: type  # bool or int
-    default: Any
+    default: Any  # None when ``default_for`` decides
     description: str
     minimum: int | None = None
-    # Some defaults depend on the player count or other options (Aus die Maus' small deck).
-    default_for: Callable[[int, dict[str, Any]], Any] | None = None
+    # (players, the options resolved so far) -> the default
+    default_for: Callable[[int, dict[str, Any]], Any] | None = field(default=None, repr=False)
     default_text: str | None = None  # how to describe such a default to people
 
     def to_dict(self) -> dict[str, Any]:
@@ -166,6 +171,12 @@ class OptionSpec:
             "minimum": self.minimum,
             "description": self.description,
         }
+
+    def help_text(self) -> str:
+        """``chips=N: chips in the game ... (default: 9, or 5 with the small deck)``"""
+        value = "true/false" if self.type is bool else "N"
+        default = self.default_text or str(self.default).lower()
+        return f"{self.name}={value}: {self.description} (default: {default})"
 
 
 @dataclass(frozen=True)
@@ -186,15 +197,34 @@ class GameInfo:
                 return spec
         raise KeyError(name)
 
+    def defaults(self, players: int) -> dict[str, Any]:
+        """Every option's default for a game of ``players`` (some depend on the count)."""
+        return self.resolve_options(self.check_players(players), None)
+
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form the lobby and the command line read.
+
+        Each option carries ``defaults_by_players`` (player count as a string -> default), and
+        ``default`` is None where that default depends on the count.
+        """
+        by_players = {n: self.defaults(n) for n in range(self.min_players, self.max_players + 1)}
+        options = []
+        for spec in self.options:
+            entry = spec.to_dict()
+            entry["defaults_by_players"] = {str(n): d[spec.name] for n, d in by_players.items()}
+            options.append(entry)
         return {
             "name": self.name,
             "title": self.title,
             "description": self.description,
             "min_players": self.min_players,
             "max_players": self.max_players,
-            "options": [spec.to_dict() for spec in self.options],
+            "options": options,
         }
+
+    def options_help(self) -> str:
+        """One line per option with its default, for ``--help``."""
+        return "; ".join(spec.help_text() for spec in self.options)
 
     def resolve_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
         """All options with defaults filled in, checked for name, type and range."""

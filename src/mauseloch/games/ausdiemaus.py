@@ -289,12 +289,12 @@ INFO = register(
         max_players=6,
         options=(
             OptionSpec(
-                "small_deck", bool, False,
+                "small_deck", bool, None,
                 "play with the red-back cards only (45 cards) and 5 chips",
                 default_for=_small_default, default_text="true for 2-3 players, else false",
             ),
             OptionSpec(
-                "chips", int, FULL_CHIPS,
+                "chips", int, None,
                 "chips in the game; the one who takes the last ends it",
                 minimum=1, default_for=_chips_default, default_text="9, or 5 with the small deck",
             ),
