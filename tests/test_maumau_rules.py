@@ -1,4 +1,4 @@
-"""Mau-Mau rules MM-1 … MM-16 of shared/spec/mau-mau.md, each from a hand-built deal.
+"""Mau-Mau rules MM-1 … MM-16 of docs/rules/mau-mau.md, each from a hand-built deal.
 
 Dealing (MM-2): five rounds, one card at a time to seats 0..n-1, then the starter, then the
 draw pile top first. ``deal`` lays a deck out that way from the hands we want.

@@ -1,4 +1,4 @@
-"""Aus die Maus! exactly as ``shared/spec/aus-die-maus.md`` fixes it (rule ids AM-n in comments).
+"""Aus die Maus! exactly as ``docs/rules/aus-die-maus.md`` fixes it (rule ids AM-n in comments).
 
 The game has no decisions: the only move is ``flip``. Cards are small ints (``CHEESE`` 0,
 ``MOUSE1``..``MOUSE3`` 1..3 = the number of paws, ``CAT`` 4); a stack is a deque with its top at

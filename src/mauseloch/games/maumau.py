@@ -1,4 +1,4 @@
-"""Mau-Mau exactly as ``shared/spec/mau-mau.md`` fixes it (rule ids MM-n in comments).
+"""Mau-Mau exactly as ``docs/rules/mau-mau.md`` fixes it (rule ids MM-n in comments).
 
 Cards are ints ``suit * 8 + rank`` (ranks 7 8 9 T J Q K A, suits C S H D) and a hand is a
 32-bit mask, so "which cards fit" is one ``&``. Legal move lists are memoised per (fitting

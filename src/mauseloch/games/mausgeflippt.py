@@ -1,4 +1,4 @@
-"""Mausgeflippt exactly as ``shared/spec/mausgeflippt.md`` fixes it (rule ids MG-n in comments).
+"""Mausgeflippt exactly as ``docs/rules/mausgeflippt.md`` fixes it (rule ids MG-n in comments).
 
 A speed game: the revealer turns a mouse face up, then every seat may react at once and the
 first reaction the engine receives resolves the mouse (MG-3..MG-6). The engine has no clock:
