@@ -584,6 +584,8 @@ def test_options_deck_and_registry_cannot_be_changed_from_outside(name: str) -> 
     g.view(None)["options"][opt] = "changed"
     assert g.record() == mauseloch.new_game(name, seed=4).record()
     assert dict(g.options) == g.record()["options"] and list(g.deck) == g.record()["deck"]
+    twin = mauseloch.new_game(name, players=g.players, seed=g.seed, options=g.options, deck=g.deck)
+    assert twin.record() == g.record()  # what a game shows can start the same game again
     with pytest.raises(TypeError):
         mauseloch.GAMES["x"] = mauseloch.GAMES[name]  # type: ignore[index]
     with pytest.raises(TypeError):

@@ -226,11 +226,11 @@ class GameInfo:
         """One line per option with its default, for ``--help``."""
         return "; ".join(spec.help_text() for spec in self.options)
 
-    def resolve_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
+    def resolve_options(self, players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """All options with defaults filled in, checked for name, type and range."""
         if options is None:
             options = {}
-        if not isinstance(options, dict):
+        if not isinstance(options, Mapping):  # a dict, or another game's read-only options
             raise ValueError(f"options must be a dict of name -> value, got {options!r}")
         known = {spec.name: spec for spec in self.options}
         given: dict[str, Any] = {}
@@ -526,7 +526,7 @@ def new_game(
     game: str,
     players: int | None = None,
     seed: int | None = None,
-    options: dict[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
     deck: Iterable[str] | None = None,
 ) -> Game:
     """Start a game: ``new_game("mau-mau", players=3, seed=7, options={"ace_skips": True})``."""
