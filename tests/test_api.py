@@ -126,7 +126,7 @@ def test_bad_deck_duplicate_names_the_card_and_the_missing_one() -> None:
     assert_value_error(["7H", "8H"], mauseloch.new_game, "mau-mau", players=2, deck=deck)
 
 
-@pytest.mark.parametrize("bad", ["1X", "7Z", "10H", "JOKER", "", "7 H"])
+@pytest.mark.parametrize("bad", ["1X", "7Z", "11H", "T", "JOKER", "", "7 H"])
 def test_bad_deck_unknown_card(bad: str) -> None:
     deck = list(ALL)
     deck[5] = bad

@@ -144,7 +144,7 @@ def test_am3_seeded_deal_and_explicit_deck_agree() -> None:
     g = mauseloch.new_game(GAME, players=4, seed=1234)
     ids = adm.deck_ids(False)
     Rng(derive_seed(1234, 1)).shuffle(ids)
-    assert g.deck == [adm.CARD_STR[c] for c in ids]
+    assert list(g.deck) == [adm.CARD_STR[c] for c in ids]
     h = mauseloch.new_game(GAME, players=4, seed=99, deck=g.deck)
     while not g.is_over:
         g.play("flip")
@@ -348,7 +348,7 @@ def test_bad_options_and_decks() -> None:
     with pytest.raises(ValueError, match=r"deck\[0\] must be a card string"):
         mauseloch.new_game(GAME, players=4, deck=[7, *full[1:]])
     spaced = [f"  {c.upper()} " for c in full]  # case-insensitive and trimmed
-    assert mauseloch.new_game(GAME, players=4, deck=spaced).deck == full
+    assert mauseloch.new_game(GAME, players=4, deck=spaced).deck == tuple(full)
 
 
 def test_illegal_moves_leave_the_game_unchanged() -> None:
@@ -500,3 +500,22 @@ def test_play_command_without_a_terminal(tmp_path: Path) -> None:
     assert out.exit_code == 0 and "Quit" in out.output
     bad = runner.invoke(app, ["play", GAME, "--humans", "9"])
     assert bad.exit_code == 2 and "--humans must be from 0 to 4" in bad.output
+
+
+def test_metadata_and_help_say_the_defaults_depend_on_the_player_count() -> None:
+    """Issue 8 #16: the metadata used to claim small_deck=False, chips=9 for every count."""
+    from typer.testing import CliRunner
+
+    from mauseloch.cli import app
+
+    info = mauseloch.GAMES[GAME]
+    assert "default=False" not in repr(info) and "default=9" not in repr(info)
+    options = {o["name"]: o for o in info.to_dict()["options"]}
+    assert options["small_deck"]["defaults_by_players"] == {"2": True, "3": True, "4": False, "5": False, "6": False}
+    assert options["chips"]["defaults_by_players"] == {"2": 5, "3": 5, "4": 9, "5": 9, "6": 9}
+    assert options["small_deck"]["default"] is None and options["chips"]["default"] is None
+    shown = CliRunner().invoke(app, ["play", GAME, "--help"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0
+    text = " ".join(shown.output.replace("│", " ").split())
+    assert "small_deck=true/false" in text and "(default: true for 2-3 players, else false)" in text
+    assert "(default: 9, or 5 with the small deck)" in text

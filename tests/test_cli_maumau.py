@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,61 @@ def test_an_unwritable_record_file_is_a_clear_message(tmp_path: Path, args: list
     assert result.exit_code == 1
     assert "Could not save the record" in result.output
     assert "Traceback" not in result.output
+
+
+def _first_legal(prefix: str) -> tuple[int, str]:
+    """A seed whose first move (seat 0, 3 players) may be a card of rank ``prefix``, and that card."""
+    for seed in range(500):
+        legal = mauseloch.new_game("mau-mau", players=3, seed=seed).legal_moves()
+        for move in legal:
+            if move.startswith(prefix):
+                return seed, move.partition(":")[0]
+    raise AssertionError(f"no seed lets seat 0 play a {prefix}")
+
+
+def test_cards_are_shown_one_way_with_t_for_the_ten() -> None:
+    """Issue 8 #1: legal cards showed 10♠, the others T♦. One notation, the one moves use."""
+    from mauseloch.tui.maumau import pretty
+
+    assert pretty("TS") == "[bold]T♠[/]" and pretty("TD", "dim") == "[dim]T♦[/]"
+    result = runner.invoke(app, ["play", "mau-mau", "--players", "3", "--seed", "11"], input=_keyboard())
+    assert result.exit_code == 0, result.output
+    assert re.search(r"T[♣♠♥♦]", result.output)
+    assert not re.search(r"10[♣♠♥♦]", result.output)
+
+
+@pytest.mark.parametrize("spelling", ["10{s}", "T{s}", "10{sym}", "t{low}"])
+def test_a_ten_may_be_typed_with_10_symbols_or_lower_case(tmp_path: Path, spelling: str) -> None:
+    seed, ten = _first_legal("T")
+    symbol = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}[ten[1]]
+    typed = spelling.format(s=ten[1], sym=symbol, low=ten[1].lower())
+    record_file = tmp_path / "game.json"
+    args = ["play", "mau-mau", "--players", "3", "--seed", str(seed), "--save", str(record_file)]
+    result = runner.invoke(app, args, input=f"{typed}\nq\n")
+    assert "Traceback" not in result.output
+    assert json.loads(record_file.read_text())["moves"][0] == [0, ten], result.output
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("{j}:X\n", ["'X' is not a suit to wish"]),
+        ("{j}:\n", ["a jack needs a wished suit"]),
+        ("{j}\n\nx\n", ["a jack needs a wished suit", "'x' is not a suit to wish"]),
+        ("{j}\n", []),
+    ],
+)
+def test_a_jack_without_a_good_wish_asks_for_the_wish_again(tmp_path: Path, typed: str, said: list[str]) -> None:
+    """Issue 8 #2: a bad or missing wish is named and asked for again (not 'does not fit')."""
+    seed, jack = _first_legal("J")
+    record_file = tmp_path / "game.json"
+    result = runner.invoke(
+        app,
+        ["play", "mau-mau", "--players", "3", "--seed", str(seed), "--save", str(record_file)],
+        input=typed.format(j=jack) + "♥\nq\n",
+    )
+    assert "does not fit" not in result.output and "Traceback" not in result.output
+    for text in said:
+        assert text in result.output
+    assert "Wish a suit" in result.output
+    assert json.loads(record_file.read_text())["moves"][0] == [0, f"{jack}:H"], result.output

@@ -466,3 +466,164 @@ def test_views_depend_only_on_what_the_seat_has_seen(name: str) -> None:
                 a.play(move, seat=seat, ms=ms)
                 b.play(move, seat=seat, ms=ms)
     assert compared > 3 * len(_players(name))
+
+
+# --------------------------------------------------------------------------- what callers may pass
+
+NOT_STRINGS: list[Any] = [None, 5, 7.0, True, b"flip", ("flip",), {"move": "flip"}, object()]
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_non_string_move_is_illegal_move(name: str) -> None:
+    """Any non-string (a list holding a legal move, None, a number, a NumPy array) is an
+    IllegalMove saying a move is a string, never a TypeError, and changes nothing."""
+    np = pytest.importorskip("numpy")
+    rng = random.Random(5)
+    g = mauseloch.new_game(name, seed=3)
+    for _ in range(60):
+        if g.is_over:
+            break
+        seat = _acting_seat(g, rng)
+        legal = g.legal_moves(seat)
+        before = _state(g)
+        for bad in [*NOT_STRINGS, [legal[0]], np.array([legal[0]]), np.str_(legal[0]).split()]:
+            for kwargs in ({}, {"seat": seat}):
+                with pytest.raises(mauseloch.IllegalMove, match="must be a string"):
+                    g.play(bad, **kwargs)
+        assert _state(g) == before
+        g.play(rng.choice(legal), seat=seat)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_numpy_integers_are_whole_numbers(name: str) -> None:
+    """players, seed, seat and ms accept any integral number (operator.index), and the record,
+    views and events hold plain ints, so a game driven with NumPy numbers is the same game."""
+    np = pytest.importorskip("numpy")
+    info = mauseloch.GAMES[name]
+    n = info.max_players
+    a = mauseloch.new_game(name, players=np.int64(n), seed=np.uint64(11))
+    b = mauseloch.new_game(name, players=n, seed=11)
+    rng = random.Random(2)
+    for _ in range(200):
+        if a.is_over:
+            break
+        seat = _acting_seat(a, rng)
+        assert a.legal_moves(np.int32(seat)) == b.legal_moves(seat)
+        assert a.view(np.int64(seat)) == b.view(seat)
+        move = rng.choice(a.legal_moves(seat))
+        ms = rng.randrange(6000) if a.to_move is None else None
+        a.play(move, seat=np.int16(seat), ms=None if ms is None else np.int64(ms))
+        b.play(move, seat=seat, ms=ms)
+    rec = a.record()
+    assert json.dumps(rec) == json.dumps(b.record())  # NumPy ints would not even serialise
+    assert json.dumps(a.events) == json.dumps(b.events)
+    assert all(type(m[0]) is int for m in rec["moves"]) and type(rec["players"]) is int
+    assert type(a.view(np.int64(0))["seat"]) is int
+    again = mauseloch.replay({**rec, "moves": [[np.int64(m[0]), *m[1:]] for m in rec["moves"]]})
+    assert again.record() == rec
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_bool_and_float_are_still_no_whole_numbers(name: str) -> None:
+    np = pytest.importorskip("numpy")
+    info = mauseloch.GAMES[name]
+    for bad in (True, float(info.min_players), np.float64(info.min_players), np.bool_(True)):
+        with pytest.raises(ValueError, match="players must be a whole number"):
+            mauseloch.new_game(name, players=bad, seed=1)
+        with pytest.raises(ValueError, match="seed must be a whole number"):
+            mauseloch.new_game(name, seed=bad)
+    g = mauseloch.new_game(name, seed=1)
+    before = _state(g)
+    seat = _acting_seat(g, random.Random(0))
+    move = g.legal_moves(seat)[0]
+    for bad in (True, 0.0, np.float64(0), np.bool_(False)):
+        with pytest.raises(mauseloch.IllegalMove, match="seat must be"):
+            g.play(move, seat=bad)
+        with pytest.raises(ValueError):
+            g.view(bad)
+        with pytest.raises(mauseloch.IllegalMove):
+            g.play(move, seat=seat, ms=bad)
+    assert _state(g) == before
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_int_options_accept_numpy_integers(name: str) -> None:
+    np = pytest.importorskip("numpy")
+    info = mauseloch.GAMES[name]
+    for opt in info.options:
+        if opt.type is int:
+            value = mauseloch.new_game(name, seed=1).options[opt.name]
+            g = mauseloch.new_game(name, seed=1, options={opt.name: np.int64(value)})
+            assert type(g.options[opt.name]) is int and g.record() == mauseloch.new_game(name, seed=1).record()
+            for bad in (float(value), np.float64(value), True):
+                with pytest.raises(ValueError, match=f"option {opt.name} must be a whole number"):
+                    mauseloch.new_game(name, seed=1, options={opt.name: bad})
+
+
+# --------------------------------------------------------------------------- nothing to change from outside
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_options_deck_and_registry_cannot_be_changed_from_outside(name: str) -> None:
+    """g.options, g.deck and GAMES are read-only: record() always tells the game played."""
+    g = mauseloch.new_game(name, seed=4)
+    rec = g.record()
+    opt = next(iter(g.options))
+    with pytest.raises(TypeError):
+        g.options[opt] = 0  # type: ignore[index]
+    with pytest.raises(TypeError):
+        del g.options[opt]  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        g.options = {}  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        g.deck[0] = g.deck[1]  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        g.deck.reverse()  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        g.deck = []  # type: ignore[misc]
+    # what the caller gets out is theirs to change
+    rec["options"][opt] = "changed"
+    rec["deck"].reverse()
+    g.view(None)["options"][opt] = "changed"
+    assert g.record() == mauseloch.new_game(name, seed=4).record()
+    assert dict(g.options) == g.record()["options"] and list(g.deck) == g.record()["deck"]
+    twin = mauseloch.new_game(name, players=g.players, seed=g.seed, options=g.options, deck=g.deck)
+    assert twin.record() == g.record()  # what a game shows can start the same game again
+    with pytest.raises(TypeError):
+        mauseloch.GAMES["x"] = mauseloch.GAMES[name]  # type: ignore[index]
+    with pytest.raises(TypeError):
+        del mauseloch.GAMES[name]  # type: ignore[attr-defined]
+    assert name in mauseloch.GAMES
+
+
+def test_read_only_views_keep_the_game_copyable() -> None:
+    import copy
+    import pickle
+
+    for name in GAME_NAMES:
+        g = mauseloch.new_game(name, seed=2)
+        for twin in (copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
+            assert twin.record() == g.record()
+
+
+# --------------------------------------------------------------------------- metadata
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_metadata_states_the_default_for_every_player_count(name: str) -> None:
+    """GAMES[name].to_dict() (what the lobby and --help read) gives each option's default per
+    player count, exactly what a new game fills in; a single ``default`` only where it holds
+    for every count, and a ``default_text`` that people can read either way."""
+    info = mauseloch.GAMES[name]
+    meta = info.to_dict()
+    assert json.loads(json.dumps(meta)) == meta
+    for opt in meta["options"]:
+        by_players = opt["defaults_by_players"]
+        assert set(by_players) == {str(n) for n in _players(name)}
+        for n in _players(name):
+            assert by_players[str(n)] == mauseloch.new_game(name, players=n, seed=1).options[opt["name"]]
+            assert by_players[str(n)] == info.defaults(n)[opt["name"]]
+        values = set(by_players.values())
+        assert opt["default"] == (values.pop() if len(values) == 1 else None), opt
+        assert isinstance(opt["default_text"], str) and opt["default_text"]
+        assert opt["name"] in info.options_help() and opt["default_text"] in info.options_help()

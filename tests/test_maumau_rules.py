@@ -1,4 +1,4 @@
-"""Mau-Mau rules MM-1 … MM-16 of shared/spec/mau-mau.md, each from a hand-built deal.
+"""Mau-Mau rules MM-1 … MM-16 of docs/rules/mau-mau.md, each from a hand-built deal.
 
 Dealing (MM-2): five rounds, one card at a time to seats 0..n-1, then the starter, then the
 draw pile top first. ``deal`` lays a deck out that way from the hands we want.
@@ -642,3 +642,81 @@ def test_events_take_is_private_only_in_its_cards() -> None:
     assert "AS" not in str(mauseloch.event_for(d, 0))
     public = [ev for ev in g.events if "private" not in ev]
     assert all("AS" not in str(ev) and "KS" not in str(ev) for ev in public)
+
+
+# --------------------------------------------------------------------------- typing moves, refusals
+
+
+@pytest.mark.parametrize("typed", ["TH", "th", "10H", "10h", " 10♥ ", "T♥", "t♡"])
+def test_a_ten_may_be_typed_as_t_or_10_with_letter_or_symbol(typed: str) -> None:
+    """Input accepts 10 and suit symbols, in any case; the output stays the spec's (TH)."""
+    g = mm(["TH 8C 9C KC AC", "7S QS 8S 9S KS"], "QH")
+    g.play(typed)
+    assert g.record()["moves"] == [[0, "TH"]]
+    assert events(g, "play")[-1]["card"] == "TH"
+
+
+@pytest.mark.parametrize(("typed", "canon"), [("js:♥", "JS:H"), ("J♠:h", "JS:H"), ("j♤ : ♦", "JS:D"), ("JS:d", "JS:D")])
+def test_a_jack_and_its_wish_may_be_typed_with_symbols(typed: str, canon: str) -> None:
+    g = mm(["JS 8C 9C KC AC", "7S QS 8S 9S KS"], "QH")
+    g.play(typed)
+    assert g.record()["moves"] == [[0, canon]]
+
+
+def test_deck_entries_accept_the_same_spellings() -> None:
+    deck = deal(["TH 8C 9C KC AC", "7S QS 8S 9S KS"], "QH")
+    typed = [("10" + c[1].lower()) if c[0] == "T" else c.replace("H", "♥") for c in deck]
+    g = mauseloch.new_game("mau-mau", players=2, seed=0, deck=typed)
+    assert list(g.deck) == deck and g.record()["deck"] == deck
+
+
+@pytest.mark.parametrize("typed", ["JS:X", "JS:", "JS", "js:hh", "JS:10"])
+def test_a_jack_with_a_missing_or_bad_wish_is_refused_for_the_wish(typed: str) -> None:
+    """Issue 8 #2: the jack fits; the refusal names the wish and what may be wished."""
+    g = mm(["JS 8C 9C KC AC", "7S QS 8S 9S KS"], "QD")
+    with pytest.raises(mauseloch.IllegalMove) as refused:
+        g.play(typed)
+    text = str(refused.value)
+    assert "does not fit" not in text
+    assert "wish" in text and all(s in text for s in ("C (♣ clubs)", "S (♠ spades)", "H (♥ hearts)", "D (♦ diamonds)"))
+    assert g.record()["moves"] == []
+
+
+def test_a_wish_on_a_card_that_is_no_jack_is_refused_for_the_wish() -> None:
+    g = mm(["TD 8C 9C KC AC", "7S QS 8S 9S KS"], "QD")
+    with pytest.raises(mauseloch.IllegalMove, match="only a jack carries a wish: play TD"):
+        g.play("TD:H")
+
+
+def test_a_jack_refused_under_no_jack_on_jack_names_the_option() -> None:
+    g = mm(["JC 8H 9H KH AH", "JH QH 8S 9S KS"], "TS", no_jack_on_jack=True)
+    play(g, "JC:H")
+    with pytest.raises(mauseloch.IllegalMove, match=r"no jack on a jack: the option no_jack_on_jack is on \(MM-12\)"):
+        g.play("JH:H")
+    g = mm(["JH 9H KH AH 8D", "JD QH 8S 9S KS"], "JS", no_jack_on_jack=True)  # a starting jack too
+    with pytest.raises(mauseloch.IllegalMove, match="no jack on a jack: the option no_jack_on_jack is on"):
+        g.play("JH:C")
+
+
+def test_draw_take_and_pass_say_why_they_are_refused() -> None:
+    """Issue 8 #9 (api.md: the message says why)."""
+    g = mm(["TH 8C 9C KC AC", "7S QS 8S 9S KS"], "QH", draw="AD")
+    with pytest.raises(mauseloch.IllegalMove, match=r"you hold a card that fits \(TH\), so you must play one"):
+        g.play("draw")
+    with pytest.raises(mauseloch.IllegalMove, match="you hold a card that fits"):
+        g.play("pass")
+    with pytest.raises(mauseloch.IllegalMove, match="no penalty is open, so there is nothing to take"):
+        g.play("take")
+    g = mm(["7H 8C 9C KC AC", "7S QS 8S 9S KS", "JD QD 8D 9D KD"], "QH", draw="AD")
+    play(g, "7H")  # seat 1 faces a penalty of 2
+    for word in ("draw", "pass"):
+        with pytest.raises(mauseloch.IllegalMove, match="a penalty of 2 is open"):
+            g.play(word)
+    g = mm(["8C 9C KC AC QC", "7S QS 8S 9S KS"], "TH", draw="AD")  # nothing fits
+    with pytest.raises(mauseloch.IllegalMove, match="nothing fits, so draw a card first"):
+        g.play("pass")
+    play(g, "draw")  # AD does not fit TH: the turn passed
+    g = mm(["8C 9C KC AC QC", "7S QS 8S 9S KS"], "TH", draw="AH")
+    play(g, "draw")  # AH fits: play it or pass
+    with pytest.raises(mauseloch.IllegalMove, match="you have drawn already: play AH or pass"):
+        g.play("draw")

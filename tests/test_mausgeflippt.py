@@ -95,7 +95,7 @@ def test_mg2_deal_from_deck_and_open_cheese() -> None:
         mice=["m07"],
         cheeses=["gouda"],
     )
-    assert g.deck[:6] == ["tie-blue", "ring-green", "dress-red", "cap-red", "ring-green", "bag-brown"]
+    assert g.deck[:6] == ("tie-blue", "ring-green", "dress-red", "cap-red", "ring-green", "bag-brown")
     assert g.hand(0) == ["tie-blue", "cap-red"]
     assert g.hand(1) == ["ring-green", "ring-green"]
     v = g.view(None)
@@ -117,7 +117,7 @@ def test_mg2_seeded_deal_and_given_deck_play_alike() -> None:
     a = mauseloch.new_game(GAME, players=4, seed=123)
     b = mauseloch.new_game(GAME, players=4, seed=123)
     assert a.deck == b.deck and sorted(a.deck) == sorted(FULL_DECK)
-    assert a.deck[:58] != list(CLOTHING_DECK) and a.deck[58:90] != list(MICE)
+    assert a.deck[:58] != tuple(CLOTHING_DECK) and a.deck[58:90] != tuple(MICE)
     assert mauseloch.new_game(GAME, players=4, seed=124).deck != a.deck
     # a game with reshuffles replays from (seed, deck) because reshuffles use their own stream
     game, _ = play_game(["hard", "easy"], seed=9, options={"hand_size": 20})
@@ -136,7 +136,7 @@ def test_mg2_deck_must_be_in_parts() -> None:
     with pytest.raises(ValueError, match="not a Mausgeflippt card"):
         mauseloch.new_game(GAME, players=2, deck=["sock-pink", *FULL_DECK[1:]])
     g = mauseloch.new_game(GAME, players=2, deck=[" " + c.upper() + " " for c in FULL_DECK])
-    assert g.deck == list(FULL_DECK)
+    assert g.deck == tuple(FULL_DECK)
 
 
 # ------------------------------------------------------------------------------ MG-3

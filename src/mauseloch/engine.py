@@ -8,9 +8,11 @@ so the games only hold their rules.
 
 from __future__ import annotations
 
+import operator
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 MASK64 = (1 << 64) - 1
@@ -23,6 +25,21 @@ class IllegalMove(ValueError):
 
     The game is left exactly as it was.
     """
+
+
+def whole_number(value: Any) -> int | None:
+    """``value`` as a plain ``int`` if it is a whole number, else None.
+
+    Anything integral counts (``int``, ``numpy.int64``: whatever has ``__index__``), so callers
+    can pass numbers straight from NumPy; ``bool`` does not (``True`` is no player count), nor
+    ``float``. Returning a plain ``int`` keeps records and views JSON-able.
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
 
 
 # --------------------------------------------------------------------------- randomness
@@ -129,15 +146,20 @@ def fresh_seed() -> int:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One game option: its type, default, range and a one-line description for CLI and lobby."""
+    """One game option: its type, default, range and a one-line description for CLI and lobby.
+
+    A default that depends on the player count (Aus die Maus' small deck) has ``default=None``,
+    a ``default_for`` that computes it and a ``default_text`` that says it to people; the game's
+    metadata then lists the default for every player count (``GameInfo.to_dict``).
+    """
 
     name: str
     type: type  # bool or int
-    default: Any
+    default: Any  # None when ``default_for`` decides
     description: str
     minimum: int | None = None
-    # Some defaults depend on the player count or other options (Aus die Maus' small deck).
-    default_for: Callable[[int, dict[str, Any]], Any] | None = None
+    # (players, the options resolved so far) -> the default
+    default_for: Callable[[int, dict[str, Any]], Any] | None = field(default=None, repr=False)
     default_text: str | None = None  # how to describe such a default to people
 
     def to_dict(self) -> dict[str, Any]:
@@ -149,6 +171,12 @@ class OptionSpec:
             "minimum": self.minimum,
             "description": self.description,
         }
+
+    def help_text(self) -> str:
+        """``chips=N: chips in the game ... (default: 9, or 5 with the small deck)``"""
+        value = "true/false" if self.type is bool else "N"
+        default = self.default_text or str(self.default).lower()
+        return f"{self.name}={value}: {self.description} (default: {default})"
 
 
 @dataclass(frozen=True)
@@ -169,21 +197,40 @@ class GameInfo:
                 return spec
         raise KeyError(name)
 
+    def defaults(self, players: int) -> dict[str, Any]:
+        """Every option's default for a game of ``players`` (some depend on the count)."""
+        return self.resolve_options(self.check_players(players), None)
+
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form the lobby and the command line read.
+
+        Each option carries ``defaults_by_players`` (player count as a string -> default), and
+        ``default`` is None where that default depends on the count.
+        """
+        by_players = {n: self.defaults(n) for n in range(self.min_players, self.max_players + 1)}
+        options = []
+        for spec in self.options:
+            entry = spec.to_dict()
+            entry["defaults_by_players"] = {str(n): d[spec.name] for n, d in by_players.items()}
+            options.append(entry)
         return {
             "name": self.name,
             "title": self.title,
             "description": self.description,
             "min_players": self.min_players,
             "max_players": self.max_players,
-            "options": [spec.to_dict() for spec in self.options],
+            "options": options,
         }
 
-    def resolve_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
+    def options_help(self) -> str:
+        """One line per option with its default, for ``--help``."""
+        return "; ".join(spec.help_text() for spec in self.options)
+
+    def resolve_options(self, players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """All options with defaults filled in, checked for name, type and range."""
         if options is None:
             options = {}
-        if not isinstance(options, dict):
+        if not isinstance(options, Mapping):  # a dict, or another game's read-only options
             raise ValueError(f"options must be a dict of name -> value, got {options!r}")
         known = {spec.name: spec for spec in self.options}
         given: dict[str, Any] = {}
@@ -197,8 +244,10 @@ class GameInfo:
                 if not isinstance(value, bool):
                     raise ValueError(f"option {name} must be true or false, got {value!r}")
             elif spec.type is int:
-                if isinstance(value, bool) or not isinstance(value, int):
+                number = whole_number(value)
+                if number is None:
                     raise ValueError(f"option {name} must be a whole number, got {value!r}")
+                value = number  # a plain int, so records stay JSON
                 if spec.minimum is not None and value < spec.minimum:
                     raise ValueError(f"option {name} must be at least {spec.minimum}, got {value}")
             given[name] = value
@@ -238,9 +287,10 @@ class GameInfo:
                     raise ValueError(f"option {name} must be a whole number, got {text!r}") from None
         return options
 
-    def check_players(self, players: Any) -> int:
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError(f"players must be a whole number, got {players!r}")
+    def check_players(self, value: Any) -> int:
+        players = whole_number(value)
+        if players is None:
+            raise ValueError(f"players must be a whole number, got {value!r}")
         if not self.min_players <= players <= self.max_players:
             raise ValueError(
                 f"players={players} is not allowed for {self.name}: "
@@ -249,11 +299,13 @@ class GameInfo:
         return players
 
 
-GAMES: dict[str, GameInfo] = {}
+_REGISTRY: dict[str, GameInfo] = {}
+# Read-only for everybody else: a game is added only by registering its module.
+GAMES: Mapping[str, GameInfo] = MappingProxyType(_REGISTRY)
 
 
 def register(info: GameInfo) -> GameInfo:
-    GAMES[info.name] = info
+    _REGISTRY[info.name] = info
     return info
 
 
@@ -266,11 +318,12 @@ def game_info(name: Any) -> GameInfo:
     return GAMES[key]
 
 
-def check_seed(seed: Any) -> int:
-    if seed is None:
+def check_seed(value: Any) -> int:
+    if value is None:
         return fresh_seed()
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be a whole number or None, got {seed!r}")
+    seed = whole_number(value)
+    if seed is None:
+        raise ValueError(f"seed must be a whole number or None, got {value!r}")
     if not 0 <= seed < (1 << 64):
         raise ValueError(f"seed must be in [0, 2**64), got {seed}")
     return seed
@@ -344,8 +397,8 @@ class Game:
     is_over: bool
     players: int
     seed: int
-    options: dict[str, Any]
-    deck: list[str]
+    _options: dict[str, Any]  # read through ``options`` and ``deck``: nobody may change
+    _deck: tuple[str, ...]  # them under a running game, or record() would lie
 
     # Subclasses log events as compact tuples (fast); ``_event_dict`` turns an entry into a new
     # public dict each time, so no caller can alter the log.
@@ -355,8 +408,8 @@ class Game:
     def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
         self.players = players
         self.seed = seed
-        self.options = options
-        self.deck = deck
+        self._options = options
+        self._deck = tuple(deck)
         self._log = []
         self._moves = []
         self.to_move = 0  # every game starts with seat 0
@@ -388,6 +441,16 @@ class Game:
 
     # -- shared -----------------------------------------------------------------------
     @property
+    def options(self) -> Mapping[str, Any]:
+        """Every option of this game, defaults filled in: a read-only view."""
+        return MappingProxyType(self._options)
+
+    @property
+    def deck(self) -> tuple[str, ...]:
+        """The deck as dealt, top card first (a tuple: the deal cannot be changed afterwards)."""
+        return self._deck
+
+    @property
     def events(self) -> list[dict[str, Any]]:
         """The full log as new dicts: a caller may change them without touching the game."""
         to_dict = self._event_dict
@@ -410,26 +473,28 @@ class Game:
         return {
             "game": self.name,
             "players": self.players,
-            "options": dict(self.options),
+            "options": dict(self._options),
             "seed": self.seed,
-            "deck": list(self.deck),
+            "deck": list(self._deck),
             "moves": [list(m) for m in self._moves],
         }
 
-    def _check_seat_arg(self, seat: Any) -> None:
-        if seat is not None and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players
-        ):
+    def _check_seat_arg(self, seat: Any) -> int | None:
+        """``seat`` as a plain int (None stays None), or IllegalMove naming the allowed seats."""
+        if seat is None:
+            return None
+        number = whole_number(seat)
+        if number is None or not 0 <= number < self.players:
             raise IllegalMove(f"seat must be a number from 0 to {self.players - 1}, got {seat!r}")
+        return number
 
     def _view_head(self, seat: int | None) -> dict[str, Any]:
         """The part of every view that is the same for all games (the seat checked first)."""
-        if seat is not None:
-            self._check_seat_arg(seat)
+        seat = self._check_seat_arg(seat)
         return {
             "game": self.name,
             "players": self.players,
-            "options": dict(self.options),
+            "options": dict(self._options),
             "seat": seat,
             "to_move": self.to_move,
         }
@@ -441,10 +506,9 @@ class Game:
             raise IllegalMove("ms (a reaction time) is only for Mausgeflippt reactions")
         if self.is_over:
             raise IllegalMove(f"the game is over ({self.reason}); no more moves")
-        if seat is not None:
-            self._check_seat_arg(seat)
-            if seat != self.to_move:
-                raise IllegalMove(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+        seat = self._check_seat_arg(seat)
+        if seat is not None and seat != self.to_move:
+            raise IllegalMove(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
         if not isinstance(move, str):
             raise IllegalMove(f"a move must be a string, got {move!r}")
         return move.strip()
@@ -462,7 +526,7 @@ def new_game(
     game: str,
     players: int | None = None,
     seed: int | None = None,
-    options: dict[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
     deck: Iterable[str] | None = None,
 ) -> Game:
     """Start a game: ``new_game("mau-mau", players=3, seed=7, options={"ace_skips": True})``."""

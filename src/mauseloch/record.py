@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .engine import Game, IllegalMove, new_game
+from .engine import Game, IllegalMove, new_game, whole_number
 
 RECORD_KEYS = ("game", "players", "options", "seed", "deck", "moves")
 
@@ -35,9 +35,9 @@ def replay(record: Any) -> Game:
     for i, entry in enumerate(moves):
         if not isinstance(entry, list) or len(entry) not in (2, 3):
             raise ValueError(f"record move {i}: expected [seat, move] or [seat, move, ms], got {entry!r}")
-        seat, move = entry[0], entry[1]
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ValueError(f"record move {i}: the seat must be a whole number, got {seat!r}")
+        seat, move = whole_number(entry[0]), entry[1]
+        if seat is None:
+            raise ValueError(f"record move {i}: the seat must be a whole number, got {entry[0]!r}")
         ms = entry[2] if len(entry) == 3 else None
         try:
             game.play(move, seat=seat, ms=ms)

@@ -144,3 +144,15 @@ def test_cookie_opens_the_seat_on_the_websocket(client: TestClient) -> None:
     # another site's page gets nothing from the visitor's cookie
     foreign = Player(client, table, headers={"origin": "https://evil.example"})
     assert foreign.hello(None, 0)["code"] == "bad_token"
+
+
+def test_games_state_defaults_that_depend_on_the_player_count(client: TestClient) -> None:
+    """The lobby's JSON is GameInfo.to_dict(): Aus die Maus!' small deck and chips per count."""
+    import mauseloch
+
+    answer = client.get("/api/games").json()
+    for game in answer["games"]:
+        assert game == mauseloch.GAMES[game["name"]].to_dict()
+        counts = {str(n) for n in range(game["min_players"], game["max_players"] + 1)}
+        for opt in game["options"]:
+            assert set(opt["defaults_by_players"]) == counts

@@ -1,4 +1,4 @@
-"""Aus die Maus! exactly as ``shared/spec/aus-die-maus.md`` fixes it (rule ids AM-n in comments).
+"""Aus die Maus! exactly as ``docs/rules/aus-die-maus.md`` fixes it (rule ids AM-n in comments).
 
 The game has no decisions: the only move is ``flip``. Cards are small ints (``CHEESE`` 0,
 ``MOUSE1``..``MOUSE3`` 1..3 = the number of paws, ``CAT`` 4); a stack is a deque with its top at
@@ -75,8 +75,8 @@ class AusDieMaus(Game):
     name = "aus-die-maus"
 
     __slots__ = (
-        "_log", "_moves", "_seen", "attempts", "chips", "chips_left", "deck", "flips", "is_over",
-        "loop_from", "options", "owner", "phase", "pile", "players", "reason", "seed", "stacks", "to_move",
+        "_deck", "_log", "_moves", "_options", "_seen", "attempts", "chips", "chips_left", "flips", "is_over",
+        "loop_from", "owner", "phase", "pile", "players", "reason", "seed", "stacks", "to_move",
     )  # fmt: skip
 
     @classmethod
@@ -119,7 +119,8 @@ class AusDieMaus(Game):
         return [] if self.is_over else ["flip"]
 
     def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
-        if move != "flip" or seat is not None or ms is not None or self.is_over:  # the checked path
+        # the checked path (``type`` first: a non-string, even a NumPy array, is refused there)
+        if type(move) is not str or move != "flip" or seat is not None or ms is not None or self.is_over:
             self._check_move(move, seat, ms)
         self._flip()
 
@@ -288,12 +289,12 @@ INFO = register(
         max_players=6,
         options=(
             OptionSpec(
-                "small_deck", bool, False,
+                "small_deck", bool, None,
                 "play with the red-back cards only (45 cards) and 5 chips",
                 default_for=_small_default, default_text="true for 2-3 players, else false",
             ),
             OptionSpec(
-                "chips", int, FULL_CHIPS,
+                "chips", int, None,
                 "chips in the game; the one who takes the last ends it",
                 minimum=1, default_for=_chips_default, default_text="9, or 5 with the small deck",
             ),

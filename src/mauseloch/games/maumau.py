@@ -1,4 +1,4 @@
-"""Mau-Mau exactly as ``shared/spec/mau-mau.md`` fixes it (rule ids MM-n in comments).
+"""Mau-Mau exactly as ``docs/rules/mau-mau.md`` fixes it (rule ids MM-n in comments).
 
 Cards are ints ``suit * 8 + rank`` (ranks 7 8 9 T J Q K A, suits C S H D) and a hand is a
 32-bit mask, so "which cards fit" is one ``&``. Legal move lists are memoised per (fitting
@@ -71,12 +71,45 @@ def _moves_for(key: int) -> tuple[list[str], dict[str, int]]:
     return entry
 
 
+# Input spellings people use (the spec's own is the output): suit symbols, also the outlined
+# ones, and 10 for the ten; upper or lower case.
+SUIT_SYMBOL_LETTER = str.maketrans({"♣": "C", "♠": "S", "♥": "H", "♦": "D", "♧": "C", "♤": "S", "♡": "H", "♢": "D"})
+CARD_HELP = "rank 7 8 9 T J Q K A (10 for T), then suit C S H D or ♣ ♠ ♥ ♦"
+WISH_HELP = "C (♣ clubs), S (♠ spades), H (♥ hearts) or D (♦ diamonds)"
+
+
+def _spell(text: str) -> str:
+    """Upper case with suit letters and T for the ten: ``" 10♥ " -> "TH"`` (maybe no card)."""
+    s = text.strip().upper().translate(SUIT_SYMBOL_LETTER)
+    return "T" + s[2:] if s.startswith("10") else s
+
+
 def parse_card(text: str) -> str:
-    """Canonical spelling of a card string (``"7h " -> "7H"``)."""
-    s = text.strip().upper()
+    """Canonical spelling of a card string (``"7h " -> "7H"``, ``"10♥" -> "TH"``)."""
+    s = _spell(text)
     if s not in CARD_ID:
-        raise ValueError(f"{text!r} is not a Mau-Mau card (rank 7 8 9 T J Q K A, then suit C S H D)")
+        raise ValueError(f"{text!r} is not a Mau-Mau card: {CARD_HELP}")
     return s
+
+
+def parse_wish(text: str) -> str:
+    """The suit letter of a jack's wish (``"h"``, ``"♥"`` -> ``"H"``), else a ValueError saying what
+    a wish may be."""
+    s = _spell(text)
+    if len(s) == 1 and s in SUITS:
+        return s
+    if not s:
+        raise ValueError(f"a jack needs a wished suit: {WISH_HELP}")
+    raise ValueError(f"{text.strip()!r} is not a suit to wish: wish {WISH_HELP}")
+
+
+def canonical_move(text: str) -> str:
+    """The spec's spelling of a move string, legal or not (``" 10h" -> "TH"``, ``"js:♥" -> "JS:H"``)."""
+    low = text.strip().lower()
+    if low in ("draw", "pass", "take"):
+        return low
+    card, colon, wish = text.partition(":")
+    return _spell(card) + colon + wish.strip().upper().translate(SUIT_SYMBOL_LETTER)
 
 
 def card_points(card: str) -> int:
@@ -96,7 +129,7 @@ class MauMau(Game):
     name = "mau-mau"
 
     __slots__ = (
-        "players", "seed", "options", "deck", "to_move", "is_over", "_log", "_moves",
+        "players", "seed", "_options", "_deck", "to_move", "is_over", "_log", "_moves",
         "hands", "draw_pile", "discard", "top", "wish", "penalty",
         "direction", "drawn", "fit", "reason", "winner", "_legal", "_reshuffle_rng",
         "_ace_skips", "_then_play", "_no_jack_on_jack", "_no_win_with_jack", "_move_limit",
@@ -193,7 +226,10 @@ class MauMau(Game):
     # ------------------------------------------------------------------ playing
     def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
         legal = self._legal or self._legal_table()
-        action = legal[1].get(move)
+        try:
+            action = legal[1].get(move)
+        except TypeError:  # an unhashable non-string (a list): the checked path refuses it
+            action = None
         if action is None or seat is not None or ms is not None:  # the checked path
             move, action = self._check_move(move, seat, ms)
         actor: int = self.to_move  # type: ignore[assignment]
@@ -269,8 +305,7 @@ class MauMau(Game):
 
     def _check_move(self, move: Any, seat: Any, ms: Any) -> tuple[str, int]:
         """The slow path of ``play``: explain why a move is refused, or normalise its spelling."""
-        text = self._check_turn_move(move, seat, ms)
-        canon = text.lower() if text.lower() in ("draw", "pass", "take") else text.upper()
+        canon = canonical_move(self._check_turn_move(move, seat, ms))
         legal = self._legal_table()
         action = legal[1].get(canon)
         if action is not None:
@@ -278,23 +313,51 @@ class MauMau(Game):
         raise IllegalMove(self._why_illegal(move, canon, legal[0]))
 
     def _why_illegal(self, raw: str, canon: str, legal: list[str]) -> str:
-        allowed = ", ".join(legal)
-        card = canon.split(":")[0]
-        if canon not in ("DRAW", "PASS", "TAKE", "draw", "pass", "take") and card not in CARD_ID:
-            return f"{raw!r} is not a move: play a card like 7H or JC:S, or draw, pass, take; legal now: {allowed}"
-        if card in CARD_ID and CARD_ID[card] & 7 == JACK and ":" not in canon:
-            return f"a jack needs a wished suit, like {card}:H; legal now: {allowed}"
-        if card in CARD_ID and not self.hands[self.to_move] >> CARD_ID[card] & 1:  # type: ignore[index]
-            return f"{card} is not in your hand; legal now: {allowed}"
+        """Why ``canon`` (spelled as the spec spells moves) is not legal now, and what is."""
+        allowed = f"legal now: {', '.join(legal)}"
+        if canon in ("draw", "pass", "take"):
+            return f"{self._why_not(canon)}; {allowed}"
+        card, colon, wish = canon.partition(":")
+        if card not in CARD_ID:
+            how = f"play a card ({CARD_HELP}; a jack with its wish, like JC:S), or draw, pass, take"
+            return f"{raw!r} is not a move: {how}; {allowed}"
+        cid = CARD_ID[card]
+        is_jack = cid & 7 == JACK
+        if not self.hands[self.to_move] >> cid & 1:  # type: ignore[index]
+            return f"{card} is not in your hand; {allowed}"
+        if is_jack and any(m.startswith(card + ":") for m in legal):  # the jack may go: the wish is wrong
+            try:
+                parse_wish(wish)
+            except ValueError as exc:
+                return f"{exc}, like {card}:H; {allowed}"
+        if not is_jack and colon and card in legal:
+            return f"only a jack carries a wish: play {card} without ':{wish}'; {allowed}"
         if self.penalty:
-            return f"a penalty of {self.penalty} is open: play a seven or take; legal now: {allowed}"
+            return f"a penalty of {self.penalty} is open: play a seven or take; {allowed}"
         if self.drawn >= 0:
-            return f"after drawing you may only play {CARD_STR[self.drawn]} or pass; legal now: {allowed}"
-        if card in CARD_ID and "draw" not in legal and "pass" not in legal:
-            follow = f"the wished suit {SUITS[self.wish]}" if self.wish >= 0 else f"{CARD_STR[self.top]}"
-            return f"{card} does not fit on {follow}; legal now: {allowed}"
-        return f"{raw!r} is not legal now; legal now: {allowed}"
+            return f"after drawing you may only play {CARD_STR[self.drawn]} or pass; {allowed}"
+        if is_jack and self._no_jack_on_jack and self.top & 7 == JACK:
+            wished = f" (the wish {SUITS[self.wish]} stays)" if self.wish >= 0 else ""
+            return f"no jack on a jack: the option no_jack_on_jack is on (MM-12){wished}; {allowed}"
+        follow = f"the wished suit {SUITS[self.wish]}" if self.wish >= 0 else CARD_STR[self.top]
+        return f"{card} does not fit on {follow}; {allowed}"
 
+    def _why_not(self, word: str) -> str:
+        """Why ``draw``, ``pass`` or ``take`` is refused now (MM-6, MM-7, MM-9, MM-14)."""
+        if self.penalty:
+            if word == "draw":
+                return f"a penalty of {self.penalty} is open: take it (all {self.penalty} cards) or play a seven"
+            return f"a penalty of {self.penalty} is open: play a seven or take"
+        if word == "take":
+            return "no penalty is open, so there is nothing to take (take answers a seven)"
+        if self.drawn >= 0:
+            return f"you have drawn already: play {CARD_STR[self.drawn]} or pass"
+        fitting = [CARD_STR[c] for c in range(32) if (self.hands[self.to_move] & self.fit) >> c & 1]  # type: ignore[index]
+        if fitting:
+            return f"you hold a card that fits ({', '.join(fitting)}), so you must play one (MM-6)"
+        if word == "pass":
+            return "nothing fits, so draw a card first; pass only keeps a card just drawn or when nothing can be drawn"
+        return "nothing is left to draw: pass (MM-14)"
 
     def _draw(self, seat: int, count: int) -> list[int]:
         """Draw up to ``count`` cards, reshuffling the discard pile when needed (MM-8)."""

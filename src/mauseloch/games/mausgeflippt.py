@@ -1,4 +1,4 @@
-"""Mausgeflippt exactly as ``shared/spec/mausgeflippt.md`` fixes it (rule ids MG-n in comments).
+"""Mausgeflippt exactly as ``docs/rules/mausgeflippt.md`` fixes it (rule ids MG-n in comments).
 
 A speed game: the revealer turns a mouse face up, then every seat may react at once and the
 first reaction the engine receives resolves the mouse (MG-3..MG-6). The engine has no clock:
@@ -27,6 +27,7 @@ from ..engine import (
     competition_ranks,
     derive_seed,
     register,
+    whole_number,
 )
 
 # --------------------------------------------------------------------------- cards
@@ -151,15 +152,16 @@ class Mausgeflippt(Game):
     name = "mausgeflippt"
 
     __slots__ = (
+        "_deck",
         "_hands",
         "_log",
         "_moves",
+        "_options",
         "_reshuffle_rng",
         "cheese",
         "cheese_pile",
         "counts",
         "current",
-        "deck",
         "discard",
         "draw_pile",
         "hand_size",
@@ -168,7 +170,6 @@ class Mausgeflippt(Game):
         "masks",
         "mice",
         "mouse_pile",
-        "options",
         "players",
         "protected",
         "reason",
@@ -270,7 +271,7 @@ class Mausgeflippt(Game):
                     self._react(seat, move, action, ms)
                     return
         elif (
-            move == "reveal" and ms is None and not self.is_over and self.current < 0
+            type(move) is str and move == "reveal" and ms is None and not self.is_over and self.current < 0
             and (seat is None or (type(seat) is int and seat == self.revealer))
         ):
             self._reveal()
@@ -278,20 +279,21 @@ class Mausgeflippt(Game):
         actor, canon, action = self._check_move(move, seat, ms)
         if action == REVEAL:
             self._reveal()
-        else:
-            self._react(actor, canon, action, ms)
+        else:  # ms was checked: a whole number (maybe a NumPy one), recorded as a plain int
+            self._react(actor, canon, action, None if ms is None else whole_number(ms))
 
     def _check_move(self, move: Any, seat: Any, ms: Any) -> tuple[int, str, int]:
         """The slow path of ``play``: normalise the move or explain why it is refused."""
         if self.is_over:
             raise IllegalMove(f"the game is over ({self.reason}); no more moves")
-        self._check_seat_arg(seat)
+        seat = self._check_seat_arg(seat)
         if not isinstance(move, str):
             raise IllegalMove(f"a move must be a string, got {move!r}")
         canon = " ".join(move.strip().lower().split())
         window = self.current >= 0
         if ms is not None:
-            if isinstance(ms, bool) or not isinstance(ms, int) or ms < 0:
+            number = whole_number(ms)
+            if number is None or number < 0:
                 raise IllegalMove(f"ms must be a whole number of milliseconds ≥ 0, got {ms!r}")
             if not window:
                 raise IllegalMove("ms (a reaction time) is only allowed on reactions while a mouse is shown")

@@ -18,9 +18,12 @@ from typing import Any
 
 import typer
 
+from mauseloch import GAMES
+
 from .common import save_for_user
 
 GAME = "aus-die-maus"
+OPTION_HELP = "A rule option as NAME=VALUE; repeatable. " + GAMES[GAME].options_help()
 # No emoji: terminals disagree on their width, which breaks the Live display's redrawing.
 CARD_FACE = {
     "cheese": ("o", "cheese", "yellow"),
@@ -274,7 +277,7 @@ def command(
     speed: float = typer.Option(1.0, "--speed", help="Speed factor for the bots' pauses (2 = twice as fast)."),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the shuffle (default: a fresh one)."),
     option: list[str] = typer.Option(  # noqa: B008
-        [], "--option", "-o", help="A rule option as NAME=VALUE (small_deck, chips); repeatable."
+        [], "--option", "-o", help=OPTION_HELP
     ),
     save: Path | None = typer.Option(None, "--save", help="Write the game's record to this file at the end."),  # noqa: B008
 ) -> None:

@@ -7,17 +7,20 @@ from typing import Any
 
 import typer
 
+from mauseloch.games.maumau import parse_card, parse_wish
+
 from .common import save_for_user
 
 SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 SUIT_STYLE = {"C": "bold", "S": "bold", "H": "bold red", "D": "bold red"}
 SUIT_WORD = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
-RANK_WORD = {"7": "7", "8": "8", "9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
 
 
-def pretty(card: str) -> str:
-    """Rich markup for a card: rank and suit symbol (the symbol's shape, not its colour, tells suits apart)."""
-    return f"[{SUIT_STYLE[card[1]]}]{RANK_WORD[card[0]]}{SUIT_SYMBOL[card[1]]}[/]"
+def pretty(card: str, style: str | None = None) -> str:
+    """Rich markup for a card, the one way every screen shows one: the spec's rank letter (T is
+    the ten, as in the moves and messages) and the suit's symbol, whose shape, not its colour,
+    tells suits apart. ``style`` overrides the suit's colour (dim for cards that cannot go)."""
+    return f"[{style or SUIT_STYLE[card[1]]}]{card[0]}{SUIT_SYMBOL[card[1]]}[/]"
 
 
 def seat_name(seat: int, me: int | None) -> str:
@@ -94,7 +97,9 @@ def command(
     console.print(f"[bold]Mau-Mau[/] — {players} players, you against {bots} bots. Seed {game.seed}.")
     active = [f"{k}={v}" for k, v in game.options.items() if v is not False and k != "move_limit"]
     console.print(f"Options: {', '.join(active) or 'none'}; move limit {game.options['move_limit']}.")
-    console.print("Type a card (7H, JC:S) or its number, [bold]d[/]raw, [bold]p[/]ass, [bold]t[/]ake, or q to quit.\n")
+    console.print(
+        "Type a card (7H, TD or 10D, J♣:S) or its number, [bold]d[/]raw, [bold]p[/]ass, [bold]t[/]ake, or q to quit.\n"
+    )
     seen = 0
     try:
         while not game.is_over:
@@ -151,7 +156,7 @@ def _show_table(console: Any, game: Any, me: int) -> None:
         top += f"   [bold red]penalty open: draw {view['penalty']} or play a seven[/]"
     direction = "clockwise" if view["direction"] == 1 else "counter-clockwise"
     hand = "  ".join(
-        f"[cyan]{i}[/]:{pretty(c)}" if c in legal_cards else f"[dim]{i}:{c[0]}{SUIT_SYMBOL[c[1]]}[/]"
+        f"[cyan]{i}[/]:{pretty(c)}" if c in legal_cards else f"[dim]{i}:[/]{pretty(c, 'dim')}"
         for i, c in enumerate(view["hand"], 1)
     )
     extra = [m for m in ("draw", "pass", "take") if m in legal]
@@ -169,7 +174,8 @@ def _show_table(console: Any, game: Any, me: int) -> None:
 
 
 def _play_human(console: Any, game: Any, me: int) -> None:
-    """Read moves until the engine accepts one; bad input gets a clear message and changes nothing."""
+    """Read moves until the engine accepts one; bad input gets a clear message and changes nothing.
+    A jack that may go but comes without a good wish asks for the wish again, saying what is wrong."""
     view = game.view(me)
     hand: list[str] = view["hand"]
     legal: list[str] = view["legal_moves"]
@@ -182,25 +188,39 @@ def _play_human(console: Any, game: Any, me: int) -> None:
             continue
         move = shortcuts.get(text.lower(), text)
         number, colon, wish = move.partition(":")
-        if number.isdigit():
+        if number.strip().isdigit():
             index = int(number)
             if not 1 <= index <= len(hand):
                 console.print(f"[red]There is no card {index}: your hand has cards 1 to {len(hand)}.[/]")
                 continue
             move = hand[index - 1] + colon + wish
-        if move.upper()[:1] == "J" and ":" not in move:
-            jack = move.upper()
-            if not any(m.startswith(jack + ":") for m in legal):
-                console.print(f"[red]{jack} cannot be played now. Legal: {', '.join(legal)}[/]")
-                continue
-            wish = console.input("Wish a suit — C ♣, S ♠, H ♥ or D ♦: ").strip()
-            move = f"{jack}:{wish}"
+            number = hand[index - 1]
+        try:
+            card = parse_card(number)
+        except ValueError:
+            card = ""  # not a card: the engine says what is wrong
+        if card and any(m.startswith(card + ":") for m in legal):  # a jack that may go
+            move = f"{card}:{_ask_wish(console, wish, bool(colon))}"
         try:
             game.play(move, seat=me)  # the engine judges; a refused move changes nothing
         except ValueError as exc:
             console.print(f"[red]{exc}[/]")
             continue
         return
+
+
+def _ask_wish(console: Any, wish: str, typed: bool) -> str:
+    """The wished suit: the one typed after the colon if good, else asked for until it is."""
+    while True:
+        try:
+            return parse_wish(wish)
+        except ValueError as exc:
+            if typed:  # a wish was given (maybe an empty line): say what is wrong with it
+                console.print(f"[red]{exc}[/]")
+        wish = console.input("Wish a suit — C ♣, S ♠, H ♥ or D ♦: ")
+        if wish.strip().lower() in ("q", "quit", "exit"):
+            raise EOFError
+        typed = True
 
 
 def _show_result(console: Any, game: Any, me: int) -> None:

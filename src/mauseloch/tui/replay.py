@@ -35,7 +35,7 @@ def command(
             "game": game.name,
             "players": game.players,
             "seed": game.seed,
-            "options": game.options,
+            "options": dict(game.options),
             "moves": game.move_count,
             "is_over": game.is_over,
             "result": game.result() if game.is_over else None,
