@@ -26,7 +26,8 @@ def _option_values(spec: OptionSpec) -> st.SearchStrategy[Any]:
     low = spec.minimum if spec.minimum is not None else 0
     if spec.name == "move_limit":  # short games end by the limit, long ones by the rules
         return st.sampled_from([low, low + 1, 12, 60, spec.default])
-    return st.integers(min_value=low, max_value=max(low + 12, spec.default))
+    # a default that depends on the player count (Aus die Maus!'s chips) is None here
+    return st.integers(min_value=low, max_value=max(low + 12, spec.default or low))
 
 
 @st.composite
