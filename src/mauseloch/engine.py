@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64's increment
@@ -162,6 +162,10 @@ class GameInfo:
     options: tuple[OptionSpec, ...]
     factory: type[Game] = field(repr=False, compare=False)
     description: str = ""
+    # How play flows (like OpenSpiel's declared game type): "turns", one seat moves at a time;
+    # "reactions", a shown card opens a window in which every seat may react at once and a
+    # referee (mauseloch.realtime) decides who was first. Such a game has a window_ms option.
+    dynamics: Literal["turns", "reactions"] = "turns"
 
     def option(self, name: str) -> OptionSpec:
         for spec in self.options:
@@ -176,6 +180,7 @@ class GameInfo:
             "description": self.description,
             "min_players": self.min_players,
             "max_players": self.max_players,
+            "dynamics": self.dynamics,
             "options": [spec.to_dict() for spec in self.options],
         }
 

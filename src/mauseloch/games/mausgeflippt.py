@@ -616,6 +616,7 @@ INFO = register(
             ),
         ),
         factory=Mausgeflippt,
+        dynamics="reactions",
     )
 )
 Mausgeflippt.info = INFO
