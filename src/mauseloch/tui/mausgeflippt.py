@@ -17,6 +17,8 @@ from typing import Any
 
 import typer
 
+from mauseloch.bots.reaction import LEVELS
+
 from .common import save_for_user
 
 COLOUR_STYLE = {
@@ -26,7 +28,7 @@ COLOUR_STYLE = {
     "green": "bold green3",
     "red": "bold red1",
 }
-LEVEL_NAMES = ("easy", "normal", "hard")
+LEVEL_NAMES = tuple(LEVELS)  # child, easy, normal, hard (bots/reaction.py)
 # Keys for the cards of the hand, in hand order: 1–9, 0, then letters (q quits, so no q).
 CARD_KEYS = "1234567890abcdefghijklmnoprstuvwxyz"
 OUTCOME_EVENTS = ("catch", "wrong_card", "mausgeflippt", "protected_catch", "cheese_taken", "timeout")
@@ -316,7 +318,7 @@ def make_app(
 def command(
     players: int = typer.Option(4, "--players", "-p", help="Number of players, 2 to 6 (you are seat 0)."),
     bots: str = typer.Option(
-        "normal", "--bots", "-b", help="Bot level for the other seats: easy, normal or hard (or a comma list)."
+        "normal", "--bots", "-b", help="Bot level for the other seats: child, easy, normal or hard (or a comma list)."
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the shuffle (default: a fresh one)."),
     option: list[str] = typer.Option(  # noqa: B008
