@@ -3,6 +3,7 @@ information, simulated games and their replay, and the reaction bots."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from pathlib import Path
@@ -677,7 +678,7 @@ def test_levels_follow_the_published_model_and_include_a_child() -> None:
         assert level.median_ms == level.simple_ms + HICK_BITS * level.bit_ms + level.read_ms
         assert 180 <= level.simple_ms <= 500  # adults about 0.2 s, young children about twice that
     order = [LEVELS[name] for name in ("hard", "normal", "easy", "child")]
-    for faster, slower in zip(order, order[1:], strict=False):
+    for faster, slower in itertools.pairwise(order):
         assert faster.median_ms < slower.median_ms and faster.scan_ms < slower.scan_ms
         assert faster.p_lapse < slower.p_lapse and faster.p_protected < slower.p_protected
     child = make_bot(GAME, "child", seed=1)
