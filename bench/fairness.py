@@ -17,7 +17,9 @@ Figures (``--json`` prints them as one JSON line last):
 
 * ``faster_wins_share``: the truly fastest player wins, over races where the fastest true time
   is at least 17 ms (one frame) ahead of the next;
-* ``first_message_share``: the same for first-message-wins (what public reaction games do);
+* ``first_message_share``: the same for first-message-wins (what public reaction games do), the
+  baseline; ``wrong_winner_ratio``: how many times more races first-message-wins gives to the
+  wrong player than the referee does;
 * ``cheater_gain_ms``: the most a cheating client gains on average per claim (its judged time
   against its honest twin's, same network, same reactions), over liars (claim L ms faster,
   or always the fastest allowed) and a client that starts faking lag (delaying its ping
@@ -221,6 +223,10 @@ def main() -> None:
         "judged_races": honest.judged,
         "faster_wins_share": round(honest.faster_wins / honest.judged, 4),
         "first_message_share": round(honest.first_message / honest.judged, 4),
+        # the baseline of the same run: how many times fewer races go to the wrong player
+        "wrong_winner_ratio": round(
+            (honest.judged - honest.first_message) / max(1, honest.judged - honest.faster_wins), 1
+        ),
         "cheater_gain_ms": round(max(v for k, v in cheats.items() if k != "connect-faker"), 1),
         "connect_faker_gain_ms": round(cheats["connect-faker"], 1),
         "gain_ms_by_cheat": {k: round(v, 1) for k, v in cheats.items()},
