@@ -138,7 +138,7 @@ class Referee:
         self.ties = Rng(ties_seed)
         self.window_ms = int(game.options["window_ms"])
         self.links: dict[int, Judge] = dict(links or {})
-        self.log: list[dict[str, Any]] = []
+        self._log: list[tuple[list[Claim], Decision]] = []  # turned into dicts only when read
         self._claims: list[Claim] | None = None  # None: no window open
         self._first: float | None = None
         self._now = 0.0
@@ -149,6 +149,11 @@ class Referee:
         return cls(game, derive_seed(seed, STREAM_TIES), links)
 
     # ------------------------------------------------------------------ the window
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """Per decided window: ``{"claims": [...], "decision": {...}}`` (new dicts each time)."""
+        return [{"claims": [c.to_dict() for c in claims], "decision": d.to_dict()} for claims, d in self._log]
+
     @property
     def is_open(self) -> bool:
         return self._claims is not None
@@ -174,23 +179,24 @@ class Referee:
         A move the seat may not make, a bad seat or time raise ``IllegalMove``/``ValueError``
         and change nothing.
         """
-        if self._claims is None:
+        claims = self._claims
+        if claims is None:
             raise ValueError("no reaction window is open")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.players:
+        if type(seat) is not int or not 0 <= seat < self.game.players:  # not bool either
             raise IllegalMove(f"seat must be a number from 0 to {self.game.players - 1}, got {seat!r}")
-        if isinstance(ms, bool) or not isinstance(ms, int) or ms < 0:
+        if type(ms) is not int or ms < 0:
             raise ValueError(f"ms must be a whole number of milliseconds ≥ 0, got {ms!r}")
         if at is not None and (isinstance(at, bool) or not isinstance(at, (int, float)) or at != at):
             raise ValueError(f"at must be a time in ms, got {at!r}")
-        canon = _canonical(move)
+        legal = self.game.legal_moves(seat)
+        canon = move if move in legal and move != "timeout" else _canonical(move)  # the common case: as listed
         if canon == "timeout":
             raise IllegalMove("timeout is not a reaction: the referee plays it at the deadline")
-        legal = self.game.legal_moves(seat)
         if canon not in legal:
             raise IllegalMove(f"{move!r} is not a reaction seat {seat} can make now; legal: {', '.join(legal)}")
         arrived = float(ms) if at is None else float(at)
         link = self.links.get(seat)
-        if any(c.seat == seat for c in self._claims):
+        if any(c.seat == seat for c in claims):
             entry = Claim(seat, canon, ms, arrived, ms, AGAIN)
         elif link is None:
             entry = Claim(seat, canon, ms, arrived, ms, VALID if ms < self.window_ms else LATE)
@@ -199,7 +205,7 @@ class Referee:
             if status == VALID and (time >= self.window_ms or arrived >= self.window_ms):
                 status = LATE
             entry = Claim(seat, canon, ms, arrived, time, status, observed)
-        self._claims.append(entry)
+        claims.append(entry)
         return entry
 
     def due(self) -> float | None:
@@ -218,7 +224,7 @@ class Referee:
             return None
         self._now = max(self._now, float(now))
         now = self._now
-        ready = [c for c in self._claims if c.status == VALID and c.ready <= now]
+        ready = [c for c in self._claims if c.status == VALID and c.at <= now and c.time <= now]
         if ready:
             if self._first is None:
                 self._first = min(c.ready for c in ready)
@@ -267,13 +273,13 @@ class Referee:
             self.game.play("timeout", ms=decision.ms)
         else:
             self.game.play(decision.move, seat=decision.seat, ms=decision.ms)
-        self.log.append({"claims": [c.to_dict() for c in claims], "decision": decision.to_dict()})
+        self._log.append((claims, decision))
         return decision
 
     def record(self) -> dict[str, Any]:
         """The game's record plus this referee's log (``"referee"``: per window its claims and
         decision); replay reads only the moves."""
-        return self.game.record() | {"referee": [dict(entry) for entry in self.log]}
+        return self.game.record() | {"referee": self.log}
 
 
 def play_bots(referee: Referee, bots: Sequence[Bot]) -> None:
