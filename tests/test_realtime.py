@@ -8,6 +8,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mauseloch
 import mauseloch.bots
@@ -194,3 +196,48 @@ def test_referee_record_replays_and_its_log_matches_the_moves() -> None:
         assert move[1:] == [decision["move"], decision["ms"]]
         if decision["seat"] is not None:
             assert move[0] == decision["seat"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    times=st.lists(st.one_of(st.none(), st.integers(0, 2500)), min_size=2, max_size=6),
+    order_seed=st.integers(0, 1000),
+    ties_seed=st.integers(0, 2**32),
+)
+def test_the_decision_depends_on_the_times_not_on_the_order_of_submission(
+    times: list[int | None], order_seed: int, ties_seed: int
+) -> None:
+    def decide(order: list[int]) -> tuple[Any, ...]:
+        game = fresh(seed=11, players=len(times), window_ms=2000, hand_size=3)
+        ref = Referee(game, ties_seed=ties_seed)
+        ref.open()
+        for s in order:
+            ms = times[s]
+            if ms is not None:
+                ref.claim(s, reactions(game, s)[0], ms)
+        d = ref.settle()
+        return d.seat, d.move, d.ms, d.tied, json.dumps(game.record())
+
+    seats = list(range(len(times)))
+    shuffled = seats[:]
+    Rng(order_seed).shuffle(shuffled)
+    first, second = decide(seats), decide(shuffled)
+    assert first == second
+    in_time = [ms for ms in times if ms is not None and ms < 2000]
+    seat, _, ms, tied, _ = first
+    if not in_time:
+        assert seat is None and ms == 2000
+    else:
+        assert ms == min(in_time) and times[seat] == ms
+        assert list(tied) == [s for s in seats if times[s] == ms]
+
+
+def test_a_saved_refereed_record_loads_and_replays(tmp_path: Any) -> None:
+    from mauseloch.record import load, save
+
+    game = mauseloch.new_game(GAME, players=2, seed=8)
+    referee = Referee.for_seed(game, 8)
+    play_bots(referee, [mauseloch.bots.make_bot(GAME, "hard", seed=s) for s in range(2)])
+    path = save(game, tmp_path / "game.json", referee.record())
+    assert json.loads(path.read_text())["referee"] == referee.log
+    assert load(path).events == game.events
