@@ -201,3 +201,22 @@ def test_a_refereed_record_with_remote_claims_replays() -> None:
     decisions = [e["decision"] for e in record["referee"]]
     played = [m for m in record["moves"] if m[1] != "reveal"]
     assert [[d["move"], d["ms"]] for d in decisions] == [m[1:] for m in played]
+
+
+def test_the_benchmark_drives_the_real_referee_and_beats_first_message_wins() -> None:
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "fairness.py"
+    spec = importlib.util.spec_from_file_location("bench_fairness", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # its dataclasses look their module up
+    spec.loader.exec_module(bench)
+    honest = bench.run(400, seed=3)
+    assert honest.judged > 200
+    assert honest.faster_wins > honest.first_message  # same races, same arrivals
+    assert max(honest.decisions) <= COLLECT_CAP_MS
+    liar = bench.run(100, seed=3, cheat="liar-max")
+    assert liar.gains and sum(liar.gains) / len(liar.gains) < 100
