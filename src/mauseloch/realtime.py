@@ -266,14 +266,14 @@ class Referee:
         return self._close(Decision(seat, move, best, now, self._first, tuple(tied)))
 
     def _close(self, decision: Decision) -> Decision:
-        claims = self._claims or []
-        self._claims = None
-        self._first = None
+        # the game first: should it refuse, the window stays open and nothing is logged
         if decision.seat is None:
             self.game.play("timeout", ms=decision.ms)
         else:
             self.game.play(decision.move, seat=decision.seat, ms=decision.ms)
-        self._log.append((claims, decision))
+        self._log.append((self._claims or [], decision))
+        self._claims = None
+        self._first = None
         return decision
 
     def record(self) -> dict[str, Any]:
