@@ -280,6 +280,28 @@ def test_game_info(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
+def test_declared_dynamics(name: str) -> None:
+    """A game says how play flows; a reaction game has a window and its windows have a referee,
+    a turn-based game has neither (the server and the simulator choose by this, not by names)."""
+    from mauseloch.realtime import Referee, play_bots
+
+    info = mauseloch.GAMES[name]
+    assert info.dynamics in ("turns", "reactions")
+    assert info.to_dict()["dynamics"] == info.dynamics
+    game = mauseloch.new_game(name, players=info.min_players, seed=3)
+    if info.dynamics == "turns":
+        with pytest.raises(ValueError, match="turns"):
+            Referee(game, ties_seed=1)
+        return
+    assert "window_ms" in [o.name for o in info.options]
+    from mauseloch.bots import make_bot
+
+    referee = Referee.for_seed(game, 3)
+    play_bots(referee, [make_bot(name, "random", seed=s) for s in range(info.min_players)])
+    assert game.is_over and mauseloch.replay(referee.record()).events == game.events
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_new_game_with_defaults_for_every_player_count(name: str) -> None:
     info = mauseloch.GAMES[name]
     for n in _players(name):

@@ -3,6 +3,7 @@ information, simulated games and their replay, and the reaction bots."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from pathlib import Path
@@ -612,7 +613,7 @@ def test_reaction_bot_model_orders_levels_and_makes_errors() -> None:
         nofit = [c for c in hand if c != "tie-blue"]
         flips = [bot.react(_window_view(nofit, "m07", False), _legal(nofit))[0] for _ in range(500)]
         assert flips.count("flip") > 400
-    assert medians["hard"] < medians["normal"] < medians["easy"]
+    assert medians["hard"] < medians["normal"] < medians["easy"] < medians["child"]
     # scanning a bigger hand takes longer
     small = ReactionBot(LEVELS["normal"], seed=5)
     big = ReactionBot(LEVELS["normal"], seed=5)
@@ -666,3 +667,19 @@ def test_random_play_keeps_every_card_and_replays(players: int) -> None:
         res = game.result()
         figures = zip(res["mice"], res["laundry"], res["cheese"], strict=True)
         assert res["score"] == [m - la - 2 * c for m, la, c in figures]
+
+
+def test_levels_follow_the_published_model_and_include_a_child() -> None:
+    from mauseloch.bots.reaction import DISPLAY, HICK_BITS
+
+    assert list(LEVELS)[:2] == ["child", "easy"] and "child" in bot_kinds(GAME)
+    assert DISPLAY == "text"
+    for level in LEVELS.values():
+        assert level.median_ms == level.simple_ms + HICK_BITS * level.bit_ms + level.read_ms
+        assert 180 <= level.simple_ms <= 500  # adults about 0.2 s, young children about twice that
+    order = [LEVELS[name] for name in ("hard", "normal", "easy", "child")]
+    for faster, slower in itertools.pairwise(order):
+        assert faster.median_ms < slower.median_ms and faster.scan_ms < slower.scan_ms
+        assert faster.p_lapse < slower.p_lapse and faster.p_protected < slower.p_protected
+    child = make_bot(GAME, "child", seed=1)
+    assert child.kind == "child"

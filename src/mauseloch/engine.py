@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64's increment
@@ -190,6 +190,10 @@ class GameInfo:
     options: tuple[OptionSpec, ...]
     factory: type[Game] = field(repr=False, compare=False)
     description: str = ""
+    # How play flows (like OpenSpiel's declared game type): "turns", one seat moves at a time;
+    # "reactions", a shown card opens a window in which every seat may react at once and a
+    # referee (mauseloch.realtime) decides who was first. Such a game has a window_ms option.
+    dynamics: Literal["turns", "reactions"] = "turns"
 
     def option(self, name: str) -> OptionSpec:
         for spec in self.options:
@@ -219,6 +223,7 @@ class GameInfo:
             "description": self.description,
             "min_players": self.min_players,
             "max_players": self.max_players,
+            "dynamics": self.dynamics,
             "options": options,
         }
 

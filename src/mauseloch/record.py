@@ -46,9 +46,10 @@ def replay(record: Any) -> Game:
     return game
 
 
-def save(game: Game, path: str | Path) -> Path:
+def save(game: Game, path: str | Path, record: dict[str, Any] | None = None) -> Path:
+    """Write ``game``'s record (or ``record``, e.g. a referee's, which adds its log) as JSON."""
     target = Path(path)
-    target.write_text(json.dumps(game.record(), indent=1) + "\n", encoding="utf-8")
+    target.write_text(json.dumps(game.record() if record is None else record, indent=1) + "\n", encoding="utf-8")
     return target
 
 

@@ -11,18 +11,18 @@ Runners: how one game (or a chunk of games) is played
     The default runner plays any turn-based game through the public API: the engine gets the
     game seed itself (``new_game(seed=derive_seed(S, i))``), the bot of seat ``s`` is
     ``make_bot(game, kind, seed=derive_seed(game_seed, 200 + s))``. A game can replace it in
-    either of two ways, looked up in this order:
+    either of two ways:
 
     1. ``RUNNERS[name]``: a *chunk runner* ``(spec: SimSpec, start, stop) -> Tally`` registered
        here (``register_runner``). Aus die Maus uses one that plays whole chunks in the numba
        kernel (``mauseloch.kernels.ausdiemaus``), which plays exactly the engine's games; the
        engine's events are not needed for statistics. ``--engine`` forces the default runner.
-    2. A module ``mauseloch.sim_runners.<name without dashes>`` (imported lazily) defining
-       ``play_game(kinds, seed, options) -> (game, stats)``: one whole game from the game seed,
-       with one bot kind per seat. ``stats`` holds ``"reason"``, ``"rank"`` (or ``"ranks"``)
-       and ``"moves"``, plus any figures: a list of ints per seat (e.g. ``"mice"``) or an int
-       for the game (e.g. ``"timeouts"``). Mausgeflippt plugs its reaction-time resolution in
-       this way (``mauseloch/sim_runners/mausgeflippt.py``).
+    2. By the kind of game it declares: a game with ``GameInfo.dynamics == "reactions"``
+       (Mausgeflippt) is played by :func:`play_reactions`, whose windows the one referee
+       (:mod:`mauseloch.realtime`) decides in virtual time from the bots' ``react`` answers,
+       ties drawn from the simulator's own stream. A game may add figures of its own
+       (``register_figures``; Mausgeflippt's are in ``sim_runners/mausgeflippt.py``): a list of
+       ints per seat (e.g. ``"mice_catch"``) or an int for the game (e.g. ``"timeouts"``).
 
 Report
     Win share per seat (rank 1, shared first places count for each) with 95 % Wilson intervals,
@@ -33,7 +33,6 @@ Report
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -41,9 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from .backend import Backend, LocalBackend, run_ranges
-from .engine import derive_seed, game_info, new_game
+from .engine import SEED_LIMIT, Game, derive_seed, game_info, new_game
 
 STREAM_BOTS = 200  # bot of seat s: derive_seed(game_seed, STREAM_BOTS + s)
+STREAM_ENGINE = 100  # reaction games: the engine's seed is derive_seed(game_seed, STREAM_ENGINE)
 Z95 = 1.959963984540054
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 COMPILING = "compiling the fast kernel, once (10 s or more; later runs load it from the cache)…"
@@ -127,11 +127,17 @@ class Tally:
 ChunkRunner = Callable[[SimSpec, int, int], Tally]
 GameRunner = Callable[[Sequence[str], int, dict[str, Any]], tuple[Any, dict[str, Any]]]
 RUNNERS: dict[str, ChunkRunner] = {}
+FIGURES: dict[str, Callable[[Game], dict[str, Any]]] = {}
 
 
 def register_runner(game: str, runner: ChunkRunner) -> None:
     """Play chunks of ``game`` with ``runner`` instead of the default (see the module docstring)."""
     RUNNERS[game] = runner
+
+
+def register_figures(game: str, figures: Callable[[Game], dict[str, Any]]) -> None:
+    """Add ``figures(finished game)`` to each simulated game of ``game`` (reaction games)."""
+    FIGURES[game] = figures
 
 
 # --------------------------------------------------------------------------- runners
@@ -153,23 +159,35 @@ def play_turn_based(kinds: Sequence[str], seed: int, options: dict[str, Any], ga
     return g, stats
 
 
+def play_reactions(
+    kinds: Sequence[str], seed: int, options: dict[str, Any], game: str
+) -> tuple[Any, dict[str, Any]]:
+    """One game of a reaction game (``dynamics == "reactions"``), each window decided by the
+    referee in virtual time. ``seed`` is the simulator's seed for this game: the engine's seed,
+    each bot's seed and the tie stream are derived from it on separate streams."""
+    from .bots import make_bot
+    from .realtime import Referee, play_bots
+
+    g = new_game(game, players=len(kinds), seed=derive_seed(seed, STREAM_ENGINE) % SEED_LIMIT, options=options)
+    bots = [make_bot(game, kind, seed=derive_seed(seed, STREAM_BOTS + s)) for s, kind in enumerate(kinds)]
+    play_bots(Referee.for_seed(g, seed), bots)
+    stats = dict(g.result())
+    stats["moves"] = g.move_count
+    extra = FIGURES.get(g.name)
+    if extra is not None:
+        stats.update(extra(g))
+    return g, stats
+
+
 def game_runner(game: str) -> GameRunner:
-    """``mauseloch.sim_runners.<game>.play_game`` if that module exists, else the turn loop."""
-    module_name = f"{__package__}.sim_runners.{game.replace('-', '')}"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
-        module = None
-    play = getattr(module, "play_game", None)
-    if play is not None:
-        return play  # type: ignore[no-any-return,unused-ignore]
+    """The runner for one whole game, chosen by the kind of game ``game`` declares."""
+    name = game_info(game).name
+    play = play_reactions if game_info(game).dynamics == "reactions" else play_turn_based
 
-    def default(kinds: Sequence[str], seed: int, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-        return play_turn_based(kinds, seed, options, game)
+    def run(kinds: Sequence[str], seed: int, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        return play(kinds, seed, options, name)
 
-    return default
+    return run
 
 
 def run_games(spec: SimSpec, start: int, stop: int) -> Tally:
@@ -221,6 +239,15 @@ def run_ausdiemaus_kernel(spec: SimSpec, start: int, stop: int) -> Tally:
 
 
 register_runner("aus-die-maus", run_ausdiemaus_kernel)
+
+
+def _register_mausgeflippt_figures() -> None:
+    from .sim_runners.mausgeflippt import figures
+
+    register_figures("mausgeflippt", figures)
+
+
+_register_mausgeflippt_figures()
 
 
 def chunk_runner(spec: SimSpec) -> ChunkRunner:

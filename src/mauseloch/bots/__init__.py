@@ -13,11 +13,19 @@ from ..engine import game_info
 
 
 class Bot(Protocol):
-    """A turn-based bot: given its seat's view and its legal moves, pick one of the moves."""
+    """A bot sees its seat's view and its legal moves, nothing else.
+
+    ``choose``: on its turn, pick one of the moves. ``react``: in a reaction window (games whose
+    ``GameInfo.dynamics`` is ``"reactions"``), the move it makes and when, in ms after the card
+    was shown; ``None`` keeps its paws still. Who was first is the referee's business
+    (:mod:`mauseloch.realtime`), never the bot's.
+    """
 
     kind: str
 
     def choose(self, view: dict[str, Any], legal: list[str]) -> str: ...
+
+    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]: ...
 
 
 BotFactory = Callable[[int], Bot]  # seed -> bot

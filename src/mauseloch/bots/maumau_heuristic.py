@@ -56,6 +56,10 @@ class HeuristicBot:
             return legal[0]
         return self._best(view, hand, cards)
 
+    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
+        """Mau-Mau is played in turns and never opens a reaction window: keep still."""
+        return None, 0
+
     # ------------------------------------------------------------------ scoring
     def _best(self, view: dict[str, Any], hand: list[str], moves: list[str]) -> str:
         scored = [(self._score(view, hand, m), self._rng.below(1 << 20), m) for m in moves]

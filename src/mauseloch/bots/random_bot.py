@@ -19,5 +19,12 @@ class RandomBot:
             raise ValueError("the random bot was asked to move with no legal moves")
         return legal[self._rng.below(len(legal))]
 
+    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
+        """At once (0 ms) with a random reaction; drawing ``timeout`` means keeping still."""
+        if len(legal) <= 1:
+            return None, 0
+        move = self.choose(view, legal)
+        return (None, 0) if move == "timeout" else (move, 0)
+
 
 register_bot("random", RandomBot)

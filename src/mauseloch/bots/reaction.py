@@ -1,18 +1,20 @@
-"""Mausgeflippt bots with a human reaction model: levels ``easy``, ``normal`` and ``hard``.
+"""Mausgeflippt bots with a human reaction model: levels ``child``, ``easy``, ``normal``, ``hard``.
 
 A bot sees only its own view (its hand, the shown mouse, whether it is protected) and its legal
 moves, and draws every random number from its own seeded generator. When a mouse is shown it
 answers :meth:`ReactionBot.react` with the move it would make and *when* (ms after the reveal);
-``None`` means it keeps its paws still. Who is first is decided by the caller (the simulator
-or the terminal client), never here.
+``None`` means it keeps its paws still. Who is first is decided by the referee
+(:mod:`mauseloch.realtime`), never here.
 
 The model, per reaction:
 
-* **Perception** — a log-normal reaction time ``exp(N(ln median, sigma))``: right-skewed, never
-  negative, the usual shape of human choice-reaction times.
+* **Perception and decision** — a log-normal time ``exp(N(ln median, sigma))``: right-skewed,
+  never negative, the usual shape of human choice-reaction times. Its median is built from
+  published human data (below): ``simple_ms + HICK_BITS × bit_ms + read_ms``.
 * **Scan** — looking through the hand costs ``scan_ms`` per card: a fitting card is found after
   scanning a uniformly random number of cards 1..n; "Mausgeflippt!" needs all n cards checked
-  plus ``flip_extra_ms`` of hesitation (being sure nothing fits is slower than finding a fit).
+  plus ``flip_extra_ms`` of hesitation (being sure nothing fits is slower than finding a fit,
+  as target-absent search is in the literature).
 * **Cheese check** — the protected-mouse check adds ``cheese_ms``. A player who sees the
   protection stays still; with probability ``p_protected`` the player misses it and reacts anyway.
 * **Lapses** — with ``p_lapse`` the player is looking elsewhere when the mouse appears and
@@ -21,21 +23,42 @@ The model, per reaction:
   impulsive scan); with ``p_flip_when_fits`` the player shouts "Mausgeflippt!" although a card
   fits (an overlooked card: only part of the hand was scanned).
 
-Parameters (ms; probabilities per mouse):
+Against published human reaction data:
 
-======  ======  =====  =======  ==========  =========  =======  ========  =======  ==========  ===========
-level   median  sigma  scan_ms  flip_extra  cheese_ms  p_lapse  lapse_ms  p_wrong  p_flip_fit  p_protected
-======  ======  =====  =======  ==========  =========  =======  ========  =======  ==========  ===========
-easy      1400   0.40      160         400        250     0.10      1500     0.10        0.12         0.30
-normal     900   0.33      100         250        150     0.06      1200     0.05        0.06         0.12
-hard       600   0.28       60         150        100     0.03      1000     0.02        0.02         0.04
-======  ======  =====  =======  ==========  =========  =======  ========  =======  ==========  ===========
+* *Simple reaction* (one stimulus, one response) to a visual signal is about 0.2 s for young
+  adults (Welford 1980; Kosinski's review: 180–250 ms); children of 5–7 need about twice as
+  long, and speed keeps growing until the late teens (Kail 1991).
+* *Choice* costs more per alternative by Hick's law, ``RT = a + b·log2(n + 1)``, with ``b``
+  about 150 ms per bit for adults (Hick 1952, Hyman 1953). A shown mouse leaves three answers
+  (lay a card, shout, keep still): ``HICK_BITS = log2(4) = 2`` bits.
+* *Searching the hand* is serial visual search: about 25 ms per item when the items are
+  pictures and the target is present, about twice that to be sure it is absent (Treisman &
+  Gelade 1980; Wolfe 1998).
 
-``easy`` is pitched at a child of about six to eight (simple visual choice reactions around
-1.2–1.6 s, slow serial search of the hand, many slips), ``normal`` at a casual adult player
-(0.8–1.0 s choice reaction plus search), ``hard`` at a practised adult (0.5–0.7 s). With a
-seven-card hand a ``normal`` bot catches a fitting mouse in about 1.3 s on median and flips a
-non-fitting one in about 1.9 s; protected mice cost a little extra to check.
+**Display.** The levels are tuned for the terminal, where every card is a pair of words
+("trousers blue") and the mouse is three such pairs: reading them is slower than seeing
+pictures. So ``read_ms`` (reading the mouse's three clothes) is added to the choice time and
+``scan_ms`` is a word pair's reading time, 60–250 ms, instead of the 25 ms per picture. For a
+picture display (the web table) the same people would have ``read_ms`` near 0 and ``scan_ms``
+near 25 ms (adults) to 50 ms (children): faster by about the reading.
+
+======  ======  ======  ====  ======  =====  ====  ==========  ======  =======  =====  =======  ==========  ===========
+level   simple  bit_ms  read  median  sigma  scan  flip_extra  cheese  p_lapse  lapse  p_wrong  p_flip_fit  p_protected
+======  ======  ======  ====  ======  =====  ====  ==========  ======  =======  =====  =======  ==========  ===========
+child      450     350   900    2050   0.45   250         600     400     0.15   2000     0.15        0.15         0.40
+easy       300     250   600    1400   0.40   160         400     250     0.10   1500     0.10        0.12         0.30
+normal     250     175   300     900   0.33   100         250     150     0.06   1200     0.05        0.06         0.12
+hard       220     140   100     600   0.28    60         150     100     0.03   1000     0.02        0.02         0.04
+======  ======  ======  ====  ======  =====  ====  ==========  ======  =======  =====  =======  ==========  ===========
+
+(ms; probabilities per mouse; ``median = simple + 2 × bit_ms + read``.)
+
+``child`` is a child of about five to seven who is just learning to read (simple reactions
+around 0.45 s, slow spelling-out of the words, many slips and lapses); ``easy`` an older child
+or a relaxed beginner; ``normal`` a casual adult; ``hard`` a practised adult (simple reaction
+0.22 s, Hick's slope a little under the textbook 150 ms/bit from practice, reading nearly at a
+glance). With a seven-card hand a ``normal`` bot catches a fitting mouse in about 1.3 s on
+median and flips a non-fitting one in about 1.9 s; protected mice cost a little extra to check.
 """
 
 from __future__ import annotations
@@ -50,12 +73,18 @@ from . import register_bot
 GAME = "mausgeflippt"
 
 
+HICK_BITS = 2.0  # log2(3 answers + 1): lay a card, shout, keep still
+DISPLAY = "text"  # the display the levels are tuned for (the terminal; see the module docstring)
+
+
 @dataclass(frozen=True)
 class Level:
     """The parameters of one reaction level (see the module docstring)."""
 
     name: str
-    median_ms: float
+    simple_ms: float  # simple visual reaction time
+    bit_ms: float  # Hick's law: ms per bit of choice
+    read_ms: float  # reading the shown mouse on this display
     sigma: float
     scan_ms: float
     flip_extra_ms: float
@@ -66,13 +95,19 @@ class Level:
     p_flip_when_fits: float
     p_protected: float
 
+    @property
+    def median_ms(self) -> float:
+        """The median perception-and-decision time: simple reaction + Hick's choice + reading."""
+        return self.simple_ms + HICK_BITS * self.bit_ms + self.read_ms
+
 
 LEVELS: dict[str, Level] = {
     lv.name: lv
     for lv in (
-        Level("easy", 1400.0, 0.40, 160.0, 400.0, 250.0, 0.10, 1500.0, 0.10, 0.12, 0.30),
-        Level("normal", 900.0, 0.33, 100.0, 250.0, 150.0, 0.06, 1200.0, 0.05, 0.06, 0.12),
-        Level("hard", 600.0, 0.28, 60.0, 150.0, 100.0, 0.03, 1000.0, 0.02, 0.02, 0.04),
+        Level("child", 450.0, 350.0, 900.0, 0.45, 250.0, 600.0, 400.0, 0.15, 2000.0, 0.15, 0.15, 0.40),
+        Level("easy", 300.0, 250.0, 600.0, 0.40, 160.0, 400.0, 250.0, 0.10, 1500.0, 0.10, 0.12, 0.30),
+        Level("normal", 250.0, 175.0, 300.0, 0.33, 100.0, 250.0, 150.0, 0.06, 1200.0, 0.05, 0.06, 0.12),
+        Level("hard", 220.0, 140.0, 100.0, 0.28, 60.0, 150.0, 100.0, 0.03, 1000.0, 0.02, 0.02, 0.04),
     )
 }
 

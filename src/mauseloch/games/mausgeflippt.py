@@ -618,6 +618,7 @@ INFO = register(
             ),
         ),
         factory=Mausgeflippt,
+        dynamics="reactions",
     )
 )
 Mausgeflippt.info = INFO

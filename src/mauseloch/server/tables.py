@@ -54,7 +54,7 @@ def hash_token(token: str) -> str:
 
 def realtime(info: GameInfo) -> bool:
     """Games with a reaction window need a server clock; the web platform does not offer them yet."""
-    return any(spec.name == "window_ms" for spec in info.options)
+    return info.dynamics == "reactions"
 
 
 def web_games() -> list[GameInfo]:

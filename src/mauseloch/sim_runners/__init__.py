@@ -1,1 +1,1 @@
-"""Game-specific simulation runners (games whose play is not a plain turn loop)."""
+"""What the simulator counts for particular games (runners are chosen by ``GameInfo.dynamics``)."""

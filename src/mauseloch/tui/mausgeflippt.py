@@ -2,10 +2,10 @@
 
 After a short countdown the next mouse appears. Your hand is on the keys 1–9, 0, a, b… (``catch``),
 space shouts "Mausgeflippt!" (``flip``). Bots react after the times they sampled (see
-``bots/reaction.py``), in real time; whoever is first resolves the mouse. Your reaction time is
-measured here, with a monotonic clock, from the moment the mouse is drawn on screen — the engine
-never reads a clock; it only records the ``ms`` this client passes. When nobody reacts within
-``window_ms``, the client plays ``timeout``.
+``bots/reaction.py``), in real time. Who was first is decided by the one referee
+(:mod:`mauseloch.realtime`), the same as in the simulator: this client only gives it the times —
+the bots' sampled ones, and yours, measured here with a monotonic clock from the moment the
+mouse is drawn on screen — and wakes it with Textual timers. The engine never reads a clock.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from typing import Any
 
 import typer
 
+from mauseloch.bots.reaction import LEVELS
+
 from .common import save_for_user
 
 COLOUR_STYLE = {
@@ -26,7 +28,7 @@ COLOUR_STYLE = {
     "green": "bold green3",
     "red": "bold red1",
 }
-LEVEL_NAMES = ("easy", "normal", "hard")
+LEVEL_NAMES = tuple(LEVELS)  # child, easy, normal, hard (bots/reaction.py)
 # Keys for the cards of the hand, in hand order: 1–9, 0, then letters (q quits, so no q).
 CARD_KEYS = "1234567890abcdefghijklmnoprstuvwxyz"
 OUTCOME_EVENTS = ("catch", "wrong_card", "mausgeflippt", "protected_catch", "cheese_taken", "timeout")
@@ -91,11 +93,13 @@ def make_app(
     time_scale: float = 1.0,
     countdown: int = 3,
     clock: Callable[[], float] = time.monotonic,
+    ties_seed: int | None = None,
 ) -> Any:
     """The Textual app for ``game`` with ``me`` at the keyboard and ``bots`` on the other seats.
 
     ``time_scale`` shortens every wait (countdown, bot reactions, window) for tests and demos;
     reaction times are recorded in game milliseconds (real time divided by the scale).
+    ``ties_seed`` seeds the referee's tie stream (default: the tie stream of the game's seed).
     """
     from rich.table import Table
     from textual.app import App, ComposeResult
@@ -103,9 +107,9 @@ def make_app(
     from textual.widgets import Footer, Header, RichLog, Static
 
     from mauseloch import event_for
-    from mauseloch.sim_runners.mausgeflippt import reactor
+    from mauseloch.realtime import Referee
 
-    reactors = {s: reactor(b) for s, b in bots.items()}
+    referee = Referee.for_seed(game, game.seed) if ties_seed is None else Referee(game, ties_seed)
 
     class MausgeflipptApp(App[None]):
         TITLE = "Mausgeflippt"
@@ -120,6 +124,7 @@ def make_app(
         def __init__(self) -> None:
             super().__init__()
             self.game = game
+            self.referee = referee
             self.me = me
             self.round = 0  # which mouse the pending timers belong to
             self.shown_at = 0.0
@@ -215,28 +220,34 @@ def make_app(
             self.show_news()
             self.refresh_table()
             self.shown_at = clock()
-            window = g.options["window_ms"]
-            for s, react in reactors.items():
-                move, ms = react(g.view(s), g.legal_moves(s))
-                if move is not None and ms < window:
-                    self.set_timer(ms / 1000 * time_scale, self._bot_callback(current, s, move, ms))
-            self.set_timer(window / 1000 * time_scale, self._timeout_callback(current))
+            self.referee.open()
+            for s, bot in bots.items():  # the bots' sampled times are known ahead: the referee waits for them
+                view = g.view(s)
+                move, ms = bot.react(view, view["legal_moves"])
+                if move is not None and move != "timeout":
+                    self.referee.claim(s, move, ms)
+            self.wake_referee(current)
 
-        def _bot_callback(self, current: int, seat: int, move: str, ms: int) -> Callable[[], None]:
+        def elapsed_ms(self) -> int:
+            """Game milliseconds since the mouse was drawn (real time divided by the scale)."""
+            return max(0, round((clock() - self.shown_at) * 1000 / time_scale))
+
+        def wake_referee(self, current: int) -> None:
+            """Arm a timer for the referee's next due moment (a bot's time or the deadline)."""
+            due = self.referee.due()
+            if due is None:
+                return
+            delay = max(0.0005, (due - self.elapsed_ms()) / 1000 * time_scale)  # Textual refuses 0
+
             def fire() -> None:
-                if self.round == current and self.game.view(None)["window_open"]:
-                    self.game.play(move, seat=seat, ms=ms)
+                if self.round != current:
+                    return  # this mouse is decided already
+                if self.referee.advance(max(self.elapsed_ms(), due)) is not None:
                     self.resolved()
+                else:
+                    self.wake_referee(current)
 
-            return fire
-
-        def _timeout_callback(self, current: int) -> Callable[[], None]:
-            def fire() -> None:
-                if self.round == current and self.game.view(None)["window_open"]:
-                    self.game.play("timeout", ms=self.game.options["window_ms"])
-                    self.resolved()
-
-            return fire
+            self.set_timer(delay, fire)
 
         def resolved(self) -> None:
             self.round += 1  # pending timers of this mouse become stale
@@ -260,13 +271,15 @@ def make_app(
             if not g.view(None)["window_open"]:
                 self.log_line("[dim]Wait for the mouse…[/]")
                 return
-            ms = max(0, round((clock() - self.shown_at) * 1000 / time_scale))
+            ms = self.elapsed_ms()
             try:
-                g.play(move, seat=self.me, ms=ms)
-            except ValueError as exc:  # IllegalMove: the game is unchanged
+                self.referee.claim(self.me, move, ms)
+            except ValueError as exc:  # IllegalMove: the game and the referee are unchanged
                 self.log_line(f"[red]{exc}[/]")
                 return
-            self.resolved()
+            # decided at once: a bot whose time was earlier (its timer just late) still wins
+            if self.referee.advance(ms) is not None:
+                self.resolved()
 
         def on_key(self, event: Any) -> None:
             key = event.key
@@ -305,7 +318,7 @@ def make_app(
 def command(
     players: int = typer.Option(4, "--players", "-p", help="Number of players, 2 to 6 (you are seat 0)."),
     bots: str = typer.Option(
-        "normal", "--bots", "-b", help="Bot level for the other seats: easy, normal or hard (or a comma list)."
+        "normal", "--bots", "-b", help="Bot level for the other seats: child, easy, normal or hard (or a comma list)."
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the shuffle (default: a fresh one)."),
     option: list[str] = typer.Option(  # noqa: B008
@@ -339,7 +352,7 @@ def command(
 
     app = make_app(game, seat_bots, me=0)
     app.run()
-    save_for_user(console, game, save)
+    save_for_user(console, game, save, app.referee.record())  # with every reaction the referee saw
     if game.is_over:
         res = game.result()
         console.print(f"Your score: {res['score'][0]}, rank {res['ranks'][0]} of {game.players}.")
