@@ -188,8 +188,7 @@ def ranking(game: Any, names: list[str]) -> Any:
     from rich.table import Table
 
     res = game.result()
-    end = next(e for e in reversed(game.events) if e["type"] == "end")
-    table = Table(title=f"Ranking — {end_why(res['reason'], end['seat'], names)}", title_justify="left")
+    table = Table(title="Ranking", title_justify="left")  # why it ended: the log's last line
     for col in ("rank", "player", "cards", "chips"):
         table.add_column(col, justify="left" if col == "player" else "right")
     for s in sorted(range(game.players), key=lambda s: (res["ranks"][s], s)):

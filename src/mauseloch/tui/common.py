@@ -28,7 +28,7 @@ def shown(value: object) -> str:
 
 def say_error(console: Any, message: object, prefix: str = "Error: ") -> None:
     """One red line; ``message`` is plain text (brackets in it stay visible)."""
-    console.print(Text(f"{prefix}{message}", style="red"))
+    console.print(Text(f"{prefix}{message}", style="red"), soft_wrap=True)  # one line, never cut
 
 
 def fail(console: Any, message: object, code: int = EXIT_BAD_ARGUMENTS) -> typer.Exit:
@@ -65,7 +65,7 @@ def check_save_path(console: Any, path: Path | None) -> None:
     except OSError as exc:
         raise fail(console, f"cannot save the record to {path}: {exc.strerror or exc}") from None
     if existed:
-        console.print(Text(f"Note: {path} exists and will be overwritten with this game's record."))
+        console.print(Text(f"Note: {path} exists and will be overwritten with this game's record."), soft_wrap=True)
     else:
         with contextlib.suppress(OSError):
             path.unlink()
@@ -84,7 +84,7 @@ def save_for_user(console: Any, game: Any, path: Path | None) -> None:
     except OSError as exc:
         say_error(console, f"Could not save the record to {path}: {exc.strerror or exc}", prefix="")
         raise typer.Exit(1) from None
-    console.print(Text(f"Record saved to {path} (replay it with: mauseloch replay {path})"))
+    console.print(Text(f"Record saved to {path} (replay it with: mauseloch replay {path})"), soft_wrap=True)
 
 
 def leave_unfinished(console: Any, game: Any, save: Path | None, *, interrupted: bool) -> typer.Exit:
