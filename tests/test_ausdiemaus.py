@@ -439,7 +439,7 @@ def test_simulate_command_json_and_bad_arguments(tmp_path: Path) -> None:
         (["-p", "7"], "2 to 6 players"),
         (["-o", "chips=0"], "at least 1"),
         (["-o", "dogs=1"], "unknown option"),
-        (["--bots", "random,random,random"], "one kind for all seats or exactly 2"),
+        (["--bots", "random,random,random"], "one kind for every bot seat or exactly 2"),
         (["--bots", "genius"], "unknown bot"),
     ):
         res = runner.invoke(app, ["simulate", GAME, "-n", "10", "-w", "1", *args])

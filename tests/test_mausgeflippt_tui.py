@@ -102,7 +102,7 @@ def test_play_command_refuses_bad_arguments() -> None:
 
     runner = CliRunner()
     for args, message in (
-        (["--bots", "wizard"], "unknown bot level"),
+        (["--bots", "wizard"], "unknown bot 'wizard'"),
         (["--players", "7"], "2 to 6"),
         (["--option", "hand_size=20"], "at most 58"),
         (["--option", "window_ms=50"], "at least 100"),

@@ -21,6 +21,25 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from mauseloch import __version__
+
+        typer.echo(f"mauseloch {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(
+        False, "--version", help="Show the version and exit.", callback=_show_version, is_eager=True
+    ),
+) -> None:
+    """Mau-Mau, Aus die Maus! and Mausgeflippt: play, simulate, analyze, replay and serve."""
+
+
 play_app = typer.Typer(help="Play a game in the terminal.", no_args_is_help=True)
 app.add_typer(play_app, name="play")
 

@@ -267,20 +267,12 @@ def make_spec(
     game: str, players: int | None, bots: str, seed: int, option_pairs: Sequence[str], engine_only: bool = False
 ) -> SimSpec:
     """Check the command-line arguments and build the spec (``ValueError`` names what is wrong)."""
-    from .bots import bot_kinds
+    from .bots import bots_for_seats
 
     info = game_info(game)
     n = info.check_players(info.min_players if players is None else players)
     options = info.resolve_options(n, info.options_from_text(option_pairs))
-    kinds = [k.strip().lower() for k in bots.split(",")] if bots else ["random"]
-    if len(kinds) == 1:
-        kinds = kinds * n
-    if len(kinds) != n:
-        raise ValueError(f"--bots needs one kind for all seats or exactly {n} kinds, got {len(kinds)}: {bots!r}")
-    allowed = bot_kinds(info.name)
-    for kind in kinds:
-        if kind not in allowed:
-            raise ValueError(f"unknown bot {kind!r} for {info.name}; available: {', '.join(allowed)}")
+    kinds = bots_for_seats(info.name, bots or "random", n)  # every seat is a bot here
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
         raise ValueError(f"seed must be a whole number in [0, 2**64), got {seed!r}")
     # The engine has the last word on options and players together (e.g. Mausgeflippt's hand

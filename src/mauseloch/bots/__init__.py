@@ -58,3 +58,28 @@ def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
     if factory is None:
         raise ValueError(f"unknown bot {kind!r} for {name}; available: {', '.join(bot_kinds(name))}")
     return factory(seed)
+
+
+def bots_for_seats(game: str, kinds: str, seats: int) -> list[str]:
+    """The bot kind of each of ``seats`` bot seats, from text such as ``"heuristic"`` or
+    ``"random,heuristic,random"``: one kind for every bot seat, or exactly one kind per bot seat.
+
+    The one rule for ``--bots`` in ``play`` and ``simulate``; anything else (a wrong count, an
+    empty or unknown kind) is a ``ValueError`` that says what to give instead.
+    """
+    name = game_info(game).name
+    allowed = bot_kinds(name)
+    given = [k.strip().lower() for k in kinds.split(",")] if isinstance(kinds, str) else []
+    if not given or any(not k for k in given):
+        raise ValueError(f"bots: give a bot kind ({', '.join(allowed)}) or a comma list of them, got {kinds!r}")
+    for kind in given:
+        if kind not in allowed:
+            raise ValueError(f"unknown bot {kind!r} for {name}; available: {', '.join(allowed)}")
+    if len(given) == 1:
+        return given * seats
+    if len(given) != seats:
+        raise ValueError(
+            f"bots: give one kind for every bot seat or exactly {seats} kinds, one per bot seat; "
+            f"got {len(given)} kinds in {kinds!r}"
+        )
+    return given

@@ -2,9 +2,48 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
+
+EXIT_BAD_ARGUMENTS = 2
+
+
+def _refuse(message: str) -> typer.Exit:
+    """One line on stderr and the exit code for a bad argument (``raise _refuse(...) from None``)."""
+    typer.echo(f"Error: {message}", err=True)
+    return typer.Exit(EXIT_BAD_ARGUMENTS)
+
+
+def check_database_url(url: str) -> None:
+    """Refuse (``ValueError``, one line) a URL SQLAlchemy cannot read, a database kind it has no
+    driver for, and a SQLite file that cannot be created or written; the server connects later."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    try:
+        parsed = make_url(url)
+        parsed.get_dialect()
+    except NoSuchModuleError:  # (a kind of ArgumentError, so first)
+        raise ValueError(f"--db {url!r}: unknown kind of database {url.split(':', 1)[0]!r}") from None
+    except ArgumentError:
+        raise ValueError(f"--db {url!r} is not a database URL (sqlite:///file.db or postgresql://...)") from None
+    except ImportError as exc:
+        raise ValueError(f"--db {url!r}: the database driver is not installed ({exc.name})") from None
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return
+    path = Path(parsed.database)
+    if path.is_dir():
+        raise ValueError(f"--db: the SQLite file {path} is a folder")
+    existed = path.exists()
+    try:  # really open it: permission bits do not tell (root, read-only mounts)
+        with path.open("ab" if existed else "xb"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"--db: cannot write the SQLite file {path}: {exc.strerror or exc}") from None
+    if not existed:
+        path.unlink(missing_ok=True)  # the store creates it with its tables
 
 
 def command(
@@ -23,21 +62,38 @@ def command(
     import socket
 
     import uvicorn
+    from sqlalchemy.exc import SQLAlchemyError
 
     from .app import create_app
     from .protocol import MAX_MESSAGE
-    from .storage import default_url
+    from .storage import default_url, normalise_url
 
-    url = db or default_url()
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if not 0 <= port <= 65535:
+        raise _refuse(f"--port must be from 0 to 65535, got {port}")
+    if bot_delay is not None and not bot_delay >= 0:
+        raise _refuse(f"--bot-delay must be 0 or more seconds, got {bot_delay}")
+    url = normalise_url(db) if db else default_url()
+    try:
+        check_database_url(url)
+    except ValueError as exc:
+        raise _refuse(str(exc)) from None
+    try:
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    except OSError as exc:
+        raise _refuse(f"cannot listen on {host}: {exc.strerror or exc}") from None
     try:
         sock.bind((host, port))
-    except OSError as exc:
+    except (OSError, OverflowError) as exc:
         sock.close()
-        typer.echo(f"cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(1) from None
-    app = create_app(url, bot_delay=bot_delay)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise _refuse(f"cannot listen on {host}:{port}: {reason}") from None
+    try:
+        app = create_app(url, bot_delay=bot_delay)
+    except SQLAlchemyError as exc:  # e.g. a database server that does not answer
+        sock.close()
+        detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise _refuse(f"cannot use the database {url.rsplit('@', 1)[-1]}: {detail}") from None
     # Everything loaded so far (modules, restored tables) lives as long as the server: keep it out of
     # the collector's full passes, and collect the young generation less often, so that short-lived
     # messages die young. With the defaults, full passes stopped every table for 100 ms and more

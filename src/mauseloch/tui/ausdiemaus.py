@@ -20,7 +20,7 @@ import typer
 
 from mauseloch import GAMES
 
-from .common import save_for_user
+from .common import check_save_path, fail, leave_unfinished, plural, save_for_user, says
 
 GAME = "aus-die-maus"
 OPTION_HELP = "A rule option as NAME=VALUE; repeatable. " + GAMES[GAME].options_help()
@@ -37,6 +37,16 @@ CHASE_PAUSE = 0.45
 CALL_PAUSE = 1.4
 
 
+def card_short(card: str) -> str:
+    """Markup for a card in a list of many (a replay's stacks): ``o`` cheese, ``M1``–``M3`` a mouse
+    with 1–3 paws, ``C`` a cat; see :data:`SHORT_LEGEND`."""
+    letter, _, style = CARD_FACE[card]
+    return f"[{style}]{letter}{card[-1] if card.startswith('mouse') else ''}[/]"
+
+
+SHORT_LEGEND = "o cheese, M1–M3 a mouse with 1–3 paws, C a cat"
+
+
 def card_text(card: str | None) -> str:
     if card is None:
         return "—"
@@ -44,11 +54,13 @@ def card_text(card: str | None) -> str:
     return f"[{style}]{name}[/]"
 
 
-def says(name: str, verb: str) -> str:
-    """``Bot 1 flips`` / ``You flip``."""
-    if name == "You":
-        return f"You {verb}"
-    return f"{name} {verb}es" if verb.endswith(("ch", "sh", "s")) else f"{name} {verb}s"
+def end_why(reason: str, seat: int, names: list[str]) -> str:
+    """Why the game ended, in words (``seat``: who ended it)."""
+    return {
+        "chips": f"{names[seat]} took the last chip",
+        "empty_stack": f"{names[seat]} has no card left to flip",
+        "endless": "the deal loops forever (a position repeated)",
+    }.get(reason, reason)
 
 
 def describe(event: dict[str, Any], names: list[str]) -> str | None:
@@ -59,7 +71,7 @@ def describe(event: dict[str, Any], names: list[str]) -> str | None:
     if kind == "call":
         return f"[bold magenta]“Mouse, watch out, the cat is coming!”[/] — {says(names[event['chaser']], 'chase')}"
     if kind == "chase":
-        return f"   {names[event['chaser']]}: {event['attempts_left']} attempt(s) left"
+        return f"   {names[event['chaser']]}: {plural(event['attempts_left'], 'attempt')} left"
     if kind == "catch":
         return f"[bold red]{says(names[event['seat']], 'catch')} the mouse of {names[event['owner']]}![/]"
     if kind == "escape":
@@ -67,18 +79,14 @@ def describe(event: dict[str, Any], names: list[str]) -> str | None:
     if kind == "pile_won":
         chip = " and a chip" if event["chip"] else ""
         who = says(names[event["seat"]], "win")
-        return f"[bold]{who} the pile ({event['count']} cards){chip}[/]; {event['chips_left']} chip(s) left"
+        pile = plural(event["count"], "card")
+        return f"[bold]{who} the pile ({pile}){chip}[/]; {plural(event['chips_left'], 'chip')} left"
     if kind == "new_pile":
         return f"   {says(names[event['seat']], 'start')} a new pile (no effect)"
     if kind == "start":
         return f"The pile starts with {card_text(event['card'])} (no effect)"
     if kind == "end":
-        why = {
-            "chips": "the last chip is taken",
-            "empty_stack": f"{names[event['seat']]}: no card left to flip",
-            "endless": "the deal loops forever (a position repeated)",
-        }[event["reason"]]
-        return f"[bold]Game over: {why}.[/]"
+        return f"[bold]Game over: {end_why(event['reason'], event['seat'], names)}.[/]"
     return None
 
 
@@ -154,13 +162,13 @@ def render(game: Any, names: list[str], log: list[str], call: bool, prompt: str)
         role = ""
         if chase:
             if chase["chaser"] == s:
-                role = f"[bold red]must catch — {chase['attempts_left']} attempt(s)[/]"
+                role = f"[bold red]must catch — {plural(chase['attempts_left'], 'attempt')} left[/]"
             elif chase["owner"] == s:
                 role = "[magenta]mouse owner[/]"
         chips = "●" * view["chips"][s]
-        table.add_row(mark, names[s], f"{view['stacks'][s]} cards", f"{chips} {view['chips'][s]}", role)
+        table.add_row(mark, names[s], plural(view["stacks"][s], "card"), f"{chips} {view['chips'][s]}", role)
     pile = Text.from_markup(
-        f"Pile: {card_text(view['top'])}   ({len(view['pile'])} card(s))    "
+        f"Pile: {card_text(view['top'])}   ({plural(len(view['pile']), 'card')})    "
         f"Chips left: {view['chips_left']}    Flips: {view['flips']}"
     )
     parts: list[Any] = [table, pile]
@@ -183,7 +191,7 @@ def ranking(game: Any, names: list[str]) -> Any:
     from rich.table import Table
 
     res = game.result()
-    table = Table(title=f"Ranking ({res['reason']})", title_justify="left")
+    table = Table(title="Ranking", title_justify="left")  # why it ended: the log's last line
     for col in ("rank", "player", "cards", "chips"):
         table.add_column(col, justify="left" if col == "player" else "right")
     for s in sorted(range(game.players), key=lambda s: (res["ranks"][s], s)):
@@ -199,11 +207,16 @@ def run(
     speed: float,
     reader: KeyReader,
     sleep: Callable[[float], None] = time.sleep,
+    kinds: dict[int, str] | None = None,
 ) -> bool:
-    """Play to the end; False when a human quit."""
+    """Play to the end; False when a human quit. ``kinds``: the bot kind of each bot seat."""
     from mauseloch.bots import make_bot
 
-    bots = {s: make_bot(GAME, "random", seed=game.seed + s) for s in range(game.players) if s not in humans}
+    bots = {
+        s: make_bot(GAME, (kinds or {}).get(s, "random"), seed=game.seed + s)
+        for s in range(game.players)
+        if s not in humans
+    }
     live_mode = console.is_terminal
     log: list[str] = []
     seen = 0
@@ -275,6 +288,9 @@ def command(
     humans: int = typer.Option(1, "--humans", help="Human players (seats 0..K-1); the others are bots."),
     auto: bool = typer.Option(False, "--auto", help="Nobody human: watch the bots play."),
     speed: float = typer.Option(1.0, "--speed", help="Speed factor for the bots' pauses (2 = twice as fast)."),
+    bots: str = typer.Option(
+        "random", "--bots", "-b", help="Bot kind for every bot seat, or a comma list with one kind per bot seat."
+    ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the shuffle (default: a fresh one)."),
     option: list[str] = typer.Option(  # noqa: B008
         [], "--option", "-o", help=OPTION_HELP
@@ -285,6 +301,7 @@ def command(
     from rich.console import Console
 
     import mauseloch
+    from mauseloch.bots import bots_for_seats
 
     console = Console(highlight=False)
     try:
@@ -297,9 +314,10 @@ def command(
         if not speed > 0:
             raise ValueError(f"--speed must be a positive number, got {speed}")
         game = mauseloch.new_game(GAME, players=n, seed=seed, options=info.options_from_text(option))
+        kinds = dict(zip(range(humans, n), bots_for_seats(GAME, bots, n - humans), strict=True))
     except ValueError as exc:
-        console.print(f"[red]Error:[/] {exc}")
-        raise typer.Exit(2) from None
+        raise fail(console, exc) from None
+    check_save_path(console, save)
 
     human_seats = set(range(humans))
     if humans == 1:
@@ -313,10 +331,10 @@ def command(
     )
     try:
         with KeyReader() as reader:
-            finished = run(game, human_seats, names, console, speed, reader)
+            finished = run(game, human_seats, names, console, speed, reader, kinds=kinds)
     except KeyboardInterrupt:
-        finished = False
-        console.print("Interrupted.")
-    if finished:
-        console.print(ranking(game, names))
+        raise leave_unfinished(console, game, save, interrupted=True) from None
+    if not finished:
+        raise leave_unfinished(console, game, save, interrupted=False)
+    console.print(ranking(game, names))
     save_for_user(console, game, save)

@@ -9,11 +9,24 @@ import typer
 
 from mauseloch.games.maumau import parse_card, parse_wish
 
-from .common import save_for_user
+from .common import (
+    check_save_path,
+    fail,
+    leave_unfinished,
+    plural,
+    save_for_user,
+    say_error,
+    shown,
+)
 
 SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 SUIT_STYLE = {"C": "bold", "S": "bold", "H": "bold red", "D": "bold red"}
 SUIT_WORD = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+END_WHY = {
+    "out": "a player is out of cards",
+    "move_limit": "the move limit is reached",
+    "stalemate": "no hand has a card that fits and none is left to draw",
+}
 
 
 def pretty(card: str, style: str | None = None) -> str:
@@ -50,7 +63,7 @@ def describe(event: dict[str, Any], me: int | None) -> str | None:
         if "cards" in event:
             cards = " ".join(pretty(c) for c in event["cards"]) or "nothing"
             return f"{who} drew {cards}"
-        return f"{who} drew {event['count']} card{'s' if event['count'] != 1 else ''}"
+        return f"{who} drew {plural(event['count'], 'card')}"
     if kind == "pass":
         return f"{who} passed"
     if kind == "reshuffle":
@@ -64,13 +77,18 @@ def describe(event: dict[str, Any], me: int | None) -> str | None:
     if kind == "start":
         return f"The first card is {pretty(event['card'])}"
     if kind == "end":
-        return f"[bold]Game over ({event['reason'].replace('_', ' ')})[/]"
+        return f"[bold]Game over: {END_WHY.get(event['reason'], shown(event['reason']))}.[/]"
     return None
 
 
 def command(
     players: int = typer.Option(4, "--players", "-p", help="Number of players, 2 to 5 (you are seat 0)."),
-    bots: str = typer.Option("heuristic", "--bots", "-b", help="Bot kind for the other seats: random or heuristic."),
+    bots: str = typer.Option(
+        "heuristic",
+        "--bots",
+        "-b",
+        help="Bot kind for every other seat (random or heuristic), or a comma list with one kind per bot seat.",
+    ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the shuffle (default: a fresh one)."),
     option: list[str] = typer.Option(  # noqa: B008
         [], "--option", "-o", help="A rule option as NAME=VALUE, e.g. ace_skips=true; repeatable."
@@ -81,22 +99,24 @@ def command(
     from rich.console import Console
 
     import mauseloch
-    from mauseloch.bots import make_bot
+    from mauseloch.bots import bots_for_seats, make_bot
 
     console = Console(highlight=False)
     info = mauseloch.GAMES["mau-mau"]
     try:
         options = info.options_from_text(option)
         game = mauseloch.new_game("mau-mau", players=players, seed=seed, options=options)
-        seat_bots = {s: make_bot("mau-mau", bots, seed=game.seed + s) for s in range(1, game.players)}
+        kinds = bots_for_seats("mau-mau", bots, game.players - 1)
+        seat_bots = {s: make_bot("mau-mau", kinds[s - 1], seed=game.seed + s) for s in range(1, game.players)}
     except ValueError as exc:
-        console.print(f"[red]Error:[/] {exc}")
-        raise typer.Exit(2) from None
+        raise fail(console, exc) from None
+    check_save_path(console, save)
 
     me = 0
-    console.print(f"[bold]Mau-Mau[/] — {players} players, you against {bots} bots. Seed {game.seed}.")
-    active = [f"{k}={v}" for k, v in game.options.items() if v is not False and k != "move_limit"]
-    console.print(f"Options: {', '.join(active) or 'none'}; move limit {game.options['move_limit']}.")
+    against = kinds[0] + " bots" if len(set(kinds)) == 1 else "bots (" + ", ".join(kinds) + ")"
+    console.print(f"[bold]Mau-Mau[/] — {players} players, you against {against}. Seed {game.seed}.")
+    house = [info.option(k).description for k, v in game.options.items() if v is True]
+    console.print(f"House rules: {'; '.join(house) or 'none'}. The game ends after {game.options['move_limit']} moves.")
     console.print(
         "Type a card (7H, TD or 10D, J♣:S) or its number, [bold]d[/]raw, [bold]p[/]ass, [bold]t[/]ake, or q to quit.\n"
     )
@@ -111,10 +131,10 @@ def command(
                 seat = game.to_move
                 assert seat is not None
                 game.play(seat_bots[seat].choose(game.view(seat), game.legal_moves()))
-    except (EOFError, KeyboardInterrupt):
-        console.print("\n[yellow]Game left unfinished.[/]")
-        save_for_user(console, game, save)
-        raise typer.Exit(1) from None
+    except EOFError:  # q, or the input ended
+        raise leave_unfinished(console, game, save, interrupted=False) from None
+    except KeyboardInterrupt:
+        raise leave_unfinished(console, game, save, interrupted=True) from None
 
     _show_news(console, game, me, seen)
     _show_result(console, game, me)
@@ -145,7 +165,7 @@ def _show_table(console: Any, game: Any, me: int) -> None:
     legal = set(view["legal_moves"])
     legal_cards = {m.partition(":")[0] for m in legal}
     others = "   ".join(
-        f"{seat_name(s, me)}: {c} card{'s' if c != 1 else ''}" + (" ←" if s == view["to_move"] else "")
+        f"{seat_name(s, me)}: {plural(c, 'card')}" + (" ←" if s == view["to_move"] else "")
         for s, c in enumerate(view["hand_counts"])
         if s != me
     )
@@ -191,7 +211,7 @@ def _play_human(console: Any, game: Any, me: int) -> None:
         if number.strip().isdigit():
             index = int(number)
             if not 1 <= index <= len(hand):
-                console.print(f"[red]There is no card {index}: your hand has cards 1 to {len(hand)}.[/]")
+                say_error(console, f"There is no card {index}: your hand has cards 1 to {len(hand)}.", prefix="")
                 continue
             move = hand[index - 1] + colon + wish
             number = hand[index - 1]
@@ -204,7 +224,7 @@ def _play_human(console: Any, game: Any, me: int) -> None:
         try:
             game.play(move, seat=me)  # the engine judges; a refused move changes nothing
         except ValueError as exc:
-            console.print(f"[red]{exc}[/]")
+            say_error(console, exc, prefix="")
             continue
         return
 
@@ -216,7 +236,7 @@ def _ask_wish(console: Any, wish: str, typed: bool) -> str:
             return parse_wish(wish)
         except ValueError as exc:
             if typed:  # a wish was given (maybe an empty line): say what is wrong with it
-                console.print(f"[red]{exc}[/]")
+                say_error(console, exc, prefix="")
         wish = console.input("Wish a suit — C ♣, S ♠, H ♥ or D ♦: ")
         if wish.strip().lower() in ("q", "quit", "exit"):
             raise EOFError
@@ -228,7 +248,7 @@ def _show_result(console: Any, game: Any, me: int) -> None:
 
     result = game.result()
     view = game.view(me)
-    table = Table(title=f"Result ({result['reason'].replace('_', ' ')})")
+    table = Table(title=f"Result: {END_WHY.get(result['reason'], shown(result['reason']))}")
     for column in ("Rank", "Player", "Cards", "Points", "Left in hand"):
         table.add_column(column)
     order = sorted(range(game.players), key=lambda s: result["ranks"][s])

@@ -17,9 +17,7 @@ from typing import Any
 
 import typer
 
-from mauseloch.bots.reaction import LEVELS
-
-from .common import save_for_user
+from .common import check_save_path, fail, leave_unfinished, plural, save_for_user, says, shown
 
 COLOUR_STYLE = {
     "blue": "bold dodger_blue1",
@@ -28,60 +26,137 @@ COLOUR_STYLE = {
     "green": "bold green3",
     "red": "bold red1",
 }
-LEVEL_NAMES = tuple(LEVELS)  # child, easy, normal, hard (bots/reaction.py)
 # Keys for the cards of the hand, in hand order: 1–9, 0, then letters (q quits, so no q).
 CARD_KEYS = "1234567890abcdefghijklmnoprstuvwxyz"
 OUTCOME_EVENTS = ("catch", "wrong_card", "mausgeflippt", "protected_catch", "cheese_taken", "timeout")
 
 
 def pretty(card: str) -> str:
-    """Rich markup for a clothing card: the kind in the colour it has."""
+    """Rich markup for a clothing card: the kind and its colour's name, drawn in that colour
+    (the word tells colours apart where the colour does not show or cannot be seen)."""
     kind, _, colour = card.partition("-")
-    return f"[{COLOUR_STYLE.get(colour, 'bold')}]{kind} {colour}[/]"
+    return f"[{COLOUR_STYLE.get(colour, 'bold')}]{shown(kind)} {shown(colour)}[/]"
+
+
+def mouse_name(mouse: str) -> str:
+    """``mouse 7`` for the engine's ``m07``."""
+    number = mouse[1:].lstrip("0")
+    return f"mouse {number}" if mouse[:1] == "m" and number.isdigit() else shown(mouse)
+
+
+def hand_cells(hand: list[str]) -> Any:
+    """The hand as cells of ``key card``: laid out in columns, a key is never parted from its card
+    by a line break, however many cards and however narrow the screen (down to one card a line)."""
+    from rich.columns import Columns
+    from rich.text import Text
+
+    cells = [
+        Text.from_markup(f"[bold cyan]{key}[/] {pretty(card)}", overflow="fold")
+        for key, card in zip(CARD_KEYS, hand, strict=False)
+    ]
+    return Columns(cells, padding=(0, 3)) if cells else Text("(empty)")
 
 
 def seat_name(seat: int, me: int | None) -> str:
+    """'You' at the keyboard, 'Bot n' for the others, 'Seat n' in a replay (``me`` None)."""
+    if me is None:
+        return f"Seat {seat}"
     return "You" if seat == me else f"Bot {seat}"
 
 
-def describe(event: dict[str, Any], me: int | None) -> str | None:
-    """A line of text for an event as ``me`` may see it (None: not worth a line)."""
+def scores_table(view: dict[str, Any], names: list[str], expand: bool = True) -> Any:
+    """Every seat's cards in hand, mice, laundry, cheese and score; ◆ marks who reveals next."""
+    from rich.table import Table
+
+    table = Table(expand=expand, box=None)
+    for col in ("", "cards", "mice", "laundry", "cheese", "score"):
+        table.add_column(col, justify="left" if not col else "right")
+    for s, name in enumerate(names):
+        mark = " ◆" if s == view["revealer"] and not view["is_over"] else ""
+        table.add_row(
+            shown(name) + mark,
+            str(view["hand_counts"][s]),
+            str(view["mice"][s]),
+            str(len(view["laundry"][s])),
+            str(len(view["cheese"][s])),
+            f"[bold]{view['score'][s]}[/]",
+        )
+    return table
+
+
+def mouse_text(view: dict[str, Any], tell_protected: bool = False) -> str:
+    """Markup for the shown mouse: its number, its cheese and the clothes it wears. Whether the
+    open cheese protects it is for the players to notice; a replay may say so."""
+    mouse = view["mouse"]
+    wears = "   ".join(pretty(c) for c in mouse["wears"])
+    name = mouse_name(mouse["mouse"]).capitalize()
+    guard = "  [bold red](protected by the open cheese)[/]" if tell_protected and mouse["protected"] else ""
+    return f"[bold]{name}[/] carries [bold]{shown(mouse['cheese'])}[/]{guard}\n\n{wears}"
+
+
+def piles_text(view: dict[str, Any]) -> str:
+    cheese = shown(view["open_cheese"] or "none")
+    mice = view["mouse_pile"] + (1 if view["mouse"] else 0)
+    return (
+        f"open cheese: [bold]{cheese}[/] ({view['cheeses_left']} left)   "
+        f"mice left: {mice}   draw pile: {view['draw_pile']}"
+    )
+
+
+def describe(event: dict[str, Any], me: int | None, mice_left: int = 0) -> str | None:
+    """A line of text for an event as ``me`` may see it (None: not worth a line); ``mice_left``:
+    mice still in the pile when the game ends."""
     kind = event["type"]
     who = seat_name(event["seat"], me) if "seat" in event else ""
     if kind == "reveal":
-        return f"{who} revealed mouse {event['mouse']}"
+        return f"{who} revealed {mouse_name(event['mouse'])}"
     if kind == "reaction":
         ms = f" after {event['ms']} ms" if event["ms"] is not None else ""
-        move = "Mausgeflippt!" if event["move"] == "flip" else event["move"]
+        move = event["move"]
+        if move == "timeout":
+            return None  # nobody reacted: the timeout event says so
+        if move == "flip":
+            move = "Mausgeflippt!"
+        elif move.startswith("catch "):
+            move = f"lays {pretty(move.removeprefix('catch '))}"
+        else:
+            move = shown(move)
         return f"{who}: {move}{ms}"
     if kind == "catch":
-        return f"[bold green]{who} caught {event['mouse']} with {pretty(event['card'])} (+1)[/]"
+        return f"[bold green]{who} caught {mouse_name(event['mouse'])} with {pretty(event['card'])} (+1)[/]"
     if kind == "wrong_card":
-        return f"[bold red]{pretty(event['card'])} does not fit {event['mouse']}: dirty laundry for {who} (−1)[/]"
+        mouse = mouse_name(event["mouse"])
+        return f"[bold red]{pretty(event['card'])} does not fit {mouse}: dirty laundry for {who} (−1)[/]"
     if kind == "mausgeflippt":
         if event["protected"]:
             return f"[bold red]{who} flipped on a protected mouse![/]"
         if event["correct"]:
-            return f"[bold green]{who}: Mausgeflippt! Right — nothing fits, {event['mouse']} is won (+1)[/]"
+            return f"[bold green]{who}: Mausgeflippt! Right — nothing fits, {mouse_name(event['mouse'])} is won (+1)[/]"
         fitting = ", ".join(pretty(c) for c in event["fitting"])
         return f"[bold red]{who}: Mausgeflippt! Wrong — {fitting} fit: dirty laundry[/]"
     if kind == "protected_catch":
         return f"[bold red]{who} laid {pretty(event['card'])} on a protected mouse![/]"
     if kind == "cheese_taken":
-        return f"[bold red]{who} takes the {event['cheese']} cheese (−2)[/]"
+        return f"[bold red]{says(who, 'take')} the {shown(event['cheese'])} cheese (−2)[/]"
     if kind == "cheese_open":
-        return f"Open cheese now: [bold]{event['cheese']}[/] ({event['left']} left)"
+        return f"Open cheese now: [bold]{shown(event['cheese'])}[/] ({event['left']} left)"
     if kind == "draw":
         if "cards" in event:
             cards = ", ".join(pretty(c) for c in event["cards"]) or "nothing (no cards left)"
             return f"{who} drew {cards}"
-        return f"{who} drew {event['count']} card{'s' if event['count'] != 1 else ''}"
+        return f"{who} drew {plural(event['count'], 'card')}"
     if kind == "reshuffle":
         return f"The discard pile was shuffled into a new draw pile ({event['count']} cards)"
     if kind == "timeout":
-        return f"Nobody reacted: {event['mouse']} goes under the pile"
+        return f"Nobody reacted: {mouse_name(event['mouse'])} goes under the pile"
     if kind == "end":
-        return f"[bold]Game over ({'the mice are gone' if event['reason'] == 'mice' else 'the cheese is gone'})[/]"
+        if event["reason"] == "cheese":
+            why = "the cheese is gone"
+        elif mice_left:
+            why = f"nobody reacted to the last {plural(mice_left, 'mouse', 'mice')}"
+        else:
+            why = "every mouse is taken"
+        return f"[bold]Game over: {why}.[/]"
     return None
 
 
@@ -101,8 +176,9 @@ def make_app(
     reaction times are recorded in game milliseconds (real time divided by the scale).
     ``ties_seed`` seeds the referee's tie stream (default: the tie stream of the game's seed).
     """
-    from rich.table import Table
+    from rich.text import Text
     from textual.app import App, ComposeResult
+    from textual.binding import Binding
     from textual.containers import Vertical
     from textual.widgets import Footer, Header, RichLog, Static
 
@@ -119,7 +195,11 @@ def make_app(
         #hand { height: auto; border: round $primary; padding: 0 1; }
         #log { height: 1fr; border: round $panel; }
         """
-        BINDINGS = [("q", "quit_game", "Quit"), ("space", "flip", "Mausgeflippt!")]  # noqa: RUF012
+        BINDINGS = [  # noqa: RUF012
+            ("q", "quit_game", "Quit"),
+            ("space", "flip", "Mausgeflippt!"),
+            Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),  # Textual only offers ctrl+q
+        ]
 
         def __init__(self) -> None:
             super().__init__()
@@ -131,6 +211,7 @@ def make_app(
             self.seen = game.event_count
             self.status = ""
             self.finished = False
+            self.interrupted = False  # left with Ctrl-C
 
         def compose(self) -> ComposeResult:
             yield Header()
@@ -142,6 +223,7 @@ def make_app(
             yield Footer()
 
         def on_mount(self) -> None:
+            self.query_one("#hand", Static).border_title = "Your hand: press a card's key to lay it"
             opts = self.game.options
             self.log_line(
                 f"[bold]Mausgeflippt[/] — seed {self.game.seed}, {self.game.players} players, "
@@ -155,47 +237,24 @@ def make_app(
                 self.start_countdown()
 
         # -- drawing ------------------------------------------------------------------
-        def log_line(self, text: str) -> None:
+        def log_line(self, text: str | Text) -> None:
+            """``text``: markup built here (user and engine text inside escaped), or plain ``Text``."""
             self.query_one("#log", RichLog).write(text)
 
         def refresh_table(self) -> None:
             view = self.game.view(self.me)
-            table = Table(expand=True, box=None)
-            for col in ("", "cards", "mice", "laundry", "cheese", "score"):
-                table.add_column(col, justify="left" if not col else "right")
-            for s in range(self.game.players):
-                name = seat_name(s, self.me) + (f" ({bots[s].kind})" if s in bots else "")
-                if s == view["revealer"] and not view["is_over"]:
-                    name += " ◆"
-                table.add_row(
-                    name,
-                    str(view["hand_counts"][s]),
-                    str(view["mice"][s]),
-                    str(len(view["laundry"][s])),
-                    str(len(view["cheese"][s])),
-                    f"[bold]{view['score'][s]}[/]",
-                )
-            self.query_one("#scores", Static).update(table)
-            cheese = view["open_cheese"] or "none"
-            piles = (
-                f"open cheese: [bold]{cheese}[/] ({view['cheeses_left']} left)   "
-                f"mice left: {view['mouse_pile'] + (1 if view['mouse'] else 0)}   draw pile: {view['draw_pile']}"
-            )
-            mouse = view["mouse"]
-            if mouse is not None:
-                wears = "   ".join(pretty(c) for c in mouse["wears"])
-                body = f"[bold]Mouse {mouse['mouse']}[/] carries [bold]{mouse['cheese']}[/]\n\n{wears}"
-            else:
-                body = self.status or " "
-            self.query_one("#mouse", Static).update(f"{body}\n\n[dim]{piles}[/]")
-            hand = "  ".join(f"[bold cyan]{k}[/] {pretty(c)}" for k, c in zip(CARD_KEYS, view["hand"], strict=False))
-            self.query_one("#hand", Static).update(f"Your hand: {hand or '(empty)'}")
+            names = [seat_name(s, self.me) + (f" ({bots[s].kind})" if s in bots else "") for s in range(game.players)]
+            self.query_one("#scores", Static).update(scores_table(view, names))
+            body = mouse_text(view) if view["mouse"] is not None else self.status or " "
+            self.query_one("#mouse", Static).update(f"{body}\n\n[dim]{piles_text(view)}[/]")
+            self.query_one("#hand", Static).update(hand_cells(view["hand"]))
 
         def show_news(self) -> None:
             events = self.game.events_since(self.seen)
             for event in events:
                 visible = event_for(event, self.me)
-                text = describe(visible, self.me) if visible is not None else None
+                mice_left = self.game.view(None)["mouse_pile"]
+                text = describe(visible, self.me, mice_left) if visible is not None else None
                 if text:
                     self.log_line(text)
             self.seen += len(events)
@@ -205,7 +264,7 @@ def make_app(
             step = countdown if step is None else step
             if step > 0:
                 revealer = seat_name(self.game.revealer, self.me)
-                self.status = f"[bold]Next mouse in {step}…[/]  ({revealer} reveals)"
+                self.status = f"[bold]Next mouse in {step}…[/]  ({says(revealer, 'reveal')} it)"
                 self.refresh_table()
                 self.set_timer(0.6 * time_scale, lambda: self.start_countdown(step - 1))
                 return
@@ -252,9 +311,7 @@ def make_app(
         def resolved(self) -> None:
             self.round += 1  # pending timers of this mouse become stale
             outcome = [
-                describe(e, self.me) or ""
-                for e in self.game.events_since(self.seen)
-                if e["type"] in OUTCOME_EVENTS
+                describe(e, self.me) or "" for e in self.game.events_since(self.seen) if e["type"] in OUTCOME_EVENTS
             ]
             self.status = "\n".join(outcome)
             self.show_news()
@@ -275,7 +332,7 @@ def make_app(
             try:
                 self.referee.claim(self.me, move, ms)
             except ValueError as exc:  # IllegalMove: the game and the referee are unchanged
-                self.log_line(f"[red]{exc}[/]")
+                self.log_line(Text(str(exc), style="red"))
                 return
             # decided at once: a bot whose time was earlier (its timer just late) still wins
             if self.referee.advance(ms) is not None:
@@ -287,7 +344,8 @@ def make_app(
                 hand = self.game.view(self.me)["hand"]
                 index = CARD_KEYS.index(key)
                 if index >= len(hand):
-                    self.log_line(f"[red]There is no card {key}: your hand has {len(hand)} cards.[/]")
+                    has = plural(len(hand), "card")
+                    self.log_line(Text(f"There is no card {key}: your hand has {has}.", style="red"))
                     return
                 self.human("catch " + hand[index])
 
@@ -295,6 +353,10 @@ def make_app(
             self.human("flip")
 
         def action_quit_game(self) -> None:
+            self.exit()
+
+        def action_interrupt(self) -> None:
+            self.interrupted = True
             self.exit()
 
         def show_end(self) -> None:
@@ -318,7 +380,10 @@ def make_app(
 def command(
     players: int = typer.Option(4, "--players", "-p", help="Number of players, 2 to 6 (you are seat 0)."),
     bots: str = typer.Option(
-        "normal", "--bots", "-b", help="Bot level for the other seats: child, easy, normal or hard (or a comma list)."
+        "normal",
+        "--bots",
+        "-b",
+        help="Bot level for every other seat (child, easy, normal or hard), or a comma list with one per bot seat.",
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the shuffle (default: a fresh one)."),
     option: list[str] = typer.Option(  # noqa: B008
@@ -330,7 +395,7 @@ def command(
     from rich.console import Console
 
     import mauseloch
-    from mauseloch.bots import make_bot
+    from mauseloch.bots import bots_for_seats, make_bot
     from mauseloch.engine import derive_seed
 
     console = Console(highlight=False)
@@ -338,23 +403,23 @@ def command(
     try:
         options = info.options_from_text(option)
         game = mauseloch.new_game("mausgeflippt", players=players, seed=seed, options=options)
-        levels = [b.strip().lower() for b in bots.split(",") if b.strip()] or ["normal"]
-        for level in levels:
-            if level not in LEVEL_NAMES:
-                raise ValueError(f"unknown bot level {level!r}; choose from {', '.join(LEVEL_NAMES)}")
+        levels = bots_for_seats("mausgeflippt", bots, game.players - 1)
         seat_bots = {
-            s: make_bot("mausgeflippt", levels[(s - 1) % len(levels)], seed=derive_seed(game.seed, 200 + s))
+            s: make_bot("mausgeflippt", levels[s - 1], seed=derive_seed(game.seed, 200 + s))
             for s in range(1, game.players)
         }
     except ValueError as exc:
-        console.print(f"[red]Error:[/] {exc}")
-        raise typer.Exit(2) from None
+        raise fail(console, exc) from None
+    check_save_path(console, save)
 
     app = make_app(game, seat_bots, me=0)
-    app.run()
-    save_for_user(console, game, save, app.referee.record())  # with every reaction the referee saw
-    if game.is_over:
-        res = game.result()
-        console.print(f"Your score: {res['score'][0]}, rank {res['ranks'][0]} of {game.players}.")
-    else:
-        console.print("[yellow]Game left unfinished.[/]")
+    try:
+        app.run()
+    except KeyboardInterrupt:  # a SIGINT from outside the app's keyboard
+        raise leave_unfinished(console, game, save, interrupted=True, record=app.referee.record()) from None
+    record = app.referee.record()  # with every reaction the referee saw
+    if not game.is_over:
+        raise leave_unfinished(console, game, save, interrupted=app.interrupted, record=record)
+    save_for_user(console, game, save, record)
+    res = game.result()
+    console.print(f"Your score: {res['score'][0]}, rank {res['ranks'][0]} of {game.players}.")

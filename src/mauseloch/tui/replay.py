@@ -1,20 +1,31 @@
-"""``mauseloch replay FILE``: step through a saved record with every hand visible, or print JSON."""
+"""``mauseloch replay FILE``: step through a saved record with every hand visible, or print JSON.
+
+Each position shows the move that led to it, what happened, and the table as the game draws it
+(Mau-Mau: hands, top card, wish; Aus die Maus!: every stack with its cards, chips and the pile;
+Mausgeflippt: the scores, the shown mouse and every hand). Stepping: Enter goes on, ``b`` steps
+back, a number jumps to that move, ``q`` quits.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import typer
+
+from .common import EXIT_INTERRUPTED, fail, plural, shown
+
+PROMPT = "[dim]Enter[/] next · [dim]b[/] back · [dim]a number[/] go to that move · [dim]q[/] quit > "
 
 
 def command(
     file: Path = typer.Argument(..., help="A record saved by 'mauseloch play --save', the web site or 'analyze'."),  # noqa: B008
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON instead of stepping through."),
     step: bool = typer.Option(
-        False, "--step", help="Wait for Enter after each move (default when the terminal is interactive)."
+        False, "--step", help="Wait after each move: Enter next, b back, q quit (default on a terminal)."
     ),
     no_step: bool = typer.Option(False, "--all", help="Print every move without waiting."),
 ) -> None:
@@ -26,9 +37,8 @@ def command(
     console = Console(highlight=False)
     try:
         game = load(file)
-    except ValueError as exc:
-        console.print(f"[red]Error:[/] {exc}")
-        raise typer.Exit(2) from None
+    except (ValueError, TypeError) as exc:  # a record's contents are shown as text, never as markup
+        raise fail(console, exc) from None
 
     if as_json:
         summary: dict[str, Any] = {
@@ -44,67 +54,231 @@ def command(
         return
 
     interactive = (step or sys.stdin.isatty()) and not no_step
-    _step_through(console, game.record(), interactive)
+    try:
+        Replayer(console, game.record(), game.events).run(interactive)
+    except KeyboardInterrupt:
+        console.print("\n[yellow]Replay stopped.[/]")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
-def _step_through(console: Any, record: dict[str, Any], interactive: bool) -> None:
-    import mauseloch
+class Replayer:
+    """Positions 0..N of a record (position i: after its first i moves), shown one at a time."""
 
-    from .maumau import describe as describe_maumau
+    def __init__(self, console: Any, record: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        import mauseloch
 
-    game = mauseloch.new_game(
-        record["game"], players=record["players"], seed=record["seed"], options=record["options"], deck=record["deck"]
-    )
-    console.print(
-        f"[bold]{mauseloch.GAMES[game.name].title}[/] — {game.players} players, seed {game.seed}, "
-        f"{len(record['moves'])} moves"
-    )
-    seen = 0
-    for i, entry in enumerate([None, *record["moves"]]):
-        if entry is not None:
-            seat, move = entry[0], entry[1]
-            timing = f" after {entry[2]} ms" if len(entry) > 2 and entry[2] is not None else ""
-            game.play(move, seat=seat, ms=entry[2] if len(entry) > 2 else None)
-            console.print(f"\n[bold]{i}.[/] seat {seat}: [cyan]{move}[/]{timing}")
-        events = game.events
-        for event in events[seen:]:
-            text = describe_maumau(event, None) if game.name == "mau-mau" else _generic(event)
-            if text and event["type"] != "deal":
-                console.print(f"   {text}")
-        seen = len(events)
-        _show_hands(console, game)
-        if interactive and not game.is_over and i < len(record["moves"]):
+        self.console = console
+        self.record = record
+        self.moves: list[list[Any]] = record["moves"]
+        self.events = events  # of the whole game; a record replays to the same events
+        self.title = mauseloch.GAMES[record["game"]].title
+        self.names = [f"Seat {s}" for s in range(record["players"])]
+        self.game = self._fresh()
+        self.position = 0
+        self.event_counts = [self.game.event_count]  # after each position seen so far
+
+    def _fresh(self) -> Any:
+        import mauseloch
+
+        r = self.record
+        return mauseloch.new_game(r["game"], players=r["players"], seed=r["seed"], options=r["options"], deck=r["deck"])
+
+    def go_to(self, position: int) -> None:
+        """Forward one move at a time; backwards by replaying from the start (records are short)."""
+        if position < self.position:
+            self.game, self.position = self._fresh(), 0
+        while self.position < position:
+            seat, move, *rest = self.moves[self.position]
+            self.game.play(move, seat=seat, ms=rest[0] if rest else None)
+            self.position += 1
+            if len(self.event_counts) <= self.position:
+                self.event_counts.append(self.game.event_count)
+
+    def run(self, interactive: bool, read: Callable[[str], str] | None = None) -> None:
+        console = self.console
+        ask = read or (lambda prompt: console.input(prompt))
+        last = len(self.moves)
+        console.print(
+            f"[bold]{self.title}[/] — {self.record['players']} players, seed {self.record['seed']}, "
+            f"{plural(last, 'move')}"
+        )
+        self.show()
+        while True:
+            if not interactive:
+                if self.position == last:
+                    break
+                self.go_to(self.position + 1)
+                self.show()
+                continue
             try:
-                input()
-            except EOFError:
+                answer = ask(PROMPT).strip().lower()
+            except EOFError:  # the input ended: show the rest without waiting
                 interactive = False
-    if game.is_over:
+                continue
+            if answer in ("q", "quit", "exit"):
+                console.print(f"Replay stopped at move {self.position} of {last}.")
+                return
+            if answer in ("b", "back"):
+                if self.position == 0:
+                    console.print("[dim]This is the start of the game.[/]")
+                    continue
+                self.go_to(self.position - 1)
+            elif answer.isdigit():
+                if int(answer) > last:
+                    console.print(f"[red]There is no move {int(answer)}: the record has {plural(last, 'move')}.[/]")
+                    continue
+                self.go_to(int(answer))
+            elif answer == "":
+                if self.position == last:
+                    break
+                self.go_to(self.position + 1)
+            else:
+                console.print(f"[red]Not understood: {shown(answer)}.[/] Enter, b, a move number or q.")
+                continue
+            self.show()
+        self.show_result()
+
+    # -- drawing ----------------------------------------------------------------------
+    def show(self) -> None:
+        console, i = self.console, self.position
+        if i == 0:
+            console.print("\n[bold]The deal[/]")
+            first, end = 0, self.event_counts[0]
+        else:
+            seat, move, *rest = self.moves[i - 1]
+            timing = f" after {rest[0]} ms" if rest and rest[0] is not None else ""
+            console.print(
+                f"\n[bold]Move {i} of {len(self.moves)}[/]: {shown(self.names[seat])} — [cyan]{shown(move)}[/]{timing}"
+            )
+            first, end = self.event_counts[i - 1], self.event_counts[i]
+        for event in self.events[first:end]:
+            text = self.describe(event)
+            if text:
+                console.print(f"   {text}")
+        console.print(self.table())
+
+    def describe(self, event: dict[str, Any]) -> str | None:
+        name = self.game.name
+        if event["type"] == "deal":
+            return None
+        if name == "mau-mau":
+            from .maumau import describe as describe_maumau
+
+            return describe_maumau(event, None)
+        if name == "aus-die-maus":
+            from .ausdiemaus import describe as describe_ausdiemaus
+
+            return describe_ausdiemaus(event, self.names)
+        if name == "mausgeflippt":
+            from .mausgeflippt import describe as describe_mausgeflippt
+
+            return describe_mausgeflippt(event, None, self.game.view(None)["mouse_pile"])
+        return shown(event["type"])
+
+    def table(self) -> Any:
+        name = self.game.name
+        if name == "mau-mau":
+            return self._maumau()
+        if name == "aus-die-maus":
+            return self._ausdiemaus()
+        return self._mausgeflippt()
+
+    def _hands(self) -> list[list[str]]:
+        """Each seat's own view shows its own hand, so the engine decides what a hand is."""
+        return [self.game.view(s).get("hand") or [] for s in range(self.game.players)]
+
+    def _maumau(self) -> Any:
+        from rich.console import Group
+        from rich.text import Text
+
+        from .maumau import SUIT_SYMBOL, SUIT_WORD, pretty
+
+        view = self.game.view(None)
+        lines = [
+            f"   {shown(self.names[s])}{' ▶' if view['to_move'] == s else '  '} "
+            + (" ".join(pretty(c) for c in hand) or "[dim](no cards)[/]")
+            for s, hand in enumerate(self._hands())
+        ]
+        top = f"   top card {pretty(view['top'])}" if view["top"] else "   no top card"
+        if view["wish"]:
+            top += f"   wish: {SUIT_SYMBOL[view['wish']]} {SUIT_WORD[view['wish']]}"
+        if view["penalty"]:
+            top += f"   penalty open: {view['penalty']}"
+        top += f"   draw pile {view['draw_pile']}"
+        return Group(*(Text.from_markup(line) for line in [*lines, top]))
+
+    def _ausdiemaus(self) -> Any:
+        from rich.table import Table
+
+        from .ausdiemaus import SHORT_LEGEND, card_short, card_text
+
+        view = self.game.view(None)
+        table = Table(box=None, padding=(0, 1), show_header=True)
+        for col in ("", "stack", "chips", "cards in the stack, top first"):
+            table.add_column(col, justify="right" if col in ("stack", "chips") else "left")
+        chase = view["chase"]
+        for s, cards in enumerate(self._stacks()):
+            role = ""
+            if chase and chase["chaser"] == s:
+                role = f" [bold red](must catch, {plural(chase['attempts_left'], 'attempt')} left)[/]"
+            elif chase and chase["owner"] == s:
+                role = " [magenta](mouse owner)[/]"
+            mark = " ▶" if view["to_move"] == s else ""
+            table.add_row(
+                shown(self.names[s]) + mark + role,
+                plural(view["stacks"][s], "card"),
+                str(view["chips"][s]),
+                " ".join(card_short(c) for c in cards) or "[dim]—[/]",
+            )
+        table.caption = (
+            f"pile: {card_text(view['top'])} ({plural(len(view['pile']), 'card')})   "
+            f"chips left: {view['chips_left']}   [dim]({SHORT_LEGEND})[/]"
+        )
+        table.caption_justify = "left"
+        return table
+
+    def _stacks(self) -> list[list[str]]:
+        """Every stack's cards, top first: a replay may see what no player's view shows.
+
+        The engine offers no view of the face-down stacks, so this reads the game's own stacks;
+        they are only read, never changed.
+        """
+        from mauseloch.games.ausdiemaus import CARD_STR
+
+        return [[CARD_STR[c] for c in stack] for stack in self.game.stacks]
+
+    def _mausgeflippt(self) -> Any:
+        from rich.console import Group
+        from rich.padding import Padding
+        from rich.table import Table
+        from rich.text import Text
+
+        from .mausgeflippt import mouse_text, piles_text, pretty, scores_table
+
+        view = self.game.view(None)
+        parts: list[Any] = [scores_table(view, self.names, expand=False)]
+        if view["mouse"] is not None:
+            parts.append(Padding(Text.from_markup(mouse_text(view, tell_protected=True).replace("\n\n", "\n")), (0, 3)))
+        parts.append(Padding(Text.from_markup(f"[dim]{piles_text(view)}[/]"), (0, 3)))
+        hands = Table.grid(padding=(0, 1))
+        for s, hand in enumerate(self._hands()):
+            hands.add_row(shown(self.names[s]) + ":", ", ".join(pretty(c) for c in hand) or "[dim](no cards)[/]")
+        parts.append(Padding(hands, (0, 3)))
+        return Group(*parts)
+
+    def show_result(self) -> None:
+        from rich.table import Table
+
+        console, game = self.console, self.game
+        if not game.is_over:
+            console.print("\n[yellow]The record ends before the game does.[/]")
+            return
         result = game.result()
-        console.print(f"\n[bold]Result[/] ({result['reason']}): ranks {result['ranks']}")
-        for key, value in result.items():
-            if key not in ("reason", "ranks"):
-                console.print(f"   {key}: {value}")
-    else:
-        console.print("\n[yellow]The record ends before the game does.[/]")
-
-
-def _generic(event: dict[str, Any]) -> str:
-    fields = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "private"))
-    return f"{event['type']}: {fields}" if fields else event["type"]
-
-
-def _show_hands(console: Any, game: Any) -> None:
-    """Every hand: each seat's own view shows its own hand, so the engine decides what a hand is."""
-    parts = []
-    for seat in range(game.players):
-        view = game.view(seat)
-        hand = view.get("hand")
-        if hand is not None:
-            parts.append(f"seat {seat}: {' '.join(hand) if hand else '-'}")
-    if game.name == "mau-mau":
-        view = game.view(None)
-        wish = f" wish {view['wish']}" if view["wish"] else ""
-        penalty = f" penalty {view['penalty']}" if view["penalty"] else ""
-        parts.append(f"top {view['top']}{wish}{penalty}")
-    if parts:
-        console.print("   [dim]" + " | ".join(parts) + "[/]")
+        columns = [k for k, v in result.items() if k != "ranks" and isinstance(v, list)]
+        table = Table(title="Result", title_justify="left")
+        for col in ("rank", "player", *columns):
+            table.add_column(col.replace("_", " "), justify="left" if col == "player" else "right")
+        for s in sorted(range(game.players), key=lambda s: (result["ranks"][s], s)):
+            table.add_row(str(result["ranks"][s]), shown(self.names[s]), *(shown(result[c][s]) for c in columns))
+        console.print()
+        console.print(table)

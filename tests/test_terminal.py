@@ -1,0 +1,435 @@
+"""Rough edges of the terminal clients a newcomer hit (issue 8): markup in typed text and records,
+``--save`` checked first, replays for people, the Mausgeflippt hand at 80 columns, ``serve``'s
+arguments, one ``--bots`` rule, and plain wording, exit codes and Ctrl-C.
+
+Driven as a person would: Typer's CliRunner with typed lines, Textual's pilot, and a real
+pseudo-terminal where a real Ctrl-C is needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+import mauseloch
+from mauseloch.bots import make_bot
+from mauseloch.cli import app
+from mauseloch.record import save
+
+runner = CliRunner()
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def _record_file(tmp_path: Path, game: str, moves: int, players: int = 3, seed: int = 4, **options: Any) -> Path:
+    """A record of ``moves`` moves of random bots (fewer if the game ends first)."""
+    g = mauseloch.new_game(game, players=players, seed=seed, options=options or None)
+    bots = [make_bot(game, "random", seed=s) for s in range(players)]
+    while not g.is_over and g.move_count < moves:
+        seat = g.to_move if g.to_move is not None else 0
+        g.play(bots[seat].choose(g.view(seat), g.legal_moves(seat)), seat=seat)
+    path = tmp_path / f"{game}.json"
+    save(g, path)
+    return path
+
+
+# --------------------------------------------------------------------------- 3. text, never markup
+
+
+@pytest.mark.parametrize("typed", ["[/]", "[bold]x[/bold]", "[red]"])
+def test_typed_markup_is_shown_as_typed_and_the_record_is_kept(tmp_path: Path, typed: str) -> None:
+    target = tmp_path / "game.json"
+    result = runner.invoke(
+        app, ["play", "mau-mau", "--seed", "3", "--players", "2", "--save", str(target)], input=f"{typed}\nq\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert typed in result.output  # the engine's answer quotes it, brackets and all
+    assert mauseloch.record.load(target).seed == 3
+
+
+def test_replay_of_a_record_holding_markup_is_a_clear_message(tmp_path: Path) -> None:
+    record = mauseloch.new_game("mau-mau", players=2, seed=5).record()
+    for bad in ({"moves": [[0, "[/]"]]}, {"options": {"[/]": 1}}, {"game": "[bold]chess[/]"}):
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(record | bad))
+        result = runner.invoke(app, ["replay", str(path)])
+        assert result.exit_code == 2, result.output
+        assert "Traceback" not in result.output
+        assert "[/]" in result.output or "[bold]chess[/]" in result.output
+
+
+# --------------------------------------------------------------------------- 4. --save first
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "mau-mau", "--players", "2", "--seed", "1"],
+        ["play", "aus-die-maus", "--players", "2", "--auto", "--speed", "1000", "--seed", "1"],
+        ["play", "mausgeflippt", "--players", "2", "--seed", "1"],
+    ],
+)
+def test_save_path_is_checked_before_the_game_starts(tmp_path: Path, args: list[str]) -> None:
+    for target in (tmp_path / "no-such-folder" / "game.json", tmp_path):
+        result = runner.invoke(app, [*args, "--save", str(target)], input="q\n")
+        assert result.exit_code == 2, result.output
+        assert "cannot save the record" in result.output
+        assert "Seed" not in result.output  # nothing was played
+        assert len(result.output.strip().splitlines()) == 1  # one line
+
+
+def test_an_existing_save_file_is_announced_and_replaced(tmp_path: Path) -> None:
+    target = tmp_path / "game.json"
+    target.write_text("old")
+    args = ["play", "aus-die-maus", "-p", "2", "--auto", "--speed", "100000", "--seed", "3", "--save", str(target)]
+    result = runner.invoke(app, args, input="")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert text.index("will be overwritten") < text.index("Seed")  # said before the game
+    assert mauseloch.record.load(target).is_over
+    fresh = tmp_path / "new.json"
+    result = runner.invoke(app, [*args[:-1], str(fresh)], input="q\n")
+    assert "overwritten" not in result.output and fresh.exists()
+
+
+# --------------------------------------------------------------------------- 5. replays for people
+
+
+def test_replay_steps_forward_back_and_quits(tmp_path: Path) -> None:
+    path = _record_file(tmp_path, "mau-mau", 6)
+    result = runner.invoke(app, ["replay", str(path), "--step"], input="\n\nb\n5\nxyz\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Enter next" in out and "b back" in out and "q quit" in out  # a prompt says what to press
+    shown = re.findall(r"Move (\d+) of 6", out)
+    assert shown == ["1", "2", "1", "5"]  # b stepped back to move 1, 5 jumped
+    assert "Not understood: xyz" in out
+    assert "Replay stopped at move 5 of 6" in out
+    assert "Result" not in out
+
+
+def test_replay_back_at_the_start_and_to_the_end(tmp_path: Path) -> None:
+    path = _record_file(tmp_path, "mau-mau", 2000)
+    result = runner.invoke(app, ["replay", str(path), "--step"], input="b\n99999\n" + "\n" * 3000)
+    assert result.exit_code == 0, result.output
+    assert "This is the start of the game" in result.output
+    assert "There is no move 99999" in result.output
+    assert "Result" in result.output and "rank" in result.output
+
+
+@pytest.mark.parametrize("game", ["aus-die-maus", "mausgeflippt"])
+def test_replay_shows_the_table_not_event_dumps(tmp_path: Path, game: str) -> None:
+    path = _record_file(tmp_path, game, 40)
+    result = runner.invoke(app, ["replay", str(path), "--all"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert not re.search(r"\w+=\w", out), out  # no "flip: seat=0, card=cat"
+    if game == "aus-die-maus":
+        assert "cards in the stack, top first" in out and "chips left" in out
+        first = mauseloch.record.load(path)
+        deal = mauseloch.new_game(game, players=3, seed=first.seed, deck=first.record()["deck"])
+        sizes = deal.view(None)["stacks"]
+        assert f"Seat 0 ▶  {sizes[0]} cards" in out  # sizes...
+        assert re.search(r"\b(o|M[123]|C)( (o|M[123]|C)){5,}", out)  # ...and the cards of each stack
+    else:
+        assert "score" in out and "laundry" in out and "carries" in out and "open cheese" in out
+        hand = mauseloch.record.load(path).view(1)["hand"]
+        assert hand[0].replace("-", " ") in out  # every hand is shown in a replay
+
+
+def test_replay_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _record_file(tmp_path, "mau-mau", 5)
+
+    def interrupted(*args: object, **kwargs: object) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Console, "input", interrupted)
+    result = runner.invoke(app, ["replay", str(path), "--step"])
+    assert result.exit_code == 130
+    assert "Replay stopped" in result.output and "Traceback" not in result.output
+
+
+# --------------------------------------------------------------------------- 6. Mausgeflippt display
+
+
+async def _hand_lines(hand_size: int, players: int, width: int) -> list[str]:
+    from textual.geometry import Region
+
+    from mauseloch.tui.mausgeflippt import make_app
+
+    game = mauseloch.new_game("mausgeflippt", players=players, seed=1, options={"hand_size": hand_size})
+    bots = {s: make_bot("mausgeflippt", "normal", seed=s) for s in range(1, players)}
+    tui = make_app(game, bots, me=0, countdown=1000)
+    async with tui.run_test(size=(width, 40)) as pilot:
+        await pilot.pause()
+        widget = tui.query_one("#hand")
+        size = widget.outer_size
+        lines = [strip.text for strip in widget.render_lines(Region(0, 0, size.width, size.height))]
+        await pilot.press("q")
+    return lines
+
+
+@pytest.mark.parametrize(("hand_size", "players"), [(7, 4), (12, 4), (12, 2)])
+def test_the_hand_never_parts_a_key_from_its_card_at_80_columns(hand_size: int, players: int) -> None:
+    lines = asyncio.run(_hand_lines(hand_size, players, 80))
+    hand = mauseloch.new_game("mausgeflippt", players=players, seed=1, options={"hand_size": hand_size}).view(0)["hand"]
+    keys = "1234567890ab"
+    for key, card in zip(keys, hand, strict=False):
+        kind, colour = card.split("-")
+        cell = re.compile(rf"(^|\s){key} {kind} {colour}(\s|$)")
+        assert any(cell.search(line) for line in lines), (key, card, lines)
+
+
+def test_every_colour_is_drawn_in_colour_and_named() -> None:
+    from rich.text import Text
+
+    from mauseloch.tui.mausgeflippt import COLOUR_STYLE, pretty
+
+    for colour, style in COLOUR_STYLE.items():
+        text = Text.from_markup(pretty(f"cap-{colour}"))
+        assert colour in text.plain  # the word: never colour alone
+        assert any(str(span.style) == style for span in text.spans)  # and the colour
+
+
+# --------------------------------------------------------------------------- 7. serve's arguments
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--port", "70000"], "--port must be from 0 to 65535"),
+        (["--port", "-1"], "--port must be from 0 to 65535"),
+        (["--db", "foo://bar"], "unknown kind of database 'foo'"),
+        (["--db", "sqlite:///{tmp}/no-such-folder/x.db"], "cannot write the SQLite file"),
+        (["--db", "{tmp}"], "is a folder"),
+        (["--bot-delay", "-1"], "--bot-delay must be 0 or more"),
+    ],
+)
+def test_serve_refuses_bad_arguments_in_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    result = runner.invoke(app, ["serve", "--host", "127.0.0.1", *args])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().count("\n") == 0, result.output  # one line
+    assert message in result.output
+    assert not list(tmp_path.iterdir())  # nothing was created
+
+
+def test_serve_refuses_a_port_in_use() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--host", "127.0.0.1", "--port", str(port), "--db", "sqlite://"])
+    assert result.exit_code == 2, result.output
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output and result.output.strip().count("\n") == 0
+
+
+# --------------------------------------------------------------------------- 8. one --bots rule
+
+
+def test_bots_one_kind_for_every_bot_seat_or_one_per_bot_seat() -> None:
+    from mauseloch.bots import bots_for_seats
+
+    assert bots_for_seats("mau-mau", "heuristic", 3) == ["heuristic"] * 3
+    assert bots_for_seats("mau-mau", " Random , HEURISTIC ", 2) == ["random", "heuristic"]
+    assert bots_for_seats("mausgeflippt", "easy,normal,hard", 3) == ["easy", "normal", "hard"]
+    assert bots_for_seats("aus-die-maus", "random", 0) == []
+    for text, message in (
+        ("random,heuristic", "exactly 3 kinds"),
+        ("random,,heuristic", "comma list"),
+        ("", "comma list"),
+        ("genius", "unknown bot 'genius'"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            bots_for_seats("mau-mau", text, 3)
+
+
+@pytest.mark.parametrize(
+    ("command", "bots", "ok"),
+    [
+        (["play", "mau-mau", "-p", "3"], "random,heuristic", True),
+        (["play", "mau-mau", "-p", "3"], "random,heuristic,random", False),
+        (["play", "mausgeflippt", "-p", "4"], "easy,hard", False),
+        (["play", "aus-die-maus", "-p", "3", "--humans", "1", "--speed", "100000"], "random,random", True),
+        (["play", "aus-die-maus", "-p", "3", "--humans", "1"], "random,random,random", False),
+        (["simulate", "mau-mau", "-p", "3", "-n", "2", "-w", "1"], "random,heuristic,random", True),
+        (["simulate", "mau-mau", "-p", "3", "-n", "2", "-w", "1"], "random,heuristic", False),
+    ],
+)
+def test_bots_rule_is_the_same_in_play_and_simulate(command: list[str], bots: str, ok: bool) -> None:
+    result = runner.invoke(app, [*command, "--seed", "2", "--bots", bots], input="q\n")
+    if ok:
+        assert result.exit_code == 0, result.output
+    else:
+        assert result.exit_code == 2, result.output
+        assert "one kind for every bot seat or exactly" in " ".join(result.output.split())
+
+
+# --------------------------------------------------------------------------- 10. wording and leaving
+
+
+def test_mau_mau_speaks_plainly(tmp_path: Path) -> None:
+    from mauseloch.tui.maumau import describe
+
+    result = runner.invoke(app, ["play", "mau-mau", "-p", "2", "--option", "ace_skips=true"], input="q\n")
+    assert "ace_skips" not in result.output and "True" not in result.output
+    assert "an ace makes the next player miss a turn" in " ".join(result.output.split())
+    for reason in ("out", "move_limit", "stalemate"):
+        text = describe({"type": "end", "reason": reason}, 0) or ""
+        assert "Game over: " in text and "_" not in text and f"({reason})" not in text
+
+
+def test_aus_die_maus_speaks_plainly() -> None:
+    seen = ""
+    for seed in range(4):
+        result = runner.invoke(
+            app, ["play", "aus-die-maus", "-p", "2", "--auto", "--speed", "1e6", "--seed", str(seed)]
+        )
+        assert result.exit_code == 0
+        seen += result.output
+    assert "(s)" not in seen
+    assert not re.search(r"\((chips|empty_stack|endless)\)", seen)
+    assert "Game over: " in seen and "Ranking" in seen
+    assert re.search(r"\b1 (card|chip|attempt)\b", seen) or re.search(r"\b[02-9] (cards|chips|attempts)\b", seen)
+
+
+def test_mausgeflippt_speaks_plainly() -> None:
+    from mauseloch.tui.common import says
+    from mauseloch.tui.mausgeflippt import describe
+
+    assert says("You", "reveal") == "You reveal" and says("Bot 2", "reveal") == "Bot 2 reveals"
+    assert "the mice are gone" not in (describe({"type": "end", "reason": "mice"}, 0, 5) or "")
+    assert "nobody reacted to the last 5 mice" in (describe({"type": "end", "reason": "mice"}, 0, 5) or "")
+    assert "every mouse is taken" in (describe({"type": "end", "reason": "mice"}, 0, 0) or "")
+    assert describe({"type": "reveal", "seat": 1, "mouse": "m07"}, 0) == "Bot 1 revealed mouse 7"
+    assert describe({"type": "cheese_taken", "seat": 0, "cheese": "gouda"}, 0) == (
+        "[bold red]You take the gouda cheese (−2)[/]"
+    )
+
+
+async def _leave(key: str) -> tuple[Any, Any]:
+    from mauseloch.tui.mausgeflippt import make_app
+
+    game = mauseloch.new_game("mausgeflippt", players=2, seed=1)
+    tui = make_app(game, {1: make_bot("mausgeflippt", "normal", seed=1)}, me=0, countdown=1000)
+    async with tui.run_test(size=(80, 30)) as pilot:
+        await pilot.pause()
+        assert "You reveal it" in tui.status  # not "You reveals"
+        await pilot.press(key)
+        await pilot.pause()
+        running = tui.is_running
+    return tui, running
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl+c"])
+def test_mausgeflippt_q_and_ctrl_c_quit(key: str) -> None:
+    tui, running = asyncio.run(_leave(key))
+    assert not running
+    assert tui.interrupted == (key == "ctrl+c")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "mau-mau", "-p", "2", "--seed", "1"],
+        ["play", "aus-die-maus", "-p", "2", "--seed", "1", "--speed", "1e6"],
+    ],
+)
+def test_q_leaves_every_game_with_exit_code_0(tmp_path: Path, args: list[str]) -> None:
+    target = tmp_path / "game.json"
+    result = runner.invoke(app, [*args, "--save", str(target)], input="q\n")
+    assert result.exit_code == 0, result.output
+    assert "Game left unfinished" in result.output
+    assert not mauseloch.record.load(target).is_over
+
+
+def test_ctrl_c_leaves_aus_die_maus_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mauseloch.tui.ausdiemaus as adm
+
+    def interrupted(self: object) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(adm.KeyReader, "read", interrupted)  # Ctrl-C while waiting for Enter
+    target = tmp_path / "game.json"
+    args = ["play", "aus-die-maus", "-p", "2", "--speed", "1e6", "--seed", "1", "--save", str(target)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 130, result.output
+    assert "Game left unfinished" in result.output and "Traceback" not in result.output
+    assert target.exists()
+
+
+def test_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.output.strip() == f"mauseloch {mauseloch.__version__}"
+
+
+def _read_until(fd: int, wanted: bytes, seen: bytearray, deadline: float) -> bool:
+    """Read the pty until ``wanted`` shows up (or the child ends, or a generous safety deadline)."""
+    while wanted not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 1.0)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # the child closed the terminal
+                return wanted in seen
+            if not chunk:
+                break
+            seen += chunk
+    return wanted in seen
+
+
+def _own_terminal() -> None:
+    """In the child: a session of its own whose controlling terminal is the pty (so the pty turns
+    Ctrl-C into SIGINT for it)."""
+    import fcntl
+    import termios
+
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_a_real_ctrl_c_in_a_terminal_leaves_mau_mau_cleanly(tmp_path: Path) -> None:
+    import pty
+
+    target = tmp_path / "game.json"
+    leader, follower = pty.openpty()
+    env = os.environ | {"PYTHONPATH": str(SRC), "COLUMNS": "100", "TERM": "xterm"}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "mauseloch.cli", "play", "mau-mau", "-p", "2", "--seed", "4", "--save", str(target)],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        preexec_fn=_own_terminal,
+    )
+    os.close(follower)
+    seen = bytearray()
+    try:
+        assert _read_until(leader, b"Your move>", seen, time.monotonic() + 120), seen.decode(errors="replace")
+        os.write(leader, b"\x03")  # the terminal turns it into SIGINT, as when a person presses Ctrl-C
+        _read_until(leader, b"replay it with", seen, time.monotonic() + 60)
+        code = child.wait(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        os.close(leader)
+    text = seen.decode(errors="replace")
+    assert code == 130, text
+    assert "Game left unfinished" in text and "Traceback" not in text
+    assert target.exists()
