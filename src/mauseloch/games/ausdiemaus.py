@@ -209,7 +209,8 @@ class AusDieMaus(Game):
     def clone(self) -> AusDieMaus:
         # Written out (not a loop over the slots) for speed; the contract test checks every slot.
         new = AusDieMaus.__new__(AusDieMaus)
-        new.players, new.seed, new.deck = self.players, self.seed, self.deck
+        new.players, new.seed = self.players, self.seed
+        new.deck = list(self.deck) if type(self.deck) is list else self.deck  # never changed by play, but public
         new.options = dict(self.options) if type(self.options) is dict else self.options
         new.to_move, new.is_over, new.reason = self.to_move, self.is_over, self.reason
         new._log = list(self._log)  # entries are tuples, never changed

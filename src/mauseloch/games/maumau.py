@@ -349,7 +349,8 @@ class MauMau(Game):
         # Written out (not a loop over the slots): a clone is a search bot's hot path, a few µs.
         # The contract test checks that no slot is forgotten.
         new = MauMau.__new__(MauMau)
-        new.players, new.seed, new.deck = self.players, self.seed, self.deck
+        new.players, new.seed = self.players, self.seed
+        new.deck = list(self.deck) if type(self.deck) is list else self.deck  # never changed by play, but public
         new.options = dict(self.options) if type(self.options) is dict else self.options
         new.to_move, new.is_over, new.reason, new.winner = self.to_move, self.is_over, self.reason, self.winner
         new._log = list(self._log)  # entries are tuples, never changed

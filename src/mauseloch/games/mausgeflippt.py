@@ -463,7 +463,8 @@ class Mausgeflippt(Game):
     def clone(self) -> Mausgeflippt:
         # Written out (not a loop over the slots) for speed; the contract test checks every slot.
         new = Mausgeflippt.__new__(Mausgeflippt)
-        new.players, new.seed, new.deck = self.players, self.seed, self.deck
+        new.players, new.seed = self.players, self.seed
+        new.deck = list(self.deck) if type(self.deck) is list else self.deck  # never changed by play, but public
         new.options = dict(self.options) if type(self.options) is dict else self.options
         new.to_move, new.is_over, new.reason = self.to_move, self.is_over, self.reason
         new.hand_size, new.window_ms = self.hand_size, self.window_ms
@@ -504,7 +505,8 @@ class Mausgeflippt(Game):
         d = self.clone()
         d.seed, d.deck, d._log = seed, [], []  # nothing of the real deal or its log stays
         d._reshuffle_rng = Rng(derive_seed(seed, 2))
-        others = [s for s in range(self.players) if s != seat]
+        # once over, every view shows every hand (the end screen): only the piles stay hidden
+        others = [] if self.is_over else [s for s in range(self.players) if s != seat]
         pool = sorted(self.draw_pile + [f for s in others for f in self._hand_ids(s)])
         rng.shuffle(pool)
         i = 0
