@@ -72,6 +72,18 @@ def _moves_for(key: int) -> tuple[list[str], dict[str, int]]:
     return entry
 
 
+def fit_mask(top: int, wish: int, no_jack_on_jack: bool) -> int:
+    """The cards (a mask of ids) that fit on ``top`` with ``wish`` open (-1: none): MM-4, MM-5,
+    MM-12. Public so a bot can tell what a rival who had to draw did not hold (MM-6)."""
+    if wish >= 0:  # a wish is open: only the wished suit, or a jack
+        fit = SUIT_MASK[wish]
+        return fit & ~JACKS if no_jack_on_jack else fit | JACKS
+    fit = CARD_FIT[top]
+    if no_jack_on_jack and top & 7 == JACK:
+        fit &= ~JACKS
+    return fit
+
+
 def parse_card(text: str) -> str:
     """Canonical spelling of a card string (``"7h " -> "7H"``)."""
     s = text.strip().upper()
@@ -149,14 +161,7 @@ class MauMau(Game):
     # ------------------------------------------------------------------ legal moves
     def _update_fit(self) -> None:
         """The mask of cards that fit now (MM-4, MM-5, MM-12)."""
-        if self.wish >= 0:  # a wish is open: only the wished suit, or a jack
-            fit = SUIT_MASK[self.wish]
-            fit = fit & ~JACKS if self._no_jack_on_jack else fit | JACKS
-        else:
-            fit = CARD_FIT[self.top]
-            if self._no_jack_on_jack and self.top & 7 == JACK:
-                fit &= ~JACKS
-        self.fit = fit
+        self.fit = fit_mask(self.top, self.wish, self._no_jack_on_jack)
 
     def _can_draw(self) -> bool:
         return bool(self.draw_pile) or len(self.discard) > 1
