@@ -31,7 +31,7 @@ from typing import Any
 
 import mauseloch
 from mauseloch.bots import make_bot
-from mauseloch.bots.search import SearchBot
+from mauseloch.bots.search import LEVELS, SearchBot
 from mauseloch.engine import Game, derive_seed
 
 GAME = "mau-mau"
@@ -181,8 +181,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="2-player duplicate games (part 2)")
     parser.add_argument("--games4", type=int, default=400, help="4-player games (part 3)")
-    parser.add_argument("--games-ablation", type=int, default=1000, help="games per variant (part 4)")
-    parser.add_argument("--iterations", type=int, default=300, help="search iterations per decision")
+    parser.add_argument("--games-ablation", type=int, default=400, help="games per variant (part 4)")
+    parser.add_argument("--iterations", type=int, default=LEVELS["search"], help="search iterations per decision")
     parser.add_argument("--workers", type=int, default=2, help="processes (the big runs use both cores)")
     parser.add_argument("--clone-repeat", type=int, default=20_000)
     parser.add_argument("--json", action="store_true", help="end with one JSON line of all figures")

@@ -368,7 +368,7 @@ def _estimate(game: Game) -> list[float]:
     return [0.8 * w / total + 0.2 * (n - r) / (n - 1) for w, r in zip(weights, ranks, strict=True)]
 
 
-LEVELS = {"search-fast": 150, "search": 500}  # iterations per decision
+LEVELS = {"search-fast": 100, "search": 250}  # iterations per decision
 
 
 def _level(kind: str, iterations: int) -> Callable[[int], SearchBot]:
