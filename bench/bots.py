@@ -14,7 +14,7 @@ Parts:
    same deals as part 2: how much of the gap between them inference closes.
 
     python bench/bots.py [--games 2000] [--games4 400] [--games-ablation 1000]
-                         [--iterations 300] [--workers 2] [--json]
+                         [--iterations 250] [--workers 2] [--seconds S] [--json]
 """
 
 from __future__ import annotations
@@ -125,14 +125,50 @@ def play_one(task: tuple[int, int, int, str, int]) -> dict[str, Any]:
     }
 
 
-def duplicate(players: int, games: int, variant: str, iterations: int, workers: int) -> list[dict[str, Any]]:
-    """Play ``games`` games (whole deals, each in every seat arrangement); the raw results."""
-    deals = max(1, games // players)
-    tasks = [(players, d, s, variant, iterations) for d in range(deals) for s in range(players)]
-    if workers > 1:
-        with multiprocessing.Pool(workers) as pool:
-            return pool.map(play_one, tasks, chunksize=4)
-    return [play_one(t) for t in tasks]
+def schedule(deals2: int, deals4: int, deals_ablation: int) -> list[tuple[int, int, int, str]]:
+    """Every game to play, interleaved so that a run cut short by ``--seconds`` still holds
+    every part in proportion: (players, deal, search seat, variant). Whole deals stay together."""
+    tasks: list[tuple[int, int, int, str]] = []
+    done4 = done_ablation = 0
+    for d in range(deals2):
+        tasks += [(2, d, s, "inference") for s in range(2)]
+        while done_ablation < deals_ablation and done_ablation * deals2 <= d * deals_ablation:
+            tasks += [(2, done_ablation, s, v) for v in ("no-inference", "cheat") for s in range(2)]
+            done_ablation += 1
+        while done4 < deals4 and done4 * deals2 <= d * deals4:
+            tasks += [(4, done4, s, "inference") for s in range(4)]
+            done4 += 1
+    return tasks
+
+
+def play_all(
+    tasks: list[tuple[int, int, int, str]], iterations: int, workers: int, seconds: float | None
+) -> tuple[list[dict[str, Any]], bool]:
+    """Play the tasks in order on ``workers`` processes until done or ``seconds`` have passed."""
+    jobs = [(*t, iterations) for t in tasks]
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    results: list[dict[str, Any]] = []
+    cut = False
+    with multiprocessing.Pool(workers) as pool:
+        for i, r in enumerate(pool.imap(play_one, jobs, chunksize=1)):
+            r.update(players=jobs[i][0], variant=jobs[i][3])
+            results.append(r)
+            if (i + 1) % 50 == 0:
+                print(f"  {i + 1}/{len(jobs)} games", flush=True)
+            if deadline is not None and time.perf_counter() > deadline:
+                cut = True
+                pool.terminate()
+                break
+    return results, cut
+
+
+def whole_deals(results: list[dict[str, Any]], players: int, variant: str, limit: int | None = None) -> list[Any]:
+    """The results of ``players``/``variant`` for deals played in every seat arrangement."""
+    mine = [r for r in results if r["players"] == players and r["variant"] == variant]
+    seats: dict[int, int] = {}
+    for r in mine:
+        seats[r["deal"]] = seats.get(r["deal"], 0) + 1
+    return [r for r in mine if seats[r["deal"]] == players and (limit is None or r["deal"] < limit)]
 
 
 def summary(
@@ -161,12 +197,6 @@ def summary(
     }
 
 
-def run(players: int, games: int, variant: str, iterations: int, workers: int) -> tuple[dict[str, Any], list[Any]]:
-    started = time.perf_counter()
-    results = duplicate(players, games, variant, iterations, workers)
-    return summary(results, players, variant, iterations, time.perf_counter() - started), results
-
-
 def _line(label: str, r: dict[str, Any]) -> str:
     lo, hi = r["interval"]
     return (
@@ -185,6 +215,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=LEVELS["search"], help="search iterations per decision")
     parser.add_argument("--workers", type=int, default=2, help="processes (the big runs use both cores)")
     parser.add_argument("--clone-repeat", type=int, default=20_000)
+    parser.add_argument("--seconds", type=float, default=None, help="stop after this long (whole deals count)")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of all figures")
     args = parser.parse_args()
 
@@ -197,19 +228,27 @@ def main() -> None:
             f"   ({c['ratio']:.0f}× faster)   determinize {c['determinize_us']:.1f} µs"
         )
 
-    two, two_raw = run(2, args.games, "inference", args.iterations, args.workers)
+    started = time.perf_counter()
+    tasks = schedule(max(1, args.games // 2), max(1, args.games4 // 4), max(1, args.games_ablation // 2))
+    results, cut = play_all(tasks, args.iterations, args.workers, args.seconds)
+    seconds = time.perf_counter() - started
+    report["cut_short_after_seconds"] = seconds if cut else None
+    if cut:
+        print(f"cut short after {seconds:.0f} s: the figures below cover the whole deals played")
+
+    two = summary(whole_deals(results, 2, "inference"), 2, "inference", args.iterations, seconds)
     report["search_vs_heuristic_2p"] = two
     print(_line("search vs heuristic, 2 players", two), flush=True)
-
-    four, _ = run(4, args.games4, "inference", args.iterations, args.workers)
+    four = summary(whole_deals(results, 4, "inference"), 4, "inference", args.iterations, seconds)
     report["search_vs_3_heuristic_4p"] = four
     print(_line("search vs 3 heuristic, 4 players", four), flush=True)
 
-    # The same deals for every variant: the inference figure is the part of run 2 on them.
-    deals = max(1, args.games_ablation // 2)
-    ablation = {"inference": summary([r for r in two_raw if r["deal"] < deals], 2, "inference", args.iterations, 0.0)}
-    for variant in ("no-inference", "cheat"):
-        ablation[variant], _ = run(2, args.games_ablation, variant, args.iterations, args.workers)
+    # The same deals for every variant: the inference figure is the part of the 2p run on them.
+    played = [whole_deals(results, 2, v) for v in ("no-inference", "cheat")]
+    common = min(len({r["deal"] for r in p}) for p in played)
+    ablation = {
+        v: summary(whole_deals(results, 2, v, limit=common), 2, v, args.iterations, seconds) for v in VARIANTS
+    }
     for variant in VARIANTS:
         print(_line(f"  2p, {variant}", ablation[variant]), flush=True)
     base, inf, cheat = (ablation[v]["win_share"] for v in ("no-inference", "inference", "cheat"))
