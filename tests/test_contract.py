@@ -14,6 +14,8 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import mauseloch
 from mauseloch.events import check_event
@@ -106,6 +108,12 @@ def _check_legal_lists(g: mauseloch.Game) -> None:
         assert all(isinstance(m, str) for m in moves)
         assert len(moves) == len(set(moves)), f"duplicates in {moves}"
         assert all(m == m.strip() for m in moves)
+        # the second version: action ids of the legal moves, and who may act
+        assert g.legal_actions(s) == [g.action_id(m) for m in moves]
+        assert all(g.move_of(a) == m for a, m in zip(g.legal_actions(s), moves, strict=True))
+    assert g.legal_actions() == [g.action_id(m) for m in g.legal_moves()]
+    assert isinstance(g.acting_seats, frozenset)
+    assert g.acting_seats == {s for s in range(g.players) if set(g.legal_moves(s)) - {"timeout"}}
 
 
 def _check_views(g: mauseloch.Game, deck_copies: collections.Counter[str], public: collections.Counter[str]) -> None:
@@ -649,3 +657,306 @@ def test_metadata_states_the_default_for_every_player_count(name: str) -> None:
         assert opt["default"] == (values.pop() if len(values) == 1 else None), opt
         assert isinstance(opt["default_text"], str) and opt["default_text"]
         assert opt["name"] in info.options_help() and opt["default_text"] in info.options_help()
+
+
+# --------------------------------------------------------------------------- the second version
+# api.md "For search bots and learning": clone, acting_seats, parse_move, action ids,
+# legal_actions, determinize. Properties over random positions of every game.
+
+V2 = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _advance(g: mauseloch.Game, rng: random.Random, moves: int) -> None:
+    """Play up to ``moves`` random moves (reactions name their seat and a time)."""
+    for _ in range(moves):
+        if g.is_over:
+            return
+        seat = _acting_seat(g, rng)
+        move = rng.choice(g.legal_moves(seat))
+        g.play(move, seat=seat, ms=rng.randrange(6000) if g.to_move is None else None)
+
+
+def _position(name: str, data: st.DataObject) -> tuple[mauseloch.Game, random.Random]:
+    """A random position of ``name``: players, seed and how far play has gone, from hypothesis."""
+    n = data.draw(st.sampled_from(_players(name)), label="players")
+    seed = data.draw(st.integers(0, 2**32), label="seed")
+    g = mauseloch.new_game(name, players=n, seed=seed)
+    rng = random.Random(seed)
+    _advance(g, rng, data.draw(st.integers(0, 120), label="moves"))
+    return g, rng
+
+
+def _full_state(g: mauseloch.Game) -> Any:
+    """``_state`` plus every seat's view (hands included) and the result once over."""
+    return (_state(g), g.result() if g.is_over else None, sorted(g.acting_seats), g.legal_actions())
+
+
+def _same_play(a: mauseloch.Game, b: mauseloch.Game, rng: random.Random, moves: int = 60) -> None:
+    """``a`` and ``b`` are the same game card for card: every seat sees the same, also while the
+    same moves are played on both (so the hidden piles' order agrees too)."""
+    for _ in range(moves):
+        for s in range(a.players):
+            assert a.view(s) == b.view(s)
+            assert a.legal_moves(s) == b.legal_moves(s)
+        assert a.to_move == b.to_move and a.is_over == b.is_over
+        if a.is_over:
+            assert a.result() == b.result()
+            return
+        seat = _acting_seat(a, rng)
+        move = rng.choice(a.legal_moves(seat))
+        ms = rng.randrange(6000) if a.to_move is None else None
+        a.play(move, seat=seat, ms=ms)
+        b.play(move, seat=seat, ms=ms)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@V2
+@given(data=st.data())
+def test_clone_is_independent(name: str, data: st.DataObject) -> None:
+    g, rng = _position(name, data)
+    c = g.clone()
+    assert type(c) is type(g) and c is not g
+    assert _full_state(c) == _full_state(g)
+    before = _full_state(g)
+    _advance(c, random.Random(rng.random()), 40)  # playing on the clone leaves g as it was
+    assert _full_state(g) == before
+    after_clone = _full_state(c)
+    _advance(g, random.Random(rng.random()), 40)  # and the other way round
+    assert _full_state(c) == after_clone
+    # the clone plays exactly like the game it came from
+    a, b = g.clone(), g.clone()
+    _same_play(a, b, random.Random(1))
+    assert a.events == b.events and a.record() == b.record()
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_clone_copies_every_field(name: str) -> None:
+    """A field added to a game later must be copied by its clone() too."""
+    g = mauseloch.new_game(name, players=_players(name)[-1], seed=11)
+    _advance(g, random.Random(11), 30)
+    c = g.clone()
+    for klass in type(g).__mro__:
+        for slot in klass.__dict__.get("__slots__", ()):
+            if slot in ("__dict__", "__weakref__") or not hasattr(g, slot):
+                continue
+            assert hasattr(c, slot), f"clone() forgets {slot}"
+            if slot == "_options":  # set once in __init__, read only through a proxy: shared on purpose
+                assert getattr(c, slot) == getattr(g, slot)
+                continue
+            mine, theirs = getattr(g, slot), getattr(c, slot)
+            if isinstance(mine, list | dict | collections.deque) and mine:
+                assert theirs == mine and theirs is not mine, f"clone() shares or changes {slot}"
+    assert g.__dict__ == c.__dict__
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@V2
+@given(data=st.data())
+def test_parse_move(name: str, data: st.DataObject) -> None:
+    g, _ = _position(name, data)
+    before = _full_state(g)
+    for s in range(g.players):
+        for move in g.legal_moves(s):
+            for spelling in (move, move.upper(), move.lower(), f"  {move.title()} "):
+                assert g.parse_move(spelling, seat=s) == move
+            if g.to_move == s:
+                assert g.parse_move(move) == move
+        for bad in [*NOT_MOVES, 7, None, ["draw"]]:
+            if bad in g.legal_moves(s):
+                continue
+            with pytest.raises(mauseloch.IllegalMove):
+                g.parse_move(bad, seat=s)
+    for bad_seat in (-1, g.players, True, "0"):
+        with pytest.raises(mauseloch.IllegalMove):
+            g.parse_move("flip", seat=bad_seat)
+    if g.to_move is not None:
+        for move in g.legal_moves():
+            other = (g.to_move + 1) % g.players
+            if move not in g.legal_moves(other):
+                with pytest.raises(mauseloch.IllegalMove):
+                    g.parse_move(move, seat=other)
+    assert _full_state(g) == before
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_action_space(name: str) -> None:
+    """Ids cover every move string once, move_of inverts action_id, refusals are ValueErrors."""
+    for n in _players(name):
+        g = mauseloch.new_game(name, players=n, seed=n)
+        size = g.num_actions
+        assert _is_int(size) and size >= 1
+        moves = [g.move_of(i) for i in range(size)]
+        assert len(set(moves)) == size
+        for i, m in enumerate(moves):
+            assert g.action_id(m) == i and g.action_id(f" {m.swapcase()} ") == i
+        before = _full_state(g)
+        for bad in [*NOT_MOVES, 7, None, b"flip"]:
+            with pytest.raises(ValueError):
+                g.action_id(bad)
+        for bad_id in (-1, size, True, 1.0, "0", None):
+            with pytest.raises(ValueError):
+                g.move_of(bad_id)
+        assert _full_state(g) == before
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@V2
+@given(data=st.data())
+def test_action_ids_are_stable(name: str, data: st.DataObject) -> None:
+    """The same move string has the same id in every game of that name, players and options,
+    whatever has been played; the space's size stays fixed."""
+    g, _ = _position(name, data)
+    fresh = mauseloch.new_game(name, players=g.players, seed=0, options=dict(g.options))
+    assert g.num_actions == fresh.num_actions
+    for s in range(g.players):
+        assert g.legal_actions(s) == [fresh.action_id(m) for m in g.legal_moves(s)]
+    assert [g.move_of(i) for i in range(g.num_actions)] == [fresh.move_of(i) for i in range(g.num_actions)]
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@V2
+@given(data=st.data())
+def test_determinize_keeps_what_the_seat_knows(name: str, data: st.DataObject) -> None:
+    g, rng = _position(name, data)
+    seat = data.draw(st.integers(0, g.players - 1), label="seat")
+    before = _full_state(g)
+    d = g.determinize(seat, seed=data.draw(st.integers(0, 2**40), label="sample seed"))
+    assert _full_state(g) == before
+    assert type(d) is type(g) and d is not g
+    assert d.view(seat) == g.view(seat)
+    assert d.legal_moves(seat) == g.legal_moves(seat)
+    assert (d.to_move, d.is_over, d.players, dict(d.options)) == (g.to_move, g.is_over, g.players, dict(g.options))
+    spectator = g.view(None)
+    assert d.view(None) == spectator  # every count, score and public pile
+    if g.is_over:
+        assert d.result() == g.result()
+    # the sample is a game that plays on under the same rules, to the end
+    _advance(d, rng, MAX_MOVES)
+    assert d.is_over
+    _check_result(d)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@V2
+@given(data=st.data())
+def test_determinize_depends_only_on_what_the_seat_knows(name: str, data: st.DataObject) -> None:
+    """Two games that look the same to ``seat`` (same view, same public history) give the same
+    sample for the same seed, card for card: here the second game is itself a sample, so it
+    holds other cards in every place ``seat`` cannot see."""
+    g, _ = _position(name, data)
+    seat = data.draw(st.integers(0, g.players - 1), label="seat")
+    s, t = data.draw(st.integers(0, 2**40), label="s"), data.draw(st.integers(0, 2**40), label="t")
+    other = g.determinize(seat, seed=t)
+    _same_play(g.determinize(seat, seed=s), other.determinize(seat, seed=s), random.Random(s))
+    swapped = _swap_hidden(g, seat)
+    if swapped is not None:
+        assert swapped.view(seat) == g.view(seat)
+        _same_play(g.determinize(seat, seed=s), swapped.determinize(seat, seed=s), random.Random(t))
+    # and the seed decides the sample
+    a, b = g.determinize(seat, seed=s), g.determinize(seat, seed=s)
+    _same_play(a, b, random.Random(t))
+
+
+def _swap_hidden(g: mauseloch.Game, seat: int) -> mauseloch.Game | None:
+    """A copy of ``g`` with two cards swapped that ``seat`` cannot see (None if there are none).
+
+    Reaches into each game's own fields: the public API offers no way to cheat like this.
+    """
+    c: Any = g.clone()
+    rivals = [s for s in range(g.players) if s != seat]
+    if g.is_over:
+        return None
+    if g.name == "mau-mau":
+        if c.drawn >= 0 and c.to_move != seat:
+            return None  # the card being decided on must stay with its player
+        for a in rivals:
+            for b in [*rivals, "pile"]:
+                mine = c.hands[a]
+                theirs = sum(1 << x for x in c.draw_pile) if b == "pile" else c.hands[b]
+                x, y = mine & ~theirs, theirs & ~mine
+                if x and y:
+                    x, y = x & -x, y & -y
+                    c.hands[a] = mine ^ x ^ y
+                    if b == "pile":
+                        i = c.draw_pile.index(y.bit_length() - 1)
+                        c.draw_pile[i] = x.bit_length() - 1
+                    else:
+                        c.hands[b] = theirs ^ x ^ y
+                    c._legal = None
+                    return c  # type: ignore[no-any-return]
+        return None
+    if g.name == "mausgeflippt":
+        for a in rivals:
+            for b in rivals:
+                fa = [f for f in range(26) if c.counts[a][f] and not c.counts[b][f]]
+                fb = [f for f in range(26) if c.counts[b][f] and not c.counts[a][f]]
+                if a != b and fa and fb:
+                    for who, give, take in ((a, fa[0], fb[0]), (b, fb[0], fa[0])):
+                        c.counts[who][give] -= 1
+                        c.counts[who][take] += 1
+                        c.masks[who] = sum(1 << f for f in range(26) if c.counts[who][f])
+                    c._hands = [None] * c.players
+                    return c  # type: ignore[no-any-return]
+        return None
+    if g.name == "aus-die-maus":  # every stack is face down, even to its owner
+        cards = [(s, i) for s in range(g.players) for i in range(len(c.stacks[s]))]
+        for s, i in cards:
+            for u, j in cards:
+                if c.stacks[s][i] != c.stacks[u][j]:
+                    c.stacks[s][i], c.stacks[u][j] = c.stacks[u][j], c.stacks[s][i]
+                    return c  # type: ignore[no-any-return]
+        return None
+    return None
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_determinize_refusals(name: str) -> None:
+    g = mauseloch.new_game(name, players=_players(name)[0], seed=3)
+    _advance(g, random.Random(3), 10)
+    before = _full_state(g)
+    for bad_seat in (None, -1, g.players, True, "0", 1.0):
+        with pytest.raises(ValueError):
+            g.determinize(bad_seat, seed=1)
+    for bad_seed in (-1, 2**64, True, 1.5, "7"):
+        with pytest.raises(ValueError):
+            g.determinize(0, seed=bad_seed)
+    assert _full_state(g) == before
+    assert g.determinize(0).view(0) == g.view(0)  # seed=None draws a fresh one
+
+
+def _hidden_hand(g: Any, seat: int) -> list[str]:
+    """The cards of ``seat``'s hand, or its face-down stack in Aus die Maus (engine fields)."""
+    if g.name == "aus-die-maus":
+        return [str(c) for c in g.stacks[seat]]
+    return list(g.hand(seat))
+
+
+def _all_hidden(g: Any, seat: int) -> list[str]:
+    """Every card ``seat`` cannot see at the start of a game: other hands (stacks), draw pile."""
+    if g.name == "aus-die-maus":
+        return [str(c) for stack in g.stacks for c in stack]
+    cards = [c for s in range(g.players) if s != seat for c in _hidden_hand(g, s)]
+    if g.name == "mau-mau":
+        from mauseloch.games.maumau import CARD_STR
+
+        return cards + [CARD_STR[c] for c in g.draw_pile]
+    from mauseloch.games.mausgeflippt import FACES
+
+    return cards + [FACES[f] for f in g.draw_pile]
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_determinize_is_uniform(name: str) -> None:
+    """Over many samples each hidden card lands in seat 1's hand (stack) about as often as its
+    share of the cards seat 0 cannot see says: a chi-square bound, with fixed seeds."""
+    g = mauseloch.new_game(name, players=3, seed=21)
+    runs = 1500
+    seen: collections.Counter[str] = collections.Counter()
+    for i in range(runs):
+        seen.update(_hidden_hand(g.determinize(0, seed=i), 1))
+    kinds = collections.Counter(_all_hidden(g, 0))
+    n_hidden, size = sum(kinds.values()), len(_hidden_hand(g, 1))
+    assert set(seen) <= set(kinds) and sum(seen.values()) == runs * size
+    chi2 = sum((seen[c] - runs * size * k / n_hidden) ** 2 / (runs * size * k / n_hidden) for c, k in kinds.items())
+    dof = max(len(kinds) - 1, 1)
+    assert chi2 < dof + 5 * (2 * dof) ** 0.5, (chi2, dof)  # about five standard deviations

@@ -720,3 +720,30 @@ def test_draw_take_and_pass_say_why_they_are_refused() -> None:
     play(g, "draw")  # AH fits: play it or pass
     with pytest.raises(mauseloch.IllegalMove, match="you have drawn already: play AH or pass"):
         g.play("draw")
+
+
+def test_view_shows_the_discard_pile_bottom_first() -> None:
+    """api.md v2: the discard pile's cards are public (everyone saw them laid), bottom first."""
+    import random
+
+    g = mauseloch.new_game("mau-mau", players=3, seed=12)
+    rng = random.Random(12)
+    laid = [g.view(0)["top"]]
+    reshuffled = False
+    for _ in range(300):
+        if g.is_over:
+            break
+        move = rng.choice(g.legal_moves())
+        count = g.event_count
+        g.play(move)
+        for e in g.events_since(count):
+            if e["type"] == "play":
+                laid.append(e["card"])
+            elif e["type"] == "reshuffle":
+                laid = laid[-1:]
+                reshuffled = True
+        for seat in [None, 0, 1, 2]:
+            v = g.view(seat)
+            assert v["discard"] == laid
+            assert v["discard"][-1] == v["top"] and len(v["discard"]) == v["discard_pile"]
+    assert reshuffled

@@ -135,6 +135,12 @@ class Rng:
         """Uniform float in ``[0, 1)`` with 53 random bits (a whole output)."""
         return (self.next64() >> 11) / float(1 << 53)
 
+    def copy(self) -> Rng:
+        """An independent generator that goes on exactly like this one (for ``Game.clone``)."""
+        other = Rng.__new__(Rng)
+        other.state, other._word, other._chunks = self.state, self._word, self._chunks
+        return other
+
 
 def fresh_seed() -> int:
     """A new seed from the operating system (never the global ``random``)."""
@@ -517,6 +523,77 @@ class Game:
         if not isinstance(move, str):
             raise IllegalMove(f"a move must be a string, got {move!r}")
         return move.strip()
+
+    # -- the second version: search bots and learning (api.md) ---------------------------
+    # Each game lists every move string of its action space once, in action-id order, and
+    # says how a move string is spelled canonically (``_move_key``); the rest is shared.
+    ACTIONS: ClassVar[tuple[str, ...]] = ()
+    _ACTION_ID: ClassVar[dict[str, int]] = {}
+
+    def clone(self) -> Game:
+        """An independent copy: playing on either never changes the other."""
+        raise NotImplementedError
+
+    def parse_move(self, text: Any, seat: int | None = None) -> str:
+        """The canonical spelling of ``text`` if it is a legal move now (for ``seat``), else
+        :class:`IllegalMove` saying why; the game is left as it was."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _move_key(text: str) -> str:
+        """``text`` spelled as the game spells its moves (case, spaces)."""
+        return text.strip().lower()
+
+    @property
+    def acting_seats(self) -> frozenset[int]:
+        """The seats that may move now (turn-based games: the seat to move)."""
+        return frozenset() if self.to_move is None else frozenset((self.to_move,))
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space: every move string the game knows has an id below it."""
+        return len(self.ACTIONS)
+
+    def action_id(self, move: Any) -> int:
+        """The stable id of a move string (legal now or not); ValueError for a non-move."""
+        if not isinstance(move, str):
+            raise ValueError(f"a move must be a string, got {move!r}")
+        ids = self._ACTION_ID
+        action = ids.get(move)
+        if action is None:
+            action = ids.get(self._move_key(move))
+            if action is None:
+                raise ValueError(f"{move!r} is not a {self.name} move")
+        return action
+
+    def move_of(self, action_id: Any) -> str:
+        """The canonical move string of an action id (the inverse of :meth:`action_id`)."""
+        if isinstance(action_id, bool) or not isinstance(action_id, int):
+            raise ValueError(f"an action id must be a whole number, got {action_id!r}")
+        if not 0 <= action_id < len(self.ACTIONS):
+            raise ValueError(f"action id {action_id} is out of range 0..{len(self.ACTIONS) - 1}")
+        return self.ACTIONS[action_id]
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """The action ids of ``legal_moves(seat)``."""
+        ids = self._ACTION_ID
+        return [ids[m] for m in self.legal_moves(seat)]
+
+    def determinize(self, seat: Any, seed: int | None = None) -> Game:
+        """A game drawn uniformly among those ``seat`` cannot tell apart from this one: every
+        card it cannot see is dealt again; the sample depends only on what ``seat`` may know.
+        Its record and events need not replay; later reshuffles come from ``seed``."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ValueError(f"seat must be a number from 0 to {self.players - 1}, got {seat!r}")
+        return self._determinize(seat, check_seed(seed))
+
+    def _determinize(self, seat: int, seed: int) -> Game:
+        raise NotImplementedError
+
+    @classmethod
+    def _register_actions(cls, actions: tuple[str, ...]) -> None:
+        cls.ACTIONS = actions
+        cls._ACTION_ID = {m: i for i, m in enumerate(actions)}
 
     def _ensure_over(self) -> None:
         if not self.is_over:

@@ -206,6 +206,41 @@ class AusDieMaus(Game):
         self._seen = {}
         self._log.append(("end", reason, seat))
 
+    # ------------------------------------------------------------------ search and learning (api.md v2)
+    def clone(self) -> AusDieMaus:
+        # Written out (not a loop over the slots) for speed; the contract test checks every slot.
+        new = AusDieMaus.__new__(AusDieMaus)
+        new.players, new.seed = self.players, self.seed
+        new._deck = self._deck  # a tuple, and the options are read only through a proxy: shared
+        new._options = self._options
+        new.to_move, new.is_over, new.reason = self.to_move, self.is_over, self.reason
+        new._log = list(self._log)  # entries are tuples, never changed
+        new._moves = list(self._moves)  # entries are never changed after they are appended
+        new._seen = dict(self._seen)
+        new.stacks = [deque(s) for s in self.stacks]
+        new.pile, new.chips = list(self.pile), list(self.chips)
+        new.chips_left, new.phase, new.owner, new.attempts = self.chips_left, self.phase, self.owner, self.attempts
+        new.flips, new.loop_from = self.flips, self.loop_from
+        return new
+
+    def parse_move(self, text: Any, seat: int | None = None) -> str:
+        self._check_move(text, seat, None)
+        return "flip"
+
+    def _determinize(self, seat: int, seed: int) -> AusDieMaus:
+        """Every stack is face down, even to its owner: all their cards are dealt again, keeping
+        each stack's size. The positions seen after earlier pile wins (AM-11) belong to the real
+        deal and are forgotten, so the sample's endless check starts afresh."""
+        d = self.clone()
+        d.seed, d._deck, d._log, d._seen = seed, (), [], {}
+        pool = sorted(c for s in self.stacks for c in s)
+        Rng(derive_seed(seed, 3)).shuffle(pool)
+        i = 0
+        for s, stack in enumerate(self.stacks):
+            d.stacks[s] = deque(pool[i : i + len(stack)])
+            i += len(stack)
+        return d
+
     # ------------------------------------------------------------------ reading
     def result(self) -> dict[str, Any]:
         self._ensure_over()
@@ -383,3 +418,6 @@ EVENTS = (
     AusDieMausEscape, AusDieMausPileWon, AusDieMausNewPile, AusDieMausEnd,
 )  # fmt: skip
 PUBLIC_EVENTS: tuple[type[Event], ...] = ()
+
+
+AusDieMaus._register_actions(("flip",))  # the action space (api.md v2): one move

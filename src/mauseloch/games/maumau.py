@@ -16,6 +16,7 @@ from ..engine import (
     OptionSpec,
     Rng,
     check_deck,
+    check_seed,
     competition_ranks,
     derive_seed,
     register,
@@ -82,6 +83,18 @@ def _spell(text: str) -> str:
     """Upper case with suit letters and T for the ten: ``" 10♥ " -> "TH"`` (maybe no card)."""
     s = text.strip().upper().translate(SUIT_SYMBOL_LETTER)
     return "T" + s[2:] if s.startswith("10") else s
+
+
+def fit_mask(top: int, wish: int, no_jack_on_jack: bool) -> int:
+    """The cards (a mask of ids) that fit on ``top`` with ``wish`` open (-1: none): MM-4, MM-5,
+    MM-12. Public so a bot can tell what a rival who had to draw did not hold (MM-6)."""
+    if wish >= 0:  # a wish is open: only the wished suit, or a jack
+        fit = SUIT_MASK[wish]
+        return fit & ~JACKS if no_jack_on_jack else fit | JACKS
+    fit = CARD_FIT[top]
+    if no_jack_on_jack and top & 7 == JACK:
+        fit &= ~JACKS
+    return fit
 
 
 def parse_card(text: str) -> str:
@@ -181,14 +194,7 @@ class MauMau(Game):
     # ------------------------------------------------------------------ legal moves
     def _update_fit(self) -> None:
         """The mask of cards that fit now (MM-4, MM-5, MM-12)."""
-        if self.wish >= 0:  # a wish is open: only the wished suit, or a jack
-            fit = SUIT_MASK[self.wish]
-            fit = fit & ~JACKS if self._no_jack_on_jack else fit | JACKS
-        else:
-            fit = CARD_FIT[self.top]
-            if self._no_jack_on_jack and self.top & 7 == JACK:
-                fit &= ~JACKS
-        self.fit = fit
+        self.fit = fit_mask(self.top, self.wish, self._no_jack_on_jack)
 
     def _can_draw(self) -> bool:
         return bool(self.draw_pile) or len(self.discard) > 1
@@ -406,6 +412,148 @@ class MauMau(Game):
             self._log.append(("mau_mau", winner))
         self._log.append(("end", reason))
 
+    # ------------------------------------------------------------------ search and learning (api.md v2)
+    def clone(self) -> MauMau:
+        # Written out (not a loop over the slots): a clone is a search bot's hot path, a few µs.
+        # The contract test checks that no slot is forgotten.
+        new = MauMau.__new__(MauMau)
+        new.players, new.seed = self.players, self.seed
+        new._deck = self._deck  # a tuple, and the options are read only through a proxy: shared
+        new._options = self._options
+        new.to_move, new.is_over, new.reason, new.winner = self.to_move, self.is_over, self.reason, self.winner
+        new._log = list(self._log)  # entries are tuples, never changed
+        new._moves = list(self._moves)
+        new.hands = list(self.hands)  # ints: a copied list is a copied hand
+        new.draw_pile = list(self.draw_pile)
+        new.discard = list(self.discard)
+        new.top, new.wish, new.penalty, new.direction = self.top, self.wish, self.penalty, self.direction
+        new.drawn, new.fit, new._legal = self.drawn, self.fit, self._legal  # _legal's lists are never changed
+        rng = self._reshuffle_rng
+        new._reshuffle_rng = None if rng is None else rng.copy()
+        new._ace_skips, new._then_play = self._ace_skips, self._then_play
+        new._no_jack_on_jack, new._no_win_with_jack = self._no_jack_on_jack, self._no_win_with_jack
+        new._move_limit = self._move_limit
+        return new
+
+    def parse_move(self, text: Any, seat: int | None = None) -> str:
+        return self._check_move(text, seat, None)[0]
+
+    @staticmethod
+    def _move_key(text: str) -> str:
+        s = text.strip()
+        low = s.lower()
+        return low if low in ("draw", "pass", "take") else s.upper()
+
+    def _determinize(self, seat: int, seed: int) -> MauMau:
+        sample = MauMau.from_view(self.view(seat), seed)
+        sample._moves = list(self._moves)  # every Mau-Mau move string is public
+        return sample
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any], seed: int | None = None, deal: list[str] | None = None) -> MauMau:
+        """A game that ``view``'s seat cannot tell apart from the one the view was taken from.
+
+        Every card the seat cannot see (the other hands, the draw pile) is dealt at random from
+        ``seed``, or as ``deal`` lists it: the other seats' hands in seat order, then the draw pile
+        top first (a search bot with its own inference deals this way). When the seat to move is
+        another seat deciding on a drawn card (MM-7), that card is one of its cards that fits (the
+        first that fits in ``deal``). The game plays on under the same rules; later reshuffles
+        come from ``seed``. Its record and events do not replay (the sample has no history).
+        """
+        if not isinstance(view, dict) or view.get("game") != cls.name or not isinstance(view.get("seat"), int):
+            raise ValueError("from_view needs the view of a seat of a Mau-Mau game (game.view(seat))")
+        seed = check_seed(seed)
+        seat: int = view["seat"]
+        players: int = view["players"]
+        counts: list[int] = list(view["hand_counts"])
+        game = cls.__new__(cls)
+        Game.__init__(game, players, seed, dict(view["options"]), [])
+        options = game.options
+        game._ace_skips = options["ace_skips"]
+        game._then_play = options["seven_draw_then_play"]
+        game._no_jack_on_jack = options["no_jack_on_jack"]
+        game._no_win_with_jack = options["no_win_with_jack"]
+        game._move_limit = options["move_limit"]
+        game._reshuffle_rng = None  # made from this sample's seed at its first reshuffle
+        discard = [CARD_ID[c] for c in view["discard"]]
+        game.discard = discard
+        game.top = discard[-1]
+        wish = view["wish"]
+        game.wish = SUITS.index(wish) if wish else -1
+        game.penalty = view["penalty"]
+        game.direction = view["direction"]
+        game.to_move = view["to_move"]
+        game.winner = None
+        game._legal = None
+        game._update_fit()
+        recent = [tuple(m) for m in view.get("recent", ())]
+        game._moves = [(-1, "?")] * (view["moves_played"] - len(recent)) + recent
+        own = 0
+        for c in view["hand"]:
+            own |= 1 << CARD_ID[c]
+        seen = own
+        for c in discard:
+            seen |= 1 << c
+        pool = [c for c in range(32) if not seen >> c & 1]  # in id order: nothing hidden decides it
+        decider = view["to_move"] if view.get("deciding_drawn") and view["to_move"] != seat else None
+        drawn = -1
+        if deal is not None:
+            ids = [CARD_ID[parse_card(c)] for c in deal]
+            if sorted(ids) != pool:
+                raise ValueError("deal must list exactly the cards the seat cannot see")
+            if decider is not None:
+                start = sum(counts[s] for s in range(decider) if s != seat)
+                drawn = next((c for c in ids[start : start + counts[decider]] if 1 << c & game.fit), -1)
+                if drawn < 0:
+                    raise ValueError(f"seat {decider} decides on a drawn card, but deal gives it none that fits")
+        else:
+            rng = Rng(derive_seed(seed, 3))
+            if decider is not None:  # MM-7: the card it drew fits; uniform among the hidden ones that do
+                fitting = [c for c in pool if 1 << c & game.fit]
+                drawn = fitting[rng.below(len(fitting))]
+                pool.remove(drawn)
+            rng.shuffle(pool)
+            ids = pool
+            if decider is not None:
+                ids.insert(sum(counts[s] for s in range(decider) if s != seat), drawn)
+        if view["is_over"]:  # the end screen shows every hand
+            hands = [sum(1 << CARD_ID[c] for c in h) for h in view["hands"]]
+            held = 0
+            for h in hands:
+                held |= h
+            ids = [c for c in ids if not held >> c & 1]
+            game.is_over = True
+            game.reason = view["result"]["reason"]
+            game.to_move = None
+            game.winner = next((s for s in range(players) if not hands[s]), None)
+        else:
+            hands = []
+            i = 0
+            for s in range(players):
+                if s == seat:
+                    hands.append(own)
+                    continue
+                hand = 0
+                for c in ids[i : i + counts[s]]:
+                    hand |= 1 << c
+                hands.append(hand)
+                i += counts[s]
+            ids = ids[i:]
+        game.hands = hands
+        game.draw_pile = ids[::-1]  # top at the end
+        if game.to_move == seat and view.get("drawn"):
+            drawn = CARD_ID[view["drawn"]]
+        game.drawn = drawn
+        return game
+
+    def _recent_moves(self, seat: int) -> list[list[Any]]:
+        """The moves since ``seat``'s own last move, that one included (all when it has none)."""
+        moves = self._moves
+        i = len(moves) - 1
+        while i >= 0 and moves[i][0] != seat:
+            i -= 1
+        return [list(m) for m in moves[max(i, 0) :]]
+
     # ------------------------------------------------------------------ reading
     def hand(self, seat: int) -> list[str]:
         """The cards of ``seat`` in hand order (library users and the engine's own tests)."""
@@ -426,6 +574,8 @@ class MauMau(Game):
             "direction": self.direction,
             "draw_pile": len(self.draw_pile),
             "discard_pile": len(self.discard),
+            "discard": [CARD_STR[c] for c in self.discard],  # bottom first: everyone saw them laid
+            "deciding_drawn": self.drawn >= 0 and not self.is_over,  # MM-7: the player to move drew a card that fits
             "hand_counts": [h.bit_count() for h in self.hands],
             "moves_played": len(self._moves),
             "is_over": self.is_over,
@@ -434,6 +584,7 @@ class MauMau(Game):
             view["hand"] = self.hand(seat)
             view["drawn"] = CARD_STR[self.drawn] if self.drawn >= 0 and seat == self.to_move else None
             view["legal_moves"] = self.legal_moves(seat)
+            view["recent"] = self._recent_moves(seat)
         if self.is_over:
             view["result"] = self.result()
             view["hands"] = [self.hand(s) for s in range(self.players)]
@@ -605,3 +756,14 @@ EVENTS = (
     MauMauReverse, MauMauPass, MauMauMau, MauMauMauMau, MauMauJackNoWin, MauMauReshuffle, MauMauEnd,
 )  # fmt: skip
 PUBLIC_EVENTS = (MauMauDealPublic, MauMauDrawPublic)
+
+
+# The action space (api.md v2): plain cards by card id, each jack with each wish, then the rest.
+MauMau._register_actions(
+    (
+        *(m for c in range(32) for m in ([CARD_STR[c] + ":" + w for w in SUITS] if c & 7 == JACK else [CARD_STR[c]])),
+        "draw",
+        "pass",
+        "take",
+    )
+)

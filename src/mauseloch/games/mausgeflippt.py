@@ -461,6 +461,77 @@ class Mausgeflippt(Game):
         self.current = -1
         self._log.append(("end", reason))
 
+    # ------------------------------------------------------------------ search and learning (api.md v2)
+    def clone(self) -> Mausgeflippt:
+        # Written out (not a loop over the slots) for speed; the contract test checks every slot.
+        new = Mausgeflippt.__new__(Mausgeflippt)
+        new.players, new.seed = self.players, self.seed
+        new._deck = self._deck  # a tuple, and the options are read only through a proxy: shared
+        new._options = self._options
+        new.to_move, new.is_over, new.reason = self.to_move, self.is_over, self.reason
+        new.hand_size, new.window_ms = self.hand_size, self.window_ms
+        new._log = list(self._log)  # entries are tuples, never changed
+        new._moves = list(self._moves)  # entries are never changed after they are appended
+        new._reshuffle_rng = self._reshuffle_rng.copy()
+        new.counts = [list(c) for c in self.counts]
+        new.masks, new.sizes = list(self.masks), list(self.sizes)
+        new._hands = list(self._hands)  # cached lists are replaced, never changed
+        new.draw_pile, new.discard = list(self.draw_pile), list(self.discard)
+        new.mouse_pile, new.cheese_pile = deque(self.mouse_pile), deque(self.cheese_pile)
+        new.revealer, new.current, new.protected, new.streak = self.revealer, self.current, self.protected, self.streak
+        new.mice = list(self.mice)
+        new.laundry = [list(x) for x in self.laundry]
+        new.cheese = [list(x) for x in self.cheese]
+        return new
+
+    def parse_move(self, text: Any, seat: int | None = None) -> str:
+        return self._check_move(text, seat, None)[1]
+
+    @staticmethod
+    def _move_key(text: str) -> str:
+        return " ".join(text.strip().lower().split())
+
+    @property
+    def acting_seats(self) -> frozenset[int]:
+        if self.is_over:
+            return frozenset()
+        if self.current < 0:
+            return frozenset((self.revealer,))
+        return frozenset(s for s in range(self.players) if self.masks[s])  # timeout alone is no act
+
+    def _determinize(self, seat: int, seed: int) -> Mausgeflippt:
+        """Deal again what ``seat`` cannot see: the other hands and the draw pile, the mice never
+        shown since the deal (those put under the pile were seen going there) and the closed
+        cheeses. Each part is gathered in a fixed order first, so nothing hidden decides it."""
+        rng = Rng(derive_seed(seed, 3))
+        d = self.clone()
+        d.seed, d._deck, d._log = seed, (), []  # nothing of the real deal or its log stays
+        d._reshuffle_rng = Rng(derive_seed(seed, 2))
+        # once over, every view shows every hand (the end screen): only the piles stay hidden
+        others = [] if self.is_over else [s for s in range(self.players) if s != seat]
+        pool = sorted(self.draw_pile + [f for s in others for f in self._hand_ids(s)])
+        rng.shuffle(pool)
+        i = 0
+        for s in others:
+            counts = [0] * NFACES
+            for f in pool[i : i + self.sizes[s]]:
+                counts[f] += 1
+            i += self.sizes[s]
+            d.counts[s] = counts
+            d.masks[s] = sum(1 << f for f in range(NFACES) if counts[f])
+        d.draw_pile = pool[i:]
+        d._hands = [None] * self.players
+        reveals = sum(1 for m in self._moves if m[1] == "reveal")
+        unseen = max(0, N_MICE - reveals)  # the top of the pile: never revealed since the deal
+        mice = list(d.mouse_pile)
+        top = sorted(mice[:unseen])
+        rng.shuffle(top)
+        d.mouse_pile = deque(top + mice[unseen:])
+        closed = sorted(list(d.cheese_pile)[1:])
+        rng.shuffle(closed)
+        d.cheese_pile = deque(list(d.cheese_pile)[:1] + closed)
+        return d
+
     # ------------------------------------------------------------------ reading
     def _hand_ids(self, seat: int) -> list[int]:
         counts = self.counts[seat]
@@ -509,6 +580,7 @@ class Mausgeflippt(Game):
             "draw_pile": len(self.draw_pile),
             "discard_pile": len(self.discard),
             "discard_top": FACES[self.discard[-1]] if self.discard else None,
+            "discard": [FACES[f] for f in self.discard],  # bottom first: every card was laid face up
             "hand_counts": list(self.sizes),
             "laundry": [list(x) for x in self.laundry],
             "mice": list(self.mice),
@@ -776,3 +848,7 @@ EVENTS = (
     MausgeflipptRevealer, MausgeflipptReshuffle, MausgeflipptEnd,
 )  # fmt: skip
 PUBLIC_EVENTS = (MausgeflipptDealPublic, MausgeflipptDrawPublic)
+
+
+# The action space (api.md v2): a catch per clothing face, then flip, timeout and reveal.
+Mausgeflippt._register_actions((*("catch " + f for f in FACES), "flip", "timeout", "reveal"))

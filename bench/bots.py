@@ -1,0 +1,267 @@
+"""The search bot against the heuristic bot, and what the API's second version costs.
+
+Duplicate format: every deal is played once per seat arrangement (2 players: seats swapped;
+4 players: the search bot in each seat in turn), so the luck of the deal cancels. Intervals are
+95 % (mean of the per-deal win shares ± 1.96 standard errors, which keeps each deal's games
+together). Time per move is the search bot's CPU time per decision (``time.process_time``, so
+other work on the machine does not inflate it); wall time is printed too.
+
+Parts:
+1. ``clone()`` next to ``copy.deepcopy`` for every game (µs, same positions, same run).
+2. search vs heuristic, 2 players (goal: search wins ≥ 60 %).
+3. one search vs three heuristic, 4 players (goal: ≥ 35 %; a fair share is 25 %).
+4. search without inference, and the cheating search that sees every hand, vs heuristic on the
+   same deals as part 2: how much of the gap between them inference closes.
+
+    python bench/bots.py [--games 2000] [--games4 400] [--games-ablation 1000]
+                         [--iterations 250] [--workers 2] [--seconds S] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import math
+import multiprocessing
+import random
+import statistics
+import time
+from typing import Any
+
+import mauseloch
+from mauseloch.bots import make_bot
+from mauseloch.bots.search import LEVELS, SearchBot
+from mauseloch.engine import Game, derive_seed
+
+GAME = "mau-mau"
+BASE_SEED = 20_261_201
+VARIANTS = ("inference", "no-inference", "cheat")
+
+
+# --------------------------------------------------------------------------- clone cost
+
+
+def clone_costs(repeat: int) -> dict[str, dict[str, float]]:
+    """µs per clone() and per copy.deepcopy of a mid-game position of each game."""
+    out: dict[str, dict[str, float]] = {}
+    for name in sorted(mauseloch.GAMES):
+        info = mauseloch.GAMES[name]
+        g = mauseloch.new_game(name, players=min(4, info.max_players), seed=7)
+        rng = random.Random(7)
+        for _ in range(40):  # a position with some history
+            if g.is_over:
+                break
+            seats = sorted(g.acting_seats)
+            seat = rng.choice(seats)
+            move = rng.choice([m for m in g.legal_moves(seat) if m != "timeout"])
+            g.play(move, seat=seat, ms=1000 if g.to_move is None else None)
+        clone_us = _per_call(g.clone, repeat)
+        deep_us = _per_call(lambda g=g: copy.deepcopy(g), max(repeat // 20, 20))
+        det_us = _per_call(lambda g=g: g.determinize(0, seed=1), max(repeat // 10, 20))
+        out[name] = {"clone_us": clone_us, "deepcopy_us": deep_us, "ratio": deep_us / clone_us,
+                     "determinize_us": det_us}  # fmt: skip
+    return out
+
+
+def _per_call(fn: Any, n: int) -> float:
+    best = math.inf
+    for _ in range(5):  # the best of five rounds: the least disturbed by other work
+        start = time.perf_counter()
+        for _ in range(n):
+            fn()
+        best = min(best, (time.perf_counter() - start) / n)
+    return best * 1e6
+
+
+# --------------------------------------------------------------------------- playing
+
+
+def _search(seed: int, variant: str, iterations: int, game_ref: list[Game]) -> SearchBot:
+    return SearchBot(
+        seed,
+        kind=f"search-{variant}",
+        iterations=iterations,
+        inference=variant != "no-inference",
+        peek=(lambda: game_ref[0]) if variant == "cheat" else None,
+    )
+
+
+def play_one(task: tuple[int, int, int, str, int]) -> dict[str, Any]:
+    """One game: deal ``deal`` with the search bot in ``search_seat``; the rest heuristic."""
+    players, deal, search_seat, variant, iterations = task
+    seed = derive_seed(BASE_SEED + players, deal)
+    g = mauseloch.new_game(GAME, players=players, seed=seed)
+    ref = [g]
+    bots: list[Any] = [
+        _search(derive_seed(seed, 100 + s), variant, iterations, ref)
+        if s == search_seat
+        else make_bot(GAME, "heuristic", seed=derive_seed(seed, 100 + s))
+        for s in range(players)
+    ]
+    cpu: list[float] = []
+    wall: list[float] = []
+    iters: list[int] = []
+    while not g.is_over:
+        seat: int = g.to_move  # type: ignore[assignment]
+        legal = g.legal_moves()
+        if seat == search_seat:
+            c0, w0 = time.process_time(), time.perf_counter()
+            move = bots[seat].choose(g.view(seat), legal)
+            if len(legal) > 1:  # a real decision (forced moves cost nothing)
+                cpu.append(time.process_time() - c0)
+                wall.append(time.perf_counter() - w0)
+                iters.append(bots[seat].last_iterations)
+        else:
+            move = bots[seat].choose(g.view(seat), legal)
+        g.play(move)
+    ranks = g.result()["ranks"]
+    return {
+        "deal": deal,
+        "win": 1.0 if ranks[search_seat] == 1 else 0.0,
+        "cpu": cpu,
+        "wall": wall,
+        "moves": g.move_count,
+    }
+
+
+def schedule(deals2: int, deals4: int, deals_ablation: int) -> list[tuple[int, int, int, str]]:
+    """Every game to play, interleaved so that a run cut short by ``--seconds`` still holds
+    every part in proportion: (players, deal, search seat, variant). Whole deals stay together."""
+    tasks: list[tuple[int, int, int, str]] = []
+    done4 = done_ablation = 0
+    for d in range(deals2):
+        tasks += [(2, d, s, "inference") for s in range(2)]
+        while done_ablation < deals_ablation and done_ablation * deals2 <= d * deals_ablation:
+            tasks += [(2, done_ablation, s, v) for v in ("no-inference", "cheat") for s in range(2)]
+            done_ablation += 1
+        while done4 < deals4 and done4 * deals2 <= d * deals4:
+            tasks += [(4, done4, s, "inference") for s in range(4)]
+            done4 += 1
+    return tasks
+
+
+def play_all(
+    tasks: list[tuple[int, int, int, str]], iterations: int, workers: int, seconds: float | None
+) -> tuple[list[dict[str, Any]], bool]:
+    """Play the tasks in order on ``workers`` processes until done or ``seconds`` have passed."""
+    jobs = [(*t, iterations) for t in tasks]
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    results: list[dict[str, Any]] = []
+    cut = False
+    with multiprocessing.Pool(workers) as pool:
+        for i, r in enumerate(pool.imap(play_one, jobs, chunksize=1)):
+            r.update(players=jobs[i][0], variant=jobs[i][3])
+            results.append(r)
+            if (i + 1) % 50 == 0:
+                print(f"  {i + 1}/{len(jobs)} games", flush=True)
+            if deadline is not None and time.perf_counter() > deadline:
+                cut = True
+                pool.terminate()
+                break
+    return results, cut
+
+
+def whole_deals(results: list[dict[str, Any]], players: int, variant: str, limit: int | None = None) -> list[Any]:
+    """The results of ``players``/``variant`` for deals played in every seat arrangement."""
+    mine = [r for r in results if r["players"] == players and r["variant"] == variant]
+    seats: dict[int, int] = {}
+    for r in mine:
+        seats[r["deal"]] = seats.get(r["deal"], 0) + 1
+    return [r for r in mine if seats[r["deal"]] == players and (limit is None or r["deal"] < limit)]
+
+
+def summary(
+    results: list[dict[str, Any]], players: int, variant: str, iterations: int, seconds: float
+) -> dict[str, Any]:
+    per_deal: dict[int, list[float]] = {}
+    for r in results:
+        per_deal.setdefault(r["deal"], []).append(r["win"])
+    shares = [statistics.fmean(v) for v in per_deal.values()]
+    mean = statistics.fmean(shares)
+    half = 1.96 * statistics.stdev(shares) / math.sqrt(len(shares)) if len(shares) > 1 else math.nan
+    cpu = sorted(t for r in results for t in r["cpu"])
+    wall = [t for r in results for t in r["wall"]]
+    return {
+        "players": players,
+        "variant": variant,
+        "iterations": iterations,
+        "games": len(results),
+        "deals": len(shares),
+        "win_share": mean,
+        "interval": [mean - half, mean + half],
+        "cpu_ms_per_move": 1000 * statistics.fmean(cpu) if cpu else 0.0,
+        "cpu_ms_per_move_p99": 1000 * cpu[int(0.99 * (len(cpu) - 1))] if cpu else 0.0,
+        "wall_ms_per_move": 1000 * statistics.fmean(wall) if wall else 0.0,
+        "seconds": seconds,
+    }
+
+
+def _line(label: str, r: dict[str, Any]) -> str:
+    lo, hi = r["interval"]
+    return (
+        f"{label:<34} wins {100 * r['win_share']:5.1f} % [{100 * lo:4.1f}, {100 * hi:4.1f}]"
+        f"  over {r['games']} games ({r['deals']} deals)"
+        f"  {r['cpu_ms_per_move']:.0f} ms CPU/move (p99 {r['cpu_ms_per_move_p99']:.0f}),"
+        f" {r['wall_ms_per_move']:.0f} ms wall  [{r['seconds']:.0f} s]"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="2-player duplicate games (part 2)")
+    parser.add_argument("--games4", type=int, default=400, help="4-player games (part 3)")
+    parser.add_argument("--games-ablation", type=int, default=400, help="games per variant (part 4)")
+    parser.add_argument("--iterations", type=int, default=LEVELS["search"], help="search iterations per decision")
+    parser.add_argument("--workers", type=int, default=2, help="processes (the big runs use both cores)")
+    parser.add_argument("--clone-repeat", type=int, default=20_000)
+    parser.add_argument("--seconds", type=float, default=None, help="stop after this long (whole deals count)")
+    parser.add_argument("--json", action="store_true", help="end with one JSON line of all figures")
+    args = parser.parse_args()
+
+    report: dict[str, Any] = {"iterations": args.iterations}
+    costs = clone_costs(args.clone_repeat)
+    report["clone"] = costs
+    for name, c in costs.items():
+        print(
+            f"clone() {name:<13} {c['clone_us']:7.1f} µs   copy.deepcopy {c['deepcopy_us']:8.1f} µs"
+            f"   ({c['ratio']:.0f}× faster)   determinize {c['determinize_us']:.1f} µs"
+        )
+
+    started = time.perf_counter()
+    tasks = schedule(max(1, args.games // 2), max(1, args.games4 // 4), max(1, args.games_ablation // 2))
+    results, cut = play_all(tasks, args.iterations, args.workers, args.seconds)
+    seconds = time.perf_counter() - started
+    report["cut_short_after_seconds"] = seconds if cut else None
+    if cut:
+        print(f"cut short after {seconds:.0f} s: the figures below cover the whole deals played")
+
+    two = summary(whole_deals(results, 2, "inference"), 2, "inference", args.iterations, seconds)
+    report["search_vs_heuristic_2p"] = two
+    print(_line("search vs heuristic, 2 players", two), flush=True)
+    four = summary(whole_deals(results, 4, "inference"), 4, "inference", args.iterations, seconds)
+    report["search_vs_3_heuristic_4p"] = four
+    print(_line("search vs 3 heuristic, 4 players", four), flush=True)
+
+    # The same deals for every variant: the inference figure is the part of the 2p run on them.
+    played = [whole_deals(results, 2, v) for v in ("no-inference", "cheat")]
+    common = min(len({r["deal"] for r in p}) for p in played)
+    ablation = {
+        v: summary(whole_deals(results, 2, v, limit=common), 2, v, args.iterations, seconds) for v in VARIANTS
+    }
+    for variant in VARIANTS:
+        print(_line(f"  2p, {variant}", ablation[variant]), flush=True)
+    base, inf, cheat = (ablation[v]["win_share"] for v in ("no-inference", "inference", "cheat"))
+    closed = (inf - base) / (cheat - base) if cheat != base else math.nan
+    report["ablation_2p"] = ablation
+    report["gap_closed_by_inference"] = closed
+    print(
+        f"inference closes {100 * closed:.0f} % of the gap between search without it "
+        f"({100 * base:.1f} %) and the cheating search ({100 * cheat:.1f} %)"
+    )
+    if args.json:
+        print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()

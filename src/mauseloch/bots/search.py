@@ -1,0 +1,383 @@
+"""The Mau-Mau search bot: information-set Monte Carlo tree search over determinisations.
+
+Like every bot it sees only its seat's view and its legal moves. Each iteration deals the cards
+it cannot see at random (``MauMau.from_view``, the engine's sampler behind
+``Game.determinize``), walks one tree shared by all those deals (single-observer ISMCTS:
+UCB1 with availability counts, so a move that is legal in only some deals is judged fairly),
+plays the rest of the game out at random and backs up every seat's reward. The move it plays is
+the root's most visited one.
+
+**Inference** (on by default) reads the public moves since its last turn (``view["recent"]``):
+a rival who had to ``draw`` (or ``pass`` without drawing) held no card that fitted then (MM-6),
+and a rival who chose ``take`` probably held no seven. Each such fact becomes a constraint on
+that rival's hand, loosened by every card the rival has received since; deals are drawn so that
+the hard constraints hold (the constrained rival's hand is dealt first from the cards it may
+hold) and the soft ones weight them by rejection.
+
+**Budget**: ``iterations`` (deterministic for a seed) or ``time_ms`` (wall clock; not
+deterministic, for people at a table). Levels: ``search-fast`` and ``search``.
+
+**Cheating** (``peek``): the bench's upper bound sees the true hands of all seats (the draw
+pile's order stays unknown). It is never registered, so no table offers it.
+
+Why no Mausgeflippt search bot: its only decision is which reaction to make when a mouse is
+shown, and the best one is known at once from the own hand (catch with a fitting card, else
+flip, never touch a protected mouse); who wins a mouse is decided by reaction time, which search
+cannot change. Aus die Maus! has no decisions at all.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..engine import Game, Rng, derive_seed
+from ..games.maumau import CARD_ID, CARD_STR, SEVEN, SUITS, MauMau, fit_mask
+from . import register_bot
+from .maumau_heuristic import HeuristicBot
+
+SEVENS_MASK = sum(1 << (s * 8 + SEVEN) for s in range(4))
+SOFT_WEIGHT = 0.15  # how much a deal keeps when a rival holds a seven it did not play on a penalty
+ROLLOUT_LIMIT = 400  # moves; a rollout still running then is scored as it stands
+
+
+class _Node:
+    """One node of the shared tree: reached by ``player`` playing the move that leads here."""
+
+    __slots__ = ("avail", "children", "player", "reward", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+
+
+class _Constraint:
+    """``seat`` held none of ``mask`` when it had received ``received`` cards in all."""
+
+    __slots__ = ("mask", "received", "seat", "soft")
+
+    def __init__(self, seat: int, mask: int, received: int, soft: bool) -> None:
+        self.seat, self.mask, self.received, self.soft = seat, mask, received, soft
+
+
+class SearchBot:
+    """ISMCTS for Mau-Mau; see the module docstring."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        kind: str = "search",
+        iterations: int | None = 400,
+        time_ms: float | None = None,
+        inference: bool = True,
+        exploration: float = 0.7,
+        prior: float = 0.0,
+        rollout_depth: int | None = None,
+        peek: Callable[[], Game] | None = None,
+    ) -> None:
+        if iterations is None and time_ms is None:
+            raise ValueError("a search needs a budget: iterations or time_ms")
+        self.kind = kind
+        self.iterations = iterations
+        self.time_ms = time_ms
+        self.inference = inference
+        self.exploration = exploration
+        self.peek = peek  # the cheating variant's window on the real game (bench only)
+        # The heuristic's choice gets a head start of ``prior`` wins at the root (progressive bias).
+        self.prior = prior
+        self._heuristic = HeuristicBot(derive_seed(seed, 7)) if prior > 0 else None
+        self.rollout_depth = rollout_depth  # None: play out to the end; else score by cards left
+        self._rng = Rng(seed)
+        self._seed = seed
+        self.last_iterations = 0  # how many the last decision ran (the bench reports it)
+        # What the public moves told so far (see _observe).
+        self._next = -1  # absolute index of the first move not yet read
+        self._top = -1
+        self._wish = -1
+        self._penalty = 0
+        self._drew: int | None = None  # the seat whose last move was a draw (its pass is no news)
+        self._received: list[int] = []
+        self._constraints: list[_Constraint] = []
+
+    # ------------------------------------------------------------------ choosing
+    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
+        """Mau-Mau is played in turns and never opens a reaction window: keep still."""
+        return None, 0
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+        if not legal:
+            raise ValueError("the search bot was asked to move with no legal moves")
+        if view.get("game") != MauMau.name:
+            raise ValueError(f"the search bot plays Mau-Mau, not {view.get('game')}")
+        if self.inference:
+            self._observe(view)
+        if len(legal) == 1:
+            return legal[0]
+        seat: int = view["seat"]
+        root = _Node(seat)
+        if self._heuristic is not None:
+            hint = self._heuristic.choose(view, legal)
+            child = root.children[hint] = _Node(seat)
+            child.visits, child.reward = 1, self.prior  # as if tried once with reward ``prior``
+        deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
+        pool = self._pool(view)
+        count = 0
+        decision_seed = derive_seed(self._seed, view["moves_played"])
+        while True:
+            if self.iterations is not None and count >= self.iterations:
+                break
+            if deadline is not None and count and time.perf_counter() >= deadline:
+                break
+            deal = self._deal(view, pool)
+            game = MauMau.from_view(view, seed=derive_seed(decision_seed, count), deal=deal)
+            self._iterate(game, root)
+            count += 1
+        self.last_iterations = count
+        # The most visited move; the legal list's order breaks ties (deterministic).
+        best = max(legal, key=lambda m: root.children[m].visits if m in root.children else -1)
+        return best
+
+    def _iterate(self, game: MauMau, root: _Node) -> None:
+        rng = self._rng
+        node = root
+        path = [root]
+        c = self.exploration
+        # Selection and expansion: down the tree while every legal move has been tried here.
+        while not game.is_over:
+            mover: int = game.to_move  # type: ignore[assignment]
+            legal = game.legal_moves()
+            children = node.children
+            untried = [m for m in legal if m not in children]
+            if untried:
+                move = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
+                child = children[move] = _Node(mover)
+                for m in legal:
+                    if m != move and m in children:
+                        children[m].avail += 1
+                game.play(move)
+                path.append(child)
+                break
+            best_score = -1.0
+            best: _Node | None = None
+            best_move = legal[0]
+            for m in legal:
+                ch = children[m]
+                ch.avail += 1
+                score = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if score > best_score:
+                    best_score, best, best_move = score, ch, m
+            game.play(best_move)
+            node = best  # type: ignore[assignment]
+            path.append(node)
+        # Rollout: a quick family policy to the end (see _rollout_move).
+        moves = 0
+        limit = ROLLOUT_LIMIT if self.rollout_depth is None else self.rollout_depth
+        while not game.is_over and moves < limit:
+            legal = game.legal_moves()
+            game.play(_rollout_move(legal, rng) if len(legal) > 1 else legal[0])
+            moves += 1
+        rewards = _rewards(game) if game.is_over else _estimate(game)
+        for n in path:
+            n.visits += 1
+            if n is not root:
+                n.reward += rewards[n.player]
+
+    # ------------------------------------------------------------------ dealing what is hidden
+    @staticmethod
+    def _pool(view: dict[str, Any]) -> list[int]:
+        seen = 0
+        for c in view["hand"]:
+            seen |= 1 << CARD_ID[c]
+        for c in view["discard"]:
+            seen |= 1 << CARD_ID[c]
+        return [c for c in range(32) if not seen >> c & 1]
+
+    def _deal(self, view: dict[str, Any], pool: list[int]) -> list[str]:
+        """The other hands in seat order, then the draw pile: the cards ``view`` cannot see."""
+        seat: int = view["seat"]
+        counts: list[int] = view["hand_counts"]
+        rivals = [s for s in range(view["players"]) if s != seat]
+        if self.peek is not None:
+            return self._true_deal(view, pool, rivals)
+        rng = self._rng
+        best: tuple[float, list[int]] | None = None
+        for _ in range(20):  # rejection for the soft constraints; hard ones hold by construction
+            hands = self._propose(pool, rivals, counts)
+            weight = self._weight(hands)
+            if best is None or weight > best[0]:
+                best = (weight, [c for s in rivals for c in hands[s]] + hands[-1])
+            if weight >= 1.0 or rng.random() < weight:
+                break
+        assert best is not None
+        return [CARD_STR[c] for c in best[1]]
+
+    def _propose(self, pool: list[int], rivals: list[int], counts: list[int]) -> dict[int, list[int]]:
+        """A random deal in which each rival keeps its tightest hard fact: at most as many of
+        the cards it lacked as it has received since. Such a hand is drawn exactly (how many of
+        those cards it holds follows the hypergeometric law cut at that bound); the most
+        constrained rival is dealt first, the draw pile gets the rest."""
+        rng = self._rng
+        rest = list(pool)
+        rng.shuffle(rest)
+        tightest: dict[int, tuple[int, int]] = {}
+        for con in self._constraints:
+            if not con.soft:
+                budget = self._received[con.seat] - con.received
+                if con.seat not in tightest or budget < tightest[con.seat][1]:
+                    tightest[con.seat] = (con.mask, budget)
+        hands: dict[int, list[int]] = {}
+        for s in sorted(rivals, key=lambda r: r not in tightest):
+            n = counts[s]
+            take = rest[:n]
+            if s in tightest:
+                mask, budget = tightest[s]
+                lacked = [c for c in rest if mask >> c & 1]
+                others = [c for c in rest if not mask >> c & 1]
+                lo, hi = max(0, n - len(others)), min(budget, len(lacked), n)
+                if lo <= hi:  # else the facts contradict each other: forget them here
+                    weights = [math.comb(len(lacked), k) * math.comb(len(others), n - k) for k in range(lo, hi + 1)]
+                    x = rng.random() * sum(weights)
+                    k = lo
+                    for w in weights:
+                        x -= w
+                        if x < 0:
+                            break
+                        k += 1
+                    k = min(k, hi)
+                    take = lacked[:k] + others[: n - k]
+            hands[s] = take
+            taken = set(take)
+            rest = [c for c in rest if c not in taken]
+        hands[-1] = rest  # the draw pile
+        return hands
+
+    def _weight(self, hands: dict[int, list[int]]) -> float:
+        weight = 1.0
+        for con in self._constraints:
+            allowed = self._received[con.seat] - con.received  # cards received since may be any
+            held = sum(1 for c in hands[con.seat] if con.mask >> c & 1)
+            if held > allowed:
+                weight *= SOFT_WEIGHT ** (held - allowed) if con.soft else 0.0
+        return weight
+
+    def _true_deal(self, view: dict[str, Any], pool: list[int], rivals: list[int]) -> list[str]:
+        real = self.peek()  # type: ignore[misc]
+        hands = [real.view(s)["hand"] for s in rivals]
+        held = {c for h in hands for c in h}
+        pile = [CARD_STR[c] for c in pool if CARD_STR[c] not in held]
+        self._rng.shuffle(pile)  # even the cheat does not know the draw pile's order
+        return [c for h in hands for c in h] + pile
+
+    # ------------------------------------------------------------------ inference
+    def _observe(self, view: dict[str, Any]) -> None:
+        """Read the public moves since the last turn into constraints on the rivals' hands."""
+        players: int = view["players"]
+        seat: int = view["seat"]
+        recent: list[list[Any]] = view.get("recent", [])
+        start = view["moves_played"] - len(recent)
+        if self._next < 0 or self._next < start:  # first look (or a gap): start afresh
+            self._received = [0] * players
+            self._constraints = []
+            self._top = CARD_ID[view["discard"][0]] if start == 0 else CARD_ID[view["top"]]
+            self._wish = -1 if start == 0 else (SUITS.index(view["wish"]) if view["wish"] else -1)
+            self._penalty = 0 if start == 0 else view["penalty"]
+            self._drew = None
+            self._next = start
+        no_jj = bool(view["options"].get("no_jack_on_jack"))
+        for i in range(self._next - start, len(recent)):
+            who, move = recent[i][0], recent[i][1]
+            if move == "draw":
+                if who != seat:
+                    self._constraints.append(
+                        _Constraint(who, fit_mask(self._top, self._wish, no_jj), self._received[who], False)
+                    )
+                self._received[who] += 1
+                self._drew = who
+                continue
+            if move == "pass":
+                if who != seat and self._drew != who:  # MM-14: nothing fitted and nothing to draw
+                    self._constraints.append(
+                        _Constraint(who, fit_mask(self._top, self._wish, no_jj), self._received[who], False)
+                    )
+            elif move == "take":
+                if who != seat:  # countering is never forced, so only a soft fact
+                    self._constraints.append(_Constraint(who, SEVENS_MASK, self._received[who], True))
+                self._received[who] += self._penalty
+                self._penalty = 0
+            else:
+                card, _, wish = move.partition(":")
+                self._top = CARD_ID[card]
+                self._wish = SUITS.index(wish) if wish else -1
+                if self._top & 7 == SEVEN:
+                    self._penalty += 2
+            self._drew = None
+        self._next = view["moves_played"]
+        # A fact about a rival whose hand has been renewed by as many cards as it held is void.
+        counts: list[int] = view["hand_counts"]
+        self._constraints = [
+            con for con in self._constraints if self._received[con.seat] - con.received < counts[con.seat]
+        ]
+
+    def facts(self) -> list[dict[str, Any]]:
+        """What inference holds now (for tests and curious people)."""
+        return [
+            {
+                "seat": con.seat,
+                "lacks": [CARD_STR[c] for c in range(32) if con.mask >> c & 1],
+                "received_since": self._received[con.seat] - con.received,
+                "soft": con.soft,
+            }
+            for con in self._constraints
+        ]
+
+
+def _rollout_move(legal: list[str], rng: Rng) -> str:
+    """Random, but like a player: counter a seven rather than take, play a card found by drawing
+    unless it is a jack, and keep jacks while another card fits."""
+    plain = [m for m in legal if m[0] != "J" and m not in ("take", "pass")]
+    if plain:
+        return plain[rng.below(len(plain))] if len(plain) > 1 else plain[0]
+    if "take" in legal and len(legal) > 1:
+        return legal[0] if legal[0] != "take" else legal[1]
+    if "pass" in legal:
+        return "pass"  # a drawn jack is kept for later
+    return legal[rng.below(len(legal))]
+
+
+def _rewards(game: Game) -> list[float]:
+    """1 for the winner; the rest share a little by rank (so a search still prefers second)."""
+    ranks: list[int] = game.result()["ranks"] if game.is_over else _ranks_now(game)  # ROLLOUT_LIMIT hit
+    n = game.players
+    return [(0.8 if r == 1 else 0.0) + 0.2 * (n - r) / (n - 1) for r in ranks]
+
+
+def _ranks_now(game: Game) -> list[int]:
+    counts: list[int] = game.view(None)["hand_counts"]
+    return [1 + sum(1 for o in counts if o < c) for c in counts]
+
+
+def _estimate(game: Game) -> list[float]:
+    """A game cut short: the chance to win guessed from the cards each seat holds."""
+    counts: list[int] = game.view(None)["hand_counts"]
+    n = game.players
+    weights = [math.exp(-0.6 * c) for c in counts]
+    total = sum(weights)
+    ranks = [1 + sum(1 for o in counts if o < c) for c in counts]
+    return [0.8 * w / total + 0.2 * (n - r) / (n - 1) for w, r in zip(weights, ranks, strict=True)]
+
+
+LEVELS = {"search-fast": 100, "search": 250}  # iterations per decision
+
+
+def _level(kind: str, iterations: int) -> Callable[[int], SearchBot]:
+    return lambda seed: SearchBot(seed, kind=kind, iterations=iterations)
+
+
+for _kind, _iterations in LEVELS.items():
+    register_bot(_kind, _level(_kind, _iterations), game="mau-mau")

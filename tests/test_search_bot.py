@@ -1,0 +1,130 @@
+"""The Mau-Mau search bot (ISMCTS over the engine's determinisations): registered levels,
+legal play from the view alone, determinism, inference from the public moves, the cheat."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import mauseloch
+from mauseloch.bots import bot_kinds, make_bot
+from mauseloch.bots.search import SearchBot
+from mauseloch.games.maumau import CARD_ID, SUIT_MASK, SUITS, MauMau
+
+
+def _play(players: int, seed: int, kinds: list[str], options: dict[str, object] | None = None) -> mauseloch.Game:
+    g = mauseloch.new_game("mau-mau", players=players, seed=seed, options=options)
+    bots = [
+        SearchBot(seed * 10 + s, iterations=12) if k == "search" else make_bot("mau-mau", k, seed=s)
+        for s, k in enumerate(kinds)
+    ]
+    while not g.is_over:
+        seat = g.to_move
+        assert seat is not None
+        view = json.loads(json.dumps(g.view(seat)))  # only what goes over a wire
+        move = bots[seat].choose(view, g.legal_moves())
+        assert move in g.legal_moves()
+        g.play(move)
+    return g
+
+
+def test_levels_are_offered_for_mau_mau_only() -> None:
+    kinds = bot_kinds("mau-mau")
+    assert {"search-fast", "search"} <= set(kinds)
+    assert kinds.index("search-fast") < kinds.index("search")
+    for other in ("aus-die-maus", "mausgeflippt"):
+        assert not {"search-fast", "search"} & set(bot_kinds(other))
+    assert not any("cheat" in k for k in kinds)  # the cheating search is for the bench only
+    bot = make_bot("mau-mau", "search-fast", seed=3)
+    assert isinstance(bot, SearchBot) and bot.kind == "search-fast"
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_plays_legal_moves_to_the_end(players: int) -> None:
+    options = {"ace_skips": True, "no_jack_on_jack": True, "no_win_with_jack": True} if players == 3 else None
+    g = _play(players, players, ["search", *["heuristic"] * (players - 1)], options)
+    assert g.is_over
+
+
+def test_deterministic_for_a_seed_and_an_iteration_budget() -> None:
+    a = _play(2, 5, ["search", "search"])
+    b = _play(2, 5, ["search", "search"])
+    assert a.record() == b.record()
+
+
+def test_time_budget_returns_a_legal_move() -> None:
+    g = mauseloch.new_game("mau-mau", players=3, seed=8)
+    while len(g.legal_moves()) < 2:
+        g.play(g.legal_moves()[0])
+    bot = SearchBot(1, iterations=None, time_ms=5)
+    assert bot.choose(g.view(g.to_move), g.legal_moves()) in g.legal_moves()
+    assert bot.last_iterations >= 1
+    with pytest.raises(ValueError):
+        SearchBot(1, iterations=None, time_ms=None)
+
+
+def test_refuses_other_games_and_empty_legal_lists() -> None:
+    bot = SearchBot(1, iterations=5)
+    g = mauseloch.new_game("aus-die-maus", players=2, seed=1)
+    with pytest.raises(ValueError, match="Mau-Mau"):
+        bot.choose(g.view(0), g.legal_moves())
+    with pytest.raises(ValueError):
+        bot.choose(mauseloch.new_game("mau-mau", seed=1).view(0), [])
+
+
+def _game_with_a_draw_under_a_wish() -> tuple[mauseloch.Game, int]:
+    """Seat 0 wishes hearts with a jack; seat 1 holds no heart and no jack, so it must draw."""
+    hands = ["JC 7S 8S 9S TS", "7C 8C 9C TC QC", "7D 8D 9D TD QD"]
+    # deal: one card at a time to seats 0,1,2; then the starter; then the draw pile top first
+    cols = [h.split() for h in hands]
+    deck = [cols[s][r] for r in range(5) for s in range(3)] + ["KS", "AD", "KD", "QS"]
+    rest = [c for c in MauMau.ACTIONS if len(c) == 2 and c not in deck]
+    rest += [c[:2] for c in MauMau.ACTIONS if c.startswith("J") and c.endswith(":C") and c[:2] not in deck]
+    g = mauseloch.new_game("mau-mau", players=3, seed=1, deck=deck + rest)
+    g.play("JC:H")
+    assert g.legal_moves() == ["draw"]
+    g.play("draw")
+    return g, 1
+
+
+def test_inference_reads_a_draw_under_a_wish_and_deals_accordingly() -> None:
+    g, rival = _game_with_a_draw_under_a_wish()
+    while g.to_move != 0:  # the others play on until seat 0 decides again
+        g.play(g.legal_moves()[0])
+    bot = SearchBot(4, iterations=30)
+    first = mauseloch.new_game("mau-mau", players=3, seed=1, deck=g.record()["deck"])
+    bot.choose(first.view(0), first.legal_moves())  # it saw the start
+    view = g.view(0)
+    bot.choose(view, g.legal_moves())
+    facts = [f for f in bot.facts() if f["seat"] == rival and not f["soft"]]
+    assert facts, bot.facts()
+    lacks = set(facts[0]["lacks"])
+    assert {"7H", "AH", "JD"} <= lacks and "7C" not in lacks
+    # every deal the bot imagines keeps the hearts it could still lack out of that hand
+    pool = bot._pool(view)
+    received = facts[0]["received_since"]
+    for _ in range(200):
+        deal = bot._deal(view, pool)
+        hand = deal[: view["hand_counts"][rival]]
+        hearts = sum(1 for c in hand if SUIT_MASK[SUITS.index("H")] >> CARD_ID[c] & 1 or c[0] == "J")
+        assert hearts <= received
+
+
+def test_without_inference_nothing_is_read() -> None:
+    g, _ = _game_with_a_draw_under_a_wish()
+    while g.to_move != 0:
+        g.play(g.legal_moves()[0])
+    bot = SearchBot(4, iterations=10, inference=False)
+    bot.choose(g.view(0), g.legal_moves())
+    assert bot.facts() == []
+
+
+def test_the_cheat_deals_the_true_hands() -> None:
+    g = mauseloch.new_game("mau-mau", players=3, seed=6)
+    bot = SearchBot(2, iterations=10, peek=lambda: g)
+    view = g.view(0)
+    deal = bot._deal(view, bot._pool(view))
+    assert deal[:5] == g.view(1)["hand"] and deal[5:10] == g.view(2)["hand"]
+    honest = SearchBot(2, iterations=10)
+    assert honest._deal(view, honest._pool(view))[:10] != deal[:10]
