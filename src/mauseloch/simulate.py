@@ -15,7 +15,10 @@ Runners: how one game (or a chunk of games) is played
     1. ``RUNNERS[name]``: a *chunk runner* ``(spec: SimSpec, start, stop) -> Tally`` registered
        here (``register_runner``). Aus die Maus uses one that plays whole chunks in the numba
        kernel (``mauseloch.kernels.ausdiemaus``), which plays exactly the engine's games; the
-       engine's events are not needed for statistics. ``--engine`` forces the default runner.
+       engine's events are not needed for statistics. Mau-Mau with a random bot on every seat
+       plays in its batched kernel (``mauseloch.kernels.maumau``, the same games and the same
+       bot choices); a runner may apply to some specs only (``register_runner(..., applies)``).
+       ``--engine`` forces the default runner.
     2. A module ``mauseloch.sim_runners.<name without dashes>`` (imported lazily) defining
        ``play_game(kinds, seed, options) -> (game, stats)``: one whole game from the game seed,
        with one bot kind per seat. ``stats`` holds ``"reason"``, ``"rank"`` (or ``"ranks"``)
@@ -129,11 +132,15 @@ class Tally:
 ChunkRunner = Callable[[SimSpec, int, int], Tally]
 GameRunner = Callable[[Sequence[str], int, dict[str, Any]], tuple[Any, dict[str, Any]]]
 RUNNERS: dict[str, ChunkRunner] = {}
+RUNNER_APPLIES: dict[str, Callable[[SimSpec], bool]] = {}
 
 
-def register_runner(game: str, runner: ChunkRunner) -> None:
-    """Play chunks of ``game`` with ``runner`` instead of the default (see the module docstring)."""
+def register_runner(game: str, runner: ChunkRunner, applies: Callable[[SimSpec], bool] | None = None) -> None:
+    """Play chunks of ``game`` with ``runner`` instead of the default (see the module docstring),
+    for the specs where ``applies(spec)`` (all of them when it is None)."""
     RUNNERS[game] = runner
+    if applies is not None:
+        RUNNER_APPLIES[game] = applies
 
 
 # --------------------------------------------------------------------------- runners
@@ -227,9 +234,44 @@ def run_ausdiemaus_kernel(spec: SimSpec, start: int, stop: int) -> Tally:
 register_runner("aus-die-maus", run_ausdiemaus_kernel)
 
 
+def run_maumau_kernel(spec: SimSpec, start: int, stop: int) -> Tally:
+    """Mau-Mau chunks with a random bot on every seat in the numba kernel: the same games and the
+    same bot choices as the engine path from the same seeds."""
+    import numpy as np
+
+    from .kernels.maumau import REASONS, options_array, simulate_range
+
+    n = spec.players
+    reasons, moves, ranks, cards, points = simulate_range(
+        np.uint64(spec.seed), start, stop, options_array(n, spec.options)
+    )
+    tally = Tally(n)
+    tally.games = stop - start
+    firsts = (ranks == 1).sum(axis=1)
+    for s in range(n):
+        tally.wins[s] = int((ranks[:, s] == 1).sum())
+        tally.sole_wins[s] = int(((ranks[:, s] == 1) & (firsts == 1)).sum())
+        tally.rank_sum[s] = int(ranks[:, s].sum())
+    for code, count in enumerate(np.bincount(reasons, minlength=len(REASONS) + 1)):
+        if count:
+            tally.reasons[REASONS[code - 1]] = int(count)
+    values, counts = np.unique(moves, return_counts=True)
+    tally.lengths = {int(v): int(c) for v, c in zip(values, counts, strict=True)}
+    tally.seat_figures = {
+        "cards": [int(x) for x in cards.sum(axis=0)],
+        "points": [int(x) for x in points.sum(axis=0)],
+    }
+    return tally
+
+
+register_runner("mau-mau", run_maumau_kernel, lambda spec: all(kind == "random" for kind in spec.bots))
+
+
 def chunk_runner(spec: SimSpec) -> ChunkRunner:
     if not spec.engine_only and spec.game in RUNNERS:
-        return RUNNERS[spec.game]
+        applies = RUNNER_APPLIES.get(spec.game)
+        if applies is None or applies(spec):
+            return RUNNERS[spec.game]
     return run_games
 
 
@@ -290,7 +332,7 @@ def simulate(
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        if chunk_runner(spec) is run_ausdiemaus_kernel:
+        if chunk_runner(spec) is not run_games:
             _run_chunk((spec, 0, 1))  # compile or load the kernel once before the workers start
         # fork where there is one: workers inherit the loaded modules and scripts need no
         # ``if __name__ == "__main__"`` guard; they only compute and send their tally back.
