@@ -39,16 +39,28 @@ def engine_state(g: MauMau) -> list[int]:
     ]  # fmt: skip
 
 
-def kernel_state(batch: kernel.MauMauBatch, k: int) -> list[int]:
-    row = batch.ints[k]
-    cols = [kernel.I_TO_MOVE, kernel.I_TOP, kernel.I_WISH, kernel.I_PENALTY, kernel.I_DIR, kernel.I_DRAWN,
-            kernel.I_PILE, kernel.I_DISC]  # fmt: skip
-    pile, disc = int(row[kernel.I_PILE]), int(row[kernel.I_DISC])
-    cards = batch.cards[k]
-    return [
-        *row[cols].tolist(), *row[kernel.I_HANDS : kernel.I_HANDS + batch.players].tolist(),
-        *cards[:pile].tolist(), *cards[kernel.DISC : kernel.DISC + disc].tolist(),
-    ]  # fmt: skip
+STATE_COLS = [kernel.I_TO_MOVE, kernel.I_TOP, kernel.I_WISH, kernel.I_PENALTY, kernel.I_DIR, kernel.I_DRAWN,
+              kernel.I_PILE, kernel.I_DISC]  # fmt: skip
+
+
+def kernel_states(batch: kernel.MauMauBatch) -> list[list[int]]:
+    """``engine_state`` of every slot, read from the kernel's arrays (one conversion per step)."""
+    head = batch.ints[:, STATE_COLS].tolist()
+    hands = batch.ints[:, kernel.I_HANDS : kernel.I_HANDS + batch.players].tolist()
+    cards = batch.cards.tolist()
+    out = []
+    for k, h in enumerate(head):
+        pile, disc = h[6], h[7]
+        out.append(h + hands[k] + cards[k][:pile] + cards[k][kernel.DISC : kernel.DISC + disc])
+    return out
+
+
+def legal_lists(masks: np.ndarray) -> list[list[int]]:
+    """Every slot's legal action ids, in increasing order."""
+    rows, cols = np.nonzero(masks)
+    bounds = np.searchsorted(rows, np.arange(masks.shape[0] + 1)).tolist()
+    ids = cols.tolist()
+    return [ids[bounds[k] : bounds[k + 1]] for k in range(masks.shape[0])]
 
 
 def obs_from_view(view: dict[str, Any]) -> list[int]:
@@ -85,7 +97,9 @@ def new_engine_game(players: int, seed: int, index: int, options: dict[str, Any]
     return g
 
 
-@pytest.mark.parametrize(("players", "options", "quota"), CONFIGS, ids=[f"{n}p-{i}" for i, (n, _, _) in enumerate(CONFIGS)])
+@pytest.mark.parametrize(
+    ("players", "options", "quota"), CONFIGS, ids=[f"{n}p-{i}" for i, (n, _, _) in enumerate(CONFIGS)]
+)
 def test_kernel_steps_equal_engine(players: int, options: dict[str, Any], quota: int) -> None:
     seed = 7919 * players + len(options)
     batch = kernel.MauMauBatch(SLOTS, players=players, seed=seed, options=options)
@@ -94,41 +108,45 @@ def test_kernel_steps_equal_engine(players: int, options: dict[str, Any], quota:
     finished = 0
     step = 0
     ends: dict[str, int] = {}
+    moves = MauMau.ACTIONS  # action id -> move string, as g.move_of gives it
     while finished < quota:
-        masks = batch.masks
-        counts = masks.sum(axis=1)
-        picks = (policy.random(SLOTS) * counts).astype(np.int64)
+        legal_now = legal_lists(batch.masks)
+        picks = policy.random(SLOTS).tolist()  # the policy: a uniform pick among the legal ids
         actions = np.empty(SLOTS, dtype=np.int64)
+        check_obs = step % 41
         for k, g in enumerate(games):
-            legal = np.flatnonzero(masks[k]).tolist()
+            legal = legal_now[k]
             assert g.legal_actions() == legal, f"game {g.seed}: legal actions differ"
-            assert batch.to_move[k] == g.to_move
-            if step % 17 == k % 17:  # the observation against the seat's own view, now and then
+            if k % 41 == check_obs:  # the observation against the seat's own view, now and then
+                assert batch.to_move[k] == g.to_move
                 assert batch.obs[k].tolist() == obs_from_view(g.view(g.to_move))
-            actions[k] = legal[picks[k]]
-            g.play(g.move_of(int(actions[k])))
+            a = legal[int(picks[k] * len(legal))]
+            actions[k] = a
+            g.play(moves[a])
         _, _, rewards, dones = batch.step(actions)
         step += 1
+        states = kernel_states(batch)
+        done_list = dones.tolist()
         for k, g in enumerate(games):
             if not g.is_over:
-                assert not dones[k]
-                assert kernel_state(batch, k) == engine_state(g), f"game {g.seed} after {g.move_count} moves"
+                assert not done_list[k]
+                assert states[k] == engine_state(g), f"game {g.seed} after {g.move_count} moves"
                 continue
-            assert dones[k], f"game {g.seed} ended in the engine only"
+            assert done_list[k], f"game {g.seed} ended in the engine only"
             res = g.result()
-            fin = batch.final[k]
+            fin = batch.final[k].tolist()
             n = players
             assert kernel.REASONS[fin[kernel.F_REASON] - 1] == res["reason"]
             assert fin[kernel.F_MOVES] == g.move_count
-            assert fin[kernel.F_RANKS : kernel.F_RANKS + n].tolist() == res["ranks"]
-            assert fin[kernel.F_CARDS : kernel.F_CARDS + n].tolist() == res["cards"]
-            assert fin[kernel.F_POINTS : kernel.F_POINTS + n].tolist() == res["points"]
+            assert fin[kernel.F_RANKS : kernel.F_RANKS + n] == res["ranks"]
+            assert fin[kernel.F_CARDS : kernel.F_CARDS + n] == res["cards"]
+            assert fin[kernel.F_POINTS : kernel.F_POINTS + n] == res["points"]
             assert rewards[k, :n].tolist() == pytest.approx(rewards_from(res["ranks"]))
             assert float(rewards[k].sum()) == pytest.approx(0.0, abs=1e-6)
             ends[res["reason"]] = ends.get(res["reason"], 0) + 1
             finished += 1
             games[k] = new_engine_game(players, seed, int(batch.game_index[k]), options)
-            assert kernel_state(batch, k) == engine_state(games[k])
+            assert states[k] == engine_state(games[k])
         assert not rewards[~dones.astype(bool)].any()
     assert ends.get("out", 0) > quota // 2
     if "move_limit" in options:
@@ -147,7 +165,7 @@ def test_kernel_numbers_games_in_the_order_they_start() -> None:
             new = int(batch.game_index[k])
             assert new == max(seen) + 1  # slots in increasing order take the next numbers
             seen.add(new)
-    obs, masks = batch.reset()
+    _, masks = batch.reset()
     assert batch.game_index.tolist() == [0, 1, 2]
     assert masks.tolist() == kernel.MauMauBatch(3, players=2, seed=5).masks.tolist()
 
@@ -190,7 +208,12 @@ def test_kernel_action_table_is_the_engines() -> None:
 
 @pytest.mark.parametrize(
     ("players", "options"),
-    [(2, []), (4, []), (5, ["ace_skips=true", "no_win_with_jack=true"]), (3, ["move_limit=20", "no_jack_on_jack=true"])],
+    [
+        (2, []),
+        (4, []),
+        (5, ["ace_skips=true", "no_win_with_jack=true"]),
+        (3, ["move_limit=20", "no_jack_on_jack=true"]),
+    ],
 )
 def test_simulate_random_uses_the_kernel_and_reports_as_the_engine(players: int, options: list[str]) -> None:
     spec = sim.make_spec("mau-mau", players, "random", 123, options)

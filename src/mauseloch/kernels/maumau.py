@@ -63,7 +63,7 @@ from numba import njit
 
 from ..engine import game_info
 from ..games.maumau import CARD_FIT, CARD_ID, JACK, JACKS, POINTS, SEVEN, SEVENS, SUIT_MASK, SUITS, MauMau
-from .ausdiemaus import GOLDEN, derive_seed, mix64
+from .ausdiemaus import GOLDEN, LIMIT16, RECIP16, derive_seed, mix64
 
 MAX_PLAYERS = 5
 NUM_ACTIONS = len(MauMau.ACTIONS)
@@ -119,8 +119,8 @@ U0 = np.uint64(0)
 U1 = np.uint64(1)
 U4 = np.uint64(4)
 U16 = np.uint64(16)
+U32 = np.uint64(32)
 U_FFFF = np.uint64(0xFFFF)
-U65536 = np.uint64(65536)
 DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 U58 = np.uint64(58)
 DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
@@ -132,12 +132,12 @@ STREAM_BOTS = 200  # mauseloch.simulate: the bot of seat s draws from derive_see
 # --------------------------------------------------------------------------- small helpers
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _below(r: np.ndarray, base: int, n: int) -> int:
     """``engine.Rng.below(n)`` for n <= 2**16 on the generator ``r[base:base + 3]`` (state, the
     unused 16-bit chunks of the last output, their count)."""
     n64 = np.uint64(n)
-    limit = U65536 - U65536 % n64
+    limit = LIMIT16[n]  # no division: the kernels share the tables of ``65536 - 65536 % n``
     while True:
         if r[base + 2] == U0:
             r[base] = r[base] + GOLDEN
@@ -147,10 +147,10 @@ def _below(r: np.ndarray, base: int, n: int) -> int:
         r[base + 1] = r[base + 1] >> U16
         r[base + 2] = r[base + 2] - U1
         if v < limit:
-            return np.int64(v % n64)
+            return int(np.int64(v - ((v * RECIP16[n]) >> U32) * n64))  # v % n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _shuffle(cards: np.ndarray, lo: int, length: int, r: np.ndarray, base: int) -> None:
     """``engine.Rng.shuffle`` of ``cards[lo:lo + length]``: Fisher-Yates from the end."""
     for i in range(length - 1, 0, -1):
@@ -160,14 +160,14 @@ def _shuffle(cards: np.ndarray, lo: int, length: int, r: np.ndarray, base: int) 
         cards[lo + j] = t
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _lowest(bits: int) -> int:
     """The index of the lowest set bit of ``bits`` (> 0)."""
     low = np.uint64(bits & -bits)
     return DEBRUIJN_INDEX[(low * DEBRUIJN) >> U58]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _popcount(x: int) -> int:
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -175,7 +175,7 @@ def _popcount(x: int) -> int:
     return ((x * 0x0101010101010101) >> 56) & 0xFF
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _fit(top: int, wish: int, no_jack_on_jack: bool) -> int:
     """``maumau.fit_mask``: the cards that fit now (MM-4, MM-5, MM-12)."""
     if wish >= 0:
@@ -185,6 +185,16 @@ def _fit(top: int, wish: int, no_jack_on_jack: bool) -> int:
     if no_jack_on_jack and top & 7 == JACK:
         fit &= ~JACKS
     return fit
+
+
+@njit(cache=True)
+def _seat(x: int, n: int) -> int:
+    """``x % n`` for ``-n <= x < 2 * n`` without a division (a division costs more than a move)."""
+    if x >= n:
+        return x - n
+    if x < 0:
+        return x + n
+    return x
 
 
 # --------------------------------------------------------------------------- one game
@@ -211,11 +221,12 @@ def deal(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, seed: np.uint64,
     for s in range(MAX_PLAYERS):
         ints[I_HANDS + s] = 0
         ints[I_COUNTS + s] = 0
+    s = 0
     for i in range(dealt):  # five rounds, one card at a time to seats 0..n-1
-        s = i % n
-        ints[I_HANDS + s] |= 1 << np.int64(cards[DISC + i])
+        ints[I_HANDS + s] |= 1 << int(cards[DISC + i])
         ints[I_COUNTS + s] += 1
-    top = np.int64(cards[DISC + dealt])
+        s = _seat(s + 1, n)
+    top = int(cards[DISC + dealt])
     pile = 31 - dealt
     for j in range(pile):  # the rest is the draw pile, its first card on top (at the end)
         cards[j] = cards[DISC + 31 - j]
@@ -234,7 +245,7 @@ def deal(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, seed: np.uint64,
     ints[I_INDEX] = index
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _legal(ints: np.ndarray) -> tuple[int, int]:
     """The legal moves of the seat to move: ``(cards, other)``, a mask of the card ids that may be
     played (a jack stands for its four wishes) and the one other legal action id, or -1."""
@@ -252,12 +263,12 @@ def _legal(ints: np.ndarray) -> tuple[int, int]:
     return 0, PASS_A
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _legal_count(bits: int, other: int) -> int:
     return _popcount(bits & ~JACKS) + 4 * _popcount(bits & JACKS) + (1 if other >= 0 else 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _nth_legal(bits: int, other: int, k: int) -> int:
     """The ``k``-th legal action id in increasing id order (the engine's ``legal_moves`` order)."""
     while bits:
@@ -270,7 +281,7 @@ def _nth_legal(bits: int, other: int, k: int) -> int:
     return other
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def is_legal(ints: np.ndarray, action: int) -> bool:
     """Whether ``action`` is legal for the seat to move of the game in ``ints``."""
     if ints[I_OVER] or action < 0 or action >= NUM_ACTIONS:
@@ -281,7 +292,7 @@ def is_legal(ints: np.ndarray, action: int) -> bool:
     return (bits >> ACT_CARD[action]) & 1 == 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _draw(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, seat: int, count: int) -> int:
     """Draw up to ``count`` cards for ``seat``, reshuffling when needed (MM-8); the last card
     drawn, or -1 when none could be."""
@@ -300,14 +311,14 @@ def _draw(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, seat: int, coun
             _shuffle(cards, 0, m, rngs, R_STATE)
             pile = m
         pile -= 1
-        got = np.int64(cards[pile])
+        got = int(cards[pile])
         ints[I_PILE] = pile
         ints[I_HANDS + seat] |= 1 << got
         ints[I_COUNTS + seat] += 1
     return got
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _finish(ints: np.ndarray, reason: int) -> None:
     ints[I_OVER] = reason
     ints[I_TO_MOVE] = -1
@@ -339,35 +350,35 @@ def apply(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, action: int, op
                 _finish(ints, OUT)
                 return  # the winning card has no effect
             _draw(ints, cards, rngs, p, 1)
-            nxt = (p + d + n) % n
+            nxt = _seat(p + d, n)
         else:
             rank = card & 7
             if rank == SEVEN:  # MM-9
                 ints[I_PENALTY] += 2
-                nxt = (p + d + n) % n
+                nxt = _seat(p + d, n)
             elif rank == 1 or (rank == 7 and opts[O_ACE_SKIPS]):  # MM-10 eight, MM-11 ace
-                nxt = (p + 2 * d + 2 * n) % n
+                nxt = _seat(_seat(p + d, n) + d, n)
             elif rank == 2:  # MM-10a nine
                 d = -d
                 ints[I_DIR] = d
-                nxt = p if n == 2 else (p + d + n) % n
+                nxt = p if n == 2 else _seat(p + d, n)
             else:
-                nxt = (p + d + n) % n
+                nxt = _seat(p + d, n)
         ints[I_TO_MOVE] = nxt
     elif action == DRAW_A:  # MM-6/MM-7: if the card fits, play it or pass; else the turn passes
         got = _draw(ints, cards, rngs, p, 1)
         if got >= 0 and (ints[I_FIT] >> got) & 1:
             ints[I_DRAWN] = got
         else:
-            ints[I_TO_MOVE] = (p + d + n) % n
+            ints[I_TO_MOVE] = _seat(p + d, n)
     elif action == PASS_A:
         ints[I_DRAWN] = -1
-        ints[I_TO_MOVE] = (p + d + n) % n
+        ints[I_TO_MOVE] = _seat(p + d, n)
     else:  # take the penalty (MM-9)
         _draw(ints, cards, rngs, p, ints[I_PENALTY])
         ints[I_PENALTY] = 0
         if not opts[O_THEN_PLAY]:
-            ints[I_TO_MOVE] = (p + d + n) % n
+            ints[I_TO_MOVE] = _seat(p + d, n)
     # MM-14a: a win was handled already; then stalemate (MM-14), then the move limit (MM-15a).
     if ints[I_PILE] == 0 and ints[I_PENALTY] == 0 and ints[I_DISC] <= 1:
         fit = ints[I_FIT]
@@ -405,7 +416,7 @@ def result(ints: np.ndarray, n: int, ranks: np.ndarray, hand_cards: np.ndarray, 
 # --------------------------------------------------------------------------- observation
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _observe(ints: np.ndarray, cards: np.ndarray, n: int, obs: np.ndarray, mask: np.ndarray) -> None:
     """The observation and action mask of the seat to move (see the module docstring)."""
     for i in range(OBS_SIZE):
@@ -424,7 +435,7 @@ def _observe(ints: np.ndarray, cards: np.ndarray, n: int, obs: np.ndarray, mask:
     obs[OBS_DIR] = ints[I_DIR]
     obs[OBS_DRAWN] = 1 if ints[I_DRAWN] >= 0 else 0
     for j in range(n):
-        obs[OBS_COUNTS + j] = ints[I_COUNTS + (p + j) % n]
+        obs[OBS_COUNTS + j] = ints[I_COUNTS + _seat(p + j, n)]
     obs[OBS_PILE] = ints[I_PILE]
     disc = ints[I_DISC]
     obs[OBS_DISC_COUNT] = disc
