@@ -144,13 +144,20 @@ def test_kernel_steps_equal_engine(players: int, options: dict[str, Any], quota:
             assert rewards[k, :n].tolist() == pytest.approx(rewards_from(res["ranks"]))
             assert float(rewards[k].sum()) == pytest.approx(0.0, abs=1e-6)
             ends[res["reason"]] = ends.get(res["reason"], 0) + 1
+            for kind in {e[0] for e in g._log} & {"reshuffle", "jack_no_win", "take", "reverse"}:
+                ends[kind] = ends.get(kind, 0) + 1  # the rare rules these games went through
             finished += 1
             games[k] = new_engine_game(players, seed, int(batch.game_index[k]), options)
             assert states[k] == engine_state(games[k])
         assert not rewards[~dones.astype(bool)].any()
     assert ends.get("out", 0) > quota // 2
+    assert ends.get("take", 0) > quota // 5 and ends.get("reverse", 0) > 0
     if "move_limit" in options:
         assert ends.get("move_limit", 0) > 0
+    else:  # short games never empty the draw pile
+        assert ends.get("reshuffle", 0) > quota // 50
+    if options.get("no_win_with_jack"):
+        assert ends.get("jack_no_win", 0) > 0
 
 
 def test_kernel_numbers_games_in_the_order_they_start() -> None:
