@@ -23,22 +23,30 @@ import mauseloch
 Runner = Callable[[float, random.Random], tuple[int, int, float]]  # -> decisions, games, seconds
 
 
-def run_mauseloch(seconds: float, rng: random.Random) -> tuple[int, int, float]:
-    new_game = mauseloch.new_game
-    choice = rng.choice
-    decisions = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        g = new_game("mau-mau", players=4, seed=rng.getrandbits(53))
-        while not g.is_over:
-            g.play(choice(g.legal_moves()))
-            decisions += 1
-        games += 1
-    return decisions, games, time.perf_counter() - start
+def make_mauseloch(players: int = 4, clock: Callable[[], float] = time.perf_counter) -> Runner:
+    """Random legal moves through the public string API (``clock``: how seconds are counted)."""
+
+    def run(seconds: float, rng: random.Random) -> tuple[int, int, float]:
+        new_game = mauseloch.new_game
+        choice = rng.choice
+        decisions = games = 0
+        start = clock()
+        deadline = start + seconds
+        while clock() < deadline:
+            g = new_game("mau-mau", players=players, seed=rng.getrandbits(53))
+            while not g.is_over:
+                g.play(choice(g.legal_moves()))
+                decisions += 1
+            games += 1
+        return decisions, games, clock() - start
+
+    return run
 
 
-def make_openspiel() -> Runner | None:
+run_mauseloch = make_mauseloch()
+
+
+def make_openspiel(clock: Callable[[], float] = time.perf_counter) -> Runner | None:
     try:
         import pyspiel
     except ImportError:
@@ -48,9 +56,9 @@ def make_openspiel() -> Runner | None:
     def run(seconds: float, rng: random.Random) -> tuple[int, int, float]:
         choice = rng.choice
         decisions = games = 0
-        start = time.perf_counter()
+        start = clock()
         deadline = start + seconds
-        while time.perf_counter() < deadline:
+        while clock() < deadline:
             state = game.new_initial_state()
             while not state.is_terminal():
                 if state.is_chance_node():
@@ -60,7 +68,7 @@ def make_openspiel() -> Runner | None:
                     state.apply_action(choice(state.legal_actions()))
                     decisions += 1
             games += 1
-        return decisions, games, time.perf_counter() - start
+        return decisions, games, clock() - start
 
     return run
 

@@ -16,7 +16,10 @@ Runners: how one game (or a chunk of games) is played
     1. ``RUNNERS[name]``: a *chunk runner* ``(spec: SimSpec, start, stop) -> Tally`` registered
        here (``register_runner``). Aus die Maus uses one that plays whole chunks in the numba
        kernel (``mauseloch.kernels.ausdiemaus``), which plays exactly the engine's games; the
-       engine's events are not needed for statistics. ``--engine`` forces the default runner.
+       engine's events are not needed for statistics. Mau-Mau with a random bot on every seat
+       plays in its batched kernel (``mauseloch.kernels.maumau``, the same games and the same
+       bot choices); a runner may apply to some specs only (``register_runner(..., applies)``).
+       ``--engine`` forces the default runner.
     2. By the kind of game it declares: a game with ``GameInfo.dynamics == "reactions"``
        (Mausgeflippt) is played by :func:`play_reactions`, whose windows the one referee
        (:mod:`mauseloch.realtime`) decides in virtual time from the bots' ``react`` answers,
@@ -128,11 +131,15 @@ ChunkRunner = Callable[[SimSpec, int, int], Tally]
 GameRunner = Callable[[Sequence[str], int, dict[str, Any]], tuple[Any, dict[str, Any]]]
 RUNNERS: dict[str, ChunkRunner] = {}
 FIGURES: dict[str, Callable[[Game], dict[str, Any]]] = {}
+RUNNER_APPLIES: dict[str, Callable[[SimSpec], bool]] = {}
 
 
-def register_runner(game: str, runner: ChunkRunner) -> None:
-    """Play chunks of ``game`` with ``runner`` instead of the default (see the module docstring)."""
+def register_runner(game: str, runner: ChunkRunner, applies: Callable[[SimSpec], bool] | None = None) -> None:
+    """Play chunks of ``game`` with ``runner`` instead of the default (see the module docstring),
+    for the specs where ``applies(spec)`` (all of them when it is None)."""
     RUNNERS[game] = runner
+    if applies is not None:
+        RUNNER_APPLIES[game] = applies
 
 
 def register_figures(game: str, figures: Callable[[Game], dict[str, Any]]) -> None:
@@ -250,9 +257,44 @@ def _register_mausgeflippt_figures() -> None:
 _register_mausgeflippt_figures()
 
 
+def run_maumau_kernel(spec: SimSpec, start: int, stop: int) -> Tally:
+    """Mau-Mau chunks with a random bot on every seat in the numba kernel: the same games and the
+    same bot choices as the engine path from the same seeds."""
+    import numpy as np
+
+    from .kernels.maumau import REASONS, options_array, simulate_range
+
+    n = spec.players
+    reasons, moves, ranks, cards, points = simulate_range(
+        np.uint64(spec.seed), start, stop, options_array(n, spec.options)
+    )
+    tally = Tally(n)
+    tally.games = stop - start
+    firsts = (ranks == 1).sum(axis=1)
+    for s in range(n):
+        tally.wins[s] = int((ranks[:, s] == 1).sum())
+        tally.sole_wins[s] = int(((ranks[:, s] == 1) & (firsts == 1)).sum())
+        tally.rank_sum[s] = int(ranks[:, s].sum())
+    for code, count in enumerate(np.bincount(reasons, minlength=len(REASONS) + 1)):
+        if count:
+            tally.reasons[REASONS[code - 1]] = int(count)
+    values, counts = np.unique(moves, return_counts=True)
+    tally.lengths = {int(v): int(c) for v, c in zip(values, counts, strict=True)}
+    tally.seat_figures = {
+        "cards": [int(x) for x in cards.sum(axis=0)],
+        "points": [int(x) for x in points.sum(axis=0)],
+    }
+    return tally
+
+
+register_runner("mau-mau", run_maumau_kernel, lambda spec: all(kind == "random" for kind in spec.bots))
+
+
 def chunk_runner(spec: SimSpec) -> ChunkRunner:
     if not spec.engine_only and spec.game in RUNNERS:
-        return RUNNERS[spec.game]
+        applies = RUNNER_APPLIES.get(spec.game)
+        if applies is None or applies(spec):
+            return RUNNERS[spec.game]
     return run_games
 
 
@@ -299,12 +341,13 @@ def simulate(
         backend = LocalBackend(workers)
     runner = chunk_runner(spec)
     if runner is run_ausdiemaus_kernel:
-        # compile (or load) the kernel once here, before workers start: forked ones inherit it,
-        # others load numba's cache that this writes
         from .kernels.ausdiemaus import needs_compiling
 
         if notice and needs_compiling():
             notice(COMPILING)
+    if runner is not run_games:
+        # compile (or load) a kernel once here, before workers start: forked ones inherit it,
+        # others load numba's cache that this writes
         runner(spec, 0, 1)
     cap = 50_000 if runner is not run_games else 500
     total = Tally(spec.players)

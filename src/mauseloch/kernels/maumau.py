@@ -1,0 +1,651 @@
+"""A compiled, batched Mau-Mau that plays exactly the engine's games (``mauseloch.games.maumau``).
+
+``MauMauBatch`` steps N games at once over numpy arrays, for learners that want many
+environment steps per second: every call takes one action per game, applies it, and hands back
+the observation and the action mask of the seat that moves next, the rewards and which games
+ended; an ended game is replaced at once by the next one (automatic reset). ``simulate_range``
+plays whole games with random bots inside the kernel for ``mauseloch simulate mau-mau``.
+
+Exactly the engine's games
+    Game ``i`` of a batch (or of a simulation) with seed ``S`` is ``new_game("mau-mau",
+    seed=derive_seed(S, i))``: the same SplitMix64 streams (the deal from ``derive_seed(seed,
+    1)``, every reshuffle from one generator on ``derive_seed(seed, 2)``, MM-2, MM-8), the same
+    Fisher-Yates and 16-bit draws as ``engine.Rng``, the same rules MM-1..MM-16 with every option,
+    the same action ids as ``game.action_id`` (47 of them: cards by id, each jack once per wished
+    suit, then ``draw`` 44, ``pass`` 45, ``take`` 46; built from ``MauMau.ACTIONS``), the same end
+    (reason, move count) and result (ranks, cards, points). Games in a batch are numbered in the
+    order they start: the first N are ``0..N-1`` (game k in slot k), and each replacement takes
+    the next number (slots in increasing order within a step). ``tests/test_maumau_kernel.py``
+    plays more than 10,000 games through both and compares every step.
+
+Observation (int8, ``OBS_SIZE`` = 112 per game; ``obs.astype(np.float32)`` is the float form),
+always seen by the seat to move (``to_move``); "slot j" of the counts is seat ``(to_move + j) %
+players``, the own seat first, then the seats in increasing seat order:
+
+    =========  ====================================================================
+    offset     field
+    =========  ====================================================================
+    0..31      own hand: 1 for each card held (card id ``suit * 8 + rank``, ranks
+               7 8 9 T J Q K A, suits C S H D, as ``mauseloch.games.maumau.CARD_ID``)
+    32..63     top card of the discard pile, one-hot
+    64..67     open wish (MM-12), one-hot by suit C S H D; all 0 when no wish is open
+    68         open seven-penalty: cards to take (0, 2, 4, ... MM-9)
+    69         direction of play: +1 increasing seats, -1 decreasing (MM-10a)
+    70         1 when the seat decides on the card it just drew (MM-7: play it or pass)
+    71..75     cards in hand per slot j = 0..4 (0 beyond the player count)
+    76         cards in the draw pile
+    77         cards in the discard pile
+    78..109    the discard pile's cards (the top one included), 1 for each card in it
+    110        number of players
+    111        the seat to move (absolute seat number)
+    =========  ====================================================================
+
+Action mask: uint8 ``(N, 47)``, 1 for every legal action id of the seat to move.
+
+Rewards: float32 ``(N, MAX_PLAYERS)`` by absolute seat, zero except on the step that ends a
+game, where seat s gets ``(seats ranked below s - seats ranked above s) / (players - 1)`` by the
+game's final ranking (MM-16, competition ranks; a tie counts neither way): +1 for a sole winner
+and -1 for a sole last heads-up, the sum over the seats always 0.
+
+Public functions (all ``@njit(cache=True)``) work on the batch's arrays; ``MauMauBatch``
+holds them and is what a caller uses. Kernel state of a game: a row of ``ints`` (int64 scalars
+``I_*`` and the hands as 32-bit masks), a row of ``cards`` (int8: the draw pile in ``[0, 32)``,
+its top at the end, and the discard pile in ``[32, 64)``, bottom first) and a row of ``rngs``
+(uint64: the reshuffle generator and the game seed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ..engine import game_info
+from ..games.maumau import CARD_FIT, CARD_ID, JACK, JACKS, POINTS, SEVEN, SEVENS, SUIT_MASK, SUITS, MauMau
+from .ausdiemaus import GOLDEN, LIMIT16, RECIP16, derive_seed, mix64
+
+MAX_PLAYERS = 5
+NUM_ACTIONS = len(MauMau.ACTIONS)
+DRAW_A, PASS_A, TAKE_A = (MauMau._ACTION_ID[m] for m in ("draw", "pass", "take"))
+assert (NUM_ACTIONS, DRAW_A, PASS_A, TAKE_A) == (47, 44, 45, 46)
+
+# The action table from the engine's own list: the card of each id and its wish (-1: none).
+ACT_CARD = np.full(NUM_ACTIONS, -1, dtype=np.int64)
+ACT_WISH = np.full(NUM_ACTIONS, -1, dtype=np.int64)
+CARD_ACTION = np.zeros(32, dtype=np.int64)  # a card's (first) action id
+for _a, _move in enumerate(MauMau.ACTIONS):
+    if _move in ("draw", "pass", "take"):
+        continue
+    _card, _, _wish = _move.partition(":")
+    ACT_CARD[_a] = CARD_ID[_card]
+    ACT_WISH[_a] = SUITS.index(_wish) if _wish else -1
+    if not _wish or _wish == SUITS[0]:
+        CARD_ACTION[CARD_ID[_card]] = _a
+
+CARD_FIT_A = np.array(CARD_FIT, dtype=np.int64)
+SUIT_MASK_A = np.array(SUIT_MASK, dtype=np.int64)
+CARD_POINTS = np.array([POINTS[c & 7] for c in range(32)], dtype=np.int64)
+
+REASONS = ("out", "stalemate", "move_limit")
+REASON_CODES = {name: i + 1 for i, name in enumerate(REASONS)}  # 0: running
+OUT, STALEMATE, MOVE_LIMIT = 1, 2, 3
+
+# Columns of ``ints`` (one row per game).
+(I_TO_MOVE, I_OVER, I_TOP, I_WISH, I_PENALTY, I_DIR, I_DRAWN, I_FIT, I_PILE, I_DISC, I_MOVES,
+ I_INDEX) = range(12)  # fmt: skip
+I_HANDS = 12  # 5 columns: seat s's hand as a mask of card ids
+I_COUNTS = I_HANDS + MAX_PLAYERS  # 5 columns: cards in each hand
+N_INTS = I_COUNTS + MAX_PLAYERS
+DISC = 32  # the discard pile's first column in ``cards``
+# Columns of ``rngs``: the reshuffle generator (state, unused 16-bit chunks, their count; MM-8),
+# the game seed, and a scratch generator for the deal.
+R_STATE, R_WORD, R_CHUNKS, R_SEED, R_DEAL = 0, 1, 2, 3, 4
+N_RNGS = 7
+# Options, one int64 array: players, then the rule options.
+O_PLAYERS, O_ACE_SKIPS, O_THEN_PLAY, O_NO_JACK_ON_JACK, O_NO_WIN_WITH_JACK, O_MOVE_LIMIT = range(6)
+# Columns of ``final`` (the result of the game that ended last in each slot).
+F_REASON, F_MOVES, F_INDEX = 0, 1, 2
+F_RANKS = 3
+F_CARDS = F_RANKS + MAX_PLAYERS
+F_POINTS = F_CARDS + MAX_PLAYERS
+N_FINAL = F_POINTS + MAX_PLAYERS
+
+OBS_HAND, OBS_TOP, OBS_WISH, OBS_PENALTY, OBS_DIR, OBS_DRAWN = 0, 32, 64, 68, 69, 70
+OBS_COUNTS, OBS_PILE, OBS_DISC_COUNT, OBS_DISC, OBS_PLAYERS, OBS_SEAT = 71, 76, 77, 78, 110, 111
+OBS_SIZE = 112
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+U4 = np.uint64(4)
+U16 = np.uint64(16)
+U32 = np.uint64(32)
+U_FFFF = np.uint64(0xFFFF)
+DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+U58 = np.uint64(58)
+DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    DEBRUIJN_INDEX[(((1 << _i) * 0x03F79D71B4CB0A89) & ((1 << 64) - 1)) >> 58] = _i
+STREAM_BOTS = 200  # mauseloch.simulate: the bot of seat s draws from derive_seed(game_seed, 200 + s)
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+@njit(cache=True)
+def _below(r: np.ndarray, base: int, n: int) -> int:
+    """``engine.Rng.below(n)`` for n <= 2**16 on the generator ``r[base:base + 3]`` (state, the
+    unused 16-bit chunks of the last output, their count)."""
+    n64 = np.uint64(n)
+    limit = LIMIT16[n]  # no division: the kernels share the tables of ``65536 - 65536 % n``
+    while True:
+        if r[base + 2] == U0:
+            r[base] = r[base] + GOLDEN
+            r[base + 1] = mix64(r[base])
+            r[base + 2] = U4
+        v = r[base + 1] & U_FFFF
+        r[base + 1] = r[base + 1] >> U16
+        r[base + 2] = r[base + 2] - U1
+        if v < limit:
+            return int(np.int64(v - ((v * RECIP16[n]) >> U32) * n64))  # v % n
+
+
+@njit(cache=True)
+def _shuffle(cards: np.ndarray, lo: int, length: int, r: np.ndarray, base: int) -> None:
+    """``engine.Rng.shuffle`` of ``cards[lo:lo + length]``: Fisher-Yates from the end."""
+    for i in range(length - 1, 0, -1):
+        j = _below(r, base, i + 1)
+        t = cards[lo + i]
+        cards[lo + i] = cards[lo + j]
+        cards[lo + j] = t
+
+
+@njit(cache=True)
+def _lowest(bits: int) -> int:
+    """The index of the lowest set bit of ``bits`` (> 0)."""
+    low = np.uint64(bits & -bits)
+    return DEBRUIJN_INDEX[(low * DEBRUIJN) >> U58]
+
+
+@njit(cache=True)
+def _popcount(x: int) -> int:
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) >> 56) & 0xFF
+
+
+@njit(cache=True)
+def _fit(top: int, wish: int, no_jack_on_jack: bool) -> int:
+    """``maumau.fit_mask``: the cards that fit now (MM-4, MM-5, MM-12)."""
+    if wish >= 0:
+        fit = SUIT_MASK_A[wish]
+        return fit & ~JACKS if no_jack_on_jack else fit | JACKS
+    fit = CARD_FIT_A[top]
+    if no_jack_on_jack and top & 7 == JACK:
+        fit &= ~JACKS
+    return fit
+
+
+@njit(cache=True)
+def _seat(x: int, n: int) -> int:
+    """``x % n`` for ``-n <= x < 2 * n`` without a division (a division costs more than a move)."""
+    if x >= n:
+        return x - n
+    if x < 0:
+        return x + n
+    return x
+
+
+# --------------------------------------------------------------------------- one game
+
+
+@njit(cache=True)
+def deal(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, seed: np.uint64, index: int, opts: np.ndarray) -> None:
+    """Start game ``index`` (seed ``derive_seed(seed, index)``) in one row of each array (MM-2, MM-3)."""
+    n = opts[O_PLAYERS]
+    game_seed = derive_seed(seed, np.uint64(index))
+    rngs[R_SEED] = game_seed
+    rngs[R_DEAL] = derive_seed(game_seed, U1)
+    rngs[R_DEAL + 1] = U0
+    rngs[R_DEAL + 2] = U0
+    # MM-8: the reshuffles' own generator; the engine makes it at the first reshuffle, which
+    # draws the same numbers as making it now.
+    rngs[R_STATE] = derive_seed(game_seed, np.uint64(2))
+    rngs[R_WORD] = U0
+    rngs[R_CHUNKS] = U0
+    for c in range(32):  # the canonical deck (FULL_DECK is card ids 0..31), shuffled in the discard area
+        cards[DISC + c] = c
+    _shuffle(cards, DISC, 32, rngs, R_DEAL)
+    dealt = 5 * n
+    for s in range(MAX_PLAYERS):
+        ints[I_HANDS + s] = 0
+        ints[I_COUNTS + s] = 0
+    s = 0
+    for i in range(dealt):  # five rounds, one card at a time to seats 0..n-1
+        ints[I_HANDS + s] |= 1 << int(cards[DISC + i])
+        ints[I_COUNTS + s] += 1
+        s = _seat(s + 1, n)
+    top = int(cards[DISC + dealt])
+    pile = 31 - dealt
+    for j in range(pile):  # the rest is the draw pile, its first card on top (at the end)
+        cards[j] = cards[DISC + 31 - j]
+    cards[DISC] = top
+    ints[I_TO_MOVE] = 0
+    ints[I_OVER] = 0
+    ints[I_TOP] = top
+    ints[I_WISH] = -1  # MM-3: the starting card has no effect
+    ints[I_PENALTY] = 0
+    ints[I_DIR] = 1
+    ints[I_DRAWN] = -1
+    ints[I_FIT] = _fit(top, -1, opts[O_NO_JACK_ON_JACK] != 0)
+    ints[I_PILE] = pile
+    ints[I_DISC] = 1
+    ints[I_MOVES] = 0
+    ints[I_INDEX] = index
+
+
+@njit(cache=True)
+def _legal(ints: np.ndarray) -> tuple[int, int]:
+    """The legal moves of the seat to move: ``(cards, other)``, a mask of the card ids that may be
+    played (a jack stands for its four wishes) and the one other legal action id, or -1."""
+    p = ints[I_TO_MOVE]
+    hand = ints[I_HANDS + p]
+    if ints[I_PENALTY]:  # MM-9: any seven, or take
+        return hand & SEVENS, TAKE_A
+    if ints[I_DRAWN] >= 0:  # MM-7: the drawn card, or keep it
+        return 1 << ints[I_DRAWN], PASS_A
+    bits = hand & ints[I_FIT]  # MM-6: must play when a card fits
+    if bits:
+        return bits, -1
+    if ints[I_PILE] > 0 or ints[I_DISC] > 1:  # MM-6, MM-14
+        return 0, DRAW_A
+    return 0, PASS_A
+
+
+@njit(cache=True)
+def _legal_count(bits: int, other: int) -> int:
+    return _popcount(bits & ~JACKS) + 4 * _popcount(bits & JACKS) + (1 if other >= 0 else 0)
+
+
+@njit(cache=True)
+def _nth_legal(bits: int, other: int, k: int) -> int:
+    """The ``k``-th legal action id in increasing id order (the engine's ``legal_moves`` order)."""
+    while bits:
+        c = _lowest(bits)
+        bits &= bits - 1
+        width = 4 if c & 7 == JACK else 1
+        if k < width:
+            return CARD_ACTION[c] + k
+        k -= width
+    return other
+
+
+@njit(cache=True)
+def is_legal(ints: np.ndarray, action: int) -> bool:
+    """Whether ``action`` is legal for the seat to move of the game in ``ints``."""
+    if ints[I_OVER] or action < 0 or action >= NUM_ACTIONS:
+        return False
+    bits, other = _legal(ints)
+    if action >= DRAW_A:
+        return action == other
+    return (bits >> ACT_CARD[action]) & 1 == 1
+
+
+@njit(cache=True)
+def _draw(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, seat: int, count: int) -> int:
+    """Draw up to ``count`` cards for ``seat``, reshuffling when needed (MM-8); the last card
+    drawn, or -1 when none could be."""
+    got = -1
+    for _ in range(count):
+        pile = ints[I_PILE]
+        if pile == 0:
+            disc = ints[I_DISC]
+            if disc <= 1:
+                break
+            m = disc - 1
+            for j in range(m):  # all but the top card, bottom first, then shuffled
+                cards[j] = cards[DISC + j]
+            cards[DISC] = cards[DISC + m]
+            ints[I_DISC] = 1
+            _shuffle(cards, 0, m, rngs, R_STATE)
+            pile = m
+        pile -= 1
+        got = int(cards[pile])
+        ints[I_PILE] = pile
+        ints[I_HANDS + seat] |= 1 << got
+        ints[I_COUNTS + seat] += 1
+    return got
+
+
+@njit(cache=True)
+def _finish(ints: np.ndarray, reason: int) -> None:
+    ints[I_OVER] = reason
+    ints[I_TO_MOVE] = -1
+
+
+@njit(cache=True)
+def apply(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, action: int, opts: np.ndarray) -> None:
+    """Play the legal ``action`` for the seat to move: ``MauMau.play`` step for step."""
+    n = opts[O_PLAYERS]
+    p = ints[I_TO_MOVE]
+    d = ints[I_DIR]
+    ints[I_MOVES] += 1
+    if action < DRAW_A:  # a card
+        card = ACT_CARD[action]
+        wish = ACT_WISH[action]
+        ints[I_HANDS + p] &= ~(1 << card)
+        ints[I_COUNTS + p] -= 1
+        disc = ints[I_DISC]
+        cards[DISC + disc] = card
+        ints[I_DISC] = disc + 1
+        ints[I_TOP] = card
+        ints[I_WISH] = wish
+        ints[I_DRAWN] = -1
+        ints[I_FIT] = _fit(card, wish, opts[O_NO_JACK_ON_JACK] != 0)
+        left = ints[I_COUNTS + p]
+        if left == 0:
+            # MM-15: a last jack does not win with the option, unless nothing can be drawn.
+            if not (wish >= 0 and opts[O_NO_WIN_WITH_JACK] and (ints[I_PILE] > 0 or ints[I_DISC] > 1)):
+                _finish(ints, OUT)
+                return  # the winning card has no effect
+            _draw(ints, cards, rngs, p, 1)
+            nxt = _seat(p + d, n)
+        else:
+            rank = card & 7
+            if rank == SEVEN:  # MM-9
+                ints[I_PENALTY] += 2
+                nxt = _seat(p + d, n)
+            elif rank == 1 or (rank == 7 and opts[O_ACE_SKIPS]):  # MM-10 eight, MM-11 ace
+                nxt = _seat(_seat(p + d, n) + d, n)
+            elif rank == 2:  # MM-10a nine
+                d = -d
+                ints[I_DIR] = d
+                nxt = p if n == 2 else _seat(p + d, n)
+            else:
+                nxt = _seat(p + d, n)
+        ints[I_TO_MOVE] = nxt
+    elif action == DRAW_A:  # MM-6/MM-7: if the card fits, play it or pass; else the turn passes
+        got = _draw(ints, cards, rngs, p, 1)
+        if got >= 0 and (ints[I_FIT] >> got) & 1:
+            ints[I_DRAWN] = got
+        else:
+            ints[I_TO_MOVE] = _seat(p + d, n)
+    elif action == PASS_A:
+        ints[I_DRAWN] = -1
+        ints[I_TO_MOVE] = _seat(p + d, n)
+    else:  # take the penalty (MM-9)
+        _draw(ints, cards, rngs, p, ints[I_PENALTY])
+        ints[I_PENALTY] = 0
+        if not opts[O_THEN_PLAY]:
+            ints[I_TO_MOVE] = _seat(p + d, n)
+    # MM-14a: a win was handled already; then stalemate (MM-14), then the move limit (MM-15a).
+    if ints[I_PILE] == 0 and ints[I_PENALTY] == 0 and ints[I_DISC] <= 1:
+        fit = ints[I_FIT]
+        stuck = True
+        for s in range(n):
+            if ints[I_HANDS + s] & fit:
+                stuck = False
+        if stuck:
+            _finish(ints, STALEMATE)
+            return
+    if ints[I_MOVES] >= opts[O_MOVE_LIMIT]:
+        _finish(ints, MOVE_LIMIT)
+
+
+@njit(cache=True)
+def result(ints: np.ndarray, n: int, ranks: np.ndarray, hand_cards: np.ndarray, points: np.ndarray) -> None:
+    """MM-16 of an ended game into ``ranks``, ``hand_cards``, ``points`` (first ``n`` entries):
+    by cards left, then points; equal keys share a rank (competition ranking)."""
+    for s in range(n):
+        hand_cards[s] = ints[I_COUNTS + s]
+        total = 0
+        bits = ints[I_HANDS + s]
+        while bits:
+            total += CARD_POINTS[_lowest(bits)]
+            bits &= bits - 1
+        points[s] = total
+    for s in range(n):
+        r = 1
+        for o in range(n):
+            if hand_cards[o] < hand_cards[s] or (hand_cards[o] == hand_cards[s] and points[o] < points[s]):
+                r += 1
+        ranks[s] = r
+
+
+# --------------------------------------------------------------------------- observation
+
+
+@njit(cache=True)
+def _observe(ints: np.ndarray, cards: np.ndarray, n: int, obs: np.ndarray, mask: np.ndarray) -> None:
+    """The observation and action mask of the seat to move (see the module docstring)."""
+    for i in range(OBS_SIZE):
+        obs[i] = 0
+    for i in range(NUM_ACTIONS):
+        mask[i] = 0
+    p = ints[I_TO_MOVE]
+    bits = ints[I_HANDS + p]
+    while bits:
+        obs[OBS_HAND + _lowest(bits)] = 1
+        bits &= bits - 1
+    obs[OBS_TOP + ints[I_TOP]] = 1
+    if ints[I_WISH] >= 0:
+        obs[OBS_WISH + ints[I_WISH]] = 1
+    obs[OBS_PENALTY] = ints[I_PENALTY]
+    obs[OBS_DIR] = ints[I_DIR]
+    obs[OBS_DRAWN] = 1 if ints[I_DRAWN] >= 0 else 0
+    for j in range(n):
+        obs[OBS_COUNTS + j] = ints[I_COUNTS + _seat(p + j, n)]
+    obs[OBS_PILE] = ints[I_PILE]
+    disc = ints[I_DISC]
+    obs[OBS_DISC_COUNT] = disc
+    for i in range(disc):
+        obs[OBS_DISC + cards[DISC + i]] = 1
+    obs[OBS_PLAYERS] = n
+    obs[OBS_SEAT] = p
+    bits, other = _legal(ints)
+    while bits:
+        c = _lowest(bits)
+        bits &= bits - 1
+        a = CARD_ACTION[c]
+        if c & 7 == JACK:
+            mask[a] = 1
+            mask[a + 1] = 1
+            mask[a + 2] = 1
+            mask[a + 3] = 1
+        else:
+            mask[a] = 1
+    if other >= 0:
+        mask[other] = 1
+
+
+# --------------------------------------------------------------------------- batches
+
+
+@njit(cache=True)
+def reset_batch(
+    ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, seed: np.uint64, first: int, opts: np.ndarray,
+    obs: np.ndarray, masks: np.ndarray, to_move: np.ndarray,
+) -> None:  # fmt: skip
+    """Deal games ``first .. first + N - 1`` into the N slots (game ``first + k`` in slot k)."""
+    n = opts[O_PLAYERS]
+    for k in range(ints.shape[0]):
+        deal(ints[k], cards[k], rngs[k], seed, first + k, opts)
+        _observe(ints[k], cards[k], n, obs[k], masks[k])
+        to_move[k] = ints[k, I_TO_MOVE]
+
+
+@njit(cache=True)
+def first_illegal(ints: np.ndarray, actions: np.ndarray) -> int:
+    """The first slot whose action is not legal, or -1 when every one is."""
+    for k in range(ints.shape[0]):
+        if not is_legal(ints[k], actions[k]):
+            return k
+    return -1
+
+
+@njit(cache=True)
+def step_batch(
+    ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, seed: np.uint64, counter: np.ndarray,
+    opts: np.ndarray, actions: np.ndarray,
+    obs: np.ndarray, masks: np.ndarray, to_move: np.ndarray, rewards: np.ndarray, dones: np.ndarray,
+    final: np.ndarray,
+) -> None:  # fmt: skip
+    """One (legal, see ``first_illegal``) action per slot. A game that ends writes its rewards,
+    ``dones[k] = 1`` and its result into ``final[k]``, and slot k deals the next game (number
+    ``counter[0]``, which then counts on); ``obs``, ``masks`` and ``to_move`` are the next
+    decision's, in the new game for a slot that was reset."""
+    n = opts[O_PLAYERS]
+    for k in range(ints.shape[0]):
+        row = ints[k]
+        for s in range(MAX_PLAYERS):
+            rewards[k, s] = 0.0
+        apply(row, cards[k], rngs[k], actions[k], opts)
+        if row[I_OVER]:
+            fk = final[k]
+            fk[F_REASON] = row[I_OVER]
+            fk[F_MOVES] = row[I_MOVES]
+            fk[F_INDEX] = row[I_INDEX]
+            result(row, n, fk[F_RANKS:F_CARDS], fk[F_CARDS:F_POINTS], fk[F_POINTS:N_FINAL])
+            for s in range(n):
+                better = 0
+                worse = 0
+                for o in range(n):
+                    if fk[F_RANKS + o] < fk[F_RANKS + s]:
+                        better += 1
+                    elif fk[F_RANKS + o] > fk[F_RANKS + s]:
+                        worse += 1
+                rewards[k, s] = (worse - better) / (n - 1)
+            dones[k] = 1
+            deal(row, cards[k], rngs[k], seed, counter[0], opts)
+            counter[0] += 1
+        else:
+            dones[k] = 0
+        _observe(row, cards[k], n, obs[k], masks[k])
+        to_move[k] = row[I_TO_MOVE]
+
+
+@njit(cache=True)
+def random_legal_actions(ints: np.ndarray, gen: np.ndarray, actions: np.ndarray) -> None:
+    """A uniformly random legal action per slot from the generator ``gen`` (uint64[3], an
+    ``engine.Rng``'s state): a fast random policy for benchmarks and baselines."""
+    for k in range(ints.shape[0]):
+        bits, other = _legal(ints[k])
+        actions[k] = _nth_legal(bits, other, _below(gen, 0, _legal_count(bits, other)))
+
+
+# --------------------------------------------------------------------------- simulation
+
+
+@njit(cache=True)
+def simulate_range(
+    seed: np.uint64, start: int, stop: int, opts: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Games ``start .. stop - 1`` of ``mauseloch simulate mau-mau --seed seed`` with a random bot
+    on every seat, each exactly ``bots.random_bot.RandomBot(derive_seed(game_seed, 200 + s))``
+    choosing ``legal[rng.below(len(legal))]``. Returns ``(reasons, moves, ranks, cards, points)``,
+    row ``i - start`` for game i."""
+    n = opts[O_PLAYERS]
+    g = stop - start
+    reasons = np.empty(g, dtype=np.int8)
+    moves = np.empty(g, dtype=np.int32)
+    ranks = np.zeros((g, n), dtype=np.int64)
+    hand_cards = np.zeros((g, n), dtype=np.int64)
+    points = np.zeros((g, n), dtype=np.int64)
+    ints = np.zeros(N_INTS, dtype=np.int64)
+    cards = np.zeros(64, dtype=np.int8)
+    rngs = np.zeros(N_RNGS, dtype=np.uint64)
+    bots = np.zeros(3 * MAX_PLAYERS, dtype=np.uint64)
+    for r in range(g):
+        deal(ints, cards, rngs, seed, start + r, opts)
+        for s in range(n):
+            bots[3 * s] = derive_seed(rngs[R_SEED], np.uint64(STREAM_BOTS + s))
+            bots[3 * s + 1] = U0
+            bots[3 * s + 2] = U0
+        while not ints[I_OVER]:
+            bits, other = _legal(ints)
+            pick = _below(bots, 3 * ints[I_TO_MOVE], _legal_count(bits, other))
+            apply(ints, cards, rngs, _nth_legal(bits, other, pick), opts)
+        reasons[r] = ints[I_OVER]
+        moves[r] = ints[I_MOVES]
+        result(ints, n, ranks[r], hand_cards[r], points[r])
+    return reasons, moves, ranks, hand_cards, points
+
+
+def options_array(players: int, options: dict[str, Any] | None = None) -> np.ndarray:
+    """The kernel's option array from checked game options (defaults filled in)."""
+    info = game_info("mau-mau")
+    n = info.check_players(players)
+    o = info.resolve_options(n, options)
+    return np.array(
+        [n, o["ace_skips"], o["seven_draw_then_play"], o["no_jack_on_jack"], o["no_win_with_jack"], o["move_limit"]],
+        dtype=np.int64,
+    )
+
+
+class MauMauBatch:
+    """N Mau-Mau games stepped together (see the module docstring for every array's layout).
+
+    ``reset()`` deals games ``0..N-1``; ``step(actions)`` plays one action id per game for its
+    seat to move and returns ``(obs, masks, rewards, dones)``. The returned arrays belong to the
+    batch and are overwritten by the next call (copy what you keep). ``to_move[k]`` is the seat
+    that ``obs[k]`` and ``masks[k]`` belong to; ``final[k]`` the result of the game that ended
+    last in slot k (``F_*`` columns: reason code, moves, game number, ranks, cards, points);
+    ``game_index[k]`` the number of the game now in slot k (its seed: ``derive_seed(seed, i)``).
+    """
+
+    def __init__(self, num_games: int, players: int = 4, seed: int = 0, options: dict[str, Any] | None = None) -> None:
+        if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
+            raise ValueError(f"num_games must be a whole number of at least 1, got {num_games!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+            raise ValueError(f"seed must be a whole number in [0, 2**64), got {seed!r}")
+        self.opts = options_array(players, options)
+        self.players = int(self.opts[O_PLAYERS])
+        self.num_games = num_games
+        self.seed = np.uint64(seed)
+        self.ints = np.zeros((num_games, N_INTS), dtype=np.int64)
+        self.cards = np.zeros((num_games, 64), dtype=np.int8)
+        self.rngs = np.zeros((num_games, N_RNGS), dtype=np.uint64)
+        self.counter = np.zeros(1, dtype=np.int64)
+        self.obs = np.zeros((num_games, OBS_SIZE), dtype=np.int8)
+        self.masks = np.zeros((num_games, NUM_ACTIONS), dtype=np.uint8)
+        self.to_move = np.zeros(num_games, dtype=np.int64)
+        self.rewards = np.zeros((num_games, MAX_PLAYERS), dtype=np.float32)
+        self.dones = np.zeros(num_games, dtype=np.uint8)
+        self.final = np.zeros((num_games, N_FINAL), dtype=np.int64)
+        self.reset()
+
+    @property
+    def game_index(self) -> np.ndarray:
+        return self.ints[:, I_INDEX]
+
+    def reset(self) -> tuple[np.ndarray, np.ndarray]:
+        """Deal games ``0..N-1`` again; ``(obs, masks)``."""
+        self.counter[0] = self.num_games
+        self.rewards[:] = 0
+        self.dones[:] = 0
+        self.final[:] = 0
+        reset_batch(self.ints, self.cards, self.rngs, self.seed, 0, self.opts, self.obs, self.masks, self.to_move)
+        return self.obs, self.masks
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Play ``actions[k]`` in game k; ``ValueError`` (nothing played) if one is not legal."""
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_games,) or acts.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.num_games} whole action ids, got shape {acts.shape} {acts.dtype}")
+        acts = acts.astype(np.int64, copy=False)
+        bad = first_illegal(self.ints, acts)
+        if bad >= 0:
+            legal = np.flatnonzero(self.masks[bad]).tolist()
+            raise ValueError(f"action {int(acts[bad])} is not legal in game slot {bad}; legal there: {legal}")
+        step_batch(
+            self.ints, self.cards, self.rngs, self.seed, self.counter, self.opts, acts,
+            self.obs, self.masks, self.to_move, self.rewards, self.dones, self.final,
+        )  # fmt: skip
+        return self.obs, self.masks, self.rewards, self.dones
+
+    def random_actions(self, gen: np.ndarray) -> np.ndarray:
+        """A uniformly random legal action per game from ``gen`` (uint64[3]: state, 0, 0)."""
+        actions = np.empty(self.num_games, dtype=np.int64)
+        random_legal_actions(self.ints, gen, actions)
+        return actions
