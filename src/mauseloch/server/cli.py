@@ -17,6 +17,9 @@ def command(
     bot_delay: Annotated[
         float | None, typer.Option(help="seconds a bot waits before it moves (default: about 0.6)")
     ] = None,
+    clock_scale: Annotated[
+        float, typer.Option(help="multiply every turn clock and grace time (e.g. 0.05 for fast test runs)", min=0.001)
+    ] = 1.0,
 ) -> None:
     """Serve the lobby and the tables in the browser."""
     import gc
@@ -37,7 +40,7 @@ def command(
         sock.close()
         typer.echo(f"cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
-    app = create_app(url, bot_delay=bot_delay)
+    app = create_app(url, bot_delay=bot_delay, clock_scale=clock_scale)
     # Everything loaded so far (modules, restored tables) lives as long as the server: keep it out of
     # the collector's full passes, and collect the young generation less often, so that short-lived
     # messages die young. With the defaults, full passes stopped every table for 100 ms and more

@@ -16,7 +16,16 @@ MAX_NAME = 32
 MAX_TITLE = 60
 
 ErrorCode = Literal[
-    "illegal", "stale", "not_your_turn", "bad_message", "bad_token", "too_large", "rate_limited", "not_started"
+    "illegal",
+    "stale",
+    "not_your_turn",
+    "bad_message",
+    "bad_token",
+    "too_large",
+    "rate_limited",
+    "not_started",
+    "not_over",
+    "server_error",
 ]
 
 
@@ -52,7 +61,15 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
     pass
 
 
-ClientMessage = Hello | MoveMsg | Resync | Ping
+class Leave(msgspec.Struct, tag="leave", forbid_unknown_fields=True):
+    """The person leaves the table on purpose: gone at once, a stand-in plays after a short grace."""
+
+
+class Rematch(msgspec.Struct, tag="rematch", forbid_unknown_fields=True):
+    """After the game: this seat wants a new deal with the same seats."""
+
+
+ClientMessage = Hello | MoveMsg | Resync | Ping | Leave | Rematch
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 
 
@@ -87,6 +104,7 @@ class Snapshot(msgspec.Struct, tag="snapshot"):
     view: dict[str, Any]
     events: list[dict[str, Any]]
     table: dict[str, Any]
+    live: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 class Update(msgspec.Struct, tag="update"):
@@ -94,6 +112,16 @@ class Update(msgspec.Struct, tag="update"):
     seq: int
     view: dict[str, Any]
     events: list[dict[str, Any]]
+    by: str | None = None  # "stand-in" when a stand-in played the move for its seat
+    live: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class PresenceMsg(msgspec.Struct, tag="presence"):
+    """Something changed without a move: presence, stand-ins, the clock, rematch votes."""
+
+    version: int
+    seq: int
+    live: dict[str, Any]
 
 
 class ErrorMsg(msgspec.Struct, tag="error"):
@@ -108,7 +136,7 @@ class Pong(msgspec.Struct, tag="pong"):
     seq: int
 
 
-ServerMessage = Snapshot | Update | ErrorMsg | Pong
+ServerMessage = Snapshot | Update | ErrorMsg | Pong | PresenceMsg
 _encoder = msgspec.json.Encoder()
 
 
@@ -131,6 +159,7 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     options: dict[str, Any] = msgspec.field(default_factory=dict)
     name: str | None = None
     title: str | None = None
+    clock: Literal["off", "relaxed", "normal", "fast"] | None = None  # None: the game's default
 
 
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
