@@ -25,9 +25,10 @@ CLOCK_NAMES = ("off", "relaxed", "normal", "fast")
 
 GRACE_LEFT = 10.0  # seconds after a person leaves on purpose before a stand-in plays
 GRACE_LOST = 40.0  # seconds after a lost connection before the seat counts as gone
+CLOSE_WAITING = 300.0  # seconds a table still waiting for players is kept when every person is gone
 RESTART_GRACE = 3.0  # a deadline that ran out while the server was down gets this long after start
 
-Kind = Literal["turn", "grace"]
+Kind = Literal["turn", "grace", "close"]
 
 
 def clock_seconds(game: str, clock: str) -> float | None:
@@ -47,7 +48,8 @@ def wall() -> float:
 @dataclass(frozen=True)
 class Deadline:
     """``turn``: the seat to move at ``version`` must have moved by ``due``; ``grace``: ``seat``
-    counts as gone (a stand-in plays it) from ``due`` on."""
+    counts as gone (a stand-in plays it) from ``due`` on; ``close``: a table still waiting for
+    players, that everyone left, closes."""
 
     kind: Kind
     due: float
@@ -64,7 +66,7 @@ class Deadline:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Deadline:
         kind = data["kind"]
-        if kind not in ("turn", "grace"):
+        if kind not in ("turn", "grace", "close"):
             raise ValueError(f"unknown deadline kind {kind!r}")
         seat, version = data.get("seat"), data.get("version")
         return cls(

@@ -28,7 +28,7 @@ import mauseloch
 from mauseloch import IllegalMove, event_for
 from mauseloch.engine import Game
 
-from .clock import GRACE_LEFT, GRACE_LOST, Deadline, Deadlines, clock_seconds, wall
+from .clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, Deadlines, clock_seconds, wall
 from .hub import Connection, Hub
 from .protocol import ErrorMsg, Pong, PresenceMsg, ProtocolError, Snapshot, Update, encode
 from .seats import STAND_IN, BotSeat, Controller, Person, controllers
@@ -309,11 +309,11 @@ class TableSession:
         seat = person.row.seat
         changed = person.grace_pending or person.row.gone
         person.grace_pending = False
-        had = self.deadlines.remove("grace", seat)
+        had = [self.deadlines.remove("grace", seat), self.deadlines.remove("close")] != [None, None]
         if person.row.gone:
             person.row.gone = False
             self.store.set_gone(self.id, seat, False)
-        if had is not None:
+        if had:
             self._save_deadlines()
         if changed:
             self._schedule()
@@ -357,8 +357,8 @@ class TableSession:
             self.store.set_gone(self.id, seat, True)
         humans = [c for c in self.seats if isinstance(c, Person) and c.row.taken]
         if self.row.status == "waiting" and all(c.row.gone and not c.grace_pending for c in humans):
-            self._close("everyone left before the game began")
-            return
+            self.deadlines.set(Deadline("close", wall() + self.deadlines.seconds(CLOSE_WAITING)))
+            self._save_deadlines()
         self._schedule()
         self.publish_live()
 
@@ -376,6 +376,7 @@ class TableSession:
         """A free seat was taken (lobby.join): everyone gets a fresh snapshot. Until the newcomer's
         page connects, the seat has the grace of a lost connection."""
         person = self.person(seat)
+        self.deadlines.remove("close")  # someone new sat down
         if person is not None and person.conns == 0 and self.deadlines.get("grace", seat) is None:
             self.deadlines.set(Deadline("grace", wall() + self.deadlines.seconds(GRACE_LOST), seat=seat))
             person.grace_pending = True
@@ -611,6 +612,11 @@ class TableSession:
                 self.deadlines.remove("grace", d.seat)
                 self._save_deadlines()
                 self._gone(d.seat)
+                return
+            if d.kind == "close":
+                self.deadlines.remove("close")
+                if self.row.status == "waiting":
+                    self._close("everyone left before the game began")
                 return
             # a turn clock ran out: the stand-in plays this one move for the seat
             seat = self.game.to_move
