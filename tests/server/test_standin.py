@@ -300,3 +300,15 @@ def test_rematch_with_the_same_seats(make_client: AppFactory) -> None:
 def live_next(player: Player) -> str | None:
     assert player.live is not None
     return player.live["next"]  # type: ignore[no-any-return]
+
+
+def test_someone_gone_after_the_game_does_not_hold_up_a_rematch(make_client: AppFactory) -> None:
+    client = make_client(clock_scale=FAST)
+    table, anna, ben, _ = duel(client, clock="fast", options={"move_limit": 10})
+    anna.until(lambda p: p.view["is_over"])
+    ben.until(lambda p: p.view["is_over"])
+    anna.send({"type": "rematch"})
+    ben.close()  # Ben's tab is gone for good: after the grace, the rematch goes ahead without him
+    until_live(anna, lambda live: live["next"] is not None)
+    seats = client.get(f"/api/tables/{anna.live['next']}").json()["seats"]  # type: ignore[index]
+    assert seats[1]["presence"] == "gone" and seats[1]["stand_in"]  # his stand-in plays from the start

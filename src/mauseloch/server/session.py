@@ -335,7 +335,8 @@ class TableSession:
         if left and not person.row.gone:
             person.row.gone = True
             self.store.set_gone(self.id, person.row.seat, True)
-        if self.row.status in LIVE and (left or self.deadlines.get("grace", person.row.seat) is None):
+        # after the game too: someone who is gone does not hold up a rematch
+        if self.row.status in (*LIVE, "over") and (left or self.deadlines.get("grace", person.row.seat) is None):
             grace = GRACE_LEFT if left else GRACE_LOST
             self.deadlines.set(Deadline("grace", wall() + self.deadlines.seconds(grace), seat=person.row.seat))
             person.grace_pending = True
@@ -361,6 +362,8 @@ class TableSession:
             self._save_deadlines()
         self._schedule()
         self.publish_live()
+        if self.row.status == "over":
+            self._check_rematch()
 
     def _close(self, why: str) -> None:
         log.info("table %s closed: %s", self.id, why)
@@ -498,7 +501,6 @@ class TableSession:
             self.row.status = "over"
             self.row.result = game.result()
             self.store.set_status(self.id, "over", self.row.result)
-            self.deadlines.stop()
             for d in list(self.deadlines):
                 self.deadlines.remove(d.kind, d.seat)
             self._save_deadlines()
