@@ -75,6 +75,7 @@ class Game:
     over: asyncio.Event = field(default_factory=asyncio.Event)
     acked: list[tuple[int, int, str]] = field(default_factory=list)  # (version, seat, move)
     resumes: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)  # (seat, version, view)
+    trace: dict[int, list[str]] = field(default_factory=dict)  # per seat, what its client did (--verbose)
     standin_dues: dict[int, float] = field(default_factory=dict)  # version -> announced due of its stand-in move
 
 
@@ -183,6 +184,10 @@ class Chaos:
         for version, seat, move in game.acked:
             if version >= len(moves) or moves[version][:2] != [seat, move]:
                 self.totals.lost_moves += 1
+                if self.args.verbose:
+                    found = moves[version] if version < len(moves) else None
+                    print(f"lost: {game.table} v{version} seat {seat} {move}; record has {found}", file=sys.stderr)
+                    print("   ", " | ".join(game.trace.get(seat, [])[-30:]), file=sys.stderr)
         self.totals.standin_moves += sum(1 for by in record["played_by"] if by == "stand-in")
         if self.db_file is not None and game.standin_dues:
             with sqlite3.connect(self.db_file) as db:
@@ -252,11 +257,15 @@ class Chaos:
                 await self.up.wait()
                 async with connect(f"ws://{self.base}/ws/{game.table}", proxy=None, open_timeout=30) as ws:
                     await ws.send(json.dumps({"type": "hello", "token": token, "seat": seat}))
+                    trace = game.trace.setdefault(seat, [])
+                    trace.append("connect")
                     pending: tuple[int, str] | None = None  # (version, move) sent, not yet answered
                     fresh = True  # the next snapshot is this connection's first
                     async for raw in ws:
                         msg = json.loads(raw)
                         kind = msg["type"]
+                        if kind != "presence":
+                            trace.append(f"{kind} v{msg['version']} {msg.get('by') or msg.get('message') or ''}")
                         if kind == "snapshot" and fresh:
                             if connected_before:
                                 game.resumes.append((seat, msg["version"], msg["view"]))
@@ -268,10 +277,12 @@ class Chaos:
                             continue
                         if kind not in ("snapshot", "update"):
                             continue
+                        # Every move is answered once: by its own update, or (even after a stand-in
+                        # moved first, and then later) by an error. Only then is the next one sent.
                         if pending is not None and kind == "update" and msg["version"] == pending[0] + 1:
                             if msg.get("by") is None:  # only this seat's person could move at that version
                                 game.acked.append((pending[0], seat, pending[1]))
-                            pending = None
+                                pending = None
                         view = msg["view"]
                         if view["is_over"]:
                             return
@@ -290,6 +301,7 @@ class Chaos:
                         await asyncio.sleep(rng.uniform(0, self.args.think))
                         move = rng.choice(legal)
                         pending = (msg["version"], move)
+                        trace.append(f"send v{msg['version']} {move}")
                         await ws.send(json.dumps({"type": "move", "move": move, "version": msg["version"]}))
                 if turns == trigger and behaviour in ("leave", "drop"):
                     if not comes_back:
