@@ -279,10 +279,10 @@ class Chaos:
                             continue
                         # Every move is answered once: by its own update, or (even after a stand-in
                         # moved first, and then later) by an error. Only then is the next one sent.
-                        if pending is not None and kind == "update" and msg["version"] == pending[0] + 1:
-                            if msg.get("by") is None:  # only this seat's person could move at that version
-                                game.acked.append((pending[0], seat, pending[1]))
-                                pending = None
+                        answered = pending is not None and kind == "update" and msg["version"] == pending[0] + 1
+                        if answered and pending is not None and msg.get("by") is None:  # only this seat's person
+                            game.acked.append((pending[0], seat, pending[1]))  # could move at that version
+                            pending = None
                         view = msg["view"]
                         if view["is_over"]:
                             return
