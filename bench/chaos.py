@@ -119,6 +119,7 @@ class Chaos:
         self.totals = Totals()
         self.up = asyncio.Event()
         self.up.set()
+        self.client: httpx.AsyncClient | None = None
         self.db_file = server.db.removeprefix("sqlite:///") if server.db.startswith("sqlite:///") else None
 
     async def http(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
@@ -126,14 +127,17 @@ class Chaos:
         for _ in range(600):
             await self.up.wait()
             try:
-                async with httpx.AsyncClient(base_url=f"http://{self.base}", timeout=30) as client:
-                    response = await client.request(method, path, json=body)
+                if self.client is None:  # one client, its connections reused (made again after a failure)
+                    self.client = httpx.AsyncClient(base_url=f"http://{self.base}", timeout=30)
+                response = await self.client.request(method, path, json=body)
                 if response.status_code == 200:
                     return response.json()
                 if response.status_code < 500:
                     raise RuntimeError(f"{method} {path}: {response.status_code} {response.text}")
             except httpx.HTTPError:
-                pass
+                client, self.client = self.client, None
+                if client is not None:
+                    await client.aclose()
             await asyncio.sleep(0.2)
         raise RuntimeError(f"{method} {path}: the server never answered")
 
