@@ -343,7 +343,7 @@ class Chaos:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--parallel", type=int, default=12, help="games played at once")
+    parser.add_argument("--parallel", type=int, default=24, help="games played at once")
     parser.add_argument("--disrupt", type=float, default=0.4, help="share of clients that misbehave")
     parser.add_argument("--clock-scale", type=float, default=0.05, help="server clock scale (0.05: 15 s -> 0.75 s)")
     parser.add_argument("--bot-delay", type=float, default=0.02)
