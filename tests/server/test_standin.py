@@ -304,7 +304,7 @@ def live_next(player: Player) -> str | None:
 
 def test_someone_gone_after_the_game_does_not_hold_up_a_rematch(make_client: AppFactory) -> None:
     client = make_client(clock_scale=FAST)
-    table, anna, ben, _ = duel(client, clock="fast", options={"move_limit": 10})
+    _table, anna, ben, _ = duel(client, clock="fast", options={"move_limit": 10})
     anna.until(lambda p: p.view["is_over"])
     ben.until(lambda p: p.view["is_over"])
     anna.send({"type": "rematch"})
