@@ -15,7 +15,7 @@ from mauseloch.engine import GameInfo, game_info
 from .clock import CLOCK_NAMES, CLOCKS, default_clock
 from .hub import Hub, LocalHub
 from .protocol import CreateTable, ProtocolError, clean_name, clean_title
-from .session import LIVE, Settings, Stats, TableSession
+from .session import LIVE, Settings, TableSession
 from .storage import SeatRow, Store, TableRow, now
 
 log = logging.getLogger("mauseloch.server")
@@ -46,14 +46,13 @@ class Lobby:
         self.store = store
         self.settings = settings or Settings()
         self.hub: Hub = hub or LocalHub()
-        self.stats = Stats()
         self.tables: dict[str, TableSession] = {}
         self.skipped: list[str] = []  # tables that could not be restored (logged)
         self.running = False
 
     # -- life cycle --------------------------------------------------------------------
     def _session(self, row: TableRow) -> TableSession:
-        return TableSession(row, self.store, self.hub, self.settings, self.stats, on_rematch=self.rematch)
+        return TableSession(row, self.store, self.hub, self.settings, on_rematch=self.rematch)
 
     def restore(self) -> int:
         """Load every unfinished table from the store by replaying its moves. A table that cannot

@@ -52,14 +52,6 @@ class Settings:
     clock_scale: float = 1.0
 
 
-@dataclass
-class Stats:
-    """Figures the benchmarks read: how late stand-ins moved past a deadline."""
-
-    standin_moves: int = 0
-    max_standin_delay: float = 0.0
-
-
 def build(row: TableRow) -> tuple[Game, list[dict[str, Any]]]:
     """The game a stored table describes, every stored move replayed, and its events (those of
     moves a stand-in played marked ``"by": "stand-in"``)."""
@@ -123,14 +115,12 @@ class TableSession:
         store: Store,
         hub: Hub,
         settings: Settings,
-        stats: Stats | None = None,
         on_rematch: Callable[[TableSession], None] | None = None,
     ) -> None:
         self.row = row
         self.store = store
         self.hub = hub
         self.settings = settings
-        self.stats = stats or Stats()
         self.on_rematch = on_rematch
         self.game, self.events = build(row)
         self.version = len(row.moves)
@@ -586,9 +576,8 @@ class TableSession:
                 move, by = ctl.standin.choose(view, legal), STAND_IN
         else:
             move, by = ctl.standin.choose(view, legal), STAND_IN
-        if by == STAND_IN and due is not None:
-            self.stats.standin_moves += 1
-            self.stats.max_standin_delay = max(self.stats.max_standin_delay, wall() - due)
+        if by == STAND_IN and due is not None and wall() - due > 1.0:
+            log.warning("table %s: a stand-in moved %.2f s past its deadline", self.id, wall() - due)
         try:
             await self._play(seat, move, by)
         except ProtocolError:  # stale: another writer was first; _reload scheduled what comes next
