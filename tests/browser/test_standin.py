@@ -50,7 +50,8 @@ def test_a_stand_in_plays_for_someone_who_closed_the_tab(browser: Any, fast_serv
             if act(pages[mover or "0"]) is not None and mover == "1":
                 break
         contexts[1].close()
-        anna.wait_for_selector('#seat-list li[data-seat="1"][data-presence="away"]')
+        # a closed tab counts as leaving (gone, 10 s of grace); a lost connection as away (40 s)
+        anna.wait_for_selector('#seat-list li[data-seat="1"]:not([data-presence="online"])')
         anna.wait_for_selector('#seat-list li[data-seat="1"][data-stand-in="1"]')
         assert "stand-in plays" in anna.inner_text('#seat-list li[data-seat="1"]')
 

@@ -312,3 +312,19 @@ def test_someone_gone_after_the_game_does_not_hold_up_a_rematch(make_client: App
     until_live(anna, lambda live: live["next"] is not None)
     seats = client.get(f"/api/tables/{anna.live['next']}").json()["seats"]  # type: ignore[index]
     assert seats[1]["presence"] == "gone" and seats[1]["stand_in"]  # his stand-in plays from the start
+
+
+def test_a_closed_tab_leaves_only_when_it_was_the_seats_last_page(make_client: AppFactory) -> None:
+    client = make_client(clock_scale=1.0)
+    created = create_table(client, [HUMAN, HUMAN], clock="off")
+    table = created["table"]
+    join(client, table)
+    anna = seated(client, table, 0, created["token"])
+    phone = seated(client, table, 0, created["token"])  # the same seat open on a second device
+    watcher = Player(client, table)
+    watcher.hello()
+    anna.send({"type": "leave", "tab_closed": True})
+    assert anna.recv(presence=True)["type"] == "closed"  # sent once the server has let the page go
+    assert client.get(f"/api/tables/{table}").json()["seats"][0]["presence"] == "online"  # the phone stays
+    phone.send({"type": "leave", "tab_closed": True})
+    until_live(watcher, lambda live: live["seats"][0]["presence"] == "gone")

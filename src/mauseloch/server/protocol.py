@@ -62,7 +62,12 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
 
 
 class Leave(msgspec.Struct, tag="leave", forbid_unknown_fields=True):
-    """The person leaves the table on purpose: gone at once, a stand-in plays after a short grace."""
+    """The person leaves the table on purpose: gone at once, a stand-in plays after a short grace.
+
+    ``tab_closed``: only this page is going away (the tab was closed); the seat's other pages
+    stay, and the person is gone only if none is left."""
+
+    tab_closed: bool = False
 
 
 class Rematch(msgspec.Struct, tag="rematch", forbid_unknown_fields=True):

@@ -309,16 +309,17 @@ class TableSession:
             self._schedule()
         self.publish_live()
 
-    def detach(self, conn: Connection, left: bool = False) -> None:
-        """A connection ends; ``left``: the person left on purpose (gone at once)."""
+    def detach(self, conn: Connection, left: bool = False, everywhere: bool = False) -> None:
+        """A connection ends. ``left``: the person left on purpose (gone at once, unless another
+        of their pages is still open); ``everywhere``: every page of the seat leaves with it."""
         self.hub.unsubscribe(self.id, conn)
         seat = conn.seat
         person = self.person(seat) if seat is not None else None
         if person is None or not person.row.taken:
             return
         person.conns = max(0, person.conns - 1)
-        if left:
-            self.hub.close_seat(self.id, person.row.seat, 1000)  # every tab of the seat leaves
+        if left and everywhere:
+            self.hub.close_seat(self.id, person.row.seat, 1000)  # the leave button: every tab goes
             person.conns = 0
         if person.conns > 0:
             return

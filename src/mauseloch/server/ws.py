@@ -78,6 +78,7 @@ async def table_socket(websocket: WebSocket) -> None:
     recent: deque[float] = deque()  # arrival times within the last second
     refused_in_a_row = 0
     left = False
+    everywhere = False
     try:
         while conn is None or conn.close_code is None:
             message = await websocket.receive()
@@ -115,6 +116,7 @@ async def table_socket(websocket: WebSocket) -> None:
                         if conn.seat is None:
                             raise ProtocolError("bad_message", "a spectator has no seat to leave")
                         left = True
+                        everywhere = not msg.tab_closed
                         break
                     elif isinstance(msg, Rematch):
                         table.vote_rematch(conn.seat)
@@ -141,7 +143,7 @@ async def table_socket(websocket: WebSocket) -> None:
     finally:
         if conn is not None:
             if lobby.running:  # a server shutting down is not the person going away
-                table.detach(conn, left=left)
+                table.detach(conn, left=left, everywhere=everywhere)
             else:
                 lobby.hub.unsubscribe(table.id, conn)
             conn.close(1000)

@@ -100,6 +100,12 @@ export class TableConnection {
     return sent;
   }
 
+  // The tab is closing (not a reload that comes straight back, which simply returns): the seat
+  // counts as left on purpose unless another page of it stays open.
+  tabClosing() {
+    if (!this.closed) this.send({ type: "leave", tab_closed: true });
+  }
+
   rematch() {
     return this.send({ type: "rematch" });
   }

@@ -457,6 +457,9 @@ function main() {
   $("leave-button").addEventListener("click", leaveTable);
   $("my-seat-button").addEventListener("click", toggleMySeat);
   setInterval(renderClock, 1000);
+  window.addEventListener("pagehide", (e) => {
+    if (!e.persisted && state.conn) state.conn.tabClosing(); // a closed tab counts as leaving
+  });
   const params = new URLSearchParams(location.search);
   const cred = loadCredentials(tableId);
   if (cred) connect(cred);
