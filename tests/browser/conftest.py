@@ -41,8 +41,9 @@ def free_port() -> int:
 class Server:
     """``mauseloch serve`` on a fixed port and SQLite file; can be killed and started again."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, extra: tuple[str, ...] = ()) -> None:
         self.workdir = workdir
+        self.extra = list(extra)  # more ``serve`` options, e.g. ("--clock-scale", "0.05")
         self.port = free_port()
         self.db = f"sqlite:///{workdir / 'mauseloch.db'}"
         self.url = f"http://127.0.0.1:{self.port}"
@@ -53,7 +54,7 @@ class Server:
         self.starts += 1
         log = open(self.workdir / f"server-{self.starts}.log", "wb")  # noqa: SIM115 - lives with the process
         cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--db", self.db, "--bot-delay", str(BOT_DELAY)]  # fmt: skip
+               "--db", self.db, "--bot-delay", str(BOT_DELAY), *self.extra]  # fmt: skip
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir)
         log.close()
         deadline = time.monotonic() + START_TIMEOUT

@@ -31,6 +31,7 @@ def create_table(
     seats: list[str],
     options: dict[str, Any] | None = None,
     name: str = "Anna",
+    clock: str | None = None,
 ) -> tuple[str, str]:
     """Create a table with the lobby form; ``seats[1:]`` are "human" or "bot:<kind>" (seat 0 is us).
 
@@ -51,6 +52,8 @@ def create_table(
     page.select_option("#seat-count", str(len(seats)))
     for i, kind in enumerate(seats[1:], start=1):
         page.select_option(f"#seat-{i}", kind)
+    if clock is not None:
+        page.select_option("#clock-select", clock)
     page.click("#create-button")
     page.wait_for_selector("#created:not([hidden])")
     invite = page.input_value("#invite-link")

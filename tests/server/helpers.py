@@ -27,6 +27,7 @@ class Player:
         self.frames: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self.state: dict[str, Any] | None = None  # the last snapshot or update
+        self.live: dict[str, Any] | None = None  # the last presence/clock information
         self.closed: int | None = None
 
     def close(self) -> None:
@@ -42,7 +43,17 @@ class Player:
         else:
             self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
 
-    def recv(self) -> dict[str, Any]:
+    def recv(self, presence: bool = False) -> dict[str, Any]:
+        """The next frame; ``presence`` frames (sent whenever someone comes or goes) are noted
+        in ``self.live`` and skipped unless asked for."""
+        while True:
+            frame = self._recv()
+            if frame.get("live"):
+                self.live = frame["live"]
+            if presence or frame["type"] != "presence":
+                return frame
+
+    def _recv(self) -> dict[str, Any]:
         async def receive() -> Any:
             with anyio.fail_after(RECEIVE_GUARD):
                 return await self.ws._send_rx.receive()

@@ -10,7 +10,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
 import mauseloch
-from mauseloch.server.tables import web_games
+from mauseloch.server.lobby import web_games
 
 from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, play_out, seated
 
@@ -123,7 +123,7 @@ def test_reconnect_keeps_the_seat(client: TestClient) -> None:
     assert snap["view"] == game.view(0) and snap["version"] >= last["version"]  # type: ignore[index]
     assert len(snap["events"]) <= 50
     again.send({"type": "resync"})
-    assert again.recv() == {**snap, "table": again.frames[-1]["table"]}
+    assert again.recv() == {**snap, "table": again.frames[-1]["table"], "live": again.frames[-1]["live"]}
     again.send({"type": "ping"})
     pong = again.recv()
     assert pong == {"type": "pong", "version": snap["version"], "seq": snap["seq"]}

@@ -9,7 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import mauseloch
-from mauseloch.server.tables import web_games
+from mauseloch.server.lobby import web_games
 
 from .helpers import HUMAN, RANDOM_BOT, create_table, join, play_out, seated
 
@@ -29,7 +29,7 @@ def test_replay_frames_and_record(client: TestClient, seeds: Callable[[int], Non
     answer = client.get(f"/api/tables/{table}/replay").json()
     record = answer["record"]
     game = client.app.state.tables.get(table).game  # type: ignore[attr-defined]
-    assert record == game.record()
+    assert record == {**game.record(), "played_by": ["person"] * len(record["moves"])}  # who played each move
     frames = answer["frames"]
     assert len(frames) == len(record["moves"]) + 1
     assert frames[0]["move"] is None and [f["move"] for f in frames[1:]] == record["moves"]

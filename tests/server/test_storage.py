@@ -73,7 +73,7 @@ def test_unfinished_and_finished(store: Store) -> None:
     store.create_table(table_row("b", "playing"))
     store.create_table(table_row("c", "playing"))
     store.set_status("c", "over", {"reason": "out", "ranks": [1, 2, 3]})
-    assert [r.id for r in store.unfinished()] == ["a", "b"]
+    assert store.unfinished() == ["a", "b"]
     done = store.load_table("c")
     assert done is not None and done.status == "over" and done.result == {"reason": "out", "ranks": [1, 2, 3]}
 
@@ -83,3 +83,22 @@ def test_urls() -> None:
     assert normalise_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalise_url("sqlite:///x.db") == "sqlite:///x.db"
     assert normalise_url("/tmp/x.db") == "sqlite:////tmp/x.db"
+
+
+def test_a_database_from_before_the_clocks_gets_the_new_columns(db_url: str) -> None:
+    old = Store(db_url)
+    old.create_table(table_row("t1", "playing"))
+    old.add_move("t1", 0, 0, "7C")
+    with old.engine.begin() as conn:  # the shape an older release left behind
+        for table, column in (("ml_tables", "clock"), ("ml_tables", "deadlines"), ("ml_tables", "next_id"),
+                              ("ml_seats", "gone"), ("ml_moves", "by")):  # fmt: skip
+            conn.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
+    old.close()
+    store = Store(db_url)
+    row = store.load_table("t1")
+    assert row is not None and row.moves == [[0, "7C"]] and row.by == [None] and row.clock == "off"
+    assert not row.seats[0].gone and row.deadlines == [] and row.next_id is None
+    store.add_move("t1", 1, 1, "8C", by="stand-in", deadlines=[{"kind": "turn", "due": 1.0, "version": 2}])
+    again = store.load_table("t1")
+    assert again is not None and again.by == [None, "stand-in"] and again.deadlines[0]["version"] == 2
+    store.close()

@@ -56,6 +56,9 @@ def command(
     bot_delay: Annotated[
         float | None, typer.Option(help="seconds a bot waits before it moves (default: about 0.6)")
     ] = None,
+    clock_scale: Annotated[
+        float, typer.Option(help="multiply every turn clock and grace time (e.g. 0.05 for fast test runs)", min=0.001)
+    ] = 1.0,
 ) -> None:
     """Serve the lobby and the tables in the browser."""
     import gc
@@ -89,7 +92,7 @@ def command(
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise _refuse(f"cannot listen on {host}:{port}: {reason}") from None
     try:
-        app = create_app(url, bot_delay=bot_delay)
+        app = create_app(url, bot_delay=bot_delay, clock_scale=clock_scale)
     except SQLAlchemyError as exc:  # e.g. a database server that does not answer
         sock.close()
         detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]

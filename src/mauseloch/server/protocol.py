@@ -66,7 +66,20 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
     pass
 
 
-ClientMessage = Hello | MoveMsg | Resync | Ping
+class Leave(msgspec.Struct, tag="leave", forbid_unknown_fields=True):
+    """The person leaves the table on purpose: gone at once, a stand-in plays after a short grace.
+
+    ``tab_closed``: only this page is going away (the tab was closed); the seat's other pages
+    stay, and the person is gone only if none is left."""
+
+    tab_closed: bool = False
+
+
+class Rematch(msgspec.Struct, tag="rematch", forbid_unknown_fields=True):
+    """After the game: this seat wants a new deal with the same seats."""
+
+
+ClientMessage = Hello | MoveMsg | Resync | Ping | Leave | Rematch
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 
 
@@ -101,6 +114,7 @@ class Snapshot(msgspec.Struct, tag="snapshot"):
     view: dict[str, Any]
     events: list[dict[str, Any]]
     table: dict[str, Any]
+    live: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 class Update(msgspec.Struct, tag="update"):
@@ -108,6 +122,16 @@ class Update(msgspec.Struct, tag="update"):
     seq: int
     view: dict[str, Any]
     events: list[dict[str, Any]]
+    by: str | None = None  # "stand-in" when a stand-in played the move for its seat
+    live: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class PresenceMsg(msgspec.Struct, tag="presence"):
+    """Something changed without a move: presence, stand-ins, the clock, rematch votes."""
+
+    version: int
+    seq: int
+    live: dict[str, Any]
 
 
 class ErrorMsg(msgspec.Struct, tag="error"):
@@ -122,7 +146,7 @@ class Pong(msgspec.Struct, tag="pong"):
     seq: int
 
 
-ServerMessage = Snapshot | Update | ErrorMsg | Pong
+ServerMessage = Snapshot | Update | ErrorMsg | Pong | PresenceMsg
 _encoder = msgspec.json.Encoder()
 
 
@@ -145,6 +169,7 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     options: dict[str, Any] = msgspec.field(default_factory=dict)
     name: str | None = None
     title: str | None = None
+    clock: Literal["off", "relaxed", "normal", "fast"] | None = None  # None: the game's default
 
 
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):

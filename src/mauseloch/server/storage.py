@@ -15,6 +15,7 @@ import platformdirs
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     DateTime,
     Engine,
@@ -26,6 +27,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
     update,
 )
@@ -46,6 +48,9 @@ tables_t = Table(
     Column("created", DateTime(timezone=True), nullable=False),
     Column("finished", DateTime(timezone=True), nullable=True),
     Column("result", JSON, nullable=True),
+    Column("clock", String(10), nullable=True),  # off | relaxed | normal | fast (NULL: older tables, off)
+    Column("deadlines", JSON, nullable=True),  # the table's running deadlines (clock.Deadline dicts)
+    Column("next_id", String(32), nullable=True),  # the rematch table, once agreed
 )
 
 seats_t = Table(
@@ -57,6 +62,7 @@ seats_t = Table(
     Column("name", String(64), nullable=False),
     Column("bot", String(40), nullable=True),
     Column("token_hash", String(64), nullable=True),  # sha256 hex; NULL while a human seat is free
+    Column("gone", Boolean, nullable=True),  # the person left (on purpose or past the grace time)
 )
 
 moves_t = Table(
@@ -68,7 +74,15 @@ moves_t = Table(
     Column("move", String(100), nullable=False),
     Column("ms", Integer, nullable=True),
     Column("played", DateTime(timezone=True), nullable=False),
+    Column("by", String(10), nullable=True),  # "stand-in" when a stand-in bot played it for the seat
 )
+
+# Columns added after the first release: created on an older database at start-up (all nullable).
+LATER_COLUMNS = {
+    "ml_tables": [tables_t.c.clock, tables_t.c.deadlines, tables_t.c.next_id],
+    "ml_seats": [seats_t.c.gone],
+    "ml_moves": [moves_t.c.by],
+}
 
 
 @dataclass
@@ -78,6 +92,7 @@ class SeatRow:
     name: str
     bot: str | None = None
     token_hash: str | None = None
+    gone: bool = False
 
     @property
     def taken(self) -> bool:
@@ -98,6 +113,10 @@ class TableRow:
     seats: list[SeatRow] = field(default_factory=list)
     moves: list[list[Any]] = field(default_factory=list)  # [seat, move] or [seat, move, ms]
     result: dict[str, Any] | None = None
+    clock: str = "off"
+    deadlines: list[dict[str, Any]] = field(default_factory=list)
+    next_id: str | None = None
+    by: list[str | None] = field(default_factory=list)  # per move: None (the seat's own player) or "stand-in"
 
 
 def default_url() -> str:
@@ -138,6 +157,7 @@ class Store:
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        _add_later_columns(self.engine)
         self._insert_move = insert(moves_t)  # built once: the hot path only binds values
 
     def close(self) -> None:
@@ -157,6 +177,8 @@ class Store:
                     deck=row.deck,
                     status=row.status,
                     created=row.created,
+                    clock=row.clock,
+                    deadlines=row.deadlines,
                 )
             )
             conn.execute(
@@ -169,6 +191,7 @@ class Store:
                         "name": s.name,
                         "bot": s.bot,
                         "token_hash": s.token_hash,
+                        "gone": s.gone,
                     }
                     for s in row.seats
                 ],
@@ -197,11 +220,45 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
 
-    def add_move(self, table_id: str, version: int, seat: int, move: str, ms: int | None = None) -> None:
-        """Store the move played at ``version``; a second move for the same version fails."""
-        values = {"table_id": table_id, "version": version, "seat": seat, "move": move, "ms": ms, "played": now()}
+    def add_move(
+        self,
+        table_id: str,
+        version: int,
+        seat: int,
+        move: str,
+        ms: int | None = None,
+        by: str | None = None,
+        deadlines: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Store the move played at ``version`` (and, in the same transaction, the table's deadlines
+        from then on when given); a second move for the same version raises ``IntegrityError``."""
+        values = {
+            "table_id": table_id,
+            "version": version,
+            "seat": seat,
+            "move": move,
+            "ms": ms,
+            "played": now(),
+            "by": by,
+        }
         with self.engine.begin() as conn:
             conn.execute(self._insert_move, values)
+            if deadlines is not None:
+                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(deadlines=deadlines))
+
+    def set_deadlines(self, table_id: str, deadlines: list[dict[str, Any]]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(deadlines=deadlines))
+
+    def set_gone(self, table_id: str, seat: int, gone: bool) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(gone=gone)
+            )
+
+    def set_next(self, table_id: str, next_id: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(next_id=next_id))
 
     # -- reading -----------------------------------------------------------------------
     def load_table(self, table_id: str) -> TableRow | None:
@@ -211,25 +268,34 @@ class Store:
                 return None
             return self._full_row(conn, row)
 
-    def unfinished(self) -> list[TableRow]:
-        """Every table still waiting or playing, oldest first (restored at start-up)."""
+    def unfinished(self) -> list[str]:
+        """The ids of every table still waiting or playing, oldest first (restored at start-up,
+        one by one, so that one broken table cannot stop the others)."""
         with self.engine.connect() as conn:
-            rows = (
-                conn.execute(select(tables_t).where(tables_t.c.status != "over").order_by(tables_t.c.created))
-                .mappings()
-                .all()
+            query = (
+                select(tables_t.c.id)
+                .where(tables_t.c.status.in_(("waiting", "playing")))
+                .order_by(tables_t.c.created, tables_t.c.id)
             )
-            return [self._full_row(conn, row) for row in rows]
+            return [r[0] for r in conn.execute(query).all()]
 
     def _full_row(self, conn: Any, row: Any) -> TableRow:
         table_id = row["id"]
         seats = [
-            SeatRow(seat=s["seat"], kind=s["kind"], name=s["name"], bot=s["bot"], token_hash=s["token_hash"])
+            SeatRow(
+                seat=s["seat"],
+                kind=s["kind"],
+                name=s["name"],
+                bot=s["bot"],
+                token_hash=s["token_hash"],
+                gone=bool(s["gone"]),
+            )
             for s in conn.execute(select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))
             .mappings()
             .all()
         ]
         moves: list[list[Any]] = []
+        by: list[str | None] = []
         for m in (
             conn.execute(select(moves_t).where(moves_t.c.table_id == table_id).order_by(moves_t.c.version))
             .mappings()
@@ -238,6 +304,7 @@ class Store:
             if m["version"] != len(moves):
                 raise RuntimeError(f"table {table_id}: stored move versions have a gap at {len(moves)}")
             moves.append([m["seat"], m["move"]] if m["ms"] is None else [m["seat"], m["move"], m["ms"]])
+            by.append(m["by"])
         return TableRow(
             id=table_id,
             game=row["game"],
@@ -251,7 +318,23 @@ class Store:
             seats=seats,
             moves=moves,
             result=row["result"],
+            clock=row["clock"] or "off",
+            deadlines=list(row["deadlines"] or []),
+            next_id=row["next_id"],
+            by=by,
         )
+
+
+def _add_later_columns(engine: Engine) -> None:
+    """Add the columns of :data:`LATER_COLUMNS` a database made by an older version lacks."""
+    found = inspect(engine)
+    for table, columns in LATER_COLUMNS.items():
+        have = {c["name"] for c in found.get_columns(table)}
+        for column in columns:
+            if column.name not in have:
+                kind = column.type.compile(dialect=engine.dialect)
+                with engine.begin() as conn:
+                    conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN {column.name} {kind}")
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

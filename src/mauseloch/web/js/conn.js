@@ -3,7 +3,7 @@
 // seat and token, so a seat survives reloads, network hiccups and server restarts.
 
 export class TableConnection {
-  constructor({ tableId, seat, token, onSnapshot, onUpdate, onError, onStatus }) {
+  constructor({ tableId, seat, token, onSnapshot, onUpdate, onError, onStatus, onLive }) {
     this.tableId = tableId;
     this.seat = seat;
     this.token = token;
@@ -11,6 +11,7 @@ export class TableConnection {
     this.onUpdate = onUpdate;
     this.onError = onError;
     this.onStatus = onStatus;
+    this.onLive = onLive || (() => {});
     this.version = -1;
     this.seq = 0;
     this.ws = null;
@@ -92,6 +93,23 @@ export class TableConnection {
     this.send({ type: "resync" });
   }
 
+  // Leaving on purpose: the seat is "gone" at once and a stand-in plays it after a short grace.
+  leave() {
+    const sent = this.send({ type: "leave" });
+    this.close();
+    return sent;
+  }
+
+  // The tab is closing (not a reload that comes straight back, which simply returns): the seat
+  // counts as left on purpose unless another page of it stays open.
+  tabClosing() {
+    if (!this.closed) this.send({ type: "leave", tab_closed: true });
+  }
+
+  rematch() {
+    return this.send({ type: "rematch" });
+  }
+
   receive(text) {
     let msg;
     try {
@@ -117,6 +135,10 @@ export class TableConnection {
         return;
       }
       this.onUpdate(msg);
+    } else if (msg.type === "presence") {
+      // Presence, stand-ins, the clock or rematch votes changed; no move was made.
+      if (msg.version > this.version) this.resync();
+      else this.onLive(msg.live);
     } else if (msg.type === "error" || msg.type === "pong") {
       // Both carry the table's version and seq: being behind means something was missed.
       if (msg.version > this.version || msg.seq > this.seq) this.resync();

@@ -1,9 +1,9 @@
 // The lobby: create a table (game, options, seats), share its invite link, list tables, join or watch.
 
-import { applyLimits, copyLink, getJSON, h, loadGames, postJSON, saveCredentials } from "./api.js";
+import { applyLimits, copyLink, getJSON, h, loadCredentials, loadGames, postJSON, saveCredentials } from "./api.js";
 import { botLevel, errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 
-const state = { games: [], bots: {}, tables: [] };
+const state = { games: [], bots: {}, clocks: {}, tables: [] };
 const $ = (id) => document.getElementById(id);
 
 function playerName() {
@@ -89,6 +89,20 @@ function renderOptions() {
     }
   }
   renderSeatCount();
+  renderClocks();
+}
+
+// The turn clocks the server offers for this game (seconds per move), its default chosen.
+function renderClocks() {
+  const sel = $("clock-select");
+  const clocks = state.clocks[$("game-select").value];
+  sel.replaceChildren();
+  if (!clocks) return;
+  for (const [name, seconds] of Object.entries(clocks.choices)) {
+    const label = seconds === null ? t("lobby.clock.off") : t("lobby.clock." + name, { s: seconds });
+    sel.append(h("option", { value: name }, label));
+  }
+  sel.value = clocks.default;
 }
 
 function renderSeatCount() {
@@ -168,7 +182,9 @@ async function createTable(event) {
   }
   $("create-button").disabled = true;
   try {
-    const res = await postJSON("/api/tables", { game: $("game-select").value, options: collectOptions(), seats, name });
+    const body = { game: $("game-select").value, options: collectOptions(), seats, name };
+    if ($("clock-select").value) body.clock = $("clock-select").value;
+    const res = await postJSON("/api/tables", body);
     saveCredentials(res.table, { seat: res.seat, token: res.token });
     const invite = new URL(res.invite, location.origin).href;
     $("invite-link").value = invite;
@@ -221,9 +237,12 @@ function renderTables() {
         s.kind === "bot" || s.taken ? seatLabel(s, s.seat) : t("lobby.free")),
     );
     const free = table.status === "waiting" && table.seats.some((s) => s.kind === "human" && !s.taken);
+    const mine = loadCredentials(table.id); // this browser holds a seat here: never "Join" again
     const actions = h("div", { class: "button-row" });
     const key = (what) => ({ focusKey: `${table.id}-${what}` });
-    if (free) actions.append(h("button", { type: "button", class: "btn btn-primary", dataset: key("join"), onclick: () => joinTable(table.id) }, t("lobby.join")));
+    if (mine && table.status !== "over" && table.status !== "closed") {
+      actions.append(h("a", { class: "btn btn-primary", dataset: key("mine"), href: `/t/${encodeURIComponent(table.id)}` }, t("lobby.yourSeat")));
+    } else if (free) actions.append(h("button", { type: "button", class: "btn btn-primary", dataset: key("join"), onclick: () => joinTable(table.id) }, t("lobby.join")));
     if (table.status !== "over") actions.append(h("a", { class: "btn", dataset: key("watch"), href: `/t/${encodeURIComponent(table.id)}?watch=1` }, t("lobby.watch")));
     else actions.append(h("a", { class: "btn", dataset: key("replay"), href: `/replay/${encodeURIComponent(table.id)}` }, t("lobby.replay")));
     list.append(
@@ -271,6 +290,7 @@ async function main() {
   applyLimits(data.limits);
   state.games = data.games || [];
   state.bots = data.bots || {};
+  state.clocks = data.clocks || {};
   const sel = $("game-select");
   for (const g of state.games) sel.append(h("option", { value: g.name }, g.title));
   sel.addEventListener("change", renderOptions);

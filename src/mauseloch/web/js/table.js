@@ -25,6 +25,11 @@ const state = {
   retryIn: 0,
   announceTimer: null,
   games: [],
+  cred: null,
+  live: null, // presence, stand-ins, the running clock, rematch votes (docs/protocol.md)
+  skew: 0, // server clock minus this browser's, in seconds
+  said: new Set(), // what the polite clock announcer has already said
+  standIns: [],
 };
 
 function seatName(seat) {
@@ -115,7 +120,9 @@ function renderLog() {
   const recent = state.events.slice(-LOG_LIMIT);
   for (let i = recent.length - 1; i >= 0; i--) {
     const ev = recent[i];
-    list.append(h("li", { class: "ev ev-" + ev.type }, eventText(ev, seatName, game)));
+    const text = eventText(ev, seatName, game);
+    const marked = ev.by === "stand-in" ? `${text} ${t("table.byStandIn")}` : text;
+    list.append(h("li", { class: "ev ev-" + ev.type + (ev.by ? " by-stand-in" : "") }, marked));
   }
 }
 
@@ -162,13 +169,21 @@ function renderEnd() {
     return;
   }
   const renderer = RENDERERS[view.game];
-  box.replaceChildren(
-    h("h2", {}, t("table.gameOver")),
-    renderer.endTable(view, seatName),
-    h("p", { class: "button-row" },
-      h("a", { class: "btn btn-primary", href: `/replay/${encodeURIComponent(tableId)}` }, t("table.toReplay")),
-      h("a", { class: "btn", href: "/" }, t("table.toLobby"))),
-  );
+  const buttons = h("p", { class: "button-row" },
+    h("a", { class: "btn btn-primary", href: `/replay/${encodeURIComponent(tableId)}` }, t("table.toReplay")),
+    h("a", { class: "btn", href: "/" }, t("table.toLobby")));
+  const live = state.live || {};
+  const votes = live.rematch || [];
+  if (state.seat !== null && state.conn && !votes.includes(state.seat)) {
+    buttons.append(h("button", { type: "button", class: "btn", id: "rematch-button", onclick: askRematch }, t("table.rematch")));
+  }
+  const waitingFor = (live.seats || [])
+    .map((s, i) => ({ s, i }))
+    .filter(({ s, i }) => state.table && state.table.seats[i].kind === "human" && s.presence !== "gone" && !votes.includes(i))
+    .map(({ i }) => seatName(i));
+  const note = votes.length ? h("p", { id: "rematch-note", role: "status" },
+    t("table.rematchWaiting", { names: waitingFor.join(", ") })) : "";
+  box.replaceChildren(h("h2", {}, t("table.gameOver")), renderer.endTable(view, seatName), buttons, note);
   const first = box.hidden;
   box.hidden = false;
   if (first && box.dataset.shown !== "1") {
@@ -184,6 +199,108 @@ function waitingBoard() {
     h("ul", { class: "seat-chips" }, seats.map((s, i) =>
       h("li", { class: "seat-chip" + (s.kind === "human" && !s.taken ? " free" : "") },
         s.kind === "human" && !s.taken ? t("lobby.free") : seatName(i)))));
+}
+
+function askRematch() {
+  if (state.conn) state.conn.rematch();
+}
+
+// ---------------------------------------------------------------- presence and the clock
+
+function secondsLeft() {
+  const d = state.live && state.live.deadline;
+  if (!d) return null;
+  return Math.max(0, Math.ceil(d.due - (Date.now() / 1000 + state.skew)));
+}
+
+function say(key, text) {
+  // The polite announcer speaks once per turn and threshold, never every second.
+  if (state.said.has(key)) return;
+  state.said.add(key);
+  $("clock-say").textContent = text;
+}
+
+function renderClock() {
+  const el = $("turn-clock");
+  const d = state.live && state.live.deadline;
+  const left = secondsLeft();
+  if (!d || left === null || d.kind !== "turn" || (state.view && state.view.is_over)) {
+    el.textContent = "";
+    el.classList.remove("low");
+    return;
+  }
+  const mine = d.seat === state.seat;
+  el.textContent = mine ? t("table.timeLeft", { s: left }) : t("table.timeLeftFor", { name: seatName(d.seat), s: left });
+  el.classList.toggle("low", left <= 10);
+  if (mine) {
+    const key = `${state.conn ? state.conn.version : ""}:${d.due}`;
+    say("start:" + key, t("table.yourTimeSay", { s: left }));
+    if (left <= 10 && left > 0) say("hurry:" + key, t("table.hurrySay", { s: left }));
+  }
+}
+
+function renderSeats() {
+  const panel = $("seat-panel");
+  const live = state.live;
+  if (!state.table || !live || !live.seats) {
+    panel.hidden = true;
+    return;
+  }
+  panel.hidden = false;
+  const toMove = state.view && !state.view.is_over ? state.view.to_move : null;
+  $("seat-list").replaceChildren(
+    ...live.seats.map((s, i) =>
+      h("li", { class: "seat-presence-item" + (i === toMove ? " to-move" : ""), dataset: { seat: String(i), presence: s.presence, standIn: s.stand_in ? "1" : "0" } },
+        h("span", { class: "name", title: seatName(i) }, seatName(i)),
+        s.presence === "bot" ? "" : h("span", { class: "presence presence-" + s.presence }, t("presence." + s.presence)),
+        s.stand_in ? h("span", { class: "stand-in" }, t("presence.standIn")) : ""),
+    ),
+  );
+  live.seats.forEach((s, i) => {
+    if (s.stand_in && !state.standIns[i]) say(`standin:${i}:${state.conn ? state.conn.version : 0}`, t("table.standInSay", { name: seatName(i) }));
+    state.standIns[i] = s.stand_in;
+  });
+  $("seat-actions").hidden = state.seat === null || state.seat === undefined || !state.conn;
+  $("closed-note").hidden = live.status !== "closed";
+  if (live.status === "closed") $("closed-note").textContent = t("table.closed");
+  renderClock();
+}
+
+function onLive(live) {
+  setLive(live);
+  render();
+}
+
+function setLive(live) {
+  if (!live) return;
+  state.live = live;
+  if (typeof live.now === "number") state.skew = live.now - Date.now() / 1000;
+  if (live.next && state.cred && state.seat !== null) {
+    // Everyone agreed to a rematch: the same seat at the new table.
+    saveCredentials(live.next, state.cred);
+    location.href = `/t/${encodeURIComponent(live.next)}`;
+  }
+}
+
+function toggleMySeat() {
+  const box = $("my-seat-box");
+  const open = box.hidden;
+  box.hidden = !open;
+  $("my-seat-button").setAttribute("aria-expanded", String(open));
+  if (open && state.cred) {
+    const url = new URL(`/t/${encodeURIComponent(tableId)}`, location.origin);
+    url.searchParams.set("seat", String(state.cred.seat));
+    url.searchParams.set("token", state.cred.token);
+    $("my-seat-link").value = url.href;
+    $("my-seat-link").select();
+  }
+}
+
+function leaveTable() {
+  if (!state.conn || !confirm(t("table.leaveConfirm"))) return;
+  state.conn.leave();
+  state.conn = null;
+  location.href = "/";
 }
 
 function renderWaiting() {
@@ -203,6 +320,7 @@ function render() {
   }
   renderWaiting();
   renderTurn();
+  renderSeats();
   const board = $("board");
   const view = state.view;
   if (!view) {
@@ -250,6 +368,7 @@ function render() {
 // ---------------------------------------------------------------- the connection
 
 function onSnapshot(msg) {
+  setLive(msg.live);
   state.seat = msg.seat;
   state.view = msg.view;
   state.table = msg.table;
@@ -261,6 +380,7 @@ function onSnapshot(msg) {
 }
 
 function onUpdate(msg) {
+  setLive(msg.live);
   state.view = msg.view;
   state.pending = false;
   const events = msg.events || [];
@@ -281,6 +401,7 @@ function onStatus(status, retryIn) {
 function connect(cred) {
   if (state.conn) state.conn.close();
   state.seat = cred ? cred.seat : null;
+  state.cred = cred;
   state.conn = new TableConnection({
     tableId,
     seat: cred ? cred.seat : null,
@@ -289,6 +410,7 @@ function connect(cred) {
     onUpdate,
     onError,
     onStatus,
+    onLive,
   });
   state.conn.open();
 }
@@ -373,6 +495,12 @@ function main() {
       render();
     })
     .catch(() => {}); // titles fall back to the game's name; the server still checks every name
+  $("leave-button").addEventListener("click", leaveTable);
+  $("my-seat-button").addEventListener("click", toggleMySeat);
+  setInterval(renderClock, 1000);
+  window.addEventListener("pagehide", (e) => {
+    if (!e.persisted && state.conn) state.conn.tabClosing(); // a closed tab counts as leaving
+  });
   const params = new URLSearchParams(location.search);
   const cred = loadCredentials(tableId);
   if (cred) connect(cred);

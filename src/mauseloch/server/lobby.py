@@ -1,0 +1,261 @@
+"""The lobby: creating, joining, finding and listing tables, and the sessions this server runs."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+from typing import Any
+
+import mauseloch
+from mauseloch.bots import bot_kinds
+from mauseloch.engine import GameInfo, game_info
+
+from .clock import CLOCK_NAMES, CLOCKS, default_clock
+from .hub import Hub, LocalHub
+from .protocol import CreateTable, ProtocolError, clean_name, clean_title
+from .session import LIVE, Settings, TableSession
+from .storage import SeatRow, Store, TableRow, now
+
+log = logging.getLogger("mauseloch.server")
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def realtime(info: GameInfo) -> bool:
+    """Games with a reaction window need a server clock; the web platform does not offer them yet."""
+    return info.dynamics == "reactions"
+
+
+def web_games() -> list[GameInfo]:
+    return [info for info in mauseloch.GAMES.values() if not realtime(info)]
+
+
+def game_clocks(game: str) -> dict[str, Any]:
+    """The clock settings a game offers (seconds per move, None: off) and its default."""
+    return {"choices": {name: CLOCKS[game][name] for name in CLOCK_NAMES}, "default": default_clock(game)}
+
+
+class Lobby:
+    """All tables this server runs, backed by a :class:`Store`, published through a :class:`Hub`."""
+
+    def __init__(self, store: Store, settings: Settings | None = None, hub: Hub | None = None) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.hub: Hub = hub or LocalHub()
+        self.tables: dict[str, TableSession] = {}
+        self.skipped: list[str] = []  # tables that could not be restored (logged)
+        self.running = False
+
+    # -- life cycle --------------------------------------------------------------------
+    def _session(self, row: TableRow) -> TableSession:
+        return TableSession(row, self.store, self.hub, self.settings, on_rematch=self.rematch)
+
+    def restore(self) -> int:
+        """Load every unfinished table from the store by replaying its moves. A table that cannot
+        be restored (corrupt moves, say) is skipped and logged; the others start as usual."""
+        count = 0
+        for table_id in self.store.unfinished():
+            try:
+                row = self.store.load_table(table_id)
+                if row is None:
+                    continue
+                self.tables[table_id] = self._session(row)
+                count += 1
+            except Exception as exc:  # any broken table: never stop the server over it
+                log.error("table %s cannot be restored, skipped: %s", table_id, exc)
+                self.skipped.append(table_id)
+        return count
+
+    def start(self) -> None:
+        """Start every restored table's clocks and bots (needs the running event loop)."""
+        self.running = True
+        for session in list(self.tables.values()):
+            session.start()
+
+    async def stop(self) -> None:
+        self.running = False
+        for session in list(self.tables.values()):
+            await session.stop()
+        self.hub.close_all(1001)  # going away
+
+    # -- creating and joining ----------------------------------------------------------
+    def create(self, req: CreateTable) -> tuple[TableSession, int, str]:
+        """A new table; the creator takes its first human seat. Returns (table, seat, token)."""
+        try:
+            info = game_info(req.game)
+        except ValueError as exc:
+            raise ProtocolError("bad_message", str(exc)) from None
+        if realtime(info):
+            raise ProtocolError("bad_message", f"{info.title} is not offered in the browser yet")
+        kinds = bot_kinds(info.name)
+        humans = [i for i, s in enumerate(req.seats) if s.kind == "human"]
+        if not humans:
+            raise ProtocolError("bad_message", "a table needs at least one human seat")
+        seats: list[SeatRow] = []
+        for i, spec in enumerate(req.seats):
+            if spec.kind == "bot":
+                kind = (spec.bot or "").strip().lower()
+                if kind not in kinds:
+                    allowed = ", ".join(kinds)
+                    raise ProtocolError("bad_message", f"seat {i}: unknown bot {spec.bot!r}; available: {allowed}")
+                seats.append(SeatRow(seat=i, kind="bot", name=f"{kind.capitalize()} bot {i + 1}", bot=kind))
+            else:
+                if spec.bot is not None:
+                    raise ProtocolError("bad_message", f"seat {i}: a human seat has no bot")
+                seats.append(SeatRow(seat=i, kind="human", name=f"Player {i + 1}"))
+        try:
+            game = mauseloch.new_game(info.name, players=len(req.seats), options=req.options)
+        except ValueError as exc:
+            raise ProtocolError("bad_message", str(exc)) from None
+        record = game.record()
+        first = humans[0]
+        name = clean_name(req.name, f"Player {first + 1}")
+        token = secrets.token_urlsafe(24)
+        seats[first].name = name
+        seats[first].token_hash = hash_token(token)
+        row = TableRow(
+            id=self._new_id(),
+            game=info.name,
+            title=clean_title(req.title, ""),  # none given: the page names it in its own language
+            players=len(seats),
+            options=record["options"],
+            seed=record["seed"],
+            deck=record["deck"],
+            status="playing" if len(humans) == 1 else "waiting",
+            created=now(),
+            seats=seats,
+            clock=req.clock or default_clock(info.name),
+        )
+        self.store.create_table(row)
+        return self._run(row), first, token
+
+    def _run(self, row: TableRow) -> TableSession:
+        session = self._session(row)
+        self.tables[row.id] = session
+        if self.running:
+            session.start()
+        return session
+
+    def _new_id(self) -> str:
+        while True:
+            table_id = secrets.token_urlsafe(6)
+            if table_id not in self.tables and self.store.load_table(table_id) is None:
+                return table_id
+
+    def join(self, table: TableSession, name: str | None, seat: int | None) -> tuple[int, str]:
+        if table.status not in LIVE:
+            raise ProtocolError("taken", "this table is not open any more", 409)
+        free = [s.seat for s in table.row.seats if s.kind == "human" and not s.taken]
+        if seat is not None:
+            if not 0 <= seat < table.row.players or table.row.seats[seat].kind != "human":
+                raise ProtocolError("bad_message", f"seat {seat} is not a human seat of this table")
+            if seat not in free:
+                raise ProtocolError("taken", f"seat {seat} is taken", 409)
+            choices = [seat]
+        else:
+            choices = free
+        token = secrets.token_urlsafe(24)
+        digest = hash_token(token)
+        for s in choices:
+            clean = clean_name(name, f"Player {s + 1}")
+            if self.store.take_seat(table.id, s, clean, digest):
+                seat_row = table.row.seats[s]
+                seat_row.name = clean
+                seat_row.token_hash = digest
+                if all(r.taken for r in table.row.seats) and table.row.status == "waiting":
+                    table.row.status = "playing"
+                    self.store.set_status(table.id, "playing")
+                table.seat_taken(s)
+                return s, token
+        raise ProtocolError("taken", "no human seat is free at this table", 409)
+
+    def rematch(self, old: TableSession) -> None:
+        """Everyone still at a finished table agreed: a new deal with the same seats (same names,
+        bots and seat tokens, so every page plays its seat there too)."""
+        game = mauseloch.new_game(old.row.game, players=old.row.players, options=old.row.options)
+        record = game.record()
+        seats = [
+            SeatRow(
+                seat=s.seat,
+                kind=s.kind,
+                name=s.name,
+                bot=s.bot,
+                token_hash=s.token_hash,
+                gone=s.gone or (s.kind == "human" and s.taken and s.seat not in old.rematch),
+            )
+            for s in old.row.seats
+        ]
+        row = TableRow(
+            id=self._new_id(),
+            game=old.row.game,
+            title=old.row.title,
+            players=old.row.players,
+            options=record["options"],
+            seed=record["seed"],
+            deck=record["deck"],
+            status="playing",
+            created=now(),
+            seats=seats,
+            clock=old.row.clock,
+        )
+        self.store.create_table(row)
+        self.store.set_next(old.id, row.id)
+        old.row.next_id = row.id
+        self._run(row)
+
+    # -- finding -----------------------------------------------------------------------
+    def get(self, table_id: str) -> TableSession | None:
+        """A table by id. Finished tables are loaded from the store on demand and kept in memory
+        only while connections watch them (see :meth:`release`)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            try:
+                row = self.store.load_table(table_id)
+            except Exception as exc:
+                log.error("table %s cannot be loaded: %s", table_id, exc)
+                return None
+            if row is None:
+                return None
+            try:
+                table = self._session(row)
+            except (ValueError, KeyError) as exc:
+                log.error("table %s cannot be loaded: %s", table_id, exc)
+                return None
+            if table.status in LIVE:
+                self.tables[table_id] = table
+                if self.running:
+                    table.start()
+        return table
+
+    def hold(self, table: TableSession) -> TableSession:
+        """The instance of ``table`` kept in memory while a connection uses it."""
+        held = self.tables.setdefault(table.id, table)
+        if self.running:
+            held.start()
+        return held
+
+    def release(self, table: TableSession) -> None:
+        if table.status not in LIVE and not self.hub.listeners(table.id):
+            self.tables.pop(table.id, None)  # finished and unwatched: the store keeps it
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Open, running and just-closed tables, newest first."""
+        live = [t for t in self.tables.values() if t.status != "over"]
+        live.sort(key=lambda t: t.row.created, reverse=True)
+        return [t.summary() for t in live]
+
+    # -- seats -------------------------------------------------------------------------
+    @staticmethod
+    def check_token(table: TableSession, seat: int | None, token: str) -> int | None:
+        """The seat ``token`` opens (``seat`` if given), or None; constant-time comparison."""
+        digest = hash_token(token)
+        candidates = table.row.seats if seat is None else table.row.seats[seat : seat + 1]
+        found: int | None = None
+        for s in candidates:
+            if s.token_hash is not None and hmac.compare_digest(digest, s.token_hash):
+                found = s.seat
+        return found

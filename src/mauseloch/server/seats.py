@@ -1,0 +1,115 @@
+"""Who plays each seat: a person (with presence), a bot, and the stand-in that plays for an
+absent person until they return.
+
+A controller answers two questions for its table session: how the seat shows to everyone
+(``presence``) and whether a bot moves for it now (``mover()``: the bot, or None to wait for
+the person). Moves a stand-in plays are stored with ``by="stand-in"``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from mauseloch.bots import Bot, bot_kinds, make_bot
+from mauseloch.engine import derive_seed
+
+from .storage import SeatRow
+
+log = logging.getLogger("mauseloch.server")
+
+Presence = Literal["online", "away", "gone", "open", "bot"]
+STAND_IN = "stand-in"
+
+
+def standin_kind(game: str) -> str:
+    """The heuristic level where the game has one; in Aus die Maus! every move is a flip, so
+    any bot flips for the seat."""
+    kinds = bot_kinds(game)
+    return "heuristic" if "heuristic" in kinds else kinds[-1]
+
+
+class StandIn:
+    """A bot that plays a seat for someone else. If it fails, a random bot makes that move (and
+    the failure is logged), so a table never stalls on a broken bot."""
+
+    def __init__(self, game: str, seed: int, seat: int) -> None:
+        self.game = game
+        self.seat = seat
+        self.bot = make_bot(game, standin_kind(game), seed=derive_seed(seed, 2000 + seat))
+        self._fallback = make_bot(game, "random", seed=derive_seed(seed, 3000 + seat))
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+        try:
+            move = self.bot.choose(view, legal)
+            if move in legal:
+                return move
+            log.error("stand-in at seat %s chose %r, not a legal move; a random bot moves", self.seat, move)
+        except Exception:
+            log.exception("stand-in at seat %s failed; a random bot moves", self.seat)
+        return self._fallback.choose(view, legal)
+
+
+@dataclass(eq=False)
+class Person:
+    """A human seat. ``conns`` counts this process's open connections for the seat."""
+
+    row: SeatRow
+    standin: StandIn
+    conns: int = 0
+    grace_pending: bool = False  # a grace deadline runs: gone (or away) but not yet replaced
+
+    kind = "human"
+
+    @property
+    def presence(self) -> Presence:
+        if not self.row.taken:
+            return "open"
+        if self.conns > 0:
+            return "online"
+        return "gone" if self.row.gone else "away"
+
+    @property
+    def stand_in(self) -> bool:
+        """Whether the stand-in plays this seat now."""
+        return self.row.taken and self.conns == 0 and self.row.gone and not self.grace_pending
+
+    def mover(self) -> StandIn | None:
+        return self.standin if self.stand_in else None
+
+
+@dataclass(eq=False)
+class BotSeat:
+    """A seat a bot plays for the whole game. A failing bot is logged, and the stand-in makes
+    that move instead (never silently the first legal move)."""
+
+    row: SeatRow
+    bot: Bot
+    standin: StandIn
+    failed: int = field(default=0)
+
+    kind = "bot"
+    presence: Presence = "bot"
+    stand_in = False
+
+    def mover(self) -> BotSeat:
+        return self
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+        return self.bot.choose(view, legal)
+
+
+Controller = Person | BotSeat
+
+
+def controllers(game: str, seed: int, seats: list[SeatRow]) -> list[Controller]:
+    out: list[Controller] = []
+    for s in seats:
+        standin = StandIn(game, seed, s.seat)
+        if s.kind == "bot" and s.bot is not None:
+            bot = make_bot(game, s.bot, seed=derive_seed(seed, 1000 + s.seat))
+            out.append(BotSeat(row=s, bot=bot, standin=standin))
+        else:
+            out.append(Person(row=s, standin=standin))
+    return out

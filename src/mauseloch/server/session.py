@@ -1,0 +1,640 @@
+"""One table's authority: its game, version, seats, deadlines, and every change to them.
+
+A table's ``version`` is the number of moves played, its ``seq`` the number of events logged.
+Everything here runs on the server's event loop, and every change happens under the table's
+lock: a move is checked against the current version (a move built on an older one is ``stale``,
+as in boardgame.io's master), stored, played, then published through the hub, so two moves never
+race. A stored move always completes (see :func:`unbroken`). What a seat may see is decided in
+one place, :meth:`TableSession.message_for` and friends, which ask the engine for the seat's view
+and redact events with :func:`mauseloch.event_for`.
+
+Who moves: a person, a bot, or, for a person who is gone or whose clock ran out, a stand-in
+(seats.py). Deadlines (clock.py) are stored with the table, the next turn's in the same
+transaction as the move that starts it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+import mauseloch
+from mauseloch import IllegalMove, event_for
+from mauseloch.engine import Game
+
+from .clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, Deadlines, clock_seconds, wall
+from .hub import Connection, Hub
+from .protocol import ErrorMsg, Pong, PresenceMsg, ProtocolError, Snapshot, Update, encode
+from .seats import STAND_IN, BotSeat, Controller, Person, controllers
+from .storage import Store, TableRow
+
+log = logging.getLogger("mauseloch.server")
+
+SNAPSHOT_EVENTS = 50
+BOT_DELAY = {"aus-die-maus": 0.8}  # seconds before a bot moves, per game
+DEFAULT_BOT_DELAY = 0.6
+BOT_RETRY = 2.0  # seconds before a bot tries again when its move could not be stored
+LIVE = ("waiting", "playing")
+
+
+@dataclass
+class Settings:
+    """Server-wide knobs: ``bot_delay`` replaces the bots' pause; ``clock_scale`` multiplies every
+    clock and grace time (tests and benchmarks run them fast)."""
+
+    bot_delay: float | None = None
+    clock_scale: float = 1.0
+
+
+def build(row: TableRow) -> tuple[Game, list[dict[str, Any]]]:
+    """The game a stored table describes, every stored move replayed, and its events (those of
+    moves a stand-in played marked ``"by": "stand-in"``)."""
+    game = mauseloch.new_game(row.game, players=row.players, seed=row.seed, options=row.options, deck=row.deck)
+    events = game.events
+    for i, entry in enumerate(row.moves):
+        game.play(entry[1], seat=entry[0], ms=entry[2] if len(entry) > 2 else None)
+        new = game.events_since(len(events))
+        by = row.by[i] if i < len(row.by) else None
+        events.extend(_marked(new, by))
+    return game, events
+
+
+def build_game(row: TableRow) -> Game:
+    return build(row)[0]
+
+
+def _marked(events: list[dict[str, Any]], by: str | None) -> list[dict[str, Any]]:
+    return [{**e, "by": by} for e in events] if by is not None else events
+
+
+def record_of(row: TableRow) -> dict[str, Any]:
+    """The game's record plus ``played_by``: per move, who played it ("person", "bot" or
+    "stand-in"). ``mauseloch.replay`` reads the record as usual and ignores the extra key."""
+    record = build_game(row).record()
+    kinds = {s.seat: "bot" if s.kind == "bot" else "person" for s in row.seats}
+    record["played_by"] = [
+        row.by[i] if i < len(row.by) and row.by[i] is not None else kinds[m[0]] for i, m in enumerate(row.moves)
+    ]
+    return record
+
+
+def replay_frames(row: TableRow) -> list[dict[str, Any]]:
+    """One frame per position of a finished game, every hand visible, with the events that led to it."""
+    game = mauseloch.new_game(row.game, players=row.players, seed=row.seed, options=row.options, deck=row.deck)
+
+    has_hands = "hand" in game.view(0)  # Aus die Maus! has face-down stacks nobody sees, not hands
+
+    def frame(move: list[Any] | None, seen: int) -> tuple[dict[str, Any], int]:
+        view = game.view(None)
+        if has_hands and "hands" not in view:
+            view["hands"] = [game.view(s)["hand"] for s in range(game.players)]
+        events = game.events_since(seen)
+        return {"move": move, "view": view, "events": events}, seen + len(events)
+
+    first, seen = frame(None, 0)
+    frames = [first]
+    for entry in row.moves:
+        game.play(entry[1], seat=entry[0], ms=entry[2] if len(entry) > 2 else None)
+        f, seen = frame(list(entry), seen)
+        frames.append(f)
+    return frames
+
+
+class TableSession:
+    """The one authority over a table while this server runs it."""
+
+    def __init__(
+        self,
+        row: TableRow,
+        store: Store,
+        hub: Hub,
+        settings: Settings,
+        on_rematch: Callable[[TableSession], None] | None = None,
+    ) -> None:
+        self.row = row
+        self.store = store
+        self.hub = hub
+        self.settings = settings
+        self.on_rematch = on_rematch
+        self.game, self.events = build(row)
+        self.version = len(row.moves)
+        self.seq = len(self.events)
+        self.seats: list[Controller] = controllers(row.game, row.seed, row.seats)
+        self.lock = asyncio.Lock()  # held while anything at the table changes
+        self.deadlines = Deadlines(self._due, settings.clock_scale)
+        self.deadlines.load(row.deadlines, started=wall())
+        for d in self.deadlines:
+            if d.kind == "grace" and d.seat is not None and isinstance(self.seats[d.seat], Person):
+                self.seats[d.seat].grace_pending = True
+        self.bot_task: asyncio.Task[None] | None = None
+        self.bot_version = -1
+        self.bot_due: float | None = None
+        self.rematch: set[int] = set()
+        self.stopping = False
+        self.started = False
+
+    # -- facts -------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def status(self) -> str:
+        return self.row.status
+
+    def person(self, seat: int) -> Person | None:
+        ctl = self.seats[seat]
+        return ctl if isinstance(ctl, Person) else None
+
+    def summary(self) -> dict[str, Any]:
+        row = self.row
+        return {
+            "id": row.id,
+            "game": row.game,
+            "title": row.title,
+            "players": row.players,
+            "options": row.options,
+            "clock": row.clock,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "taken": s.taken,
+                    "presence": ctl.presence,
+                    "stand_in": ctl.stand_in,
+                }
+                for s, ctl in zip(row.seats, self.seats, strict=True)
+            ],
+            "status": row.status,
+            "version": self.version,
+            "created": row.created.isoformat().replace("+00:00", "Z"),
+            "next": row.next_id,
+        }
+
+    def live(self) -> dict[str, Any]:
+        """What changes without a move: presence, stand-ins, the running clock, rematch votes."""
+        deadline: dict[str, Any] | None = None
+        seat = self.game.to_move
+        if self.row.status == "playing" and not self.game.is_over and seat is not None:
+            turn = self.deadlines.get("turn")
+            if self.seats[seat].stand_in and self.bot_due is not None:
+                deadline = {"seat": seat, "kind": STAND_IN, "due": round(self.bot_due, 3)}
+            elif turn is not None and turn.version == self.version:
+                deadline = {"seat": seat, "kind": "turn", "due": round(turn.due, 3)}
+        return {
+            "status": self.row.status,
+            "seats": [{"presence": c.presence, "stand_in": c.stand_in} for c in self.seats],
+            "deadline": deadline,
+            "rematch": sorted(self.rematch),
+            "next": self.row.next_id,
+            "now": round(wall(), 3),
+        }
+
+    # -- the one place that decides what a seat sees ----------------------------------------
+    def _events_for(self, events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+        return [e for e in (event_for(ev, seat) for ev in events) if e is not None]
+
+    def snapshot(self, seat: int | None) -> str:
+        return encode(
+            Snapshot(
+                version=self.version,
+                seq=self.seq,
+                seat=seat,
+                view=self.game.view(seat),
+                events=self._events_for(self.events[-SNAPSHOT_EVENTS:], seat),
+                table=self.summary(),
+                live=self.live(),
+            )
+        )
+
+    def _update_for(
+        self, new: list[dict[str, Any]], by: str | None, live: dict[str, Any]
+    ) -> Callable[[int | None], str]:
+        def message(seat: int | None) -> str:
+            return encode(
+                Update(
+                    version=self.version,
+                    seq=self.seq,
+                    view=self.game.view(seat),
+                    events=self._events_for(new, seat),
+                    by=by,
+                    live=live,
+                )
+            )
+
+        return message
+
+    def error(self, code: str, message: str) -> str:
+        return encode(ErrorMsg(version=self.version, seq=self.seq, code=code, message=message))
+
+    def pong(self) -> str:
+        return encode(Pong(version=self.version, seq=self.seq))
+
+    def publish_live(self) -> None:
+        text = encode(PresenceMsg(version=self.version, seq=self.seq, live=self.live()))
+        self.hub.publish(self.id, self.version, lambda seat: text)
+
+    def publish_snapshots(self) -> None:
+        self.hub.publish(self.id, self.version, self.snapshot)
+
+    # -- life cycle --------------------------------------------------------------------
+    def start(self) -> None:
+        """Arm the deadlines and let whoever is to move move (needs the running event loop).
+
+        Nobody is connected to a freshly started server: every person who was here gets the grace
+        of a lost connection (not stored: a second restart gives it again)."""
+        if self.started:
+            return
+        self.started = True
+        if self.row.status in LIVE:
+            for ctl in self.seats:
+                seat = ctl.row.seat
+                if not isinstance(ctl, Person) or not ctl.row.taken or ctl.row.gone or ctl.conns:
+                    continue
+                if self.deadlines.get("grace", seat) is None:
+                    self.deadlines.set(Deadline("grace", wall() + self.deadlines.seconds(GRACE_LOST), seat=seat))
+                    ctl.grace_pending = True
+        self.deadlines.start()
+        self._schedule()
+
+    async def stop(self) -> None:
+        """Cancel the bots once no move is half done; the deadlines stay stored."""
+        async with self.lock:  # a move being stored finishes first
+            self.stopping = True
+            self.deadlines.stop()
+            task, self.bot_task = self.bot_task, None
+            if task is not None:
+                task.cancel()
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def _save_deadlines(self) -> None:
+        try:
+            self.store.set_deadlines(self.id, self.deadlines.to_list())
+        except SQLAlchemyError:  # the timers run on in memory; only a restart would forget them
+            log.exception("deadlines of table %s could not be stored", self.id)
+
+    # -- connections and presence ------------------------------------------------------
+    def attach(self, conn: Connection) -> None:
+        """A connection joins (the person of its seat is back); it gets a snapshot."""
+        seat = conn.seat
+        person = self.person(seat) if seat is not None else None
+        if person is not None:
+            person.conns += 1
+            if person.conns == 1:
+                self._returned(person)
+        self.hub.subscribe(self.id, conn)
+        conn.send(self.snapshot(seat))
+
+    def _returned(self, person: Person) -> None:
+        seat = person.row.seat
+        changed = person.grace_pending or person.row.gone
+        person.grace_pending = False
+        had = [self.deadlines.remove("grace", seat), self.deadlines.remove("close")] != [None, None]
+        if person.row.gone:
+            person.row.gone = False
+            self.store.set_gone(self.id, seat, False)
+        if had:
+            self._save_deadlines()
+        if changed:
+            self._schedule()
+        self.publish_live()
+
+    def detach(self, conn: Connection, left: bool = False, everywhere: bool = False) -> None:
+        """A connection ends. ``left``: the person left on purpose (gone at once, unless another
+        of their pages is still open); ``everywhere``: every page of the seat leaves with it."""
+        self.hub.unsubscribe(self.id, conn)
+        seat = conn.seat
+        person = self.person(seat) if seat is not None else None
+        if person is None or not person.row.taken:
+            return
+        person.conns = max(0, person.conns - 1)
+        if left and everywhere:
+            self.hub.close_seat(self.id, person.row.seat, 1000)  # the leave button: every tab goes
+            person.conns = 0
+        if person.conns > 0:
+            return
+        if left and not person.row.gone:
+            person.row.gone = True
+            self.store.set_gone(self.id, person.row.seat, True)
+        # after the game too: someone who is gone does not hold up a rematch
+        if self.row.status in (*LIVE, "over") and (left or self.deadlines.get("grace", person.row.seat) is None):
+            grace = GRACE_LEFT if left else GRACE_LOST
+            self.deadlines.set(Deadline("grace", wall() + self.deadlines.seconds(grace), seat=person.row.seat))
+            person.grace_pending = True
+            self._save_deadlines()
+        self.publish_live()
+        if self.row.status == "over":
+            self._check_rematch()
+
+    def _gone(self, seat: int) -> None:
+        """A grace time ran out: the person counts as gone; a stand-in plays from now on."""
+        person = self.person(seat)
+        if person is None:
+            return
+        person.grace_pending = False
+        if person.conns > 0:
+            return
+        if not person.row.gone:
+            person.row.gone = True
+            self.store.set_gone(self.id, seat, True)
+        humans = [c for c in self.seats if isinstance(c, Person) and c.row.taken]
+        if self.row.status == "waiting" and all(c.row.gone and not c.grace_pending for c in humans):
+            self.deadlines.set(Deadline("close", wall() + self.deadlines.seconds(CLOSE_WAITING)))
+            self._save_deadlines()
+        self._schedule()
+        self.publish_live()
+        if self.row.status == "over":
+            self._check_rematch()
+
+    def _close(self, why: str) -> None:
+        log.info("table %s closed: %s", self.id, why)
+        self.row.status = "closed"
+        self.store.set_status(self.id, "closed")
+        self.deadlines.stop()
+        for d in list(self.deadlines):
+            self.deadlines.remove(d.kind, d.seat)
+        self._save_deadlines()
+        self.publish_live()
+
+    def seat_taken(self, seat: int) -> None:
+        """A free seat was taken (lobby.join): everyone gets a fresh snapshot. Until the newcomer's
+        page connects, the seat has the grace of a lost connection."""
+        person = self.person(seat)
+        self.deadlines.remove("close")  # someone new sat down
+        if person is not None and person.conns == 0 and self.deadlines.get("grace", seat) is None:
+            self.deadlines.set(Deadline("grace", wall() + self.deadlines.seconds(GRACE_LOST), seat=seat))
+            person.grace_pending = True
+            self._save_deadlines()
+        self._schedule()
+        self.publish_snapshots()
+
+    # -- rematch -----------------------------------------------------------------------
+    def vote_rematch(self, seat: int | None) -> None:
+        if seat is None or self.person(seat) is None:
+            raise ProtocolError("not_your_turn", "only the people at the table can ask for a rematch")
+        if self.row.status != "over":
+            raise ProtocolError("not_over", "a rematch is possible once the game is over")
+        self.rematch.add(seat)
+        self.publish_live()
+        self._check_rematch()
+
+    def _check_rematch(self) -> None:
+        if not self.rematch or self.row.next_id is not None or self.on_rematch is None:
+            return
+        staying = [c.row.seat for c in self.seats if isinstance(c, Person) and c.row.taken and c.presence != "gone"]
+        if all(s in self.rematch for s in staying):
+            self.on_rematch(self)
+            self.publish_live()
+
+    # -- moves -------------------------------------------------------------------------
+    async def apply(self, seat: int | None, move: str, version: int, ms: int | None = None) -> None:
+        """A person's move built on ``version``; raises :class:`ProtocolError` (nothing changed)."""
+        await unbroken(self._person_move(seat, move, version, ms))
+
+    async def _person_move(self, seat: int | None, move: str, version: int, ms: int | None) -> None:
+        async with self.lock:  # one change at a time; the checks see the latest state
+            if self.stopping:
+                raise ProtocolError("server_error", "the server is shutting down; nothing changed")
+            if self.row.status == "waiting":
+                raise ProtocolError("not_started", "the game starts when every human seat is taken")
+            if version != self.version:
+                raise ProtocolError("stale", f"the table is at version {self.version}, your move was for {version}")
+            if seat is None:
+                raise ProtocolError("not_your_turn", "spectators cannot move")
+            game = self.game
+            if game.is_over or self.row.status != "playing":
+                raise ProtocolError("illegal", "the game is over; no more moves")
+            if isinstance(self.seats[seat], BotSeat):
+                raise ProtocolError("not_your_turn", "a bot plays this seat")
+            legal = game.legal_moves(seat)
+            if not legal:
+                raise ProtocolError("not_your_turn", f"it is seat {game.to_move}'s turn, not yours")
+            if move.strip().lower() == "timeout":
+                raise ProtocolError("illegal", "timeout is played by the server's clock, never by a client")
+            await self._play(seat, self._canonical(seat, move, legal), None, ms)
+
+    def _canonical(self, seat: int, move: str, legal: list[str]) -> str:
+        wanted = move.strip().lower()
+        canon = next((m for m in legal if m.lower() == wanted), None)
+        if canon is None:
+            try:
+                self.game.play(move, seat=seat)  # not in the list: the engine says why
+            except IllegalMove as exc:
+                raise ProtocolError("illegal", str(exc)) from None
+            # accepted under another spelling: undo by rebuilding, then play it the usual way
+            canon = self.game.record()["moves"][-1][1]
+            self.game = build_game(self.row)
+        return canon
+
+    async def _play(self, seat: int, move: str, by: str | None, ms: int | None = None) -> None:
+        """Store and play ``move`` (a legal move in canonical spelling), then publish it.
+
+        Called with the lock held. The next turn's deadline is stored with the move. A write to a
+        database server runs in a worker thread, so other tables play on while this one waits."""
+        seconds = clock_seconds(self.row.game, self.row.clock)
+        stored = [d for d in self.deadlines if d.kind != "turn"]
+        turn = None
+        if seconds is not None:
+            turn = Deadline("turn", wall() + self.deadlines.seconds(seconds), version=self.version + 1)
+        deadlines = [d.to_dict() for d in stored] + ([turn.to_dict()] if turn is not None else [])
+        args = (self.id, self.version, seat, move, ms, by, deadlines)
+        try:  # stored before it counts
+            if self.store.local:  # SQLite: a commit costs less than a trip to a worker thread
+                self.store.add_move(*args)
+            else:
+                await asyncio.to_thread(self.store.add_move, *args)
+        except IntegrityError:
+            # Another writer stored this version first (a second server process, say): our state
+            # is behind. Catch up from the store; the client is told its move was stale.
+            log.warning("table %s version %s was stored by another writer; reloading", self.id, self.version)
+            self._reload()
+            raise ProtocolError("stale", f"the table moved on to version {self.version}; nothing changed") from None
+        except SQLAlchemyError:
+            log.exception("move at table %s version %s could not be stored", self.id, self.version)
+            raise ProtocolError("server_error", "the server could not store the move; nothing changed") from None
+        self.game.play(move, seat=seat, ms=ms)
+        self.row.moves.append([seat, move] if ms is None else [seat, move, ms])
+        self.row.by.append(by)
+        if turn is not None:
+            self.deadlines.set(turn)
+        else:
+            self.deadlines.remove("turn")
+        self._advance(by)
+
+    def _reload(self) -> None:
+        row = self.store.load_table(self.id)
+        if row is None:
+            return
+        self.row.moves, self.row.by, self.row.status = row.moves, row.by, row.status
+        self.game, self.events = build(self.row)
+        self.version = len(self.row.moves)
+        self.seq = len(self.events)
+        self.publish_snapshots()
+        self._schedule()
+
+    def _advance(self, by: str | None) -> None:
+        game = self.game
+        new = _marked(game.events_since(self.seq), by)
+        self.events.extend(new)
+        self.version += 1
+        self.seq += len(new)
+        if game.is_over and self.row.status != "over":
+            self.row.status = "over"
+            self.row.result = game.result()
+            self.store.set_status(self.id, "over", self.row.result)
+            for d in list(self.deadlines):
+                self.deadlines.remove(d.kind, d.seat)
+            self._save_deadlines()
+        self._schedule()  # before publishing: the update tells the next deadline
+        self.hub.publish(self.id, self.version, self._update_for(new, by, self.live()))
+
+    # -- who moves next ----------------------------------------------------------------
+    def _schedule(self) -> None:
+        """After any change: let the bot or stand-in to move move after its pause, or run the
+        clock of the person to move."""
+        if self.stopping or not self.started:
+            return
+        game = self.game
+        if self.row.status != "playing" or game.is_over or game.to_move is None:
+            self.deadlines.remove("turn")
+            return
+        seat = game.to_move
+        if self.seats[seat].mover() is not None:
+            self.deadlines.remove("turn")  # in memory only: a bot's turn has no clock
+            self._start_bot()
+            return
+        self.bot_due = None
+        seconds = clock_seconds(self.row.game, self.row.clock)
+        if seconds is None:
+            self.deadlines.remove("turn")
+            return
+        turn = self.deadlines.get("turn")
+        if turn is None or turn.version != self.version:  # no stored deadline for this turn yet
+            self.deadlines.set(Deadline("turn", wall() + self.deadlines.seconds(seconds), version=self.version))
+            self._save_deadlines()
+
+    def _delay(self) -> float:
+        if self.settings.bot_delay is not None:
+            return self.settings.bot_delay
+        return BOT_DELAY.get(self.row.game, DEFAULT_BOT_DELAY)
+
+    def _start_bot(self) -> None:
+        if self.bot_task is not None and self.bot_version == self.version:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop yet: start() schedules again
+            return
+        delay = self._delay()
+        self.bot_version = self.version
+        self.bot_due = wall() + delay
+        self.bot_task = loop.create_task(self._bot_turn(self.version, delay))
+
+    async def _bot_turn(self, version: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await unbroken(self._bot_move(version))
+
+    async def _bot_move(self, version: int) -> None:
+        async with self.lock:
+            if self.stopping:
+                return
+            if self.bot_version == version:
+                self.bot_task = None
+            game = self.game
+            seat = game.to_move
+            if self.version != version or game.is_over or seat is None or self.row.status != "playing":
+                return
+            ctl = self.seats[seat]
+            mover = ctl.mover()
+            if mover is None:  # the person came back in time: their move
+                self._schedule()
+                return
+            due = self.bot_due
+            await self._bot_play(seat, ctl, due)
+
+    async def _bot_play(self, seat: int, ctl: Controller, due: float | None) -> None:
+        """The bot or stand-in of ``seat`` moves now (lock held)."""
+        legal = self.game.legal_moves(seat)
+        view = self.game.view(seat)
+        by: str | None = None
+        if isinstance(ctl, BotSeat):
+            try:
+                move = ctl.choose(view, legal)
+                if move not in legal:
+                    raise IllegalMove(f"bot chose {move!r}, not a legal move")
+            except Exception:
+                log.exception("bot at table %s seat %s failed; its stand-in makes this move", self.id, seat)
+                move, by = ctl.standin.choose(view, legal), STAND_IN
+        else:
+            move, by = ctl.standin.choose(view, legal), STAND_IN
+        if by == STAND_IN and due is not None and wall() - due > 1.0:
+            log.warning("table %s: a stand-in moved %.2f s past its deadline", self.id, wall() - due)
+        try:
+            await self._play(seat, move, by)
+        except ProtocolError:  # stale: another writer was first; _reload scheduled what comes next
+            return
+        except Exception:  # the store failed, say: nothing changed, try again in a while
+            log.exception("bot move at table %s could not be played; retrying", self.id)
+            self.bot_task = None
+            asyncio.get_running_loop().call_later(BOT_RETRY, self._retry)
+
+    def _retry(self) -> None:
+        self.bot_version = -1
+        self._schedule()
+
+    # -- deadlines ---------------------------------------------------------------------
+    def _due(self, d: Deadline) -> None:
+        asyncio.get_running_loop().create_task(unbroken(self._handle_due(d)))
+
+    async def _handle_due(self, d: Deadline) -> None:
+        async with self.lock:
+            if self.stopping or self.deadlines.get(d.kind, d.seat) is not d:
+                return
+            if d.kind == "grace" and d.seat is not None:
+                self.deadlines.remove("grace", d.seat)
+                self._save_deadlines()
+                self._gone(d.seat)
+                return
+            if d.kind == "close":
+                self.deadlines.remove("close")
+                if self.row.status == "waiting":
+                    self._close("everyone left before the game began")
+                return
+            # a turn clock ran out: the stand-in plays this one move for the seat
+            seat = self.game.to_move
+            if (
+                d.version != self.version
+                or seat is None
+                or self.game.is_over
+                or self.row.status != "playing"
+                or self.seats[seat].mover() is not None
+            ):
+                self.deadlines.remove("turn")
+                return
+            log.info("table %s: seat %s ran out of time; the stand-in moves", self.id, seat)
+            await self._bot_play(seat, self.seats[seat], d.due)
+
+
+async def unbroken(work: Coroutine[Any, Any, None]) -> None:
+    """Run ``work`` to its end even if the caller is cancelled: a move that was written to the
+    store is always played and announced, so memory and store never disagree."""
+    task = asyncio.ensure_future(work)
+    task.add_done_callback(_retrieve)
+    await asyncio.shield(task)
+
+
+def _retrieve(task: asyncio.Future[None]) -> None:
+    if not task.cancelled():
+        exc = task.exception()  # seen, so an error nobody awaited any more is not reported twice
+        if exc is not None and not isinstance(exc, ProtocolError):
+            log.error("table work failed", exc_info=exc)

@@ -1,0 +1,153 @@
+"""The table WebSocket ``/ws/<id>`` (docs/protocol.md): hello, then moves, leave, rematch, pings.
+
+The endpoint only reads messages, checks who is talking and hands the rest to the table
+session; what each connection is sent comes through the hub, drained from its outbox here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .hub import Connection
+from .lobby import Lobby
+from .protocol import ErrorMsg, Hello, Leave, MoveMsg, Ping, ProtocolError, Rematch, Resync, decode_client, encode
+from .session import TableSession
+
+RATE_LIMIT = 20  # messages per second and connection
+FLOOD_CLOSE = 200  # refused messages in a row before a flooding connection is closed
+
+
+def same_origin(websocket: WebSocket) -> bool:
+    """Whether the handshake comes from one of our own pages (browsers always send ``Origin``), so
+    that another site's page cannot play a seat through the visitor's cookie."""
+    origin = websocket.headers.get("origin")
+    return origin is None or urlsplit(origin).netloc == websocket.headers.get("host")
+
+
+def identify(websocket: WebSocket, table: TableSession, hello: Hello) -> int | None:
+    """The seat a hello opens; None for a spectator. A bad or missing token is refused."""
+    token, seat = hello.token, hello.seat
+    if token is None and seat is not None and same_origin(websocket):  # the cookie set by /t/<id>
+        cookie = websocket.cookies.get(f"ml_{table.id}", "")
+        cookie_seat, _, cookie_token = cookie.partition(":")
+        if cookie_seat == str(seat) and cookie_token:
+            token = cookie_token
+    if token is None:
+        if seat is not None:
+            raise ProtocolError("bad_token", f"a token is needed to play seat {seat}")
+        return None
+    if seat is not None and seat >= table.row.players:
+        raise ProtocolError("bad_token", f"this table has no seat {seat}")
+    found = Lobby.check_token(table, seat, token)
+    if found is None:
+        raise ProtocolError("bad_token", "this token does not open that seat")
+    return found
+
+
+async def drain(websocket: WebSocket, conn: Connection) -> None:
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        while True:
+            text = await conn.outbox.get()
+            if text is None:
+                await websocket.close(code=conn.close_code or 1000)
+                return
+            await websocket.send_text(text)
+
+
+def no_table_error(code: str, message: str) -> str:
+    return encode(ErrorMsg(version=0, seq=0, code=code, message=message))
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    lobby: Lobby = websocket.app.state.lobby
+    clock = websocket.app.state.rate_clock
+    rate_limit: int = websocket.app.state.rate_limit
+    await websocket.accept()
+    table = lobby.get(websocket.path_params["table_id"])
+    if table is None:
+        await websocket.send_text(no_table_error("bad_message", "no such table"))
+        await websocket.close(code=4404)
+        return
+    conn: Connection | None = None
+    sender: asyncio.Task[None] | None = None
+    recent: deque[float] = deque()  # arrival times within the last second
+    refused_in_a_row = 0
+    left = False
+    everywhere = False
+    try:
+        while conn is None or conn.close_code is None:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            t = clock()  # the rate limit comes first: a flood costs one comparison a message
+            while recent and t - recent[0] >= 1.0:
+                recent.popleft()
+            reply: str | None = None
+            if len(recent) >= rate_limit:
+                reply = table.error("rate_limited", f"more than {rate_limit} messages a second")
+            else:
+                recent.append(t)
+                try:
+                    msg = decode_client(raw)
+                    if conn is None:
+                        if not isinstance(msg, Hello):
+                            raise ProtocolError("bad_message", "say hello first")
+                        conn = Connection(seat=identify(websocket, table, msg))
+                        sender = asyncio.create_task(drain(websocket, conn))
+                        table = lobby.hold(table)
+                        table.attach(conn)
+                    elif isinstance(msg, Hello):
+                        raise ProtocolError("bad_message", "hello was already said on this connection")
+                    elif isinstance(msg, MoveMsg):
+                        await table.apply(conn.seat, msg.move, msg.version)
+                    elif isinstance(msg, Resync):
+                        conn.send(table.snapshot(conn.seat))
+                    elif isinstance(msg, Ping):
+                        conn.send(table.pong())
+                    elif isinstance(msg, Leave):
+                        if conn.seat is None:
+                            raise ProtocolError("bad_message", "a spectator has no seat to leave")
+                        left = True
+                        everywhere = not msg.tab_closed
+                        break
+                    elif isinstance(msg, Rematch):
+                        table.vote_rematch(conn.seat)
+                    refused_in_a_row = 0
+                except ProtocolError as exc:
+                    reply = table.error(exc.code, exc.message)
+                    if exc.code == "bad_token":  # only ever before hello succeeded
+                        await websocket.send_text(reply)
+                        await websocket.close(code=4403)
+                        return
+            if reply is not None:
+                refused_in_a_row += 1
+                if conn is None:
+                    await websocket.send_text(reply)
+                else:
+                    conn.send(reply)
+                if refused_in_a_row >= FLOOD_CLOSE:  # it will not stop: hang up
+                    if conn is None:
+                        await websocket.close(code=1008)
+                        return
+                    conn.close(1008)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if conn is not None:
+            if lobby.running:  # a server shutting down is not the person going away
+                table.detach(conn, left=left, everywhere=everywhere)
+            else:
+                lobby.hub.unsubscribe(table.id, conn)
+            conn.close(1000)
+            lobby.release(table)
+        if sender is not None:  # let it send what is queued, then close
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sender, 5.0)

@@ -1,0 +1,89 @@
+"""Two people at a table; one closes the tab for good. After the grace time a stand-in bot plays
+that seat, the other person finishes the game, and the record says who played each move.
+
+This test runs its own server with fast clocks (``--clock-scale 0.05``: the 40 s grace after a
+lost connection lasts 2 s)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mauseloch
+
+from .conftest import Server
+from .helpers import act, create_table, open_table, play_to_end
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("mauseloch-fast"), extra=("--clock-scale", "0.05"))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def test_a_stand_in_plays_for_someone_who_closed_the_tab(browser: Any, fast_server: Server) -> None:
+    contexts = [browser.new_context(base_url=fast_server.url, locale="en-US") for _ in range(2)]
+    for ctx in contexts:
+        ctx.set_default_timeout(15000)
+    anna, ben = (ctx.new_page() for ctx in contexts)
+    try:
+        table_id, invite = create_table(anna, "mau-mau", ["me", "human"], clock="off")
+        open_table(anna)
+        ben.goto(invite)
+        ben.fill("#join-name", "Ben")
+        ben.click("#join-button")
+        ben.wait_for_selector("#board .hand button.card")
+        anna.wait_for_selector('#seat-list li[data-seat="1"][data-presence="online"]')
+        assert anna.locator("#join-button").is_hidden()
+
+        # Ben plays one move of his own, then closes the tab for good.
+        pages = {"0": anna, "1": ben}
+        while True:
+            mover = anna.get_attribute("#board", "data-to-move")
+            if act(pages[mover or "0"]) is not None and mover == "1":
+                break
+        contexts[1].close()
+        # a closed tab counts as leaving (gone, 10 s of grace); a lost connection as away (40 s)
+        anna.wait_for_selector('#seat-list li[data-seat="1"]:not([data-presence="online"])')
+        anna.wait_for_selector('#seat-list li[data-seat="1"][data-stand-in="1"]')
+        assert "stand-in plays" in anna.inner_text('#seat-list li[data-seat="1"]')
+
+        play_to_end(anna)
+        assert "(stand-in)" in anna.inner_text("#log")
+        record = fast_server.get_json(f"/api/tables/{table_id}/record")
+        by = record["played_by"]
+        seats = [m[0] for m in record["moves"]]
+        assert {b for s, b in zip(seats, by, strict=True) if s == 0} == {"person"}  # Anna played all hers
+        bens = [b for s, b in zip(seats, by, strict=True) if s == 1]
+        assert bens[0] == "person" and "stand-in" in bens  # Ben, then his stand-in
+        assert bens[bens.index("stand-in") :] == ["stand-in"] * (len(bens) - bens.index("stand-in"))
+        assert mauseloch.replay(record).result()["reason"]  # still a record mauseloch.replay reads
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def test_the_creator_sees_her_seat_not_join_and_can_show_her_seat_link(browser: Any, fast_server: Server) -> None:
+    ctx = browser.new_context(base_url=fast_server.url, locale="en-US")
+    ctx.set_default_timeout(15000)
+    try:
+        page = ctx.new_page()
+        table_id, _ = create_table(page, "mau-mau", ["me", "human"], clock="off")
+        page.goto("/")
+        page.wait_for_selector(f'[data-focus-key="{table_id}-mine"]')
+        assert page.locator(f'[data-focus-key="{table_id}-join"]').count() == 0
+        page.click(f'[data-focus-key="{table_id}-mine"]')
+        page.wait_for_selector("#seat-actions:not([hidden])")
+        page.click("#my-seat-button")
+        link = page.input_value("#my-seat-link")
+        assert f"/t/{table_id}?seat=0&token=" in link
+        assert Path(link).name  # a whole link, ready to open elsewhere
+    finally:
+        ctx.close()
