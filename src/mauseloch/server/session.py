@@ -421,20 +421,15 @@ class TableSession:
                 raise ProtocolError("not_your_turn", f"it is seat {game.to_move}'s turn, not yours")
             if move.strip().lower() == "timeout":
                 raise ProtocolError("illegal", "timeout is played by the server's clock, never by a client")
-            await self._play(seat, self._canonical(seat, move, legal), None, ms)
+            await self._play(seat, self._canonical(seat, move), None, ms)
 
-    def _canonical(self, seat: int, move: str, legal: list[str]) -> str:
-        wanted = move.strip().lower()
-        canon = next((m for m in legal if m.lower() == wanted), None)
-        if canon is None:
-            try:
-                self.game.play(move, seat=seat)  # not in the list: the engine says why
-            except IllegalMove as exc:
-                raise ProtocolError("illegal", str(exc)) from None
-            # accepted under another spelling: undo by rebuilding, then play it the usual way
-            canon = self.game.record()["moves"][-1][1]
-            self.game = build_game(self.row)
-        return canon
+    def _canonical(self, seat: int, move: str) -> str:
+        """The move in the engine's canonical spelling (api.md v2 ``parse_move``); the engine
+        says why when it is not legal. Nothing changes either way."""
+        try:
+            return self.game.parse_move(move, seat=seat)
+        except IllegalMove as exc:
+            raise ProtocolError("illegal", str(exc)) from None
 
     async def _play(self, seat: int, move: str, by: str | None, ms: int | None = None) -> None:
         """Store and play ``move`` (a legal move in canonical spelling), then publish it.
