@@ -12,8 +12,12 @@ import importlib
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from mauseloch.backend import Backend
 
 app = typer.Typer(
     name="mauseloch",
@@ -79,6 +83,23 @@ class ProgressBar:
         self._bar.advance(self._task, amount)
 
 
+
+def _run_checks(games: int, plot_file: Path | None, backend_name: str, workers: int, address: str | None) -> Backend:
+    """What ``simulate`` and ``tournament`` check before any work (``ValueError`` names what is
+    wrong), and then their backend (made last: it may start Ray)."""
+    from mauseloch.backend import make_backend
+    from mauseloch.outputs import check_output_file
+    from mauseloch.simulate import plot_formats
+
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, got {games}")
+    if workers < 0:
+        raise ValueError(f"--workers must be 0 (all cores) or more, got {workers}")
+    if plot_file is not None:
+        check_output_file(plot_file, "--plot", plot_formats())
+    return make_backend(backend_name, workers, address)
+
+
 def simulate_command(
     game: str = typer.Argument(..., help="The game: mau-mau, aus-die-maus or mausgeflippt."),
     players: int | None = typer.Option(None, "--players", "-p", help="Players (default: the game's minimum)."),
@@ -99,20 +120,12 @@ def simulate_command(
     from rich.console import Console
     from rich.markup import escape
 
-    from mauseloch.backend import make_backend
-    from mauseloch.outputs import check_output_file
-    from mauseloch.simulate import make_spec, plot, plot_formats, print_report, report, simulate
+    from mauseloch.simulate import make_spec, plot, print_report, report, simulate
 
     console = Console(stderr=json_out, highlight=False)
     try:
         spec = make_spec(game, players, bots, seed, option, engine)
-        if games < 1:
-            raise ValueError(f"--games must be at least 1, got {games}")
-        if workers < 0:
-            raise ValueError(f"--workers must be 0 (all cores) or more, got {workers}")
-        if plot_file is not None:
-            check_output_file(plot_file, "--plot", plot_formats())
-        backend = make_backend(backend_name, workers, address)  # last: it may start Ray
+        backend = _run_checks(games, plot_file, backend_name, workers, address)
     except ValueError as exc:
         console.print(f"[red]Error:[/] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
@@ -149,18 +162,11 @@ def tournament_command(
     from rich.markup import escape
 
     from mauseloch import tournament as tour
-    from mauseloch.backend import make_backend
-    from mauseloch.outputs import check_output_file
-    from mauseloch.simulate import plot_formats
 
     console = Console(stderr=json_out, highlight=False)
     try:
         spec = tour.make_tournament(game, bots, players, seed, option, seating)
-        if games < 1:
-            raise ValueError(f"--games must be at least 1, got {games}")
-        if plot_file is not None:
-            check_output_file(plot_file, "--plot", plot_formats())
-        backend = make_backend(backend_name, workers, address)  # last: it may start Ray
+        backend = _run_checks(games, plot_file, backend_name, workers, address)
     except ValueError as exc:
         console.print(f"[red]Error:[/] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
