@@ -46,6 +46,10 @@ _RIVAL_FIELDS: tuple[tuple[str, int, str], ...] = (
                    "it held none of them then (MM-6); all 0 before that"),
     ("received_since", 1, "cards the rival has received since that moment / 32"),
 )  # fmt: skip
+_FIELD_ORDER = (
+    "hand", "top", "wish", "penalty", "direction", "deciding_drawn", "to_move",
+    "discard", "draw_pile", "discard_pile", "progress", "options",
+)  # fmt: skip
 RIVAL_SIZE = sum(size for _, size, _ in _RIVAL_FIELDS)
 
 
@@ -80,7 +84,7 @@ class PublicLog:
     pass with nothing to draw) and how many cards it has received since. Every seat sees these
     moves, so one log serves all observers."""
 
-    __slots__ = ("_fields", "_nbytes", "_option_bits", "_rival0", "game", "lacked", "last", "received", "size")
+    __slots__ = ("_at", "_move_limit", "_nbytes", "_option_bits", "game", "lacked", "last", "received", "size")
 
     def __init__(self, game: MauMau) -> None:
         self.game = game
@@ -88,11 +92,13 @@ class PublicLog:
         self.last = [LAST_NONE] * n
         self.lacked = [0] * n
         self.received = [0] * n
-        self._fields = {name: (start, size) for name, start, size, _ in observation_fields(n)}
+        fields = {name: start for name, start, _, _ in observation_fields(n)}
+        # The start of each field in the order ``observe`` uses them (no dict look-ups there).
+        self._at = tuple(fields[name] for name in _FIELD_ORDER) + (fields["rival1.count"],)
         self.size = observation_size(n)
         self._nbytes = (self.size + 7) // 8
-        self._rival0 = self._fields["rival1.count"][0]
-        o = self._fields["options"][0]
+        self._move_limit: int = game.options["move_limit"]
+        o = fields["options"]
         self._option_bits = sum(1 << (o + i) for i, name in enumerate(_OPTION_NAMES) if game.options[name])
 
     def play(self, action: int) -> None:
@@ -130,39 +136,39 @@ class PublicLog:
         The flag fields are gathered in one Python int and unpacked by numpy in one call (a
         learner asks for a vector at every step); the few counts are written afterwards."""
         game = self.game
-        f = self._fields
+        at = self._at
         n = game.players
-        bits = game.hands[seat] | 1 << (f["top"][0] + game.top)
+        bits = game.hands[seat] | 1 << (at[1] + game.top) | 1 << (at[3] + game.penalty // 2) | self._option_bits
         if game.wish >= 0:
-            bits |= 1 << (f["wish"][0] + game.wish)
-        bits |= 1 << (f["penalty"][0] + game.penalty // 2)
+            bits |= 1 << (at[2] + game.wish)
         if game.direction == 1:
-            bits |= 1 << f["direction"][0]
+            bits |= 1 << at[4]
         if not game.is_over:
             if game.drawn >= 0:
-                bits |= 1 << f["deciding_drawn"][0]
-            bits |= 1 << (f["to_move"][0] + (game.to_move - seat) % n)  # type: ignore[operator]
+                bits |= 1 << at[5]
+            bits |= 1 << (at[6] + (game.to_move - seat) % n)  # type: ignore[operator]
         discard = 0
         for c in game.discard:
             discard |= 1 << c
-        bits |= discard << f["discard"][0] | self._option_bits
-        o = self._rival0
+        bits |= discard << at[7]
+        o = at[12]
+        last, lacked = self.last, self.lacked
         for k in range(1, n):
             s = (seat + k) % n
-            bits |= 1 << (o + 1 + self.last[s]) | self.lacked[s] << (o + 7)
+            bits |= 1 << (o + 1 + last[s]) | lacked[s] << (o + 7)
             o += RIVAL_SIZE
         obs = np.unpackbits(
             np.frombuffer(bits.to_bytes(self._nbytes, "little"), dtype=np.uint8), count=self.size, bitorder="little"
         ).astype(np.float32)
-        obs[f["draw_pile"][0]] = len(game.draw_pile) / SCALE
-        obs[f["discard_pile"][0]] = len(game.discard) / SCALE
-        obs[f["progress"][0]] = min(1.0, game.move_count / game.options["move_limit"])
-        o = self._rival0
-        hands = game.hands
+        obs[at[8]] = len(game.draw_pile) / SCALE
+        obs[at[9]] = len(game.discard) / SCALE
+        obs[at[10]] = min(1.0, game.move_count / self._move_limit)
+        o = at[12]
+        hands, received = game.hands, self.received
         for k in range(1, n):
             s = (seat + k) % n
             obs[o] = hands[s].bit_count() / SCALE  # a count: public
-            obs[o + RIVAL_SIZE - 1] = min(1.0, self.received[s] / SCALE)
+            obs[o + RIVAL_SIZE - 1] = min(1.0, received[s] / SCALE)
             o += RIVAL_SIZE
         return obs
 
