@@ -259,3 +259,71 @@ def test_docs_list_every_field() -> None:
     assert observation_size(2) == observation_fields(2)[-1][1] + observation_fields(2)[-1][2]
     starts = [(start, size) for _, start, size, _ in observation_fields(4)]
     assert all(a[0] + a[1] == b[0] for a, b in zip(starts, starts[1:], strict=False))  # contiguous
+
+
+# --------------------------------------------------------------------------- Gymnasium wrapper
+
+
+def test_gymnasium_env_checker() -> None:
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    from mauseloch.envs import maumau_single
+
+    env = gymnasium.make(maumau_single.ENV_ID, players=3, opponents=["heuristic", "random"], illegal_action="lose")
+    check_env(env.unwrapped, skip_render_check=True)
+
+
+def _play_single(env: object, seed: int) -> tuple[float, list[int]]:
+    rng = random.Random(seed)
+    obs, info = env.reset(seed=seed)  # type: ignore[attr-defined]
+    actions = []
+    while True:
+        assert np.array_equal(info["action_mask"].astype(bool), env.action_masks())  # type: ignore[attr-defined]
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        actions.append(action)
+        obs, reward, terminated, truncated, info = env.step(action)  # type: ignore[attr-defined]
+        assert env.observation_space.contains(obs)  # type: ignore[attr-defined]
+        if terminated or truncated:
+            return reward, actions
+        assert reward == 0.0
+
+
+def test_single_seat_env_plays_whole_games_against_bots() -> None:
+    from mauseloch.envs.maumau_single import MauMauSingleEnv
+
+    env = MauMauSingleEnv(players=3, seat=None, opponents="heuristic")
+    seats = set()
+    for seed in range(12):
+        reward, _ = _play_single(env, seed)
+        game = env.game
+        assert game is not None and game.is_over
+        seats.add(env._me)
+        assert reward == rank_rewards(game.result())[env._me]
+        assert mauseloch.replay(game.record()).result() == game.result()
+    assert len(seats) > 1  # seat=None seats the learner anywhere
+    again = MauMauSingleEnv(players=3, seat=None, opponents="heuristic")
+    assert _play_single(again, 5) == _play_single(env, 5)  # a seed repeats the episode
+
+
+def test_single_seat_env_refuses_bad_input() -> None:
+    from mauseloch.envs.maumau_single import MauMauSingleEnv
+
+    with pytest.raises(ValueError, match="unknown bot"):
+        MauMauSingleEnv(opponents="grandmaster")
+    with pytest.raises(ValueError):
+        MauMauSingleEnv(players=3, opponents=["random"])
+    with pytest.raises(ValueError):
+        MauMauSingleEnv(seat=2)
+    env = MauMauSingleEnv()
+    with pytest.raises(RuntimeError):
+        env.step(0)
+    obs, info = env.reset(seed=4)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    with pytest.raises(IllegalMove):
+        env.step(illegal)
+    assert np.array_equal(env.step(int(np.flatnonzero(info["action_mask"])[0]))[0].shape, obs.shape)
+    lose = MauMauSingleEnv(illegal_action="lose")
+    _, info = lose.reset(seed=4)
+    _, reward, terminated, _, info = lose.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+    assert (reward, terminated) == (-1.0, True) and "illegal" in info
