@@ -42,39 +42,37 @@ class LinearPolicy:
         p = np.exp(z)
         return p / p.sum()
 
-    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None) -> int:
-        """A sampled action while training (``rng``), the most likely one when playing for real."""
-        legal = np.flatnonzero(mask)
-        p = self.probs(self.features(obs), legal)
-        return int(legal[rng.choice(len(legal), p=p)] if rng is not None else legal[int(p.argmax())])
-
     def save(self, path: str) -> None:
         np.savez(path, W=self.W, w=self.w)
 
 
+Step = tuple[np.ndarray, np.ndarray, np.ndarray, int]  # features, legal ids, their probabilities, chosen index
+
+
 def play_episode(env: MauMauSingleEnv, policy: LinearPolicy, seed: int, rng: np.random.Generator | None) -> tuple[
-    float, list[tuple[np.ndarray, np.ndarray, int]]
+    float, list[Step]
 ]:  # fmt: skip
-    """One game; returns the final reward and the learner's (features, legal ids, chosen index)."""
+    """One game: sampled actions while training (``rng``), else the most likely legal action.
+    Returns the final reward and the learner's steps."""
     obs, info = env.reset(seed=seed)
-    steps = []
+    steps: list[Step] = []
     while True:
-        mask = info["action_mask"]
-        legal = np.flatnonzero(mask)
+        legal = np.flatnonzero(info["action_mask"])
         x = policy.features(obs)
+        p = policy.probs(x, legal)
         if rng is None:
-            i = int(policy.probs(x, legal).argmax())
+            i = int(p.argmax())
         else:
-            i = int(rng.choice(len(legal), p=policy.probs(x, legal)))
-            steps.append((x, legal, i))
+            i = min(int(np.searchsorted(np.cumsum(p), rng.random() * p.sum())), len(legal) - 1)
+            steps.append((x, legal, p, i))
         obs, reward, terminated, truncated, info = env.step(int(legal[i]))
         if terminated or truncated:
             return float(reward), steps
 
 
-def train(minutes: float, seed: int, lr: float = 0.02, lr_value: float = 0.01, max_episodes: int | None = None) -> tuple[
-    LinearPolicy, int
-]:  # fmt: skip
+def train(
+    minutes: float, seed: int, lr: float = 0.02, lr_value: float = 0.01, max_episodes: int | None = None
+) -> tuple[LinearPolicy, int]:
     env = MauMauSingleEnv(players=2, seat=None, opponents="random")
     policy = LinearPolicy(env.observation_space.shape[0], int(env.action_space.n))
     rng = np.random.default_rng(seed)
@@ -82,10 +80,9 @@ def train(minutes: float, seed: int, lr: float = 0.02, lr_value: float = 0.01, m
     episodes = 0
     while time.perf_counter() < deadline and (max_episodes is None or episodes < max_episodes):
         reward, steps = play_episode(env, policy, seed * 1_000_003 + episodes, rng)
-        for x, legal, i in steps:
+        for x, legal, p, i in steps:
             advantage = reward - policy.w @ x
             policy.w += lr_value * advantage * x
-            p = policy.probs(x, legal)
             p[i] -= 1.0  # -(onehot - p): the gradient of -log p[i] with respect to the logits
             policy.W[legal] -= lr * advantage * np.outer(p, x)
         episodes += 1

@@ -4,6 +4,7 @@ observation's promise to show only what a seat may know, rewards, options, bad i
 from __future__ import annotations
 
 import inspect
+import itertools
 import random
 import re
 from pathlib import Path
@@ -14,12 +15,12 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, seed_test
 
-import mauseloch  # noqa: E402
-from mauseloch.engine import IllegalMove, game_info  # noqa: E402
-from mauseloch.envs import maumau_v0  # noqa: E402
-from mauseloch.envs.maumau_obs import (  # noqa: E402
+import mauseloch
+from mauseloch.engine import IllegalMove, game_info
+from mauseloch.envs import maumau_v0
+from mauseloch.envs.maumau_obs import (
     LAST_DRAW,
     LAST_PASS_EMPTY,
     PublicLog,
@@ -27,7 +28,7 @@ from mauseloch.envs.maumau_obs import (  # noqa: E402
     observation_size,
     rank_rewards,
 )
-from mauseloch.games.maumau import CARD_ID, fit_mask  # noqa: E402
+from mauseloch.games.maumau import CARD_ID, fit_mask
 
 # PettingZoo warns about any observation that is a dict (its own card games are on a whitelist);
 # the dict of vector and action mask is the layout its classic environments use.
@@ -258,7 +259,7 @@ def test_docs_list_every_field() -> None:
         assert f"`{base}`" in text, name
     assert observation_size(2) == observation_fields(2)[-1][1] + observation_fields(2)[-1][2]
     starts = [(start, size) for _, start, size, _ in observation_fields(4)]
-    assert all(a[0] + a[1] == b[0] for a, b in zip(starts, starts[1:], strict=False))  # contiguous
+    assert all(a[0] + a[1] == b[0] for a, b in itertools.pairwise(starts))  # contiguous
 
 
 # --------------------------------------------------------------------------- Gymnasium wrapper
@@ -327,3 +328,19 @@ def test_single_seat_env_refuses_bad_input() -> None:
     _, info = lose.reset(seed=4)
     _, reward, terminated, _, info = lose.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
     assert (reward, terminated) == (-1.0, True) and "illegal" in info
+
+
+def test_single_seat_env_skips_games_the_bots_finish_before_the_learner_moves() -> None:
+    """With reset seed 1006528 the first game drawn lets seat 0 (random bot) go out with its
+    first five moves (nines and eights give it the turn back): the learner at seat 1 never had a
+    decision, so the next game is dealt. With that game's deck given, it is a clear error."""
+    from mauseloch.envs.maumau_single import MauMauSingleEnv
+
+    first = int(np.random.default_rng(1006528).integers(1 << 53))  # Gymnasium's generator for that seed
+    env = MauMauSingleEnv(players=2, seat=1, opponents="random")
+    obs, info = env.reset(seed=1006528)
+    assert env.game is not None and env.game.seed != first
+    assert not env.game.is_over and env.game.to_move == 1 and info["action_mask"].any()
+    deck = mauseloch.new_game("mau-mau", players=2, seed=first).deck
+    with pytest.raises(ValueError, match="before seat 1 moves"):
+        env.reset(seed=1006528, options={"deck": deck})

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..games.maumau import MauMau, fit_mask
+from ..games.maumau import MauMau
 
 # How a rival last moved (the ``last_move`` field of each rival).
 LAST_NONE, LAST_PLAY, LAST_DRAW, LAST_PASS_DRAWN, LAST_PASS_EMPTY, LAST_TAKE = range(6)
@@ -94,7 +94,7 @@ class PublicLog:
         self.received = [0] * n
         fields = {name: start for name, start, _, _ in observation_fields(n)}
         # The start of each field in the order ``observe`` uses them (no dict look-ups there).
-        self._at = tuple(fields[name] for name in _FIELD_ORDER) + (fields["rival1.count"],)
+        self._at = (*(fields[name] for name in _FIELD_ORDER), fields["rival1.count"])
         self.size = observation_size(n)
         self._nbytes = (self.size + 7) // 8
         self._move_limit: int = game.options["move_limit"]
@@ -108,7 +108,7 @@ class PublicLog:
         move = game.move_of(action)
         actor: int = game.to_move  # type: ignore[assignment]
         drew_before = game.drawn >= 0  # only whether it decides on a drawn card: public (MM-7)
-        fit = fit_mask(game.top, game.wish, game.options["no_jack_on_jack"])
+        fit = game.fit  # the cards that fit now (fit_mask of the public top card and wish)
         before = game.hands[actor].bit_count()  # a count: public
         game.play(move)
         got = game.hands[actor].bit_count() - before

@@ -38,7 +38,7 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
     all, or one per other seat in seat order). An illegal action raises (``illegal_action="raise"``)
     or ends the episode with reward -1 (``"lose"``, for tools that try random actions)."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium declares it so)
 
     def __init__(
         self,
@@ -82,31 +82,40 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, shape=(observation_size(players),), dtype=np.float32)
-        self.action_space = spaces.Discrete(len(MauMau.ACTIONS))
+        self.action_space: spaces.Discrete = spaces.Discrete(len(MauMau.ACTIONS))  # type: ignore[assignment]
         self.game: MauMau | None = None
         self._log: PublicLog | None = None
         self._bots: dict[int, Bot] = {}
         self._me = 0
         self._lost = False  # the episode ended on an illegal action (illegal_action="lose")
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game; its seed comes from ``seed`` (then from the env's generator).
         ``options={"deck": [...]}`` deals a fixed deck."""
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(SEED_LIMIT))
         deck = options.get("deck") if isinstance(options, dict) else None
-        game = new_game("mau-mau", self.players, game_seed, self.game_options, deck)
-        assert isinstance(game, MauMau)
-        self.game = game
-        self._log = PublicLog(game)
-        self._lost = False
-        self._me = self.seat if self.seat is not None else derive_seed(game_seed, 77) % self.players
-        others = [s for s in range(self.players) if s != self._me]
-        self._bots = {
-            s: make_bot("mau-mau", kind, derive_seed(game_seed, 100 + s)) for s, kind in zip(others, self.opponents, strict=True)
-        }
-        self._bots_move()
-        return self._obs(), self._info()
+        while True:
+            game_seed = int(self.np_random.integers(SEED_LIMIT))
+            game = new_game("mau-mau", self.players, game_seed, self.game_options, deck)
+            assert isinstance(game, MauMau)
+            self.game = game
+            self._log = PublicLog(game)
+            self._lost = False
+            self._me = self.seat if self.seat is not None else derive_seed(game_seed, 77) % self.players
+            others = [s for s in range(self.players) if s != self._me]
+            self._bots = {
+                s: make_bot("mau-mau", kind, derive_seed(game_seed, 100 + s))
+                for s, kind in zip(others, self.opponents, strict=True)
+            }
+            self._bots_move()
+            # A bot can go out before the learner's first turn (nines and eights give a heads-up
+            # player the turn back): the learner had no decision, so the next game is dealt.
+            if not game.is_over:
+                return self._obs(), self._info()
+            if deck is not None:
+                raise ValueError(f"with this deck the bots finish the game before seat {self._me} moves")
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         game, log = self.game, self._log
@@ -143,7 +152,7 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
         assert self._log is not None, "call reset() first"
         return self._log.action_mask(self._me).astype(bool)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None or self.game is None:
             return None
         return render_text(self.game, self._me)

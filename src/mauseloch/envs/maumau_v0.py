@@ -17,7 +17,7 @@ termination; both carry the ranking's rewards.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -41,7 +41,9 @@ def render_text(game: MauMau, seat: int | None = None) -> str:
     """A few lines for people: the table, and every hand (or only ``seat``'s)."""
     v = game.view(None)
     lines = [
-        f"top {v['top']}" + (f" wish {v['wish']}" if v["wish"] else "") + (f" penalty {v['penalty']}" if v["penalty"] else "")
+        f"top {v['top']}"
+        + (f" wish {v['wish']}" if v["wish"] else "")
+        + (f" penalty {v['penalty']}" if v["penalty"] else "")
         + f"  draw pile {v['draw_pile']}  discard {v['discard_pile']}  direction {'+' if v['direction'] == 1 else '-'}"
     ]  # fmt: skip
     for s in range(game.players):
@@ -54,10 +56,10 @@ def render_text(game: MauMau, seat: int | None = None) -> str:
     return "\n".join(lines)
 
 
-class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
+class raw_env(AECEnv):
     """Mau-Mau for ``players`` seats under the given options (the defaults of ``mauseloch.GAMES``)."""
 
-    metadata = {"render_modes": ["ansi"], "name": NAME, "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": NAME, "is_parallelizable": False}
 
     def __init__(
         self,
@@ -87,7 +89,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
-        self.agents = []
+        self.agents: list[str] = []
         size = observation_size(players)
         num_actions = len(MauMau.ACTIONS)
         self.observation_spaces = {
@@ -130,7 +132,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[game.to_move]  # type: ignore[index]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -152,7 +154,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             action = int(action)
         log.play(action)  # an illegal or unknown action raises and changes nothing
         self._cumulative_rewards[agent] = 0.0
-        if game.is_over:
+        if game.is_over:  # the only rewards come now (before, every reward is 0)
             result = game.result()
             self.rewards = dict(zip(self.agents, rank_rewards(result), strict=True))
             done = {a: True for a in self.agents}
@@ -162,9 +164,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
                 self.terminations = done
             for a in self.agents:
                 self.infos[a] = {"result": result}
+            self._accumulate_rewards()
         else:
             self.agent_selection = self.agents[game.to_move]  # type: ignore[index]
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode is None:
