@@ -338,7 +338,7 @@ def test_single_seat_env_skips_games_the_bots_finish_before_the_learner_moves() 
 
     first = int(np.random.default_rng(1006528).integers(1 << 53))  # Gymnasium's generator for that seed
     env = MauMauSingleEnv(players=2, seat=1, opponents="random")
-    obs, info = env.reset(seed=1006528)
+    _, info = env.reset(seed=1006528)
     assert env.game is not None and env.game.seed != first
     assert not env.game.is_over and env.game.to_move == 1 and info["action_mask"].any()
     deck = mauseloch.new_game("mau-mau", players=2, seed=first).deck
