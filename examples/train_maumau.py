@@ -22,31 +22,74 @@ from typing import Any
 
 import numpy as np
 
+from mauseloch.envs.maumau_obs import observation_fields, observation_size
 from mauseloch.envs.maumau_single import MauMauSingleEnv
+from mauseloch.games.maumau import CARD_ID, EIGHT, JACK, NINE, POINTS, SEVEN, SUIT_MASK, SUITS, MauMau, fit_mask
+
+ACTIONS = MauMau.ACTIONS
+# Each action's card id and wished suit (-1: none; draw, pass, take have no card).
+_CARD = [CARD_ID[m.split(":")[0]] if m not in ("draw", "pass", "take") else -1 for m in ACTIONS]
+_WISH = [SUITS.index(m[-1]) if ":" in m else -1 for m in ACTIONS]
+_POW2 = 2.0 ** np.arange(32)
+NUM_ACTION_FEATURES = 13
 
 
 class LinearPolicy:
-    """Softmax over the legal actions of ``W @ [x, 1]``; a linear value ``w · [x, 1]`` as baseline."""
+    """Softmax over the legal actions of ``theta · phi(x, a) + W[a] · [x, 1]``: a few features
+    of each action that every action shares (``action_features``), plus a weight vector per
+    action id over the observation; a linear value ``w · [x, 1]`` is the baseline."""
 
-    def __init__(self, obs_size: int, num_actions: int) -> None:
-        self.W = np.zeros((num_actions, obs_size + 1))
-        self.w = np.zeros(obs_size + 1)
+    def __init__(self, players: int, num_actions: int) -> None:
+        fields = {name: start for name, start, _, _ in observation_fields(players)}
+        self._rival = fields["rival1.count"]
+        size = observation_size(players)
+        self.theta = np.zeros(NUM_ACTION_FEATURES)
+        self.W = np.zeros((num_actions, size + 1))
+        self.w = np.zeros(size + 1)
 
     @staticmethod
     def features(obs: np.ndarray) -> np.ndarray:
         return np.append(obs.astype(np.float64), 1.0)
 
-    def probs(self, x: np.ndarray, legal: np.ndarray) -> np.ndarray:
-        z = self.W[legal] @ x
+    def action_features(self, x: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """For each legal action: what a card player weighs (read from the observation only)."""
+        hand = int(x[:32] @ _POW2)
+        rival_close = 1.0 if x[self._rival] * 32 <= 2 else 0.0
+        phi = np.zeros((len(legal), NUM_ACTION_FEATURES))
+        for row, a in enumerate(legal):
+            card = _CARD[a]
+            if card < 0:
+                phi[row, 9 + ("draw", "pass", "take").index(ACTIONS[a])] = 1.0
+                continue
+            rank, wish = card & 7, _WISH[a]
+            rest = hand & ~(1 << card)
+            suit = wish if wish >= 0 else card >> 3
+            points = POINTS[rank] / 11
+            phi[row, :9] = (
+                1.0,
+                rank == JACK,
+                rank == SEVEN,
+                rank == EIGHT,
+                rank == NINE,
+                points,
+                (rest & fit_mask(card, wish, False)).bit_count() / 8,  # my cards that fit on it next turn
+                (rest & SUIT_MASK[suit]).bit_count() / 8,  # my cards of the suit it leaves (or wishes)
+                rival_close * (rank in (SEVEN, EIGHT)),  # slow down a rival about to go out
+            )
+            phi[row, 12] = rival_close * points  # shed points when the end is near
+        return phi
+
+    def probs(self, x: np.ndarray, legal: np.ndarray, phi: np.ndarray) -> np.ndarray:
+        z = phi @ self.theta + self.W[legal] @ x
         z -= z.max()
         p = np.exp(z)
         return p / p.sum()
 
     def save(self, path: str) -> None:
-        np.savez(path, W=self.W, w=self.w)
+        np.savez(path, theta=self.theta, W=self.W, w=self.w)
 
 
-Step = tuple[np.ndarray, np.ndarray, np.ndarray, int]  # features, legal ids, their probabilities, chosen index
+Step = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]  # x, legal ids, phi, probabilities, chosen index
 
 
 def play_episode(env: MauMauSingleEnv, policy: LinearPolicy, seed: int, rng: np.random.Generator | None) -> tuple[
@@ -59,31 +102,38 @@ def play_episode(env: MauMauSingleEnv, policy: LinearPolicy, seed: int, rng: np.
     while True:
         legal = np.flatnonzero(info["action_mask"])
         x = policy.features(obs)
-        p = policy.probs(x, legal)
+        phi = policy.action_features(x, legal)
+        p = policy.probs(x, legal, phi)
         if rng is None:
             i = int(p.argmax())
         else:
             i = min(int(np.searchsorted(np.cumsum(p), rng.random() * p.sum())), len(legal) - 1)
-            steps.append((x, legal, p, i))
+            steps.append((x, legal, phi, p, i))
         obs, reward, terminated, truncated, info = env.step(int(legal[i]))
         if terminated or truncated:
             return float(reward), steps
 
 
 def train(
-    minutes: float, seed: int, lr: float = 0.02, lr_value: float = 0.01, max_episodes: int | None = None
+    minutes: float,
+    seed: int,
+    lr: float = 0.02,
+    lr_theta: float = 0.05,
+    lr_value: float = 0.01,
+    max_episodes: int | None = None,
 ) -> tuple[LinearPolicy, int]:
     env = MauMauSingleEnv(players=2, seat=None, opponents="random")
-    policy = LinearPolicy(env.observation_space.shape[0], int(env.action_space.n))
+    policy = LinearPolicy(env.players, int(env.action_space.n))
     rng = np.random.default_rng(seed)
     deadline = time.perf_counter() + minutes * 60
     episodes = 0
     while time.perf_counter() < deadline and (max_episodes is None or episodes < max_episodes):
         reward, steps = play_episode(env, policy, seed * 1_000_003 + episodes, rng)
-        for x, legal, p, i in steps:
+        for x, legal, phi, p, i in steps:
             advantage = reward - policy.w @ x
             policy.w += lr_value * advantage * x
             p[i] -= 1.0  # -(onehot - p): the gradient of -log p[i] with respect to the logits
+            policy.theta -= lr_theta * advantage * (p @ phi)
             policy.W[legal] -= lr * advantage * np.outer(p, x)
         episodes += 1
     return policy, episodes
