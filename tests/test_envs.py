@@ -172,15 +172,17 @@ def test_observation_never_shows_hidden_cards(players: int) -> None:
     assert compared > 40 * 5
 
 
-def test_observation_shows_what_the_seat_may_know() -> None:
-    """The fields carry the view's values (the test fails if a field is wired wrongly)."""
+@pytest.mark.parametrize("seed", range(8))
+def test_observation_shows_what_the_seat_may_know(seed: int) -> None:
+    """The fields carry the view's values at every step of whole games, reshuffles included
+    (the test fails if a field is wired wrongly)."""
     env = maumau_v0.raw_env(players=3)
-    rng = random.Random(3)
-    env.reset(seed=3)
+    rng = random.Random(seed)
+    env.reset(seed=seed)
     game = env.game
     assert game is not None
     fields = {name: (start, size) for name, start, size, _ in observation_fields(3)}
-    for _ in range(60):
+    while True:
         if game.is_over:
             break
         for seat in range(3):
@@ -198,6 +200,9 @@ def test_observation_shows_what_the_seat_may_know() -> None:
             assert np.flatnonzero(part("penalty")).tolist() == [view["penalty"] // 2]
             assert np.flatnonzero(part("to_move")).tolist() == [(view["to_move"] - seat) % 3]
             assert part("draw_pile")[0] == pytest.approx(view["draw_pile"] / 32)
+            assert part("discard_pile")[0] == pytest.approx(view["discard_pile"] / 32)
+            assert part("deciding_drawn")[0] == view["deciding_drawn"]
+            assert part("direction")[0] == (view["direction"] == 1)
             for k in (1, 2):
                 assert part(f"rival{k}.count")[0] == pytest.approx(view["hand_counts"][(seat + k) % 3] / 32)
         env.step(int(rng.choice(game.legal_actions())))
@@ -240,6 +245,19 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
             env.step(bad)
     assert env.unwrapped.game.record() == before  # type: ignore[attr-defined]
     assert np.array_equal(env.observe(env.agent_selection)["observation"], obs["observation"])
+
+
+def test_calls_out_of_order_are_clear_errors() -> None:
+    env = maumau_v0.env(players=2)
+    for call in (lambda: env.step(0), lambda: env.observe("player_0"), env.render):
+        with pytest.raises(RuntimeError, match="reset"):
+            call()
+    env.reset(seed=1)
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
 
 
 def test_render_ansi() -> None:

@@ -84,7 +84,10 @@ class PublicLog:
     pass with nothing to draw) and how many cards it has received since. Every seat sees these
     moves, so one log serves all observers."""
 
-    __slots__ = ("_at", "_move_limit", "_nbytes", "_option_bits", "game", "lacked", "last", "received", "size")
+    __slots__ = (
+        "_at", "_discard", "_discard_len", "_move_limit", "_nbytes", "_option_bits",
+        "game", "lacked", "last", "received", "size",
+    )  # fmt: skip
 
     def __init__(self, game: MauMau) -> None:
         self.game = game
@@ -98,6 +101,8 @@ class PublicLog:
         self.size = observation_size(n)
         self._nbytes = (self.size + 7) // 8
         self._move_limit: int = game.options["move_limit"]
+        self._discard = 0  # the discard pile's cards as a mask, kept up to date by ``observe``
+        self._discard_len = 0
         o = fields["options"]
         self._option_bits = sum(1 << (o + i) for i, name in enumerate(_OPTION_NAMES) if game.options[name])
 
@@ -147,10 +152,14 @@ class PublicLog:
             if game.drawn >= 0:
                 bits |= 1 << at[5]
             bits |= 1 << (at[6] + (game.to_move - seat) % n)  # type: ignore[operator]
-        discard = 0
-        for c in game.discard:
-            discard |= 1 << c
-        bits |= discard << at[7]
+        pile = game.discard
+        if len(pile) != self._discard_len:  # a card was laid, or the pile was reshuffled (MM-8)
+            if len(pile) == self._discard_len + 1:
+                self._discard |= 1 << pile[-1]
+            else:
+                self._discard = sum(1 << c for c in pile)
+            self._discard_len = len(pile)
+        bits |= self._discard << at[7]
         o = at[12]
         last, lacked = self.last, self.lacked
         for k in range(1, n):
