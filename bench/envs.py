@@ -46,10 +46,10 @@ def _aec_runner(make: Callable[[], Any]) -> Runner:
     return run
 
 
-def make_maumau(wrapped: bool) -> Runner:
+def make_maumau() -> Runner:
     from mauseloch.envs import maumau_v0
 
-    return _aec_runner(lambda: maumau_v0.env(players=2) if wrapped else maumau_v0.raw_env(players=2))
+    return _aec_runner(lambda: maumau_v0.env(players=2))
 
 
 def make_leduc() -> Runner | None:
@@ -84,10 +84,7 @@ def make_rlcard_uno() -> Runner | None:
 
 def bench_aec(seconds: float = 2.0, rounds: int = 5) -> dict[str, Any]:
     """Median steps/s of each AEC env and its peers, and the ratios to RLCard UNO."""
-    runners: dict[str, Runner] = {
-        "mauseloch maumau_v0 env()": make_maumau(wrapped=True),
-        "mauseloch maumau_v0 raw_env()": make_maumau(wrapped=False),
-    }
+    runners: dict[str, Runner] = {"mauseloch maumau_v0": make_maumau()}
     missing = []
     for label, factory in (("rlcard uno", make_rlcard_uno), ("pettingzoo leduc_holdem_v4", make_leduc)):
         runner = factory()
