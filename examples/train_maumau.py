@@ -1,11 +1,13 @@
 """Train a Mau-Mau player on the CPU with nothing but numpy, then measure it against the random bot.
 
-The learner is a linear softmax policy over the legal action ids (logits ``W[a] · x`` for the
-observation vector ``x`` of ``docs/envs.md`` plus a bias), trained by REINFORCE with a learned
-linear baseline (the value ``w · x``) in the Gymnasium environment ``mauseloch/MauMau-v0``,
-heads-up against the random bot, seated at either seat. A linear policy is enough to learn what
-matters against a random player: counter sevens rather than take, play a card found by drawing,
-keep jacks and wish the suit one holds most of, play sevens and eights when the rival is close.
+The learner is a linear softmax policy over the legal action ids: each legal action gets a few
+features read from the observation vector of ``docs/envs.md`` (is it a jack, a seven, an eight,
+a nine, its points, how many of my cards fit on it or share its suit afterwards, is the rival
+close to going out, or is it draw, pass, take) and its logit is ``theta · features``. REINFORCE
+with a learned linear baseline (the value ``w · x`` over the whole observation) trains it in the
+Gymnasium environment ``mauseloch/MauMau-v0``, heads-up against the random bot, seated at either
+seat. The weights learn what matters against a random player: counter sevens rather than take,
+play a card found by drawing, keep jacks and wish the suit one holds most of.
 
     python examples/train_maumau.py [--minutes 8] [--eval-games 1000] [--save policy.npz]
 
@@ -35,16 +37,19 @@ NUM_ACTION_FEATURES = 13
 
 
 class LinearPolicy:
-    """Softmax over the legal actions of ``theta · phi(x, a) + W[a] · [x, 1]``: a few features
-    of each action that every action shares (``action_features``), plus a weight vector per
-    action id over the observation; a linear value ``w · [x, 1]`` is the baseline."""
+    """Softmax over the legal actions of ``theta · phi(x, a)``: a few features of each action,
+    read from the observation, that every action shares (``action_features``); a linear value
+    ``w · [x, 1]`` over the whole observation is the baseline.
 
-    def __init__(self, players: int, num_actions: int) -> None:
+    (A weight vector per action id over the whole observation, 47 x 157 weights, learned more
+    slowly and more noisily from a ±1 end reward: about 59 % after 8 minutes, against about 65 %
+    after 3 for these 13 shared weights.)"""
+
+    def __init__(self, players: int) -> None:
         fields = {name: start for name, start, _, _ in observation_fields(players)}
         self._rival = fields["rival1.count"]
         size = observation_size(players)
         self.theta = np.zeros(NUM_ACTION_FEATURES)
-        self.W = np.zeros((num_actions, size + 1))
         self.w = np.zeros(size + 1)
 
     @staticmethod
@@ -79,17 +84,17 @@ class LinearPolicy:
             phi[row, 12] = rival_close * points  # shed points when the end is near
         return phi
 
-    def probs(self, x: np.ndarray, legal: np.ndarray, phi: np.ndarray) -> np.ndarray:
-        z = phi @ self.theta + self.W[legal] @ x
+    def probs(self, phi: np.ndarray) -> np.ndarray:
+        z = phi @ self.theta
         z -= z.max()
         p = np.exp(z)
         return p / p.sum()
 
     def save(self, path: str) -> None:
-        np.savez(path, theta=self.theta, W=self.W, w=self.w)
+        np.savez(path, theta=self.theta, w=self.w)
 
 
-Step = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]  # x, legal ids, phi, probabilities, chosen index
+Step = tuple[np.ndarray, np.ndarray, np.ndarray, int]  # x, phi of the legal actions, their probabilities, chosen index
 
 
 def play_episode(env: MauMauSingleEnv, policy: LinearPolicy, seed: int, rng: np.random.Generator | None) -> tuple[
@@ -103,12 +108,12 @@ def play_episode(env: MauMauSingleEnv, policy: LinearPolicy, seed: int, rng: np.
         legal = np.flatnonzero(info["action_mask"])
         x = policy.features(obs)
         phi = policy.action_features(x, legal)
-        p = policy.probs(x, legal, phi)
+        p = policy.probs(phi)
         if rng is None:
             i = int(p.argmax())
         else:
             i = min(int(np.searchsorted(np.cumsum(p), rng.random() * p.sum())), len(legal) - 1)
-            steps.append((x, legal, phi, p, i))
+            steps.append((x, phi, p, i))
         obs, reward, terminated, truncated, info = env.step(int(legal[i]))
         if terminated or truncated:
             return float(reward), steps
@@ -117,24 +122,22 @@ def play_episode(env: MauMauSingleEnv, policy: LinearPolicy, seed: int, rng: np.
 def train(
     minutes: float,
     seed: int,
-    lr: float = 0.02,
-    lr_theta: float = 0.05,
+    lr: float = 0.05,
     lr_value: float = 0.01,
     max_episodes: int | None = None,
 ) -> tuple[LinearPolicy, int]:
     env = MauMauSingleEnv(players=2, seat=None, opponents="random")
-    policy = LinearPolicy(env.players, int(env.action_space.n))
+    policy = LinearPolicy(env.players)
     rng = np.random.default_rng(seed)
     deadline = time.perf_counter() + minutes * 60
     episodes = 0
     while time.perf_counter() < deadline and (max_episodes is None or episodes < max_episodes):
         reward, steps = play_episode(env, policy, seed * 1_000_003 + episodes, rng)
-        for x, legal, phi, p, i in steps:
+        for x, phi, p, i in steps:
             advantage = reward - policy.w @ x
             policy.w += lr_value * advantage * x
             p[i] -= 1.0  # -(onehot - p): the gradient of -log p[i] with respect to the logits
-            policy.theta -= lr_theta * advantage * (p @ phi)
-            policy.W[legal] -= lr * advantage * np.outer(p, x)
+            policy.theta -= lr * advantage * (p @ phi)
         episodes += 1
     return policy, episodes
 
@@ -156,10 +159,11 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=None, help="stop training after this many games")
     parser.add_argument("--eval-games", type=int, default=1000, help="games against the random bot afterwards")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--lr", type=float, default=0.05, help="step size of the policy's weights")
     parser.add_argument("--save", default=None, help="write the weights to this .npz file")
     args = parser.parse_args()
     start = time.perf_counter()
-    policy, episodes = train(args.minutes, args.seed, max_episodes=args.episodes)
+    policy, episodes = train(args.minutes, args.seed, args.lr, max_episodes=args.episodes)
     trained = time.perf_counter() - start
     print(f"trained {episodes:,} games in {trained / 60:.1f} min")
     result = evaluate(policy, args.eval_games, args.seed)

@@ -27,11 +27,11 @@ def test_example_trains_and_evaluates(tmp_path: Path) -> None:
     example = _load()
     policy, episodes = example.train(minutes=5, seed=3, max_episodes=40)
     assert episodes == 40
-    assert np.abs(policy.W).sum() > 0 and np.abs(policy.w).sum() > 0 and np.abs(policy.theta).sum() > 0
+    assert np.abs(policy.w).sum() > 0 and np.abs(policy.theta).sum() > 0
     result = example.evaluate(policy, games=20, seed=3)
     assert result["games"] == 20 and 0 <= result["wins"] + result["ties"] <= 20
     assert result["win_rate"] == result["wins"] / 20
     again, _ = example.train(minutes=5, seed=3, max_episodes=40)
-    assert np.array_equal(again.W, policy.W)  # seeded: the same run learns the same weights
+    assert np.array_equal(again.theta, policy.theta)  # seeded: the same run learns the same weights
     policy.save(str(tmp_path / "p.npz"))
-    assert set(np.load(tmp_path / "p.npz").files) == {"theta", "W", "w"}
+    assert set(np.load(tmp_path / "p.npz").files) == {"theta", "w"}
