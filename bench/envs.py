@@ -4,7 +4,8 @@ on RLCard), measured in the same run with rounds interleaved; the median round c
 
 A step is one agent's decision: observe (``last()`` or RLCard's state, which encodes the
 observation too), pick a uniformly random legal action from the mask, ``step``. Every env is
-driven by the same loop shape; the ratio to RLCard UNO is the figure to watch (goal: ≥ 5×).
+driven by the same loop shape; the ratio to RLCard UNO is the figure to watch (goal: ≥ 5×). The
+engine alone (the same random games through move strings, no observation) is the floor.
 
     python bench/envs.py [--seconds 2] [--rounds 5] [--json]
 """
@@ -52,6 +53,23 @@ def make_maumau() -> Runner:
     return _aec_runner(lambda: maumau_v0.env(players=2))
 
 
+def run_engine(seconds: float, rng: random.Random) -> tuple[int, float]:
+    """The same games without an environment (move strings, no observation): the floor."""
+    import mauseloch
+
+    below = rng.randrange
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        g = mauseloch.new_game("mau-mau", players=2, seed=rng.getrandbits(32))
+        while not g.is_over:
+            legal = g.legal_moves()
+            g.play(legal[below(len(legal))])
+            steps += 1
+    return steps, time.perf_counter() - start
+
+
 def make_leduc() -> Runner | None:
     try:
         from pettingzoo.classic import leduc_holdem_v4
@@ -84,7 +102,7 @@ def make_rlcard_uno() -> Runner | None:
 
 def bench_aec(seconds: float = 2.0, rounds: int = 5) -> dict[str, Any]:
     """Median steps/s of each AEC env and its peers, and the ratios to RLCard UNO."""
-    runners: dict[str, Runner] = {"mauseloch maumau_v0": make_maumau()}
+    runners: dict[str, Runner] = {"mauseloch maumau_v0": make_maumau(), "mauseloch engine alone (no env)": run_engine}
     missing = []
     for label, factory in (("rlcard uno", make_rlcard_uno), ("pettingzoo leduc_holdem_v4", make_leduc)):
         runner = factory()
@@ -102,7 +120,7 @@ def bench_aec(seconds: float = 2.0, rounds: int = 5) -> dict[str, Any]:
             rates[label].append(steps / took)
     medians = {label: statistics.median(r) for label, r in rates.items()}
     uno = medians.get("rlcard uno")
-    ratios = {label: rate / uno for label, rate in medians.items() if uno and label.startswith("mauseloch")}
+    ratios = {label: rate / uno for label, rate in medians.items() if uno and label != "rlcard uno"}
     return {"steps_per_s": medians, "ratio_to_rlcard_uno": ratios, "missing": missing,
             "seconds": seconds, "rounds": rounds}  # fmt: skip
 

@@ -183,11 +183,14 @@ class PublicLog:
 
     def action_mask(self, seat: int) -> np.ndarray:
         """1 for every action id ``seat`` may play now (all 0 when it is not its turn)."""
-        legal = tuple(self.game.legal_moves(seat))
+        game = self.game
+        if seat != game.to_move:  # not its turn, or the game is over
+            return np.zeros(game.num_actions, dtype=np.int8)
+        legal = tuple(game.legal_moves())
         mask = _MASKS.get(legal)
         if mask is None:
-            mask = np.zeros(self.game.num_actions, dtype=np.int8)
-            mask[[self.game.action_id(m) for m in legal]] = 1
+            mask = np.zeros(game.num_actions, dtype=np.int8)
+            mask[[game.action_id(m) for m in legal]] = 1
             _MASKS[legal] = mask
         return mask.copy()
 
