@@ -362,3 +362,14 @@ def test_single_seat_env_skips_games_the_bots_finish_before_the_learner_moves() 
     deck = mauseloch.new_game("mau-mau", players=2, seed=first).deck
     with pytest.raises(ValueError, match="before seat 1 moves"):
         env.reset(seed=1006528, options={"deck": deck})
+
+
+def test_observations_are_fresh_and_masks_read_only() -> None:
+    env = maumau_v0.env(players=2)
+    env.reset(seed=8)
+    a, b = env.observe("player_0"), env.observe("player_0")
+    a["observation"][:] = 0.5
+    assert not np.array_equal(a["observation"], b["observation"])  # a caller's change stays its own
+    with pytest.raises(ValueError):
+        a["action_mask"][0] = 1
+    assert np.array_equal(a["action_mask"], b["action_mask"])

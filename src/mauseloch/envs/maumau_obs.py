@@ -50,6 +50,7 @@ _FIELD_ORDER = (
     "hand", "top", "wish", "penalty", "direction", "deciding_drawn", "to_move",
     "discard", "draw_pile", "discard_pile", "progress", "options",
 )  # fmt: skip
+_BYTE_FLAGS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
 RIVAL_SIZE = sum(size for _, size, _ in _RIVAL_FIELDS)
 
 
@@ -166,9 +167,9 @@ class PublicLog:
             s = (seat + k) % n
             bits |= 1 << (o + 1 + last[s]) | lacked[s] << (o + 7)
             o += RIVAL_SIZE
-        obs = np.unpackbits(
-            np.frombuffer(bits.to_bytes(self._nbytes, "little"), dtype=np.uint8), count=self.size, bitorder="little"
-        ).astype(np.float32)
+        # Each byte of the int picks its 8 flags from a table: float32 at once, no unpack and cast.
+        obs = _BYTE_FLAGS.take(np.frombuffer(bits.to_bytes(self._nbytes, "little"), dtype=np.uint8), axis=0)
+        obs = obs.reshape(-1)[: self.size]
         obs[at[8]] = len(game.draw_pile) / SCALE
         obs[at[9]] = len(game.discard) / SCALE
         obs[at[10]] = min(1.0, game.move_count / self._move_limit)
@@ -182,17 +183,19 @@ class PublicLog:
         return obs
 
     def action_mask(self, seat: int) -> np.ndarray:
-        """1 for every action id ``seat`` may play now (all 0 when it is not its turn)."""
+        """1 for every action id ``seat`` may play now (all 0 when it is not its turn).
+
+        Read-only: the few hundred distinct masks are made once and shared (``.copy()`` one to
+        change it)."""
         game = self.game
-        if seat != game.to_move:  # not its turn, or the game is over
-            return np.zeros(game.num_actions, dtype=np.int8)
-        legal = tuple(game.legal_moves())
+        legal = tuple(game.legal_moves()) if seat == game.to_move else ()  # () : not its turn, or over
         mask = _MASKS.get(legal)
         if mask is None:
             mask = np.zeros(game.num_actions, dtype=np.int8)
             mask[[game.action_id(m) for m in legal]] = 1
+            mask.flags.writeable = False
             _MASKS[legal] = mask
-        return mask.copy()
+        return mask
 
 
 _MASKS: dict[tuple[str, ...], np.ndarray] = {}  # a few hundred distinct legal lists in all

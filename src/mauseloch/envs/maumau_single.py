@@ -171,7 +171,8 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
 
     def _info(self) -> dict[str, Any]:
         assert self._log is not None
-        return {"action_mask": self._log.action_mask(self._me), "seat": self._me}
+        # A copy: Gymnasium wants new data on every call (the log's masks are shared, read-only).
+        return {"action_mask": self._log.action_mask(self._me).copy(), "seat": self._me}
 
 
 gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:MauMauSingleEnv")
