@@ -260,6 +260,21 @@ def test_calls_out_of_order_are_clear_errors() -> None:
         env.step(0)
 
 
+def test_bad_resets_are_refused_and_change_nothing() -> None:
+    env = maumau_v0.env(players=2)
+    env.reset(seed=3)
+    game = env.game
+    for kwargs in ({"seed": -1}, {"seed": "x"}, {"options": {"deck": ["7H"]}}):
+        with pytest.raises(ValueError):
+            env.reset(**kwargs)  # type: ignore[arg-type]
+        assert env.game is game
+    env.reset()
+    other = maumau_v0.env(players=2)
+    other.reset(seed=3)
+    other.reset()
+    assert env.game is not None and other.game is not None and env.game.seed == other.game.seed
+
+
 def test_render_ansi() -> None:
     env = maumau_v0.env(players=3, render_mode="ansi")
     env.reset(seed=2)

@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..engine import Rng, derive_seed, fresh_seed, game_info, new_game
+from ..engine import Rng, check_seed, derive_seed, fresh_seed, game_info, new_game
 from ..games.maumau import MauMau
 from .maumau_obs import PublicLog, observation_size, rank_rewards
 
@@ -117,16 +117,19 @@ class raw_env(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game. ``seed`` is the game's seed (the next resets without one draw theirs from
         it); ``options={"deck": [...]}`` deals a fixed deck (other keys are ignored)."""
+        seeds = self._seeds
         if seed is not None:
-            game_seed = seed
-            self._seeds = Rng(derive_seed(seed, 0x5EED))
-        elif self._seeds is not None:
-            game_seed = self._seeds.next64() % SEED_LIMIT
+            game_seed = check_seed(seed)  # ValueError for anything but a whole number in [0, 2**64)
+            seeds = Rng(derive_seed(seed, 0x5EED))
+        elif seeds is not None:
+            seeds = seeds.copy()
+            game_seed = seeds.next64() % SEED_LIMIT
         else:
             game_seed = fresh_seed()
         deck = options.get("deck") if isinstance(options, dict) else None
-        game = new_game("mau-mau", self.players, game_seed, self.game_options, deck)
+        game = new_game("mau-mau", self.players, game_seed, self.game_options, deck)  # a bad seed or deck: ValueError
         assert isinstance(game, MauMau)
+        self._seeds = seeds  # only now: a refused reset leaves the env as it was
         self.game = game
         self._log = PublicLog(game)
         self.agents = list(self.possible_agents)
