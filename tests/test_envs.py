@@ -388,3 +388,18 @@ def test_observations_are_fresh_and_masks_read_only() -> None:
     with pytest.raises(ValueError):
         a["action_mask"][0] = 1
     assert np.array_equal(a["action_mask"], b["action_mask"])
+
+
+def test_single_seat_env_bad_deck_changes_nothing() -> None:
+    from mauseloch.envs.maumau_single import MauMauSingleEnv
+
+    a, b = MauMauSingleEnv(), MauMauSingleEnv()
+    a.reset(seed=2)
+    b.reset(seed=2)
+    game = a.game
+    with pytest.raises(ValueError, match="deck"):
+        a.reset(options={"deck": ["7H", "7H"]})
+    assert a.game is game
+    a.reset()
+    b.reset()
+    assert a.game is not None and b.game is not None and a.game.seed == b.game.seed

@@ -94,8 +94,10 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game; its seed comes from ``seed`` (then from the env's generator).
         ``options={"deck": [...]}`` deals a fixed deck."""
-        super().reset(seed=seed)
         deck = options.get("deck") if isinstance(options, dict) else None
+        if deck is not None:  # a bad deck is refused before the generator moves on
+            new_game("mau-mau", self.players, 0, self.game_options, deck)
+        super().reset(seed=seed)
         while True:
             game_seed = int(self.np_random.integers(SEED_LIMIT))
             game = new_game("mau-mau", self.players, game_seed, self.game_options, deck)
