@@ -1,0 +1,148 @@
+"""Learning environments: steps per second of ``mauseloch.envs.maumau_v0`` (PettingZoo AEC,
+two players) next to RLCard's UNO env and PettingZoo's own ``leduc_holdem_v4`` (classic, built
+on RLCard), measured in the same run with rounds interleaved; the median round counts.
+
+A step is one agent's decision: observe (``last()`` or RLCard's state, which encodes the
+observation too), pick a uniformly random legal action from the mask, ``step``. Every env is
+driven by the same loop shape; the ratio to RLCard UNO is the figure to watch (goal: ≥ 5×). The
+engine alone (the same random games through move strings, no observation) is the floor.
+
+    python bench/envs.py [--seconds 2] [--rounds 5] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+Runner = Callable[[float, random.Random], tuple[int, float]]  # -> steps, seconds
+
+
+def _aec_runner(make: Callable[[], Any]) -> Runner:
+    env = make()
+    env.reset(seed=1)
+
+    def run(seconds: float, rng: random.Random) -> tuple[int, float]:
+        below = rng.randrange
+        steps = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            env.reset(seed=rng.getrandbits(32))
+            for _agent in env.agent_iter():
+                obs, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = obs["action_mask"].nonzero()[0]
+                env.step(int(legal[below(len(legal))]))
+                steps += 1
+        return steps, time.perf_counter() - start
+
+    return run
+
+
+def make_maumau() -> Runner:
+    from mauseloch.envs import maumau_v0
+
+    return _aec_runner(lambda: maumau_v0.env(players=2))
+
+
+def run_engine(seconds: float, rng: random.Random) -> tuple[int, float]:
+    """The same games without an environment (move strings, no observation): the floor."""
+    import mauseloch
+
+    below = rng.randrange
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        g = mauseloch.new_game("mau-mau", players=2, seed=rng.getrandbits(32))
+        while not g.is_over:
+            legal = g.legal_moves()
+            g.play(legal[below(len(legal))])
+            steps += 1
+    return steps, time.perf_counter() - start
+
+
+def make_leduc() -> Runner | None:
+    try:
+        from pettingzoo.classic import leduc_holdem_v4
+    except ImportError:  # needs rlcard and pygame (the bench extra)
+        return None
+    return _aec_runner(leduc_holdem_v4.env)
+
+
+def make_rlcard_uno() -> Runner | None:
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    env = rlcard.make("uno", config={"game_num_players": 2, "seed": 1})
+
+    def run(seconds: float, rng: random.Random) -> tuple[int, float]:
+        choice = rng.choice
+        steps = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            state, _ = env.reset()
+            while not env.is_over():
+                state, _ = env.step(choice(list(state["legal_actions"])))
+                steps += 1
+        return steps, time.perf_counter() - start
+
+    return run
+
+
+def bench_aec(seconds: float = 2.0, rounds: int = 5) -> dict[str, Any]:
+    """Median steps/s of each AEC env and its peers, and the ratios to RLCard UNO."""
+    runners: dict[str, Runner] = {"mauseloch maumau_v0": make_maumau(), "mauseloch engine alone (no env)": run_engine}
+    missing = []
+    for label, factory in (("rlcard uno", make_rlcard_uno), ("pettingzoo leduc_holdem_v4", make_leduc)):
+        runner = factory()
+        if runner is None:
+            missing.append(label)
+        else:
+            runners[label] = runner
+    rng = random.Random(2026)
+    for runner in runners.values():  # warm up imports and caches
+        runner(0.3, rng)
+    rates: dict[str, list[float]] = {k: [] for k in runners}
+    for _ in range(rounds):
+        for label, runner in runners.items():
+            steps, took = runner(seconds, rng)
+            rates[label].append(steps / took)
+    medians = {label: statistics.median(r) for label, r in rates.items()}
+    uno = medians.get("rlcard uno")
+    ratios = {label: rate / uno for label, rate in medians.items() if uno and label != "rlcard uno"}
+    return {"steps_per_s": medians, "ratio_to_rlcard_uno": ratios, "missing": missing,
+            "seconds": seconds, "rounds": rounds}  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=2.0, help="length of one measured round per env")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds; the median counts")
+    parser.add_argument("--json", action="store_true", help="print one JSON line with the figures last")
+    args = parser.parse_args()
+    aec = bench_aec(args.seconds, args.rounds)
+    for label in aec["missing"]:
+        print(f"{label}: not installed (pip install -e '.[bench]')")
+    print(f"\n2 players, random legal actions, median of {args.rounds} interleaved rounds of {args.seconds:g} s")
+    print(f"{'env':34} {'steps/s':>10}")
+    for label, rate in aec["steps_per_s"].items():
+        print(f"{label:34} {rate:10,.0f}")
+    for label, ratio in aec["ratio_to_rlcard_uno"].items():
+        print(f"ratio {label} / rlcard uno: {ratio:.2f}x (goal 5x)")
+    if args.json:
+        print(json.dumps({"bench": "envs", "aec": aec}))
+
+
+if __name__ == "__main__":
+    main()

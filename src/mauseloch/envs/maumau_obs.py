@@ -1,0 +1,215 @@
+"""What a Mau-Mau seat observes, as a fixed-size vector, and the reward its final rank earns.
+
+Shared by the PettingZoo environment (``maumau_v0``) and the Gymnasium single-seat wrapper, so
+the encoding exists once. ``docs/envs.md`` describes every field; ``observation_fields`` lists
+them with their offsets.
+
+Everything here is built from what the seat may know: its own hand (``game.hand``), the public
+state of the table (top card, wish, penalty, direction, the discard pile's cards, counts) and
+the public move list, which :class:`PublicLog` reads as the moves are made. A rival's hand, the
+draw pile's order and the cards a rival drew are never read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..games.maumau import MauMau
+
+# How a rival last moved (the ``last_move`` field of each rival).
+LAST_NONE, LAST_PLAY, LAST_DRAW, LAST_PASS_DRAWN, LAST_PASS_EMPTY, LAST_TAKE = range(6)
+LAST_MOVE_KINDS = ("none yet", "played a card", "drew", "passed after drawing", "passed, nothing to draw", "took")
+PENALTIES = (0, 2, 4, 6, 8)  # four sevens at most (MM-9)
+SCALE = 32.0  # counts are divided by the deck size, so every field lies in [0, 1]
+
+# (name, size in cards/flags, size depends on players?, meaning) in vector order.
+_OWN_FIELDS: tuple[tuple[str, int, str], ...] = (
+    ("hand", 32, "own cards, one flag per card id"),
+    ("top", 32, "the discard pile's top card, one-hot"),
+    ("wish", 4, "the open wish (C S H D), one-hot; all 0 when none"),
+    ("penalty", 5, "the open seven-penalty 0 2 4 6 8, one-hot"),
+    ("direction", 1, "1 while play goes to higher seats, 0 after an odd number of nines"),
+    ("deciding_drawn", 1, "1 while the seat to move decides on a card it just drew (MM-7)"),
+    ("discard", 32, "the cards in the discard pile (top included), one flag per card id"),
+    ("draw_pile", 1, "cards in the draw pile / 32"),
+    ("discard_pile", 1, "cards in the discard pile / 32"),
+    ("progress", 1, "moves played / move_limit"),
+    ("options", 4, "ace_skips, seven_draw_then_play, no_jack_on_jack, no_win_with_jack"),
+)
+_OPTION_NAMES = ("ace_skips", "seven_draw_then_play", "no_jack_on_jack", "no_win_with_jack")
+_RIVAL_FIELDS: tuple[tuple[str, int, str], ...] = (
+    ("count", 1, "cards in the rival's hand / 32"),
+    ("last_move", 6, "the rival's last move: " + ", ".join(LAST_MOVE_KINDS) + " (one-hot)"),
+    ("lacked", 32, "the cards that fitted when the rival last had to draw or pass without drawing: "
+                   "it held none of them then (MM-6); all 0 before that"),
+    ("received_since", 1, "cards the rival has received since that moment / 32"),
+)  # fmt: skip
+_FIELD_ORDER = (
+    "hand", "top", "wish", "penalty", "direction", "deciding_drawn", "to_move",
+    "discard", "draw_pile", "discard_pile", "progress", "options",
+)  # fmt: skip
+_BYTE_FLAGS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
+RIVAL_SIZE = sum(size for _, size, _ in _RIVAL_FIELDS)
+
+
+def observation_fields(players: int) -> list[tuple[str, int, int, str]]:
+    """Every field of the vector as ``(name, start, size, meaning)``, in order. Rival fields are
+    named ``rival<k>.<field>``: rival k is the seat k places after the observer (seat + k)."""
+    fields: list[tuple[str, int, int, str]] = []
+    pos = 0
+    for name, size, meaning in _OWN_FIELDS[:6]:
+        fields.append((name, pos, size, meaning))
+        pos += size
+    fields.append(("to_move", pos, players, "the seat to move, k places after the observer, one-hot; all 0 once over"))
+    pos += players
+    for name, size, meaning in _OWN_FIELDS[6:]:
+        fields.append((name, pos, size, meaning))
+        pos += size
+    for k in range(1, players):
+        for name, size, meaning in _RIVAL_FIELDS:
+            fields.append((f"rival{k}.{name}", pos, size, meaning))
+            pos += size
+    return fields
+
+
+def observation_size(players: int) -> int:
+    start, size = observation_fields(players)[-1][1:3]
+    return start + size
+
+
+class PublicLog:
+    """The public facts about each seat's moves, kept up to date by playing every move through
+    :meth:`play`: how each seat last moved, the cards that fitted when it last had to draw (or
+    pass with nothing to draw) and how many cards it has received since. Every seat sees these
+    moves, so one log serves all observers."""
+
+    __slots__ = (
+        "_at", "_discard", "_discard_len", "_move_limit", "_nbytes", "_option_bits",
+        "game", "lacked", "last", "received", "size",
+    )  # fmt: skip
+
+    def __init__(self, game: MauMau) -> None:
+        self.game = game
+        n = game.players
+        self.last = [LAST_NONE] * n
+        self.lacked = [0] * n
+        self.received = [0] * n
+        fields = {name: start for name, start, _, _ in observation_fields(n)}
+        # The start of each field in the order ``observe`` uses them (no dict look-ups there).
+        self._at = (*(fields[name] for name in _FIELD_ORDER), fields["rival1.count"])
+        self.size = observation_size(n)
+        self._nbytes = (self.size + 7) // 8
+        self._move_limit: int = game.options["move_limit"]
+        self._discard = 0  # the discard pile's cards as a mask, kept up to date by ``observe``
+        self._discard_len = 0
+        o = fields["options"]
+        self._option_bits = sum(1 << (o + i) for i, name in enumerate(_OPTION_NAMES) if game.options[name])
+
+    def play(self, action: int) -> None:
+        """Play action id ``action`` for the seat to move (``IllegalMove``/``ValueError`` leave
+        game and log as they were) and note what everyone saw."""
+        game = self.game
+        move = game.move_of(action)
+        actor: int = game.to_move  # type: ignore[assignment]
+        drew_before = game.drawn >= 0  # only whether it decides on a drawn card: public (MM-7)
+        fit = game.fit  # the cards that fit now (fit_mask of the public top card and wish)
+        before = game.hands[actor].bit_count()  # a count: public
+        game.play(move)
+        got = game.hands[actor].bit_count() - before
+        if move == "draw":
+            self.last[actor] = LAST_DRAW
+            self.lacked[actor] = fit  # MM-6: it drew, so nothing fitted
+            self.received[actor] = got
+        elif move == "pass":
+            if drew_before:
+                self.last[actor] = LAST_PASS_DRAWN
+            else:  # MM-14: nothing to draw and nothing fitted
+                self.last[actor] = LAST_PASS_EMPTY
+                self.lacked[actor] = fit
+                self.received[actor] = 0
+        elif move == "take":
+            self.last[actor] = LAST_TAKE
+            self.received[actor] += got
+        else:
+            self.last[actor] = LAST_PLAY
+            self.received[actor] += got + 1  # a last jack under no_win_with_jack brings a card
+
+    def observe(self, seat: int) -> np.ndarray:
+        """The vector ``seat`` observes now (see ``observation_fields``).
+
+        The flag fields are gathered in one Python int and unpacked by numpy in one call (a
+        learner asks for a vector at every step); the few counts are written afterwards."""
+        game = self.game
+        at = self._at
+        n = game.players
+        bits = game.hands[seat] | 1 << (at[1] + game.top) | 1 << (at[3] + game.penalty // 2) | self._option_bits
+        if game.wish >= 0:
+            bits |= 1 << (at[2] + game.wish)
+        if game.direction == 1:
+            bits |= 1 << at[4]
+        if not game.is_over:
+            if game.drawn >= 0:
+                bits |= 1 << at[5]
+            bits |= 1 << (at[6] + (game.to_move - seat) % n)  # type: ignore[operator]
+        pile = game.discard
+        if len(pile) != self._discard_len:  # a card was laid, or the pile was reshuffled (MM-8)
+            if len(pile) == self._discard_len + 1:
+                self._discard |= 1 << pile[-1]
+            else:
+                self._discard = sum(1 << c for c in pile)
+            self._discard_len = len(pile)
+        bits |= self._discard << at[7]
+        o = at[12]
+        last, lacked = self.last, self.lacked
+        for k in range(1, n):
+            s = (seat + k) % n
+            bits |= 1 << (o + 1 + last[s]) | lacked[s] << (o + 7)
+            o += RIVAL_SIZE
+        # Each byte of the int picks its 8 flags from a table: float32 at once, no unpack and cast.
+        obs = _BYTE_FLAGS.take(np.frombuffer(bits.to_bytes(self._nbytes, "little"), dtype=np.uint8), axis=0)
+        obs = obs.reshape(-1)[: self.size]
+        obs[at[8]] = len(game.draw_pile) / SCALE
+        obs[at[9]] = len(game.discard) / SCALE
+        obs[at[10]] = min(1.0, game.move_count / self._move_limit)
+        o = at[12]
+        hands, received = game.hands, self.received
+        for k in range(1, n):
+            s = (seat + k) % n
+            obs[o] = hands[s].bit_count() / SCALE  # a count: public
+            obs[o + RIVAL_SIZE - 1] = min(1.0, received[s] / SCALE)
+            o += RIVAL_SIZE
+        return obs
+
+    def action_mask(self, seat: int) -> np.ndarray:
+        """1 for every action id ``seat`` may play now (all 0 when it is not its turn).
+
+        Read-only: the few hundred distinct masks are made once and shared (``.copy()`` one to
+        change it)."""
+        game = self.game
+        legal = tuple(game.legal_moves()) if seat == game.to_move else ()  # () : not its turn, or over
+        mask = _MASKS.get(legal)
+        if mask is None:
+            mask = np.zeros(game.num_actions, dtype=np.int8)
+            mask[[game.action_id(m) for m in legal]] = 1
+            mask.flags.writeable = False
+            _MASKS[legal] = mask
+        return mask
+
+
+_MASKS: dict[tuple[str, ...], np.ndarray] = {}  # a few hundred distinct legal lists in all
+
+
+def rank_rewards(result: dict[str, Any]) -> list[float]:
+    """Reward of each seat from the final ranking (MM-16): ``1 - 2 (p - 1) / (n - 1)`` where p is
+    the seat's place, tied seats sharing the mean of the places they hold. The winner of a
+    two-player game gets +1, the loser -1, a tie 0; the rewards of a game always add up to 0."""
+    ranks: list[int] = result["ranks"]
+    n = len(ranks)
+    rewards = []
+    for r in ranks:
+        tied = sum(1 for other in ranks if other == r)
+        place = r - 1 + (tied + 1) / 2
+        rewards.append(1.0 - 2.0 * (place - 1) / (n - 1))
+    return rewards

@@ -1,0 +1,405 @@
+"""The learning environments (``mauseloch[rl]``): PettingZoo's own API and seed tests, the
+observation's promise to show only what a seat may know, rewards, options, bad input."""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import random
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from pettingzoo.test import api_test, seed_test
+
+import mauseloch
+from mauseloch.engine import IllegalMove, game_info
+from mauseloch.envs import maumau_v0
+from mauseloch.envs.maumau_obs import (
+    LAST_DRAW,
+    LAST_PASS_EMPTY,
+    PublicLog,
+    observation_fields,
+    observation_size,
+    rank_rewards,
+)
+from mauseloch.games.maumau import CARD_ID, fit_mask
+
+# PettingZoo warns about any observation that is a dict (its own card games are on a whitelist);
+# the dict of vector and action mask is the layout its classic environments use.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+]
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "envs.md"
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_pettingzoo_api_test(players: int) -> None:
+    api_test(maumau_v0.env(players=players, ace_skips=players == 3), num_cycles=1000)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_pettingzoo_seed_test(players: int) -> None:
+    seed_test(lambda: maumau_v0.env(players=players), num_cycles=500)
+
+
+def test_every_game_option_is_an_argument() -> None:
+    params = inspect.signature(maumau_v0.raw_env).parameters
+    for spec in game_info("mau-mau").options:
+        assert spec.name in params, spec.name
+        assert params[spec.name].default == spec.default
+    env = maumau_v0.raw_env(players=3, no_jack_on_jack=True, move_limit=20)
+    env.reset(seed=1)
+    assert env.game is not None and env.game.options["no_jack_on_jack"] and env.game.options["move_limit"] == 20
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"players": 1}, {"players": 6}, {"move_limit": 0}, {"ace_skips": "yes"}, {"render_mode": "human"}],
+)
+def test_bad_arguments_are_refused(kwargs: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        maumau_v0.raw_env(**kwargs)  # type: ignore[arg-type]
+
+
+def _random_game(env: maumau_v0.raw_env, seed: int, check: object = None) -> None:
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        if callable(check):
+            check(env)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert agent
+
+
+def test_the_env_plays_the_engines_game_and_rewards_follow_the_ranking() -> None:
+    for seed in range(20):
+        env = maumau_v0.raw_env(players=3, move_limit=60 if seed % 2 else 1000)
+        rng = random.Random(seed)
+        env.reset(seed=seed)
+        game = env.game
+        assert game is not None
+        totals = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, info = env.last()
+            totals[agent] += reward
+            if terminated or truncated:
+                assert info["result"] == game.result()
+                env.step(None)
+                continue
+            assert reward == 0.0
+            mask = obs["action_mask"]
+            assert sorted(np.flatnonzero(mask)) == game.legal_actions()
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+        result = game.result()
+        assert list(totals.values()) == rank_rewards(result)
+        assert abs(sum(totals.values())) < 1e-9
+        again = mauseloch.replay(game.record())
+        assert again.result() == result  # an ordinary engine game, record and all
+        assert (result["reason"] == "move_limit") == (seed % 2 == 1 and game.move_count >= 60)
+
+
+def test_rank_rewards_mapping() -> None:
+    assert rank_rewards({"ranks": [1, 2]}) == [1.0, -1.0]
+    assert rank_rewards({"ranks": [1, 1]}) == [0.0, 0.0]
+    assert rank_rewards({"ranks": [2, 1, 3]}) == [0.0, 1.0, -1.0]
+    assert rank_rewards({"ranks": [1, 2, 2, 4]}) == pytest.approx([1.0, 0.0, 0.0, -1.0])
+    assert rank_rewards({"ranks": [3, 1, 2, 3, 3]}) == pytest.approx([-0.5, 1.0, 0.5, -0.5, -0.5])
+
+
+def test_seeded_resets_repeat_and_differ() -> None:
+    a, b = maumau_v0.raw_env(players=3), maumau_v0.raw_env(players=3)
+    a.reset(seed=5)
+    b.reset(seed=5)
+    assert a.game is not None and b.game is not None
+    assert a.game.seed == b.game.seed == 5
+    a.reset()
+    b.reset()
+    assert a.game.seed == b.game.seed != 5  # the next games come from the first seed
+
+
+def _swap(deck: list[str], i: int, j: int) -> list[str]:
+    deck = list(deck)
+    deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_observation_never_shows_hidden_cards(players: int) -> None:
+    """Two games that differ only in cards seat 0 cannot see (a rival's card swapped with a draw
+    pile card, or with another rival's) give seat 0 the same observation at every step, as long
+    as the same public moves are possible in both and seat 0 has not drawn a swapped card."""
+    compared = 0
+    for seed in range(40):
+        deck = mauseloch.new_game("mau-mau", players=players, seed=seed).deck
+        rng = random.Random(seed)
+        dealt = 5 * players
+        rival_cards = [i for i in range(dealt) if i % players != 0]
+        i = rng.choice(rival_cards)
+        if players > 2 and seed % 2:
+            j = rng.choice([k for k in rival_cards if k % players != i % players])
+        else:
+            j = rng.randrange(dealt + 1, 32)
+        envs = [maumau_v0.raw_env(players=players), maumau_v0.raw_env(players=players)]
+        envs[0].reset(seed=seed, options={"deck": deck})
+        envs[1].reset(seed=seed, options={"deck": _swap(deck, i, j)})
+        ga, gb = envs[0].game, envs[1].game
+        assert ga is not None and gb is not None
+        assert ga.hands != gb.hands or ga.draw_pile != gb.draw_pile
+        for agent in envs[0].agent_iter():
+            if ga.is_over or gb.is_over or ga.hands[0] != gb.hands[0] or agent != envs[1].agent_selection:
+                break
+            oa, ob = envs[0].observe("player_0"), envs[1].observe("player_0")
+            assert np.array_equal(oa["observation"], ob["observation"]), (seed, ga.move_count)
+            assert np.array_equal(oa["action_mask"], ob["action_mask"])
+            compared += 1
+            action = int(rng.choice(np.flatnonzero(envs[0].observe(agent)["action_mask"])))
+            if action not in gb.legal_actions():
+                break
+            for env in envs:
+                env.step(action)
+    assert compared > 40 * 5
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_observation_shows_what_the_seat_may_know(seed: int) -> None:
+    """The fields carry the view's values at every step of whole games, reshuffles included
+    (the test fails if a field is wired wrongly)."""
+    env = maumau_v0.raw_env(players=3)
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    game = env.game
+    assert game is not None
+    fields = {name: (start, size) for name, start, size, _ in observation_fields(3)}
+    while True:
+        if game.is_over:
+            break
+        for seat in range(3):
+            obs = env.observe(f"player_{seat}")["observation"]
+            view = game.view(seat)
+
+            def part(name: str, obs: np.ndarray = obs) -> np.ndarray:
+                start, size = fields[name]
+                return obs[start : start + size]
+
+            assert {c for c in range(32) if part("hand")[c]} == {CARD_ID[c] for c in view["hand"]}
+            assert np.flatnonzero(part("top")).tolist() == [CARD_ID[view["top"]]]
+            assert {c for c in range(32) if part("discard")[c]} == {CARD_ID[c] for c in view["discard"]}
+            assert part("wish").sum() == (view["wish"] is not None)
+            assert np.flatnonzero(part("penalty")).tolist() == [view["penalty"] // 2]
+            assert np.flatnonzero(part("to_move")).tolist() == [(view["to_move"] - seat) % 3]
+            assert part("draw_pile")[0] == pytest.approx(view["draw_pile"] / 32)
+            assert part("discard_pile")[0] == pytest.approx(view["discard_pile"] / 32)
+            assert part("deciding_drawn")[0] == view["deciding_drawn"]
+            assert part("direction")[0] == (view["direction"] == 1)
+            for k in (1, 2):
+                assert part(f"rival{k}.count")[0] == pytest.approx(view["hand_counts"][(seat + k) % 3] / 32)
+        env.step(int(rng.choice(game.legal_actions())))
+
+
+def test_what_a_rival_lacked_is_true() -> None:
+    """``lacked`` is a fact: a rival holds at most as many of those cards as it has received since."""
+    seen = 0
+    for seed in range(30):
+        env = maumau_v0.raw_env(players=3)
+        rng = random.Random(seed)
+        env.reset(seed=seed)
+        game, log = env.game, env._log
+        assert game is not None and isinstance(log, PublicLog)
+        while not game.is_over:
+            actor = game.to_move
+            assert actor is not None
+            fit = fit_mask(game.top, game.wish, False)
+            had = game.hands[actor]
+            action = rng.choice(game.legal_actions())
+            env.step(action)
+            if log.last[actor] in (LAST_DRAW, LAST_PASS_EMPTY):  # it had to: nothing fitted (MM-6)
+                assert log.lacked[actor] == fit and not had & fit
+            for s in range(3):
+                assert (game.hands[s] & log.lacked[s]).bit_count() <= log.received[s]
+                seen += bool(log.lacked[s])
+    assert seen > 100
+
+
+def test_illegal_actions_are_refused_and_change_nothing() -> None:
+    env = maumau_v0.env(players=2)
+    env.reset(seed=9)
+    before = env.unwrapped.game.record()  # type: ignore[attr-defined]
+    obs = env.observe(env.agent_selection)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(IllegalMove):
+        env.step(illegal)
+    for bad in (47, -1, "7H", 2.5):
+        with pytest.raises(ValueError):
+            env.step(bad)
+    assert env.unwrapped.game.record() == before  # type: ignore[attr-defined]
+    assert np.array_equal(env.observe(env.agent_selection)["observation"], obs["observation"])
+
+
+def test_calls_out_of_order_are_clear_errors() -> None:
+    env = maumau_v0.env(players=2)
+    for call in (lambda: env.step(0), lambda: env.observe("player_0"), env.render):
+        with pytest.raises(RuntimeError, match="reset"):
+            call()
+    env.reset(seed=1)
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+def test_bad_resets_are_refused_and_change_nothing() -> None:
+    env = maumau_v0.env(players=2)
+    env.reset(seed=3)
+    game = env.game
+    for kwargs in ({"seed": -1}, {"seed": "x"}, {"options": {"deck": ["7H"]}}):
+        with pytest.raises(ValueError):
+            env.reset(**kwargs)  # type: ignore[arg-type]
+        assert env.game is game
+    env.reset()
+    other = maumau_v0.env(players=2)
+    other.reset(seed=3)
+    other.reset()
+    assert env.game is not None and other.game is not None and env.game.seed == other.game.seed
+
+
+def test_render_ansi() -> None:
+    env = maumau_v0.env(players=3, render_mode="ansi")
+    env.reset(seed=2)
+    text = env.render()
+    assert isinstance(text, str) and "top " in text and "player_2" in text
+    quiet = maumau_v0.raw_env(players=2)
+    quiet.reset(seed=2)
+    assert quiet.render() is None  # no render mode: nothing to show
+
+
+def test_docs_list_every_field() -> None:
+    text = DOCS.read_text()
+    for name, _, _, _ in observation_fields(3):
+        base = re.sub(r"^rival\d+\.", "rival k ", name).split()[-1]
+        assert f"`{base}`" in text, name
+    assert observation_size(2) == observation_fields(2)[-1][1] + observation_fields(2)[-1][2]
+    starts = [(start, size) for _, start, size, _ in observation_fields(4)]
+    assert all(a[0] + a[1] == b[0] for a, b in itertools.pairwise(starts))  # contiguous
+
+
+# --------------------------------------------------------------------------- Gymnasium wrapper
+
+
+def test_gymnasium_env_checker() -> None:
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    from mauseloch.envs import maumau_single
+
+    env = gymnasium.make(maumau_single.ENV_ID, players=3, opponents=["heuristic", "random"], illegal_action="lose")
+    check_env(env.unwrapped, skip_render_check=True)
+
+
+def _play_single(env: object, seed: int) -> tuple[float, list[int]]:
+    rng = random.Random(seed)
+    obs, info = env.reset(seed=seed)  # type: ignore[attr-defined]
+    actions = []
+    while True:
+        assert np.array_equal(info["action_mask"].astype(bool), env.action_masks())  # type: ignore[attr-defined]
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        actions.append(action)
+        obs, reward, terminated, truncated, info = env.step(action)  # type: ignore[attr-defined]
+        assert env.observation_space.contains(obs)  # type: ignore[attr-defined]
+        if terminated or truncated:
+            return reward, actions
+        assert reward == 0.0
+
+
+def test_single_seat_env_plays_whole_games_against_bots() -> None:
+    from mauseloch.envs.maumau_single import MauMauSingleEnv
+
+    env = MauMauSingleEnv(players=3, seat=None, opponents="heuristic")
+    seats = set()
+    for seed in range(12):
+        reward, _ = _play_single(env, seed)
+        game = env.game
+        assert game is not None and game.is_over
+        seats.add(env._me)
+        assert reward == rank_rewards(game.result())[env._me]
+        assert mauseloch.replay(game.record()).result() == game.result()
+    assert len(seats) > 1  # seat=None seats the learner anywhere
+    again = MauMauSingleEnv(players=3, seat=None, opponents="heuristic")
+    assert _play_single(again, 5) == _play_single(env, 5)  # a seed repeats the episode
+
+
+def test_single_seat_env_refuses_bad_input() -> None:
+    from mauseloch.envs.maumau_single import MauMauSingleEnv
+
+    with pytest.raises(ValueError, match="unknown bot"):
+        MauMauSingleEnv(opponents="grandmaster")
+    with pytest.raises(ValueError):
+        MauMauSingleEnv(players=3, opponents=["random"])
+    with pytest.raises(ValueError):
+        MauMauSingleEnv(seat=2)
+    env = MauMauSingleEnv()
+    with pytest.raises(RuntimeError):
+        env.step(0)
+    obs, info = env.reset(seed=4)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    with pytest.raises(IllegalMove):
+        env.step(illegal)
+    assert np.array_equal(env.step(int(np.flatnonzero(info["action_mask"])[0]))[0].shape, obs.shape)
+    lose = MauMauSingleEnv(illegal_action="lose")
+    _, info = lose.reset(seed=4)
+    _, reward, terminated, _, info = lose.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+    assert (reward, terminated) == (-1.0, True) and "illegal" in info
+
+
+def test_single_seat_env_skips_games_the_bots_finish_before_the_learner_moves() -> None:
+    """With reset seed 1006528 the first game drawn lets seat 0 (random bot) go out with its
+    first five moves (nines and eights give it the turn back): the learner at seat 1 never had a
+    decision, so the next game is dealt. With that game's deck given, it is a clear error."""
+    from mauseloch.envs.maumau_single import MauMauSingleEnv
+
+    first = int(np.random.default_rng(1006528).integers(1 << 53))  # Gymnasium's generator for that seed
+    env = MauMauSingleEnv(players=2, seat=1, opponents="random")
+    _, info = env.reset(seed=1006528)
+    assert env.game is not None and env.game.seed != first
+    assert not env.game.is_over and env.game.to_move == 1 and info["action_mask"].any()
+    deck = mauseloch.new_game("mau-mau", players=2, seed=first).deck
+    with pytest.raises(ValueError, match="before seat 1 moves"):
+        env.reset(seed=1006528, options={"deck": deck})
+
+
+def test_observations_are_fresh_and_masks_read_only() -> None:
+    env = maumau_v0.env(players=2)
+    env.reset(seed=8)
+    a, b = env.observe("player_0"), env.observe("player_0")
+    a["observation"][:] = 0.5
+    assert not np.array_equal(a["observation"], b["observation"])  # a caller's change stays its own
+    with pytest.raises(ValueError):
+        a["action_mask"][0] = 1
+    assert np.array_equal(a["action_mask"], b["action_mask"])
+
+
+def test_single_seat_env_bad_deck_changes_nothing() -> None:
+    from mauseloch.envs.maumau_single import MauMauSingleEnv
+
+    a, b = MauMauSingleEnv(), MauMauSingleEnv()
+    a.reset(seed=2)
+    b.reset(seed=2)
+    game = a.game
+    with pytest.raises(ValueError, match="deck"):
+        a.reset(options={"deck": ["7H", "7H"]})
+    assert a.game is game
+    a.reset()
+    b.reset()
+    assert a.game is not None and b.game is not None and a.game.seed == b.game.seed
