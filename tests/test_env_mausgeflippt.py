@@ -114,6 +114,10 @@ def test_a_masked_action_is_no_reaction_and_a_bad_one_changes_nothing() -> None:
     for bad in (-1, env.no_reaction + 1, 1.5, True, "flip"):
         with pytest.raises(ValueError):
             env.step({"player_0": bad})
+    good = first_reaction(env, env._observations(), "player_0", 0)
+    with pytest.raises(ValueError, match="player_1"):  # a later seat's bad action: nobody's claim is taken
+        env.step({"player_0": good, "player_1": -1})
+    assert env.referee is not None and env.referee.claims == []
     with pytest.raises(ValueError, match="not playing"):
         env.step({"player_9": 0})
     assert game.move_count == moves and env.referee is not None and env.referee.is_open

@@ -60,6 +60,8 @@ def _reactions() -> tuple[str, ...]:
 
 
 REACTIONS: tuple[str, ...] = _reactions()
+# a reaction's index in REACTIONS is its engine action id (catches, then flip), so legal_actions serves the mask
+assert all(Mausgeflippt.ACTIONS[i] == move for i, move in enumerate(REACTIONS))
 
 
 def fields(players: int) -> tuple[tuple[str, int, float], ...]:
@@ -87,43 +89,44 @@ def fields(players: int) -> tuple[tuple[str, int, float], ...]:
 
 
 def observe(view: dict[str, Any]) -> np.ndarray:
-    """The observation vector of one seat's ``view(seat)`` (nothing else is read)."""
+    """The observation vector of one seat's ``view(seat)`` (nothing else is read), laid out as
+    :func:`fields` says. Filled in a plain list first: one array at the end is the fast way."""
     n, me = int(view["players"]), int(view["seat"])
     order = [(me + k) % n for k in range(n)]
-    parts: list[np.ndarray] = []
-
-    def faces(cards: list[str]) -> np.ndarray:
-        v = np.zeros(NFACES, np.float32)
-        for c in cards:
-            v[FACE_ID[c]] += 1
-        return v
-
-    def one_hot(size: int, index: int | None) -> np.ndarray:
-        v = np.zeros(size, np.float32)
-        if index is not None:
-            v[index] = 1
-        return v
-
+    vec = [0.0] * (_FIXED + 5 * n)
+    for c in view["hand"]:
+        vec[FACE_ID[c]] += 1
     mouse = view["mouse"]
-    parts.append(faces(view["hand"]))
-    parts.append(faces(mouse["wears"]) if mouse else np.zeros(NFACES, np.float32))
-    parts.append(one_hot(N_CHEESES, CHEESE_ID[mouse["cheese"]] if mouse else None))
-    parts.append(np.array([1 if mouse and mouse["protected"] else 0], np.float32))
-    cheese = view["open_cheese"]
-    parts.append(one_hot(N_CHEESES, None if cheese is None else CHEESE_ID[cheese]))
-    parts.append(np.array([view["cheeses_left"], view["mouse_pile"], view["draw_pile"]], np.float32))
-    parts.append(faces(view["discard"]))
-    parts.append(faces([c for pile in view["laundry"] for c in pile]))
-    parts.append(one_hot(n, order.index(int(view["revealer"]))))
-    for key, of in (
-        ("hand_counts", lambda x: x),
-        ("mice", lambda x: x),
-        ("laundry", len),
-        ("cheese", len),
-    ):
-        parts.append(np.array([of(view[key][s]) for s in order], np.float32))
-    parts.append(np.array([view["timeouts_in_row"]], np.float32))
-    return np.concatenate(parts)
+    if mouse:
+        for c in mouse["wears"]:
+            vec[NFACES + FACE_ID[c]] = 1
+        vec[2 * NFACES + CHEESE_ID[mouse["cheese"]]] = 1
+        vec[2 * NFACES + N_CHEESES] = 1 if mouse["protected"] else 0
+    at = 2 * NFACES + N_CHEESES + 1
+    if view["open_cheese"] is not None:
+        vec[at + CHEESE_ID[view["open_cheese"]]] = 1
+    at += N_CHEESES
+    vec[at : at + 3] = view["cheeses_left"], view["mouse_pile"], view["draw_pile"]
+    at += 3
+    for c in view["discard"]:
+        vec[at + FACE_ID[c]] += 1
+    at += NFACES
+    for pile in view["laundry"]:
+        for c in pile:
+            vec[at + FACE_ID[c]] += 1
+    at += NFACES
+    vec[at + order.index(int(view["revealer"]))] = 1
+    at += n
+    for k, s in enumerate(order):
+        vec[at + k] = view["hand_counts"][s]
+        vec[at + n + k] = view["mice"][s]
+        vec[at + 2 * n + k] = len(view["laundry"][s])
+        vec[at + 3 * n + k] = len(view["cheese"][s])
+    vec[at + 4 * n] = view["timeouts_in_row"]
+    return np.array(vec, np.float32)
+
+
+_FIXED = sum(length for _, length, _ in fields(0))  # the fields not per seat (127)
 
 
 class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
@@ -187,6 +190,7 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
         self._resets = 0
         self._cycles = 0
         self._last: dict[str, Any] | None = None
+        self._masks: list[np.ndarray] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -209,14 +213,15 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
 
     def action_mask(self, seat: int) -> np.ndarray:
         """1 for every action ``seat`` may take now (all buckets of each legal reaction)."""
-        mask = np.zeros(self.no_reaction + 1, np.int8)
+        game = self.game
+        assert game is not None
+        legal = np.zeros(len(REACTIONS) + 1, np.int8)
+        legal[-1] = 1  # no reaction
+        if not game.is_over and game.to_move is None:
+            ids = [a for a in game.legal_actions(seat) if a < len(REACTIONS)]  # not timeout
+            legal[ids] = 1
+        mask = np.repeat(legal, self.buckets)[: self.no_reaction + 1]
         mask[self.no_reaction] = 1
-        assert self.game is not None
-        if not self.game.is_over and self.game.to_move is None:
-            for move in self.game.legal_moves(seat):
-                if move != "timeout":
-                    start = REACTIONS.index(move) * self.buckets
-                    mask[start : start + self.buckets] = 1
         return mask
 
     # ------------------------------------------------------------------ the episode
@@ -224,7 +229,8 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         """A new game. ``seed``: the game's seed (engine deal, tie stream); without one the next
-        seed of the last seeded sequence (or a fresh one before any seed)."""
+        seed of the last seeded sequence (or a fresh one before any seed). ``options`` is
+        accepted for PettingZoo's signature and not used: the game's options are arguments."""
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < SEED_LIMIT:
                 raise ValueError(f"seed must be a whole number from 0 to {SEED_LIMIT - 1}, got {seed!r}")
@@ -253,9 +259,11 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
             referee.open()
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        assert self.game is not None
+        game = self.game
+        assert game is not None
+        self._masks = [self.action_mask(s) for s in range(self.players)]  # step() checks actions against them
         return {
-            agent: {"observation": observe(self.game.view(s)), "action_mask": self.action_mask(s)}
+            agent: {"observation": observe(game.view(s)), "action_mask": self._masks[s].copy()}
             for s, agent in enumerate(self.possible_agents)
             if agent in self.agents
         }
@@ -277,15 +285,21 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
         unknown = set(actions) - set(self.agents)
         if unknown:
             raise ValueError(f"actions for agents not playing: {sorted(unknown)}")
-        space = self.action_spaces[self.possible_agents[0]]
+        chosen: list[int] = []
+        for agent in self.possible_agents:  # every action checked before the referee hears one
+            action = actions.get(agent, self.no_reaction)
+            if (
+                isinstance(action, bool)
+                or not isinstance(action, (int, np.integer))
+                or not 0 <= action <= self.no_reaction
+            ):
+                raise ValueError(f"{agent}: action must be a whole number from 0 to {self.no_reaction}, got {action!r}")
+            chosen.append(int(action))
         illegal: dict[str, bool] = {}
         before = game.scores()
         for s, agent in enumerate(self.possible_agents):
-            action = actions.get(agent, self.no_reaction)
-            if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not space.contains(action):
-                raise ValueError(f"{agent}: action must be a whole number from 0 to {self.no_reaction}, got {action!r}")
-            illegal[agent] = not self.action_mask(s)[int(action)]
-            decoded = None if illegal[agent] else self.decode(int(action))
+            illegal[agent] = not self._masks[s][chosen[s]]
+            decoded = None if illegal[agent] else self.decode(chosen[s])
             if decoded is not None:
                 referee.claim(s, decoded[0], decoded[1])
         decision = referee.settle()
