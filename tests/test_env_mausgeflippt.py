@@ -248,6 +248,7 @@ def test_episodes_end_with_score_rewards_adding_up_to_the_final_score() -> None:
         assert all(not any(s["terms"].values()) for s in steps[:-1])
         totals = [sum(s["rewards"][f"player_{p}"] for s in steps) for p in range(3)]
         assert totals == game.result()["score"]
+        assert mauseloch.replay(game.record()).events == game.events  # the episode is a real, replayable game
         assert steps[-1]["infos"]["player_0"]["winner"] in (None, "player_0", "player_1", "player_2")
 
 
