@@ -4,6 +4,8 @@
 - ``mauseloch.envs.maumau_single``: Mau-Mau as a Gymnasium environment; one seat learns, the
   others are bots from ``mauseloch.bots`` (registered as ``mauseloch/MauMau-v0``).
 - ``mauseloch.envs.maumau_obs``: the observation vector both share, and the reward mapping.
+- ``mauseloch.envs.mausgeflippt_v0``: Mausgeflippt as a PettingZoo Parallel environment, one
+  step per mouse, decided by the real-time referee.
 
-``docs/envs.md`` documents the observation field by field.
+``docs/envs.md`` and ``docs/envs-mausgeflippt.md`` document the observations field by field.
 """
