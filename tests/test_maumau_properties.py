@@ -108,7 +108,12 @@ def test_views_show_no_hidden_card(seed: int, players: int, options: dict[str, A
         hs = hands(g)
         for viewer in [None, *range(players)]:
             own = hs[viewer] if viewer is not None else set()
-            shown = set(CARD.findall(json.dumps(g.view(viewer))))
+            view = g.view(viewer)
+            # the moves since the seat's own last one are history everyone saw (cards played),
+            # even when a reshuffle has since put those cards back face down
+            recent = view.pop("recent", [])
+            assert set(CARD.findall(json.dumps(recent))) <= {e["card"] for e in evs if e["type"] == "play"}
+            shown = set(CARD.findall(json.dumps(view)))
             hidden = ALL - own - discard  # other hands and the draw pile
             assert not shown & hidden, f"view({viewer}) shows {sorted(shown & hidden)}"
         # every redacted copy of a private event hides its cards

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import mauseloch
 from mauseloch.bots import make_bot
@@ -39,8 +39,8 @@ async def _play(tmp: Path) -> tuple[mauseloch.Game, list[str]]:
     return game, pressed
 
 
-def test_tui_plays_a_whole_game_and_records_my_reaction_times(tmp_path: Path) -> None:
-    game, pressed = asyncio.run(_play(tmp_path))
+def test_tui_plays_a_whole_game_and_records_my_reaction_times(tmp_path: Path, run_async: Any) -> None:
+    game, pressed = run_async(_play(tmp_path))
     assert game.is_over and pressed
     record = json.loads((tmp_path / "game.json").read_text())
     again = mauseloch.replay(record)
@@ -85,13 +85,13 @@ async def _press_once(key: str) -> mauseloch.Game:
     return game
 
 
-def test_my_key_press_is_played_with_its_time() -> None:
-    game = asyncio.run(_press_once("1"))
+def test_my_key_press_is_played_with_its_time(run_async: Any) -> None:
+    game = run_async(_press_once("1"))
     moves = game.record()["moves"]
     assert moves[0] == [0, "reveal"]
     seat, move, ms = moves[1]
     assert seat == 0 and move.startswith("catch ") and isinstance(ms, int) and ms >= 0
-    game = asyncio.run(_press_once("space"))
+    game = run_async(_press_once("space"))
     assert game.record()["moves"][1][:2] == [0, "flip"]
 
 

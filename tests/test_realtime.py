@@ -3,7 +3,6 @@ ties from the seeded stream, and the same outcome whoever drives its clock."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -153,7 +152,7 @@ class StillBot(ScriptedBot):
         return None, 0
 
 
-def test_simulator_and_terminal_give_the_same_game_for_the_same_reaction_times() -> None:
+def test_simulator_and_terminal_give_the_same_game_for_the_same_reaction_times(run_async: Any) -> None:
     options = {"hand_size": 4, "window_ms": 2000}
     sim_game = mauseloch.new_game(GAME, players=3, seed=42, options=options)
     sim = Referee(sim_game, ties_seed=99)
@@ -173,7 +172,7 @@ def test_simulator_and_terminal_give_the_same_game_for_the_same_reaction_times()
             assert app.finished
             await pilot.press("q")
 
-    asyncio.run(run())
+    run_async(run())
     assert term_game.record() == sim_game.record()
     assert [(e["decision"]["seat"], e["decision"]["ms"], e["decision"]["tied"]) for e in app.referee.log] == [
         (e["decision"]["seat"], e["decision"]["ms"], e["decision"]["tied"]) for e in sim.log

@@ -8,7 +8,6 @@ pseudo-terminal where a real Ctrl-C is needed.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
@@ -182,8 +181,10 @@ async def _hand_lines(hand_size: int, players: int, width: int) -> list[str]:
 
 
 @pytest.mark.parametrize(("hand_size", "players"), [(7, 4), (12, 4), (12, 2)])
-def test_the_hand_never_parts_a_key_from_its_card_at_80_columns(hand_size: int, players: int) -> None:
-    lines = asyncio.run(_hand_lines(hand_size, players, 80))
+def test_the_hand_never_parts_a_key_from_its_card_at_80_columns(
+    hand_size: int, players: int, run_async: Any
+) -> None:
+    lines = run_async(_hand_lines(hand_size, players, 80))
     hand = mauseloch.new_game("mausgeflippt", players=players, seed=1, options={"hand_size": hand_size}).view(0)["hand"]
     keys = "1234567890ab"
     for key, card in zip(keys, hand, strict=False):
@@ -336,8 +337,8 @@ async def _leave(key: str) -> tuple[Any, Any]:
 
 
 @pytest.mark.parametrize("key", ["q", "ctrl+c"])
-def test_mausgeflippt_q_and_ctrl_c_quit(key: str) -> None:
-    tui, running = asyncio.run(_leave(key))
+def test_mausgeflippt_q_and_ctrl_c_quit(key: str, run_async: Any) -> None:
+    tui, running = run_async(_leave(key))
     assert not running
     assert tui.interrupted == (key == "ctrl+c")
 
