@@ -26,7 +26,7 @@ run: install
 	$(BIN)/mauseloch serve
 
 lint: install-test
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench scripts examples
 	$(BIN)/mypy
 
 # PostgreSQL for the storage tests: scripts/start-postgres.sh prints its URL (nothing without root).
