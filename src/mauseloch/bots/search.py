@@ -34,7 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import Game, Rng, derive_seed
-from ..games.maumau import CARD_ID, CARD_STR, SEVEN, SUITS, MauMau, fit_mask
+from ..games.maumau import CARD_FIT, CARD_ID, CARD_STR, JACKS, POINTS, SEVEN, SUIT_MASK, SUITS, MauMau, fit_mask
 from . import register_bot
 from .maumau_heuristic import HeuristicBot
 
@@ -78,6 +78,7 @@ class SearchBot:
         inference: bool = True,
         exploration: float = 0.7,
         prior: float = 0.0,
+        epsilon: float = 0.2,
         rollout_depth: int | None = None,
         peek: Callable[[], Game] | None = None,
     ) -> None:
@@ -88,6 +89,7 @@ class SearchBot:
         self.time_ms = time_ms
         self.inference = inference
         self.exploration = exploration
+        self.epsilon = epsilon  # the share of random moves in the play-outs (see _rollout_move)
         self.peek = peek  # the cheating variant's window on the real game (bench only)
         # The heuristic's choice gets a head start of ``prior`` wins at the root (progressive bias).
         self.prior = prior
@@ -178,9 +180,10 @@ class SearchBot:
         # Rollout: a quick family policy to the end (see _rollout_move).
         moves = 0
         limit = ROLLOUT_LIMIT if self.rollout_depth is None else self.rollout_depth
+        eps = self.epsilon
         while not game.is_over and moves < limit:
             legal = game.legal_moves()
-            game.play(_rollout_move(legal, rng) if len(legal) > 1 else legal[0])
+            game.play(_rollout_move(game, legal, rng, eps) if len(legal) > 1 else legal[0])
             moves += 1
         rewards = _rewards(game) if game.is_over else _estimate(game)
         for n in path:
@@ -337,7 +340,70 @@ class SearchBot:
         ]
 
 
-def _rollout_move(legal: list[str], rng: Rng) -> str:
+def _rollout_move(game: MauMau, legal: list[str], rng: Rng, epsilon: float) -> str:
+    """The play-out policy: with chance ``epsilon`` a random move of a family player (see
+    _family_move), else the heuristic bot's habits (HeuristicBot) read straight off the
+    engine's bit masks, a few µs a move: counter a seven, play a drawn card unless it is a jack,
+    keep jacks for a need, stop a rival about to go out, and otherwise keep the hand flexible.
+    The rivals at the bench and most tables play like that, so play-outs that do judge moves
+    the way they will be played."""
+    if epsilon and rng.random() < epsilon:
+        return _family_move(legal, rng)
+    first = legal[0]
+    if first == "draw" or first == "pass" and len(legal) == 1:
+        return first
+    mover: int = game.to_move  # type: ignore[assignment]
+    hand = game.hands[mover]
+    if "take" in legal:  # MM-9: counter with the seven worth most (any seven: all 7 points)
+        return first if first != "take" else legal[1]
+    if "pass" in legal:  # a drawn card fits: play it, unless it is a jack and the hand is big
+        card = legal[0] if legal[0] != "pass" else legal[1]
+        if card[0] != "J" or hand.bit_count() <= 2:
+            return card if card[0] != "J" else _best_wish(card, hand)
+        return "pass"
+    counts = [h.bit_count() for h in game.hands]
+    n = game.players
+    nxt = (mover + game.direction) % n
+    next_close = counts[nxt] <= 2
+    rival_close = min(c for s, c in enumerate(counts) if s != mover) <= 2
+    best = first
+    best_score = -1e9
+    jacks_only = all(m[0] == "J" for m in legal)
+    for m in legal:
+        rank = m[0]
+        if rank == "J":
+            if not jacks_only and hand.bit_count() > 2:
+                continue  # a jack is kept while another card fits
+            m = _best_wish(m, hand)
+        card = CARD_ID[m[:2]]
+        rest = hand & ~(1 << card)
+        if not rest:
+            return m  # going out (a last jack under no_win_with_jack is still worth a try)
+        if rank == "J":
+            score = 4.0 * (rest & SUIT_MASK[SUITS.index(m[3])]).bit_count()
+        else:
+            score = 4.0 * (rest & CARD_FIT[card]).bit_count() + 1.5 * (rest & SUIT_MASK[card >> 3]).bit_count()
+            if rank == "7":
+                score += 12.0 if next_close else (0.0 if rest & SEVENS_MASK else -6.0)
+            elif rank == "8":
+                score += 14.0 if next_close else 1.0
+            elif rank == "9" and n == 2:
+                score += 3.0
+        if rival_close:
+            score += 0.8 * POINTS[card & 7]
+        if score > best_score:
+            best, best_score = m, score
+    return best
+
+
+def _best_wish(move: str, hand: int) -> str:
+    """The jack ``move`` with the wish for the suit the rest of the hand is longest in."""
+    rest = hand & ~(1 << CARD_ID[move[:2]]) & ~JACKS
+    suit = max(range(4), key=lambda s: (rest & SUIT_MASK[s]).bit_count())
+    return move[:2] + ":" + SUITS[suit]
+
+
+def _family_move(legal: list[str], rng: Rng) -> str:
     """Random, but like a player: counter a seven rather than take, play a card found by drawing
     unless it is a jack, and keep jacks while another card fits."""
     plain = [m for m in legal if m[0] != "J" and m not in ("take", "pass")]
