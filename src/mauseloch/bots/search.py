@@ -131,14 +131,16 @@ class SearchBot:
         pool = self._pool(view)
         count = 0
         decision_seed = derive_seed(self._seed, view["moves_played"])
+        base: MauMau | None = None
         while True:
             if self.iterations is not None and count >= self.iterations:
                 break
             if deadline is not None and count and time.perf_counter() >= deadline:
                 break
-            deal = self._deal(view, pool)
-            game = MauMau.from_view(view, seed=derive_seed(decision_seed, count), deal=deal)
-            self._iterate(game, root)
+            deal = self._deal_ids(view, pool)
+            if base is None:
+                base = MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal])
+            self._iterate(_redeal(base, seat, deal, derive_seed(decision_seed, count)), root)
             count += 1
         self.last_iterations = count
         # The most visited move; the legal list's order breaks ties (deterministic).
@@ -202,7 +204,11 @@ class SearchBot:
         return [c for c in range(32) if not seen >> c & 1]
 
     def _deal(self, view: dict[str, Any], pool: list[int]) -> list[str]:
-        """The other hands in seat order, then the draw pile: the cards ``view`` cannot see."""
+        """The other hands in seat order, then the draw pile top first: the cards ``view``
+        cannot see, as ``MauMau.from_view`` takes them."""
+        return [CARD_STR[c] for c in self._deal_ids(view, pool)]
+
+    def _deal_ids(self, view: dict[str, Any], pool: list[int]) -> list[int]:
         seat: int = view["seat"]
         counts: list[int] = view["hand_counts"]
         rivals = [s for s in range(view["players"]) if s != seat]
@@ -218,7 +224,7 @@ class SearchBot:
             if weight >= 1.0 or rng.random() < weight:
                 break
         assert best is not None
-        return [CARD_STR[c] for c in best[1]]
+        return best[1]
 
     def _propose(self, pool: list[int], rivals: list[int], counts: list[int]) -> dict[int, list[int]]:
         """A random deal in which each rival keeps its tightest hard fact: at most as many of
@@ -269,11 +275,11 @@ class SearchBot:
                 weight *= SOFT_WEIGHT ** (held - allowed) if con.soft else 0.0
         return weight
 
-    def _true_deal(self, view: dict[str, Any], pool: list[int], rivals: list[int]) -> list[str]:
+    def _true_deal(self, view: dict[str, Any], pool: list[int], rivals: list[int]) -> list[int]:
         real = self.peek()  # type: ignore[misc]
-        hands = [real.view(s)["hand"] for s in rivals]
+        hands = [[CARD_ID[c] for c in real.view(s)["hand"]] for s in rivals]
         held = {c for h in hands for c in h}
-        pile = [CARD_STR[c] for c in pool if CARD_STR[c] not in held]
+        pile = [c for c in pool if c not in held]
         self._rng.shuffle(pile)  # even the cheat does not know the draw pile's order
         return [c for h in hands for c in h] + pile
 
@@ -338,6 +344,27 @@ class SearchBot:
             }
             for con in self._constraints
         ]
+
+
+def _redeal(base: MauMau, seat: int, deal: list[int], seed: int) -> MauMau:
+    """``MauMau.from_view(view, seed, deal)`` for a ``base`` made from that view, at the cost of a
+    clone: the deal goes straight into the hidden hands and the draw pile (parsing a view each
+    iteration cost a third of the search). Only while ``seat`` is to move, so no other seat is
+    deciding on a drawn card; ``tests/test_search_bot.py`` checks it against from_view."""
+    game = base.clone()
+    hands = game.hands
+    i = 0
+    for s in range(len(hands)):
+        if s != seat:
+            n = hands[s].bit_count()
+            hand = 0
+            for c in deal[i : i + n]:
+                hand |= 1 << c
+            hands[s] = hand
+            i += n
+    game.draw_pile = deal[i:][::-1]  # top at the end
+    game.seed = seed  # later reshuffles differ between iterations, as from_view's seed makes them
+    return game
 
 
 def _rollout_move(game: MauMau, legal: list[str], rng: Rng, epsilon: float) -> str:
