@@ -377,7 +377,7 @@ def _rollout_move(game: MauMau, legal: list[str], rng: Rng, epsilon: float) -> s
     if epsilon and rng.random() < epsilon:
         return _family_move(legal, rng)
     first = legal[0]
-    if first == "draw" or first == "pass" and len(legal) == 1:
+    if first == "draw" or (first == "pass" and len(legal) == 1):
         return first
     mover: int = game.to_move  # type: ignore[assignment]
     hand = game.hands[mover]
@@ -402,14 +402,14 @@ def _rollout_move(game: MauMau, legal: list[str], rng: Rng, epsilon: float) -> s
             if not jacks_only and hand.bit_count() > 2:
                 continue  # a jack is kept while another card fits
             m = _best_wish(m, hand)
-        card = CARD_ID[m[:2]]
-        rest = hand & ~(1 << card)
+        cid = CARD_ID[m[:2]]
+        rest = hand & ~(1 << cid)
         if not rest:
             return m  # going out (a last jack under no_win_with_jack is still worth a try)
         if rank == "J":
             score = 4.0 * (rest & SUIT_MASK[SUITS.index(m[3])]).bit_count()
         else:
-            score = 4.0 * (rest & CARD_FIT[card]).bit_count() + 1.5 * (rest & SUIT_MASK[card >> 3]).bit_count()
+            score = 4.0 * (rest & CARD_FIT[cid]).bit_count() + 1.5 * (rest & SUIT_MASK[cid >> 3]).bit_count()
             if rank == "7":
                 score += 12.0 if next_close else (0.0 if rest & SEVENS_MASK else -6.0)
             elif rank == "8":
@@ -417,7 +417,7 @@ def _rollout_move(game: MauMau, legal: list[str], rng: Rng, epsilon: float) -> s
             elif rank == "9" and n == 2:
                 score += 3.0
         if rival_close:
-            score += 0.8 * POINTS[card & 7]
+            score += 0.8 * POINTS[cid & 7]
         if score > best_score:
             best, best_score = m, score
     return best
