@@ -4,8 +4,15 @@ Like every bot it sees only its seat's view and its legal moves. Each iteration 
 it cannot see at random (``MauMau.from_view``, the engine's sampler behind
 ``Game.determinize``), walks one tree shared by all those deals (single-observer ISMCTS:
 UCB1 with availability counts, so a move that is legal in only some deals is judged fairly),
-plays the rest of the game out at random and backs up every seat's reward. The move it plays is
-the root's most visited one.
+plays the rest of the game out and backs up every seat's reward. The move it plays is the root's
+most visited one.
+
+**Play-outs** follow the heuristic bot's habits (read off the engine's bit masks, a few µs a
+move) with a share ``epsilon`` of random family moves: purely random play-outs judged moves by
+games nobody at the table plays. **Prior**: the heuristic bot's own choice starts at the root as
+if tried once with ``prior`` wins (progressive bias), so a few hundred iterations overrule it only
+on evidence. Each decision builds one sample from the view and deals every iteration into a
+clone of it (``_redeal``), not a new sample parsed from the view.
 
 **Inference** (on by default) reads the public moves since its last turn (``view["recent"]``):
 a rival who had to ``draw`` (or ``pass`` without drawing) held no card that fitted then (MM-6),
