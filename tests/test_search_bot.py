@@ -128,3 +128,31 @@ def test_the_cheat_deals_the_true_hands() -> None:
     assert deal[:5] == g.view(1)["hand"] and deal[5:10] == g.view(2)["hand"]
     honest = SearchBot(2, iterations=10)
     assert honest._deal(view, honest._pool(view))[:10] != deal[:10]
+
+
+@pytest.mark.parametrize("seed", [3, 9, 21])
+def test_a_redealt_clone_is_the_game_from_view_deals(seed: int) -> None:
+    """The search deals each iteration into a clone of one sample (_redeal) instead of parsing
+    the view again: the position must be exactly what ``MauMau.from_view`` makes of that deal."""
+    from mauseloch.bots.search import _redeal
+
+    g = mauseloch.new_game("mau-mau", players=3, seed=seed)
+    heuristic = [make_bot("mau-mau", "heuristic", seed=s) for s in range(3)]
+    for _ in range(8 + seed // 3):  # some history: draws, a penalty or a wish may be open
+        g.play(heuristic[g.to_move].choose(g.view(g.to_move), g.legal_moves()))
+    seat = g.to_move
+    view = g.view(seat)
+    bot = SearchBot(seed, iterations=5)
+    pool = bot._pool(view)
+    base = MauMau.from_view(view, seed=1, deal=bot._deal(view, pool))
+    for i in range(5):
+        deal = bot._deal(view, pool)
+        fresh = MauMau.from_view(view, seed=100 + i, deal=deal)
+        quick = _redeal(base, seat, [CARD_ID[c] for c in deal], 100 + i)
+        assert quick.hands == fresh.hands and quick.draw_pile == fresh.draw_pile
+        assert quick.legal_moves() == fresh.legal_moves() == g.legal_moves()
+        while not fresh.is_over:  # the same game from there on, reshuffles included
+            move = fresh.legal_moves()[0]
+            fresh.play(move)
+            quick.play(move)
+        assert quick.result() == fresh.result() and quick.view(None) == fresh.view(None)

@@ -4,8 +4,15 @@ Like every bot it sees only its seat's view and its legal moves. Each iteration 
 it cannot see at random (``MauMau.from_view``, the engine's sampler behind
 ``Game.determinize``), walks one tree shared by all those deals (single-observer ISMCTS:
 UCB1 with availability counts, so a move that is legal in only some deals is judged fairly),
-plays the rest of the game out at random and backs up every seat's reward. The move it plays is
-the root's most visited one.
+plays the rest of the game out and backs up every seat's reward. The move it plays is the root's
+most visited one.
+
+**Play-outs** follow the heuristic bot's habits (read off the engine's bit masks, a few µs a
+move) with a share ``epsilon`` of random family moves: purely random play-outs judged moves by
+games nobody at the table plays. **Prior**: the heuristic bot's own choice starts at the root as
+if tried once with ``prior`` wins (progressive bias), so a few hundred iterations overrule it only
+on evidence. Each decision builds one sample from the view and deals every iteration into a
+clone of it (``_redeal``), not a new sample parsed from the view.
 
 **Inference** (on by default) reads the public moves since its last turn (``view["recent"]``):
 a rival who had to ``draw`` (or ``pass`` without drawing) held no card that fitted then (MM-6),
@@ -34,7 +41,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import Game, Rng, derive_seed
-from ..games.maumau import CARD_ID, CARD_STR, SEVEN, SUITS, MauMau, fit_mask
+from ..games.maumau import CARD_FIT, CARD_ID, CARD_STR, JACKS, POINTS, SEVEN, SUIT_MASK, SUITS, MauMau, fit_mask
 from . import register_bot
 from .maumau_heuristic import HeuristicBot
 
@@ -76,8 +83,9 @@ class SearchBot:
         iterations: int | None = 400,
         time_ms: float | None = None,
         inference: bool = True,
-        exploration: float = 0.7,
-        prior: float = 0.0,
+        exploration: float = 0.4,
+        prior: float = 3.0,
+        epsilon: float = 0.2,
         rollout_depth: int | None = None,
         peek: Callable[[], Game] | None = None,
     ) -> None:
@@ -88,6 +96,7 @@ class SearchBot:
         self.time_ms = time_ms
         self.inference = inference
         self.exploration = exploration
+        self.epsilon = epsilon  # the share of random moves in the play-outs (see _rollout_move)
         self.peek = peek  # the cheating variant's window on the real game (bench only)
         # The heuristic's choice gets a head start of ``prior`` wins at the root (progressive bias).
         self.prior = prior
@@ -129,14 +138,16 @@ class SearchBot:
         pool = self._pool(view)
         count = 0
         decision_seed = derive_seed(self._seed, view["moves_played"])
+        base: MauMau | None = None
         while True:
             if self.iterations is not None and count >= self.iterations:
                 break
             if deadline is not None and count and time.perf_counter() >= deadline:
                 break
-            deal = self._deal(view, pool)
-            game = MauMau.from_view(view, seed=derive_seed(decision_seed, count), deal=deal)
-            self._iterate(game, root)
+            deal = self._deal_ids(view, pool)
+            if base is None:
+                base = MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal])
+            self._iterate(_redeal(base, seat, deal, derive_seed(decision_seed, count)), root)
             count += 1
         self.last_iterations = count
         # The most visited move; the legal list's order breaks ties (deterministic).
@@ -178,9 +189,10 @@ class SearchBot:
         # Rollout: a quick family policy to the end (see _rollout_move).
         moves = 0
         limit = ROLLOUT_LIMIT if self.rollout_depth is None else self.rollout_depth
+        eps = self.epsilon
         while not game.is_over and moves < limit:
             legal = game.legal_moves()
-            game.play(_rollout_move(legal, rng) if len(legal) > 1 else legal[0])
+            game.play(_rollout_move(game, legal, rng, eps) if len(legal) > 1 else legal[0])
             moves += 1
         rewards = _rewards(game) if game.is_over else _estimate(game)
         for n in path:
@@ -199,7 +211,11 @@ class SearchBot:
         return [c for c in range(32) if not seen >> c & 1]
 
     def _deal(self, view: dict[str, Any], pool: list[int]) -> list[str]:
-        """The other hands in seat order, then the draw pile: the cards ``view`` cannot see."""
+        """The other hands in seat order, then the draw pile top first: the cards ``view``
+        cannot see, as ``MauMau.from_view`` takes them."""
+        return [CARD_STR[c] for c in self._deal_ids(view, pool)]
+
+    def _deal_ids(self, view: dict[str, Any], pool: list[int]) -> list[int]:
         seat: int = view["seat"]
         counts: list[int] = view["hand_counts"]
         rivals = [s for s in range(view["players"]) if s != seat]
@@ -215,7 +231,7 @@ class SearchBot:
             if weight >= 1.0 or rng.random() < weight:
                 break
         assert best is not None
-        return [CARD_STR[c] for c in best[1]]
+        return best[1]
 
     def _propose(self, pool: list[int], rivals: list[int], counts: list[int]) -> dict[int, list[int]]:
         """A random deal in which each rival keeps its tightest hard fact: at most as many of
@@ -266,11 +282,11 @@ class SearchBot:
                 weight *= SOFT_WEIGHT ** (held - allowed) if con.soft else 0.0
         return weight
 
-    def _true_deal(self, view: dict[str, Any], pool: list[int], rivals: list[int]) -> list[str]:
+    def _true_deal(self, view: dict[str, Any], pool: list[int], rivals: list[int]) -> list[int]:
         real = self.peek()  # type: ignore[misc]
-        hands = [real.view(s)["hand"] for s in rivals]
+        hands = [[CARD_ID[c] for c in real.view(s)["hand"]] for s in rivals]
         held = {c for h in hands for c in h}
-        pile = [CARD_STR[c] for c in pool if CARD_STR[c] not in held]
+        pile = [c for c in pool if c not in held]
         self._rng.shuffle(pile)  # even the cheat does not know the draw pile's order
         return [c for h in hands for c in h] + pile
 
@@ -337,7 +353,91 @@ class SearchBot:
         ]
 
 
-def _rollout_move(legal: list[str], rng: Rng) -> str:
+def _redeal(base: MauMau, seat: int, deal: list[int], seed: int) -> MauMau:
+    """``MauMau.from_view(view, seed, deal)`` for a ``base`` made from that view, at the cost of a
+    clone: the deal goes straight into the hidden hands and the draw pile (parsing a view each
+    iteration cost a third of the search). Only while ``seat`` is to move, so no other seat is
+    deciding on a drawn card; ``tests/test_search_bot.py`` checks it against from_view."""
+    game = base.clone()
+    hands = game.hands
+    i = 0
+    for s in range(len(hands)):
+        if s != seat:
+            n = hands[s].bit_count()
+            hand = 0
+            for c in deal[i : i + n]:
+                hand |= 1 << c
+            hands[s] = hand
+            i += n
+    game.draw_pile = deal[i:][::-1]  # top at the end
+    game.seed = seed  # later reshuffles differ between iterations, as from_view's seed makes them
+    return game
+
+
+def _rollout_move(game: MauMau, legal: list[str], rng: Rng, epsilon: float) -> str:
+    """The play-out policy: with chance ``epsilon`` a random move of a family player (see
+    _family_move), else the heuristic bot's habits (HeuristicBot) read straight off the
+    engine's bit masks, a few µs a move: counter a seven, play a drawn card unless it is a jack,
+    keep jacks for a need, stop a rival about to go out, and otherwise keep the hand flexible.
+    The rivals at the bench and most tables play like that, so play-outs that do judge moves
+    the way they will be played."""
+    if epsilon and rng.random() < epsilon:
+        return _family_move(legal, rng)
+    first = legal[0]
+    if first == "draw" or (first == "pass" and len(legal) == 1):
+        return first
+    mover: int = game.to_move  # type: ignore[assignment]
+    hand = game.hands[mover]
+    if "take" in legal:  # MM-9: counter with the seven worth most (any seven: all 7 points)
+        return first if first != "take" else legal[1]
+    if "pass" in legal:  # a drawn card fits: play it, unless it is a jack and the hand is big
+        card = legal[0] if legal[0] != "pass" else legal[1]
+        if card[0] != "J" or hand.bit_count() <= 2:
+            return card if card[0] != "J" else _best_wish(card, hand)
+        return "pass"
+    counts = [h.bit_count() for h in game.hands]
+    n = game.players
+    nxt = (mover + game.direction) % n
+    next_close = counts[nxt] <= 2
+    rival_close = min(c for s, c in enumerate(counts) if s != mover) <= 2
+    best = first
+    best_score = -1e9
+    jacks_only = all(m[0] == "J" for m in legal)
+    for m in legal:
+        rank = m[0]
+        if rank == "J":
+            if not jacks_only and hand.bit_count() > 2:
+                continue  # a jack is kept while another card fits
+            m = _best_wish(m, hand)
+        cid = CARD_ID[m[:2]]
+        rest = hand & ~(1 << cid)
+        if not rest:
+            return m  # going out (a last jack under no_win_with_jack is still worth a try)
+        if rank == "J":
+            score = 4.0 * (rest & SUIT_MASK[SUITS.index(m[3])]).bit_count()
+        else:
+            score = 4.0 * (rest & CARD_FIT[cid]).bit_count() + 1.5 * (rest & SUIT_MASK[cid >> 3]).bit_count()
+            if rank == "7":
+                score += 12.0 if next_close else (0.0 if rest & SEVENS_MASK else -6.0)
+            elif rank == "8":
+                score += 14.0 if next_close else 1.0
+            elif rank == "9" and n == 2:
+                score += 3.0
+        if rival_close:
+            score += 0.8 * POINTS[cid & 7]
+        if score > best_score:
+            best, best_score = m, score
+    return best
+
+
+def _best_wish(move: str, hand: int) -> str:
+    """The jack ``move`` with the wish for the suit the rest of the hand is longest in."""
+    rest = hand & ~(1 << CARD_ID[move[:2]]) & ~JACKS
+    suit = max(range(4), key=lambda s: (rest & SUIT_MASK[s]).bit_count())
+    return move[:2] + ":" + SUITS[suit]
+
+
+def _family_move(legal: list[str], rng: Rng) -> str:
     """Random, but like a player: counter a seven rather than take, play a card found by drawing
     unless it is a jack, and keep jacks while another card fits."""
     plain = [m for m in legal if m[0] != "J" and m not in ("take", "pass")]
