@@ -12,6 +12,7 @@ draw pile's order and the cards a rival drew are never read.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -133,6 +134,19 @@ def _encode(
     return obs
 
 
+@functools.cache
+def _layout(players: int, options: tuple[bool, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """For ``_encode``: the start of each field in the order it writes them (``_FIELD_ORDER``,
+    then rival 1), and the vector every observation starts from (the option flags set, which
+    never change in a game). Made once per player count and options, never written to."""
+    fields = {name: start for name, start, _, _ in observation_fields(players)}
+    at = np.array([*(fields[name] for name in _FIELD_ORDER), fields["rival1.count"]], dtype=np.int64)
+    template = np.zeros(observation_size(players), dtype=np.float32)
+    template[fields["options"] : fields["options"] + len(options)] = options
+    at.flags.writeable = template.flags.writeable = False
+    return at, template
+
+
 class PublicLog:
     """The public facts about each seat's moves, kept up to date by playing every move through
     :meth:`play`: how each seat last moved, the cards that fitted when it last had to draw (or
@@ -150,23 +164,18 @@ class PublicLog:
         self.last = [LAST_NONE] * n
         self.lacked = [0] * n
         self.received = [0] * n
-        fields = {name: start for name, start, _, _ in observation_fields(n)}
-        # The start of each field in the order ``observe`` uses them (no dict look-ups there).
-        self._at = np.array([*(fields[name] for name in _FIELD_ORDER), fields["rival1.count"]], dtype=np.int64)
-        self.size = observation_size(n)
+        self._at, self._template = _layout(n, tuple(bool(game.options[name]) for name in _OPTION_NAMES))
+        self.size = len(self._template)
         self._move_limit: int = game.options["move_limit"]
         self._discard = 0  # the discard pile's cards as a mask, kept up to date by ``observe``
         self._discard_len = 0
-        # The option flags never change: every vector starts as a copy of this one.
-        self._template = np.zeros(self.size, dtype=np.float32)
-        for i, name in enumerate(_OPTION_NAMES):
-            self._template[fields["options"] + i] = float(game.options[name])
 
     def play(self, action: int) -> None:
         """Play action id ``action`` for the seat to move (``IllegalMove``/``ValueError`` leave
         game and log as they were) and note what everyone saw."""
         game = self.game
-        move = game.move_of(action)
+        # move_of checks the id; a plain int in range (what learners pass) needs no check
+        move = game.ACTIONS[action] if type(action) is int and 0 <= action < len(game.ACTIONS) else game.move_of(action)
         actor: int = game.to_move  # type: ignore[assignment]
         drew_before = game.drawn >= 0  # only whether it decides on a drawn card: public (MM-7)
         fit = game.fit  # the cards that fit now (fit_mask of the public top card and wish)
