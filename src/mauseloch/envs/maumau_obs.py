@@ -93,15 +93,17 @@ def _flags(obs: np.ndarray, start: int, bits: int) -> None:
 
 @njit(cache=True)
 def _encode(
-    template: np.ndarray, at: np.ndarray, seat: int, hand: int, top: int, wish: int, penalty: int,
+    at: tuple[int, ...], size: int, options: int, seat: int, hand: int, top: int, wish: int, penalty: int,
     direction: int, deciding: bool, to_move: int, discard: int, draw_len: int, discard_len: int,
     progress: float, hands: tuple[int, ...], last: tuple[int, ...], lacked: tuple[int, ...],
     received: tuple[int, ...],
 ) -> np.ndarray:  # fmt: skip
-    """``PublicLog.observe``'s vector: a copy of ``template`` (the option flags) with every other
-    field written at its start in ``at`` (the order of ``_FIELD_ORDER``, then rival 1).
-    ``to_move`` is -1 once the game is over; seat-indexed tuples are by absolute seat."""
-    obs = template.copy()
+    """``PublicLog.observe``'s vector of ``size``: every field written at its start in ``at``
+    (the order of ``_FIELD_ORDER``, then rival 1), ``options`` the option flags as bits.
+    ``to_move`` is -1 once the game is over; seat-indexed tuples are by absolute seat. Only
+    scalars and tuples come in: numba's call costs less for them than for arrays."""
+    obs = np.zeros(size, dtype=np.float32)
+    _flags(obs, at[11], options)
     n = len(hands)
     _flags(obs, at[0], hand)
     obs[at[1] + top] = 1.0
@@ -135,16 +137,11 @@ def _encode(
 
 
 @functools.cache
-def _layout(players: int, options: tuple[bool, ...]) -> tuple[np.ndarray, np.ndarray]:
+def _layout(players: int) -> tuple[int, ...]:
     """For ``_encode``: the start of each field in the order it writes them (``_FIELD_ORDER``,
-    then rival 1), and the vector every observation starts from (the option flags set, which
-    never change in a game). Made once per player count and options, never written to."""
+    then rival 1)."""
     fields = {name: start for name, start, _, _ in observation_fields(players)}
-    at = np.array([*(fields[name] for name in _FIELD_ORDER), fields["rival1.count"]], dtype=np.int64)
-    template = np.zeros(observation_size(players), dtype=np.float32)
-    template[fields["options"] : fields["options"] + len(options)] = options
-    at.flags.writeable = template.flags.writeable = False
-    return at, template
+    return (*(fields[name] for name in _FIELD_ORDER), fields["rival1.count"])
 
 
 class PublicLog:
@@ -154,7 +151,7 @@ class PublicLog:
     moves, so one log serves all observers."""
 
     __slots__ = (
-        "_at", "_discard", "_discard_len", "_move_limit", "_template",
+        "_at", "_discard", "_discard_len", "_move_limit", "_options",
         "game", "lacked", "last", "received", "size",
     )  # fmt: skip
 
@@ -164,8 +161,9 @@ class PublicLog:
         self.last = [LAST_NONE] * n
         self.lacked = [0] * n
         self.received = [0] * n
-        self._at, self._template = _layout(n, tuple(bool(game.options[name]) for name in _OPTION_NAMES))
-        self.size = len(self._template)
+        self._at = _layout(n)
+        self.size = observation_size(n)
+        self._options = sum(1 << i for i, name in enumerate(_OPTION_NAMES) if game.options[name])
         self._move_limit: int = game.options["move_limit"]
         self._discard = 0  # the discard pile's cards as a mask, kept up to date by ``observe``
         self._discard_len = 0
@@ -215,7 +213,7 @@ class PublicLog:
             self._discard_len = len(pile)
         to_move = -1 if game.to_move is None else game.to_move  # None once over
         return _encode(
-            self._template, self._at, seat, game.hands[seat], game.top, game.wish, game.penalty,
+            self._at, self.size, self._options, seat, game.hands[seat], game.top, game.wish, game.penalty,
             game.direction, game.drawn >= 0, to_move, self._discard, len(game.draw_pile), len(pile),
             min(1.0, game.move_count / self._move_limit), tuple(game.hands), tuple(self.last),
             tuple(self.lacked), tuple(self.received),
