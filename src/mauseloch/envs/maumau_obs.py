@@ -93,16 +93,16 @@ def _flags(obs: np.ndarray, start: int, bits: int) -> None:
 
 @njit(cache=True)
 def _encode(
-    at: tuple[int, ...], size: int, options: int, seat: int, hand: int, top: int, wish: int, penalty: int,
+    obs: np.ndarray, at: tuple[int, ...], options: int, seat: int, hand: int, top: int, wish: int, penalty: int,
     direction: int, deciding: bool, to_move: int, discard: int, draw_len: int, discard_len: int,
     progress: float, hands: tuple[int, ...], last: tuple[int, ...], lacked: tuple[int, ...],
     received: tuple[int, ...],
-) -> np.ndarray:  # fmt: skip
-    """``PublicLog.observe``'s vector of ``size``: every field written at its start in ``at``
-    (the order of ``_FIELD_ORDER``, then rival 1), ``options`` the option flags as bits.
+) -> None:  # fmt: skip
+    """``PublicLog.observe``'s vector into the zeros ``obs``: every field written at its start
+    in ``at`` (the order of ``_FIELD_ORDER``, then rival 1), ``options`` the option flags as bits.
     ``to_move`` is -1 once the game is over; seat-indexed tuples are by absolute seat. Only
-    scalars and tuples come in: numba's call costs less for them than for arrays."""
-    obs = np.zeros(size, dtype=np.float32)
+    scalars and tuples come in besides ``obs`` (numba's call costs more for arrays, and more
+    again for returning one)."""
     _flags(obs, at[11], options)
     n = len(hands)
     _flags(obs, at[0], hand)
@@ -133,7 +133,6 @@ def _encode(
         _flags(obs, o + 7, lacked[s])
         obs[o + RIVAL_SIZE - 1] = min(1.0, received[s] / SCALE)
         o += RIVAL_SIZE
-    return obs
 
 
 @functools.cache
@@ -212,12 +211,14 @@ class PublicLog:
                 self._discard = sum(1 << c for c in pile)
             self._discard_len = len(pile)
         to_move = -1 if game.to_move is None else game.to_move  # None once over
-        return _encode(
-            self._at, self.size, self._options, seat, game.hands[seat], game.top, game.wish, game.penalty,
+        obs = np.zeros(self.size, dtype=np.float32)
+        _encode(
+            obs, self._at, self._options, seat, game.hands[seat], game.top, game.wish, game.penalty,
             game.direction, game.drawn >= 0, to_move, self._discard, len(game.draw_pile), len(pile),
             min(1.0, game.move_count / self._move_limit), tuple(game.hands), tuple(self.last),
             tuple(self.lacked), tuple(self.received),
         )  # fmt: skip
+        return obs
 
     def action_mask(self, seat: int) -> np.ndarray:
         """1 for every action id ``seat`` may play now (all 0 when it is not its turn).
