@@ -83,6 +83,27 @@ def _random_game(env: maumau_v0.raw_env, seed: int, check: object = None) -> Non
         assert agent
 
 
+def test_observations_handed_out_are_never_changed_afterwards() -> None:
+    """The vector is written into a fresh array at every observe(): one kept by a learner (a
+    replay buffer) stays as it was while the game goes on."""
+    env = maumau_v0.raw_env(players=3)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    rng = random.Random(5)
+    env.reset(seed=5)
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        kept.append((obs["observation"], obs["observation"].copy()))
+        for other in env.possible_agents:  # other seats' vectors too, as a learner might ask
+            seen = env.observe(other)["observation"]
+            kept.append((seen, seen.copy()))
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert len(kept) > 20
+    assert len({id(a) for a, _ in kept}) == len(kept)  # no array handed out twice
+    assert all(np.array_equal(a, b) for a, b in kept)
+    with pytest.raises(ValueError, match="unknown agent"):
+        env.observe("player_9")
+
+
 def test_the_env_plays_the_engines_game_and_rewards_follow_the_ranking() -> None:
     for seed in range(20):
         env = maumau_v0.raw_env(players=3, move_limit=60 if seed % 2 else 1000)

@@ -12,9 +12,11 @@ draw pile's order and the cards a rival drew are never read.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from ..games.maumau import MauMau
 
@@ -50,7 +52,6 @@ _FIELD_ORDER = (
     "hand", "top", "wish", "penalty", "direction", "deciding_drawn", "to_move",
     "discard", "draw_pile", "discard_pile", "progress", "options",
 )  # fmt: skip
-_BYTE_FLAGS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
 RIVAL_SIZE = sum(size for _, size, _ in _RIVAL_FIELDS)
 
 
@@ -79,6 +80,69 @@ def observation_size(players: int) -> int:
     return start + size
 
 
+@njit(cache=True)
+def _flags(obs: np.ndarray, start: int, bits: int) -> None:
+    """One 1.0 at ``start + i`` for each set bit i of the 32-bit mask ``bits``."""
+    i = 0
+    while bits:
+        if bits & 1:
+            obs[start + i] = 1.0
+        bits >>= 1
+        i += 1
+
+
+@njit(cache=True)
+def _encode(
+    obs: np.ndarray, at: tuple[int, ...], options: int, seat: int, hand: int, top: int, wish: int, penalty: int,
+    direction: int, deciding: bool, to_move: int, discard: int, draw_len: int, discard_len: int,
+    progress: float, hands: tuple[int, ...], last: tuple[int, ...], lacked: tuple[int, ...],
+    received: tuple[int, ...],
+) -> None:  # fmt: skip
+    """``PublicLog.observe``'s vector into the zeros ``obs``: every field written at its start
+    in ``at`` (the order of ``_FIELD_ORDER``, then rival 1), ``options`` the option flags as bits.
+    ``to_move`` is -1 once the game is over; seat-indexed tuples are by absolute seat. Only
+    scalars and tuples come in besides ``obs`` (numba's call costs more for arrays, and more
+    again for returning one)."""
+    _flags(obs, at[11], options)
+    n = len(hands)
+    _flags(obs, at[0], hand)
+    obs[at[1] + top] = 1.0
+    if wish >= 0:
+        obs[at[2] + wish] = 1.0
+    obs[at[3] + penalty // 2] = 1.0
+    if direction == 1:
+        obs[at[4]] = 1.0
+    if to_move >= 0:
+        if deciding:
+            obs[at[5]] = 1.0
+        obs[at[6] + (to_move - seat) % n] = 1.0
+    _flags(obs, at[7], discard)
+    obs[at[8]] = draw_len / SCALE
+    obs[at[9]] = discard_len / SCALE
+    obs[at[10]] = progress
+    o = at[12]
+    for k in range(1, n):
+        s = (seat + k) % n
+        h = hands[s]
+        count = 0
+        while h:  # a count: public
+            h &= h - 1
+            count += 1
+        obs[o] = count / SCALE
+        obs[o + 1 + last[s]] = 1.0
+        _flags(obs, o + 7, lacked[s])
+        obs[o + RIVAL_SIZE - 1] = min(1.0, received[s] / SCALE)
+        o += RIVAL_SIZE
+
+
+@functools.cache
+def _layout(players: int) -> tuple[int, ...]:
+    """For ``_encode``: the start of each field in the order it writes them (``_FIELD_ORDER``,
+    then rival 1)."""
+    fields = {name: start for name, start, _, _ in observation_fields(players)}
+    return (*(fields[name] for name in _FIELD_ORDER), fields["rival1.count"])
+
+
 class PublicLog:
     """The public facts about each seat's moves, kept up to date by playing every move through
     :meth:`play`: how each seat last moved, the cards that fitted when it last had to draw (or
@@ -86,7 +150,7 @@ class PublicLog:
     moves, so one log serves all observers."""
 
     __slots__ = (
-        "_at", "_discard", "_discard_len", "_move_limit", "_nbytes", "_option_bits",
+        "_at", "_discard", "_discard_len", "_move_limit", "_options",
         "game", "lacked", "last", "received", "size",
     )  # fmt: skip
 
@@ -96,22 +160,19 @@ class PublicLog:
         self.last = [LAST_NONE] * n
         self.lacked = [0] * n
         self.received = [0] * n
-        fields = {name: start for name, start, _, _ in observation_fields(n)}
-        # The start of each field in the order ``observe`` uses them (no dict look-ups there).
-        self._at = (*(fields[name] for name in _FIELD_ORDER), fields["rival1.count"])
+        self._at = _layout(n)
         self.size = observation_size(n)
-        self._nbytes = (self.size + 7) // 8
+        self._options = sum(1 << i for i, name in enumerate(_OPTION_NAMES) if game.options[name])
         self._move_limit: int = game.options["move_limit"]
         self._discard = 0  # the discard pile's cards as a mask, kept up to date by ``observe``
         self._discard_len = 0
-        o = fields["options"]
-        self._option_bits = sum(1 << (o + i) for i, name in enumerate(_OPTION_NAMES) if game.options[name])
 
     def play(self, action: int) -> None:
         """Play action id ``action`` for the seat to move (``IllegalMove``/``ValueError`` leave
         game and log as they were) and note what everyone saw."""
         game = self.game
-        move = game.move_of(action)
+        # move_of checks the id; a plain int in range (what learners pass) needs no check
+        move = game.ACTIONS[action] if type(action) is int and 0 <= action < len(game.ACTIONS) else game.move_of(action)
         actor: int = game.to_move  # type: ignore[assignment]
         drew_before = game.drawn >= 0  # only whether it decides on a drawn card: public (MM-7)
         fit = game.fit  # the cards that fit now (fit_mask of the public top card and wish)
@@ -137,22 +198,11 @@ class PublicLog:
             self.received[actor] += got + 1  # a last jack under no_win_with_jack brings a card
 
     def observe(self, seat: int) -> np.ndarray:
-        """The vector ``seat`` observes now (see ``observation_fields``).
+        """The vector ``seat`` observes now (see ``observation_fields``), a new array.
 
-        The flag fields are gathered in one Python int and unpacked by numpy in one call (a
-        learner asks for a vector at every step); the few counts are written afterwards."""
+        A learner asks for a vector at every step, so the fields are written by one compiled
+        call (``_encode``); here only the public facts are gathered."""
         game = self.game
-        at = self._at
-        n = game.players
-        bits = game.hands[seat] | 1 << (at[1] + game.top) | 1 << (at[3] + game.penalty // 2) | self._option_bits
-        if game.wish >= 0:
-            bits |= 1 << (at[2] + game.wish)
-        if game.direction == 1:
-            bits |= 1 << at[4]
-        if not game.is_over:
-            if game.drawn >= 0:
-                bits |= 1 << at[5]
-            bits |= 1 << (at[6] + (game.to_move - seat) % n)  # type: ignore[operator]
         pile = game.discard
         if len(pile) != self._discard_len:  # a card was laid, or the pile was reshuffled (MM-8)
             if len(pile) == self._discard_len + 1:
@@ -160,26 +210,14 @@ class PublicLog:
             else:
                 self._discard = sum(1 << c for c in pile)
             self._discard_len = len(pile)
-        bits |= self._discard << at[7]
-        o = at[12]
-        last, lacked = self.last, self.lacked
-        for k in range(1, n):
-            s = (seat + k) % n
-            bits |= 1 << (o + 1 + last[s]) | lacked[s] << (o + 7)
-            o += RIVAL_SIZE
-        # Each byte of the int picks its 8 flags from a table: float32 at once, no unpack and cast.
-        obs = _BYTE_FLAGS.take(np.frombuffer(bits.to_bytes(self._nbytes, "little"), dtype=np.uint8), axis=0)
-        obs = obs.reshape(-1)[: self.size]
-        obs[at[8]] = len(game.draw_pile) / SCALE
-        obs[at[9]] = len(game.discard) / SCALE
-        obs[at[10]] = min(1.0, game.move_count / self._move_limit)
-        o = at[12]
-        hands, received = game.hands, self.received
-        for k in range(1, n):
-            s = (seat + k) % n
-            obs[o] = hands[s].bit_count() / SCALE  # a count: public
-            obs[o + RIVAL_SIZE - 1] = min(1.0, received[s] / SCALE)
-            o += RIVAL_SIZE
+        to_move = -1 if game.to_move is None else game.to_move  # None once over
+        obs = np.zeros(self.size, dtype=np.float32)
+        _encode(
+            obs, self._at, self._options, seat, game.hands[seat], game.top, game.wish, game.penalty,
+            game.direction, game.drawn >= 0, to_move, self._discard, len(game.draw_pile), len(pile),
+            min(1.0, game.move_count / self._move_limit), tuple(game.hands), tuple(self.last),
+            tuple(self.lacked), tuple(self.received),
+        )  # fmt: skip
         return obs
 
     def action_mask(self, seat: int) -> np.ndarray:

@@ -92,6 +92,7 @@ class raw_env(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self.agents: list[str] = []
+        self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         size = observation_size(players)
         num_actions = len(MauMau.ACTIONS)
         self.observation_spaces = {
@@ -141,29 +142,42 @@ class raw_env(AECEnv):
         self.agent_selection = self.agents[game.to_move]  # type: ignore[index]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of.get(agent)
+        if seat is None:
+            raise ValueError(f"unknown agent {agent!r}; the agents are {self.possible_agents}")
         log = self._log
         if log is None:
             raise RuntimeError("call reset() before observe()")
         return {"observation": log.observe(seat), "action_mask": log.action_mask(seat)}
+
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last`` without its extra call (a learner calls it at every step)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: Any) -> None:
         if self._log is None:
             raise RuntimeError("call reset() before step()")
         if not self.agents:
             raise RuntimeError("the game is over and every agent has stepped; call reset()")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        game, log = self.game, self._log
+        assert game is not None  # set with the log
+        if game.is_over:  # every agent is done at once (terminated or truncated)
             self._was_dead_step(action)
             return
-        game, log = self.game, self._log
-        assert game is not None and log is not None  # agent_selection exists only after reset()
-        if isinstance(action, np.ndarray):
-            action = action.item()
-        if isinstance(action, np.integer):
-            action = int(action)
+        if type(action) is not int:
+            if isinstance(action, np.ndarray):
+                action = action.item()
+            if isinstance(action, np.integer):
+                action = int(action)
         log.play(action)  # an illegal or unknown action raises and changes nothing
-        self._cumulative_rewards[agent] = 0.0
+        # The protocol zeroes the actor's cumulative reward here; it is 0 until the end anyway.
         if game.is_over:  # the only rewards come now (before, every reward is 0)
             result = game.result()
             self.rewards = dict(zip(self.agents, rank_rewards(result), strict=True))
