@@ -55,6 +55,14 @@ _FIELD_ORDER = (
 RIVAL_SIZE = sum(size for _, size, _ in _RIVAL_FIELDS)
 
 
+def checked_setup(players: Any, options: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """The player count and every Mau-Mau option, checked by the engine (``ValueError`` naming the
+    bad value), for the environments' constructors."""
+    info = MauMau.info
+    n = info.check_players(players)
+    return n, info.resolve_options(n, options)
+
+
 def observation_fields(players: int) -> list[tuple[str, int, int, str]]:
     """Every field of the vector as ``(name, start, size, meaning)``, in order. Rival fields are
     named ``rival<k>.<field>``: rival k is the seat k places after the observer (seat + k)."""

@@ -23,9 +23,9 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
-from ..engine import derive_seed, game_info, new_game
+from ..engine import derive_seed, new_game
 from ..games.maumau import MauMau
-from .maumau_obs import PublicLog, observation_size, rank_rewards
+from .maumau_obs import PublicLog, checked_setup, observation_size, rank_rewards
 from .maumau_v0 import render_text
 
 ENV_ID = "mauseloch/MauMau-v0"
@@ -54,9 +54,7 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
         illegal_action: str = "raise",
         render_mode: str | None = None,
     ) -> None:
-        info = game_info("mau-mau")
-        self.players = info.check_players(players)
-        self.game_options = info.resolve_options(
+        self.players, self.game_options = checked_setup(
             players,
             {
                 "ace_skips": ace_skips,

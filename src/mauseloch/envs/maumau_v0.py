@@ -23,9 +23,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..engine import Rng, check_seed, derive_seed, fresh_seed, game_info, new_game
+from ..engine import Rng, check_seed, derive_seed, fresh_seed, new_game
 from ..games.maumau import MauMau
-from .maumau_obs import PublicLog, observation_size, rank_rewards
+from .maumau_obs import PublicLog, checked_setup, observation_size, rank_rewards
 
 NAME = "maumau_v0"
 SEED_LIMIT = 1 << 53
@@ -75,9 +75,7 @@ class raw_env(AECEnv):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        info = game_info("mau-mau")
-        self.players = info.check_players(players)
-        self.game_options = info.resolve_options(
+        self.players, self.game_options = checked_setup(
             players,
             {
                 "ace_skips": ace_skips,
