@@ -73,12 +73,12 @@ def make_openspiel(clock: Callable[[], float] = time.perf_counter) -> Runner | N
     return run
 
 
-def make_rlcard() -> Runner | None:
+def make_rlcard(players: int = 4) -> Runner | None:
     try:
         import rlcard
     except ImportError:
         return None
-    env = rlcard.make("uno", config={"game_num_players": 4, "seed": 1})
+    env = rlcard.make("uno", config={"game_num_players": players, "seed": 1})
 
     def run(seconds: float, rng: random.Random) -> tuple[int, int, float]:
         choice = rng.choice

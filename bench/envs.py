@@ -16,9 +16,14 @@ import argparse
 import json
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from engine import make_mauseloch, make_rlcard  # the same runners as bench/engine.py
 
 Runner = Callable[[float, random.Random], tuple[int, float]]  # -> steps, seconds
 
@@ -53,21 +58,18 @@ def make_maumau() -> Runner:
     return _aec_runner(lambda: maumau_v0.env(players=2))
 
 
-def run_engine(seconds: float, rng: random.Random) -> tuple[int, float]:
-    """The same games without an environment (move strings, no observation): the floor."""
-    import mauseloch
+def steps_only(runner: Callable[[float, random.Random], tuple[int, int, float]]) -> Runner:
+    """A runner of ``bench/engine.py`` (decisions, games, seconds) as steps and seconds."""
 
-    below = rng.randrange
-    steps = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        g = mauseloch.new_game("mau-mau", players=2, seed=rng.getrandbits(32))
-        while not g.is_over:
-            legal = g.legal_moves()
-            g.play(legal[below(len(legal))])
-            steps += 1
-    return steps, time.perf_counter() - start
+    def run(seconds: float, rng: random.Random) -> tuple[int, float]:
+        steps, _games, elapsed = runner(seconds, rng)
+        return steps, elapsed
+
+    return run
+
+
+# The same games without an environment (move strings, no observation): the floor.
+run_engine = steps_only(make_mauseloch(players=2))
 
 
 def make_leduc() -> Runner | None:
@@ -79,25 +81,8 @@ def make_leduc() -> Runner | None:
 
 
 def make_rlcard_uno() -> Runner | None:
-    try:
-        import rlcard
-    except ImportError:
-        return None
-    env = rlcard.make("uno", config={"game_num_players": 2, "seed": 1})
-
-    def run(seconds: float, rng: random.Random) -> tuple[int, float]:
-        choice = rng.choice
-        steps = 0
-        start = time.perf_counter()
-        deadline = start + seconds
-        while time.perf_counter() < deadline:
-            state, _ = env.reset()
-            while not env.is_over():
-                state, _ = env.step(choice(list(state["legal_actions"])))
-                steps += 1
-        return steps, time.perf_counter() - start
-
-    return run
+    runner = make_rlcard(players=2)
+    return None if runner is None else steps_only(runner)
 
 
 def bench_aec(seconds: float = 2.0, rounds: int = 5) -> dict[str, Any]:
