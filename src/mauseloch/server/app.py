@@ -15,6 +15,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from mauseloch.bots import bot_kinds
+from mauseloch.locale import strings_module
 
 from .clock import GRACE_LEFT, GRACE_LOST
 from .lobby import Lobby, game_clocks, web_games
@@ -84,6 +85,11 @@ def seat_url(table_id: str, seat: int, token: str) -> str:
 
 
 # -- pages -------------------------------------------------------------------------------
+async def strings_js(request: Request) -> Response:
+    """The message catalogue the terminal shares, as the module the pages' ``i18n.js`` imports."""
+    return Response(strings_module(), media_type="text/javascript; charset=utf-8")
+
+
 async def lobby_page(request: Request) -> Response:
     return page(request, "lobby.html")
 
@@ -225,6 +231,7 @@ def create_app(
         Route("/t/{table_id}", table_page),
         Route("/replay/{table_id}", replay_page),
         WebSocketRoute("/ws/{table_id}", table_socket),
+        Route("/static/js/strings.js", strings_js),
         Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
         Mount("/", StaticFiles(directory=web, check_dir=False), name="web"),
     ]

@@ -1,0 +1,66 @@
+"""The one message catalogue the pages and the terminal share (src/mauseloch/locale)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from mauseloch import locale
+from mauseloch.locale import catalogue, detect_lang, strings_module, t, tn
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def test_both_languages_have_every_key_with_the_same_placeholders() -> None:
+    en, de = catalogue()["en"], catalogue()["de"]
+    assert set(en) == set(de), set(en) ^ set(de)
+    for key in en:
+        assert set(PLACEHOLDER.findall(en[key])) == set(PLACEHOLDER.findall(de[key])), key
+        assert en[key].strip() and de[key].strip(), key
+
+
+def test_texts_fill_placeholders_and_fall_back_as_the_page_does() -> None:
+    assert t("common.seat", "en", n=3) == "Seat 3"
+    assert t("common.seat", "de", n=3) != "Seat 3"
+    assert t("common.seat", "en") == "Seat {n}"  # an unknown placeholder stays
+    assert t("no.such.key", "de") == "no.such.key"
+    key = next(k[: -len(".one")] for k in catalogue()["en"] if k.endswith(".one"))
+    assert tn(key, 1, "en") == t(f"{key}.one", "en", n=1)
+    assert tn(key, 5, "de") == t(f"{key}.other", "de", n=5)
+
+
+@pytest.mark.parametrize(
+    ("environ", "lang"),
+    [
+        ({"LANG": "de_DE.UTF-8"}, "de"),
+        ({"LANG": "en_GB.UTF-8"}, "en"),
+        ({}, "en"),
+        ({"LC_ALL": "de_AT", "LANG": "en"}, "de"),
+    ],
+)
+def test_the_language_comes_from_the_locale(environ: dict[str, str], lang: str) -> None:
+    assert detect_lang(environ) == lang
+
+
+def test_the_page_module_holds_the_same_catalogue() -> None:
+    text = strings_module()
+    body = text[text.index("export default ") + len("export default ") : text.rindex(";")]
+    assert json.loads(body) == {lang: dict(texts) for lang, texts in catalogue().items()}
+
+
+def test_a_key_in_two_files_is_refused(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    (folder / "a.toml").write_text('[en]\n"x.y" = "one"\n[de]\n"x.y" = "eins"\n', encoding="utf-8")
+    (folder / "b.toml").write_text('[en]\n"x.y" = "two"\n', encoding="utf-8")
+    monkeypatch.setattr(locale, "_HERE", folder)
+    locale.catalogue.cache_clear()
+    try:
+        with pytest.raises(locale.CatalogueError, match=r"a\.toml and b\.toml"):
+            locale.catalogue()
+    finally:
+        monkeypatch.undo()
+        locale.catalogue.cache_clear()
