@@ -10,13 +10,12 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-import mauseloch
+from mauseloch.locale import catalogue
 from mauseloch.server import protocol
 
 from .helpers import HUMAN, RANDOM_BOT, create_table, join
 
 SERVER = Path(protocol.__file__).parent
-I18N = Path(mauseloch.__file__).parent / "web" / "js" / "i18n.js"
 
 
 def test_a_table_without_title_has_none_and_a_given_title_stays(client: TestClient) -> None:
@@ -59,8 +58,7 @@ def test_every_error_code_has_german_and_english_words() -> None:
         sent.update(re.findall(r'\.error\(\s*\w+,\s*"(\w+)"', source))
     sent.update({"name_too_long", "title_too_long"})  # built from the field name in protocol._clean_text
     assert sent <= declared, f"codes sent but not declared in protocol.ErrorCode: {sent - declared}"
-    source = I18N.read_text(encoding="utf-8")
-    en, de = source.split("\n  de: {", 1)
+    words = catalogue()
     for code in declared:
-        assert f'"error.{code}":' in en, f"no English words for error {code}"
-        assert f'"error.{code}":' in de, f"no German words for error {code}"
+        assert f"error.{code}" in words["en"], f"no English words for error {code}"
+        assert f"error.{code}" in words["de"], f"no German words for error {code}"
