@@ -1,0 +1,147 @@
+"""One Mau-Mau game on the compiled kernel, with its public log: what ``maumau_v0`` steps.
+
+A learner's step through the Python engine costs more than the move itself (the observation,
+the mask, the turn protocol); here a game is one int64 array that two compiled calls work on:
+:func:`play` (a move: the kernel's own ``apply``, the same function ``MauMauBatch`` steps with,
+and the public log's ``note_move``) and :func:`observe` (the vector through ``maumau_obs._encode``,
+the one encoder, and the key of the seat's action mask). The kernel plays exactly the engine's
+games (``tests/test_maumau_kernel.py``); ``tests/test_envs.py`` compares the environment's games
+with the engine's step by step.
+
+Layout of the state array (int64): the kernel's ``ints`` row, its ``cards`` row, its option
+array, the log (``last``, ``lacked``, ``received`` per seat), then the encoder's field starts
+and option flags. The kernel's generators live in a second array (uint64).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ..games.maumau import CARD_ID, JACK
+from ..kernels import maumau as k
+from .maumau_obs import _OPTION_NAMES, LAST_NONE, _encode, _layout, note_move
+
+ST_INTS = 0
+ST_CARDS = ST_INTS + k.N_INTS
+ST_OPTS = ST_CARDS + 64
+ST_LAST = ST_OPTS + 6
+ST_LACKED = ST_LAST + k.MAX_PLAYERS
+ST_RECEIVED = ST_LACKED + k.MAX_PLAYERS
+ST_AT = ST_RECEIVED + k.MAX_PLAYERS  # the encoder's field starts (``maumau_obs._layout``)
+ST_OPTION_FLAGS = ST_AT + 13
+ST_SIZE = ST_OPTION_FLAGS + 1
+
+OVER = -1  # play(): the game ended with this move
+ILLEGAL = -2  # play(): not a legal action id now; nothing changed
+
+
+@njit(cache=True)
+def start(st: np.ndarray, rngs: np.ndarray, game_seed: np.uint64, deck: bool) -> int:
+    """Deal the game with seed ``game_seed`` (from the deck of card ids already in the discard
+    area of ``cards`` if ``deck``) and clear the log; the seat to move."""
+    ints = st[ST_INTS:ST_CARDS]
+    cards = st[ST_CARDS:ST_OPTS]
+    opts = st[ST_OPTS:ST_LAST]
+    if deck:
+        k.deal_deck(ints, cards, rngs, game_seed, opts)
+    else:
+        k.deal_seeded(ints, cards, rngs, game_seed, opts)
+    for s in range(k.MAX_PLAYERS):
+        st[ST_LAST + s] = LAST_NONE
+        st[ST_LACKED + s] = 0
+        st[ST_RECEIVED + s] = 0
+    return ints[k.I_TO_MOVE]
+
+
+@njit(cache=True)
+def play(st: np.ndarray, rngs: np.ndarray, action: int) -> int:
+    """Play action id ``action`` for the seat to move and log what everyone saw: the next seat
+    to move, ``OVER`` when the game ended, or ``ILLEGAL`` (nothing changed)."""
+    ints = st[ST_INTS:ST_CARDS]
+    if not k.is_legal(ints, action):  # also an id out of range, or a game already over
+        return ILLEGAL
+    actor = ints[k.I_TO_MOVE]
+    drew_before = ints[k.I_DRAWN] >= 0
+    fit = ints[k.I_FIT]
+    before = ints[k.I_COUNTS + actor]
+    k.apply(ints, st[ST_CARDS:ST_OPTS], rngs, action, st[ST_OPTS:ST_LAST])
+    note_move(
+        st[ST_LAST:ST_LACKED], st[ST_LACKED:ST_RECEIVED], st[ST_RECEIVED:ST_AT], actor, action, drew_before, fit,
+        ints[k.I_COUNTS + actor] - before,
+    )  # fmt: skip
+    if ints[k.I_OVER]:
+        return OVER
+    return ints[k.I_TO_MOVE]
+
+
+@njit(cache=True)
+def observe(st: np.ndarray, block: np.ndarray, row: int, seat: int) -> int:
+    """``seat``'s observation vector into the zeros ``block[row]``; returns the key of its action
+    mask (``mask_of``): 0 when it is not the seat's turn (or the game is over)."""
+    ints = st[ST_INTS:ST_CARDS]
+    cards = st[ST_CARDS:ST_OPTS]
+    n = st[ST_OPTS + k.O_PLAYERS]
+    to_move = ints[k.I_TO_MOVE]  # -1 once over
+    disc = ints[k.I_DISC]
+    discard = 0
+    for i in range(disc):
+        discard |= 1 << cards[k.DISC + i]
+    progress = min(1.0, ints[k.I_MOVES] / st[ST_OPTS + k.O_MOVE_LIMIT])
+    _encode(
+        block[row], st[ST_AT:ST_OPTION_FLAGS], st[ST_OPTION_FLAGS], seat, ints[k.I_HANDS + seat], ints[k.I_TOP],
+        ints[k.I_WISH], ints[k.I_PENALTY], ints[k.I_DIR], ints[k.I_DRAWN] >= 0, to_move, discard, ints[k.I_PILE],
+        disc, progress, ints[k.I_HANDS : k.I_HANDS + n], st[ST_LAST : ST_LAST + n], st[ST_LACKED : ST_LACKED + n],
+        st[ST_RECEIVED : ST_RECEIVED + n],
+    )  # fmt: skip
+    if seat != to_move:
+        return 0
+    bits, other = k._legal(ints)
+    return bits | ((other + 1) << 32)  # there is always a legal move: never 0
+
+
+def mask_of(key: int) -> np.ndarray:
+    """The action mask (int8 over the 47 ids) a key of :func:`observe` stands for: the card ids
+    that may be played (a jack for each of its four wishes) and the one other action, if any."""
+    mask = np.zeros(k.NUM_ACTIONS, dtype=np.int8)
+    bits, other = key & 0xFFFFFFFF, (key >> 32) - 1
+    for c in range(32):
+        if bits >> c & 1:
+            a = int(k.CARD_ACTION[c])
+            mask[a : a + (4 if c & 7 == JACK else 1)] = 1
+    if other >= 0:
+        mask[other] = 1
+    return mask
+
+
+def new_state(players: int, options: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The state and generator arrays for ``players`` seats under checked ``options``."""
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    st[ST_OPTS:ST_LAST] = k.options_array(players, options)
+    st[ST_AT:ST_OPTION_FLAGS] = _layout(players)
+    st[ST_OPTION_FLAGS] = sum(1 << i for i, name in enumerate(_OPTION_NAMES) if options[name])
+    return st, np.zeros(k.N_RNGS, dtype=np.uint64)
+
+
+def put_deck(st: np.ndarray, deck: list[str]) -> None:
+    """A checked deck (card strings in dealing order) where :func:`start` deals it from."""
+    base = ST_CARDS + k.DISC
+    st[base : base + 32] = [CARD_ID[c] for c in deck]
+
+
+def result(st: np.ndarray) -> dict[str, Any]:
+    """``game.result()`` of the ended game: reason, ranks, cards, points (MM-16)."""
+    n = int(st[ST_OPTS + k.O_PLAYERS])
+    ints = st[ST_INTS:ST_CARDS]
+    ranks = np.zeros(k.MAX_PLAYERS, dtype=np.int64)
+    cards = np.zeros(k.MAX_PLAYERS, dtype=np.int64)
+    points = np.zeros(k.MAX_PLAYERS, dtype=np.int64)
+    k.result(ints, n, ranks, cards, points)
+    return {
+        "reason": k.REASONS[int(ints[k.I_OVER]) - 1],
+        "ranks": ranks[:n].tolist(),
+        "cards": cards[:n].tolist(),
+        "points": points[:n].tolist(),
+    }
