@@ -10,7 +10,8 @@ with the engine's step by step.
 
 Layout of the state array (int64): the kernel's ``ints`` row, its ``cards`` row, its option
 array, the log (``last``, ``lacked``, ``received`` per seat), then the encoder's field starts
-and option flags. The kernel's generators live in a second array (uint64).
+and option flags, and the kernel's generators (read as uint64). One array: each array passed to a
+compiled function costs as much as the function's own work.
 """
 
 from __future__ import annotations
@@ -32,19 +33,22 @@ ST_LACKED = ST_LAST + k.MAX_PLAYERS
 ST_RECEIVED = ST_LACKED + k.MAX_PLAYERS
 ST_AT = ST_RECEIVED + k.MAX_PLAYERS  # the encoder's field starts (``maumau_obs._layout``)
 ST_OPTION_FLAGS = ST_AT + 13
-ST_SIZE = ST_OPTION_FLAGS + 1
+ST_RNGS = ST_OPTION_FLAGS + 1  # the kernel's generators (uint64, seen through a view)
+ST_SIZE = ST_RNGS + k.N_RNGS
 
 OVER = -1  # play(): the game ended with this move
 ILLEGAL = -2  # play(): not a legal action id now; nothing changed
+SEAT_BITS = 3  # play_observe(): the seat to move in the low bits, the mask key above
 
 
 @njit(cache=True)
-def start(st: np.ndarray, rngs: np.ndarray, game_seed: np.uint64, deck: bool) -> int:
+def start(st: np.ndarray, game_seed: np.uint64, deck: bool) -> int:
     """Deal the game with seed ``game_seed`` (from the deck of card ids already in the discard
     area of ``cards`` if ``deck``) and clear the log; the seat to move."""
     ints = st[ST_INTS:ST_CARDS]
     cards = st[ST_CARDS:ST_OPTS]
     opts = st[ST_OPTS:ST_LAST]
+    rngs = st[ST_RNGS:ST_SIZE].view(np.uint64)
     if deck:
         k.deal_deck(ints, cards, rngs, game_seed, opts)
     else:
@@ -57,7 +61,7 @@ def start(st: np.ndarray, rngs: np.ndarray, game_seed: np.uint64, deck: bool) ->
 
 
 @njit(cache=True)
-def play(st: np.ndarray, rngs: np.ndarray, action: int) -> int:
+def play(st: np.ndarray, action: int) -> int:
     """Play action id ``action`` for the seat to move and log what everyone saw: the next seat
     to move, ``OVER`` when the game ended, or ``ILLEGAL`` (nothing changed)."""
     ints = st[ST_INTS:ST_CARDS]
@@ -67,7 +71,7 @@ def play(st: np.ndarray, rngs: np.ndarray, action: int) -> int:
     drew_before = ints[k.I_DRAWN] >= 0
     fit = ints[k.I_FIT]
     before = ints[k.I_COUNTS + actor]
-    k.apply(ints, st[ST_CARDS:ST_OPTS], rngs, action, st[ST_OPTS:ST_LAST])
+    k.apply(ints, st[ST_CARDS:ST_OPTS], st[ST_RNGS:ST_SIZE].view(np.uint64), action, st[ST_OPTS:ST_LAST])
     note_move(
         st[ST_LAST:ST_LACKED], st[ST_LACKED:ST_RECEIVED], st[ST_RECEIVED:ST_AT], actor, action, drew_before, fit,
         ints[k.I_COUNTS + actor] - before,
@@ -102,6 +106,30 @@ def observe(st: np.ndarray, block: np.ndarray, row: int, seat: int) -> int:
     return bits | ((other + 1) << 32)  # there is always a legal move: never 0
 
 
+@njit(cache=True)
+def play_observe(st: np.ndarray, action: int, block: np.ndarray, row: int) -> int:
+    """:func:`play`, then the vector of the seat to move into the zeros ``block[row]`` (what a
+    learner asks for next): ``key << SEAT_BITS | seat`` with the key of its mask; else ``OVER``
+    or ``ILLEGAL`` (nothing changed, nothing written)."""
+    to_move = play(st, action)
+    if to_move < 0:
+        return to_move
+    return observe(st, block, row, to_move) << SEAT_BITS | to_move
+
+
+def direct(fn: Any, *example: Any) -> Any:
+    """The machine-code entry of ``fn`` for arguments typed like ``example`` (compiled now, or
+    loaded from numba's cache): the same function without the dispatcher's look-up of the
+    argument types, which costs more than ``observe``'s own work. The callers pass exactly
+    those types (an int too large for int64 raises ``OverflowError``)."""
+    fn(*example)
+    try:
+        entry = fn.overloads[tuple(fn.typeof_pyval(a) for a in example)].entry_point
+    except (AttributeError, KeyError):  # another numba: the dispatcher it is
+        return fn
+    return entry
+
+
 def mask_of(key: int) -> np.ndarray:
     """The action mask (int8 over the 47 ids) a key of :func:`observe` stands for: the card ids
     that may be played (a jack for each of its four wishes) and the one other action, if any."""
@@ -116,13 +144,13 @@ def mask_of(key: int) -> np.ndarray:
     return mask
 
 
-def new_state(players: int, options: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """The state and generator arrays for ``players`` seats under checked ``options``."""
+def new_state(players: int, options: dict[str, Any]) -> np.ndarray:
+    """The state array for ``players`` seats under checked ``options`` (dealt by :func:`start`)."""
     st = np.zeros(ST_SIZE, dtype=np.int64)
     st[ST_OPTS:ST_LAST] = k.options_array(players, options)
     st[ST_AT:ST_OPTION_FLAGS] = _layout(players)
     st[ST_OPTION_FLAGS] = sum(1 << i for i, name in enumerate(_OPTION_NAMES) if options[name])
-    return st, np.zeros(k.N_RNGS, dtype=np.uint64)
+    return st
 
 
 def put_deck(st: np.ndarray, deck: list[str]) -> None:

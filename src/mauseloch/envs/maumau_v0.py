@@ -34,7 +34,17 @@ from .maumau_obs import checked_setup, observation_size, rank_rewards
 NAME = "maumau_v0"
 SEED_LIMIT = 1 << 53
 BLOCK = 256  # observation vectors allocated at once (rows of one zeroed array, each handed out once)
-_MASKS: dict[int, np.ndarray] = {}  # a few hundred distinct masks in all, by ``maumau_state`` key
+_MASKS: dict[int, np.ndarray] = {}  # a few thousand distinct masks in all, by ``maumau_state`` key
+SEAT_MASK = (1 << state.SEAT_BITS) - 1
+
+
+def _mask(key: int) -> np.ndarray:
+    """The shared, read-only action mask of a ``maumau_state`` key."""
+    mask = _MASKS.get(key)
+    if mask is None:
+        mask = _MASKS[key] = state.mask_of(key)
+        mask.flags.writeable = False
+    return mask
 
 
 def env(**kwargs: Any) -> raw_env:
@@ -111,7 +121,7 @@ class raw_env(AECEnv):
         }
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self._seeds: Rng | None = None  # next game seeds after reset(seed=...)
-        self._st, self._rngs = state.new_state(self.players, self.game_options)
+        self._st = state.new_state(self.players, self.game_options)
         self._started = False  # a game was dealt (reset() was called)
         self._running = False  # ... and is not over
         self._game_seed = 0
@@ -121,6 +131,12 @@ class raw_env(AECEnv):
         self._size = size
         self._block = np.zeros((BLOCK, size), dtype=np.float32)
         self._row = 0
+        # The vector and mask of the seat to move, made by step() with the move (one compiled
+        # call for both) and handed out by the next last() (or observe() of that seat).
+        self._ready: dict[str, np.ndarray] | None = None
+        scratch = np.zeros((1, size), dtype=np.float32)  # warm-up calls: action -1 changes nothing
+        self._play_observe = state.direct(state.play_observe, self._st, -1, scratch, 0)
+        self._observe = state.direct(state.observe, self._st, scratch, 0, 0)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -171,8 +187,9 @@ class raw_env(AECEnv):
         self._history = []
         if self._deck is not None:
             state.put_deck(self._st, self._deck)
-        to_move = state.start(self._st, self._rngs, np.uint64(game_seed), self._deck is not None)
+        to_move = state.start(self._st, np.uint64(game_seed), self._deck is not None)
         self._started = self._running = True
+        self._ready = None
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -187,6 +204,10 @@ class raw_env(AECEnv):
             raise ValueError(f"unknown agent {agent!r}; the agents are {self.possible_agents}")
         if not self._started:
             raise RuntimeError("call reset() before observe()")
+        ready = self._ready
+        if ready is not None and agent == self.agent_selection:
+            self._ready = None  # each vector is handed out once
+            return ready
         # Each vector is a fresh row of a zeroed block, never written again: cheaper than an
         # array of its own at every call.
         row = self._row
@@ -194,12 +215,7 @@ class raw_env(AECEnv):
             self._block = np.zeros((BLOCK, self._size), dtype=np.float32)
             row = 0
         self._row = row + 1
-        key = state.observe(self._st, self._block, row, seat)
-        mask = _MASKS.get(key)
-        if mask is None:
-            mask = _MASKS[key] = state.mask_of(key)
-            mask.flags.writeable = False
-        return {"observation": self._block[row], "action_mask": mask}
+        return {"observation": self._block[row], "action_mask": _mask(self._observe(self._st, self._block, row, seat))}
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """``AECEnv.last`` without its extra call (a learner calls it at every step)."""
@@ -216,13 +232,23 @@ class raw_env(AECEnv):
         if self._running:
             if type(action) is not int:
                 action = self._action_id(action)
-            to_move = state.play(self._st, self._rngs, action)
-            if to_move >= 0:
+            row = self._row
+            if row == BLOCK:
+                self._block = np.zeros((BLOCK, self._size), dtype=np.float32)
+                row = 0
+            try:
+                code = self._play_observe(self._st, action, self._block, row)
+            except OverflowError:  # an int beyond int64: out of range
+                code = state.ILLEGAL
+            if code >= 0:  # the move is played; the next seat's vector is in block[row]
+                self._row = row + 1
                 self._history.append(action)
-                self.agent_selection = self._agent_of[to_move]
+                self.agent_selection = self._agent_of[code & SEAT_MASK]
+                self._ready = {"observation": self._block[row], "action_mask": _mask(code >> state.SEAT_BITS)}
                 return
-            if to_move == state.ILLEGAL:
+            if code == state.ILLEGAL:
                 self._refuse(action)
+            self._ready = None
             self._history.append(action)
             self._finish()
             return
