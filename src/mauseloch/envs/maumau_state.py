@@ -82,9 +82,9 @@ def play(st: np.ndarray, action: int) -> int:
 
 
 @njit(cache=True)
-def observe(st: np.ndarray, block: np.ndarray, row: int, seat: int) -> int:
-    """``seat``'s observation vector into the zeros ``block[row]``; returns the key of its action
-    mask (``mask_of``): 0 when it is not the seat's turn (or the game is over)."""
+def observe(st: np.ndarray, obs: np.ndarray, seat: int) -> int:
+    """``seat``'s observation vector into the zeros ``obs``; returns the key of its action mask
+    (``mask_of``): 0 when it is not the seat's turn (or the game is over)."""
     ints = st[ST_INTS:ST_CARDS]
     cards = st[ST_CARDS:ST_OPTS]
     n = st[ST_OPTS + k.O_PLAYERS]
@@ -95,7 +95,7 @@ def observe(st: np.ndarray, block: np.ndarray, row: int, seat: int) -> int:
         discard |= 1 << cards[k.DISC + i]
     progress = min(1.0, ints[k.I_MOVES] / st[ST_OPTS + k.O_MOVE_LIMIT])
     _encode(
-        block[row], st[ST_AT:ST_OPTION_FLAGS], st[ST_OPTION_FLAGS], seat, ints[k.I_HANDS + seat], ints[k.I_TOP],
+        obs, st[ST_AT:ST_OPTION_FLAGS], st[ST_OPTION_FLAGS], seat, ints[k.I_HANDS + seat], ints[k.I_TOP],
         ints[k.I_WISH], ints[k.I_PENALTY], ints[k.I_DIR], ints[k.I_DRAWN] >= 0, to_move, discard, ints[k.I_PILE],
         disc, progress, ints[k.I_HANDS : k.I_HANDS + n], st[ST_LAST : ST_LAST + n], st[ST_LACKED : ST_LACKED + n],
         st[ST_RECEIVED : ST_RECEIVED + n],
@@ -107,14 +107,14 @@ def observe(st: np.ndarray, block: np.ndarray, row: int, seat: int) -> int:
 
 
 @njit(cache=True)
-def play_observe(st: np.ndarray, action: int, block: np.ndarray, row: int) -> int:
-    """:func:`play`, then the vector of the seat to move into the zeros ``block[row]`` (what a
-    learner asks for next): ``key << SEAT_BITS | seat`` with the key of its mask; else ``OVER``
-    or ``ILLEGAL`` (nothing changed, nothing written)."""
+def play_observe(st: np.ndarray, action: int, obs: np.ndarray) -> int:
+    """:func:`play`, then the vector of the seat to move into the zeros ``obs`` (what a learner
+    asks for next): ``key << SEAT_BITS | seat`` with the key of its mask; else ``OVER`` or
+    ``ILLEGAL`` (nothing changed, nothing written)."""
     to_move = play(st, action)
     if to_move < 0:
         return to_move
-    return observe(st, block, row, to_move) << SEAT_BITS | to_move
+    return observe(st, obs, to_move) << SEAT_BITS | to_move
 
 
 def direct(fn: Any, *example: Any) -> Any:

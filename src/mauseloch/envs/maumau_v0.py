@@ -20,6 +20,7 @@ rewards.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -35,7 +36,8 @@ NAME = "maumau_v0"
 SEED_LIMIT = 1 << 53
 BLOCK = 256  # observation vectors allocated at once (rows of one zeroed array, each handed out once)
 _MASKS: dict[int, np.ndarray] = {}  # a few thousand distinct masks in all, by ``maumau_state`` key
-SEAT_MASK = (1 << state.SEAT_BITS) - 1
+SEAT_BITS = state.SEAT_BITS
+SEAT_MASK = (1 << SEAT_BITS) - 1
 
 
 def _mask(key: int) -> np.ndarray:
@@ -129,14 +131,15 @@ class raw_env(AECEnv):
         self._history: list[int] = []  # the action ids played, for the engine copy (``game``)
         self._game: MauMau | None = None
         self._size = size
-        self._block = np.zeros((BLOCK, size), dtype=np.float32)
-        self._row = 0
+        # Each vector handed out is a fresh row of a zeroed block, never written again: cheaper
+        # than an array of its own at every call.
+        self._rows: Iterator[np.ndarray] = iter(())
         # The vector and mask of the seat to move, made by step() with the move (one compiled
         # call for both) and handed out by the next last() (or observe() of that seat).
         self._ready: dict[str, np.ndarray] | None = None
-        scratch = np.zeros((1, size), dtype=np.float32)  # warm-up calls: action -1 changes nothing
-        self._play_observe = state.direct(state.play_observe, self._st, -1, scratch, 0)
-        self._observe = state.direct(state.observe, self._st, scratch, 0, 0)
+        scratch = np.zeros(size, dtype=np.float32)  # warm-up calls: action -1 changes nothing
+        self._play_observe = state.direct(state.play_observe, self._st, -1, scratch)
+        self._observe = state.direct(state.observe, self._st, scratch, 0)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -208,20 +211,29 @@ class raw_env(AECEnv):
         if ready is not None and agent == self.agent_selection:
             self._ready = None  # each vector is handed out once
             return ready
-        # Each vector is a fresh row of a zeroed block, never written again: cheaper than an
-        # array of its own at every call.
-        row = self._row
-        if row == BLOCK:
-            self._block = np.zeros((BLOCK, self._size), dtype=np.float32)
-            row = 0
-        self._row = row + 1
-        return {"observation": self._block[row], "action_mask": _mask(self._observe(self._st, self._block, row, seat))}
+        obs = next(self._rows, None)
+        if obs is None:
+            obs = self._new_rows()
+        return {"observation": obs, "action_mask": _mask(self._observe(self._st, obs, seat))}
+
+    def _new_rows(self) -> np.ndarray:
+        self._rows = iter(np.zeros((BLOCK, self._size), dtype=np.float32))
+        return next(self._rows)
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """``AECEnv.last`` without its extra call (a learner calls it at every step)."""
         agent = self.agent_selection
+        obs = None
+        if observe:
+            obs = self._ready  # always the vector of agent_selection when there is one
+            if obs is None:
+                obs = self.observe(agent)
+            else:
+                self._ready = None
+        if self._running:  # no reward and no end before the last move
+            return obs, 0.0, False, False, self.infos[agent]
         return (
-            self.observe(agent) if observe else None,
+            obs,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -232,19 +244,20 @@ class raw_env(AECEnv):
         if self._running:
             if type(action) is not int:
                 action = self._action_id(action)
-            row = self._row
-            if row == BLOCK:
-                self._block = np.zeros((BLOCK, self._size), dtype=np.float32)
-                row = 0
+            obs = next(self._rows, None)
+            if obs is None:
+                obs = self._new_rows()
             try:
-                code = self._play_observe(self._st, action, self._block, row)
+                code = self._play_observe(self._st, action, obs)
             except OverflowError:  # an int beyond int64: out of range
                 code = state.ILLEGAL
-            if code >= 0:  # the move is played; the next seat's vector is in block[row]
-                self._row = row + 1
+            if code >= 0:  # the move is played; the next seat's vector is in obs
                 self._history.append(action)
                 self.agent_selection = self._agent_of[code & SEAT_MASK]
-                self._ready = {"observation": self._block[row], "action_mask": _mask(code >> state.SEAT_BITS)}
+                mask = _MASKS.get(code >> SEAT_BITS)
+                if mask is None:
+                    mask = _mask(code >> SEAT_BITS)
+                self._ready = {"observation": obs, "action_mask": mask}
                 return
             if code == state.ILLEGAL:
                 self._refuse(action)
