@@ -130,6 +130,7 @@ def direct(fn: Any, *example: Any) -> Any:
     return entry
 
 
+@njit(cache=True)
 def mask_of(key: int) -> np.ndarray:
     """The action mask (int8 over the 47 ids) a key of :func:`observe` stands for: the card ids
     that may be played (a jack for each of its four wishes) and the one other action, if any."""
@@ -137,11 +138,29 @@ def mask_of(key: int) -> np.ndarray:
     bits, other = key & 0xFFFFFFFF, (key >> 32) - 1
     for c in range(32):
         if bits >> c & 1:
-            a = int(k.CARD_ACTION[c])
-            mask[a : a + (4 if c & 7 == JACK else 1)] = 1
+            a = k.CARD_ACTION[c]
+            for w in range(4 if c & 7 == JACK else 1):
+                mask[a + w] = 1
     if other >= 0:
         mask[other] = 1
     return mask
+
+
+@njit(cache=True)
+def start_observe(st: np.ndarray, game_seed: np.uint64, deck: bool, obs: np.ndarray) -> int:
+    """:func:`start`, then the vector of the seat to move into ``obs``: as :func:`play_observe`."""
+    to_move = start(st, game_seed, deck)
+    return observe(st, obs, to_move) << SEAT_BITS | to_move
+
+
+@njit(cache=True)
+def outcome(st: np.ndarray, out: np.ndarray) -> None:
+    """The ended game's reason code and, per seat, rank, cards and points into ``out``
+    (``1 + 3 * MAX_PLAYERS`` entries; MM-16)."""
+    ints = st[ST_INTS:ST_CARDS]
+    m = k.MAX_PLAYERS
+    out[0] = ints[k.I_OVER]
+    k.result(ints, st[ST_OPTS + k.O_PLAYERS], out[1 : 1 + m], out[1 + m : 1 + 2 * m], out[1 + 2 * m : 1 + 3 * m])
 
 
 def new_state(players: int, options: dict[str, Any]) -> np.ndarray:
@@ -159,17 +178,12 @@ def put_deck(st: np.ndarray, deck: list[str]) -> None:
     st[base : base + 32] = [CARD_ID[c] for c in deck]
 
 
-def result(st: np.ndarray) -> dict[str, Any]:
-    """``game.result()`` of the ended game: reason, ranks, cards, points (MM-16)."""
-    n = int(st[ST_OPTS + k.O_PLAYERS])
-    ints = st[ST_INTS:ST_CARDS]
-    ranks = np.zeros(k.MAX_PLAYERS, dtype=np.int64)
-    cards = np.zeros(k.MAX_PLAYERS, dtype=np.int64)
-    points = np.zeros(k.MAX_PLAYERS, dtype=np.int64)
-    k.result(ints, n, ranks, cards, points)
+def result(out: list[int], players: int) -> dict[str, Any]:
+    """``game.result()`` of the ended game from :func:`outcome`'s ``out`` (as a list)."""
+    m = k.MAX_PLAYERS
     return {
-        "reason": k.REASONS[int(ints[k.I_OVER]) - 1],
-        "ranks": ranks[:n].tolist(),
-        "cards": cards[:n].tolist(),
-        "points": points[:n].tolist(),
+        "reason": k.REASONS[out[0] - 1],
+        "ranks": out[1 : 1 + players],
+        "cards": out[1 + m : 1 + m + players],
+        "points": out[1 + 2 * m : 1 + 2 * m + players],
     }

@@ -29,13 +29,17 @@ from pettingzoo import AECEnv
 
 from ..engine import Rng, check_seed, derive_seed, fresh_seed, new_game
 from ..games.maumau import MauMau
+from ..kernels.maumau import MAX_PLAYERS
 from . import maumau_state as state
 from .maumau_obs import checked_setup, observation_size, rank_rewards
 
 NAME = "maumau_v0"
 SEED_LIMIT = 1 << 53
 BLOCK = 256  # observation vectors allocated at once (rows of one zeroed array, each handed out once)
-_MASKS: dict[int, np.ndarray] = {}  # a few thousand distinct masks in all, by ``maumau_state`` key
+# The action masks handed out, by ``maumau_state`` key: one per set of legal actions met (a few
+# thousand come up often); they are shared and read-only.
+_MASKS: dict[int, np.ndarray] = {}
+MAX_MASKS = 1 << 16  # then the cache starts again (a few MB at most)
 SEAT_BITS = state.SEAT_BITS
 SEAT_MASK = (1 << SEAT_BITS) - 1
 
@@ -44,6 +48,8 @@ def _mask(key: int) -> np.ndarray:
     """The shared, read-only action mask of a ``maumau_state`` key."""
     mask = _MASKS.get(key)
     if mask is None:
+        if len(_MASKS) >= MAX_MASKS:
+            _MASKS.clear()
         mask = _MASKS[key] = state.mask_of(key)
         mask.flags.writeable = False
     return mask
@@ -140,6 +146,9 @@ class raw_env(AECEnv):
         scratch = np.zeros(size, dtype=np.float32)  # warm-up calls: action -1 changes nothing
         self._play_observe = state.direct(state.play_observe, self._st, -1, scratch)
         self._observe = state.direct(state.observe, self._st, scratch, 0)
+        self._start_observe = state.direct(state.start_observe, self._st, np.uint64(0), False, scratch)
+        self._out = np.zeros(1 + 3 * MAX_PLAYERS, dtype=np.int64)
+        self._outcome = state.direct(state.outcome, self._st, self._out)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -190,16 +199,19 @@ class raw_env(AECEnv):
         self._history = []
         if self._deck is not None:
             state.put_deck(self._st, self._deck)
-        to_move = state.start(self._st, np.uint64(game_seed), self._deck is not None)
+        obs = next(self._rows, None)
+        if obs is None:
+            obs = self._new_rows()
+        code = self._start_observe(self._st, np.uint64(game_seed), self._deck is not None, obs)
         self._started = self._running = True
-        self._ready = None
+        self._ready = {"observation": obs, "action_mask": _mask(code >> SEAT_BITS)}
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self._agent_of[to_move]
+        self.agent_selection = self._agent_of[code & SEAT_MASK]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of.get(agent)
@@ -298,16 +310,14 @@ class raw_env(AECEnv):
         """The last move was played: the only rewards come now (before, every reward is 0).
         The protocol zeroes the actor's cumulative reward at each step; it is 0 until now."""
         self._running = False
-        result = state.result(self._st)
-        self.rewards = dict(zip(self.agents, rank_rewards(result), strict=True))
-        done = dict.fromkeys(self.agents, True)
-        if result["reason"] == "move_limit":
-            self.truncations = done
-        else:
-            self.terminations = done
-        for a in self.agents:
-            self.infos[a] = {"result": result}
-        self._accumulate_rewards()
+        self._outcome(self._st, self._out)
+        result = state.result(self._out.tolist(), self.players)
+        done = self.truncations if result["reason"] == "move_limit" else self.terminations
+        for agent, reward in zip(self.agents, rank_rewards(result), strict=True):
+            self.rewards[agent] = reward
+            self._cumulative_rewards[agent] += reward
+            done[agent] = True
+            self.infos[agent]["result"] = result
 
     def render(self) -> str | None:
         game = self.game
