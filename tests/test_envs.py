@@ -310,7 +310,7 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     with pytest.raises(IllegalMove):
         env.step(illegal)
-    for bad in (47, -1, "7H", 2.5):
+    for bad in (47, -1, "7H", 2.5, True, 1 << 70, np.array([1, 2])):
         with pytest.raises(ValueError):
             env.step(bad)
     assert env.unwrapped.game.record() == before  # type: ignore[attr-defined]

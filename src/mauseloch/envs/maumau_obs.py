@@ -1,8 +1,9 @@
 """What a Mau-Mau seat observes, as a fixed-size vector, and the reward its final rank earns.
 
-Shared by the PettingZoo environment (``maumau_v0``) and the Gymnasium single-seat wrapper, so
-the encoding exists once. ``docs/envs.md`` describes every field; ``observation_fields`` lists
-them with their offsets.
+Shared by the PettingZoo environment (``maumau_v0``, through the compiled game of
+``maumau_state``) and the Gymnasium single-seat wrapper (through :class:`PublicLog` on an engine
+game), so the encoding (``_encode``) and the log's facts (``note_move``) exist once.
+``docs/envs.md`` describes every field; ``observation_fields`` lists them with their offsets.
 
 Everything here is built from what the seat may know: its own hand (``game.hand``), the public
 state of the table (top card, wish, penalty, direction, the discard pile's cards, counts) and

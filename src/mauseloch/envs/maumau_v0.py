@@ -35,7 +35,7 @@ from .maumau_obs import checked_setup, observation_size, rank_rewards
 
 NAME = "maumau_v0"
 SEED_LIMIT = 1 << 53
-BLOCK = 256  # observation vectors allocated at once (rows of one zeroed array, each handed out once)
+BLOCK = 64  # observation vectors allocated at once (rows of one zeroed array, each handed out once)
 # The action masks handed out, by ``maumau_state`` key: one per set of legal actions met (a few
 # thousand come up often); they are shared and read-only.
 _MASKS: dict[int, np.ndarray] = {}
@@ -128,7 +128,7 @@ class raw_env(AECEnv):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
-        self._seeds: Rng | None = None  # next game seeds after reset(seed=...)
+        self._seeds: Rng | int | None = None  # next game seeds after reset(seed=...): from this seed
         self._st = state.new_state(self.players, self.game_options)
         self._started = False  # a game was dealt (reset() was called)
         self._running = False  # ... and is not over
@@ -147,6 +147,8 @@ class raw_env(AECEnv):
         self._play_observe = state.direct(state.play_observe, self._st, -1, scratch)
         self._observe = state.direct(state.observe, self._st, scratch, 0)
         self._start_observe = state.direct(state.start_observe, self._st, np.uint64(0), False, scratch)
+        if self._start_observe is state.start_observe:  # the dispatcher: it would type an int as int64
+            self._start_observe = lambda st, seed, deck, obs: state.start_observe(st, np.uint64(seed), deck, obs)
         self._out = np.zeros(1 + 3 * MAX_PLAYERS, dtype=np.int64)
         self._outcome = state.direct(state.outcome, self._st, self._out)
 
@@ -179,9 +181,9 @@ class raw_env(AECEnv):
         seeds = self._seeds
         if seed is not None:
             game_seed = check_seed(seed)  # ValueError for anything but a whole number in [0, 2**64)
-            seeds = Rng(derive_seed(seed, 0x5EED))
+            seeds = game_seed  # the generator of the next seeds, made when a reset needs it
         elif seeds is not None:
-            seeds = seeds.copy()
+            seeds = Rng(derive_seed(seeds, 0x5EED)) if isinstance(seeds, int) else seeds.copy()
             game_seed = seeds.next64() % SEED_LIMIT
         else:
             game_seed = fresh_seed()
@@ -202,7 +204,7 @@ class raw_env(AECEnv):
         obs = next(self._rows, None)
         if obs is None:
             obs = self._new_rows()
-        code = self._start_observe(self._st, np.uint64(game_seed), self._deck is not None, obs)
+        code = self._start_observe(self._st, game_seed, self._deck is not None, obs)
         self._started = self._running = True
         self._ready = {"observation": obs, "action_mask": _mask(code >> SEAT_BITS)}
         self.agents = list(self.possible_agents)
