@@ -5,7 +5,8 @@ on RLCard), measured in the same run with rounds interleaved; the median round c
 A step is one agent's decision: observe (``last()`` or RLCard's state, which encodes the
 observation too), pick a uniformly random legal action from the mask, ``step``. Every env is
 driven by the same loop shape; the ratio to RLCard UNO is the figure to watch (goal: ≥ 5×). The
-engine alone (the same random games through move strings, no observation) is the floor.
+Python engine alone (the same random games through move strings, no observation) is shown for
+comparison: the env plays on the compiled kernel, so it can outrun it.
 
     python bench/envs.py [--seconds 2] [--rounds 5] [--json]
 """

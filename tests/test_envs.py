@@ -104,31 +104,80 @@ def test_observations_handed_out_are_never_changed_afterwards() -> None:
         env.observe("player_9")
 
 
-def test_the_env_plays_the_engines_game_and_rewards_follow_the_ranking() -> None:
-    for seed in range(20):
-        env = maumau_v0.raw_env(players=3, move_limit=60 if seed % 2 else 1000)
+# (players, options, games): every player count and every option, alone and together.
+EQUAL_CONFIGS: list[tuple[int, dict[str, object], int]] = [
+    (2, {}, 40),
+    (3, {"ace_skips": True}, 24),
+    (4, {"seven_draw_then_play": True}, 16),
+    (5, {"no_jack_on_jack": True, "no_win_with_jack": True}, 12),
+    (3, {"ace_skips": True, "seven_draw_then_play": True, "no_jack_on_jack": True, "no_win_with_jack": True}, 30),
+    (2, {"move_limit": 30, "no_win_with_jack": True}, 40),
+]
+
+
+@pytest.mark.parametrize(("players", "options", "games"), EQUAL_CONFIGS)
+def test_the_env_plays_the_engines_games_step_by_step(players: int, options: dict[str, object], games: int) -> None:
+    """The env runs on the compiled kernel; an engine game with the same seed, stepped with the
+    same actions next to it (observed through ``PublicLog``, the Python path), must agree at every
+    step on whose turn it is, every seat's vector and mask, and at the end on result and rewards."""
+    env = maumau_v0.raw_env(players=players, **options)  # type: ignore[arg-type]
+    seeds = random.Random(players * 1000 + len(options))
+    for g in range(games):
+        seed = seeds.getrandbits(64) if g % 2 else g  # small seeds and the whole range
         rng = random.Random(seed)
         env.reset(seed=seed)
-        game = env.game
-        assert game is not None
+        engine = mauseloch.new_game("mau-mau", players=players, seed=seed, options=options)
+        log = PublicLog(engine)  # type: ignore[arg-type]
         totals = dict.fromkeys(env.possible_agents, 0.0)
         for agent in env.agent_iter():
             obs, reward, terminated, truncated, info = env.last()
             totals[agent] += reward
             if terminated or truncated:
-                assert info["result"] == game.result()
+                assert engine.is_over
+                assert info["result"] == engine.result()
                 env.step(None)
                 continue
-            assert reward == 0.0
+            assert reward == 0.0 and not engine.is_over
+            assert agent == f"player_{engine.to_move}"
+            for seat in range(players):
+                seen = env.observe(f"player_{seat}")
+                assert np.array_equal(seen["observation"], log.observe(seat)), (seed, engine.move_count, seat)
+                assert np.array_equal(seen["action_mask"], log.action_mask(seat))
             mask = obs["action_mask"]
-            assert sorted(np.flatnonzero(mask)) == game.legal_actions()
-            env.step(int(rng.choice(np.flatnonzero(mask))))
-        result = game.result()
+            assert np.flatnonzero(mask).tolist() == engine.legal_actions()
+            action = int(rng.choice(np.flatnonzero(mask)))
+            env.step(action)
+            log.play(action)
+        result = engine.result()
         assert list(totals.values()) == rank_rewards(result)
         assert abs(sum(totals.values())) < 1e-9
-        again = mauseloch.replay(game.record())
-        assert again.result() == result  # an ordinary engine game, record and all
-        assert (result["reason"] == "move_limit") == (seed % 2 == 1 and game.move_count >= 60)
+        game = env.game  # the env's game as an engine object: the same record
+        assert game is not None and game.record() == engine.record()
+        assert mauseloch.replay(game.record()).result() == result
+        limit = options.get("move_limit", 1000)
+        assert (result["reason"] == "move_limit") == (engine.move_count >= limit)  # type: ignore[operator]
+
+
+def test_the_env_plays_a_given_deck_like_the_engine() -> None:
+    """``reset(options={"deck": ...})``: the kernel deals the given deck; reshuffles still come
+    from the seed (MM-8), as in the engine."""
+    for seed in range(6):
+        deck = mauseloch.new_game("mau-mau", players=3, seed=seed + 100).deck
+        env = maumau_v0.raw_env(players=3)
+        env.reset(seed=seed, options={"deck": deck})
+        engine = mauseloch.new_game("mau-mau", players=3, seed=seed, deck=deck)
+        rng = random.Random(seed)
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                assert info["result"] == engine.result()
+                env.step(None)
+                continue
+            assert np.flatnonzero(obs["action_mask"]).tolist() == engine.legal_actions()
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            env.step(action)
+            engine.play(engine.move_of(action))
+        assert env.game is not None and env.game.record() == engine.record()
 
 
 def test_rank_rewards_mapping() -> None:
@@ -179,6 +228,8 @@ def test_observation_never_shows_hidden_cards(players: int) -> None:
         assert ga is not None and gb is not None
         assert ga.hands != gb.hands or ga.draw_pile != gb.draw_pile
         for agent in envs[0].agent_iter():
+            ga, gb = envs[0].game, envs[1].game  # the engine copies, brought up to date
+            assert ga is not None and gb is not None
             if ga.is_over or gb.is_over or ga.hands[0] != gb.hands[0] or agent != envs[1].agent_selection:
                 break
             oa, ob = envs[0].observe("player_0"), envs[1].observe("player_0")
@@ -200,10 +251,10 @@ def test_observation_shows_what_the_seat_may_know(seed: int) -> None:
     env = maumau_v0.raw_env(players=3)
     rng = random.Random(seed)
     env.reset(seed=seed)
-    game = env.game
-    assert game is not None
     fields = {name: (start, size) for name, start, size, _ in observation_fields(3)}
     while True:
+        game = env.game  # the engine copy, brought up to date
+        assert game is not None
         if game.is_over:
             break
         for seat in range(3):
@@ -230,25 +281,23 @@ def test_observation_shows_what_the_seat_may_know(seed: int) -> None:
 
 
 def test_what_a_rival_lacked_is_true() -> None:
-    """``lacked`` is a fact: a rival holds at most as many of those cards as it has received since."""
+    """``lacked`` is a fact: a rival holds at most as many of those cards as it has received since.
+    (The log's facts have one home, ``note_move``, which the env's compiled game calls too.)"""
     seen = 0
     for seed in range(30):
-        env = maumau_v0.raw_env(players=3)
+        game = mauseloch.new_game("mau-mau", players=3, seed=seed)
+        log = PublicLog(game)  # type: ignore[arg-type]
         rng = random.Random(seed)
-        env.reset(seed=seed)
-        game, log = env.game, env._log
-        assert game is not None and isinstance(log, PublicLog)
         while not game.is_over:
             actor = game.to_move
             assert actor is not None
             fit = fit_mask(game.top, game.wish, False)
-            had = game.hands[actor]
-            action = rng.choice(game.legal_actions())
-            env.step(action)
+            had = game.hands[actor]  # type: ignore[attr-defined]
+            log.play(rng.choice(game.legal_actions()))
             if log.last[actor] in (LAST_DRAW, LAST_PASS_EMPTY):  # it had to: nothing fitted (MM-6)
                 assert log.lacked[actor] == fit and not had & fit
             for s in range(3):
-                assert (game.hands[s] & log.lacked[s]).bit_count() <= log.received[s]
+                assert (game.hands[s] & int(log.lacked[s])).bit_count() <= log.received[s]  # type: ignore[attr-defined]
                 seen += bool(log.lacked[s])
     assert seen > 100
 
@@ -261,7 +310,7 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     with pytest.raises(IllegalMove):
         env.step(illegal)
-    for bad in (47, -1, "7H", 2.5):
+    for bad in (47, -1, "7H", 2.5, True, 1 << 70, np.array([1, 2])):
         with pytest.raises(ValueError):
             env.step(bad)
     assert env.unwrapped.game.record() == before  # type: ignore[attr-defined]

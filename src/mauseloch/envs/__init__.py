@@ -4,6 +4,7 @@
 - ``mauseloch.envs.maumau_single``: Mau-Mau as a Gymnasium environment; one seat learns, the
   others are bots from ``mauseloch.bots`` (registered as ``mauseloch/MauMau-v0``).
 - ``mauseloch.envs.maumau_obs``: the observation vector both share, and the reward mapping.
+- ``mauseloch.envs.maumau_state``: one game on the compiled kernel, what ``maumau_v0`` steps.
 - ``mauseloch.envs.mausgeflippt_v0``: Mausgeflippt as a PettingZoo Parallel environment, one
   step per mouse, decided by the real-time referee.
 

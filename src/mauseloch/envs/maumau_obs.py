@@ -1,8 +1,9 @@
 """What a Mau-Mau seat observes, as a fixed-size vector, and the reward its final rank earns.
 
-Shared by the PettingZoo environment (``maumau_v0``) and the Gymnasium single-seat wrapper, so
-the encoding exists once. ``docs/envs.md`` describes every field; ``observation_fields`` lists
-them with their offsets.
+Shared by the PettingZoo environment (``maumau_v0``, through the compiled game of
+``maumau_state``) and the Gymnasium single-seat wrapper (through :class:`PublicLog` on an engine
+game), so the encoding (``_encode``) and the log's facts (``note_move``) exist once.
+``docs/envs.md`` describes every field; ``observation_fields`` lists them with their offsets.
 
 Everything here is built from what the seat may know: its own hand (``game.hand``), the public
 state of the table (top card, wish, penalty, direction, the discard pile's cards, counts) and
@@ -19,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from ..games.maumau import MauMau
+from ..kernels.maumau import DRAW_A, PASS_A, TAKE_A
 
 # How a rival last moved (the ``last_move`` field of each rival).
 LAST_NONE, LAST_PLAY, LAST_DRAW, LAST_PASS_DRAWN, LAST_PASS_EMPTY, LAST_TAKE = range(6)
@@ -53,6 +55,7 @@ _FIELD_ORDER = (
     "discard", "draw_pile", "discard_pile", "progress", "options",
 )  # fmt: skip
 RIVAL_SIZE = sum(size for _, size, _ in _RIVAL_FIELDS)
+Ints = tuple[int, ...] | np.ndarray  # what the compiled encoder indexes: a tuple or an int64 array
 
 
 def checked_setup(players: Any, options: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -101,16 +104,14 @@ def _flags(obs: np.ndarray, start: int, bits: int) -> None:
 
 @njit(cache=True)
 def _encode(
-    obs: np.ndarray, at: tuple[int, ...], options: int, seat: int, hand: int, top: int, wish: int, penalty: int,
+    obs: np.ndarray, at: Ints, options: int, seat: int, hand: int, top: int, wish: int, penalty: int,
     direction: int, deciding: bool, to_move: int, discard: int, draw_len: int, discard_len: int,
-    progress: float, hands: tuple[int, ...], last: tuple[int, ...], lacked: tuple[int, ...],
-    received: tuple[int, ...],
+    progress: float, hands: Ints, last: Ints, lacked: Ints, received: Ints,
 ) -> None:  # fmt: skip
     """``PublicLog.observe``'s vector into the zeros ``obs``: every field written at its start
     in ``at`` (the order of ``_FIELD_ORDER``, then rival 1), ``options`` the option flags as bits.
-    ``to_move`` is -1 once the game is over; seat-indexed tuples are by absolute seat. Only
-    scalars and tuples come in besides ``obs`` (numba's call costs more for arrays, and more
-    again for returning one)."""
+    ``to_move`` is -1 once the game is over; seat-indexed sequences (tuples or int64 arrays, one
+    entry per seat) are by absolute seat."""
     _flags(obs, at[11], options)
     n = len(hands)
     _flags(obs, at[0], hand)
@@ -151,6 +152,34 @@ def _layout(players: int) -> tuple[int, ...]:
     return (*(fields[name] for name in _FIELD_ORDER), fields["rival1.count"])
 
 
+@njit(cache=True)
+def note_move(
+    last: np.ndarray, lacked: np.ndarray, received: np.ndarray, actor: int, action: int, drew_before: bool,
+    fit: int, got: int,
+) -> None:  # fmt: skip
+    """What every seat saw ``actor`` do: it played action id ``action`` while ``fit`` (the cards
+    that fitted) was open, deciding on a drawn card (``drew_before``), and its hand grew by
+    ``got`` cards (a count: public). The one home of the log's facts, for :class:`PublicLog` and
+    the compiled game of ``maumau_v0``."""
+    if action == DRAW_A:
+        last[actor] = LAST_DRAW
+        lacked[actor] = fit  # MM-6: it drew, so nothing fitted
+        received[actor] = got
+    elif action == PASS_A:
+        if drew_before:
+            last[actor] = LAST_PASS_DRAWN
+        else:  # MM-14: nothing to draw and nothing fitted
+            last[actor] = LAST_PASS_EMPTY
+            lacked[actor] = fit
+            received[actor] = 0
+    elif action == TAKE_A:
+        last[actor] = LAST_TAKE
+        received[actor] += got
+    else:
+        last[actor] = LAST_PLAY
+        received[actor] += got + 1  # a last jack under no_win_with_jack brings a card
+
+
 class PublicLog:
     """The public facts about each seat's moves, kept up to date by playing every move through
     :meth:`play`: how each seat last moved, the cards that fitted when it last had to draw (or
@@ -165,9 +194,9 @@ class PublicLog:
     def __init__(self, game: MauMau) -> None:
         self.game = game
         n = game.players
-        self.last = [LAST_NONE] * n
-        self.lacked = [0] * n
-        self.received = [0] * n
+        self.last = np.full(n, LAST_NONE, dtype=np.int64)
+        self.lacked = np.zeros(n, dtype=np.int64)
+        self.received = np.zeros(n, dtype=np.int64)
         self._at = _layout(n)
         self.size = observation_size(n)
         self._options = sum(1 << i for i, name in enumerate(_OPTION_NAMES) if game.options[name])
@@ -180,30 +209,15 @@ class PublicLog:
         game and log as they were) and note what everyone saw."""
         game = self.game
         # move_of checks the id; a plain int in range (what learners pass) needs no check
-        move = game.ACTIONS[action] if type(action) is int and 0 <= action < len(game.ACTIONS) else game.move_of(action)
+        if type(action) is not int or not 0 <= action < len(game.ACTIONS):
+            action = game.action_id(game.move_of(action))
         actor: int = game.to_move  # type: ignore[assignment]
         drew_before = game.drawn >= 0  # only whether it decides on a drawn card: public (MM-7)
         fit = game.fit  # the cards that fit now (fit_mask of the public top card and wish)
         before = game.hands[actor].bit_count()  # a count: public
-        game.play(move)
-        got = game.hands[actor].bit_count() - before
-        if move == "draw":
-            self.last[actor] = LAST_DRAW
-            self.lacked[actor] = fit  # MM-6: it drew, so nothing fitted
-            self.received[actor] = got
-        elif move == "pass":
-            if drew_before:
-                self.last[actor] = LAST_PASS_DRAWN
-            else:  # MM-14: nothing to draw and nothing fitted
-                self.last[actor] = LAST_PASS_EMPTY
-                self.lacked[actor] = fit
-                self.received[actor] = 0
-        elif move == "take":
-            self.last[actor] = LAST_TAKE
-            self.received[actor] += got
-        else:
-            self.last[actor] = LAST_PLAY
-            self.received[actor] += got + 1  # a last jack under no_win_with_jack brings a card
+        game.play(game.ACTIONS[action])
+        note_move(self.last, self.lacked, self.received, actor, action, drew_before, fit,
+                  game.hands[actor].bit_count() - before)  # fmt: skip
 
     def observe(self, seat: int) -> np.ndarray:
         """The vector ``seat`` observes now (see ``observation_fields``), a new array.
@@ -223,8 +237,8 @@ class PublicLog:
         _encode(
             obs, self._at, self._options, seat, game.hands[seat], game.top, game.wish, game.penalty,
             game.direction, game.drawn >= 0, to_move, self._discard, len(game.draw_pile), len(pile),
-            min(1.0, game.move_count / self._move_limit), tuple(game.hands), tuple(self.last),
-            tuple(self.lacked), tuple(self.received),
+            min(1.0, game.move_count / self._move_limit), tuple(game.hands), self.last, self.lacked,
+            self.received,
         )  # fmt: skip
         return obs
 

@@ -8,15 +8,19 @@
 ...     env.step(action)
 
 The game is the engine's own (``mauseloch.new_game("mau-mau", ...)``): every rule, option and
-reshuffle is exactly the library's. Agents ``player_0`` … are the seats. The observation is a
-dict: ``observation`` (float32 vector, ``docs/envs.md`` lists every field) and ``action_mask``
-(int8 over the 47 action ids of ``docs/api.md``). Rewards come only at the end, from the
-final ranking (``rank_rewards``). An end by ``move_limit`` is a truncation, every other end a
-termination; both carry the ranking's rewards.
+reshuffle is exactly the library's. It runs on the compiled kernel (``maumau_state``: one call per
+move, one per observation), which plays exactly the engine's games; ``env.game`` is the same game
+as an engine object, brought up to date when it is read (records, replays, rendering). Agents
+``player_0`` … are the seats. The observation is a dict: ``observation`` (float32 vector,
+``docs/envs.md`` lists every field) and ``action_mask`` (int8 over the 47 action ids of
+``docs/api.md``). Rewards come only at the end, from the final ranking (``rank_rewards``). An
+end by ``move_limit`` is a truncation, every other end a termination; both carry the ranking's
+rewards.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -25,10 +29,30 @@ from pettingzoo import AECEnv
 
 from ..engine import Rng, check_seed, derive_seed, fresh_seed, new_game
 from ..games.maumau import MauMau
-from .maumau_obs import PublicLog, checked_setup, observation_size, rank_rewards
+from ..kernels.maumau import MAX_PLAYERS
+from . import maumau_state as state
+from .maumau_obs import checked_setup, observation_size, rank_rewards
 
 NAME = "maumau_v0"
 SEED_LIMIT = 1 << 53
+BLOCK = 64  # observation vectors allocated at once (rows of one zeroed array, each handed out once)
+# The action masks handed out, by ``maumau_state`` key: one per set of legal actions met (a few
+# thousand come up often); they are shared and read-only.
+_MASKS: dict[int, np.ndarray] = {}
+MAX_MASKS = 1 << 16  # then the cache starts again (a few MB at most)
+SEAT_BITS = state.SEAT_BITS
+SEAT_MASK = (1 << SEAT_BITS) - 1
+
+
+def _mask(key: int) -> np.ndarray:
+    """The shared, read-only action mask of a ``maumau_state`` key."""
+    mask = _MASKS.get(key)
+    if mask is None:
+        if len(_MASKS) >= MAX_MASKS:
+            _MASKS.clear()
+        mask = _MASKS[key] = state.mask_of(key)
+        mask.flags.writeable = False
+    return mask
 
 
 def env(**kwargs: Any) -> raw_env:
@@ -90,6 +114,7 @@ class raw_env(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self.agents: list[str] = []
+        self._agent_of = tuple(self.possible_agents)
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         size = observation_size(players)
         num_actions = len(MauMau.ACTIONS)
@@ -103,9 +128,29 @@ class raw_env(AECEnv):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
-        self._seeds: Rng | None = None  # next game seeds after reset(seed=...)
-        self.game: MauMau | None = None
-        self._log: PublicLog | None = None
+        self._seeds: Rng | int | None = None  # next game seeds after reset(seed=...): from this seed
+        self._st = state.new_state(self.players, self.game_options)
+        self._started = False  # a game was dealt (reset() was called)
+        self._running = False  # ... and is not over
+        self._game_seed = 0
+        self._deck: list[str] | None = None
+        self._history: list[int] = []  # the action ids played, for the engine copy (``game``)
+        self._game: MauMau | None = None
+        self._size = size
+        # Each vector handed out is a fresh row of a zeroed block, never written again: cheaper
+        # than an array of its own at every call.
+        self._rows: Iterator[np.ndarray] = iter(())
+        # The vector and mask of the seat to move, made by step() with the move (one compiled
+        # call for both) and handed out by the next last() (or observe() of that seat).
+        self._ready: dict[str, np.ndarray] | None = None
+        scratch = np.zeros(size, dtype=np.float32)  # warm-up calls: action -1 changes nothing
+        self._play_observe = state.direct(state.play_observe, self._st, -1, scratch)
+        self._observe = state.direct(state.observe, self._st, scratch, 0)
+        self._start_observe = state.direct(state.start_observe, self._st, np.uint64(0), False, scratch)
+        if self._start_observe is state.start_observe:  # the dispatcher: it would type an int as int64
+            self._start_observe = lambda st, seed, deck, obs: state.start_observe(st, np.uint64(seed), deck, obs)
+        self._out = np.zeros(1 + 3 * MAX_PLAYERS, dtype=np.int64)
+        self._outcome = state.direct(state.outcome, self._st, self._out)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -113,46 +158,96 @@ class raw_env(AECEnv):
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
 
+    @property
+    def game(self) -> MauMau | None:
+        """The game being played as an engine object (``None`` before ``reset``): its record,
+        view, events. Made by replaying the env's moves when first read, then brought up to date
+        at each read; the env itself plays on the kernel and never needs it."""
+        if not self._started:
+            return None
+        game = self._game
+        if game is None:
+            made = new_game("mau-mau", self.players, self._game_seed, self.game_options, self._deck)
+            assert isinstance(made, MauMau)
+            self._game = game = made
+        actions = game.ACTIONS
+        for action in self._history[game.move_count :]:
+            game.play(actions[action])
+        return game
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game. ``seed`` is the game's seed (the next resets without one draw theirs from
         it); ``options={"deck": [...]}`` deals a fixed deck (other keys are ignored)."""
         seeds = self._seeds
         if seed is not None:
             game_seed = check_seed(seed)  # ValueError for anything but a whole number in [0, 2**64)
-            seeds = Rng(derive_seed(seed, 0x5EED))
+            seeds = game_seed  # the generator of the next seeds, made when a reset needs it
         elif seeds is not None:
-            seeds = seeds.copy()
+            seeds = Rng(derive_seed(seeds, 0x5EED)) if isinstance(seeds, int) else seeds.copy()
             game_seed = seeds.next64() % SEED_LIMIT
         else:
             game_seed = fresh_seed()
         deck = options.get("deck") if isinstance(options, dict) else None
-        game = new_game("mau-mau", self.players, game_seed, self.game_options, deck)  # a bad seed or deck: ValueError
-        assert isinstance(game, MauMau)
-        self._seeds = seeds  # only now: a refused reset leaves the env as it was
-        self.game = game
-        self._log = PublicLog(game)
+        game = None
+        if deck is not None:  # the engine checks the deck (ValueError) and deals it
+            made = new_game("mau-mau", self.players, game_seed, self.game_options, deck)
+            assert isinstance(made, MauMau)
+            game = made
+        # Only now: a refused reset leaves the env as it was.
+        self._seeds = seeds
+        self._game_seed = game_seed
+        self._deck = None if game is None else list(game.deck)
+        self._game = game
+        self._history = []
+        if self._deck is not None:
+            state.put_deck(self._st, self._deck)
+        obs = next(self._rows, None)
+        if obs is None:
+            obs = self._new_rows()
+        code = self._start_observe(self._st, game_seed, self._deck is not None, obs)
+        self._started = self._running = True
+        self._ready = {"observation": obs, "action_mask": _mask(code >> SEAT_BITS)}
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[game.to_move]  # type: ignore[index]
+        self.agent_selection = self._agent_of[code & SEAT_MASK]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of.get(agent)
         if seat is None:
             raise ValueError(f"unknown agent {agent!r}; the agents are {self.possible_agents}")
-        log = self._log
-        if log is None:
+        if not self._started:
             raise RuntimeError("call reset() before observe()")
-        return {"observation": log.observe(seat), "action_mask": log.action_mask(seat)}
+        ready = self._ready
+        if ready is not None and agent == self.agent_selection:
+            self._ready = None  # each vector is handed out once
+            return ready
+        obs = next(self._rows, None)
+        if obs is None:
+            obs = self._new_rows()
+        return {"observation": obs, "action_mask": _mask(self._observe(self._st, obs, seat))}
+
+    def _new_rows(self) -> np.ndarray:
+        self._rows = iter(np.zeros((BLOCK, self._size), dtype=np.float32))
+        return next(self._rows)
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """``AECEnv.last`` without its extra call (a learner calls it at every step)."""
         agent = self.agent_selection
+        obs = None
+        if observe:
+            obs = self._ready  # always the vector of agent_selection when there is one
+            if obs is None:
+                obs = self.observe(agent)
+            else:
+                self._ready = None
+        if self._running:  # no reward and no end before the last move
+            return obs, 0.0, False, False, self.infos[agent]
         return (
-            self.observe(agent) if observe else None,
+            obs,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -160,42 +255,79 @@ class raw_env(AECEnv):
         )
 
     def step(self, action: Any) -> None:
-        if self._log is None:
+        if self._running:
+            if type(action) is not int:
+                action = self._action_id(action)
+            obs = next(self._rows, None)
+            if obs is None:
+                obs = self._new_rows()
+            try:
+                code = self._play_observe(self._st, action, obs)
+            except OverflowError:  # an int beyond int64: out of range
+                code = state.ILLEGAL
+            if code >= 0:  # the move is played; the next seat's vector is in obs
+                self._history.append(action)
+                self.agent_selection = self._agent_of[code & SEAT_MASK]
+                mask = _MASKS.get(code >> SEAT_BITS)
+                if mask is None:
+                    mask = _mask(code >> SEAT_BITS)
+                self._ready = {"observation": obs, "action_mask": mask}
+                return
+            if code == state.ILLEGAL:
+                self._refuse(action)
+            self._ready = None
+            self._history.append(action)
+            self._finish()
+            return
+        if not self._started:
             raise RuntimeError("call reset() before step()")
         if not self.agents:
             raise RuntimeError("the game is over and every agent has stepped; call reset()")
-        game, log = self.game, self._log
-        assert game is not None  # set with the log
-        if game.is_over:  # every agent is done at once (terminated or truncated)
-            self._was_dead_step(action)
-            return
+        self._was_dead_step(action)  # every agent is done at once (terminated or truncated)
+
+    def _action_id(self, action: Any) -> int:
+        """A NumPy number or one-element array as a plain id; anything else gets the engine's
+        ``ValueError``."""
+        if isinstance(action, np.ndarray) and action.size == 1:
+            action = action.item()
+        if isinstance(action, np.integer):
+            action = int(action)
         if type(action) is not int:
-            if isinstance(action, np.ndarray):
-                action = action.item()
-            if isinstance(action, np.integer):
-                action = int(action)
-        log.play(action)  # an illegal or unknown action raises and changes nothing
-        # The protocol zeroes the actor's cumulative reward here; it is 0 until the end anyway.
-        if game.is_over:  # the only rewards come now (before, every reward is 0)
-            result = game.result()
-            self.rewards = dict(zip(self.agents, rank_rewards(result), strict=True))
-            done = {a: True for a in self.agents}
-            if result["reason"] == "move_limit":
-                self.truncations = done
-            else:
-                self.terminations = done
-            for a in self.agents:
-                self.infos[a] = {"result": result}
-            self._accumulate_rewards()
-        else:
-            self.agent_selection = self.agents[game.to_move]  # type: ignore[index]
+            game = self.game
+            assert game is not None
+            game.move_of(action)  # raises: not a whole number
+        return action
+
+    def _refuse(self, action: int) -> None:
+        """The engine's error for an action the kernel found not legal (nothing has changed)."""
+        game = self.game
+        assert game is not None
+        move = game.move_of(action)  # ValueError: out of range
+        if action in game.legal_actions():  # cannot happen: the kernel plays the engine's rules
+            raise RuntimeError(f"kernel and engine disagree on action {action} ({move})")
+        game.play(move)  # raises IllegalMove, the engine's own message
+        raise AssertionError("unreachable")
+
+    def _finish(self) -> None:
+        """The last move was played: the only rewards come now (before, every reward is 0).
+        The protocol zeroes the actor's cumulative reward at each step; it is 0 until now."""
+        self._running = False
+        self._outcome(self._st, self._out)
+        result = state.result(self._out.tolist(), self.players)
+        done = self.truncations if result["reason"] == "move_limit" else self.terminations
+        for agent, reward in zip(self.agents, rank_rewards(result), strict=True):
+            self.rewards[agent] = reward
+            self._cumulative_rewards[agent] += reward
+            done[agent] = True
+            self.infos[agent]["result"] = result
 
     def render(self) -> str | None:
-        if self.game is None:
+        game = self.game
+        if game is None:
             raise RuntimeError("call reset() before render()")
         if self.render_mode is None:
             return None
-        return render_text(self.game)
+        return render_text(game)
 
     def close(self) -> None:
         pass

@@ -203,20 +203,33 @@ def _seat(x: int, n: int) -> int:
 @njit(cache=True)
 def deal(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, seed: np.uint64, index: int, opts: np.ndarray) -> None:
     """Start game ``index`` (seed ``derive_seed(seed, index)``) in one row of each array (MM-2, MM-3)."""
-    n = opts[O_PLAYERS]
-    game_seed = derive_seed(seed, np.uint64(index))
-    rngs[R_SEED] = game_seed
+    deal_seeded(ints, cards, rngs, derive_seed(seed, np.uint64(index)), opts)
+    ints[I_INDEX] = index
+
+
+@njit(cache=True)
+def deal_seeded(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, game_seed: np.uint64, opts: np.ndarray) -> None:
+    """Start ``new_game("mau-mau", seed=game_seed)``: its deck shuffled (MM-2), then dealt."""
     rngs[R_DEAL] = derive_seed(game_seed, U1)
     rngs[R_DEAL + 1] = U0
     rngs[R_DEAL + 2] = U0
+    for c in range(32):  # the canonical deck (FULL_DECK is card ids 0..31), shuffled in the discard area
+        cards[DISC + c] = c
+    _shuffle(cards, DISC, 32, rngs, R_DEAL)
+    deal_deck(ints, cards, rngs, game_seed, opts)
+
+
+@njit(cache=True)
+def deal_deck(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, game_seed: np.uint64, opts: np.ndarray) -> None:
+    """Start the game with seed ``game_seed`` from the deck (card ids, in dealing order) in
+    ``cards[DISC:DISC + 32]``: ``new_game("mau-mau", seed=game_seed, deck=...)`` (MM-2, MM-3)."""
+    n = opts[O_PLAYERS]
+    rngs[R_SEED] = game_seed
     # MM-8: the reshuffles' own generator; the engine makes it at the first reshuffle, which
     # draws the same numbers as making it now.
     rngs[R_STATE] = derive_seed(game_seed, np.uint64(2))
     rngs[R_WORD] = U0
     rngs[R_CHUNKS] = U0
-    for c in range(32):  # the canonical deck (FULL_DECK is card ids 0..31), shuffled in the discard area
-        cards[DISC + c] = c
-    _shuffle(cards, DISC, 32, rngs, R_DEAL)
     dealt = 5 * n
     for s in range(MAX_PLAYERS):
         ints[I_HANDS + s] = 0
@@ -242,7 +255,7 @@ def deal(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, seed: np.uint64,
     ints[I_PILE] = pile
     ints[I_DISC] = 1
     ints[I_MOVES] = 0
-    ints[I_INDEX] = index
+    ints[I_INDEX] = 0
 
 
 @njit(cache=True)
