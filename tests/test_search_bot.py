@@ -134,7 +134,7 @@ def test_the_cheat_deals_the_true_hands() -> None:
 def test_a_redealt_clone_is_the_game_from_view_deals(seed: int) -> None:
     """The search deals each iteration into a clone of one sample (_redeal) instead of parsing
     the view again: the position must be exactly what ``MauMau.from_view`` makes of that deal."""
-    from mauseloch.bots.search import _redeal
+
 
     g = mauseloch.new_game("mau-mau", players=3, seed=seed)
     heuristic = [make_bot("mau-mau", "heuristic", seed=s) for s in range(3)]
@@ -148,7 +148,7 @@ def test_a_redealt_clone_is_the_game_from_view_deals(seed: int) -> None:
     for i in range(5):
         deal = bot._deal(view, pool)
         fresh = MauMau.from_view(view, seed=100 + i, deal=deal)
-        quick = _redeal(base, seat, [CARD_ID[c] for c in deal], 100 + i)
+        quick = base.redealt(seat, [CARD_ID[c] for c in deal], 100 + i)
         assert quick.hands == fresh.hands and quick.draw_pile == fresh.draw_pile
         assert quick.legal_moves() == fresh.legal_moves() == g.legal_moves()
         while not fresh.is_over:  # the same game from there on, reshuffles included

@@ -41,11 +41,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import Game, Rng, derive_seed
-from ..games.maumau import CARD_FIT, CARD_ID, CARD_STR, JACKS, POINTS, SEVEN, SUIT_MASK, SUITS, MauMau, fit_mask
+from ..games.maumau import CARD_ID, CARD_STR, SEVEN, SEVENS, SUITS, MauMau, fit_mask
 from . import register_bot
-from .maumau_heuristic import HeuristicBot
+from .maumau_heuristic import HeuristicBot, heuristic_move
 
-SEVENS_MASK = sum(1 << (s * 8 + SEVEN) for s in range(4))
 SOFT_WEIGHT = 0.15  # how much a deal keeps when a rival holds a seven it did not play on a penalty
 ROLLOUT_LIMIT = 400  # moves; a rollout still running then is scored as it stands
 
@@ -86,6 +85,9 @@ class SearchBot:
         exploration: float = 0.4,
         prior: float = 3.0,
         epsilon: float = 0.2,
+        rival_model: bool = False,
+        flat: bool = False,
+        rank_share: float = 0.2,
         rollout_depth: int | None = None,
         peek: Callable[[], Game] | None = None,
     ) -> None:
@@ -96,14 +98,18 @@ class SearchBot:
         self.time_ms = time_ms
         self.inference = inference
         self.exploration = exploration
-        self.epsilon = epsilon  # the share of random moves in the play-outs (see _rollout_move)
+        self.epsilon = epsilon  # the share of random moves in the play-outs (see _policy)
+        self.rival_model = rival_model  # rivals move as the heuristic in the tree too
+        self.flat = flat  # every root move on the same deals and play-out seeds (see _choose_flat)
+        self.rank_share = rank_share
         self.peek = peek  # the cheating variant's window on the real game (bench only)
         # The heuristic's choice gets a head start of ``prior`` wins at the root (progressive bias).
         self.prior = prior
-        self._heuristic = HeuristicBot(derive_seed(seed, 7)) if prior > 0 else None
+        self._heuristic = HeuristicBot(derive_seed(seed, 7)) if prior > 0 or flat else None
         self.rollout_depth = rollout_depth  # None: play out to the end; else score by cards left
         self._rng = Rng(seed)
         self._seed = seed
+        self._ace_skips = self._no_win_with_jack = False  # the table's options, read per decision
         self.last_iterations = 0  # how many the last decision ran (the bench reports it)
         # What the public moves told so far (see _observe).
         self._next = -1  # absolute index of the first move not yet read
@@ -128,9 +134,14 @@ class SearchBot:
             self._observe(view)
         if len(legal) == 1:
             return legal[0]
+        options = view["options"]
+        self._ace_skips = bool(options.get("ace_skips"))
+        self._no_win_with_jack = bool(options.get("no_win_with_jack"))
+        if self.flat:
+            return self._choose_flat(view, legal)
         seat: int = view["seat"]
         root = _Node(seat)
-        if self._heuristic is not None:
+        if self._heuristic is not None and self.prior > 0:
             hint = self._heuristic.choose(view, legal)
             child = root.children[hint] = _Node(seat)
             child.visits, child.reward = 1, self.prior  # as if tried once with reward ``prior``
@@ -147,23 +158,92 @@ class SearchBot:
             deal = self._deal_ids(view, pool)
             if base is None:
                 base = MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal])
-            self._iterate(_redeal(base, seat, deal, derive_seed(decision_seed, count)), root)
+            self._iterate(base.redealt(seat, deal, derive_seed(decision_seed, count)), root, seat)
             count += 1
         self.last_iterations = count
         # The most visited move; the legal list's order breaks ties (deterministic).
         best = max(legal, key=lambda m: root.children[m].visits if m in root.children else -1)
         return best
 
-    def _iterate(self, game: MauMau, root: _Node) -> None:
+    def _choose_flat(self, view: dict[str, Any], legal: list[str]) -> str:
+        """Every legal move played out on the same deals with the same play-out seeds (common
+        random numbers: the luck of a deal falls on every move alike, so a few hundred play-outs
+        tell close moves apart); the best mean reward wins, ties go to the heuristic's choice."""
+        assert self._heuristic is not None
+        seat: int = view["seat"]
+        hint = self._heuristic.choose(view, legal)
+        moves = [hint] + [m for m in legal if m != hint]
+        totals = [0.0] * len(moves)
+        totals[0] += self.prior
+        deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
+        pool = self._pool(view)
+        decision_seed = derive_seed(self._seed, view["moves_played"])
+        base: MauMau | None = None
+        count = deals = 0
+        while True:
+            if self.iterations is not None and count + len(moves) > max(self.iterations, len(moves)):
+                break
+            if deadline is not None and count and time.perf_counter() >= deadline:
+                break
+            deal = self._deal_ids(view, pool)
+            if base is None:
+                base = MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal])
+            sample = base.redealt(seat, deal, derive_seed(decision_seed, deals))
+            luck = derive_seed(decision_seed, 1_000_000 + deals)
+            for i, move in enumerate(moves):
+                game = sample.clone()
+                game.play(move)
+                totals[i] += self._rollout(game, Rng(luck))[seat]
+            count += len(moves)
+            deals += 1
+        self.last_iterations = count
+        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+        return moves[best]
+
+    def _policy(self, game: MauMau, legal: list[str], rng: Rng, epsilon: float) -> str:
+        """The play-out policy: the heuristic bot's own decision (``heuristic_move``) on the
+        imagined position, with a share ``epsilon`` of random family moves (_family_move). The
+        rivals at the bench and most tables play like that, so play-outs judge moves the way
+        they will be played on."""
+        if epsilon and rng.random() < epsilon:
+            return _family_move(legal, rng)
+        mover: int = game.to_move  # type: ignore[assignment]
+        hands = game.hands
+        return heuristic_move(
+            legal, hands[mover], mover, [h.bit_count() for h in hands], game.direction,
+            self._ace_skips, self._no_win_with_jack, rng,
+        )  # fmt: skip
+
+    def _rollout(self, game: MauMau, rng: Rng) -> list[float]:
+        moves = 0
+        limit = ROLLOUT_LIMIT if self.rollout_depth is None else self.rollout_depth
+        eps = self.epsilon
+        while not game.is_over and moves < limit:
+            legal = game.legal_moves()
+            game.play(self._policy(game, legal, rng, eps) if len(legal) > 1 else legal[0])
+            moves += 1
+        return _rewards(game, self.rank_share) if game.is_over else _estimate(game, self.rank_share)
+
+    def _iterate(self, game: MauMau, root: _Node, seat: int) -> None:
         rng = self._rng
         node = root
         path = [root]
         c = self.exploration
+        model = self.rival_model
         # Selection and expansion: down the tree while every legal move has been tried here.
         while not game.is_over:
             mover: int = game.to_move  # type: ignore[assignment]
             legal = game.legal_moves()
             children = node.children
+            if model and mover != seat:  # a rival moves as the heuristic would: no branching
+                move = self._policy(game, legal, rng, 0.0) if len(legal) > 1 else legal[0]
+                nxt = children.get(move)
+                if nxt is None:
+                    nxt = children[move] = _Node(mover)
+                game.play(move)
+                node = nxt
+                path.append(node)
+                continue
             untried = [m for m in legal if m not in children]
             if untried:
                 move = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
@@ -186,15 +266,7 @@ class SearchBot:
             game.play(best_move)
             node = best  # type: ignore[assignment]
             path.append(node)
-        # Rollout: a quick family policy to the end (see _rollout_move).
-        moves = 0
-        limit = ROLLOUT_LIMIT if self.rollout_depth is None else self.rollout_depth
-        eps = self.epsilon
-        while not game.is_over and moves < limit:
-            legal = game.legal_moves()
-            game.play(_rollout_move(game, legal, rng, eps) if len(legal) > 1 else legal[0])
-            moves += 1
-        rewards = _rewards(game) if game.is_over else _estimate(game)
+        rewards = self._rollout(game, rng)
         for n in path:
             n.visits += 1
             if n is not root:
@@ -323,7 +395,7 @@ class SearchBot:
                     )
             elif move == "take":
                 if who != seat:  # countering is never forced, so only a soft fact
-                    self._constraints.append(_Constraint(who, SEVENS_MASK, self._received[who], True))
+                    self._constraints.append(_Constraint(who, SEVENS, self._received[who], True))
                 self._received[who] += self._penalty
                 self._penalty = 0
             else:
@@ -353,90 +425,6 @@ class SearchBot:
         ]
 
 
-def _redeal(base: MauMau, seat: int, deal: list[int], seed: int) -> MauMau:
-    """``MauMau.from_view(view, seed, deal)`` for a ``base`` made from that view, at the cost of a
-    clone: the deal goes straight into the hidden hands and the draw pile (parsing a view each
-    iteration cost a third of the search). Only while ``seat`` is to move, so no other seat is
-    deciding on a drawn card; ``tests/test_search_bot.py`` checks it against from_view."""
-    game = base.clone()
-    hands = game.hands
-    i = 0
-    for s in range(len(hands)):
-        if s != seat:
-            n = hands[s].bit_count()
-            hand = 0
-            for c in deal[i : i + n]:
-                hand |= 1 << c
-            hands[s] = hand
-            i += n
-    game.draw_pile = deal[i:][::-1]  # top at the end
-    game.seed = seed  # later reshuffles differ between iterations, as from_view's seed makes them
-    return game
-
-
-def _rollout_move(game: MauMau, legal: list[str], rng: Rng, epsilon: float) -> str:
-    """The play-out policy: with chance ``epsilon`` a random move of a family player (see
-    _family_move), else the heuristic bot's habits (HeuristicBot) read straight off the
-    engine's bit masks, a few µs a move: counter a seven, play a drawn card unless it is a jack,
-    keep jacks for a need, stop a rival about to go out, and otherwise keep the hand flexible.
-    The rivals at the bench and most tables play like that, so play-outs that do judge moves
-    the way they will be played."""
-    if epsilon and rng.random() < epsilon:
-        return _family_move(legal, rng)
-    first = legal[0]
-    if first == "draw" or (first == "pass" and len(legal) == 1):
-        return first
-    mover: int = game.to_move  # type: ignore[assignment]
-    hand = game.hands[mover]
-    if "take" in legal:  # MM-9: counter with the seven worth most (any seven: all 7 points)
-        return first if first != "take" else legal[1]
-    if "pass" in legal:  # a drawn card fits: play it, unless it is a jack and the hand is big
-        card = legal[0] if legal[0] != "pass" else legal[1]
-        if card[0] != "J" or hand.bit_count() <= 2:
-            return card if card[0] != "J" else _best_wish(card, hand)
-        return "pass"
-    counts = [h.bit_count() for h in game.hands]
-    n = game.players
-    nxt = (mover + game.direction) % n
-    next_close = counts[nxt] <= 2
-    rival_close = min(c for s, c in enumerate(counts) if s != mover) <= 2
-    best = first
-    best_score = -1e9
-    jacks_only = all(m[0] == "J" for m in legal)
-    for m in legal:
-        rank = m[0]
-        if rank == "J":
-            if not jacks_only and hand.bit_count() > 2:
-                continue  # a jack is kept while another card fits
-            m = _best_wish(m, hand)
-        cid = CARD_ID[m[:2]]
-        rest = hand & ~(1 << cid)
-        if not rest:
-            return m  # going out (a last jack under no_win_with_jack is still worth a try)
-        if rank == "J":
-            score = 4.0 * (rest & SUIT_MASK[SUITS.index(m[3])]).bit_count()
-        else:
-            score = 4.0 * (rest & CARD_FIT[cid]).bit_count() + 1.5 * (rest & SUIT_MASK[cid >> 3]).bit_count()
-            if rank == "7":
-                score += 12.0 if next_close else (0.0 if rest & SEVENS_MASK else -6.0)
-            elif rank == "8":
-                score += 14.0 if next_close else 1.0
-            elif rank == "9" and n == 2:
-                score += 3.0
-        if rival_close:
-            score += 0.8 * POINTS[cid & 7]
-        if score > best_score:
-            best, best_score = m, score
-    return best
-
-
-def _best_wish(move: str, hand: int) -> str:
-    """The jack ``move`` with the wish for the suit the rest of the hand is longest in."""
-    rest = hand & ~(1 << CARD_ID[move[:2]]) & ~JACKS
-    suit = max(range(4), key=lambda s: (rest & SUIT_MASK[s]).bit_count())
-    return move[:2] + ":" + SUITS[suit]
-
-
 def _family_move(legal: list[str], rng: Rng) -> str:
     """Random, but like a player: counter a seven rather than take, play a card found by drawing
     unless it is a jack, and keep jacks while another card fits."""
@@ -450,11 +438,11 @@ def _family_move(legal: list[str], rng: Rng) -> str:
     return legal[rng.below(len(legal))]
 
 
-def _rewards(game: Game) -> list[float]:
+def _rewards(game: Game, share: float) -> list[float]:
     """1 for the winner; the rest share a little by rank (so a search still prefers second)."""
     ranks: list[int] = game.result()["ranks"] if game.is_over else _ranks_now(game)  # ROLLOUT_LIMIT hit
     n = game.players
-    return [(0.8 if r == 1 else 0.0) + 0.2 * (n - r) / (n - 1) for r in ranks]
+    return [(1 - share if r == 1 else 0.0) + share * (n - r) / (n - 1) for r in ranks]
 
 
 def _ranks_now(game: Game) -> list[int]:
@@ -462,14 +450,14 @@ def _ranks_now(game: Game) -> list[int]:
     return [1 + sum(1 for o in counts if o < c) for c in counts]
 
 
-def _estimate(game: Game) -> list[float]:
+def _estimate(game: Game, share: float) -> list[float]:
     """A game cut short: the chance to win guessed from the cards each seat holds."""
     counts: list[int] = game.view(None)["hand_counts"]
     n = game.players
     weights = [math.exp(-0.6 * c) for c in counts]
     total = sum(weights)
     ranks = [1 + sum(1 for o in counts if o < c) for c in counts]
-    return [0.8 * w / total + 0.2 * (n - r) / (n - 1) for w, r in zip(weights, ranks, strict=True)]
+    return [(1 - share) * w / total + share * (n - r) / (n - 1) for w, r in zip(weights, ranks, strict=True)]
 
 
 LEVELS = {"search-fast": 100, "search": 250}  # iterations per decision
