@@ -58,10 +58,14 @@ def heuristic_move(
     prev = (seat - direction) % players
     rival_close = min(c for s, c in enumerate(counts) if s != seat) <= 2
     next_close = counts[nxt] <= 2
+    wishes = _wish_qualities(hand) if any(m[0] == "J" for m in cards) else _NO_WISHES
     best: tuple[float, int, str] | None = None
     for m in cards:
-        scored = (_score(m, hand, players, counts, nxt, prev, rival_close, next_close, ace_skips, no_win_with_jack),
-                  rng.below(_TIE), m)  # fmt: skip
+        scored = (
+            _score(m, hand, players, counts, nxt, prev, rival_close, next_close, ace_skips, no_win_with_jack, wishes),
+            rng.below(_TIE),
+            m,
+        )
         if best is None or scored > best:
             best = scored
     assert best is not None
@@ -79,6 +83,7 @@ def _score(
     next_close: bool,
     ace_skips: bool,
     no_win_with_jack: bool,
+    wishes: tuple[float, ...],
 ) -> float:
     cid = CARD_ID[move[:2]]
     rank, suit = cid & 7, cid >> 3
@@ -98,7 +103,7 @@ def _score(
     # Play from long suits, keep the suit count balanced.
     score += 1.5 * (rest & SUIT_MASK[suit]).bit_count()
     if rank == JACK:
-        score += _wish_quality(rest, wish)
+        score += wishes[wish]
     if rank == SEVEN:
         score += 12.0 if next_close else (0.0 if rest & SEVENS else -6.0)  # one seven is a shield
     if rank == EIGHT or (rank == ACE and ace_skips):
@@ -116,13 +121,18 @@ def _score(
     return score
 
 
-def _wish_quality(rest: int, wish: int) -> float:
-    """How good a wish is: the suit I hold most of, then the one worth most points."""
-    plain = rest & ~JACKS
-    counts = [(plain & SUIT_MASK[s]).bit_count() for s in range(4)]
-    points = [sum(POINTS[r] for r in range(8) if plain >> (s * 8 + r) & 1) for s in range(4)]
+def _wish_qualities(hand: int) -> tuple[float, ...]:
+    """How good each wish is (by suit index) for a hand about to play a jack: the suit held most
+    of, then the one worth most points (the jack played is no part of it: jacks never count)."""
+    plain = hand & ~JACKS
+    counts = [(plain >> (8 * s) & 0xFF).bit_count() for s in range(4)]
+    points = [_BYTE_POINTS[plain >> (8 * s) & 0xFF] for s in range(4)]
     best = max(range(4), key=lambda s: (counts[s], points[s]))
-    return 10.0 * counts[wish] + 0.05 * points[wish] + (2.0 if wish == best else 0.0)
+    return tuple(10.0 * counts[w] + 0.05 * points[w] + (2.0 if w == best else 0.0) for w in range(4))
+
+
+_BYTE_POINTS = tuple(sum(POINTS[r] for r in range(8) if b >> r & 1) for b in range(256))  # one suit's cards
+_NO_WISHES = (0.0, 0.0, 0.0, 0.0)
 
 
 class HeuristicBot:
