@@ -156,3 +156,55 @@ def test_a_redealt_clone_is_the_game_from_view_deals(seed: int) -> None:
             fresh.play(move)
             quick.play(move)
         assert quick.result() == fresh.result() and quick.view(None) == fresh.view(None)
+
+
+def test_play_outs_play_the_heuristic_bots_own_moves() -> None:
+    """One copy of the heuristic's habits: with no random share, the play-out policy is the
+    heuristic bot's decision (the same tie-breaking stream gives the same move)."""
+    from mauseloch.bots.maumau_heuristic import HeuristicBot
+    from mauseloch.engine import Rng
+
+    checked = 0
+    for seed in range(12):
+        players = 2 + seed % 3
+        options = {"ace_skips": seed % 2 == 1, "no_win_with_jack": seed % 3 == 0}
+        g = mauseloch.new_game("mau-mau", players=players, seed=seed, options=options)
+        assert isinstance(g, MauMau)
+        bot = SearchBot(seed, iterations=5)
+        bot._ace_skips, bot._no_win_with_jack = options["ace_skips"], options["no_win_with_jack"]
+        while not g.is_over:
+            legal = g.legal_moves()
+            mine = bot._policy(g, legal, Rng(seed), 0.0)
+            assert mine == HeuristicBot(seed).choose(g.view(g.to_move), legal)
+            checked += len(legal) > 1
+            g.play(mine)
+    assert checked > 100
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_reading_rivals_choices_keeps_the_true_hands(players: int) -> None:
+    """Reading which card a rival chose (as the heuristic would, holding its hand then) never
+    rules out the true hands of heuristic rivals, and it does rule out some random deals."""
+    truth_weights: list[float] = []
+    informative = 0
+    for seed in range(6):
+        g = mauseloch.new_game("mau-mau", players=players, seed=seed)
+        heuristic = [make_bot("mau-mau", "heuristic", seed=seed * 10 + s) for s in range(players)]
+        bot = SearchBot(seed, iterations=5, read_choices=0.05)
+        while not g.is_over:
+            seat = g.to_move
+            assert seat is not None
+            view = g.view(seat)
+            if seat == 0:
+                bot._observe(view)
+                if bot._choices:
+                    hands = {s: [CARD_ID[c] for c in g.view(s)["hand"]] for s in range(1, players)}
+                    truth_weights.append(bot._weight(hands))
+                    pool = bot._pool(view)
+                    rivals = list(range(1, players))
+                    informative += any(
+                        bot._weight(bot._propose(pool, rivals, view["hand_counts"])) < 1 for _ in range(20)
+                    )
+            g.play(heuristic[seat].choose(view, g.legal_moves()))
+    assert truth_weights and all(w == 1.0 for w in truth_weights)
+    assert informative > len(truth_weights) // 4

@@ -53,23 +53,35 @@ def heuristic_move(
         return legal[0]
     if "pass" in legal and cards[0][0] == "J" and hand.bit_count() > 2:
         return "pass"  # just drew a jack that fits: keep it for later
+    scores = _card_scores(cards, hand, seat, counts, direction, ace_skips, no_win_with_jack)
+    best = max(zip(scores, [rng.below(_TIE) for _ in cards], cards, strict=True))
+    return best[2]
+
+
+def heuristic_favourites(
+    cards: list[str], hand: int, seat: int, counts: list[int], direction: int, ace_skips: bool, no_win_with_jack: bool
+) -> list[str]:
+    """The card moves among ``cards`` (a legal list of card plays only: nothing drawn, no
+    penalty open) that :func:`heuristic_move` may choose, ties all included. A search that
+    models its rivals as this heuristic asks it which hands explain the card a rival played."""
+    scores = _card_scores(cards, hand, seat, counts, direction, ace_skips, no_win_with_jack)
+    top = max(scores)
+    return [m for m, v in zip(cards, scores, strict=True) if v == top]
+
+
+def _card_scores(
+    cards: list[str], hand: int, seat: int, counts: list[int], direction: int, ace_skips: bool, no_win_with_jack: bool
+) -> list[float]:
     players = len(counts)
     nxt = (seat + direction) % players
     prev = (seat - direction) % players
     rival_close = min(c for s, c in enumerate(counts) if s != seat) <= 2
     next_close = counts[nxt] <= 2
     wishes = _wish_qualities(hand) if any(m[0] == "J" for m in cards) else _NO_WISHES
-    best: tuple[float, int, str] | None = None
-    for m in cards:
-        scored = (
-            _score(m, hand, players, counts, nxt, prev, rival_close, next_close, ace_skips, no_win_with_jack, wishes),
-            rng.below(_TIE),
-            m,
-        )
-        if best is None or scored > best:
-            best = scored
-    assert best is not None
-    return best[2]
+    return [
+        _score(m, hand, players, counts, nxt, prev, rival_close, next_close, ace_skips, no_win_with_jack, wishes)
+        for m in cards
+    ]
 
 
 def _score(

@@ -41,9 +41,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import Game, Rng, derive_seed
-from ..games.maumau import CARD_ID, CARD_STR, SEVEN, SEVENS, SUITS, MauMau, fit_mask
+from ..games.maumau import CARD_ID, CARD_STR, NINE, SEVEN, SEVENS, SUITS, MauMau, card_moves, fit_mask
 from . import register_bot
-from .maumau_heuristic import HeuristicBot, heuristic_move
+from .maumau_heuristic import HeuristicBot, heuristic_favourites, heuristic_move
 
 SOFT_WEIGHT = 0.15  # how much a deal keeps when a rival holds a seven it did not play on a penalty
 ROLLOUT_LIMIT = 400  # moves; a rollout still running then is scored as it stands
@@ -71,6 +71,19 @@ class _Constraint:
         self.seat, self.mask, self.received, self.soft = seat, mask, received, soft
 
 
+class _Choice:
+    """``seat`` played ``move`` when the cards in ``fit`` fitted, the hands held ``counts`` cards
+    and play went in ``direction``; it had received ``received`` cards in all then, and has played
+    ``played`` (a mask, ``move``'s card included) since."""
+
+    __slots__ = ("counts", "direction", "fit", "move", "played", "received", "seat")
+
+    def __init__(self, seat: int, move: str, fit: int, counts: list[int], direction: int, received: int) -> None:
+        self.seat, self.move, self.fit, self.counts, self.direction = seat, move, fit, counts, direction
+        self.received = received
+        self.played = 1 << CARD_ID[move[:2]]
+
+
 class SearchBot:
     """ISMCTS for Mau-Mau; see the module docstring."""
 
@@ -86,6 +99,7 @@ class SearchBot:
         prior: float = 3.0,
         epsilon: float = 0.2,
         rival_model: bool = False,
+        read_choices: float = 0.0,
         flat: bool = False,
         rank_share: float = 0.2,
         rollout_depth: int | None = None,
@@ -100,6 +114,9 @@ class SearchBot:
         self.exploration = exploration
         self.epsilon = epsilon  # the share of random moves in the play-outs (see _policy)
         self.rival_model = rival_model  # rivals move as the heuristic in the tree too
+        # Inference from the cards rivals chose: a deal in which the heuristic, holding that
+        # rival's hand then, would not have played its card keeps this weight (0: not read).
+        self.read_choices = read_choices
         self.flat = flat  # every root move on the same deals and play-out seeds (see _choose_flat)
         self.rank_share = rank_share
         self.peek = peek  # the cheating variant's window on the real game (bench only)
@@ -119,6 +136,9 @@ class SearchBot:
         self._drew: int | None = None  # the seat whose last move was a draw (its pass is no news)
         self._received: list[int] = []
         self._constraints: list[_Constraint] = []
+        self._choices: list[_Choice] = []
+        self._counts: list[int] = []
+        self._direction = 1
 
     # ------------------------------------------------------------------ choosing
     def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
@@ -352,6 +372,16 @@ class SearchBot:
             held = sum(1 for c in hands[con.seat] if con.mask >> c & 1)
             if held > allowed:
                 weight *= SOFT_WEIGHT ** (held - allowed) if con.soft else 0.0
+        if self.read_choices and weight:
+            for ch in self._choices:
+                hand = ch.played
+                for c in hands[ch.seat]:
+                    hand |= 1 << c
+                cards = card_moves(hand & ch.fit)
+                if len(cards) > 1 and ch.move not in heuristic_favourites(
+                    cards, hand, ch.seat, ch.counts, ch.direction, self._ace_skips, self._no_win_with_jack
+                ):
+                    weight *= self.read_choices
         return weight
 
     def _true_deal(self, view: dict[str, Any], pool: list[int], rivals: list[int]) -> list[int]:
@@ -377,6 +407,9 @@ class SearchBot:
             self._penalty = 0 if start == 0 else view["penalty"]
             self._drew = None
             self._next = start
+            self._choices = []
+            self._counts = [5] * players if start == 0 else list(view["hand_counts"])
+            self._direction = 1 if start == 0 else view["direction"]
         no_jj = bool(view["options"].get("no_jack_on_jack"))
         for i in range(self._next - start, len(recent)):
             who, move = recent[i][0], recent[i][1]
@@ -386,6 +419,7 @@ class SearchBot:
                         _Constraint(who, fit_mask(self._top, self._wish, no_jj), self._received[who], False)
                     )
                 self._received[who] += 1
+                self._counts[who] += 1
                 self._drew = who
                 continue
             if move == "pass":
@@ -397,9 +431,21 @@ class SearchBot:
                 if who != seat:  # countering is never forced, so only a soft fact
                     self._constraints.append(_Constraint(who, SEVENS, self._received[who], True))
                 self._received[who] += self._penalty
+                self._counts[who] += self._penalty
                 self._penalty = 0
             else:
                 card, _, wish = move.partition(":")
+                if who != seat and not self._penalty and self._drew != who:  # a free choice (MM-6)
+                    fit = fit_mask(self._top, self._wish, no_jj)
+                    self._choices.append(
+                        _Choice(who, move, fit, list(self._counts), self._direction, self._received[who])
+                    )
+                for ch in self._choices:
+                    if ch.seat == who:
+                        ch.played |= 1 << CARD_ID[card]
+                self._counts[who] -= 1
+                if CARD_ID[card] & 7 == NINE:
+                    self._direction = -self._direction
                 self._top = CARD_ID[card]
                 self._wish = SUITS.index(wish) if wish else -1
                 if self._top & 7 == SEVEN:
@@ -411,6 +457,10 @@ class SearchBot:
         self._constraints = [
             con for con in self._constraints if self._received[con.seat] - con.received < counts[con.seat]
         ]
+        # A choice is read only while its rival has received nothing since: its hand then is
+        # its hand now and the cards it played since, exactly.
+        self._choices = [ch for ch in self._choices if self._received[ch.seat] == ch.received]
+        self._counts = list(counts)
 
     def facts(self) -> list[dict[str, Any]]:
         """What inference holds now (for tests and curious people)."""

@@ -97,6 +97,15 @@ def fit_mask(top: int, wish: int, no_jack_on_jack: bool) -> int:
     return fit
 
 
+def card_moves(fitting: int) -> list[str]:
+    """The legal moves of a seat whose cards in the mask ``fitting`` fit, with no penalty open
+    and nothing just drawn (MM-6; every jack once per wish), in the order ``legal_moves`` gives
+    them. A bot that asks what a rival could have played with a hand it imagines uses this."""
+    if not fitting:
+        return []
+    return list((_MEMO.get(fitting) or _moves_for(fitting))[0])
+
+
 def parse_card(text: str) -> str:
     """Canonical spelling of a card string (``"7h " -> "7H"``, ``"10♥" -> "TH"``)."""
     s = _spell(text)
