@@ -58,15 +58,28 @@ def heuristic_move(
     return best[2]
 
 
-def heuristic_favourites(
-    cards: list[str], hand: int, seat: int, counts: list[int], direction: int, ace_skips: bool, no_win_with_jack: bool
-) -> list[str]:
-    """The card moves among ``cards`` (a legal list of card plays only: nothing drawn, no
-    penalty open) that :func:`heuristic_move` may choose, ties all included. A search that
-    models its rivals as this heuristic asks it which hands explain the card a rival played."""
-    scores = _card_scores(cards, hand, seat, counts, direction, ace_skips, no_win_with_jack)
-    top = max(scores)
-    return [m for m, v in zip(cards, scores, strict=True) if v == top]
+def heuristic_agrees(
+    move: str,
+    cards: list[str],
+    hand: int,
+    seat: int,
+    counts: list[int],
+    direction: int,
+    ace_skips: bool,
+    no_win_with_jack: bool,
+) -> bool:
+    """Whether :func:`heuristic_move` may choose ``move`` (ties included) among ``cards``, a legal
+    list of card plays only (nothing drawn, no penalty open). A search that models its rivals as
+    this heuristic asks it which hands explain the card a rival played."""
+    players = len(counts)
+    nxt = (seat + direction) % players
+    prev = (seat - direction) % players
+    rival_close = min(c for s, c in enumerate(counts) if s != seat) <= 2
+    next_close = counts[nxt] <= 2
+    wishes = _wish_qualities(hand) if any(m[0] == "J" for m in cards) else _NO_WISHES
+    args = (hand, players, counts, nxt, prev, rival_close, next_close, ace_skips, no_win_with_jack, wishes)
+    mine = _score(move, *args)
+    return all(m == move or _score(m, *args) <= mine for m in cards)
 
 
 def _card_scores(

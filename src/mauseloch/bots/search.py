@@ -41,9 +41,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import Game, Rng, derive_seed
-from ..games.maumau import CARD_ID, CARD_STR, NINE, SEVEN, SEVENS, SUITS, MauMau, card_moves, fit_mask
+from ..games.maumau import CARD_ID, CARD_STR, JACKS, NINE, SEVEN, SEVENS, SUIT_MASK, SUITS, MauMau, card_moves, fit_mask
 from . import register_bot
-from .maumau_heuristic import HeuristicBot, heuristic_favourites, heuristic_move
+from .maumau_heuristic import HeuristicBot, heuristic_agrees, heuristic_move
 
 SOFT_WEIGHT = 0.15  # how much a deal keeps when a rival holds a seven it did not play on a penalty
 ROLLOUT_LIMIT = 400  # moves; a rollout still running then is scored as it stands
@@ -192,7 +192,13 @@ class SearchBot:
         assert self._heuristic is not None
         seat: int = view["seat"]
         hint = self._heuristic.choose(view, legal)
-        moves = [hint] + [m for m in legal if m != hint]
+        held = 0
+        for c in view["hand"]:
+            held |= 1 << CARD_ID[c]
+        held &= ~JACKS
+        # A jack's wish for a suit the hand holds none of is never tried (it hands the suit to
+        # the rivals); the heuristic's own wish always is.
+        moves = [hint] + [m for m in legal if m != hint and (m[0] != "J" or held & SUIT_MASK[SUITS.index(m[3])])]
         totals = [0.0] * len(moves)
         totals[0] += self.prior
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
@@ -378,8 +384,8 @@ class SearchBot:
                 for c in hands[ch.seat]:
                     hand |= 1 << c
                 cards = card_moves(hand & ch.fit)
-                if len(cards) > 1 and ch.move not in heuristic_favourites(
-                    cards, hand, ch.seat, ch.counts, ch.direction, self._ace_skips, self._no_win_with_jack
+                if len(cards) > 1 and not heuristic_agrees(
+                    ch.move, cards, hand, ch.seat, ch.counts, ch.direction, self._ace_skips, self._no_win_with_jack
                 ):
                     weight *= self.read_choices
         return weight
