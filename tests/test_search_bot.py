@@ -13,10 +13,12 @@ from mauseloch.bots.search import SearchBot
 from mauseloch.games.maumau import CARD_ID, SUIT_MASK, SUITS, MauMau
 
 
-def _play(players: int, seed: int, kinds: list[str], options: dict[str, object] | None = None) -> mauseloch.Game:
+def _play(
+    players: int, seed: int, kinds: list[str], options: dict[str, object] | None = None, flat: bool = True
+) -> mauseloch.Game:
     g = mauseloch.new_game("mau-mau", players=players, seed=seed, options=options)
     bots = [
-        SearchBot(seed * 10 + s, iterations=12) if k == "search" else make_bot("mau-mau", k, seed=s)
+        SearchBot(seed * 10 + s, iterations=12, flat=flat) if k == "search" else make_bot("mau-mau", k, seed=s)
         for s, k in enumerate(kinds)
     ]
     while not g.is_over:
@@ -40,16 +42,18 @@ def test_levels_are_offered_for_mau_mau_only() -> None:
     assert isinstance(bot, SearchBot) and bot.kind == "search-fast"
 
 
-@pytest.mark.parametrize("players", [2, 3, 5])
-def test_plays_legal_moves_to_the_end(players: int) -> None:
+@pytest.mark.parametrize(("players", "flat"), [(2, True), (3, True), (5, True), (3, False)])
+def test_plays_legal_moves_to_the_end(players: int, flat: bool) -> None:
+    """Both ways of searching: flat (every move on the same deals) and the ISMCTS tree."""
     options = {"ace_skips": True, "no_jack_on_jack": True, "no_win_with_jack": True} if players == 3 else None
-    g = _play(players, players, ["search", *["heuristic"] * (players - 1)], options)
+    g = _play(players, players, ["search", *["heuristic"] * (players - 1)], options, flat)
     assert g.is_over
 
 
-def test_deterministic_for_a_seed_and_an_iteration_budget() -> None:
-    a = _play(2, 5, ["search", "search"])
-    b = _play(2, 5, ["search", "search"])
+@pytest.mark.parametrize("flat", [True, False])
+def test_deterministic_for_a_seed_and_an_iteration_budget(flat: bool) -> None:
+    a = _play(2, 5, ["search", "search"], flat=flat)
+    b = _play(2, 5, ["search", "search"], flat=flat)
     assert a.record() == b.record()
 
 

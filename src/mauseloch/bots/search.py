@@ -97,10 +97,10 @@ class SearchBot:
         inference: bool = True,
         exploration: float = 0.4,
         prior: float = 3.0,
-        epsilon: float = 0.2,
-        rival_model: bool = False,
-        read_choices: float = 0.0,
-        flat: bool = False,
+        epsilon: float = 0.0,
+        read_choices: float = 0.05,
+        tries: int = 10,
+        flat: bool = True,
         rank_share: float = 0.2,
         rollout_depth: int | None = None,
         peek: Callable[[], Game] | None = None,
@@ -113,10 +113,10 @@ class SearchBot:
         self.inference = inference
         self.exploration = exploration
         self.epsilon = epsilon  # the share of random moves in the play-outs (see _policy)
-        self.rival_model = rival_model  # rivals move as the heuristic in the tree too
         # Inference from the cards rivals chose: a deal in which the heuristic, holding that
         # rival's hand then, would not have played its card keeps this weight (0: not read).
         self.read_choices = read_choices
+        self.tries = tries  # deals proposed at most per sample (rejection sampling)
         self.flat = flat  # every root move on the same deals and play-out seeds (see _choose_flat)
         self.rank_share = rank_share
         self.peek = peek  # the cheating variant's window on the real game (bench only)
@@ -157,8 +157,11 @@ class SearchBot:
         options = view["options"]
         self._ace_skips = bool(options.get("ace_skips"))
         self._no_win_with_jack = bool(options.get("no_win_with_jack"))
+        # ``iterations`` counts play-outs at two players; more players play longer games, so a
+        # decision gets 2/players of them and costs about the same time.
+        budget = None if self.iterations is None else max(1, self.iterations * 2 // view["players"])
         if self.flat:
-            return self._choose_flat(view, legal)
+            return self._choose_flat(view, legal, budget)
         seat: int = view["seat"]
         root = _Node(seat)
         if self._heuristic is not None and self.prior > 0:
@@ -171,21 +174,21 @@ class SearchBot:
         decision_seed = derive_seed(self._seed, view["moves_played"])
         base: MauMau | None = None
         while True:
-            if self.iterations is not None and count >= self.iterations:
+            if budget is not None and count >= budget:
                 break
             if deadline is not None and count and time.perf_counter() >= deadline:
                 break
             deal = self._deal_ids(view, pool)
             if base is None:
                 base = MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal])
-            self._iterate(base.redealt(seat, deal, derive_seed(decision_seed, count)), root, seat)
+            self._iterate(base.redealt(seat, deal, derive_seed(decision_seed, count)), root)
             count += 1
         self.last_iterations = count
         # The most visited move; the legal list's order breaks ties (deterministic).
         best = max(legal, key=lambda m: root.children[m].visits if m in root.children else -1)
         return best
 
-    def _choose_flat(self, view: dict[str, Any], legal: list[str]) -> str:
+    def _choose_flat(self, view: dict[str, Any], legal: list[str], budget: int | None) -> str:
         """Every legal move played out on the same deals with the same play-out seeds (common
         random numbers: the luck of a deal falls on every move alike, so a few hundred play-outs
         tell close moves apart); the best mean reward wins, ties go to the heuristic's choice."""
@@ -207,7 +210,7 @@ class SearchBot:
         base: MauMau | None = None
         count = deals = 0
         while True:
-            if self.iterations is not None and count + len(moves) > max(self.iterations, len(moves)):
+            if budget is not None and count + len(moves) > max(budget, len(moves)):
                 break
             if deadline is not None and count and time.perf_counter() >= deadline:
                 break
@@ -250,26 +253,16 @@ class SearchBot:
             moves += 1
         return _rewards(game, self.rank_share) if game.is_over else _estimate(game, self.rank_share)
 
-    def _iterate(self, game: MauMau, root: _Node, seat: int) -> None:
+    def _iterate(self, game: MauMau, root: _Node) -> None:
         rng = self._rng
         node = root
         path = [root]
         c = self.exploration
-        model = self.rival_model
         # Selection and expansion: down the tree while every legal move has been tried here.
         while not game.is_over:
             mover: int = game.to_move  # type: ignore[assignment]
             legal = game.legal_moves()
             children = node.children
-            if model and mover != seat:  # a rival moves as the heuristic would: no branching
-                move = self._policy(game, legal, rng, 0.0) if len(legal) > 1 else legal[0]
-                nxt = children.get(move)
-                if nxt is None:
-                    nxt = children[move] = _Node(mover)
-                game.play(move)
-                node = nxt
-                path.append(node)
-                continue
             untried = [m for m in legal if m not in children]
             if untried:
                 move = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
@@ -321,7 +314,7 @@ class SearchBot:
             return self._true_deal(view, pool, rivals)
         rng = self._rng
         best: tuple[float, list[int]] | None = None
-        for _ in range(20):  # rejection for the soft constraints; hard ones hold by construction
+        for _ in range(self.tries):  # rejection for the soft constraints; hard ones hold by construction
             hands = self._propose(pool, rivals, counts)
             weight = self._weight(hands)
             if best is None or weight > best[0]:
@@ -516,7 +509,7 @@ def _estimate(game: Game, share: float) -> list[float]:
     return [(1 - share) * w / total + share * (n - r) / (n - 1) for w, r in zip(weights, ranks, strict=True)]
 
 
-LEVELS = {"search-fast": 100, "search": 250}  # iterations per decision
+LEVELS = {"search-fast": 80, "search": 200}  # play-outs per decision at two players
 
 
 def _level(kind: str, iterations: int) -> Callable[[int], SearchBot]:
