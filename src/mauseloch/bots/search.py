@@ -41,7 +41,20 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import Game, Rng, derive_seed
-from ..games.maumau import CARD_ID, CARD_STR, JACKS, NINE, SEVEN, SEVENS, SUIT_MASK, SUITS, MauMau, card_moves, fit_mask
+from ..games.maumau import (
+    CARD_ID,
+    CARD_STR,
+    JACK,
+    JACKS,
+    NINE,
+    SEVEN,
+    SEVENS,
+    SUIT_MASK,
+    SUITS,
+    MauMau,
+    card_moves,
+    fit_mask,
+)
 from . import register_bot
 from .maumau_heuristic import HeuristicBot, heuristic_agrees, heuristic_move
 
@@ -137,6 +150,7 @@ class SearchBot:
         self._received: list[int] = []
         self._constraints: list[_Constraint] = []
         self._choices: list[_Choice] = []
+        self._kept: list[int] = []  # jacks each rival drew and kept (see _observe)
         self._counts: list[int] = []
         self._direction = 1
 
@@ -372,6 +386,9 @@ class SearchBot:
             if held > allowed:
                 weight *= SOFT_WEIGHT ** (held - allowed) if con.soft else 0.0
         if self.read_choices and weight:
+            for s, kept in enumerate(self._kept):
+                if kept and sum(1 for c in hands[s] if c & 7 == JACK) < kept:
+                    weight *= self.read_choices
             for ch in self._choices:
                 hand = ch.played
                 for c in hands[ch.seat]:
@@ -407,6 +424,7 @@ class SearchBot:
             self._drew = None
             self._next = start
             self._choices = []
+            self._kept = [0] * players
             self._counts = [5] * players if start == 0 else list(view["hand_counts"])
             self._direction = 1 if start == 0 else view["direction"]
         no_jj = bool(view["options"].get("no_jack_on_jack"))
@@ -426,6 +444,8 @@ class SearchBot:
                     self._constraints.append(
                         _Constraint(who, fit_mask(self._top, self._wish, no_jj), self._received[who], False)
                     )
+                elif who != seat:  # kept a drawn card that fitted: the heuristic keeps only a jack
+                    self._kept[who] += 1
             elif move == "take":
                 if who != seat:  # countering is never forced, so only a soft fact
                     self._constraints.append(_Constraint(who, SEVENS, self._received[who], True))
@@ -442,6 +462,8 @@ class SearchBot:
                 for ch in self._choices:
                     if ch.seat == who:
                         ch.played |= 1 << CARD_ID[card]
+                if CARD_ID[card] & 7 == JACK and self._kept[who]:
+                    self._kept[who] -= 1
                 self._counts[who] -= 1
                 if CARD_ID[card] & 7 == NINE:
                     self._direction = -self._direction
