@@ -13,10 +13,12 @@ from mauseloch.bots.search import SearchBot
 from mauseloch.games.maumau import CARD_ID, SUIT_MASK, SUITS, MauMau
 
 
-def _play(players: int, seed: int, kinds: list[str], options: dict[str, object] | None = None) -> mauseloch.Game:
+def _play(
+    players: int, seed: int, kinds: list[str], options: dict[str, object] | None = None, flat: bool = True
+) -> mauseloch.Game:
     g = mauseloch.new_game("mau-mau", players=players, seed=seed, options=options)
     bots = [
-        SearchBot(seed * 10 + s, iterations=12) if k == "search" else make_bot("mau-mau", k, seed=s)
+        SearchBot(seed * 10 + s, iterations=12, flat=flat) if k == "search" else make_bot("mau-mau", k, seed=s)
         for s, k in enumerate(kinds)
     ]
     while not g.is_over:
@@ -40,16 +42,18 @@ def test_levels_are_offered_for_mau_mau_only() -> None:
     assert isinstance(bot, SearchBot) and bot.kind == "search-fast"
 
 
-@pytest.mark.parametrize("players", [2, 3, 5])
-def test_plays_legal_moves_to_the_end(players: int) -> None:
+@pytest.mark.parametrize(("players", "flat"), [(2, True), (3, True), (5, True), (3, False)])
+def test_plays_legal_moves_to_the_end(players: int, flat: bool) -> None:
+    """Both ways of searching: flat (every move on the same deals) and the ISMCTS tree."""
     options = {"ace_skips": True, "no_jack_on_jack": True, "no_win_with_jack": True} if players == 3 else None
-    g = _play(players, players, ["search", *["heuristic"] * (players - 1)], options)
+    g = _play(players, players, ["search", *["heuristic"] * (players - 1)], options, flat)
     assert g.is_over
 
 
-def test_deterministic_for_a_seed_and_an_iteration_budget() -> None:
-    a = _play(2, 5, ["search", "search"])
-    b = _play(2, 5, ["search", "search"])
+@pytest.mark.parametrize("flat", [True, False])
+def test_deterministic_for_a_seed_and_an_iteration_budget(flat: bool) -> None:
+    a = _play(2, 5, ["search", "search"], flat=flat)
+    b = _play(2, 5, ["search", "search"], flat=flat)
     assert a.record() == b.record()
 
 
@@ -134,7 +138,7 @@ def test_the_cheat_deals_the_true_hands() -> None:
 def test_a_redealt_clone_is_the_game_from_view_deals(seed: int) -> None:
     """The search deals each iteration into a clone of one sample (_redeal) instead of parsing
     the view again: the position must be exactly what ``MauMau.from_view`` makes of that deal."""
-    from mauseloch.bots.search import _redeal
+
 
     g = mauseloch.new_game("mau-mau", players=3, seed=seed)
     heuristic = [make_bot("mau-mau", "heuristic", seed=s) for s in range(3)]
@@ -148,7 +152,7 @@ def test_a_redealt_clone_is_the_game_from_view_deals(seed: int) -> None:
     for i in range(5):
         deal = bot._deal(view, pool)
         fresh = MauMau.from_view(view, seed=100 + i, deal=deal)
-        quick = _redeal(base, seat, [CARD_ID[c] for c in deal], 100 + i)
+        quick = base.redealt(seat, [CARD_ID[c] for c in deal], 100 + i)
         assert quick.hands == fresh.hands and quick.draw_pile == fresh.draw_pile
         assert quick.legal_moves() == fresh.legal_moves() == g.legal_moves()
         while not fresh.is_over:  # the same game from there on, reshuffles included
@@ -156,3 +160,55 @@ def test_a_redealt_clone_is_the_game_from_view_deals(seed: int) -> None:
             fresh.play(move)
             quick.play(move)
         assert quick.result() == fresh.result() and quick.view(None) == fresh.view(None)
+
+
+def test_play_outs_play_the_heuristic_bots_own_moves() -> None:
+    """One copy of the heuristic's habits: with no random share, the play-out policy is the
+    heuristic bot's decision (the same tie-breaking stream gives the same move)."""
+    from mauseloch.bots.maumau_heuristic import HeuristicBot
+    from mauseloch.engine import Rng
+
+    checked = 0
+    for seed in range(12):
+        players = 2 + seed % 3
+        options = {"ace_skips": seed % 2 == 1, "no_win_with_jack": seed % 3 == 0}
+        g = mauseloch.new_game("mau-mau", players=players, seed=seed, options=options)
+        assert isinstance(g, MauMau)
+        bot = SearchBot(seed, iterations=5)
+        bot._ace_skips, bot._no_win_with_jack = options["ace_skips"], options["no_win_with_jack"]
+        while not g.is_over:
+            legal = g.legal_moves()
+            mine = bot._policy(g, legal, Rng(seed), 0.0)
+            assert mine == HeuristicBot(seed).choose(g.view(g.to_move), legal)
+            checked += len(legal) > 1
+            g.play(mine)
+    assert checked > 100
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_reading_rivals_choices_keeps_the_true_hands(players: int) -> None:
+    """Reading which card a rival chose (as the heuristic would, holding its hand then) never
+    rules out the true hands of heuristic rivals, and it does rule out some random deals."""
+    truth_weights: list[float] = []
+    informative = 0
+    for seed in range(6):
+        g = mauseloch.new_game("mau-mau", players=players, seed=seed)
+        heuristic = [make_bot("mau-mau", "heuristic", seed=seed * 10 + s) for s in range(players)]
+        bot = SearchBot(seed, iterations=5, read_choices=0.05)
+        while not g.is_over:
+            seat = g.to_move
+            assert seat is not None
+            view = g.view(seat)
+            if seat == 0:
+                bot._observe(view)
+                if bot._choices:
+                    hands = {s: [CARD_ID[c] for c in g.view(s)["hand"]] for s in range(1, players)}
+                    truth_weights.append(bot._weight(hands))
+                    pool = bot._pool(view)
+                    rivals = list(range(1, players))
+                    informative += any(
+                        bot._weight(bot._propose(pool, rivals, view["hand_counts"])) < 1 for _ in range(20)
+                    )
+            g.play(heuristic[seat].choose(view, g.legal_moves()))
+    assert truth_weights and all(w == 1.0 for w in truth_weights)
+    assert informative > len(truth_weights) // 4

@@ -1,27 +1,37 @@
-"""The Mau-Mau search bot: information-set Monte Carlo tree search over determinisations.
+"""The Mau-Mau search bot: Monte Carlo search over determinisations.
 
-Like every bot it sees only its seat's view and its legal moves. Each iteration deals the cards
-it cannot see at random (``MauMau.from_view``, the engine's sampler behind
-``Game.determinize``), walks one tree shared by all those deals (single-observer ISMCTS:
-UCB1 with availability counts, so a move that is legal in only some deals is judged fairly),
-plays the rest of the game out and backs up every seat's reward. The move it plays is the root's
-most visited one.
+Like every bot it sees only its seat's view and its legal moves. It deals the cards it cannot
+see at random (``MauMau.from_view`` once, then ``MauMau.redealt`` for each further deal, the
+engine's sampler behind ``Game.determinize``), plays each deal out and keeps the move that did
+best. Two ways, both deterministic for a seed and a budget:
 
-**Play-outs** follow the heuristic bot's habits (read off the engine's bit masks, a few µs a
-move) with a share ``epsilon`` of random family moves: purely random play-outs judged moves by
-games nobody at the table plays. **Prior**: the heuristic bot's own choice starts at the root as
-if tried once with ``prior`` wins (progressive bias), so a few hundred iterations overrule it only
-on evidence. Each decision builds one sample from the view and deals every iteration into a
-clone of it (``_redeal``), not a new sample parsed from the view.
+- **flat** (the default, the levels): every legal move is played out on the *same* deals with the
+  *same* play-out seeds (common random numbers: the luck of a deal falls on every move alike, so a
+  few dozen deals tell close moves apart); the best mean reward wins. Measured against ISMCTS
+  below: as good in two-player games and clearly better in four-player ones.
+- **ISMCTS** (``flat=False``): one tree shared by all deals (single-observer ISMCTS: UCB1 with
+  availability counts), every seat's reward backed up.
+
+**Play-outs** call the heuristic bot's own decision (``heuristic_move``: one copy of its habits)
+for every seat, with a share ``epsilon`` of random family moves (0 by default: the rivals at the
+bench and at most tables play like that, so play-outs judge moves the way they will be played on).
+**Prior**: the heuristic's choice starts ``prior`` wins ahead, so the search overrules it only on
+evidence. A jack's wish for a suit the hand lacks is not tried in the flat search.
 
 **Inference** (on by default) reads the public moves since its last turn (``view["recent"]``):
 a rival who had to ``draw`` (or ``pass`` without drawing) held no card that fitted then (MM-6),
 and a rival who chose ``take`` probably held no seven. Each such fact becomes a constraint on
 that rival's hand, loosened by every card the rival has received since; deals are drawn so that
 the hard constraints hold (the constrained rival's hand is dealt first from the cards it may
-hold) and the soft ones weight them by rejection.
+hold) and the soft ones weight them by rejection. **Reading choices** (``read_choices``, on by
+default) models the rivals as the heuristic: when a rival chose a card freely, a deal in which
+the heuristic holding that rival's hand then (its hand now plus the cards it has played since,
+while it has received none) would have played another card keeps only ``read_choices`` of its
+weight; so does a deal in which a rival who kept a drawn card that fitted holds no jack (the
+heuristic keeps nothing else).
 
-**Budget**: ``iterations`` (deterministic for a seed) or ``time_ms`` (wall clock; not
+**Budget**: ``iterations`` play-outs at two players, 2/players of them at more (longer games, so
+a decision costs about the same), deterministic for a seed; or ``time_ms`` (wall clock; not
 deterministic, for people at a table). Levels: ``search-fast`` and ``search``.
 
 **Cheating** (``peek``): the bench's upper bound sees the true hands of all seats (the draw
@@ -41,11 +51,23 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import Game, Rng, derive_seed
-from ..games.maumau import CARD_FIT, CARD_ID, CARD_STR, JACKS, POINTS, SEVEN, SUIT_MASK, SUITS, MauMau, fit_mask
+from ..games.maumau import (
+    CARD_ID,
+    CARD_STR,
+    JACK,
+    JACKS,
+    NINE,
+    SEVEN,
+    SEVENS,
+    SUIT_MASK,
+    SUITS,
+    MauMau,
+    card_moves,
+    fit_mask,
+)
 from . import register_bot
-from .maumau_heuristic import HeuristicBot
+from .maumau_heuristic import HeuristicBot, heuristic_agrees, heuristic_move
 
-SEVENS_MASK = sum(1 << (s * 8 + SEVEN) for s in range(4))
 SOFT_WEIGHT = 0.15  # how much a deal keeps when a rival holds a seven it did not play on a penalty
 ROLLOUT_LIMIT = 400  # moves; a rollout still running then is scored as it stands
 
@@ -72,6 +94,19 @@ class _Constraint:
         self.seat, self.mask, self.received, self.soft = seat, mask, received, soft
 
 
+class _Choice:
+    """``seat`` played ``move`` when the cards in ``fit`` fitted, the hands held ``counts`` cards
+    and play went in ``direction``; it had received ``received`` cards in all then, and has played
+    ``played`` (a mask, ``move``'s card included) since."""
+
+    __slots__ = ("counts", "direction", "fit", "move", "played", "received", "seat")
+
+    def __init__(self, seat: int, move: str, fit: int, counts: list[int], direction: int, received: int) -> None:
+        self.seat, self.move, self.fit, self.counts, self.direction = seat, move, fit, counts, direction
+        self.received = received
+        self.played = 1 << CARD_ID[move[:2]]
+
+
 class SearchBot:
     """ISMCTS for Mau-Mau; see the module docstring."""
 
@@ -85,7 +120,11 @@ class SearchBot:
         inference: bool = True,
         exploration: float = 0.4,
         prior: float = 3.0,
-        epsilon: float = 0.2,
+        epsilon: float = 0.0,
+        read_choices: float = 0.05,
+        tries: int = 10,
+        flat: bool = True,
+        rank_share: float = 0.2,
         rollout_depth: int | None = None,
         peek: Callable[[], Game] | None = None,
     ) -> None:
@@ -96,14 +135,21 @@ class SearchBot:
         self.time_ms = time_ms
         self.inference = inference
         self.exploration = exploration
-        self.epsilon = epsilon  # the share of random moves in the play-outs (see _rollout_move)
+        self.epsilon = epsilon  # the share of random moves in the play-outs (see _policy)
+        # Inference from the cards rivals chose: a deal in which the heuristic, holding that
+        # rival's hand then, would not have played its card keeps this weight (0: not read).
+        self.read_choices = read_choices
+        self.tries = tries  # deals proposed at most per sample (rejection sampling)
+        self.flat = flat  # every root move on the same deals and play-out seeds (see _choose_flat)
+        self.rank_share = rank_share
         self.peek = peek  # the cheating variant's window on the real game (bench only)
         # The heuristic's choice gets a head start of ``prior`` wins at the root (progressive bias).
         self.prior = prior
-        self._heuristic = HeuristicBot(derive_seed(seed, 7)) if prior > 0 else None
+        self._heuristic = HeuristicBot(derive_seed(seed, 7)) if prior > 0 or flat else None
         self.rollout_depth = rollout_depth  # None: play out to the end; else score by cards left
         self._rng = Rng(seed)
         self._seed = seed
+        self._ace_skips = self._no_win_with_jack = False  # the table's options, read per decision
         self.last_iterations = 0  # how many the last decision ran (the bench reports it)
         # What the public moves told so far (see _observe).
         self._next = -1  # absolute index of the first move not yet read
@@ -113,6 +159,10 @@ class SearchBot:
         self._drew: int | None = None  # the seat whose last move was a draw (its pass is no news)
         self._received: list[int] = []
         self._constraints: list[_Constraint] = []
+        self._choices: list[_Choice] = []
+        self._kept: list[int] = []  # jacks each rival drew and kept (see _observe)
+        self._counts: list[int] = []
+        self._direction = 1
 
     # ------------------------------------------------------------------ choosing
     def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
@@ -128,9 +178,17 @@ class SearchBot:
             self._observe(view)
         if len(legal) == 1:
             return legal[0]
+        options = view["options"]
+        self._ace_skips = bool(options.get("ace_skips"))
+        self._no_win_with_jack = bool(options.get("no_win_with_jack"))
+        # ``iterations`` counts play-outs at two players; more players play longer games, so a
+        # decision gets 2/players of them and costs about the same time.
+        budget = None if self.iterations is None else max(1, self.iterations * 2 // view["players"])
+        if self.flat:
+            return self._choose_flat(view, legal, budget)
         seat: int = view["seat"]
         root = _Node(seat)
-        if self._heuristic is not None:
+        if self._heuristic is not None and self.prior > 0:
             hint = self._heuristic.choose(view, legal)
             child = root.children[hint] = _Node(seat)
             child.visits, child.reward = 1, self.prior  # as if tried once with reward ``prior``
@@ -140,19 +198,84 @@ class SearchBot:
         decision_seed = derive_seed(self._seed, view["moves_played"])
         base: MauMau | None = None
         while True:
-            if self.iterations is not None and count >= self.iterations:
+            if budget is not None and count >= budget:
                 break
             if deadline is not None and count and time.perf_counter() >= deadline:
                 break
             deal = self._deal_ids(view, pool)
             if base is None:
                 base = MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal])
-            self._iterate(_redeal(base, seat, deal, derive_seed(decision_seed, count)), root)
+            self._iterate(base.redealt(seat, deal, derive_seed(decision_seed, count)), root)
             count += 1
         self.last_iterations = count
         # The most visited move; the legal list's order breaks ties (deterministic).
         best = max(legal, key=lambda m: root.children[m].visits if m in root.children else -1)
         return best
+
+    def _choose_flat(self, view: dict[str, Any], legal: list[str], budget: int | None) -> str:
+        """Every legal move played out on the same deals with the same play-out seeds (common
+        random numbers: the luck of a deal falls on every move alike, so a few hundred play-outs
+        tell close moves apart); the best mean reward wins, ties go to the heuristic's choice."""
+        assert self._heuristic is not None
+        seat: int = view["seat"]
+        hint = self._heuristic.choose(view, legal)
+        held = 0
+        for c in view["hand"]:
+            held |= 1 << CARD_ID[c]
+        held &= ~JACKS
+        # A jack's wish for a suit the hand holds none of is never tried (it hands the suit to
+        # the rivals); the heuristic's own wish always is.
+        moves = [hint] + [m for m in legal if m != hint and (m[0] != "J" or held & SUIT_MASK[SUITS.index(m[3])])]
+        totals = [0.0] * len(moves)
+        totals[0] += self.prior
+        deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
+        pool = self._pool(view)
+        decision_seed = derive_seed(self._seed, view["moves_played"])
+        base: MauMau | None = None
+        count = deals = 0
+        while True:
+            if budget is not None and count + len(moves) > max(budget, len(moves)):
+                break
+            if deadline is not None and count and time.perf_counter() >= deadline:
+                break
+            deal = self._deal_ids(view, pool)
+            if base is None:
+                base = MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal])
+            sample = base.redealt(seat, deal, derive_seed(decision_seed, deals))
+            luck = derive_seed(decision_seed, 1_000_000 + deals)
+            for i, move in enumerate(moves):
+                game = sample.clone()
+                game.play(move)
+                totals[i] += self._rollout(game, Rng(luck))[seat]
+            count += len(moves)
+            deals += 1
+        self.last_iterations = count
+        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+        return moves[best]
+
+    def _policy(self, game: MauMau, legal: list[str], rng: Rng, epsilon: float) -> str:
+        """The play-out policy: the heuristic bot's own decision (``heuristic_move``) on the
+        imagined position, with a share ``epsilon`` of random family moves (_family_move). The
+        rivals at the bench and most tables play like that, so play-outs judge moves the way
+        they will be played on."""
+        if epsilon and rng.random() < epsilon:
+            return _family_move(legal, rng)
+        mover: int = game.to_move  # type: ignore[assignment]
+        hands = game.hands
+        return heuristic_move(
+            legal, hands[mover], mover, [h.bit_count() for h in hands], game.direction,
+            self._ace_skips, self._no_win_with_jack, rng,
+        )  # fmt: skip
+
+    def _rollout(self, game: MauMau, rng: Rng) -> list[float]:
+        moves = 0
+        limit = ROLLOUT_LIMIT if self.rollout_depth is None else self.rollout_depth
+        eps = self.epsilon
+        while not game.is_over and moves < limit:
+            legal = game.legal_moves()
+            game.play(self._policy(game, legal, rng, eps) if len(legal) > 1 else legal[0])
+            moves += 1
+        return _rewards(game, self.rank_share) if game.is_over else _estimate(game, self.rank_share)
 
     def _iterate(self, game: MauMau, root: _Node) -> None:
         rng = self._rng
@@ -186,15 +309,7 @@ class SearchBot:
             game.play(best_move)
             node = best  # type: ignore[assignment]
             path.append(node)
-        # Rollout: a quick family policy to the end (see _rollout_move).
-        moves = 0
-        limit = ROLLOUT_LIMIT if self.rollout_depth is None else self.rollout_depth
-        eps = self.epsilon
-        while not game.is_over and moves < limit:
-            legal = game.legal_moves()
-            game.play(_rollout_move(game, legal, rng, eps) if len(legal) > 1 else legal[0])
-            moves += 1
-        rewards = _rewards(game) if game.is_over else _estimate(game)
+        rewards = self._rollout(game, rng)
         for n in path:
             n.visits += 1
             if n is not root:
@@ -223,7 +338,7 @@ class SearchBot:
             return self._true_deal(view, pool, rivals)
         rng = self._rng
         best: tuple[float, list[int]] | None = None
-        for _ in range(20):  # rejection for the soft constraints; hard ones hold by construction
+        for _ in range(self.tries):  # rejection for the soft constraints; hard ones hold by construction
             hands = self._propose(pool, rivals, counts)
             weight = self._weight(hands)
             if best is None or weight > best[0]:
@@ -280,6 +395,19 @@ class SearchBot:
             held = sum(1 for c in hands[con.seat] if con.mask >> c & 1)
             if held > allowed:
                 weight *= SOFT_WEIGHT ** (held - allowed) if con.soft else 0.0
+        if self.read_choices and weight:
+            for s, kept in enumerate(self._kept):
+                if kept and sum(1 for c in hands[s] if c & 7 == JACK) < kept:
+                    weight *= self.read_choices
+            for ch in self._choices:
+                hand = ch.played
+                for c in hands[ch.seat]:
+                    hand |= 1 << c
+                cards = card_moves(hand & ch.fit)
+                if len(cards) > 1 and not heuristic_agrees(
+                    ch.move, cards, hand, ch.seat, ch.counts, ch.direction, self._ace_skips, self._no_win_with_jack
+                ):
+                    weight *= self.read_choices
         return weight
 
     def _true_deal(self, view: dict[str, Any], pool: list[int], rivals: list[int]) -> list[int]:
@@ -305,6 +433,10 @@ class SearchBot:
             self._penalty = 0 if start == 0 else view["penalty"]
             self._drew = None
             self._next = start
+            self._choices = []
+            self._kept = [0] * players
+            self._counts = [5] * players if start == 0 else list(view["hand_counts"])
+            self._direction = 1 if start == 0 else view["direction"]
         no_jj = bool(view["options"].get("no_jack_on_jack"))
         for i in range(self._next - start, len(recent)):
             who, move = recent[i][0], recent[i][1]
@@ -314,6 +446,7 @@ class SearchBot:
                         _Constraint(who, fit_mask(self._top, self._wish, no_jj), self._received[who], False)
                     )
                 self._received[who] += 1
+                self._counts[who] += 1
                 self._drew = who
                 continue
             if move == "pass":
@@ -321,13 +454,29 @@ class SearchBot:
                     self._constraints.append(
                         _Constraint(who, fit_mask(self._top, self._wish, no_jj), self._received[who], False)
                     )
+                elif who != seat:  # kept a drawn card that fitted: the heuristic keeps only a jack
+                    self._kept[who] += 1
             elif move == "take":
                 if who != seat:  # countering is never forced, so only a soft fact
-                    self._constraints.append(_Constraint(who, SEVENS_MASK, self._received[who], True))
+                    self._constraints.append(_Constraint(who, SEVENS, self._received[who], True))
                 self._received[who] += self._penalty
+                self._counts[who] += self._penalty
                 self._penalty = 0
             else:
                 card, _, wish = move.partition(":")
+                if who != seat and not self._penalty and self._drew != who:  # a free choice (MM-6)
+                    fit = fit_mask(self._top, self._wish, no_jj)
+                    self._choices.append(
+                        _Choice(who, move, fit, list(self._counts), self._direction, self._received[who])
+                    )
+                for ch in self._choices:
+                    if ch.seat == who:
+                        ch.played |= 1 << CARD_ID[card]
+                if CARD_ID[card] & 7 == JACK and self._kept[who]:
+                    self._kept[who] -= 1
+                self._counts[who] -= 1
+                if CARD_ID[card] & 7 == NINE:
+                    self._direction = -self._direction
                 self._top = CARD_ID[card]
                 self._wish = SUITS.index(wish) if wish else -1
                 if self._top & 7 == SEVEN:
@@ -339,6 +488,10 @@ class SearchBot:
         self._constraints = [
             con for con in self._constraints if self._received[con.seat] - con.received < counts[con.seat]
         ]
+        # A choice is read only while its rival has received nothing since: its hand then is
+        # its hand now and the cards it played since, exactly.
+        self._choices = [ch for ch in self._choices if self._received[ch.seat] == ch.received]
+        self._counts = list(counts)
 
     def facts(self) -> list[dict[str, Any]]:
         """What inference holds now (for tests and curious people)."""
@@ -351,90 +504,6 @@ class SearchBot:
             }
             for con in self._constraints
         ]
-
-
-def _redeal(base: MauMau, seat: int, deal: list[int], seed: int) -> MauMau:
-    """``MauMau.from_view(view, seed, deal)`` for a ``base`` made from that view, at the cost of a
-    clone: the deal goes straight into the hidden hands and the draw pile (parsing a view each
-    iteration cost a third of the search). Only while ``seat`` is to move, so no other seat is
-    deciding on a drawn card; ``tests/test_search_bot.py`` checks it against from_view."""
-    game = base.clone()
-    hands = game.hands
-    i = 0
-    for s in range(len(hands)):
-        if s != seat:
-            n = hands[s].bit_count()
-            hand = 0
-            for c in deal[i : i + n]:
-                hand |= 1 << c
-            hands[s] = hand
-            i += n
-    game.draw_pile = deal[i:][::-1]  # top at the end
-    game.seed = seed  # later reshuffles differ between iterations, as from_view's seed makes them
-    return game
-
-
-def _rollout_move(game: MauMau, legal: list[str], rng: Rng, epsilon: float) -> str:
-    """The play-out policy: with chance ``epsilon`` a random move of a family player (see
-    _family_move), else the heuristic bot's habits (HeuristicBot) read straight off the
-    engine's bit masks, a few µs a move: counter a seven, play a drawn card unless it is a jack,
-    keep jacks for a need, stop a rival about to go out, and otherwise keep the hand flexible.
-    The rivals at the bench and most tables play like that, so play-outs that do judge moves
-    the way they will be played."""
-    if epsilon and rng.random() < epsilon:
-        return _family_move(legal, rng)
-    first = legal[0]
-    if first == "draw" or (first == "pass" and len(legal) == 1):
-        return first
-    mover: int = game.to_move  # type: ignore[assignment]
-    hand = game.hands[mover]
-    if "take" in legal:  # MM-9: counter with the seven worth most (any seven: all 7 points)
-        return first if first != "take" else legal[1]
-    if "pass" in legal:  # a drawn card fits: play it, unless it is a jack and the hand is big
-        card = legal[0] if legal[0] != "pass" else legal[1]
-        if card[0] != "J" or hand.bit_count() <= 2:
-            return card if card[0] != "J" else _best_wish(card, hand)
-        return "pass"
-    counts = [h.bit_count() for h in game.hands]
-    n = game.players
-    nxt = (mover + game.direction) % n
-    next_close = counts[nxt] <= 2
-    rival_close = min(c for s, c in enumerate(counts) if s != mover) <= 2
-    best = first
-    best_score = -1e9
-    jacks_only = all(m[0] == "J" for m in legal)
-    for m in legal:
-        rank = m[0]
-        if rank == "J":
-            if not jacks_only and hand.bit_count() > 2:
-                continue  # a jack is kept while another card fits
-            m = _best_wish(m, hand)
-        cid = CARD_ID[m[:2]]
-        rest = hand & ~(1 << cid)
-        if not rest:
-            return m  # going out (a last jack under no_win_with_jack is still worth a try)
-        if rank == "J":
-            score = 4.0 * (rest & SUIT_MASK[SUITS.index(m[3])]).bit_count()
-        else:
-            score = 4.0 * (rest & CARD_FIT[cid]).bit_count() + 1.5 * (rest & SUIT_MASK[cid >> 3]).bit_count()
-            if rank == "7":
-                score += 12.0 if next_close else (0.0 if rest & SEVENS_MASK else -6.0)
-            elif rank == "8":
-                score += 14.0 if next_close else 1.0
-            elif rank == "9" and n == 2:
-                score += 3.0
-        if rival_close:
-            score += 0.8 * POINTS[cid & 7]
-        if score > best_score:
-            best, best_score = m, score
-    return best
-
-
-def _best_wish(move: str, hand: int) -> str:
-    """The jack ``move`` with the wish for the suit the rest of the hand is longest in."""
-    rest = hand & ~(1 << CARD_ID[move[:2]]) & ~JACKS
-    suit = max(range(4), key=lambda s: (rest & SUIT_MASK[s]).bit_count())
-    return move[:2] + ":" + SUITS[suit]
 
 
 def _family_move(legal: list[str], rng: Rng) -> str:
@@ -450,11 +519,11 @@ def _family_move(legal: list[str], rng: Rng) -> str:
     return legal[rng.below(len(legal))]
 
 
-def _rewards(game: Game) -> list[float]:
+def _rewards(game: Game, share: float) -> list[float]:
     """1 for the winner; the rest share a little by rank (so a search still prefers second)."""
     ranks: list[int] = game.result()["ranks"] if game.is_over else _ranks_now(game)  # ROLLOUT_LIMIT hit
     n = game.players
-    return [(0.8 if r == 1 else 0.0) + 0.2 * (n - r) / (n - 1) for r in ranks]
+    return [(1 - share if r == 1 else 0.0) + share * (n - r) / (n - 1) for r in ranks]
 
 
 def _ranks_now(game: Game) -> list[int]:
@@ -462,17 +531,17 @@ def _ranks_now(game: Game) -> list[int]:
     return [1 + sum(1 for o in counts if o < c) for c in counts]
 
 
-def _estimate(game: Game) -> list[float]:
+def _estimate(game: Game, share: float) -> list[float]:
     """A game cut short: the chance to win guessed from the cards each seat holds."""
     counts: list[int] = game.view(None)["hand_counts"]
     n = game.players
     weights = [math.exp(-0.6 * c) for c in counts]
     total = sum(weights)
     ranks = [1 + sum(1 for o in counts if o < c) for c in counts]
-    return [0.8 * w / total + 0.2 * (n - r) / (n - 1) for w, r in zip(weights, ranks, strict=True)]
+    return [(1 - share) * w / total + share * (n - r) / (n - 1) for w, r in zip(weights, ranks, strict=True)]
 
 
-LEVELS = {"search-fast": 100, "search": 250}  # iterations per decision
+LEVELS = {"search-fast": 80, "search": 200}  # play-outs per decision at two players
 
 
 def _level(kind: str, iterations: int) -> Callable[[int], SearchBot]:

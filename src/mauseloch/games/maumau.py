@@ -97,6 +97,15 @@ def fit_mask(top: int, wish: int, no_jack_on_jack: bool) -> int:
     return fit
 
 
+def card_moves(fitting: int) -> list[str]:
+    """The legal moves of a seat whose cards in the mask ``fitting`` fit, with no penalty open
+    and nothing just drawn (MM-6; every jack once per wish), in the order ``legal_moves`` gives
+    them. A bot that asks what a rival could have played with a hand it imagines uses this."""
+    if not fitting:
+        return []
+    return list((_MEMO.get(fitting) or _moves_for(fitting))[0])
+
+
 def parse_card(text: str) -> str:
     """Canonical spelling of a card string (``"7h " -> "7H"``, ``"10♥" -> "TH"``)."""
     s = _spell(text)
@@ -544,6 +553,36 @@ class MauMau(Game):
         if game.to_move == seat and view.get("drawn"):
             drawn = CARD_ID[view["drawn"]]
         game.drawn = drawn
+        return game
+
+    def redealt(self, seat: int, ids: list[int], seed: int) -> MauMau:
+        """A clone in which every card ``seat`` cannot see is dealt as ``ids`` lists them (card
+        ids: the other seats' hands in seat order, each as many cards as it holds now, then the
+        draw pile top first), and later reshuffles (MM-8) come from ``seed``.
+
+        For a search that deals thousands of samples of one position: on a sample made by
+        ``from_view(view, seed, deal)`` it gives what ``from_view(view, seed2, deal2)`` would, at
+        the cost of a clone. Only while no other seat decides on a drawn card (MM-7), whose card
+        would have to fit."""
+        if self.drawn >= 0 and self.to_move != seat:
+            raise ValueError("redealt: another seat decides on a drawn card; use from_view")
+        game = self.clone()
+        hands = game.hands
+        i = 0
+        for s in range(len(hands)):
+            if s != seat:
+                n = hands[s].bit_count()
+                hand = 0
+                for c in ids[i : i + n]:
+                    hand |= 1 << c
+                hands[s] = hand
+                i += n
+        if len(ids) - i != len(self.draw_pile):
+            raise ValueError("redealt: ids must list exactly the cards the seat cannot see")
+        game.draw_pile = ids[i:][::-1]  # top at the end
+        game.seed = seed
+        game._reshuffle_rng = None  # made from ``seed`` at the next reshuffle
+        game._legal = None
         return game
 
     def _recent_moves(self, seat: int) -> list[list[Any]]:
