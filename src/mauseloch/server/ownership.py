@@ -283,6 +283,8 @@ class ClusterLobby(Lobby):
             session = self.hold(found)
         if session.stopping:
             raise NotOwner
+        if session.row.status == "waiting" and op in ("attach", "move"):
+            self._refresh_seats(session)  # the seat was taken elsewhere; its "joined" may come later
         hub = self.cluster_hub
         if op == "attach":
             cid, seat = args
