@@ -111,6 +111,21 @@ def start_server(db: str, profile: str | None = None, redis: str | None = None) 
     return proc, int(match.group(1))
 
 
+def wait_ready(bases: list[str], limit: float = 120.0) -> None:
+    """Until every server answers ``/readyz`` (it prints its address before it listens)."""
+    give_up = time.monotonic() + limit
+    for base in bases:
+        while True:
+            try:
+                if httpx.get(f"http://{base}/readyz", trust_env=False, timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > give_up:
+                raise SystemExit(f"the server at {base} never became ready")
+            time.sleep(0.2)
+
+
 def cpu_seconds(pid: int) -> float | None:
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -216,6 +231,8 @@ async def seat_moves(run: Run, ws: Any, table: str, seat: int, token: str) -> No
 
 
 async def run_table(run: Run, clients: list[httpx.AsyncClient], index: int) -> None:
+    # tables open one after another over the first half of the warm-up, as on a site filling up
+    await asyncio.sleep(max(0.0, run.measure_from - time.time()) * 0.5 * run.rng.random())
     while not run.stopping:
         try:
             creator = run.bases.index(run.base(index))
@@ -398,6 +415,7 @@ def bench(
         shared = redis_url if processes > 1 else None
         procs = [start_server(db, profile if i == 0 else None, shared) for i in range(processes)]
         bases = [f"127.0.0.1:{port}" for _, port in procs]
+        wait_ready(bases)
         pg = db.startswith("postgres")
         try:
             start = time.time() + 1.0
@@ -495,6 +513,8 @@ def bench(
         "client_cpu": client_cpu,
         "servers_alive": alive,
         "server_log": [line for err in errs for line in err.splitlines() if line.strip()][-5:],
+        "takeovers": sum(err.count(" took over table ") for err in errs),  # tables that changed owner
+        "leases_lost": sum(err.count(" lost the lease ") for err in errs),  # by a process that lived on
     }
     moves_total = max(1, len(stats.acked))  # every move answered during the run, warm-up included
     result["moves_in_run"] = len(stats.acked)
@@ -583,6 +603,8 @@ def main() -> None:
                 print(" ".join(f"{f(r):>{w}}" for _, w, f in columns), flush=True)
                 if r["error_kinds"]:
                     print(f"       errors: {r['error_kinds']}")
+                if r["takeovers"] or r["leases_lost"]:
+                    print(f"       tables taken over: {r['takeovers']}, leases lost by a live one: {r['leases_lost']}")
                 if "lost" in r:
                     print(
                         f"       SIGKILL of one process at {r['killed_at_s']:.0f} s: {r['lost']} acknowledged moves"

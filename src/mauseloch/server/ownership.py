@@ -49,6 +49,7 @@ log = logging.getLogger("mauseloch.server")
 
 LEASE_MS = 3000  # a dead owner's tables are free after this long
 TICK = 0.5  # seconds between lease renewals, sweeps for orphaned tables and lobby summaries
+RESCAN_TICKS = 120  # every minute: the store's unfinished tables are put into ml:live again
 FAILOVER = 10.0  # seconds a request keeps looking for a table's owner before it gives up
 LIVE_SET = f"{PREFIX}live"
 SUMMARIES = f"{PREFIX}summary"
@@ -140,6 +141,26 @@ class RemoteTable(TableSession):
         self.lobby.spawn(self.call("joined", [seat]))
 
 
+class OwnedTable(TableSession):
+    """A table this process owns. Seats may be taken through any process (in the store); a
+    move or a newcomer at a table still waiting looks there first, so that it never waits for
+    the other process's "joined" request."""
+
+    def __init__(self, lobby: ClusterLobby, row: TableRow) -> None:
+        super().__init__(row, lobby.store, lobby.hub, lobby.settings, on_rematch=lobby.rematch)
+        self.lobby = lobby
+
+    def attach(self, conn: Connection) -> None:
+        if self.row.status == "waiting":
+            self.lobby.refresh_seats(self)
+        super().attach(conn)
+
+    async def apply(self, seat: int | None, move: str, version: int, ms: int | None = None) -> None:
+        if self.row.status == "waiting":
+            self.lobby.refresh_seats(self)
+        await super().apply(seat, move, version, ms)
+
+
 class ClusterLobby(Lobby):
     """The lobby of one server process among several sharing a store and a Redis server."""
 
@@ -160,10 +181,8 @@ class ClusterLobby(Lobby):
 
     # -- life cycle --------------------------------------------------------------------
     def restore(self) -> int:
-        """Nothing is loaded here: the first tick's sweep takes over unfinished tables nobody owns."""
-        unfinished = self.store.unfinished()
-        if unfinished:
-            self.redis.sadd(LIVE_SET, *unfinished)
+        """Nothing is loaded here: the ticks' sweeps take over the unfinished tables nobody owns
+        (the first tick lists them in ``ml:live``)."""
         return 0
 
     def start(self) -> None:
@@ -245,7 +264,7 @@ class ClusterLobby(Lobby):
             self.tables[row.id] = session
             if self.running:
                 session.start()
-            log.info("process %s took over table %s at version %s", self.pid, row.id, session.version)
+            log.warning("process %s took over table %s at version %s", self.pid, row.id, session.version)
         self.cluster_hub.announce_owner(row.id)
         self._new_owner(row.id, self.pid)
         return session
@@ -266,6 +285,8 @@ class ClusterLobby(Lobby):
             if wait:
                 await hub.ready(table)
             text, version = await self.call(table, "attach", [id(conn), conn.seat])
+            if conn not in hub.local(table):  # it closed while attaching: its detach may have come first
+                await self.call(table, "detach", [id(conn), False, False])
         except ProtocolError as exc:
             conn.send(encode(ErrorMsg(version=0, seq=0, code=exc.code, message=exc.message)))
         finally:
@@ -283,8 +304,6 @@ class ClusterLobby(Lobby):
             session = self.hold(found)
         if session.stopping:
             raise NotOwner
-        if session.row.status == "waiting" and op in ("attach", "move"):
-            self._refresh_seats(session)  # the seat was taken elsewhere; its "joined" may come later
         hub = self.cluster_hub
         if op == "attach":
             cid, seat = args
@@ -310,12 +329,12 @@ class ClusterLobby(Lobby):
             session.vote_rematch(args[0])
             return None
         if op == "joined":
-            self._refresh_seats(session)
+            self.refresh_seats(session)
             session.seat_taken(args[0])
             return None
         raise ProtocolError("bad_message", f"unknown request {op!r}")
 
-    def _refresh_seats(self, session: TableSession) -> None:
+    def refresh_seats(self, session: TableSession) -> None:
         """Another process gave a seat away (in the store): take over names, tokens and status."""
         row = self.store.load_table(session.id)
         if row is None:
@@ -329,6 +348,9 @@ class ClusterLobby(Lobby):
             self.store.set_status(session.id, "playing")
 
     # -- the lobby across processes --------------------------------------------------------
+    def _session(self, row: TableRow) -> TableSession:
+        return OwnedTable(self, row)
+
     def _run(self, row: TableRow) -> TableSession:
         self.redis.set(lease_key(row.id), self.pid, px=LEASE_MS)  # a new id: nobody else has it
         self.owners[row.id] = self.pid
@@ -406,7 +428,14 @@ class ClusterLobby(Lobby):
 
     # -- every tick ------------------------------------------------------------------------
     async def _tick(self) -> None:
+        ticks = 0
         while True:
+            if ticks % RESCAN_TICKS == 0:  # the store's unfinished tables, in case Redis forgot some
+                with contextlib.suppress(Exception):
+                    unfinished = await asyncio.to_thread(self.store.unfinished)
+                    if unfinished:
+                        await self.aredis.sadd(LIVE_SET, *unfinished)
+            ticks += 1
             try:
                 await self._tick_once()
             except asyncio.CancelledError:
@@ -454,6 +483,8 @@ class ClusterLobby(Lobby):
             if self._written.get(t) != text:
                 self._written[t] = text
                 pipe.hset(SUMMARIES, t, text)
+                if session.status in LIVE:
+                    pipe.sadd(LIVE_SET, t)  # again: a Redis that restarted forgot it
         await pipe.execute()
         for t in finished:
             self.tables.pop(t, None)
