@@ -31,6 +31,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import threading
+import time
 from typing import Any
 
 import msgspec
@@ -50,6 +52,8 @@ log = logging.getLogger("mauseloch.server")
 LEASE_MS = 3000  # a dead owner's tables are free after this long
 TICK = 0.5  # seconds between lease renewals, sweeps for orphaned tables and lobby summaries
 RESCAN_TICKS = 120  # every minute: the store's unfinished tables are put into ml:live again
+REDIS_CONNECTIONS = 64  # per process, for requests, fan-out and the ticks (one more: the subscriber)
+LOOP_STALL = 10.0  # seconds without a tick after which a process lets its leases run out
 FAILOVER = 10.0  # seconds a request keeps looking for a table's owner before it gives up
 LIVE_SET = f"{PREFIX}live"
 SUMMARIES = f"{PREFIX}summary"
@@ -150,14 +154,9 @@ class OwnedTable(TableSession):
         super().__init__(row, lobby.store, lobby.hub, lobby.settings, on_rematch=lobby.rematch)
         self.lobby = lobby
 
-    def attach(self, conn: Connection) -> None:
-        if self.row.status == "waiting":
-            self.lobby.refresh_seats(self)
-        super().attach(conn)
-
     async def apply(self, seat: int | None, move: str, version: int, ms: int | None = None) -> None:
         if self.row.status == "waiting":
-            self.lobby.refresh_seats(self)
+            await self.lobby.refresh_seats(self)
         await super().apply(seat, move, version, ms)
 
 
@@ -167,17 +166,25 @@ class ClusterLobby(Lobby):
     def __init__(self, store: Store, settings: Settings, redis_url: str) -> None:
         self.pid = secrets.token_hex(6)
         self.redis = redis.Redis.from_url(redis_url)  # short lobby calls from synchronous code
-        self.aredis = redis.asyncio.Redis.from_url(redis_url)
+        # a request waits for a free connection rather than failing when many are under way
+        pool = redis.asyncio.BlockingConnectionPool.from_url(redis_url, max_connections=REDIS_CONNECTIONS, timeout=20)
+        self.aredis = redis.asyncio.Redis(connection_pool=pool)
         self.redis.ping()  # refuse to start without Redis
         self.cluster_hub = RedisHub(self.aredis, self.pid, self.handle)
         super().__init__(store, settings, self.cluster_hub)
         self.cluster_hub.on_owner = self._new_owner
         self.owners: dict[str, str] = {}  # table -> owner process, as last seen (a cache)
-        self._renew = self.aredis.register_script(RENEW)
+        self._lease_client = redis.Redis.from_url(redis_url)  # the renewer thread's own
+        self._renew = self._lease_client.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
         self._written: dict[str, bytes] = {}  # the summary last written per owned table
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
+        self._heart: asyncio.Task[None] | None = None
+        self._loop_seen = time.monotonic()  # when the event loop last ran a tick
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopped = threading.Event()
+        self._renewer = threading.Thread(target=self._renew_leases, name="mauseloch-leases", daemon=True)
 
     # -- life cycle --------------------------------------------------------------------
     def restore(self) -> int:
@@ -189,13 +196,20 @@ class ClusterLobby(Lobby):
         super().start()
         self.redis.set(alive_key(self.pid), b"1", px=LEASE_MS)
         self.cluster_hub.start()
-        self._ticker = asyncio.get_running_loop().create_task(self._tick())
+        self._loop = asyncio.get_running_loop()
+        self._ticker = self._loop.create_task(self._tick())
+        self._heart = self._loop.create_task(self._heartbeat())
+        self._renewer.start()
 
     async def stop(self) -> None:
-        if self._ticker is not None:
-            self._ticker.cancel()
-            with contextlib.suppress(BaseException):
-                await self._ticker
+        self._stopped.set()
+        if self._renewer.is_alive():
+            await asyncio.to_thread(self._renewer.join, 2 * TICK)
+        for task in (self._ticker, self._heart):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         owned = list(self.tables)
         await super().stop()  # sessions stop, sockets close with 1001: clients reconnect elsewhere
         with contextlib.suppress(RedisError):
@@ -207,6 +221,7 @@ class ClusterLobby(Lobby):
         await self.cluster_hub.stop()
         await self.aredis.aclose()
         self.redis.close()
+        self._lease_client.close()
 
     def spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -329,14 +344,14 @@ class ClusterLobby(Lobby):
             session.vote_rematch(args[0])
             return None
         if op == "joined":
-            self.refresh_seats(session)
+            await self.refresh_seats(session)
             session.seat_taken(args[0])
             return None
         raise ProtocolError("bad_message", f"unknown request {op!r}")
 
-    def refresh_seats(self, session: TableSession) -> None:
+    async def refresh_seats(self, session: TableSession) -> None:
         """Another process gave a seat away (in the store): take over names, tokens and status."""
-        row = self.store.load_table(session.id)
+        row = await asyncio.to_thread(self.store.load_table, session.id)
         if row is None:
             return
         for mine, stored in zip(session.row.seats, row.seats, strict=True):
@@ -444,17 +459,44 @@ class ClusterLobby(Lobby):
                 log.exception("process %s: the ownership tick failed", self.pid)
             await asyncio.sleep(TICK)
 
+    async def _heartbeat(self) -> None:
+        """Tell the renewer thread that the event loop runs (however slow its work is)."""
+        while True:
+            self._loop_seen = time.monotonic()
+            await asyncio.sleep(TICK)
+
     async def _tick_once(self) -> None:
-        r = self.aredis
-        await r.set(alive_key(self.pid), b"1", px=LEASE_MS)
-        owned = list(self.tables)
-        if owned:
-            lost = await self._renew(keys=[lease_key(t) for t in owned], args=[self.pid, LEASE_MS])
-            for i in lost:
-                await self._lost(owned[int(i) - 1])
         await self._summaries()
         await self._sweep()
         await self._drop_dead()
+
+    def _renew_leases(self) -> None:
+        """The renewer thread: this process's leases and its ``alive`` key, every :data:`TICK`.
+
+        A thread, so that a event loop held up by a slow database call (seconds, on a loaded
+        machine) does not lose its tables; but only while the loop still ticks now and then
+        (:data:`LOOP_STALL`): a process that is stuck gives its tables up. SIGKILL ends the
+        thread too, and the leases run out."""
+        client = self._lease_client
+        while not self._stopped.wait(TICK):
+            if time.monotonic() - self._loop_seen > LOOP_STALL:
+                log.warning("process %s: the event loop is stuck; its leases are left to run out", self.pid)
+                continue
+            try:
+                client.set(alive_key(self.pid), b"1", px=LEASE_MS)
+                owned = list(self.tables)  # one step under the GIL: a copy the loop may change after
+                if not owned:
+                    continue
+                lost = self._renew(keys=[lease_key(t) for t in owned], args=[self.pid, LEASE_MS])
+                for i in lost:
+                    table = owned[int(i) - 1]
+                    if self._loop is not None:
+                        self._loop.call_soon_threadsafe(self._lease_lost, table)
+            except RedisError as exc:
+                log.warning("process %s could not renew its leases: %s", self.pid, exc)
+
+    def _lease_lost(self, table: str) -> None:
+        self.spawn(self._lost(table))
 
     async def _lost(self, table: str) -> None:
         """Another process holds the lease of a table this one ran: stop it here; its sockets
@@ -498,16 +540,17 @@ class ClusterLobby(Lobby):
         if not candidates:
             return
         owners = await self.aredis.mget([lease_key(t) for t in candidates])
+        taken = []
         for t, owner in zip(candidates, owners, strict=True):
-            if owner is not None:
-                continue
-            if not await self.aredis.set(lease_key(t), self.pid, nx=True, px=LEASE_MS):
-                continue
-            row = await asyncio.to_thread(self.store.load_table, t)  # loaded after the lease was taken
+            if owner is None and await self.aredis.set(lease_key(t), self.pid, nx=True, px=LEASE_MS):
+                taken.append(t)
+        # loaded after their leases were taken, side by side in worker threads
+        rows = await asyncio.gather(*(asyncio.to_thread(self.store.load_table, t) for t in taken))
+        for t, row in zip(taken, rows, strict=True):
             if row is None or row.status not in LIVE:
                 self._let_go([t])
-                continue
-            self._adopt(row)
+            else:
+                self._adopt(row)
 
     async def _drop_dead(self) -> None:
         """Connections held by a process that died count as lost (grace time, then a stand-in)."""
