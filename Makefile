@@ -15,10 +15,11 @@ install: $(BIN)/python
 install-test: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 
-# Debian's chromium for the browser tests and PostgreSQL for the storage tests (run as root).
+# Debian's chromium for the browser tests, PostgreSQL for the storage tests and redis-server for the
+# tests of several server processes (run as root).
 system-deps:
 	@if command -v apt-get >/dev/null 2>&1; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql >/dev/null; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql redis-server >/dev/null; \
 	fi
 
 # The main job: the web platform (prints its address; `mauseloch play mau-mau` plays in the terminal).
@@ -29,8 +30,11 @@ lint: install-test
 	$(BIN)/ruff check src tests bench scripts examples
 	$(BIN)/mypy
 
-# PostgreSQL for the storage tests: scripts/start-postgres.sh prints its URL (nothing without root).
+# PostgreSQL for the storage tests: scripts/start-postgres.sh prints its URL (nothing without root);
+# Redis for the tests of several server processes: scripts/start-redis.sh (nothing without redis-server).
 test: system-deps install-test lint
 	@url="$${MAUSELOCH_TEST_PG_URL:-$$(sh scripts/start-postgres.sh)}" && \
 	  if [ -n "$$url" ]; then export MAUSELOCH_TEST_PG_URL="$$url"; fi && \
+	  rurl="$${MAUSELOCH_TEST_REDIS_URL:-$$(PYTHON=$(BIN)/python sh scripts/start-redis.sh)}" && \
+	  if [ -n "$$rurl" ]; then export MAUSELOCH_TEST_REDIS_URL="$$rurl"; fi && \
 	  $(BIN)/python -m pytest -q -n 2 --dist loadfile

@@ -1,20 +1,33 @@
-"""Web server load: many WebSocket clients playing Mau-Mau against one real server.
+"""Web server load: many WebSocket clients playing Mau-Mau against real server processes.
 
-Starts ``mauseloch serve`` (uvicorn) in a subprocess on 127.0.0.1 with a temporary SQLite
-database (``--db`` for another), opens tables of four human seats, and plays every seat from a
-client that picks a random legal move from its own view as soon as it may move: bot speed
-without the bots' pause (``--think-ms 600`` adds about their pause; a client never sends more
-than 15 moves a second, below the server's rate limit). When a game ends its table starts a new
-one, until ``--warmup`` plus ``--duration`` seconds are up; only moves sent after the warm-up
-count.
+Starts ``mauseloch serve`` (uvicorn) in subprocesses on 127.0.0.1, opens tables of four human
+seats, and plays every seat from a client that picks a random legal move from its own view as
+soon as it may move: bot speed without the bots' pause (``--think-ms 600`` adds about their
+pause; a client never sends more than 15 moves a second, below the server's rate limit). When a
+game ends its table starts a new one, until ``--warmup`` plus ``--duration`` seconds are up;
+only moves sent after the warm-up count.
+
+One process (``--processes 1``) uses a temporary SQLite file, or ``--db``. Several
+(``--processes 2``) share PostgreSQL (``--db``, default ``$MAUSELOCH_TEST_PG_URL``) and Redis
+(``--redis``, default: a redis-server started by scripts/start-redis.sh), with no sticky
+sessions: a table is created on one process, joined on another, and its four seats connect to
+the processes in turn, so most moves are forwarded to the table's owner. The clients run in
+``--client-procs`` processes of their own, so that one client's event loop is not the limit.
+``--kill-after S`` kills the first server process with SIGKILL S seconds into the measured
+window: its clients reconnect to the others, and the run reports the acknowledged moves the
+database lacks afterwards (``lost``) and how long after the kill each table's next update
+came (``resume_max_s``: the slowest table).
 
 Reported per run: ``conn`` the most WebSockets open at once, move round trip (a client sends a
 move until its own update arrives) p50/p90/p99/max, moves per second, games finished, errors
-(error frames and failed requests or connections) and the CPU share of server and client (both
-on this machine, so a busy client slows the server's figures too).
+(error frames and failed requests or connections), the CPU share of the servers and the clients
+(all on this machine, so a busy client slows the server's figures too), and with PostgreSQL
+and Redis their cost per move: transactions and Redis commands per move, and their CPU
+milliseconds per move. ``--json`` prints every run as one JSON line last.
 
     .venv/bin/python bench/server.py --seats 200 1000 --duration 20
-    .venv/bin/python bench/server.py --seats 200 1000 --duration 20 --think-ms 600
+    .venv/bin/python bench/server.py --seats 1000 --processes 1 2 --db postgresql://... --json
+    .venv/bin/python bench/server.py --seats 2000 --processes 2 --think-ms 600 --kill-after 10
 """
 
 from __future__ import annotations
@@ -22,6 +35,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import json
+import multiprocessing
 import os
 import random
 import re
@@ -39,9 +54,11 @@ from typing import Any
 import httpx
 import msgspec
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 SEATS_PER_TABLE = 4
 MAX_PER_SECOND = 15  # moves a client sends per second at most (the server refuses more than 20)
+ROOT = Path(__file__).resolve().parents[1]
 decode = msgspec.json.decode
 encode = msgspec.json.encode
 
@@ -49,29 +66,41 @@ encode = msgspec.json.encode
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, moves answered within the window
-    done_at: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     games: int = 0
     open_now: int = 0
     max_open: int = 0  # WebSockets open at once
+    acked: list[tuple[str, int, str]] = field(default_factory=list)  # (table, version, move) seen answered
+    around_kill: dict[str, list[float]] = field(default_factory=dict)  # table -> [last update before, first after]
+    reconnects: int = 0
 
 
 @dataclass
 class Run:
-    base: str
-    measure_from: float  # moves sent before this (the warm-up: connecting every seat) are not counted
+    bases: list[str]
+    measure_from: float  # wall-clock times: moves sent before (the warm-up) are not counted
     deadline: float
     think: float
     rng: random.Random
+    kill_at: float | None = None
+    dead: set[str] = field(default_factory=set)  # servers found dead (a client's connection failed)
     stats: Stats = field(default_factory=Stats)
     stopping: bool = False
 
+    def base(self, i: int) -> str:
+        if self.kill_at is not None and time.time() >= self.kill_at:
+            self.dead.add(self.bases[0])  # the one the benchmark kills
+        alive = [b for b in self.bases if b not in self.dead] or self.bases
+        return alive[i % len(alive)]
 
-def start_server(db: str, profile: str | None = None) -> tuple[subprocess.Popen[str], int]:
+
+def start_server(db: str, profile: str | None = None, redis: str | None = None) -> tuple[subprocess.Popen[str], int]:
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
     entry = os.environ.get("BENCH_SERVER_ENTRY")  # e.g. a wrapper script that instruments the server
     target = [entry] if entry else ["-m", "mauseloch.cli"]
     cmd = [sys.executable, *profiler, *target, "serve", "--port", "0", "--db", db]
+    if redis:
+        cmd += ["--redis", redis]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -82,6 +111,21 @@ def start_server(db: str, profile: str | None = None) -> tuple[subprocess.Popen[
     return proc, int(match.group(1))
 
 
+def wait_ready(bases: list[str], limit: float = 120.0) -> None:
+    """Until every server answers ``/readyz`` (it prints its address before it listens)."""
+    give_up = time.monotonic() + limit
+    for base in bases:
+        while True:
+            try:
+                if httpx.get(f"http://{base}/readyz", trust_env=False, timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > give_up:
+                raise SystemExit(f"the server at {base} never became ready")
+            time.sleep(0.2)
+
+
 def cpu_seconds(pid: int) -> float | None:
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -90,24 +134,56 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def play_seat(run: Run, table: str, seat: int, token: str) -> None:
+def pids_named(name: str) -> list[int]:
+    """Every process whose command is ``name`` (PostgreSQL's backends, say)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == name:
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def cpu_of(pids: list[int]) -> float:
+    return sum(c for c in (cpu_seconds(p) for p in pids) if c is not None)
+
+
+# -- the clients ------------------------------------------------------------------------------
+async def play_seat(run: Run, table: str, seat: int, token: str, index: int) -> None:
+    """One seat until its game ends: reconnects (to the next process alive) when its socket drops."""
     stats = run.stats
-    url = f"ws://{run.base}/ws/{table}"
-    async with connect(url, proxy=None, max_size=1 << 22, open_timeout=60) as ws:
-        stats.open_now += 1
-        stats.max_open = max(stats.max_open, stats.open_now)
+    attempt = 0
+    while True:
+        base = run.base(index + attempt)
         try:
-            await seat_moves(run, ws, seat, token)
-        finally:
-            stats.open_now -= 1
+            async with connect(f"ws://{base}/ws/{table}", proxy=None, max_size=1 << 22, open_timeout=60) as ws:
+                stats.open_now += 1
+                stats.max_open = max(stats.max_open, stats.open_now)
+                try:
+                    await seat_moves(run, ws, table, seat, token)
+                    return
+                finally:
+                    stats.open_now -= 1
+        except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError):
+            if run.stopping:
+                return
+            if run.kill_at is None or time.time() < run.kill_at:
+                stats.errors["connection lost"] += 1
+            stats.reconnects += 1
+            attempt += 1
+            await asyncio.sleep(0.2 * run.rng.random())
 
 
-async def seat_moves(run: Run, ws: Any, seat: int, token: str) -> None:
+async def seat_moves(run: Run, ws: Any, table: str, seat: int, token: str) -> None:
     stats = run.stats
     recent: deque[float] = deque()  # when this seat sent its last messages: stay under the rate limit
     await ws.send(encode({"type": "hello", "token": token, "seat": seat, "last_seq": 0}))
     sent_at: float | None = None
     sent_version = -1
+    sent_move = ""
     async for raw in ws:
         msg: dict[str, Any] = decode(raw)
         kind = msg["type"]
@@ -118,11 +194,18 @@ async def seat_moves(run: Run, ws: Any, seat: int, token: str) -> None:
             continue
         if kind not in ("snapshot", "update"):
             continue
-        now = time.perf_counter()
+        now = time.time()
+        if kind == "update" and run.kill_at is not None:
+            around = stats.around_kill.setdefault(table, [0.0, 0.0])
+            if now < run.kill_at:
+                around[0] = now
+            elif around[1] == 0.0:
+                around[1] = now
         if sent_at is not None and msg["version"] > sent_version:
+            if kind == "update":
+                stats.acked.append((table, sent_version, sent_move))
             if sent_at >= run.measure_from and now <= run.deadline:
                 stats.latencies.append(now - sent_at)
-                stats.done_at.append(now)
             sent_at = None
         view = msg["view"]
         if view["is_over"]:
@@ -135,59 +218,73 @@ async def seat_moves(run: Run, ws: Any, seat: int, token: str) -> None:
         if legal and sent_at is None:
             if run.think:
                 await asyncio.sleep(run.think * (0.5 + run.rng.random()))
-            t = time.perf_counter()
+            t = time.time()
             while recent and t - recent[0] >= 1.0:
                 recent.popleft()
             if len(recent) >= MAX_PER_SECOND:
                 await asyncio.sleep(recent[0] + 1.0 - t)
             sent_version = msg["version"]
-            sent_at = time.perf_counter()
+            sent_move = run.rng.choice(legal)
+            sent_at = time.time()
             recent.append(sent_at)
-            await ws.send(encode({"type": "move", "move": run.rng.choice(legal), "version": sent_version}))
+            await ws.send(encode({"type": "move", "move": sent_move, "version": sent_version}))
 
 
-async def run_table(run: Run, http: httpx.AsyncClient) -> None:
+async def run_table(run: Run, clients: list[httpx.AsyncClient], index: int) -> None:
+    # tables open one after another over the first half of the warm-up, as on a site filling up
+    await asyncio.sleep(max(0.0, run.measure_from - time.time()) * 0.5 * run.rng.random())
     while not run.stopping:
         try:
+            creator = run.bases.index(run.base(index))
+            http = clients[creator]
             created = (
                 await http.post("/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}] * 4, "name": "A"})
             ).json()
             creds = [(0, created["token"])]
-            for name in ("B", "C", "D"):
-                joined = (await http.post(f"/api/tables/{created['table']}/join", json={"name": name})).json()
+            for k, name in enumerate(("B", "C", "D")):
+                joiner = clients[run.bases.index(run.base(index + k + 1))]
+                joined = (await joiner.post(f"/api/tables/{created['table']}/join", json={"name": name})).json()
                 creds.append((joined["seat"], joined["token"]))
-            await asyncio.gather(*(play_seat(run, created["table"], s, t) for s, t in creds))
+            await asyncio.gather(*(play_seat(run, created["table"], s, t, index + s) for s, t in creds))
             run.stats.games += 1
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            run.stats.errors[f"{type(exc).__name__}: {exc!r}"[:100]] += 1
+            if not (run.kill_at is not None and abs(time.time() - run.kill_at) < 10):
+                run.stats.errors[f"{type(exc).__name__}: {exc!r}"[:100]] += 1
+            else:
+                run.stats.errors["request during the kill"] += 1
             await asyncio.sleep(0.5)
 
 
-async def drive(
-    port: int, seats: int, duration: float, warmup: float, think: float, seed: int
-) -> tuple[Stats, float, float]:
-    tables = max(1, seats // SEATS_PER_TABLE)
-    start = time.perf_counter()
-    run = Run(
-        base=f"127.0.0.1:{port}",
-        measure_from=start + warmup,
-        deadline=start + warmup + duration,
-        think=think,
-        rng=random.Random(seed),
-    )
+async def drive(run: Run, first_table: int, tables: int) -> Stats:
     # idle connections expire well before uvicorn's 5 s keep-alive ends: no request meets a closing socket
     limits = httpx.Limits(max_connections=100, keepalive_expiry=1.0)
-    async with httpx.AsyncClient(base_url=f"http://{run.base}", trust_env=False, limits=limits, timeout=60) as http:
-        tasks = [asyncio.create_task(run_table(run, http)) for _ in range(tables)]
-        await asyncio.sleep(max(0.0, run.deadline - time.perf_counter()))
+    clients = [
+        httpx.AsyncClient(base_url=f"http://{base}", trust_env=False, limits=limits, timeout=60) for base in run.bases
+    ]
+    try:
+        tasks = [asyncio.create_task(run_table(run, clients, first_table + i)) for i in range(tables)]
+        await asyncio.sleep(max(0.0, run.deadline - time.time()))
         run.stopping = True  # moves in flight finish, then every seat leaves
         _, pending = await asyncio.wait(tasks, timeout=10)
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
-    return run.stats, run.measure_from, run.deadline
+    finally:
+        for client in clients:
+            await client.aclose()
+    return run.stats
+
+
+def client_process(run: Run, first_table: int, tables: int, out: Any) -> None:
+    gc.collect()
+    gc.freeze()
+    gc.disable()  # the client's own collector pauses would count as server latency
+    t0, own0 = time.perf_counter(), time.process_time()
+    stats = asyncio.run(drive(run, first_table, tables))
+    cpu = (time.process_time() - own0) / (time.perf_counter() - t0)
+    out.put((stats, cpu))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -197,6 +294,102 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+# -- PostgreSQL and Redis ---------------------------------------------------------------------
+def start_redis() -> tuple[str, int | None]:
+    out = subprocess.run(["sh", str(ROOT / "scripts" / "start-redis.sh")], capture_output=True, text=True, check=True)
+    url = out.stdout.strip()
+    if not url:
+        raise SystemExit("several processes need Redis: --redis URL, or Debian's redis-server installed")
+    match = re.search(r"pid file (\S+)", out.stderr)
+    pid = int(Path(match.group(1)).read_text().strip()) if match else None
+    return url, pid
+
+
+def stop_redis(pid: int | None) -> None:
+    if pid is not None:
+        os.kill(pid, signal.SIGTERM)
+
+
+def pg_counters(url: str, schema: str) -> tuple[int, float]:
+    """Rows written to the benchmark's schema, and the CPU seconds of the PostgreSQL backends
+    serving the benchmark's servers (found by their application_name; the database server is
+    shared with other users of this machine, so nothing wider is counted)."""
+    from sqlalchemy import create_engine, text
+
+    from mauseloch.server.storage import normalise_url
+
+    engine = create_engine(normalise_url(url))
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables"
+                " WHERE schemaname = :s"
+            ),
+            {"s": schema},
+        ).scalar()
+        pids = [
+            r[0]
+            for r in conn.execute(text("SELECT pid FROM pg_stat_activity WHERE application_name = :a"), {"a": schema})
+        ]
+    engine.dispose()
+    return int(rows or 0), cpu_of(pids)
+
+
+def redis_counters(url: str, pid: int | None) -> tuple[int, float]:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    stats = client.info("stats")
+    client.close()
+    return int(stats["total_commands_processed"]), (cpu_seconds(pid) or 0.0) if pid else 0.0
+
+
+def fresh_schema(url: str) -> tuple[str, str]:
+    """A schema of its own in the benchmark's PostgreSQL database (dropped afterwards)."""
+    from sqlalchemy import create_engine, text
+
+    from mauseloch.server.storage import normalise_url
+
+    schema = f"bench_{os.getpid()}_{int(time.time())}"
+    engine = create_engine(normalise_url(url))
+    with engine.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    engine.dispose()
+    joined = f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}&application_name={schema}"
+    return joined, schema
+
+
+def drop_schema(url: str, schema: str) -> None:
+    from sqlalchemy import create_engine, text
+
+    from mauseloch.server.storage import normalise_url
+
+    engine = create_engine(normalise_url(url))
+    with engine.begin() as conn:
+        conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+    engine.dispose()
+
+
+def lost_moves(db: str, acked: list[tuple[str, int, str]]) -> int:
+    """Acknowledged moves the database does not hold at their version."""
+    from mauseloch.server.storage import Store
+
+    store = Store(db)
+    try:
+        by_table: dict[str, list[tuple[int, str]]] = {}
+        for table, version, move in acked:
+            by_table.setdefault(table, []).append((version, move))
+        lost = 0
+        for table, moves in by_table.items():
+            row = store.load_table(table)
+            stored = [m[1] for m in row.moves] if row is not None else []
+            lost += sum(1 for v, m in moves if v >= len(stored) or stored[v].lower() != m.lower())
+        return lost
+    finally:
+        store.close()
+
+
+# -- one run ------------------------------------------------------------------------------------
 def bench(
     seats: int,
     duration: float,
@@ -205,37 +398,107 @@ def bench(
     seed: int,
     profile: str | None = None,
     db: str | None = None,
+    processes: int = 1,
+    redis_url: str | None = None,
+    redis_pid: int | None = None,
+    client_procs: int = 2,
+    kill_after: float | None = None,
 ) -> dict[str, Any]:
+    tables = max(1, seats // SEATS_PER_TABLE)
     with tempfile.TemporaryDirectory() as tmp:
-        proc, port = start_server(db or f"sqlite:///{Path(tmp) / 'bench.db'}", profile)
+        schema = None
+        if db is None:
+            db = f"sqlite:///{Path(tmp) / 'bench.db'}"
+        elif db.startswith("postgres"):
+            base_db = db
+            db, schema = fresh_schema(db)
+        shared = redis_url if processes > 1 else None
+        procs = [start_server(db, profile if i == 0 else None, shared) for i in range(processes)]
+        bases = [f"127.0.0.1:{port}" for _, port in procs]
+        wait_ready(bases)
+        pg = db.startswith("postgres")
         try:
-            gc.collect()
-            gc.freeze()
-            gc.disable()  # the client's own collector pauses would count as server latency
-            cpu0, t0, own0 = cpu_seconds(proc.pid), time.perf_counter(), time.process_time()
-            stats, window_start, window_end = asyncio.run(drive(port, seats, duration, warmup, think_ms / 1000, seed))
-            cpu1, t1, own1 = cpu_seconds(proc.pid), time.perf_counter(), time.process_time()
-            alive = proc.poll() is None
-            gc.enable()
-            gc.unfreeze()
+            start = time.time() + 1.0
+            run = Run(
+                bases=bases,
+                measure_from=start + warmup,
+                deadline=start + warmup + duration,
+                think=think_ms / 1000,
+                rng=random.Random(seed),
+                kill_at=None if kill_after is None else start + warmup + kill_after,
+            )
+            ctx = multiprocessing.get_context("fork")
+            out = ctx.Queue()
+            share = [tables // client_procs + (1 if i < tables % client_procs else 0) for i in range(client_procs)]
+            workers = []
+            first = 0
+            for i, n in enumerate(share):
+                mine = Run(**{**run.__dict__, "rng": random.Random(seed * 1000 + i), "stats": Stats(), "dead": set()})
+                workers.append(ctx.Process(target=client_process, args=(mine, first, n, out)))
+                first += n
+            cpu0 = [cpu_seconds(p.pid) for p, _ in procs]
+            pg0 = pg_counters(db, schema) if schema else None
+            redis0 = redis_counters(shared, redis_pid) if shared else None
+            t0 = time.perf_counter()
+            for w in workers:
+                w.start()
+            killed_cpu: float | None = None
+            if run.kill_at is not None:
+                time.sleep(max(0.0, run.kill_at - time.time()))
+                killed_cpu = cpu_seconds(procs[0][0].pid)
+                procs[0][0].send_signal(signal.SIGKILL)
+            results = [out.get() for _ in workers]
+            for w in workers:
+                w.join()
+            t1 = time.perf_counter()
+            cpu1 = [cpu_seconds(p.pid) for p, _ in procs]
+            if killed_cpu is not None:
+                cpu1[0] = killed_cpu
+            time.sleep(1.0)  # PostgreSQL publishes its table statistics about once a second
+            pg1 = pg_counters(db, schema) if schema else None
+            redis1 = redis_counters(shared, redis_pid) if shared else None
+            alive = [p.poll() is None for p, _ in procs]
+            lost = lost_moves(db, [a for s, _ in results for a in s.acked]) if kill_after is not None else None
         finally:
-            proc.send_signal(signal.SIGINT)  # graceful: uvicorn closes the sockets, the profile is written
-            try:
-                _, err = proc.communicate(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                _, err = proc.communicate()
-    window = max(1e-9, window_end - window_start)
+            errs = []
+            for proc, _ in procs:
+                if proc.poll() is None:
+                    proc.send_signal(signal.SIGINT)  # graceful: uvicorn closes the sockets, the profile is written
+                try:
+                    _, err = proc.communicate(timeout=30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    _, err = proc.communicate()
+                errs.append(err)
+            if schema is not None:
+                drop_schema(base_db, schema)
+    stats = Stats()
+    client_cpu = 0.0
+    for s, cpu in results:
+        stats.latencies += s.latencies
+        stats.errors.update(s.errors)
+        stats.games += s.games
+        stats.max_open += s.max_open
+        stats.reconnects += s.reconnects
+        stats.around_kill.update(s.around_kill)
+        stats.acked += s.acked
+        client_cpu += cpu
+    window = max(1e-9, duration)
     lat = [x * 1000 for x in stats.latencies]
+    moves_all = len(lat)
     if os.environ.get("BENCH_SERVER_ENTRY"):
-        print(err, file=sys.stderr)
-    return {
+        print(*errs, file=sys.stderr)
+    result: dict[str, Any] = {
         "seats": seats,
-        "tables": max(1, seats // SEATS_PER_TABLE),
+        "processes": processes,
+        "store": "postgresql" if pg else "sqlite",
+        "redis": shared is not None,
+        "client_procs": client_procs,
+        "tables": tables,
         "think_ms": think_ms,
         "connected": stats.max_open,
-        "moves": len(lat),
-        "moves_per_s": len(lat) / window,
+        "moves": moves_all,
+        "moves_per_s": moves_all / window,
         "p50_ms": percentile(lat, 0.50),
         "p90_ms": percentile(lat, 0.90),
         "p99_ms": percentile(lat, 0.99),
@@ -244,24 +507,54 @@ def bench(
         "games": stats.games,
         "errors": sum(stats.errors.values()),
         "error_kinds": dict(stats.errors),
-        "server_cpu": None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / (t1 - t0),
-        "client_cpu": (own1 - own0) / (t1 - t0),
-        "server_alive": alive,
-        "server_log": [line for line in err.splitlines() if line.strip()][-5:],
+        "server_cpu": sum(
+            (b - a) / (t1 - t0) for a, b in zip(cpu0, cpu1, strict=True) if a is not None and b is not None
+        ),
+        "client_cpu": client_cpu,
+        "servers_alive": alive,
+        "server_log": [line for err in errs for line in err.splitlines() if line.strip()][-5:],
+        "takeovers": sum(err.count(" took over table ") for err in errs),  # tables that changed owner
+        "leases_lost": sum(err.count(" lost the lease ") for err in errs),  # by a process that lived on
     }
+    moves_total = max(1, len(stats.acked))  # every move answered during the run, warm-up included
+    result["moves_in_run"] = len(stats.acked)
+    if pg0 is not None and pg1 is not None:
+        result["pg_rows_per_move"] = (pg1[0] - pg0[0]) / moves_total
+        result["pg_cpu_ms_per_move"] = (pg1[1] - pg0[1]) * 1000 / moves_total
+    if redis0 is not None and redis1 is not None:
+        result["redis_cmds_per_move"] = (redis1[0] - redis0[0]) / moves_total
+        result["redis_cpu_ms_per_move"] = (redis1[1] - redis0[1]) * 1000 / moves_total
+    if kill_after is not None and run.kill_at is not None:
+        gaps = [after - run.kill_at for before, after in stats.around_kill.values() if before and after]
+        result["killed_at_s"] = kill_after
+        result["lost"] = lost
+        result["resume_max_s"] = max(gaps) if gaps else float("nan")
+        result["resume_p50_s"] = percentile(gaps, 0.5)
+        result["reconnects"] = stats.reconnects
+    return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", type=int, nargs="+", default=[200], help="client seats (4 per table); several runs")
+    parser.add_argument("--processes", type=int, nargs="+", default=[1], help="server processes; several runs")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds each run is measured")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds of play before measuring")
     parser.add_argument("--think-ms", type=float, default=0.0, help="mean pause before a client moves")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--db", help="database URL for the server (default: a temporary SQLite file)")
-    parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing FILE")
+    parser.add_argument(
+        "--db",
+        help="database URL for the servers (default: a temporary SQLite file for one "
+        "process, $MAUSELOCH_TEST_PG_URL for several)",
+    )
+    parser.add_argument("--redis", help="Redis URL for several processes (default: start a redis-server)")
+    parser.add_argument("--client-procs", type=int, default=2, help="client processes the seats are spread over")
+    parser.add_argument("--kill-after", type=float, help="SIGKILL the first server this many seconds into the window")
+    parser.add_argument("--profile", metavar="FILE", help="run the (first) server under cProfile, writing FILE")
+    parser.add_argument("--json", action="store_true", help="print every run as one JSON line last")
     args = parser.parse_args()
     columns = [  # heading, width, value
+        ("procs", 5, lambda r: str(r["processes"])),
         ("seats", 6, lambda r: str(r["seats"])),
         ("think", 6, lambda r: f"{r['think_ms']:.0f}"),
         ("conn", 5, lambda r: str(r["connected"])),
@@ -273,17 +566,58 @@ def main() -> None:
         ("max ms", 7, lambda r: f"{r['max_ms']:.0f}"),
         ("games", 6, lambda r: str(r["games"])),
         ("errors", 6, lambda r: str(r["errors"])),
-        ("srv cpu", 7, lambda r: "-" if r["server_cpu"] is None else f"{r['server_cpu'] * 100:.0f}%"),
+        ("srv cpu", 7, lambda r: f"{r['server_cpu'] * 100:.0f}%"),
         ("cli cpu", 7, lambda r: f"{r['client_cpu'] * 100:.0f}%"),
+        ("pg rows/mv", 10, lambda r: f"{r['pg_rows_per_move']:.2f}" if "pg_rows_per_move" in r else "-"),
+        ("pg ms/mv", 8, lambda r: f"{r['pg_cpu_ms_per_move']:.2f}" if "pg_cpu_ms_per_move" in r else "-"),
+        ("rd cmd/mv", 9, lambda r: f"{r['redis_cmds_per_move']:.1f}" if "redis_cmds_per_move" in r else "-"),
+        ("rd ms/mv", 8, lambda r: f"{r['redis_cpu_ms_per_move']:.3f}" if "redis_cpu_ms_per_move" in r else "-"),
     ]
+    needs_pg = max(args.processes) > 1
+    db = args.db or (os.environ.get("MAUSELOCH_TEST_PG_URL") if needs_pg else None)
+    if needs_pg and not (db and db.startswith("postgres")):
+        raise SystemExit("several processes share PostgreSQL: --db postgresql://... (or $MAUSELOCH_TEST_PG_URL)")
+    redis_url, redis_pid = args.redis, None
+    if needs_pg and redis_url is None:
+        redis_url, redis_pid = start_redis()
+    results = []
     print(" ".join(f"{h:>{w}}" for h, w, _ in columns))
-    for seats in args.seats:
-        r = bench(seats, args.duration, args.warmup, args.think_ms, args.seed, args.profile, args.db)
-        print(" ".join(f"{f(r):>{w}}" for _, w, f in columns), flush=True)
-        if r["error_kinds"]:
-            print(f"       errors: {r['error_kinds']}")
-        if not r["server_alive"]:
-            print("       the server died:", *r["server_log"], sep="\n       ")
+    try:
+        for seats in args.seats:
+            for processes in args.processes:
+                r = bench(
+                    seats,
+                    args.duration,
+                    args.warmup,
+                    args.think_ms,
+                    args.seed,
+                    args.profile,
+                    db,
+                    processes,
+                    redis_url,
+                    redis_pid,
+                    args.client_procs,
+                    args.kill_after if processes > 1 else None,
+                )
+                results.append(r)
+                print(" ".join(f"{f(r):>{w}}" for _, w, f in columns), flush=True)
+                if r["error_kinds"]:
+                    print(f"       errors: {r['error_kinds']}")
+                if r["takeovers"] or r["leases_lost"]:
+                    print(f"       tables taken over: {r['takeovers']}, leases lost by a live one: {r['leases_lost']}")
+                if "lost" in r:
+                    print(
+                        f"       SIGKILL of one process at {r['killed_at_s']:.0f} s: {r['lost']} acknowledged moves"
+                        " lost,"
+                        f" every table moved again within {r['resume_max_s']:.2f} s (median {r['resume_p50_s']:.2f} s),"
+                        f" {r['reconnects']} reconnects"
+                    )
+                if not all(r["servers_alive"]) and "lost" not in r:
+                    print("       a server died:", *r["server_log"], sep="\n       ")
+    finally:
+        stop_redis(redis_pid)
+    if args.json:
+        print(json.dumps({"runs": results}))
 
 
 if __name__ == "__main__":

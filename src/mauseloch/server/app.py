@@ -18,6 +18,7 @@ from mauseloch.bots import bot_kinds
 from mauseloch.locale import strings_module
 
 from .clock import GRACE_LEFT, GRACE_LOST
+from .health import healthz, readyz
 from .lobby import Lobby, game_clocks, web_games
 from .protocol import MAX_MESSAGE, CreateTable, JoinTable, ProtocolError, decode_body, encode, error_body, limits
 from .session import Settings, TableSession, record_of, replay_frames
@@ -207,20 +208,30 @@ def create_app(
     web_dir: Path | None = None,
     clock: Callable[[], float] = time.monotonic,
     rate_limit: int = RATE_LIMIT,
+    redis_url: str | None = None,
 ) -> Starlette:
     """The web platform on the database at ``db_url`` (default: SQLite in the user data dir).
 
     Unfinished tables are restored from the store here, before the first request (a table that
     cannot be restored is logged and skipped). ``bot_delay`` overrides the bots' pause in seconds
     (tests use 0); ``clock_scale`` multiplies every turn clock and grace time (tests and
-    benchmarks run them fast); ``clock`` drives the rate limit.
+    benchmarks run them fast); ``clock`` drives the rate limit. With ``redis_url`` this process is
+    one of several sharing the database and Redis (ownership.py; docs/deploy.md).
     """
     store = Store(db_url)
-    lobby = Lobby(store, Settings(bot_delay=bot_delay, clock_scale=clock_scale))
+    settings = Settings(bot_delay=bot_delay, clock_scale=clock_scale)
+    if redis_url is None:
+        lobby = Lobby(store, settings)
+    else:
+        from .ownership import ClusterLobby  # the redis package is an extra
+
+        lobby = ClusterLobby(store, settings, redis_url)
     lobby.restore()
     web = web_dir or WEB_DIR
     routes = [
         Route("/", lobby_page),
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
         Route("/api/games", api_games),
         Route("/api/tables", api_tables, methods=["GET"]),
         Route("/api/tables", api_create, methods=["POST"]),

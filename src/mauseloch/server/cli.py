@@ -46,6 +46,19 @@ def check_database_url(url: str) -> None:
         path.unlink(missing_ok=True)  # the store creates it with its tables
 
 
+def check_redis(redis_url: str, db_url: str) -> None:
+    """Refuse (``ValueError``) a Redis URL that is none, a missing ``redis`` package, and a database
+    that several processes cannot share (SQLite)."""
+    if not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(f"--redis {redis_url!r} is not a Redis URL (redis://host:port/0)")
+    try:
+        import redis  # noqa: F401
+    except ImportError:
+        raise ValueError("--redis needs the redis package (pip install 'mauseloch[redis]')") from None
+    if db_url.startswith("sqlite"):
+        raise ValueError("--redis needs a database server every process shares: --db postgresql://...")
+
+
 def command(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on (0: any free port)")] = 8000,
@@ -59,6 +72,13 @@ def command(
     clock_scale: Annotated[
         float, typer.Option(help="multiply every turn clock and grace time (e.g. 0.05 for fast test runs)", min=0.001)
     ] = 1.0,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis URL (redis://host:port/0): run as one of several processes sharing --db (PostgreSQL) "
+            "and Redis behind one address; see docs/deploy.md"
+        ),
+    ] = None,
 ) -> None:
     """Serve the lobby and the tables in the browser."""
     import gc
@@ -78,6 +98,8 @@ def command(
     url = normalise_url(db) if db else default_url()
     try:
         check_database_url(url)
+        if redis is not None:
+            check_redis(redis, url)
     except ValueError as exc:
         raise _refuse(str(exc)) from None
     try:
@@ -91,12 +113,20 @@ def command(
         sock.close()
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise _refuse(f"cannot listen on {host}:{port}: {reason}") from None
+    redis_errors: tuple[type[Exception], ...] = ()
+    if redis is not None:
+        from redis.exceptions import RedisError
+
+        redis_errors = (RedisError,)
     try:
-        app = create_app(url, bot_delay=bot_delay, clock_scale=clock_scale)
+        app = create_app(url, bot_delay=bot_delay, clock_scale=clock_scale, redis_url=redis)
     except SQLAlchemyError as exc:  # e.g. a database server that does not answer
         sock.close()
         detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
         raise _refuse(f"cannot use the database {url.rsplit('@', 1)[-1]}: {detail}") from None
+    except redis_errors as exc:  # Redis does not answer
+        sock.close()
+        raise _refuse(f"cannot use Redis at {redis}: {exc}") from None
     # Everything loaded so far (modules, restored tables) lives as long as the server: keep it out of
     # the collector's full passes, and collect the young generation less often, so that short-lived
     # messages die young. With the defaults, full passes stopped every table for 100 ms and more
@@ -106,7 +136,8 @@ def command(
     gc.set_threshold(20_000, 20, 20)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    typer.echo(f"Mauseloch is serving at http://{shown}:{bound}/  (database: {url.rsplit('@', 1)[-1]})")
+    shared = f", redis: {redis.rsplit('@', 1)[-1]}" if redis else ""
+    typer.echo(f"Mauseloch is serving at http://{shown}:{bound}/  (database: {url.rsplit('@', 1)[-1]}{shared})")
     # no per-message deflate: updates are a few KiB, and compressing each costs more CPU than it saves
     config = uvicorn.Config(
         app, log_level="warning", ws_max_size=8 * MAX_MESSAGE, ws_per_message_deflate=False, lifespan="on"

@@ -295,6 +295,10 @@ class TableSession:
         self.hub.subscribe(self.id, conn)
         conn.send(self.snapshot(seat))
 
+    async def resync(self, conn: Connection) -> None:
+        """A fresh snapshot for ``conn`` (its client missed something)."""
+        conn.send(self.snapshot(conn.seat))
+
     def _returned(self, person: Person) -> None:
         seat = person.row.seat
         changed = person.grace_pending or person.row.gone

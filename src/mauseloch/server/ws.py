@@ -109,7 +109,7 @@ async def table_socket(websocket: WebSocket) -> None:
                     elif isinstance(msg, MoveMsg):
                         await table.apply(conn.seat, msg.move, msg.version)
                     elif isinstance(msg, Resync):
-                        conn.send(table.snapshot(conn.seat))
+                        await table.resync(conn)
                     elif isinstance(msg, Ping):
                         conn.send(table.pong())
                     elif isinstance(msg, Leave):

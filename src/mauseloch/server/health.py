@@ -1,0 +1,52 @@
+"""``/healthz`` and ``/readyz`` for a load balancer or an orchestrator (docs/deploy.md).
+
+``/healthz``: the process answers (restart it when it does not). ``/readyz``: it should get
+traffic: its lobby runs, the database answers and, with ``--redis``, Redis answers; the JSON body
+also carries a few figures for monitoring (tables run here, connections, table messages published).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from sqlalchemy import text
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+CHECK_TIMEOUT = 2.0  # seconds a dependency may take to answer a readiness check
+
+
+async def healthz(request: Request) -> Response:
+    return PlainTextResponse("ok")
+
+
+def _database_answers(request: Request) -> None:
+    with request.app.state.store.engine.connect() as conn:
+        conn.execute(text("SELECT 1"))
+
+
+async def readyz(request: Request) -> Response:
+    lobby = request.app.state.lobby
+    problems: list[str] = []
+    if not lobby.running:
+        problems.append("the server is starting or stopping")
+    try:
+        await asyncio.wait_for(asyncio.to_thread(_database_answers, request), CHECK_TIMEOUT)
+    except Exception as exc:
+        problems.append(f"database: {type(exc).__name__}")
+    body: dict[str, Any] = {
+        "tables": len(lobby.tables),
+        "connections": sum(lobby.hub.listeners(t) for t in list(lobby.tables)),
+    }
+    aredis = getattr(lobby, "aredis", None)
+    if aredis is not None:
+        try:
+            await asyncio.wait_for(aredis.ping(), CHECK_TIMEOUT)
+        except Exception as exc:
+            problems.append(f"redis: {type(exc).__name__}")
+        body["process"] = lobby.pid
+        body["published"] = lobby.cluster_hub.published
+    body["ready"] = not problems
+    body["problems"] = problems
+    return JSONResponse(body, status_code=200 if not problems else 503)

@@ -1,0 +1,570 @@
+"""Several server processes behind one address (``mauseloch serve --db postgresql://… --redis redis://…``).
+
+PostgreSQL keeps the record of every move, Redis what the processes share (as Colyseus and lichess
+do). Every table has exactly one owner process: the one holding its lease ``ml:owner:<table>``,
+a Redis key that expires after :data:`LEASE_MS` unless the owner renews it (every :data:`TICK`).
+Only the owner runs the table's :class:`~.session.TableSession`: its clocks, stand-ins, bots (and
+later a reaction referee). A lease taken is always followed by loading the table from the store,
+and the store's key ``(table, version)`` of every move fences a stale owner out: a process that
+lost its lease without noticing (paused, cut off) cannot store a move the new owner stored first,
+it gets ``stale`` and catches up (session.py), so no acknowledged move is ever lost.
+
+A WebSocket may land on any process (no sticky sessions). Where the table is owned elsewhere the
+socket talks to a :class:`RemoteTable`: moves, comings and goings, snapshots and rematch votes go
+to the owner as requests, and the owner's messages come back through the :class:`~.redis_hub.RedisHub`.
+When the owner dies (SIGKILL), its leases expire; every process sweeps the set of live tables
+``ml:live`` each tick and takes over tables nobody owns, so they play on within
+``LEASE_MS + TICK`` plus the time to load them. Connections on the surviving processes are
+re-attached to the new owner; those of the dead one reconnect anywhere.
+
+The lobby holds across processes: the table list is read from the summaries every owner keeps in
+the Redis hash ``ml:summary``; creating and joining write the store first, then tell the owner.
+
+Not shared yet: the per-connection rate limit is per process (a connection lives on one process,
+so it holds as it is); limits counted per address or per site (server/limits.py, "Safe in
+public") count per process until they keep their counters in Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import threading
+import time
+from typing import Any
+
+import msgspec
+import redis
+import redis.asyncio
+from redis.exceptions import RedisError
+
+from .hub import Connection
+from .lobby import Lobby
+from .protocol import ErrorMsg, Pong, ProtocolError, encode
+from .redis_hub import PREFIX, NotOwner, RedisHub, RemoteConn, Unreachable, alive_key
+from .session import LIVE, Settings, TableSession
+from .storage import Store, TableRow
+
+log = logging.getLogger("mauseloch.server")
+
+LEASE_MS = 3000  # a dead owner's tables are free after this long
+TICK = 0.5  # seconds between lease renewals, sweeps for orphaned tables and lobby summaries
+RESCAN_TICKS = 120  # every minute: the store's unfinished tables are put into ml:live again
+REDIS_CONNECTIONS = 64  # per process, for requests, fan-out and the ticks (one more: the subscriber)
+LOOP_STALL = 10.0  # seconds without a tick after which a process lets its leases run out
+FAILOVER = 10.0  # seconds a request keeps looking for a table's owner before it gives up
+LIVE_SET = f"{PREFIX}live"
+SUMMARIES = f"{PREFIX}summary"
+
+# Renew each lease this process holds; one that lapsed and nobody took is taken again (the store
+# fences anyway). Returns the 1-based indexes of the leases another process holds now.
+RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  local owner = redis.call('GET', key)
+  if owner == ARGV[1] or not owner then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+  else
+    table.insert(lost, i)
+  end
+end
+return lost
+"""
+RELEASE = """
+for _, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then redis.call('DEL', key) end
+end
+return 0
+"""
+
+
+def lease_key(table: str) -> str:
+    return f"{PREFIX}owner:{table}"
+
+
+def _text(value: bytes | str | None) -> str | None:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class RemoteTable(TableSession):
+    """A table another process owns, as this process's sockets and HTTP API see it.
+
+    Built from the store like a session (summaries, tokens, records) but never started: every
+    change is a request to the owner (:meth:`call`)."""
+
+    def __init__(self, lobby: ClusterLobby, row: TableRow) -> None:
+        super().__init__(row, lobby.store, lobby.hub, lobby.settings)
+        self.lobby = lobby
+
+    def start(self) -> None:  # the owner runs the clocks and the bots
+        pass
+
+    async def stop(self) -> None:
+        pass
+
+    def summary(self) -> dict[str, Any]:
+        """From the store (just read), with the presence the owner last wrote to Redis."""
+        fresh = super().summary()
+        kept = self.lobby.summary_of(self.id)
+        if kept is not None and len(kept.get("seats", ())) == len(fresh["seats"]):
+            for seat, known in zip(fresh["seats"], kept["seats"], strict=True):
+                seat["presence"], seat["stand_in"] = known.get("presence"), known.get("stand_in")
+        return fresh
+
+    def error(self, code: str, message: str) -> str:
+        return encode(ErrorMsg(version=self.version, seq=0, code=code, message=message))
+
+    def pong(self) -> str:
+        return encode(Pong(version=self.version, seq=0))
+
+    async def call(self, op: str, args: list[Any]) -> Any:
+        return await self.lobby.call(self.id, op, args)
+
+    # -- what a socket does, as requests ----------------------------------------------------
+    def attach(self, conn: Connection) -> None:
+        self.hub.subscribe(self.id, conn)
+        self.lobby.spawn(self.lobby.attach_remote(self.id, conn, wait=True))
+
+    def detach(self, conn: Connection, left: bool = False, everywhere: bool = False) -> None:
+        self.hub.unsubscribe(self.id, conn)
+        self.lobby.spawn(self.call("detach", [id(conn), left, everywhere]))
+
+    async def apply(self, seat: int | None, move: str, version: int, ms: int | None = None) -> None:
+        await self.call("move", [seat, move, version, ms])
+
+    async def resync(self, conn: Connection) -> None:
+        text, _ = await self.call("snapshot", [conn.seat])
+        conn.send(text)
+
+    def vote_rematch(self, seat: int | None) -> None:
+        self.lobby.spawn(self.call("rematch", [seat]))
+
+    def seat_taken(self, seat: int) -> None:
+        self.lobby.spawn(self.call("joined", [seat]))
+
+
+class OwnedTable(TableSession):
+    """A table this process owns. Seats may be taken through any process (in the store); a
+    move or a newcomer at a table still waiting looks there first, so that it never waits for
+    the other process's "joined" request."""
+
+    def __init__(self, lobby: ClusterLobby, row: TableRow) -> None:
+        super().__init__(row, lobby.store, lobby.hub, lobby.settings, on_rematch=lobby.rematch)
+        self.lobby = lobby
+
+    async def apply(self, seat: int | None, move: str, version: int, ms: int | None = None) -> None:
+        if self.row.status == "waiting":
+            await self.lobby.refresh_seats(self)
+        await super().apply(seat, move, version, ms)
+
+
+class ClusterLobby(Lobby):
+    """The lobby of one server process among several sharing a store and a Redis server."""
+
+    def __init__(self, store: Store, settings: Settings, redis_url: str) -> None:
+        self.pid = secrets.token_hex(6)
+        self.redis = redis.Redis.from_url(redis_url)  # short lobby calls from synchronous code
+        # a request waits for a free connection rather than failing when many are under way
+        pool = redis.asyncio.BlockingConnectionPool.from_url(redis_url, max_connections=REDIS_CONNECTIONS, timeout=20)
+        self.aredis = redis.asyncio.Redis(connection_pool=pool)
+        self.redis.ping()  # refuse to start without Redis
+        self.cluster_hub = RedisHub(self.aredis, self.pid, self.handle)
+        super().__init__(store, settings, self.cluster_hub)
+        self.cluster_hub.on_owner = self._new_owner
+        self.owners: dict[str, str] = {}  # table -> owner process, as last seen (a cache)
+        self._lease_client = redis.Redis.from_url(redis_url)  # the renewer thread's own
+        self._renew = self._lease_client.register_script(RENEW)
+        self._release = self.redis.register_script(RELEASE)
+        self._written: dict[str, bytes] = {}  # the summary last written per owned table
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ticker: asyncio.Task[None] | None = None
+        self._heart: asyncio.Task[None] | None = None
+        self._loop_seen = time.monotonic()  # when the event loop last ran a tick
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopped = threading.Event()
+        self._renewer = threading.Thread(target=self._renew_leases, name="mauseloch-leases", daemon=True)
+
+    # -- life cycle --------------------------------------------------------------------
+    def restore(self) -> int:
+        """Nothing is loaded here: the ticks' sweeps take over the unfinished tables nobody owns
+        (the first tick lists them in ``ml:live``)."""
+        return 0
+
+    def start(self) -> None:
+        super().start()
+        self.redis.set(alive_key(self.pid), b"1", px=LEASE_MS)
+        self.cluster_hub.start()
+        self._loop = asyncio.get_running_loop()
+        self._ticker = self._loop.create_task(self._tick())
+        self._heart = self._loop.create_task(self._heartbeat())
+        self._renewer.start()
+
+    async def stop(self) -> None:
+        self._stopped.set()
+        if self._renewer.is_alive():
+            await asyncio.to_thread(self._renewer.join, 2 * TICK)
+        for task in (self._ticker, self._heart):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+        owned = list(self.tables)
+        await super().stop()  # sessions stop, sockets close with 1001: clients reconnect elsewhere
+        with contextlib.suppress(RedisError):
+            if owned:  # hand the tables over now rather than after the lease runs out
+                self._release(keys=[lease_key(t) for t in owned], args=[self.pid])
+            self.redis.delete(alive_key(self.pid))
+        for task in list(self._tasks):
+            task.cancel()
+        await self.cluster_hub.stop()
+        await self.aredis.aclose()
+        self.redis.close()
+        self._lease_client.close()
+
+    def spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            exc = task.exception()
+            if isinstance(exc, ProtocolError):
+                log.info("request refused: %s", exc.message)
+            else:
+                log.error("cluster work failed", exc_info=exc)
+
+    # -- ownership ---------------------------------------------------------------------
+    async def call(self, table: str, op: str, args: list[Any]) -> Any:
+        """Do ``op`` at the owner of ``table``, finding the owner again (or taking the table over)
+        when it went away; :class:`ProtocolError` if none answers within :data:`FAILOVER` seconds."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + FAILOVER
+        while True:
+            try:
+                owner = self.owners.get(table) or self.owner_of(table)
+                if owner == self.pid:
+                    return await self.handle(owner, table, op, args)
+                if owner is not None:
+                    return await self.cluster_hub.call(owner, table, op, args)
+            except (NotOwner, Unreachable):
+                pass
+            except RedisError as exc:
+                log.warning("request %s for table %s: %s", op, table, exc)
+            if loop.time() > give_up:
+                raise ProtocolError("server_error", "the table's server does not answer; nothing changed, try again")
+            self.owners.pop(table, None)
+            await asyncio.sleep(TICK / 2)
+
+    def owner_of(self, table_id: str) -> str | None:
+        """The process owning ``table_id``; a table nobody owns is taken over by this process."""
+        owner = _text(self.redis.get(lease_key(table_id)))
+        if owner is None and self.redis.set(lease_key(table_id), self.pid, nx=True, px=LEASE_MS):
+            owner = self.pid
+            self._adopt(self.store.load_table(table_id))
+        if owner is not None:
+            self.owners[table_id] = owner
+        return owner
+
+    def _adopt(self, row: TableRow | None) -> TableSession | None:
+        """Run ``row`` (loaded after its lease was taken) here; its listeners get snapshots."""
+        if row is None:
+            return None
+        session = self._session(row)
+        self.owners[row.id] = self.pid
+        if session.status in LIVE:
+            self.tables[row.id] = session
+            if self.running:
+                session.start()
+            log.warning("process %s took over table %s at version %s", self.pid, row.id, session.version)
+        self.cluster_hub.announce_owner(row.id)
+        self._new_owner(row.id, self.pid)
+        return session
+
+    def _new_owner(self, table: str, pid: str) -> None:
+        """``pid`` owns ``table`` now: its connections here are attached there again."""
+        self.owners[table] = pid
+        for conn in self.cluster_hub.local(table):
+            self.spawn(self.attach_remote(table, conn, wait=False))
+
+    async def attach_remote(self, table: str, conn: Connection, wait: bool) -> None:
+        """Attach this process's ``conn`` at the owner; it gets the owner's snapshot first."""
+        hub = self.cluster_hub
+        hub.begin_sync(conn)
+        text: str | None = None
+        version = 0
+        try:
+            if wait:
+                await hub.ready(table)
+            text, version = await self.call(table, "attach", [id(conn), conn.seat])
+            if conn not in hub.local(table):  # it closed while attaching: its detach may have come first
+                await self.call(table, "detach", [id(conn), False, False])
+        except ProtocolError as exc:
+            conn.send(encode(ErrorMsg(version=0, seq=0, code=exc.code, message=exc.message)))
+        finally:
+            hub.end_sync(conn, text, version)
+
+    # -- the owner's side of requests ---------------------------------------------------------
+    async def handle(self, frm: str, table: str, op: str, args: list[Any]) -> Any:
+        session = self.tables.get(table)
+        if session is None:
+            if _text(self.redis.get(lease_key(table))) != self.pid:
+                raise NotOwner
+            found = Lobby.get(self, table)  # a finished table, owned here, loaded again
+            if found is None:
+                raise ProtocolError("bad_message", "no such table")
+            session = self.hold(found)
+        if session.stopping:
+            raise NotOwner
+        hub = self.cluster_hub
+        if op == "attach":
+            cid, seat = args
+            conn = hub.remote(table, frm, cid)
+            if conn is None:
+                conn = RemoteConn(seat=seat, pid=frm, cid=cid)
+                session.attach(conn)
+                return [conn.first, session.version]
+            return [session.snapshot(seat), session.version]
+        if op == "detach":
+            cid, left, everywhere = args
+            gone = hub.remote(table, frm, cid)
+            if gone is not None:
+                session.detach(gone, left=left, everywhere=everywhere)
+            return None
+        if op == "move":
+            seat, move, version, ms = args
+            await session.apply(seat, move, version, ms)
+            return None
+        if op == "snapshot":
+            return [session.snapshot(args[0]), session.version]
+        if op == "rematch":
+            session.vote_rematch(args[0])
+            return None
+        if op == "joined":
+            await self.refresh_seats(session)
+            session.seat_taken(args[0])
+            return None
+        raise ProtocolError("bad_message", f"unknown request {op!r}")
+
+    async def refresh_seats(self, session: TableSession) -> None:
+        """Another process gave a seat away (in the store): take over names, tokens and status."""
+        row = await asyncio.to_thread(self.store.load_table, session.id)
+        if row is None:
+            return
+        for mine, stored in zip(session.row.seats, row.seats, strict=True):
+            mine.name, mine.token_hash = stored.name, stored.token_hash
+        if session.row.status == "waiting" and row.status == "playing":
+            session.row.status = "playing"
+        elif session.row.status == "waiting" and all(s.taken for s in session.row.seats):
+            session.row.status = "playing"
+            self.store.set_status(session.id, "playing")
+
+    # -- the lobby across processes --------------------------------------------------------
+    def _session(self, row: TableRow) -> TableSession:
+        return OwnedTable(self, row)
+
+    def _run(self, row: TableRow) -> TableSession:
+        self.redis.set(lease_key(row.id), self.pid, px=LEASE_MS)  # a new id: nobody else has it
+        self.owners[row.id] = self.pid
+        session = super()._run(row)
+        self._write_summaries([row.id])
+        return session
+
+    def get(self, table_id: str) -> TableSession | None:
+        session = self.tables.get(table_id)
+        if session is not None and not session.stopping:
+            return session
+        try:
+            owner = self.owner_of(table_id)
+        except RedisError as exc:
+            log.error("table %s: Redis does not answer: %s", table_id, exc)
+            return None
+        if owner == self.pid:
+            return self.tables.get(table_id) or super().get(table_id)
+        row = self.store.load_table(table_id)
+        if row is None:
+            return None
+        try:
+            return RemoteTable(self, row)
+        except (ValueError, KeyError) as exc:
+            log.error("table %s cannot be loaded: %s", table_id, exc)
+            return None
+
+    def hold(self, table: TableSession) -> TableSession:
+        return table if isinstance(table, RemoteTable) else super().hold(table)
+
+    def release(self, table: TableSession) -> None:
+        if isinstance(table, RemoteTable):
+            return
+        held = table.id in self.tables
+        super().release(table)
+        if held and table.id not in self.tables:
+            self._let_go([table.id])
+
+    def _let_go(self, tables: list[str]) -> None:
+        with contextlib.suppress(RedisError):
+            self._release(keys=[lease_key(t) for t in tables], args=[self.pid])
+            self.redis.hdel(SUMMARIES, *tables)
+            self.redis.srem(LIVE_SET, *tables)
+        for t in tables:
+            self._written.pop(t, None)
+            if self.owners.get(t) == self.pid:
+                del self.owners[t]
+
+    def summary_of(self, table_id: str) -> dict[str, Any] | None:
+        session = self.tables.get(table_id)
+        if session is not None:
+            return session.summary()
+        raw = self.redis.hget(SUMMARIES, table_id)
+        return None if raw is None else dict(_decode_summary(raw))
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every process's open, running and just-closed tables, newest first."""
+        found = {_text(k) or "": _decode_summary(v) for k, v in self.redis.hgetall(SUMMARIES).items()}
+        for session in self.tables.values():
+            found[session.id] = session.summary()
+        live = [s for s in found.values() if s.get("status") != "over"]
+        live.sort(key=lambda s: str(s.get("created", "")), reverse=True)
+        return live
+
+    def _write_summaries(self, tables: list[str]) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        for t in tables:
+            session = self.tables.get(t)
+            if session is not None:
+                text = encode(session.summary()).encode()
+                pipe.hset(SUMMARIES, t, text)
+                pipe.sadd(LIVE_SET, t)
+                self._written[t] = text
+        pipe.execute()
+
+    # -- every tick ------------------------------------------------------------------------
+    async def _tick(self) -> None:
+        ticks = 0
+        while True:
+            if ticks % RESCAN_TICKS == 0:  # the store's unfinished tables, in case Redis forgot some
+                with contextlib.suppress(Exception):
+                    unfinished = await asyncio.to_thread(self.store.unfinished)
+                    if unfinished:
+                        await self.aredis.sadd(LIVE_SET, *unfinished)
+            ticks += 1
+            try:
+                await self._tick_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("process %s: the ownership tick failed", self.pid)
+            await asyncio.sleep(TICK)
+
+    async def _heartbeat(self) -> None:
+        """Tell the renewer thread that the event loop runs (however slow its work is)."""
+        while True:
+            self._loop_seen = time.monotonic()
+            await asyncio.sleep(TICK)
+
+    async def _tick_once(self) -> None:
+        await self._summaries()
+        await self._sweep()
+        await self._drop_dead()
+
+    def _renew_leases(self) -> None:
+        """The renewer thread: this process's leases and its ``alive`` key, every :data:`TICK`.
+
+        A thread, so that a event loop held up by a slow database call (seconds, on a loaded
+        machine) does not lose its tables; but only while the loop still ticks now and then
+        (:data:`LOOP_STALL`): a process that is stuck gives its tables up. SIGKILL ends the
+        thread too, and the leases run out."""
+        client = self._lease_client
+        while not self._stopped.wait(TICK):
+            if time.monotonic() - self._loop_seen > LOOP_STALL:
+                log.warning("process %s: the event loop is stuck; its leases are left to run out", self.pid)
+                continue
+            try:
+                client.set(alive_key(self.pid), b"1", px=LEASE_MS)
+                owned = list(self.tables)  # one step under the GIL: a copy the loop may change after
+                if not owned:
+                    continue
+                lost = self._renew(keys=[lease_key(t) for t in owned], args=[self.pid, LEASE_MS])
+                for i in lost:
+                    table = owned[int(i) - 1]
+                    if self._loop is not None:
+                        self._loop.call_soon_threadsafe(self._lease_lost, table)
+            except RedisError as exc:
+                log.warning("process %s could not renew its leases: %s", self.pid, exc)
+
+    def _lease_lost(self, table: str) -> None:
+        self.spawn(self._lost(table))
+
+    async def _lost(self, table: str) -> None:
+        """Another process holds the lease of a table this one ran: stop it here; its sockets
+        here close (1012) and reconnect to whoever owns it now."""
+        session = self.tables.pop(table, None)
+        log.warning("process %s lost the lease of table %s", self.pid, table)
+        self.owners.pop(table, None)
+        self._written.pop(table, None)
+        if session is not None:
+            await session.stop()
+        self.cluster_hub.forget(table)
+        for conn in self.cluster_hub.local(table):
+            conn.close(1012)
+
+    async def _summaries(self) -> None:
+        """Keep every owned table's lobby summary in Redis; let finished tables nobody watches go."""
+        pipe = self.aredis.pipeline(transaction=False)
+        finished: list[str] = []
+        for t, session in list(self.tables.items()):
+            if session.status not in LIVE:
+                pipe.srem(LIVE_SET, t)
+                if not self.hub.listeners(t):
+                    finished.append(t)
+                    continue
+            text = encode(session.summary()).encode()
+            if self._written.get(t) != text:
+                self._written[t] = text
+                pipe.hset(SUMMARIES, t, text)
+                if session.status in LIVE:
+                    pipe.sadd(LIVE_SET, t)  # again: a Redis that restarted forgot it
+        await pipe.execute()
+        for t in finished:
+            self.tables.pop(t, None)
+        if finished:
+            self._let_go(finished)
+
+    async def _sweep(self) -> None:
+        """Take over the live tables nobody owns (their owner died or stopped)."""
+        live = [_text(t) or "" for t in await self.aredis.smembers(LIVE_SET)]
+        candidates = [t for t in live if t not in self.tables]
+        if not candidates:
+            return
+        owners = await self.aredis.mget([lease_key(t) for t in candidates])
+        taken = []
+        for t, owner in zip(candidates, owners, strict=True):
+            if owner is None and await self.aredis.set(lease_key(t), self.pid, nx=True, px=LEASE_MS):
+                taken.append(t)
+        # loaded after their leases were taken, side by side in worker threads
+        rows = await asyncio.gather(*(asyncio.to_thread(self.store.load_table, t) for t in taken))
+        for t, row in zip(taken, rows, strict=True):
+            if row is None or row.status not in LIVE:
+                self._let_go([t])
+            else:
+                self._adopt(row)
+
+    async def _drop_dead(self) -> None:
+        """Connections held by a process that died count as lost (grace time, then a stand-in)."""
+        for pid in self.cluster_hub.remote_pids() - {self.pid}:
+            if await self.aredis.exists(alive_key(pid)):
+                continue
+            for table, conn in self.cluster_hub.drop_process(pid):
+                session = self.tables.get(table)
+                if session is not None:
+                    session.detach(conn)
+                else:
+                    self.cluster_hub.unsubscribe(table, conn)
+
+
+def _decode_summary(raw: bytes | str) -> dict[str, Any]:
+    value = msgspec.json.decode(raw)
+    return value if isinstance(value, dict) else {}

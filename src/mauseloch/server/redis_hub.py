@@ -1,0 +1,362 @@
+"""The hub of several server processes: table messages and requests to a table's owner over Redis.
+
+Only a table's owner (ownership.py) runs its :class:`~.session.TableSession`; every process may
+hold WebSockets of any table. Two kinds of Redis pub/sub channels carry what they share:
+
+- ``ml:t:<table>``: the owner publishes every message of the table once, as the text for each
+  seat that some other process listens to (``message_for`` is called once per seat, here, at the
+  owner: the one redaction point stays the session's). Each process that holds connections of
+  the table subscribes and hands every connection the text of its seat. Control frames on the
+  same channel close a seat's connections everywhere, and announce a new owner.
+- ``ml:p:<process>``: requests to that process (a move, a connection that came or went, a
+  snapshot, a rematch vote, a seat taken) and the replies to requests it made.
+
+At the owner, a connection held by another process is a :class:`RemoteConn` stand-in: the
+session counts it like any connection (presence, grace times) and the hub knows which seats
+to publish for. Pub/sub is fire and forget: a process that misses a frame leaves a gap in the
+versions its clients see, and the client asks for a ``resync`` (docs/protocol.md), answered
+with a snapshot from the owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from .hub import Connection, MessageFor
+from .protocol import ProtocolError
+
+log = logging.getLogger("mauseloch.server")
+
+PREFIX = "ml:"
+SPECTATOR = -1  # the seat None on the wire (msgpack maps want one key type)
+REPLY_WAIT = 1.0  # seconds between checks that the owner still lives while a request waits
+REPLY_LIMIT = 10.0  # seconds a request waits at most for its reply
+POLL = 0.01  # seconds the reader waits for a frame before it looks at subscription changes
+
+_pack = msgspec.msgpack.Encoder().encode
+_unpack = msgspec.msgpack.Decoder().decode
+
+Handler = Callable[[str, str, str, list[Any]], Awaitable[Any]]  # (from process, table, op, args) -> result
+
+
+def table_channel(table: str) -> str:
+    return f"{PREFIX}t:{table}"
+
+
+def process_channel(pid: str) -> str:
+    return f"{PREFIX}p:{pid}"
+
+
+def alive_key(pid: str) -> str:
+    return f"{PREFIX}alive:{pid}"
+
+
+class Unreachable(Exception):
+    """The process a request was for is not there (gone, or never was)."""
+
+
+class NotOwner(Exception):
+    """The process a request reached does not own the table (any more)."""
+
+
+@dataclass(eq=False)
+class RemoteConn(Connection):
+    """At the owner: a connection another process holds. It keeps only the first text it is
+    sent (the snapshot of ``attach``, returned to that process); the hub publishes the rest."""
+
+    pid: str = ""
+    cid: int = 0
+    first: str | None = None
+
+    def send(self, text: str) -> None:
+        if self.first is None:
+            self.first = text
+
+    def close(self, code: int) -> None:
+        self.close_code = code
+
+
+class RedisHub:
+    """The :class:`~.hub.Hub` of one process among several sharing a Redis server."""
+
+    def __init__(self, redis: Redis, pid: str, handler: Handler) -> None:
+        self.redis = redis
+        self.pid = pid
+        self.handler = handler
+        self._local: dict[str, set[Connection]] = {}
+        self._remote: dict[str, dict[tuple[str, int], RemoteConn]] = {}
+        self._syncing: dict[Connection, list[tuple[int, str]]] = {}  # waiting for their snapshot
+        self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._subscribed: set[str] = set()
+        self._wanted: set[str] = set()
+        self._ready: dict[str, asyncio.Event] = {}
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._ids = itertools.count(1)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._work: set[asyncio.Task[None]] = set()
+        self.on_owner: Callable[[str, str], None] = lambda table, pid: None  # ``pid`` took ``table`` over
+        self.published = 0  # frames published (metrics)
+
+    # -- the Hub protocol ----------------------------------------------------------------
+    def subscribe(self, table: str, conn: Connection) -> None:
+        if isinstance(conn, RemoteConn):
+            self._remote.setdefault(table, {})[(conn.pid, conn.cid)] = conn
+            return
+        self._local.setdefault(table, set()).add(conn)
+        channel = table_channel(table)
+        self._wanted.add(channel)
+        self._ready.setdefault(channel, asyncio.Event())
+
+    def unsubscribe(self, table: str, conn: Connection) -> None:
+        if isinstance(conn, RemoteConn):
+            remote = self._remote.get(table)
+            if remote is not None:
+                remote.pop((conn.pid, conn.cid), None)
+                if not remote:
+                    del self._remote[table]
+            return
+        self._syncing.pop(conn, None)
+        conns = self._local.get(table)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self._local[table]
+                channel = table_channel(table)
+                self._wanted.discard(channel)
+                self._ready.pop(channel, None)
+
+    def listeners(self, table: str) -> int:
+        return len(self._local.get(table, ())) + len(self._remote.get(table, ()))
+
+    def publish(self, table: str, version: int, message_for: MessageFor) -> None:
+        texts: dict[int | None, str] = {}
+        for conn in self._local.get(table, ()):
+            text = texts.get(conn.seat)
+            if text is None:
+                text = texts[conn.seat] = message_for(conn.seat)
+            self._deliver(conn, version, text)
+        remote = self._remote.get(table)
+        if not remote:
+            return
+        pairs: dict[int, str] = {}
+        for rc in remote.values():
+            if rc.pid == self.pid:  # this process's own connections were served above
+                continue
+            key = SPECTATOR if rc.seat is None else rc.seat
+            if key not in pairs:
+                text = texts.get(rc.seat)
+                pairs[key] = text if text is not None else message_for(rc.seat)
+        if pairs:
+            self._out.put_nowait((table_channel(table), _pack(("m", self.pid, version, pairs))))
+
+    def close_seat(self, table: str, seat: int, code: int) -> None:
+        self._close_local(table, seat, code)
+        self._out.put_nowait((table_channel(table), _pack(("c", self.pid, seat, code))))
+
+    def close_all(self, code: int) -> None:
+        for conns in self._local.values():
+            for conn in conns:
+                conn.close(code)
+
+    # -- beyond the protocol -----------------------------------------------------------
+    def local(self, table: str) -> list[Connection]:
+        return list(self._local.get(table, ()))
+
+    def remote(self, table: str, pid: str, cid: int) -> RemoteConn | None:
+        return self._remote.get(table, {}).get((pid, cid))
+
+    def forget(self, table: str) -> None:
+        """This process runs ``table`` no more: the other processes' connections attach elsewhere."""
+        self._remote.pop(table, None)
+
+    def remote_pids(self) -> set[str]:
+        return {pid for conns in self._remote.values() for pid, _ in conns}
+
+    def drop_process(self, pid: str) -> list[tuple[str, RemoteConn]]:
+        """Every connection the (dead) process ``pid`` held, with its table (the caller detaches them)."""
+        dropped = []
+        for table, conns in list(self._remote.items()):
+            for key in [k for k in conns if k[0] == pid]:
+                dropped.append((table, conns[key]))
+        return dropped
+
+    def announce_owner(self, table: str) -> None:
+        """Tell every process holding connections of ``table`` that this process owns it now."""
+        self._out.put_nowait((table_channel(table), _pack(("o", self.pid))))
+
+    def begin_sync(self, conn: Connection) -> None:
+        """Hold back ``conn``'s messages until :meth:`end_sync` gives it its snapshot."""
+        self._syncing[conn] = []
+
+    def end_sync(self, conn: Connection, snapshot: str | None, version: int) -> None:
+        held = self._syncing.pop(conn, [])
+        if snapshot is not None:
+            conn.send(snapshot)
+        for v, text in held:
+            if v >= version:  # older ones are in the snapshot
+                conn.send(text)
+
+    async def ready(self, table: str) -> None:
+        """Wait until this process listens to ``table``'s channel."""
+        event = self._ready.get(table_channel(table))
+        if event is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), 2.0)
+
+    def _deliver(self, conn: Connection, version: int, text: str) -> None:
+        held = self._syncing.get(conn)
+        if held is not None:
+            held.append((version, text))
+        else:
+            conn.send(text)
+
+    def _close_local(self, table: str, seat: int, code: int) -> None:
+        for conn in self._local.get(table, ()):
+            if conn.seat == seat:
+                conn.close(code)
+
+    # -- requests to other processes -------------------------------------------------------
+    async def call(self, pid: str, table: str, op: str, args: list[Any]) -> Any:
+        """Ask process ``pid`` to do ``op`` at ``table``; its answer, or :class:`ProtocolError`,
+        :class:`NotOwner`, :class:`Unreachable` (nobody listens, or it died while we waited)."""
+        rid = next(self._ids)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = future
+        try:
+            frame = _pack(("q", self.pid, rid, table, op, args))
+            if await self.redis.publish(process_channel(pid), frame) == 0:
+                raise Unreachable(pid)
+            waited = 0.0
+            while True:
+                try:
+                    return await asyncio.wait_for(asyncio.shield(future), REPLY_WAIT)
+                except TimeoutError:
+                    waited += REPLY_WAIT
+                    if waited >= REPLY_LIMIT or not await self.redis.exists(alive_key(pid)):
+                        raise Unreachable(pid) from None
+        finally:
+            self._pending.pop(rid, None)
+
+    async def _answer(self, frm: str, rid: int, table: str, op: str, args: list[Any]) -> None:
+        try:
+            reply: tuple[Any, ...] = ("r", rid, "ok", await self.handler(frm, table, op, args))
+        except ProtocolError as exc:
+            reply = ("r", rid, "error", [exc.code, exc.message, exc.status])
+        except NotOwner:
+            reply = ("r", rid, "not_owner", None)
+        except Exception:
+            log.exception("request %s at table %s from process %s failed", op, table, frm)
+            reply = ("r", rid, "error", ["server_error", "the table's server failed; nothing changed", 500])
+        with contextlib.suppress(RedisError):
+            await self.redis.publish(process_channel(frm), _pack(reply))
+
+    def _replied(self, rid: int, status: str, value: Any) -> None:
+        future = self._pending.get(rid)
+        if future is None or future.done():
+            return
+        if status == "ok":
+            future.set_result(value)
+        elif status == "not_owner":
+            future.set_exception(NotOwner())
+        else:
+            code, message, http = value
+            future.set_exception(ProtocolError(code, message, http))
+
+    # -- running ---------------------------------------------------------------------
+    def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._publish())]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in [*self._tasks, *self._work]:
+            with contextlib.suppress(BaseException):
+                await task
+        for future in self._pending.values():
+            future.cancel()
+
+    async def _publish(self) -> None:
+        """Send what the tables published, in order, batched into one round trip."""
+        while True:
+            first = await self._out.get()
+            batch = [first]
+            while not self._out.empty():
+                batch.append(self._out.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, payload in batch:
+                        pipe.publish(channel, payload)
+                    await pipe.execute()
+                self.published += len(batch)
+            except RedisError:
+                log.exception("%d table messages could not be published; clients will resync", len(batch))
+
+    async def _read(self) -> None:
+        """The one reader of this process's subscriptions (subscribing happens here too: one
+        task drives the pub/sub connection)."""
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            self._subscribed = set()
+            try:
+                await pubsub.subscribe(process_channel(self.pid))
+                while True:
+                    add = self._wanted - self._subscribed
+                    gone = self._subscribed - self._wanted
+                    if add:
+                        await pubsub.subscribe(*add)
+                        self._subscribed |= add
+                        for channel in add:
+                            event = self._ready.get(channel)
+                            if event is not None:
+                                event.set()
+                    if gone:
+                        await pubsub.unsubscribe(*gone)
+                        self._subscribed -= gone
+                    message = await pubsub.get_message(timeout=POLL)
+                    if message is not None and message["type"] == "message":
+                        self._received(message["channel"], message["data"])
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                raise
+            except Exception:
+                log.exception("the Redis subscription broke; subscribing again")
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                await asyncio.sleep(0.5)
+
+    def _received(self, channel: bytes, data: bytes) -> None:
+        frame = _unpack(data)
+        kind = frame[0]
+        if kind == "q":
+            _, frm, rid, table, op, args = frame
+            task = asyncio.create_task(self._answer(frm, rid, table, op, args))
+            self._work.add(task)
+            task.add_done_callback(self._work.discard)
+            return
+        if kind == "r":
+            self._replied(frame[1], frame[2], frame[3])
+            return
+        if frame[1] == self.pid:
+            return  # our own publication: our connections had it directly
+        table = channel.decode()[len(PREFIX) + 2 :]
+        if kind == "m":
+            _, _, version, pairs = frame
+            for conn in self._local.get(table, ()):
+                text = pairs.get(SPECTATOR if conn.seat is None else conn.seat)
+                if text is not None:
+                    self._deliver(conn, version, text)
+        elif kind == "c":
+            self._close_local(table, frame[2], frame[3])
+        elif kind == "o":
+            self.on_owner(table, frame[1])

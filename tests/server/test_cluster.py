@@ -1,0 +1,214 @@
+"""Several ``mauseloch serve --redis`` processes behind one address, sharing PostgreSQL and Redis.
+
+Real server processes on 127.0.0.1, real redis-server and PostgreSQL (``make test`` starts both;
+the tests skip only when those are absent), WebSocket clients on different processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from mauseloch.server.storage import Store
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager"),
+]
+
+GUARD = 30.0  # seconds: only so a broken server fails the test instead of hanging it
+REDIS_ENV = "MAUSELOCH_TEST_REDIS_URL"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def redis_server() -> str:
+    """The test redis-server: the one ``make test`` started, or one started here."""
+    url = os.environ.get(REDIS_ENV)
+    if not url:
+        found = subprocess.run(
+            ["sh", str(ROOT / "scripts" / "start-redis.sh")], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        if not found:
+            pytest.skip("no redis-server (Debian package redis-server; make system-deps installs it)")
+        url = found
+    return url
+
+
+@pytest.fixture
+def redis_url(redis_server: str) -> str:
+    """A database of its own on the test server (the table channels are named by random ids)."""
+    url = redis_server.rsplit("/", 1)[0] + f"/{random.randrange(1, 16)}"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    client.close()
+    return url
+
+
+class Server:
+    """One ``mauseloch serve`` process."""
+
+    def __init__(self, db: str, redis_url: str) -> None:
+        cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--port", "0", "--db", db, "--redis", redis_url]
+        cmd += ["--bot-delay", "0"]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        match = re.match(r"Mauseloch is serving at http://127\.0\.0\.1:(\d+)/", line)
+        if match is None:
+            self.proc.kill()
+            raise AssertionError((line, self.proc.communicate()[1]))
+        self.address = f"127.0.0.1:{match.group(1)}"
+        self.http = httpx.Client(base_url=f"http://{self.address}", trust_env=False, timeout=GUARD)
+
+    def stop(self) -> str:
+        self.http.close()
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        try:
+            return self.proc.communicate(timeout=GUARD)[1]
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.communicate()[1]
+
+
+@pytest.fixture
+def servers(pg_url: str, redis_url: str) -> Iterator[Callable[[], Server]]:
+    started: list[Server] = []
+
+    def start() -> Server:
+        server = Server(pg_url, redis_url)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+class Seat:
+    """A seat's WebSocket on one process, and the last state it got."""
+
+    def __init__(self, server: Server, table: str, seat: int, token: str) -> None:
+        self.table, self.seat, self.token = table, seat, token
+        self.state: dict[str, Any] = {}
+        self.connect(server)
+
+    def connect(self, server: Server) -> None:
+        self.ws: ClientConnection = connect(f"ws://{server.address}/ws/{self.table}", proxy=None, open_timeout=GUARD)
+        self.ws.send(json.dumps({"type": "hello", "token": self.token, "seat": self.seat, "last_seq": 0}))
+        self.until(lambda s: s.state.get("type") == "snapshot")
+
+    def recv(self) -> dict[str, Any]:
+        frame: dict[str, Any] = json.loads(self.ws.recv(GUARD))
+        assert frame["type"] != "error", frame
+        if frame["type"] in ("snapshot", "update") and frame["version"] >= self.state.get("version", -1):
+            self.state = frame
+        return frame
+
+    def until(self, condition: Callable[[Seat], bool]) -> None:
+        deadline = time.monotonic() + GUARD
+        while not condition(self):
+            assert time.monotonic() < deadline, "condition never met"
+            self.recv()
+
+    @property
+    def version(self) -> int:
+        return int(self.state["version"])
+
+    def legal(self) -> list[str]:
+        view = self.state["view"]
+        return [] if view["is_over"] else list(view.get("legal_moves") or [])
+
+
+def play(seats: list[Seat], rng: random.Random, moves: int, acknowledged: list[str]) -> None:
+    """``moves`` moves (fewer if the game ends); every move counts once each seat saw its update."""
+    for _ in range(moves):
+        version = max(s.version for s in seats)
+        for s in seats:
+            s.until(lambda s, v=version: s.version >= v)
+        if seats[0].state["view"]["is_over"]:
+            return
+        mover = next(s for s in seats if s.legal())
+        move = rng.choice(mover.legal())
+        mover.ws.send(json.dumps({"type": "move", "move": move, "version": version}))
+        for s in seats:
+            s.until(lambda s, v=version: s.version > v)
+        acknowledged.append(move)
+
+
+def new_table(creator: Server, joiner: Server) -> tuple[str, list[tuple[int, str]]]:
+    made = creator.http.post(
+        "/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}], "name": "Anna"}
+    ).json()
+    table = made["table"]
+    assert table in [t["id"] for t in joiner.http.get("/api/tables").json()["tables"]]  # one lobby
+    joined = joiner.http.post(f"/api/tables/{table}/join", json={"name": "Ben"}).json()
+    return table, [(made["seat"], made["token"]), (joined["seat"], joined["token"])]
+
+
+def stored_moves(db: str, table: str) -> list[str]:
+    store = Store(db)
+    try:
+        row = store.load_table(table)
+        assert row is not None
+        return [m[1] for m in row.moves]
+    finally:
+        store.close()
+
+
+def test_two_processes_play_one_table(servers: Callable[[], Server]) -> None:
+    one, two = servers(), servers()
+    for server in (one, two):
+        assert server.http.get("/healthz").text == "ok"
+        ready = server.http.get("/readyz").json()
+        assert ready["ready"] and ready["problems"] == []
+    table, creds = new_table(one, two)
+    anna = Seat(one, table, *creds[0])  # the owner's process
+    ben = Seat(two, table, *creds[1])  # another process: moves are forwarded, updates fan out
+    assert anna.state["table"]["seats"][1]["name"] == "Ben"
+    acknowledged: list[str] = []
+    play([anna, ben], random.Random(3), 400, acknowledged)
+    assert anna.state["view"]["is_over"] and ben.state["view"]["is_over"]
+    assert ben.state["view"]["hand"] != anna.state["view"]["hand"] or not ben.state["view"]["hand"]
+    assert "hand" not in json.dumps(anna.state["view"].get("hands", ""))  # only its own hand
+    assert two.http.get(f"/api/tables/{table}").json()["status"] == "over"
+    record = two.http.get(f"/api/tables/{table}/record").json()
+    assert [m[1] for m in record["moves"]] == acknowledged
+
+
+def test_owner_killed_mid_game(servers: Callable[[], Server], pg_url: str) -> None:
+    one, two = servers(), servers()
+    table, creds = new_table(one, two)
+    anna, ben = Seat(one, table, *creds[0]), Seat(two, table, *creds[1])
+    rng = random.Random(5)
+    acknowledged: list[str] = []
+    play([anna, ben], rng, 6, acknowledged)
+    one.proc.send_signal(signal.SIGKILL)  # the owner dies without a word
+    one.proc.wait(GUARD)
+    with pytest.raises(ConnectionClosed):  # Anna's socket went with it
+        while True:
+            anna.recv()
+    anna.connect(two)  # she reconnects: the only process left takes the table over
+    assert anna.version == len(acknowledged)
+    play([anna, ben], rng, 6, acknowledged)
+    assert stored_moves(pg_url, table)[: len(acknowledged)] == acknowledged  # no acknowledged move lost
+    three = servers()  # a process started later serves the same table
+    carl = Seat(three, table, *creds[0])
+    assert carl.version == anna.version
