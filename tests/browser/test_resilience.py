@@ -64,7 +64,8 @@ def test_server_restart_mid_game(new_context: Any, server: Any) -> None:
     record = server.get_json(f"/api/tables/{table_id}/record")
     assert len(record["moves"]) > played  # the game went on after the restart, to its end
     hellos = [m for m in sent if m["type"] == "hello"]
-    assert hellos and all(m["seat"] == 0 and m["token"] for m in hellos)  # the same seat, again
+    # the same seat, again; its token travels in the HttpOnly cookie of the handshake, never in a message
+    assert hellos and all(m["seat"] == 0 and m["token"] is None for m in hellos)
     moves = [m["move"] for m in sent if m["type"] == "move"]
     assert moves == [m for seat, m in record["moves"][played:] if seat == 0]
 

@@ -280,3 +280,33 @@ def test_a_reserved_name_is_refused_with_its_code(client: TestClient) -> None:
     table = create_table(client, [HUMAN, HUMAN])["table"]
     joined = post(client, f"/api/tables/{table}/join", {"name": "Heuristic Bot", "invite": INVITES[table]})
     assert joined.json()["code"] == "name_reserved"
+
+
+def test_a_rematch_carries_the_seat_cookie_to_the_new_table(make_client: AppFactory) -> None:
+    from .test_standin import FAST, duel, until_live
+
+    client = make_client(clock_scale=FAST)
+    table, anna, ben, ben_token = duel(client, clock="fast", options={"move_limit": 10})
+    for p in (anna, ben):
+        p.until(lambda p: p.view["is_over"])
+        p.send({"type": "rematch"})
+    until_live(anna, lambda live: live["next"] is not None)
+    new = anna.live["next"]  # type: ignore[index]
+    stranger = client.get(f"/t/{new}?rematch={table}", follow_redirects=False)  # no cookie of the old table
+    assert stranger.status_code == 303 and f"ml_{new}" not in stranger.cookies
+    client.get(f"/t/{table}?seat=1&token={ben_token}")  # Ben's browser
+    moved = client.get(f"/t/{new}?rematch={table}", follow_redirects=False)
+    assert moved.headers["location"] == f"/t/{new}" and moved.cookies.get(f"ml_{new}") == f"1:{ben_token}"
+    assert client.get(f"/api/tables/{new}").json()["you"] == 1
+
+
+def test_a_seat_taken_from_our_page_comes_as_a_cookie(client: TestClient) -> None:
+    page = {"origin": "http://testserver"}
+    created = client.post("/api/tables", json={**GAME, "public": True}, headers=page)
+    table = created.json()["table"]
+    cookie = created.headers["set-cookie"].lower()
+    assert f"ml_{table}=".lower() in cookie and "httponly" in cookie and "samesite=strict" in cookie
+    assert client.get(f"/api/tables/{table}").json()["you"] == 0
+    client.cookies.clear()
+    program = client.post(f"/api/tables/{table}/join", json={"name": "Ben"})  # no Origin: not a browser
+    assert program.status_code == 200 and "set-cookie" not in program.headers

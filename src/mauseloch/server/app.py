@@ -112,22 +112,41 @@ def seat_cookie(response: Response, request: Request, table_id: str, seat: int, 
     )
 
 
+def from_page(request: Request, response: Response, table_id: str, seat: int, token: str) -> None:
+    """A seat taken by one of our pages (a browser sends ``Origin``, checked same-origin by the
+    security middleware) goes straight into the browser's cookie; programs get only the token."""
+    if request.headers.get("origin"):
+        seat_cookie(response, request, table_id, seat, token)
+
+
 async def table_page(request: Request) -> Response:
     table_id = request.path_params["table_id"]
-    table = lobby_of(request).get(table_id)
+    lobby = lobby_of(request)
+    table = lobby.get(table_id)
     if table is None:
         return PlainTextResponse("no such table", status_code=404)
     token = request.query_params.get("token")
+    seat_text = request.query_params.get("seat", "")
+    old_id = request.query_params.get("rematch")
+    if token is None and old_id is not None:  # a rematch: the same seat and token at the new table
+        old = lobby.get(old_id)
+        held = seat_of_cookie(request, old) if old is not None and old.row.next_id == table_id else None
+        if held is not None:
+            token, seat_text = request.cookies[f"ml_{old_id}"].partition(":")[2], str(held)
+        else:
+            token = ""
     if token is None:
         return page(request, "table.html")
     # A seat link: the token goes into the cookie, and out of the address bar and the history
     # before the page is even shown (a bad token is simply not kept).
-    response = RedirectResponse(f"/t/{table_id}", status_code=303, headers={"Cache-Control": "no-store"})
-    seat_text = request.query_params.get("seat", "")
-    if seat_text.isdigit() and int(seat_text) < table.row.players and len(token) <= 200:
+    seat: int | None = None
+    if seat_text.isdigit() and int(seat_text) < table.row.players and 0 < len(token) <= 200:
         seat = Lobby.check_token(table, int(seat_text), token)
-        if seat is not None:
-            seat_cookie(response, request, table_id, seat, token)
+    # a refused link says so once on the page (which then takes the mark out of the address)
+    target = f"/t/{table_id}" if seat is not None or old_id is not None else f"/t/{table_id}?refused=bad_token"
+    response = RedirectResponse(target, status_code=303, headers={"Cache-Control": "no-store"})
+    if seat is not None:
+        seat_cookie(response, request, table_id, seat, token)
     return response
 
 
@@ -185,7 +204,7 @@ async def api_create(request: Request) -> Response:
     table = created.table
     guard.created(address, table.id)
     invite = f"/t/{table.id}" if created.invite is None else f"/t/{table.id}#invite={created.invite}"
-    return JSON(
+    response = JSON(
         {
             "table": table.id,
             "seat": created.seat,
@@ -196,6 +215,8 @@ async def api_create(request: Request) -> Response:
             "public": table.row.public,
         }
     )
+    from_page(request, response, table.id, created.seat, created.token)
+    return response
 
 
 async def api_table(request: Request) -> Response:
@@ -211,7 +232,9 @@ async def api_join(request: Request) -> Response:
     if held is not None:  # one browser never takes a second seat of one table by accident
         raise ProtocolError("taken", f"this browser already holds seat {held + 1} of this table", 409)
     seat, token = lobby_of(request).join(table, req.name, req.seat, req.invite)
-    return JSON({"table": table.id, "seat": seat, "token": token, "url": seat_url(table.id, seat, token)})
+    response = JSON({"table": table.id, "seat": seat, "token": token, "url": seat_url(table.id, seat, token)})
+    from_page(request, response, table.id, seat, token)
+    return response
 
 
 def held_seat(request: Request) -> tuple[TableSession, int]:
