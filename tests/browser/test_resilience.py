@@ -72,7 +72,7 @@ def test_server_restart_mid_game(new_context: Any, server: Any) -> None:
 
 def test_a_wrong_seat_link_is_refused_and_forgotten(new_context: Any) -> None:
     anna = new_context().new_page()
-    table_id, _ = create_table(anna, "mau-mau", ["me", "human"])
+    table_id, _ = create_table(anna, "mau-mau", ["me", "human"], public=True)  # Ben may join without an invite
 
     ben = new_context().new_page()
     ben.goto(f"/t/{table_id}?seat=0&token=not-the-token")

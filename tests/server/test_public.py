@@ -202,8 +202,9 @@ def test_the_lobby_list_is_paged_and_answers_304_when_nothing_changed(make_clien
 
 def test_a_waiting_table_expires_without_a_join_and_says_so(make_client: AppFactory) -> None:
     clock = Clock()
-    client = make_client(clock=clock, limits=Limits(waiting_minutes=30))
+    client = make_client(limits=Limits(waiting_minutes=30))
     lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    lobby.clock = clock  # the lobby's own clock, apart from the rate limits' one
     created = create_table(client, [HUMAN, HUMAN, HUMAN], public=True)
     table = created["table"]
     watcher = Player(client, table)

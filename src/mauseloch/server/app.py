@@ -329,7 +329,6 @@ def create_app(
         store,
         Settings(bot_delay=bot_delay, clock_scale=clock_scale),
         waiting_expiry=guard.limits.waiting_minutes * 60,
-        clock=clock,
     )
     lobby.restore()
     web = web_dir or WEB_DIR

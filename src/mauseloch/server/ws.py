@@ -135,7 +135,7 @@ async def table_socket(websocket: WebSocket) -> None:
                     refused_in_a_row = 0
                 except ProtocolError as exc:
                     reply = table.error(exc.code, exc.message)
-                    if exc.code == "bad_token":  # only ever before hello succeeded
+                    if exc.code == "bad_token" and conn is None:  # a second hello is only refused
                         await websocket.send_text(reply)
                         await websocket.close(code=4403)
                         return
