@@ -94,11 +94,19 @@ class Run:
         return alive[i % len(alive)]
 
 
-def start_server(db: str, profile: str | None = None, redis: str | None = None) -> tuple[subprocess.Popen[str], int]:
+# Every client of this benchmark comes from 127.0.0.1: the caps a public server puts on one
+# address (server/limits.py; bench/abuse.py measures them) are off here.
+NO_CAPS = ("--max-sockets-per-address", "0", "--max-sockets", "0", "--tables-per-minute", "0",
+           "--open-tables-per-address", "0", "--requests-per-second", "0")  # fmt: skip
+
+
+def start_server(
+    db: str, profile: str | None = None, redis: str | None = None, extra: tuple[str, ...] = NO_CAPS
+) -> tuple[subprocess.Popen[str], int]:
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
     entry = os.environ.get("BENCH_SERVER_ENTRY")  # e.g. a wrapper script that instruments the server
     target = [entry] if entry else ["-m", "mauseloch.cli"]
-    cmd = [sys.executable, *profiler, *target, "serve", "--port", "0", "--db", db]
+    cmd = [sys.executable, *profiler, *target, "serve", "--port", "0", "--db", db, *extra]
     if redis:
         cmd += ["--redis", redis]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -241,9 +249,12 @@ async def run_table(run: Run, clients: list[httpx.AsyncClient], index: int) -> N
                 await http.post("/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}] * 4, "name": "A"})
             ).json()
             creds = [(0, created["token"])]
+            invite = {"invite": created["invite_secret"]}  # a private table: joined through its invite
             for k, name in enumerate(("B", "C", "D")):
                 joiner = clients[run.bases.index(run.base(index + k + 1))]
-                joined = (await joiner.post(f"/api/tables/{created['table']}/join", json={"name": name})).json()
+                joined = (
+                    await joiner.post(f"/api/tables/{created['table']}/join", json={"name": name, **invite})
+                ).json()
                 creds.append((joined["seat"], joined["token"]))
             await asyncio.gather(*(play_seat(run, created["table"], s, t, index + s) for s, t in creds))
             run.stats.games += 1

@@ -32,8 +32,10 @@ def create_table(
     options: dict[str, Any] | None = None,
     name: str = "Anna",
     clock: str | None = None,
+    public: bool = False,
 ) -> tuple[str, str]:
     """Create a table with the lobby form; ``seats[1:]`` are "human" or "bot:<kind>" (seat 0 is us).
+    Private (the form's default: joined only through the invite link) unless ``public``.
 
     Returns (table id, absolute invite link) and leaves the page on the lobby's "created" panel.
     """
@@ -54,10 +56,11 @@ def create_table(
         page.select_option(f"#seat-{i}", kind)
     if clock is not None:
         page.select_option("#clock-select", clock)
+    page.set_checked("#public-table", public)
     page.click("#create-button")
     page.wait_for_selector("#created:not([hidden])")
     invite = page.input_value("#invite-link")
-    table_id = invite.rstrip("/").rsplit("/", 1)[-1]
+    table_id = invite.split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]  # a private one's secret follows "#"
     return table_id, invite
 
 

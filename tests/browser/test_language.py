@@ -24,7 +24,7 @@ def german(new_context: Any) -> Any:
 
 def test_default_titles_follow_the_page_language(new_context: Any) -> None:
     page = german(new_context)
-    table_id, _ = create_table(page, "mau-mau", ["me", "bot:random"], name="Anna")
+    table_id, _ = create_table(page, "mau-mau", ["me", "bot:random"], name="Anna", public=True)
     page.wait_for_selector(f"#tables li[aria-label*='{table_id}'] strong")
     assert page.inner_text(f"#tables li[aria-label*='{table_id}'] strong") == "Mau-Mau bei Anna"
     open_table(page)
@@ -36,7 +36,7 @@ def test_default_titles_follow_the_page_language(new_context: Any) -> None:
 
 def test_server_refusals_are_shown_in_german(new_context: Any, server: Any) -> None:
     anna = german(new_context)
-    table_id, invite = create_table(anna, "mau-mau", ["me", "human"], name="Anna")
+    table_id, invite = create_table(anna, "mau-mau", ["me", "human"], name="Anna", public=True)
     ben = german(new_context)
     ben.goto(invite)
     ben.wait_for_selector("#join-button:visible")

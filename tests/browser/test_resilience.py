@@ -64,14 +64,15 @@ def test_server_restart_mid_game(new_context: Any, server: Any) -> None:
     record = server.get_json(f"/api/tables/{table_id}/record")
     assert len(record["moves"]) > played  # the game went on after the restart, to its end
     hellos = [m for m in sent if m["type"] == "hello"]
-    assert hellos and all(m["seat"] == 0 and m["token"] for m in hellos)  # the same seat, again
+    # the same seat, again; its token travels in the HttpOnly cookie of the handshake, never in a message
+    assert hellos and all(m["seat"] == 0 and m["token"] is None for m in hellos)
     moves = [m["move"] for m in sent if m["type"] == "move"]
     assert moves == [m for seat, m in record["moves"][played:] if seat == 0]
 
 
 def test_a_wrong_seat_link_is_refused_and_forgotten(new_context: Any) -> None:
     anna = new_context().new_page()
-    table_id, _ = create_table(anna, "mau-mau", ["me", "human"])
+    table_id, _ = create_table(anna, "mau-mau", ["me", "human"], public=True)  # Ben may join without an invite
 
     ben = new_context().new_page()
     ben.goto(f"/t/{table_id}?seat=0&token=not-the-token")

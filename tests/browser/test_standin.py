@@ -85,13 +85,14 @@ def test_the_creator_sees_her_seat_not_join_and_can_show_her_seat_link(browser: 
     ctx.set_default_timeout(15000)
     try:
         page = ctx.new_page()
-        table_id, _ = create_table(page, "mau-mau", ["me", "human"], clock="off")
+        table_id, _ = create_table(page, "mau-mau", ["me", "human"], clock="off", public=True)
         page.goto("/")
         page.wait_for_selector(f'[data-focus-key="{table_id}-mine"]')
         assert page.locator(f'[data-focus-key="{table_id}-join"]').count() == 0
         page.click(f'[data-focus-key="{table_id}-mine"]')
         page.wait_for_selector("#seat-actions:not([hidden])")
         page.click("#my-seat-button")
+        page.wait_for_function("document.getElementById('my-seat-link').value !== ''")
         link = page.input_value("#my-seat-link")
         assert f"/t/{table_id}?seat=0&token=" in link
         assert Path(link).name  # a whole link, ready to open elsewhere

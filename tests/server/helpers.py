@@ -98,17 +98,27 @@ class Player:
         raise AssertionError("condition never met")
 
 
+INVITES: dict[str, str] = {}  # table id -> the invite secret of the private tables created here
+
+
 def create_table(
     client: TestClient, seats: list[dict[str, Any]], game: str = "mau-mau", **extra: Any
 ) -> dict[str, Any]:
+    """A table as the lobby creates it (private unless ``public=True``); its invite is kept for :func:`join`."""
     body = {"game": game, "seats": seats, "name": "Anna", **extra}
     response = client.post("/api/tables", json=body)
     assert response.status_code == 200, response.text
-    return response.json()  # type: ignore[no-any-return]
+    created: dict[str, Any] = response.json()
+    if created.get("invite_secret"):
+        INVITES[created["table"]] = created["invite_secret"]
+    return created
 
 
 def join(client: TestClient, table: str, name: str = "Ben", seat: int | None = None) -> dict[str, Any]:
+    """Take a seat as someone who followed the invite link would."""
     body: dict[str, Any] = {"name": name}
+    if table in INVITES:
+        body["invite"] = INVITES[table]
     if seat is not None:
         body["seat"] = seat
     response = client.post(f"/api/tables/{table}/join", json=body)

@@ -21,7 +21,9 @@ def test_games_lists_turn_based_games_with_their_bots(client: TestClient) -> Non
 
 
 def test_create_join_list(client: TestClient) -> None:
-    created = create_table(client, [HUMAN, HUMAN, RANDOM_BOT], options={"ace_skips": True}, title="Friday")
+    created = create_table(
+        client, [HUMAN, HUMAN, RANDOM_BOT], options={"ace_skips": True}, title="Friday", public=True
+    )
     table = created["table"]
     assert created["seat"] == 0 and created["invite"] == f"/t/{table}"
     assert created["url"] == f"/t/{table}?seat=0&token={created['token']}"
@@ -40,14 +42,15 @@ def test_create_join_list(client: TestClient) -> None:
     full = client.post(f"/api/tables/{table}/join", json={"name": "Cleo"})
     assert full.status_code == 409 and "error" in full.json()
 
-    other = create_table(client, [HUMAN, HUMAN])["table"]
+    other = create_table(client, [HUMAN, HUMAN], public=True)["table"]
+    create_table(client, [HUMAN, HUMAN])  # private: never listed
     listed = client.get("/api/tables").json()["tables"]
     assert [t["id"] for t in listed] == [other, table]  # newest first
     assert listed[1]["seats"][1]["taken"] is True
 
 
 def test_join_a_chosen_seat(client: TestClient) -> None:
-    table = create_table(client, [HUMAN, HUMAN, HUMAN])["table"]
+    table = create_table(client, [HUMAN, HUMAN, HUMAN], public=True)["table"]
     assert join(client, table, "Cleo", seat=2)["seat"] == 2
     assert client.post(f"/api/tables/{table}/join", json={"seat": 2}).status_code == 409
     assert client.post(f"/api/tables/{table}/join", json={"seat": 0}).status_code == 409
@@ -71,8 +74,9 @@ def test_bad_lobby_requests(client: TestClient) -> None:
     assert post({"game": "mau-mau", "seats": [HUMAN, HUMAN], "name": "x" * 100}) == 400
     assert post({"game": "mau-mau", "seats": [HUMAN, HUMAN], "admin": True}) == 400
     assert post({"game": "mausgeflippt", "seats": [HUMAN, HUMAN]}) == 400
-    assert client.post("/api/tables", content=b"{not json").status_code == 400
-    big = client.post("/api/tables", content=b'{"game": "' + b"x" * 9000 + b'"}')
+    as_json = {"content-type": "application/json"}
+    assert client.post("/api/tables", content=b"{not json", headers=as_json).status_code == 400
+    big = client.post("/api/tables", content=b'{"game": "' + b"x" * 9000 + b'"}', headers=as_json)
     assert big.status_code == 413 and "error" in big.json()
     assert client.get("/api/tables/nosuch").status_code == 404
     assert client.post("/api/tables/nosuch/join", json={}).status_code == 404
@@ -90,13 +94,16 @@ def test_tokens_are_stored_hashed(client: TestClient) -> None:
 def test_table_page_sets_the_seat_cookie_only_for_a_good_token(client: TestClient) -> None:
     created = create_table(client, [HUMAN, HUMAN])
     table, token = created["table"], created["token"]
-    good = client.get(f"/t/{table}?seat=0&token={token}")
-    assert good.status_code in (200, 404)  # 404 only while the page file is not written yet
+    good = client.get(f"/t/{table}?seat=0&token={token}", follow_redirects=False)
+    # the token leaves the address at once: into the cookie, then on to the plain table address
+    assert good.status_code == 303 and good.headers["location"] == f"/t/{table}"
     assert good.cookies.get(f"ml_{table}") == f"0:{token}"
+    cookie = good.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie
     client.cookies.clear()
-    bad = client.get(f"/t/{table}?seat=0&token=not-it")
-    assert f"ml_{table}" not in bad.cookies
-    wrong_seat = client.get(f"/t/{table}?seat=1&token={token}")
+    bad = client.get(f"/t/{table}?seat=0&token=not-it", follow_redirects=False)
+    assert bad.headers["location"] == f"/t/{table}?refused=bad_token" and f"ml_{table}" not in bad.cookies
+    wrong_seat = client.get(f"/t/{table}?seat=1&token={token}", follow_redirects=False)
     assert f"ml_{table}" not in wrong_seat.cookies
     assert client.get("/t/nosuch").status_code == 404
 

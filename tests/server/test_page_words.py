@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 
 from mauseloch.locale import catalogue
 from mauseloch.server import protocol
+from mauseloch.server.limits import CLOSE_CODES
 
 from .helpers import HUMAN, RANDOM_BOT, create_table, join
 
@@ -19,8 +20,8 @@ SERVER = Path(protocol.__file__).parent
 
 
 def test_a_table_without_title_has_none_and_a_given_title_stays(client: TestClient) -> None:
-    plain = create_table(client, [HUMAN, RANDOM_BOT])["table"]
-    named = create_table(client, [HUMAN, RANDOM_BOT], title="Friday")["table"]
+    plain = create_table(client, [HUMAN, RANDOM_BOT], public=True)["table"]
+    named = create_table(client, [HUMAN, RANDOM_BOT], title="Friday", public=True)["table"]
     assert client.get(f"/api/tables/{plain}").json()["title"] == ""  # the page names it in its language
     assert client.get(f"/api/tables/{named}").json()["title"] == "Friday"
     listed = {t["id"]: t["title"] for t in client.get("/api/tables").json()["tables"]}
@@ -29,7 +30,9 @@ def test_a_table_without_title_has_none_and_a_given_title_stays(client: TestClie
 
 def test_games_answer_carries_the_servers_limits(client: TestClient) -> None:
     limits = client.get("/api/games").json()["limits"]
-    assert limits == {"name": protocol.MAX_NAME, "title": protocol.MAX_TITLE, "message": protocol.MAX_MESSAGE}
+    assert limits["name"] == protocol.MAX_NAME and limits["title"] == protocol.MAX_TITLE
+    assert limits["message"] == protocol.MAX_MESSAGE and limits["marks"] == protocol.MAX_MARKS
+    assert limits["waiting_minutes"] == 30
 
 
 def test_refusals_carry_a_code(client: TestClient) -> None:
@@ -39,12 +42,12 @@ def test_refusals_carry_a_code(client: TestClient) -> None:
     long_title = client.post("/api/tables", json={"game": "mau-mau", "seats": [HUMAN, HUMAN], "title": "x" * 61})
     assert long_title.json()["code"] == "title_too_long"
     assert client.get("/api/tables/nosuch").json()["code"] == "not_found"
-    table = create_table(client, [HUMAN, HUMAN])["table"]
+    table = create_table(client, [HUMAN, HUMAN], public=True)["table"]
     join(client, table, "Ben")
     full = client.post(f"/api/tables/{table}/join", json={"name": "Cleo"})
     assert full.status_code == 409 and full.json()["code"] == "taken"
     assert client.get(f"/api/tables/{table}/replay").json()["code"] == "not_over"
-    bad = client.post("/api/tables", content=b"{not json")
+    bad = client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"})
     assert bad.json()["code"] == "bad_message"
 
 
@@ -56,9 +59,14 @@ def test_every_error_code_has_german_and_english_words() -> None:
         source = path.read_text(encoding="utf-8")
         sent.update(re.findall(r'ProtocolError\(\s*"(\w+)"', source))
         sent.update(re.findall(r'\.error\(\s*\w+,\s*"(\w+)"', source))
-    sent.update({"name_too_long", "title_too_long"})  # built from the field name in protocol._clean_text
+        sent.update(re.findall(r'Refused\(\s*"(\w+)"', source))  # limits.py
+        sent.update(re.findall(r'"code": "(\w+)"', source))  # security.py's refusals
+    # built from the field name in protocol._clean_text
+    sent.update({"name_too_long", "title_too_long", "name_marks", "title_marks"})
     assert sent <= declared, f"codes sent but not declared in protocol.ErrorCode: {sent - declared}"
     words = catalogue()
     for code in declared:
         assert f"error.{code}" in words["en"], f"no English words for error {code}"
         assert f"error.{code}" in words["de"], f"no German words for error {code}"
+    for close in CLOSE_CODES:  # a WebSocket closed over a limit: the page says why
+        assert f"close.{close}" in words["en"] and f"close.{close}" in words["de"], close

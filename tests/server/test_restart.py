@@ -23,17 +23,18 @@ def url(request: pytest.FixtureRequest, db_url: str) -> str:
 def test_restart_restores_tables_mid_game(make_client: AppFactory, seeds: Callable[[int], None], url: str) -> None:
     seeds(12)
     first = make_client(db=url)
-    duel = create_table(first, [HUMAN, HUMAN], options={"move_limit": 400})
+    duel = create_table(first, [HUMAN, HUMAN], options={"move_limit": 400}, public=True)
     ben = join(first, duel["table"], "Ben")
     tokens = [duel["token"], ben["token"]]
     players = [seated(first, duel["table"], s, tokens[s]) for s in range(2)]
     play_out(players, random.Random(5), moves=9)
-    solo = create_table(first, [HUMAN, RANDOM_BOT, RANDOM_BOT])
+    solo = create_table(first, [HUMAN, RANDOM_BOT, RANDOM_BOT], public=True)
     anna = seated(first, solo["table"], 0, solo["token"])
     anna.until(lambda p: p.my_turn())
     anna.move(anna.view["legal_moves"][0])
     anna.recv()
-    waiting = create_table(first, [HUMAN, HUMAN])
+    waiting = create_table(first, [HUMAN, HUMAN], public=True)
+    private = create_table(first, [HUMAN, HUMAN])  # restored too, and still not listed
     views = [p.view for p in players]
     shut_down(first)  # the bots may still have moved until here
     before = {
@@ -48,6 +49,7 @@ def test_restart_restores_tables_mid_game(make_client: AppFactory, seeds: Callab
         assert restored.get(table_id).game.record() == record
     assert restored.get(duel["table"]).version == 9
     listed = {t["id"]: t["status"] for t in second.get("/api/tables").json()["tables"]}
+    assert restored.get(private["table"]).row.public is False
     assert listed == {duel["table"]: "playing", solo["table"]: "playing", waiting["table"]: "waiting"}
     again = [seated(second, duel["table"], s, tokens[s]) for s in range(2)]
     assert [p.view for p in again] == views  # the same hands, the same turn

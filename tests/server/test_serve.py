@@ -35,7 +35,7 @@ def server(tmp_path: Path) -> Iterator[str]:
 def test_serve_plays_over_real_sockets(server: str) -> None:
     with httpx.Client(base_url=f"http://{server}", trust_env=False, timeout=GUARD) as http:
         created = http.post(
-            "/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}]}
+            "/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}], "public": True}
         ).json()
         assert http.get("/api/tables").json()["tables"][0]["id"] == created["table"]
         url = f"ws://{server}/ws/{created['table']}"

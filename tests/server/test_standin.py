@@ -172,7 +172,7 @@ def test_a_lost_connection_gets_the_longer_grace(make_client: AppFactory) -> Non
 
 def test_a_waiting_table_everyone_left_is_closed_and_the_lobby_says_so(make_client: AppFactory) -> None:
     client = make_client(clock_scale=0.001)  # closed 300 s after everyone left: 0.3 s
-    created = create_table(client, [HUMAN, HUMAN])
+    created = create_table(client, [HUMAN, HUMAN], public=True)
     anna = seated(client, created["table"], 0, created["token"])
     anna.send({"type": "leave"})
     anna.recv(presence=True)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -19,8 +21,10 @@ from mauseloch.locale import strings_module
 
 from .clock import GRACE_LEFT, GRACE_LOST
 from .health import healthz, readyz
+from .limits import Guard, Limits, LimitsMiddleware, Refused, refusal_response
 from .lobby import Lobby, game_clocks, web_games
 from .protocol import MAX_MESSAGE, CreateTable, JoinTable, ProtocolError, decode_body, encode, error_body, limits
+from .security import SecurityMiddleware
 from .session import Settings, TableSession, record_of, replay_frames
 from .storage import Store
 from .ws import FLOOD_CLOSE, RATE_LIMIT, table_socket
@@ -95,25 +99,55 @@ async def lobby_page(request: Request) -> Response:
     return page(request, "lobby.html")
 
 
+def seat_cookie(response: Response, request: Request, table_id: str, seat: int, token: str) -> None:
+    """The seat's credentials for this browser: never readable by the page's scripts, never sent
+    along from another site (the WebSocket handshake of our own page carries it)."""
+    response.set_cookie(
+        f"ml_{table_id}",
+        f"{seat}:{token}",
+        max_age=COOKIE_AGE,
+        path="/",
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+
+
+def from_page(request: Request, response: Response, table_id: str, seat: int, token: str) -> None:
+    """A seat taken by one of our pages (a browser sends ``Origin``, checked same-origin by the
+    security middleware) goes straight into the browser's cookie; programs get only the token."""
+    if request.headers.get("origin"):
+        seat_cookie(response, request, table_id, seat, token)
+
+
 async def table_page(request: Request) -> Response:
     table_id = request.path_params["table_id"]
-    table = lobby_of(request).get(table_id)
+    lobby = lobby_of(request)
+    table = lobby.get(table_id)
     if table is None:
         return PlainTextResponse("no such table", status_code=404)
-    response = page(request, "table.html")
-    seat_text = request.query_params.get("seat", "")
     token = request.query_params.get("token")
-    if token and seat_text.isdigit() and int(seat_text) < table.row.players:
+    seat_text = request.query_params.get("seat", "")
+    old_id = request.query_params.get("rematch")
+    if token is None and old_id is not None:  # a rematch: the same seat and token at the new table
+        old = lobby.get(old_id)
+        held = seat_of_cookie(request, old) if old is not None and old.row.next_id == table_id else None
+        if held is not None:
+            token, seat_text = request.cookies[f"ml_{old_id}"].partition(":")[2], str(held)
+        else:
+            token = ""
+    if token is None:
+        return page(request, "table.html")
+    # A seat link: the token goes into the cookie, and out of the address bar and the history
+    # before the page is even shown (a bad token is simply not kept).
+    seat: int | None = None
+    if seat_text.isdigit() and int(seat_text) < table.row.players and 0 < len(token) <= 200:
         seat = Lobby.check_token(table, int(seat_text), token)
-        if seat is not None:
-            response.set_cookie(
-                f"ml_{table_id}",
-                f"{seat}:{token}",
-                max_age=COOKIE_AGE,
-                path="/",
-                samesite="lax",
-                secure=request.url.scheme == "https",
-            )
+    # a refused link says so once on the page (which then takes the mark out of the address)
+    target = f"/t/{table_id}" if seat is not None or old_id is not None else f"/t/{table_id}?refused=bad_token"
+    response = RedirectResponse(target, status_code=303, headers={"Cache-Control": "no-store"})
+    if seat is not None:
+        seat_cookie(response, request, table_id, seat, token)
     return response
 
 
@@ -130,30 +164,66 @@ async def replay_page(request: Request) -> Response:
 # -- lobby API ---------------------------------------------------------------------------
 async def api_games(request: Request) -> Response:
     infos = web_games()
+    guard: Guard = request.app.state.guard
     return JSON(
         {
             "games": [i.to_dict() for i in infos],
             "bots": {i.name: bot_kinds(i.name) for i in infos},
             "clocks": {i.name: game_clocks(i.name) for i in infos},
             "grace": {"left": GRACE_LEFT, "lost": GRACE_LOST},
-            "limits": limits(),
+            "limits": {**limits(), **guard.limits.public()},
         }
     )
 
 
 async def api_tables(request: Request) -> Response:
-    return JSON({"tables": lobby_of(request).listing()})
+    """One page of the public tables. The lobby asks again every few seconds with the ``ETag`` it
+    has; unchanged, the answer is an empty 304."""
+    page_text = request.query_params.get("page", "0")
+    page_no = int(page_text) if page_text.isdigit() and len(page_text) < 6 else 0
+    tables, more = lobby_of(request).listing(page_no)
+    body = encode({"tables": tables, "page": page_no, "more": more}).encode()
+    etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
 
 
 async def api_create(request: Request) -> Response:
     req = decode_body(await read_body(request), CreateTable)
-    table, seat, token = lobby_of(request).create(req)
-    url = seat_url(table.id, seat, token)
-    return JSON({"table": table.id, "seat": seat, "token": token, "url": url, "invite": f"/t/{table.id}"})
+    guard: Guard = request.app.state.guard
+    lobby = lobby_of(request)
+    address = guard.address(request.scope)
+
+    def still_open(table_id: str) -> bool:
+        table = lobby.tables.get(table_id)
+        return table is not None and table.status == "waiting"
+
+    guard.check_create(address, still_open)
+    created = lobby.create(req)
+    table = created.table
+    guard.created(address, table.id)
+    invite = f"/t/{table.id}" if created.invite is None else f"/t/{table.id}#invite={created.invite}"
+    response = JSON(
+        {
+            "table": table.id,
+            "seat": created.seat,
+            "token": created.token,
+            "url": seat_url(table.id, created.seat, created.token),
+            "invite": invite,
+            "invite_secret": created.invite,
+            "public": table.row.public,
+        }
+    )
+    from_page(request, response, table.id, created.seat, created.token)
+    return response
 
 
 async def api_table(request: Request) -> Response:
-    return JSON(table_or_404(request).summary())
+    """The table's summary, and ``you``: the seat this browser's cookie opens (None: none)."""
+    table = table_or_404(request)
+    return JSON({**table.summary(), "you": seat_of_cookie(request, table)})
 
 
 async def api_join(request: Request) -> Response:
@@ -162,8 +232,38 @@ async def api_join(request: Request) -> Response:
     held = seat_of_cookie(request, table)
     if held is not None:  # one browser never takes a second seat of one table by accident
         raise ProtocolError("taken", f"this browser already holds seat {held + 1} of this table", 409)
-    seat, token = lobby_of(request).join(table, req.name, req.seat)
-    return JSON({"table": table.id, "seat": seat, "token": token, "url": seat_url(table.id, seat, token)})
+    seat, token = lobby_of(request).join(table, req.name, req.seat, req.invite)
+    response = JSON({"table": table.id, "seat": seat, "token": token, "url": seat_url(table.id, seat, token)})
+    from_page(request, response, table.id, seat, token)
+    return response
+
+
+def held_seat(request: Request) -> tuple[TableSession, int]:
+    table = table_or_404(request)
+    seat = seat_of_cookie(request, table)
+    if seat is None:
+        raise ProtocolError("not_seated", "this browser holds no seat at this table", 403)
+    return table, seat
+
+
+async def api_renew(request: Request) -> Response:
+    """Sign this seat out elsewhere: a new token in this browser's cookie; every connection and
+    every copy of the old seat link stops working."""
+    await read_body(request)
+    table, seat = held_seat(request)
+    token = lobby_of(request).renew(table, seat)
+    response = JSON({"table": table.id, "seat": seat})
+    seat_cookie(response, request, table.id, seat, token)
+    return response
+
+
+async def api_seat_link(request: Request) -> Response:
+    """The seat link of this browser's seat, to open the seat on another device (asked for on
+    purpose: a POST, so only our own pages can ask)."""
+    await read_body(request)
+    table, seat = held_seat(request)
+    cookie = request.cookies.get(f"ml_{table.id}", "")
+    return JSON({"table": table.id, "seat": seat, "url": seat_url(table.id, seat, cookie.partition(":")[2])})
 
 
 def finished(request: Request) -> TableSession:
@@ -189,6 +289,12 @@ async def protocol_error(request: Request, exc: Exception) -> Response:
     return JSONResponse(error_body(exc), status_code=exc.status)
 
 
+async def refused(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Refused)
+    response: Response = refusal_response(exc)
+    return response
+
+
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     lobby: Lobby = app.state.lobby
@@ -209,23 +315,27 @@ def create_app(
     clock: Callable[[], float] = time.monotonic,
     rate_limit: int = RATE_LIMIT,
     redis_url: str | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The web platform on the database at ``db_url`` (default: SQLite in the user data dir).
 
     Unfinished tables are restored from the store here, before the first request (a table that
     cannot be restored is logged and skipped). ``bot_delay`` overrides the bots' pause in seconds
     (tests use 0); ``clock_scale`` multiplies every turn clock and grace time (tests and
-    benchmarks run them fast); ``clock`` drives the rate limit. With ``redis_url`` this process is
-    one of several sharing the database and Redis (ownership.py; docs/deploy.md).
+    benchmarks run them fast); ``clock`` drives the rate limits; ``limits`` are the caps of a
+    public server (:class:`~mauseloch.server.limits.Limits`; its defaults when not given). With
+    ``redis_url`` this process is one of several sharing the database and Redis (ownership.py;
+    docs/deploy.md).
     """
+    guard = Guard(limits, clock=clock)
     store = Store(db_url)
     settings = Settings(bot_delay=bot_delay, clock_scale=clock_scale)
     if redis_url is None:
-        lobby = Lobby(store, settings)
+        lobby = Lobby(store, settings, waiting_expiry=guard.limits.waiting_minutes * 60)
     else:
         from .ownership import ClusterLobby  # the redis package is an extra
 
-        lobby = ClusterLobby(store, settings, redis_url)
+        lobby = ClusterLobby(store, settings, redis_url, waiting_expiry=guard.limits.waiting_minutes * 60)
     lobby.restore()
     web = web_dir or WEB_DIR
     routes = [
@@ -237,6 +347,8 @@ def create_app(
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/tables/{table_id}", api_table),
         Route("/api/tables/{table_id}/join", api_join, methods=["POST"]),
+        Route("/api/tables/{table_id}/renew", api_renew, methods=["POST"]),
+        Route("/api/tables/{table_id}/seat-link", api_seat_link, methods=["POST"]),
         Route("/api/tables/{table_id}/replay", api_replay),
         Route("/api/tables/{table_id}/record", api_record),
         Route("/t/{table_id}", table_page),
@@ -246,11 +358,17 @@ def create_app(
         Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
         Mount("/", StaticFiles(directory=web, check_dir=False), name="web"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={ProtocolError: protocol_error})
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={ProtocolError: protocol_error, Refused: refused},
+        middleware=[Middleware(SecurityMiddleware), Middleware(LimitsMiddleware, guard=guard)],
+    )
     app.state.lobby = lobby
     app.state.tables = lobby  # the name older tests and tools use
     app.state.store = store
     app.state.web_dir = web
     app.state.rate_clock = clock
     app.state.rate_limit = rate_limit
+    app.state.guard = guard
     return app

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from .limits import Limits
+
 EXIT_BAD_ARGUMENTS = 2
+DEFAULT_LIMITS = Limits()
 
 
 def _refuse(message: str) -> typer.Exit:
@@ -79,9 +83,34 @@ def command(
             "and Redis behind one address; see docs/deploy.md"
         ),
     ] = None,
+    max_sockets_per_address: Annotated[
+        int, typer.Option(help="open WebSockets per client address (0: no cap)", min=0)
+    ] = DEFAULT_LIMITS.sockets_per_address,
+    max_sockets: Annotated[
+        int, typer.Option(help="open WebSockets in all (0: no cap)", min=0)
+    ] = DEFAULT_LIMITS.sockets_total,
+    tables_per_minute: Annotated[
+        int, typer.Option(help="tables one address may create per minute (0: no cap)", min=0)
+    ] = DEFAULT_LIMITS.tables_per_minute,
+    open_tables_per_address: Annotated[
+        int, typer.Option(help="tables of one address that may wait for players at once (0: no cap)", min=0)
+    ] = DEFAULT_LIMITS.open_tables_per_address,
+    requests_per_second: Annotated[
+        float, typer.Option(help="HTTP requests per address and second, on average (0: no cap)", min=0)
+    ] = DEFAULT_LIMITS.requests_per_second,
+    waiting_minutes: Annotated[
+        float, typer.Option(help="a table waiting for players closes after this long without a join", min=0.1)
+    ] = DEFAULT_LIMITS.waiting_minutes,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(help="address of a reverse proxy whose X-Forwarded-For is believed (repeatable)"),
+    ] = None,
 ) -> None:
     """Serve the lobby and the tables in the browser."""
+    import dataclasses
     import gc
+    import ipaddress
+    import resource
     import socket
 
     import uvicorn
@@ -95,6 +124,27 @@ def command(
         raise _refuse(f"--port must be from 0 to 65535, got {port}")
     if bot_delay is not None and not bot_delay >= 0:
         raise _refuse(f"--bot-delay must be 0 or more seconds, got {bot_delay}")
+    for proxy in trusted_proxy or ():
+        try:
+            ipaddress.ip_address(proxy)
+        except ValueError:
+            raise _refuse(f"--trusted-proxy {proxy!r} is not an IP address") from None
+    limits = dataclasses.replace(
+        DEFAULT_LIMITS,
+        sockets_per_address=max_sockets_per_address,
+        sockets_total=max_sockets,
+        tables_per_minute=tables_per_minute,
+        open_tables_per_address=open_tables_per_address,
+        requests_per_second=requests_per_second,
+        waiting_minutes=waiting_minutes,
+        trusted_proxies=tuple(trusted_proxy or ()),
+    )
+    # every WebSocket holds a file: allow as many as the hard limit lets us, so the caps (not
+    # the operating system) decide when the server is full
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
     url = normalise_url(db) if db else default_url()
     try:
         check_database_url(url)
@@ -119,7 +169,7 @@ def command(
 
         redis_errors = (RedisError,)
     try:
-        app = create_app(url, bot_delay=bot_delay, clock_scale=clock_scale, redis_url=redis)
+        app = create_app(url, bot_delay=bot_delay, clock_scale=clock_scale, redis_url=redis, limits=limits)
     except SQLAlchemyError as exc:  # e.g. a database server that does not answer
         sock.close()
         detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
 import secrets
-from typing import Any
+import time
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import mauseloch
 from mauseloch.bots import bot_kinds
@@ -14,7 +18,8 @@ from mauseloch.engine import GameInfo, game_info
 
 from .clock import CLOCK_NAMES, CLOCKS, default_clock
 from .hub import Hub, LocalHub
-from .protocol import CreateTable, ProtocolError, clean_name, clean_title
+from .limits import CLOSE_SIGNED_OUT
+from .protocol import MAX_INVITE, CreateTable, ProtocolError, clean_name, clean_title
 from .session import LIVE, Settings, TableSession
 from .storage import SeatRow, Store, TableRow, now
 
@@ -39,16 +44,41 @@ def game_clocks(game: str) -> dict[str, Any]:
     return {"choices": {name: CLOCKS[game][name] for name in CLOCK_NAMES}, "default": default_clock(game)}
 
 
-class Lobby:
-    """All tables this server runs, backed by a :class:`Store`, published through a :class:`Hub`."""
+PAGE_SIZE = 20  # tables per page of the lobby's list
+SWEEP_EVERY = 30.0  # seconds between two looks for waiting tables that expired
 
-    def __init__(self, store: Store, settings: Settings | None = None, hub: Hub | None = None) -> None:
+
+class Created(NamedTuple):
+    table: TableSession
+    seat: int
+    token: str
+    invite: str | None  # the invite secret of a private table (None: a public one)
+
+
+class Lobby:
+    """All tables this server runs, backed by a :class:`Store`, published through a :class:`Hub`.
+
+    ``waiting_expiry``: seconds a table waiting for players stays open without anyone joining.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings | None = None,
+        hub: Hub | None = None,
+        waiting_expiry: float = 1800.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.store = store
         self.settings = settings or Settings()
         self.hub: Hub = hub or LocalHub()
         self.tables: dict[str, TableSession] = {}
         self.skipped: list[str] = []  # tables that could not be restored (logged)
         self.running = False
+        self.waiting_expiry = waiting_expiry
+        self.clock = clock
+        self.last_join: dict[str, float] = {}  # waiting table -> when it was created or last joined
+        self._sweeper: asyncio.Task[None] | None = None
 
     # -- life cycle --------------------------------------------------------------------
     def _session(self, row: TableRow) -> TableSession:
@@ -75,16 +105,23 @@ class Lobby:
         self.running = True
         for session in list(self.tables.values()):
             session.start()
+        if self.waiting_expiry > 0:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
 
     async def stop(self) -> None:
         self.running = False
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for session in list(self.tables.values()):
             await session.stop()
         self.hub.close_all(1001)  # going away
 
     # -- creating and joining ----------------------------------------------------------
-    def create(self, req: CreateTable) -> tuple[TableSession, int, str]:
-        """A new table; the creator takes its first human seat. Returns (table, seat, token)."""
+    def create(self, req: CreateTable) -> Created:
+        """A new table; the creator takes its first human seat. A private table (the default) gets
+        an invite secret of its own, separate from every seat's token."""
         try:
             info = game_info(req.game)
         except ValueError as exc:
@@ -117,6 +154,7 @@ class Lobby:
         token = secrets.token_urlsafe(24)
         seats[first].name = name
         seats[first].token_hash = hash_token(token)
+        invite = None if req.public else secrets.token_urlsafe(16)
         row = TableRow(
             id=self._new_id(),
             game=info.name,
@@ -129,9 +167,13 @@ class Lobby:
             created=now(),
             seats=seats,
             clock=req.clock or default_clock(info.name),
+            public=req.public,
+            invite_hash=None if invite is None else hash_token(invite),
         )
         self.store.create_table(row)
-        return self._run(row), first, token
+        if row.status == "waiting":
+            self.last_join[row.id] = self.clock()
+        return Created(self._run(row), first, token, invite)
 
     def _run(self, row: TableRow) -> TableSession:
         session = self._session(row)
@@ -146,9 +188,15 @@ class Lobby:
             if table_id not in self.tables and self.store.load_table(table_id) is None:
                 return table_id
 
-    def join(self, table: TableSession, name: str | None, seat: int | None) -> tuple[int, str]:
+    def join(
+        self, table: TableSession, name: str | None, seat: int | None, invite: str | None = None
+    ) -> tuple[int, str]:
+        """Take a free human seat (``seat``, or the first free one). A private table needs the
+        secret of its invite link."""
         if table.status not in LIVE:
             raise ProtocolError("taken", "this table is not open any more", 409)
+        if not self.invited(table, invite):
+            raise ProtocolError("invite_needed", "this table is private: join through its invite link", 403)
         free = [s.seat for s in table.row.seats if s.kind == "human" and not s.taken]
         if seat is not None:
             if not 0 <= seat < table.row.players or table.row.seats[seat].kind != "human":
@@ -170,6 +218,10 @@ class Lobby:
                     table.row.status = "playing"
                     self.store.set_status(table.id, "playing")
                 table.seat_taken(s)
+                if table.row.status == "waiting":
+                    self.last_join[table.id] = self.clock()
+                else:
+                    self.last_join.pop(table.id, None)
                 return s, token
         raise ProtocolError("taken", "no human seat is free at this table", 409)
 
@@ -201,6 +253,8 @@ class Lobby:
             created=now(),
             seats=seats,
             clock=old.row.clock,
+            public=old.row.public,
+            invite_hash=old.row.invite_hash,
         )
         self.store.create_table(row)
         self.store.set_next(old.id, row.id)
@@ -242,13 +296,57 @@ class Lobby:
         if table.status not in LIVE and not self.hub.listeners(table.id):
             self.tables.pop(table.id, None)  # finished and unwatched: the store keeps it
 
-    def listing(self) -> list[dict[str, Any]]:
-        """Open, running and just-closed tables, newest first."""
-        live = [t for t in self.tables.values() if t.status != "over"]
-        live.sort(key=lambda t: t.row.created, reverse=True)
-        return [t.summary() for t in live]
+    def listing(self, page: int = 0, size: int = PAGE_SIZE) -> tuple[list[dict[str, Any]], bool]:
+        """One page of the public tables that are open, running or just closed, newest first, and
+        whether older ones follow. Private tables are never listed."""
+        live = [t for t in self.tables.values() if t.row.public and t.status != "over"]
+        live.sort(key=lambda t: (t.row.created, t.id), reverse=True)
+        start = page * size
+        return [t.summary() for t in live[start : start + size]], len(live) > start + size
+
+    # -- expiry ------------------------------------------------------------------------
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(min(SWEEP_EVERY, self.waiting_expiry))
+            try:
+                await self.sweep()
+            except Exception:  # never let one bad table stop the sweeping
+                log.exception("sweeping expired tables failed")
+
+    async def sweep(self) -> list[str]:
+        """Close every table that waited ``waiting_expiry`` seconds without a join; their ids."""
+        now = self.clock()
+        expired: list[str] = []
+        for table in list(self.tables.values()):
+            if table.status != "waiting":
+                self.last_join.pop(table.id, None)
+                continue
+            since = self.last_join.setdefault(table.id, now)  # restored tables: counted from the start
+            if now - since >= self.waiting_expiry:
+                await table.expire()
+                self.last_join.pop(table.id, None)
+                expired.append(table.id)
+        return expired
 
     # -- seats -------------------------------------------------------------------------
+    @staticmethod
+    def invited(table: TableSession, invite: str | None) -> bool:
+        """Whether ``invite`` lets someone join ``table`` (anyone may join a public table)."""
+        if table.row.public or table.row.invite_hash is None:
+            return True
+        if not invite or len(invite) > MAX_INVITE:
+            return False
+        return hmac.compare_digest(hash_token(invite), table.row.invite_hash)
+
+    def renew(self, table: TableSession, seat: int) -> str:
+        """A new token for a taken seat; every connection that opened it with the old one ends."""
+        token = secrets.token_urlsafe(24)
+        digest = hash_token(token)
+        self.store.set_token(table.id, seat, digest)
+        table.row.seats[seat].token_hash = digest
+        self.hub.close_seat(table.id, seat, CLOSE_SIGNED_OUT)
+        return token
+
     @staticmethod
     def check_token(table: TableSession, seat: int | None, token: str) -> int | None:
         """The seat ``token`` opens (``seat`` if given), or None; constant-time comparison."""

@@ -41,7 +41,7 @@ import redis.asyncio
 from redis.exceptions import RedisError
 
 from .hub import Connection
-from .lobby import Lobby
+from .lobby import PAGE_SIZE, Lobby
 from .protocol import ErrorMsg, Pong, ProtocolError, encode
 from .redis_hub import PREFIX, NotOwner, RedisHub, RemoteConn, Unreachable, alive_key
 from .session import LIVE, Settings, TableSession
@@ -163,7 +163,7 @@ class OwnedTable(TableSession):
 class ClusterLobby(Lobby):
     """The lobby of one server process among several sharing a store and a Redis server."""
 
-    def __init__(self, store: Store, settings: Settings, redis_url: str) -> None:
+    def __init__(self, store: Store, settings: Settings, redis_url: str, waiting_expiry: float = 1800.0) -> None:
         self.pid = secrets.token_hex(6)
         self.redis = redis.Redis.from_url(redis_url)  # short lobby calls from synchronous code
         # a request waits for a free connection rather than failing when many are under way
@@ -171,7 +171,7 @@ class ClusterLobby(Lobby):
         self.aredis = redis.asyncio.Redis(connection_pool=pool)
         self.redis.ping()  # refuse to start without Redis
         self.cluster_hub = RedisHub(self.aredis, self.pid, self.handle)
-        super().__init__(store, settings, self.cluster_hub)
+        super().__init__(store, settings, self.cluster_hub, waiting_expiry=waiting_expiry)
         self.cluster_hub.on_owner = self._new_owner
         self.owners: dict[str, str] = {}  # table -> owner process, as last seen (a cache)
         self._lease_client = redis.Redis.from_url(redis_url)  # the renewer thread's own
@@ -421,14 +421,16 @@ class ClusterLobby(Lobby):
         raw = self.redis.hget(SUMMARIES, table_id)
         return None if raw is None else dict(_decode_summary(raw))
 
-    def listing(self) -> list[dict[str, Any]]:
-        """Every process's open, running and just-closed tables, newest first."""
+    def listing(self, page: int = 0, size: int = PAGE_SIZE) -> tuple[list[dict[str, Any]], bool]:
+        """One page of every process's public tables that are open, running or just closed, newest
+        first, and whether older ones follow (as :meth:`Lobby.listing`)."""
         found = {_text(k) or "": _decode_summary(v) for k, v in self.redis.hgetall(SUMMARIES).items()}
         for session in self.tables.values():
             found[session.id] = session.summary()
-        live = [s for s in found.values() if s.get("status") != "over"]
-        live.sort(key=lambda s: str(s.get("created", "")), reverse=True)
-        return live
+        live = [s for s in found.values() if s.get("public") and s.get("status") != "over"]
+        live.sort(key=lambda s: (str(s.get("created", "")), str(s.get("id", ""))), reverse=True)
+        start = page * size
+        return live[start : start + size], len(live) > start + size
 
     def _write_summaries(self, tables: list[str]) -> None:
         pipe = self.redis.pipeline(transaction=False)

@@ -7,6 +7,8 @@ error ``code`` the client is told.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any, Literal
 
 import msgspec
@@ -14,19 +16,23 @@ import msgspec
 MAX_MESSAGE = 8 * 1024  # bytes, for WebSocket messages and HTTP bodies alike
 MAX_NAME = 32
 MAX_TITLE = 60
+MAX_MARKS = 2  # combining marks on one letter (more only pile up into a smear over other text)
+MAX_INVITE = 100  # characters of an invite secret
 
 # Every ``code`` an error answer may carry (WebSocket error messages and HTTP error bodies alike);
 # the page shows each in the reader's language (web/js/i18n.js, "error.<code>").
 ErrorCode = Literal[
     "illegal", "stale", "not_your_turn", "bad_message", "bad_token", "too_large", "rate_limited", "not_started",
     "not_found", "not_over", "taken", "name_too_long", "title_too_long", "server_error",
+    "name_marks", "title_marks", "name_reserved", "invite_needed", "too_many_tables", "too_many_connections",
+    "server_full", "bad_origin", "not_json", "not_seated",
 ]  # fmt: skip
 
 
 def limits() -> dict[str, int]:
     """The limits a page must know before it sends anything (``/api/games`` passes them on), so the
     name field's ``maxlength`` and the server's check come from the same numbers."""
-    return {"name": MAX_NAME, "title": MAX_TITLE, "message": MAX_MESSAGE}
+    return {"name": MAX_NAME, "title": MAX_TITLE, "message": MAX_MESSAGE, "marks": MAX_MARKS}
 
 
 def error_body(exc: ProtocolError) -> dict[str, str]:
@@ -170,11 +176,13 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     name: str | None = None
     title: str | None = None
     clock: Literal["off", "relaxed", "normal", "fast"] | None = None  # None: the game's default
+    public: bool = False  # listed in the lobby for anyone to join; else only through the invite link
 
 
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
     name: str | None = None
     seat: int | None = None
+    invite: str | None = None  # the secret of a private table's invite link
 
 
 def decode_body(raw: bytes, kind: type[msgspec.Struct]) -> Any:
@@ -189,21 +197,49 @@ def decode_body(raw: bytes, kind: type[msgspec.Struct]) -> Any:
         raise ProtocolError("bad_message", f"not JSON: {exc}") from None
 
 
+# Names a person may not take: what bots and stand-ins are called ("Random bot 2", "Zufalls-Bot"),
+# compared after NFKC and case folding, so "ＢＯＴ" is no way round.
+RESERVED_NAME = re.compile(r"(?:\w+[\s_-]+)?(?:ro)?bot(?:[\s_-]*\d+)?|stand[\s_-]?in|vertretung|server")
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes: East Asian wide and full-width characters take two, marks none."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
 def _clean_text(text: str | None, fallback: str, limit: int, what: str) -> str:
-    """Trimmed, printable, at most ``limit`` characters; ``fallback`` if missing or empty."""
+    """NFC, printable, inner spaces collapsed, trimmed, at most ``limit`` columns wide and
+    ``MAX_MARKS`` combining marks on a letter; ``fallback`` if missing or empty."""
     if text is None:
         return fallback
-    cleaned = "".join(ch for ch in text if ch.isprintable()).strip()
-    if len(cleaned) > limit:
+    text = unicodedata.normalize("NFC", text)
+    # spaces of every kind (and tabs, line breaks) become one space; other invisible characters
+    # (controls, zero-width, bidi overrides) are dropped
+    kept = (" " if ch.isspace() else ch for ch in text if ch.isprintable() or ch.isspace())
+    cleaned = " ".join("".join(kept).split())
+    if len(cleaned) > limit or display_width(cleaned) > limit:
         raise ProtocolError(f"{what}_too_long", f"{what} must be at most {limit} characters")
+    marks = 0
+    for ch in cleaned:
+        marks = marks + 1 if unicodedata.combining(ch) else 0
+        if marks > MAX_MARKS:
+            raise ProtocolError(f"{what}_marks", f"{what} has more than {MAX_MARKS} accents on one letter")
     return cleaned or fallback
 
 
 def clean_name(name: str | None, fallback: str) -> str:
-    """A display name (at most ``MAX_NAME`` characters)."""
-    return _clean_text(name, fallback, MAX_NAME, "name")
+    """A display name (at most ``MAX_NAME`` columns); bots' and stand-ins' names are reserved."""
+    cleaned = _clean_text(name, fallback, MAX_NAME, "name")
+    if cleaned != fallback and RESERVED_NAME.fullmatch(unicodedata.normalize("NFKC", cleaned).casefold()):
+        raise ProtocolError("name_reserved", f"the name {cleaned!r} is kept for bots and stand-ins")
+    return cleaned
 
 
 def clean_title(title: str | None, fallback: str) -> str:
-    """A table title (at most ``MAX_TITLE`` characters)."""
+    """A table title (at most ``MAX_TITLE`` columns)."""
     return _clean_text(title, fallback, MAX_TITLE, "title")

@@ -177,6 +177,7 @@ class TableSession:
             "version": self.version,
             "created": row.created.isoformat().replace("+00:00", "Z"),
             "next": row.next_id,
+            "public": row.public,  # listed in the lobby (private tables are joined by invite only)
         }
 
     def live(self) -> dict[str, Any]:
@@ -360,15 +361,21 @@ class TableSession:
         if self.row.status == "over":
             self._check_rematch()
 
-    def _close(self, why: str) -> None:
-        log.info("table %s closed: %s", self.id, why)
-        self.row.status = "closed"
-        self.store.set_status(self.id, "closed")
+    def _close(self, why: str, status: str = "closed") -> None:
+        log.info("table %s %s: %s", self.id, status, why)
+        self.row.status = status
+        self.store.set_status(self.id, status)
         self.deadlines.stop()
         for d in list(self.deadlines):
             self.deadlines.remove(d.kind, d.seat)
         self._save_deadlines()
         self.publish_live()
+
+    async def expire(self) -> None:
+        """Nobody joined for too long (Lobby.sweep): a table still waiting closes as "expired"."""
+        async with self.lock:
+            if self.row.status == "waiting" and not self.stopping:
+                self._close("nobody joined in time", status="expired")
 
     def seat_taken(self, seat: int) -> None:
         """A free seat was taken (lobby.join): everyone gets a fresh snapshot. Until the newcomer's

@@ -51,6 +51,8 @@ tables_t = Table(
     Column("clock", String(10), nullable=True),  # off | relaxed | normal | fast (NULL: older tables, off)
     Column("deadlines", JSON, nullable=True),  # the table's running deadlines (clock.Deadline dicts)
     Column("next_id", String(32), nullable=True),  # the rematch table, once agreed
+    Column("public", Boolean, nullable=True),  # listed in the lobby (NULL: older tables, which all were)
+    Column("invite_hash", String(64), nullable=True),  # sha256 hex of the invite secret of a private table
 )
 
 seats_t = Table(
@@ -79,7 +81,13 @@ moves_t = Table(
 
 # Columns added after the first release: created on an older database at start-up (all nullable).
 LATER_COLUMNS = {
-    "ml_tables": [tables_t.c.clock, tables_t.c.deadlines, tables_t.c.next_id],
+    "ml_tables": [
+        tables_t.c.clock,
+        tables_t.c.deadlines,
+        tables_t.c.next_id,
+        tables_t.c.public,
+        tables_t.c.invite_hash,
+    ],
     "ml_seats": [seats_t.c.gone],
     "ml_moves": [moves_t.c.by],
 }
@@ -117,6 +125,8 @@ class TableRow:
     deadlines: list[dict[str, Any]] = field(default_factory=list)
     next_id: str | None = None
     by: list[str | None] = field(default_factory=list)  # per move: None (the seat's own player) or "stand-in"
+    public: bool = False  # listed in the lobby, and anyone may join; else only through the invite link
+    invite_hash: str | None = None
 
 
 def default_url() -> str:
@@ -179,6 +189,8 @@ class Store:
                     created=row.created,
                     clock=row.clock,
                     deadlines=row.deadlines,
+                    public=row.public,
+                    invite_hash=row.invite_hash,
                 )
             )
             conn.execute(
@@ -211,6 +223,15 @@ class Store:
                 .values(name=name, token_hash=token_hash)
             )
             return done.rowcount == 1
+
+    def set_token(self, table_id: str, seat: int, token_hash: str) -> None:
+        """A taken seat's new token (the old one opens nothing any more)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(token_hash=token_hash)
+            )
 
     def set_status(self, table_id: str, status: str, result: dict[str, Any] | None = None) -> None:
         values: dict[str, Any] = {"status": status}
@@ -322,6 +343,8 @@ class Store:
             deadlines=list(row["deadlines"] or []),
             next_id=row["next_id"],
             by=by,
+            public=True if row["public"] is None else bool(row["public"]),
+            invite_hash=row["invite_hash"],
         )
 
 

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .hub import Connection
+from .limits import CLOSE_HELLO_LATE, Guard
 from .lobby import Lobby
 from .protocol import ErrorMsg, Hello, Leave, MoveMsg, Ping, ProtocolError, Rematch, Resync, decode_client, encode
 from .session import TableSession
@@ -67,7 +68,10 @@ async def table_socket(websocket: WebSocket) -> None:
     lobby: Lobby = websocket.app.state.lobby
     clock = websocket.app.state.rate_clock
     rate_limit: int = websocket.app.state.rate_limit
+    guard: Guard = websocket.app.state.guard
     await websocket.accept()
+    loop = asyncio.get_running_loop()
+    hello_by = loop.time() + guard.limits.hello_timeout  # an idle socket holds a file: not for long
     table = lobby.get(websocket.path_params["table_id"])
     if table is None:
         await websocket.send_text(no_table_error("bad_message", "no such table"))
@@ -81,7 +85,15 @@ async def table_socket(websocket: WebSocket) -> None:
     everywhere = False
     try:
         while conn is None or conn.close_code is None:
-            message = await websocket.receive()
+            if conn is None and guard.limits.hello_timeout > 0:
+                try:
+                    async with asyncio.timeout_at(hello_by):
+                        message = await websocket.receive()
+                except TimeoutError:
+                    await websocket.close(code=CLOSE_HELLO_LATE, reason="hello_late")
+                    return
+            else:
+                message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
             raw = message.get("text")
@@ -123,7 +135,7 @@ async def table_socket(websocket: WebSocket) -> None:
                     refused_in_a_row = 0
                 except ProtocolError as exc:
                     reply = table.error(exc.code, exc.message)
-                    if exc.code == "bad_token":  # only ever before hello succeeded
+                    if exc.code == "bad_token" and conn is None:  # a second hello is only refused
                         await websocket.send_text(reply)
                         await websocket.close(code=4403)
                         return

@@ -42,64 +42,62 @@ export async function postJSON(url, body) {
   return data;
 }
 
-function readCookie(name) {
-  for (const part of document.cookie.split(";")) {
-    const [k, ...v] = part.trim().split("=");
-    if (k === name) return decodeURIComponent(v.join("="));
-  }
-  return null;
-}
+// The seat token itself lives only in an HttpOnly cookie the server sets (scripts never see it);
+// the page remembers which seat it holds, which is no secret, so the lobby can say "your seat".
 
-function parseCred(text) {
-  if (!text) return null;
-  const i = text.indexOf(":");
-  if (i < 1) return null;
-  const seat = Number(text.slice(0, i));
-  const token = text.slice(i + 1);
-  if (!Number.isInteger(seat) || seat < 0 || !token) return null;
-  return { seat, token };
-}
-
-/** The seat and token this browser holds for a table: from the URL, else the cookie, else localStorage. */
-export function loadCredentials(tableId) {
-  const params = new URLSearchParams(location.search);
-  const key = "ml_" + tableId;
-  if (params.has("token") && params.has("seat")) {
-    const cred = parseCred(params.get("seat") + ":" + params.get("token"));
-    if (cred) {
-      saveCredentials(tableId, cred);
-      return cred;
-    }
-  }
-  const fromCookie = parseCred(readCookie(key));
-  if (fromCookie) return fromCookie;
+/** The seat this browser holds at a table (a number), or null. */
+export function heldSeat(tableId) {
   try {
-    return parseCred(localStorage.getItem(key));
+    const seat = Number.parseInt(localStorage.getItem("ml_seat_" + tableId) ?? "", 10);
+    return Number.isInteger(seat) && seat >= 0 ? seat : null;
   } catch (e) {
     return null;
   }
 }
 
-export function saveCredentials(tableId, cred) {
-  const key = "ml_" + tableId;
-  const value = `${cred.seat}:${cred.token}`;
-  document.cookie = `${key}=${value}; path=/; max-age=${60 * 60 * 24 * 30}; SameSite=Lax`;
+export function rememberSeat(tableId, seat) {
   try {
-    localStorage.setItem(key, value);
+    localStorage.setItem("ml_seat_" + tableId, String(seat));
   } catch (e) {
-    /* cookie alone then */
+    /* the server's cookie is what counts */
   }
 }
 
 /** Forget a seat that the server no longer accepts. */
-export function clearCredentials(tableId) {
-  const key = "ml_" + tableId;
-  document.cookie = `${key}=; path=/; max-age=0; SameSite=Lax`;
+export function forgetSeat(tableId) {
   try {
-    localStorage.removeItem(key);
+    localStorage.removeItem("ml_seat_" + tableId);
   } catch (e) {
     /* nothing stored */
   }
+}
+
+/** The invite link of a private table, kept by the browser that created or joined it. */
+export function savedInvite(tableId) {
+  try {
+    return localStorage.getItem("ml_invite_" + tableId);
+  } catch (e) {
+    return null;
+  }
+}
+
+export function saveInvite(tableId, link) {
+  try {
+    localStorage.setItem("ml_invite_" + tableId, link);
+  } catch (e) {
+    /* the link still works; only this page forgets it */
+  }
+}
+
+/** GET with the ETag of the last answer: null when nothing changed (304). */
+export async function getJSONIfChanged(url, etag) {
+  const headers = { Accept: "application/json" };
+  if (etag) headers["If-None-Match"] = etag;
+  const res = await fetch(url, { headers, cache: "no-store" });
+  if (res.status === 304) return null;
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw refused(res, data);
+  return { data, etag: res.headers.get("ETag") };
 }
 
 /** document.createElement with attributes, properties and children in one call. */

@@ -2,6 +2,11 @@
 // Resyncs on a seq or version gap, reconnects with backoff and says hello again with the same
 // seat and token, so a seat survives reloads, network hiccups and server restarts.
 
+// Close codes of the server's limits (server/limits.py) and how long to wait before trying again:
+// no hello in time, too many connections from this address, the server is full.
+const LIMITED = { 4408: 500, 4429: 10000, 4503: 30000 };
+const SIGNED_OUT = 4401;
+
 export class TableConnection {
   constructor({ tableId, seat, token, onSnapshot, onUpdate, onError, onStatus, onLive }) {
     this.tableId = tableId;
@@ -41,24 +46,30 @@ export class TableConnection {
     ws.addEventListener("close", (e) => {
       if (this.ws !== ws) return;
       clearInterval(this.pingTimer);
-      // 4403 (bad token) and 4404 (no such table) will not get better by trying again.
+      // 4403 (bad token) and 4404 (no such table) will not get better by trying again; 4401: the
+      // seat was signed out here from another device.
       if (!this.closed && (e.code === 4403 || e.code === 4404)) {
         this.closed = true;
         this.onStatus("gone");
       }
-      if (!this.closed) this.retry();
+      if (!this.closed && e.code === SIGNED_OUT) {
+        this.closed = true;
+        this.onStatus("signedOut");
+      }
+      if (!this.closed) this.retry(LIMITED[e.code] || 0, LIMITED[e.code] ? e.code : null);
     });
     ws.addEventListener("error", () => {
       /* the close event that follows does the work */
     });
   }
 
-  retry() {
-    // 0.5 s, 1 s, 2 s, ... up to 8 s, with a little jitter so many pages do not knock at once.
-    const base = Math.min(8000, 500 * 2 ** this.attempt);
+  retry(atLeast = 0, why = null) {
+    // 0.5 s, 1 s, 2 s, ... up to 8 s, with a little jitter so many pages do not knock at once;
+    // closed over a server limit, at least as long as that limit asks.
+    const base = Math.max(atLeast, Math.min(8000, 500 * 2 ** this.attempt));
     const delay = Math.round(base * (0.8 + Math.random() * 0.4));
     this.attempt += 1;
-    this.onStatus("reconnecting", Math.ceil(delay / 1000));
+    this.onStatus("reconnecting", Math.ceil(delay / 1000), why);
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.open(), delay);
   }

@@ -1,9 +1,9 @@
 // The lobby: create a table (game, options, seats), share its invite link, list tables, join or watch.
 
-import { applyLimits, copyLink, getJSON, h, loadCredentials, loadGames, postJSON, saveCredentials } from "./api.js";
+import { applyLimits, copyLink, getJSONIfChanged, h, heldSeat, loadGames, postJSON, rememberSeat, saveInvite } from "./api.js";
 import { botLevel, errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 
-const state = { games: [], bots: {}, clocks: {}, tables: [] };
+const state = { games: [], bots: {}, clocks: {}, tables: [], page: 0, more: false, etag: null };
 const $ = (id) => document.getElementById(id);
 
 function playerName() {
@@ -182,13 +182,14 @@ async function createTable(event) {
   }
   $("create-button").disabled = true;
   try {
-    const body = { game: $("game-select").value, options: collectOptions(), seats, name };
+    const body = { game: $("game-select").value, options: collectOptions(), seats, name, public: $("public-table").checked };
     if ($("clock-select").value) body.clock = $("clock-select").value;
     const res = await postJSON("/api/tables", body);
-    saveCredentials(res.table, { seat: res.seat, token: res.token });
+    rememberSeat(res.table, res.seat);
     const invite = new URL(res.invite, location.origin).href;
+    saveInvite(res.table, invite);
     $("invite-link").value = invite;
-    $("go-table").href = res.url;
+    $("go-table").href = `/t/${encodeURIComponent(res.table)}`; // the seat's cookie came with the answer
     $("share-invite").hidden = !navigator.share;
     $("created").hidden = false;
     $("created").focus();
@@ -214,8 +215,8 @@ async function joinTable(id) {
   showError($("join-error"), "");
   try {
     const res = await postJSON(`/api/tables/${encodeURIComponent(id)}/join`, { name });
-    saveCredentials(res.table, { seat: res.seat, token: res.token });
-    location.href = res.url;
+    rememberSeat(res.table, res.seat);
+    location.href = `/t/${encodeURIComponent(res.table)}`; // the seat's cookie came with the answer
   } catch (err) {
     showFailure($("join-error"), err);
   }
@@ -237,10 +238,10 @@ function renderTables() {
         s.kind === "bot" || s.taken ? seatLabel(s, s.seat) : t("lobby.free")),
     );
     const free = table.status === "waiting" && table.seats.some((s) => s.kind === "human" && !s.taken);
-    const mine = loadCredentials(table.id); // this browser holds a seat here: never "Join" again
+    const mine = heldSeat(table.id) !== null; // this browser holds a seat here: never "Join" again
     const actions = h("div", { class: "button-row" });
     const key = (what) => ({ focusKey: `${table.id}-${what}` });
-    if (mine && table.status !== "over" && table.status !== "closed") {
+    if (mine && table.status !== "over" && table.status !== "closed" && table.status !== "expired") {
       actions.append(h("a", { class: "btn btn-primary", dataset: key("mine"), href: `/t/${encodeURIComponent(table.id)}` }, t("lobby.yourSeat")));
     } else if (free) actions.append(h("button", { type: "button", class: "btn btn-primary", dataset: key("join"), onclick: () => joinTable(table.id) }, t("lobby.join")));
     if (table.status !== "over") actions.append(h("a", { class: "btn", dataset: key("watch"), href: `/t/${encodeURIComponent(table.id)}?watch=1` }, t("lobby.watch")));
@@ -258,16 +259,29 @@ function renderTables() {
   }
 }
 
+// The list changes rarely: ask with the ETag of the last answer, and an unchanged list costs an
+// empty 304. One small page at a time, newest first.
 async function loadTables() {
   try {
-    const data = await getJSON("/api/tables");
-    const tables = data.tables || [];
-    if (JSON.stringify(tables) === JSON.stringify(state.tables) && $("tables").childElementCount) return;
-    state.tables = tables;
+    const answer = await getJSONIfChanged(`/api/tables?page=${state.page}`, state.etag);
+    if (answer === null && $("tables").childElementCount) return;
+    if (answer !== null) {
+      state.etag = answer.etag;
+      state.tables = answer.data.tables || [];
+      state.more = Boolean(answer.data.more);
+    }
+    $("tables-newer").hidden = state.page === 0;
+    $("tables-older").hidden = !state.more;
     renderTables();
   } catch (err) {
     showFailure($("join-error"), err);
   }
+}
+
+function turnPage(step) {
+  state.page = Math.max(0, state.page + step);
+  state.etag = null;
+  loadTables();
 }
 
 async function main() {
@@ -299,6 +313,8 @@ async function main() {
   $("copy-invite").addEventListener("click", copyInvite);
   $("share-invite").addEventListener("click", () => navigator.share({ url: $("invite-link").value, title: "Mauseloch" }).catch(() => {}));
   $("refresh-tables").addEventListener("click", loadTables);
+  $("tables-newer").addEventListener("click", () => turnPage(-1));
+  $("tables-older").addEventListener("click", () => turnPage(1));
   onLangChange(() => {
     const values = collectOptions();
     renderOptions();

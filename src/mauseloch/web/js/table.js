@@ -1,7 +1,7 @@
 // The table page: seat handling, the WebSocket, the event log, announcements, the end screen.
 // Drawing the board is left to one module per game; no game rule lives here or there.
 
-import { applyLimits, clearCredentials, copyLink, getJSON, h, loadCredentials, loadGames, postJSON, saveCredentials } from "./api.js";
+import { applyLimits, copyLink, forgetSeat, getJSON, h, loadGames, postJSON, rememberSeat, savedInvite, saveInvite } from "./api.js";
 import { TableConnection } from "./conn.js";
 import { announcement, eventText } from "./events.js";
 import { errorText, getLang, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
@@ -25,7 +25,10 @@ const state = {
   retryIn: 0,
   announceTimer: null,
   games: [],
-  cred: null,
+  cred: null, // { seat }: the seat this page plays; its token travels only in the HttpOnly cookie
+  invite: null, // the secret of a private table's invite link this page was opened with
+  waitingMinutes: 30, // how long a waiting table stays open without a join (the server's limit)
+  closeCode: null, // why the server closed the connection, when it was one of its limits
   live: null, // presence, stand-ins, the running clock, rematch votes (docs/protocol.md)
   skew: 0, // server clock minus this browser's, in seconds
   said: new Set(), // what the polite clock announcer has already said
@@ -84,7 +87,7 @@ function onError(msg) {
     showError(detail, msg.message);
     state.conn.close();
     state.conn = null;
-    clearCredentials(tableId);
+    forgetSeat(tableId);
     history.replaceState(null, "", location.pathname);
     showJoin();
   } else {
@@ -132,7 +135,9 @@ function renderStatus() {
   const el = $("conn-status");
   el.dataset.state = state.status;
   if (state.status === "connected") el.textContent = state.seat === null ? t("table.spectator") : t("table.connected");
+  else if (state.status === "reconnecting" && state.closeCode) el.textContent = t("close." + state.closeCode, { s: state.retryIn });
   else if (state.status === "reconnecting") el.textContent = t("table.reconnecting", { s: state.retryIn });
+  else if (state.status === "signedOut") el.textContent = t("close.4401");
   else if (state.status === "idle") el.textContent = "";
   else if (state.status === "gone") el.textContent = t("table.gone");
   else el.textContent = t("table.connecting");
@@ -263,6 +268,10 @@ function renderSeats() {
   $("seat-actions").hidden = state.seat === null || state.seat === undefined || !state.conn;
   $("closed-note").hidden = live.status !== "closed";
   if (live.status === "closed") $("closed-note").textContent = t("table.closed");
+  if (live.status === "expired") {
+    $("closed-note").hidden = false;
+    $("closed-note").textContent = t("table.expired", { minutes: state.waitingMinutes });
+  }
   renderClock();
 }
 
@@ -276,9 +285,10 @@ function setLive(live) {
   state.live = live;
   if (typeof live.now === "number") state.skew = live.now - Date.now() / 1000;
   if (live.next && state.cred && state.seat !== null) {
-    // Everyone agreed to a rematch: the same seat at the new table.
-    saveCredentials(live.next, state.cred);
-    location.href = `/t/${encodeURIComponent(live.next)}`;
+    // Everyone agreed to a rematch: the same seat at the new table (the server gives this
+    // browser's cookie for the new table, as the seat's token is the same there).
+    rememberSeat(live.next, state.cred.seat);
+    location.href = `/t/${encodeURIComponent(live.next)}?rematch=${encodeURIComponent(tableId)}`;
   }
 }
 
@@ -288,11 +298,30 @@ function toggleMySeat() {
   box.hidden = !open;
   $("my-seat-button").setAttribute("aria-expanded", String(open));
   if (open && state.cred) {
-    const url = new URL(`/t/${encodeURIComponent(tableId)}`, location.origin);
-    url.searchParams.set("seat", String(state.cred.seat));
-    url.searchParams.set("token", state.cred.token);
-    $("my-seat-link").value = url.href;
-    $("my-seat-link").select();
+    // The page cannot read the token (HttpOnly); the server makes the link for this browser's seat.
+    postJSON(`/api/tables/${encodeURIComponent(tableId)}/seat-link`, {})
+      .then((res) => {
+        $("my-seat-link").value = new URL(res.url, location.origin).href;
+        $("my-seat-link").select();
+      })
+      .catch((err) => showFailure($("renew-status"), err));
+  }
+}
+
+// "Sign this seat out elsewhere": a new token (in this browser's cookie); every other page and
+// every copy of the old seat link lose the seat. This page connects again with the new one.
+async function renewSeat() {
+  if (!state.cred || !confirm(t("table.signOutConfirm"))) return;
+  try {
+    await postJSON(`/api/tables/${encodeURIComponent(tableId)}/renew`, {});
+    $("my-seat-link").value = "";
+    $("my-seat-box").hidden = true;
+    $("renew-status").textContent = t("table.signedOutElsewhere");
+    $("renew-status").title = "";
+    $("renew-status").hidden = false;
+    connect(state.cred);
+  } catch (err) {
+    showFailure($("renew-status"), err);
   }
 }
 
@@ -306,7 +335,10 @@ function leaveTable() {
 function renderWaiting() {
   const waiting = state.table && state.table.status === "waiting";
   $("waiting").hidden = !waiting;
-  if (waiting) $("invite-link").value = new URL(`/t/${encodeURIComponent(tableId)}`, location.origin).href;
+  if (waiting) {
+    $("invite-link").value = savedInvite(tableId) || new URL(`/t/${encodeURIComponent(tableId)}`, location.origin).href;
+    $("expiry-hint").textContent = t("table.expiryHint", { minutes: state.waitingMinutes });
+  }
 }
 
 function render() {
@@ -392,9 +424,10 @@ function onUpdate(msg) {
   announceEvents(events);
 }
 
-function onStatus(status, retryIn) {
+function onStatus(status, retryIn, closeCode) {
   state.status = status;
   state.retryIn = retryIn || 0;
+  state.closeCode = closeCode || null;
   render();
 }
 
@@ -405,7 +438,7 @@ function connect(cred) {
   state.conn = new TableConnection({
     tableId,
     seat: cred ? cred.seat : null,
-    token: cred ? cred.token : null,
+    token: null, // the seat's HttpOnly cookie travels in the handshake
     onSnapshot,
     onUpdate,
     onError,
@@ -417,7 +450,7 @@ function connect(cred) {
 
 // ---------------------------------------------------------------- joining
 
-async function showJoin() {
+async function showJoin(known = null) {
   state.status = "idle";
   renderStatus();
   $("join-panel").hidden = false;
@@ -427,7 +460,7 @@ async function showJoin() {
     /* no storage */
   }
   try {
-    const summary = await getJSON(`/api/tables/${encodeURIComponent(tableId)}`);
+    const summary = known || (await getJSON(`/api/tables/${encodeURIComponent(tableId)}`));
     state.table = summary;
     render();
     const free = summary.status === "waiting" && summary.seats.some((s) => s.kind === "human" && !s.taken);
@@ -457,12 +490,11 @@ async function join() {
     /* no storage */
   }
   try {
-    const res = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/join`, { name });
-    const cred = { seat: res.seat, token: res.token };
-    saveCredentials(tableId, cred);
-    history.replaceState(null, "", res.url);
+    const res = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/join`, { name, invite: state.invite });
+    rememberSeat(tableId, res.seat);
     $("join-panel").hidden = true;
-    connect(cred);
+    hideError();
+    connect({ seat: res.seat }); // the seat's token came as an HttpOnly cookie with the answer
   } catch (err) {
     showFailure($("join-error"), err);
   }
@@ -492,20 +524,57 @@ function main() {
     .then((data) => {
       state.games = data.games || [];
       applyLimits(data.limits);
+      if (data.limits && data.limits.waiting_minutes) state.waitingMinutes = data.limits.waiting_minutes;
       render();
     })
     .catch(() => {}); // titles fall back to the game's name; the server still checks every name
   $("leave-button").addEventListener("click", leaveTable);
   $("my-seat-button").addEventListener("click", toggleMySeat);
+  $("renew-button").addEventListener("click", renewSeat);
   setInterval(renderClock, 1000);
   window.addEventListener("pagehide", (e) => {
     if (!e.persisted && state.conn) state.conn.tabClosing(); // a closed tab counts as leaving
   });
+  // A private table's invite link carries its secret after "#" (never sent to a server, never
+  // in a Referer): kept here for joining and sharing, and taken out of the address bar.
+  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+  if (invite) {
+    state.invite = invite;
+    saveInvite(tableId, location.href);
+    history.replaceState(null, "", location.pathname + location.search);
+  } else {
+    const saved = savedInvite(tableId);
+    if (saved) state.invite = new URLSearchParams(new URL(saved).hash.slice(1)).get("invite");
+  }
   const params = new URLSearchParams(location.search);
-  const cred = loadCredentials(tableId);
-  if (cred) connect(cred);
-  else if (params.has("watch")) connect(null);
-  else showJoin();
+  if (params.get("refused")) {
+    // The server refused the seat link this page was opened with (and kept nothing of it).
+    const code = params.get("refused");
+    showError(errorText(code, code), code);
+    history.replaceState(null, "", location.pathname);
+  }
+  start(params.has("watch"));
+}
+
+// Whether this browser holds a seat here: the server reads its cookie (`you` in the summary).
+async function start(watch) {
+  let summary = null;
+  try {
+    summary = await getJSON(`/api/tables/${encodeURIComponent(tableId)}`);
+  } catch (err) {
+    showJoin();
+    return;
+  }
+  if (summary.you !== null && summary.you !== undefined) {
+    rememberSeat(tableId, summary.you);
+    connect({ seat: summary.you });
+  } else if (watch) {
+    forgetSeat(tableId);
+    connect(null);
+  } else {
+    forgetSeat(tableId);
+    showJoin(summary);
+  }
 }
 
 main();

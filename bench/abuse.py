@@ -1,0 +1,260 @@
+"""An attack on a public server while honest people play (issue 11): do the limits hold?
+
+Starts ``mauseloch serve`` with its default limits on 127.0.0.1 and a temporary SQLite file.
+Honest players: ``--seats`` seats (4 per table), each table created and played from its own
+address 127.0.0.2, 127.0.0.3, ... (Linux routes all of 127/8 to this machine); a seat moves
+after a pause of about ``--think-ms`` (people are not bots) and measures each move's round trip
+(send until its own update arrives). After ``--warmup`` seconds one attacker address, 127.0.0.1,
+in a process of its own, opens ``--idle`` WebSockets that never say hello, and creates tables as
+fast as it can; 15 s after its last socket was opened it counts how many of them the server
+still keeps open.
+
+Printed: the honest round trip p50/p99 during the attack (and before it, as the baseline from
+the same run), honest errors (error frames, refused or failed requests and connections), whether
+the server is up afterwards (a new table is created and joined from a fresh address), idle
+sockets left after 15 s and the tables the attacker got created.
+Goals: honest p99 < 100 ms, 0 honest errors, server up, 0 idle sockets left, attacker tables capped.
+
+    .venv/bin/python bench/abuse.py --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import random
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+from websockets.protocol import State
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server import Run, percentile, seat_moves, start_server  # bench/server.py's client
+
+ATTACKER = "127.0.0.1"
+SEATS_PER_TABLE = 4
+LEFT_AFTER = 15.0  # seconds after the last idle socket was opened
+
+
+def raise_file_limit() -> int:
+    """As many open files as the hard limit allows (10,000 sockets need 10,000 files)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = 1 << 20
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+def honest_address(i: int) -> str:
+    return f"127.0.{2 + i // 250}.{2 + i % 250}"
+
+
+# -- the attacker (its own process, so its work does not delay the honest clients' clock) ----------
+async def attack(port: int, idle: int, out: Any) -> None:
+    base = f"127.0.0.1:{port}"
+    sockets: list[Any] = []
+    refused = Counter[str]()
+    stop = asyncio.Event()
+    created = 0
+
+    async def open_one(gate: asyncio.Semaphore) -> None:
+        async with gate:
+            try:
+                ws = await connect(f"ws://{base}/ws/{target}", proxy=None, open_timeout=30, close_timeout=1)
+                sockets.append(ws)
+            except Exception as exc:
+                refused[type(exc).__name__] += 1
+
+    async def flood_tables(http: httpx.AsyncClient) -> None:
+        nonlocal created
+        body = {"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}], "name": "Mallory"}
+        while not stop.is_set():
+            try:
+                res = await http.post("/api/tables", json=body)
+                if res.status_code == 200:
+                    created += 1
+                else:
+                    refused[f"http {res.status_code}"] += 1
+            except httpx.HTTPError as exc:
+                refused[type(exc).__name__] += 1
+                await asyncio.sleep(0.01)
+
+    transport = httpx.AsyncHTTPTransport(local_address=ATTACKER, limits=httpx.Limits(max_connections=8))
+    async with httpx.AsyncClient(base_url=f"http://{base}", transport=transport, timeout=30, trust_env=False) as http:
+        body = {"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}], "name": "Mallory"}
+        target = (await http.post("/api/tables", json=body)).json()["table"]  # a real table to sit idle at
+        created += 1
+        flooders = [asyncio.create_task(flood_tables(http)) for _ in range(4)]
+        gate = asyncio.Semaphore(200)
+        started = time.perf_counter()
+        await asyncio.gather(*(open_one(gate) for _ in range(idle)))
+        opened_in = time.perf_counter() - started
+        print(f"attacker: {len(sockets)} sockets opened in {opened_in:.0f} s", file=sys.stderr, flush=True)
+        await asyncio.sleep(LEFT_AFTER)
+        left = sum(1 for ws in sockets if ws.state is State.OPEN)
+        stop.set()
+        await asyncio.gather(*flooders)
+    for ws in sockets:
+        ws.transport.abort()
+    out.send(
+        {
+            "idle_sockets_opened": len(sockets),
+            "idle_sockets_left_after_15s": left,
+            "idle_open_seconds": round(opened_in, 1),
+            "tables_created_by_attacker": created,
+            "attacker_refused": dict(refused),
+        }
+    )
+
+
+def attacker_process(port: int, idle: int, out: Any) -> None:
+    raise_file_limit()
+    asyncio.run(attack(port, idle, out))
+
+
+# -- the honest players ------------------------------------------------------------------
+async def honest_table(run: Run, address: str, errors: Counter[str]) -> None:
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(
+        base_url=f"http://{run.base}", transport=transport, timeout=30, trust_env=False
+    ) as http:
+        while not run.stopping:
+            try:
+                body = {"game": "mau-mau", "seats": [{"kind": "human"}] * SEATS_PER_TABLE, "name": "A"}
+                res = await http.post("/api/tables", json=body)
+                if res.status_code != 200:
+                    errors[f"create {res.status_code} {res.text[:60]}"] += 1
+                    await asyncio.sleep(1)
+                    continue
+                created = res.json()
+                creds = [(0, created["token"])]
+                for name in ("B", "C", "D"):
+                    join = {"name": name, "invite": created["invite_secret"]}
+                    joined = await http.post(f"/api/tables/{created['table']}/join", json=join)
+                    if joined.status_code != 200:
+                        errors[f"join {joined.status_code}"] += 1
+                        break
+                    creds.append((joined.json()["seat"], joined.json()["token"]))
+                else:
+                    await asyncio.gather(*(honest_seat(run, address, created["table"], s, t) for s, t in creds))
+                    run.stats.games += 1
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                errors[f"{type(exc).__name__}: {exc}"[:80]] += 1
+                await asyncio.sleep(0.5)
+
+
+async def honest_seat(run: Run, address: str, table: str, seat: int, token: str) -> None:
+    url = f"ws://{run.base}/ws/{table}"
+    async with connect(url, proxy=None, max_size=1 << 22, open_timeout=60, local_addr=(address, 0)) as ws:
+        await seat_moves(run, ws, seat, token)
+
+
+async def drive(port: int, seats: int, warmup: float, think: float, idle: int, seed: int) -> dict[str, Any]:
+    tables = max(1, seats // SEATS_PER_TABLE)
+    start = time.perf_counter()
+    run = Run(base=f"127.0.0.1:{port}", measure_from=start, deadline=float("inf"), think=think, rng=random.Random(seed))
+    errors: Counter[str] = Counter()
+    players = [asyncio.create_task(honest_table(run, honest_address(i), errors)) for i in range(tables)]
+    await asyncio.sleep(warmup)
+    baseline = [x * 1000 for x in run.stats.latencies]
+    mark = len(run.stats.latencies)
+    receive, send = multiprocessing.Pipe(duplex=False)
+    attacker = multiprocessing.Process(target=attacker_process, args=(port, idle, send), daemon=True)
+    attacker.start()
+    loop = asyncio.get_running_loop()
+    result: dict[str, Any] = await loop.run_in_executor(None, receive.recv)
+    attacker.join(10)
+    during = [x * 1000 for x in run.stats.latencies[mark:]]
+    run.stopping = True
+    _, pending = await asyncio.wait(players, timeout=15)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    errors.update({f"error frame {k}": v for k, v in run.stats.errors.items()})
+    # the server is up: a new table from a fresh address, joined and seen on a WebSocket
+    up = False
+    try:
+        fresh = honest_address(tables + 1)
+        transport = httpx.AsyncHTTPTransport(local_address=fresh)
+        async with httpx.AsyncClient(base_url=f"http://{run.base}", transport=transport, timeout=10) as http:
+            body = {"game": "mau-mau", "seats": [{"kind": "human"}] * 2}
+            created = (await http.post("/api/tables", json=body)).json()
+            join = {"invite": created["invite_secret"]}
+            joined = await http.post(f"/api/tables/{created['table']}/join", json=join)
+            async with connect(f"ws://{run.base}/ws/{created['table']}", proxy=None, local_addr=(fresh, 0)) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": created["token"], "seat": 0}))
+                answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                up = joined.status_code == 200 and answer["type"] == "snapshot"
+    except Exception as exc:
+        errors[f"after the attack: {type(exc).__name__}"] += 1
+    return {
+        **result,
+        "honest_seats": tables * SEATS_PER_TABLE,
+        "honest_moves_during_attack": len(during),
+        "honest_p50_ms": round(percentile(during, 0.5), 1),
+        "honest_p99_ms": round(percentile(during, 0.99), 1),
+        "baseline_p99_ms": round(percentile(baseline, 0.99), 1),
+        "honest_errors": sum(errors.values()),
+        "honest_error_kinds": dict(errors),
+        "server_up": up,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seats", type=int, default=200, help="honest seats (4 per table, one address per table)")
+    parser.add_argument("--idle", type=int, default=10_000, help="idle WebSockets the attacker opens")
+    parser.add_argument("--warmup", type=float, default=15.0, help="seconds of honest play before the attack")
+    parser.add_argument("--think-ms", type=float, default=500.0, help="mean pause before an honest seat moves")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON line last")
+    args = parser.parse_args()
+    files = raise_file_limit()
+    if files < args.idle + 2 * args.seats + 100:
+        raise SystemExit(f"the open-file limit ({files}) is too low for {args.idle} sockets: raise `ulimit -Hn`")
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, port = start_server(f"sqlite:///{Path(tmp) / 'abuse.db'}", extra=())  # the default limits
+        try:
+            result = asyncio.run(drive(port, args.seats, args.warmup, args.think_ms / 1000, args.idle, args.seed))
+            result["server_up"] = result["server_up"] and proc.poll() is None
+        finally:
+            proc.send_signal(signal.SIGINT)
+            try:
+                _, err = proc.communicate(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                _, err = proc.communicate()
+    refusals = [line for line in err.splitlines() if "refused" in line]
+    result["server_log_refusal_lines"] = len(refusals)
+    goals = {
+        "honest_p99_ms < 100": result["honest_p99_ms"] < 100,
+        "0 honest errors": result["honest_errors"] == 0,
+        "server up": result["server_up"],
+        "0 idle sockets left": result["idle_sockets_left_after_15s"] == 0,
+        "attacker tables capped": result["tables_created_by_attacker"] <= 30,
+    }
+    result["goals_met"] = all(goals.values())
+    for key, value in result.items():
+        print(f"{key:>30}: {value}")
+    for goal, met in goals.items():
+        print(f"{'goal':>30}: {goal}: {'met' if met else 'NOT met'}")
+    if args.json:
+        print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

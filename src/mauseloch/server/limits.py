@@ -1,0 +1,274 @@
+"""Limits that keep one client from taking the server away from everyone else (issue 11).
+
+All caps are one :class:`Limits` value (``mauseloch serve`` options set them). Who a client is:
+its address, :func:`client_address`; a reverse proxy's ``X-Forwarded-For`` counts only when the
+proxy's own address is listed in ``trusted_proxies``. The counting itself is behind the small
+:class:`Counters` protocol; :class:`LocalCounters` counts inside this process (several server
+processes behind one address would share a Redis implementation of the same three calls).
+
+Over a cap a client gets a clear refusal: HTTP 429 (its own too many) or 503 (the server is
+full) with ``Retry-After``, or a WebSocket close code the page explains (:data:`CLOSE_CODES`).
+Each refusal is logged at most once per address, kind and minute.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+log = logging.getLogger("mauseloch.server")
+
+# WebSocket close codes (4000-4999 are the application's own); the page names each (conn.js).
+CLOSE_HELLO_LATE = 4408  # no hello within ``hello_timeout``
+CLOSE_TOO_MANY = 4429  # this address has too many WebSockets open
+CLOSE_SERVER_FULL = 4503  # the server has as many WebSockets open as it takes
+CLOSE_SIGNED_OUT = 4401  # the seat's token was renewed elsewhere: this connection's token is void
+CLOSE_CODES = (CLOSE_HELLO_LATE, CLOSE_TOO_MANY, CLOSE_SERVER_FULL, CLOSE_SIGNED_OUT)
+
+LOG_EVERY = 60.0  # seconds between two log lines about one address and kind of refusal
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every cap of the public server; 0 switches a cap off (tests, benchmarks, closed networks)."""
+
+    hello_timeout: float = 10.0  # seconds a new WebSocket has to say hello
+    sockets_per_address: int = 32  # open WebSockets per client address
+    sockets_total: int = 4000  # open WebSockets in all (stays well under the process's file limit)
+    tables_per_minute: int = 20  # tables one address may create per minute
+    open_tables_per_address: int = 10  # tables created by one address that still wait for players
+    requests_per_second: float = 30.0  # HTTP requests per address, on average ...
+    request_burst: int = 120  # ... with this many at once (a page load fetches a dozen files)
+    waiting_minutes: float = 30.0  # a table waiting for players closes after this long without a join
+    trusted_proxies: tuple[str, ...] = field(default_factory=tuple)  # addresses whose X-Forwarded-For counts
+
+    def public(self) -> dict[str, Any]:
+        """What the page may know (``/api/games``): it tells people how long a table waits."""
+        return {"waiting_minutes": self.waiting_minutes}
+
+
+class Refused(Exception):
+    """A request over a cap: ``status`` 429 or 503, ``code`` for the page, ``retry_after`` seconds."""
+
+    def __init__(self, code: str, message: str, status: int = 429, retry_after: float = 1.0) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.retry_after = max(1, math.ceil(retry_after))
+
+
+class Counters(Protocol):
+    """Shared counts: rates (how often in a window) and gauges (how many at once)."""
+
+    def take(self, key: str, rate: float, burst: int, now: float) -> float:
+        """One more event for ``key`` (a token bucket of ``burst`` refilled at ``rate`` a second):
+        0 if allowed, else the seconds until it would be."""
+        ...
+
+    def acquire(self, key: str, limit: int) -> bool:
+        """One more of ``key`` at once, unless ``limit`` are held already (then False)."""
+        ...
+
+    def release(self, key: str) -> None: ...
+
+
+class LocalCounters:
+    """:class:`Counters` inside this process."""
+
+    def __init__(self) -> None:
+        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
+        self._held: dict[str, int] = {}
+        self._swept = 0.0
+
+    def take(self, key: str, rate: float, burst: int, now: float) -> float:
+        tokens, when = self._buckets.get(key, (float(burst), now))
+        tokens = min(float(burst), tokens + (now - when) * rate)
+        if tokens < 1.0:
+            self._buckets[key] = (tokens, now)
+            return (1.0 - tokens) / rate
+        self._buckets[key] = (tokens - 1.0, now)
+        if now - self._swept > 60.0:  # forget full buckets, so that passing addresses cost nothing
+            self._swept = now
+            self._buckets = {k: (t, w) for k, (t, w) in self._buckets.items() if t + (now - w) * rate < burst}
+        return 0.0
+
+    def acquire(self, key: str, limit: int) -> bool:
+        held = self._held.get(key, 0)
+        if held >= limit:
+            return False
+        self._held[key] = held + 1
+        return True
+
+    def release(self, key: str) -> None:
+        held = self._held.get(key, 0) - 1
+        if held > 0:
+            self._held[key] = held
+        else:
+            self._held.pop(key, None)
+
+    def held(self, key: str) -> int:
+        return self._held.get(key, 0)
+
+
+def client_address(scope: Scope, trusted_proxies: tuple[str, ...] = ()) -> str:
+    """The client's address; behind a trusted proxy the last address it forwarded that is not
+    itself a trusted proxy (the rest of ``X-Forwarded-For`` is whatever the client claimed)."""
+    client = scope.get("client")
+    address = client[0] if client else "unknown"
+    if not trusted_proxies or address not in trusted_proxies:
+        return address
+    forwarded = ""
+    for name, value in scope.get("headers", ()):
+        if name == b"x-forwarded-for":
+            forwarded = f"{forwarded},{value.decode('latin-1')}" if forwarded else value.decode("latin-1")
+    for hop in reversed([h.strip() for h in forwarded.split(",") if h.strip()]):
+        try:
+            ipaddress.ip_address(hop)
+        except ValueError:
+            return address  # a malformed header: count the proxy itself
+        if hop not in trusted_proxies:
+            return hop
+    return address
+
+
+class Guard:
+    """The limits of one server: checks for the app (tables) and the middleware (requests, sockets)."""
+
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        counters: Counters | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.limits = limits or Limits()
+        self.counters: Counters = counters or LocalCounters()
+        self.clock = clock
+        self._logged: dict[tuple[str, str], float] = {}
+        self.open_tables: dict[str, list[str]] = {}  # address -> ids of its tables (pruned on use)
+
+    def address(self, scope: Scope) -> str:
+        return client_address(scope, self.limits.trusted_proxies)
+
+    def refuse(self, address: str, exc: Refused) -> Refused:
+        """Log the refusal once per address, kind and minute; return it for raising."""
+        now = time.monotonic()
+        key = (address, exc.code)
+        if now - self._logged.get(key, -LOG_EVERY) >= LOG_EVERY:
+            self._logged[key] = now
+            if len(self._logged) > 10_000:  # an attack from many addresses: keep the memory small
+                self._logged = {k: v for k, v in self._logged.items() if now - v < LOG_EVERY}
+            log.warning("refused %s: %s (%s)", address, exc.message, exc.code)
+        return exc
+
+    # -- HTTP --------------------------------------------------------------------------
+    def check_request(self, address: str) -> None:
+        lim = self.limits
+        if lim.requests_per_second <= 0:
+            return
+        wait = self.counters.take(f"req:{address}", lim.requests_per_second, lim.request_burst, self.clock())
+        if wait:
+            raise self.refuse(address, Refused("rate_limited", "too many requests from this address", 429, wait))
+
+    def check_create(self, address: str, still_open: Callable[[str], bool]) -> None:
+        """Before a table is created by ``address``: its tables per minute and its open tables."""
+        lim = self.limits
+        if lim.open_tables_per_address > 0:
+            mine = [t for t in self.open_tables.get(address, ()) if still_open(t)]
+            self.open_tables[address] = mine
+            if len(mine) >= lim.open_tables_per_address:
+                message = f"this address already has {len(mine)} tables waiting for players"
+                raise self.refuse(address, Refused("too_many_tables", message, 429, 60.0))
+        if lim.tables_per_minute > 0:
+            wait = self.counters.take(
+                f"create:{address}", lim.tables_per_minute / 60.0, lim.tables_per_minute, self.clock()
+            )
+            if wait:
+                message = f"more than {lim.tables_per_minute} new tables a minute from this address"
+                raise self.refuse(address, Refused("too_many_tables", message, 429, wait))
+
+    def created(self, address: str, table_id: str) -> None:
+        if self.limits.open_tables_per_address > 0:
+            self.open_tables.setdefault(address, []).append(table_id)
+
+    # -- WebSockets --------------------------------------------------------------------
+    def open_socket(self, address: str) -> Refused | None:
+        """Count a new WebSocket of ``address``; a refusal (with its close code) when over a cap."""
+        lim = self.limits
+        if lim.sockets_total > 0 and not self.counters.acquire("ws", lim.sockets_total):
+            return self.refuse(address, Refused("server_full", "the server has no room for more connections", 503, 30))
+        if lim.sockets_per_address > 0 and not self.counters.acquire(f"ws:{address}", lim.sockets_per_address):
+            if lim.sockets_total > 0:
+                self.counters.release("ws")
+            message = f"more than {lim.sockets_per_address} connections from this address"
+            return self.refuse(address, Refused("too_many_connections", message, 429, 10))
+        return None
+
+    def close_socket(self, address: str) -> None:
+        if self.limits.sockets_total > 0:
+            self.counters.release("ws")
+        if self.limits.sockets_per_address > 0:
+            self.counters.release(f"ws:{address}")
+
+
+SOCKET_CLOSE = {"too_many_connections": CLOSE_TOO_MANY, "server_full": CLOSE_SERVER_FULL}
+
+
+class LimitsMiddleware:
+    """Counts every HTTP request and WebSocket of an address before the app sees it."""
+
+    def __init__(self, app: ASGIApp, guard: Guard) -> None:
+        self.app = app
+        self.guard = guard
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "http":
+            address = self.guard.address(scope)
+            scope.setdefault("state", {})["address"] = address
+            try:
+                self.guard.check_request(address)
+            except Refused as exc:
+                await refusal_response(exc)(scope, receive, send)
+                return
+            await self.app(scope, receive, send)
+        elif kind == "websocket":
+            address = self.guard.address(scope)
+            scope.setdefault("state", {})["address"] = address
+            refused = self.guard.open_socket(address)
+            if refused is not None:
+                await refuse_socket(receive, send, SOCKET_CLOSE[refused.code], refused.code)
+                return
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                self.guard.close_socket(address)
+        else:
+            await self.app(scope, receive, send)
+
+
+def refusal_response(exc: Refused) -> Any:
+    from starlette.responses import JSONResponse
+
+    return JSONResponse(
+        {"error": exc.message, "code": exc.code},
+        status_code=exc.status,
+        headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
+async def refuse_socket(receive: Receive, send: Send, code: int, reason: str) -> None:
+    """Accept and close at once with ``code``: a browser sees the code (a refused handshake would
+    only show as 1006), so the page can say why and when it tries again."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.close", "code": code, "reason": reason})

@@ -1,0 +1,82 @@
+"""What every answer and every state-changing request must look like (issue 11, item 5).
+
+* Every HTTP answer carries a strict Content-Security-Policy (our own files only, no inline
+  script, no framing), ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy: no-referrer``
+  (a seat link never leaks in a ``Referer``).
+* A request that changes something (POST, PUT, PATCH, DELETE) must be JSON, and when it comes
+  from a browser (which always sends ``Origin`` on such requests) from one of our own pages:
+  another site's form or ``text/plain`` POST cannot create or join a table in a visitor's name.
+  Programs that are not browsers send no ``Origin`` and no cookies; they may call the API.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate it
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def same_origin(origin: str | None, host: str | None) -> bool:
+    """Whether ``origin`` (an ``Origin`` header) names the host the request was sent to."""
+    if not origin or origin == "null" or not host:
+        return False
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc == host
+
+
+def refusal(headers: Headers, method: str) -> JSONResponse | None:
+    """Why a request may not change anything (or None when it may)."""
+    if method not in CHANGING:
+        return None
+    origin = headers.get("origin")
+    site = headers.get("sec-fetch-site")
+    if (origin is not None and not same_origin(origin, headers.get("host"))) or site in ("cross-site", "same-site"):
+        body = {"error": "requests that change something must come from this site's own pages", "code": "bad_origin"}
+        return JSONResponse(body, status_code=403)
+    kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind != "application/json":
+        body = {
+            "error": "requests that change something must send JSON (Content-Type: application/json)",
+            "code": "not_json",
+        }
+        return JSONResponse(body, status_code=415)
+    return None
+
+
+class SecurityMiddleware:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in HEADERS.items():
+                    headers[name] = value
+            await send(message)
+
+        refused = refusal(Headers(scope=scope), scope["method"])
+        if refused is not None:
+            await refused(scope, receive, send_with_headers)
+            return
+        await self.app(scope, receive, send_with_headers)

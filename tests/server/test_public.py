@@ -1,0 +1,313 @@
+"""A server in public (issue 11): limits per address, headers and origins, private tables and
+their invites, waiting tables that expire, a paged lobby, seat cookies that can be renewed."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from mauseloch.server.limits import (
+    CLOSE_HELLO_LATE,
+    CLOSE_SERVER_FULL,
+    CLOSE_SIGNED_OUT,
+    CLOSE_TOO_MANY,
+    Limits,
+    client_address,
+)
+
+from .conftest import AppFactory
+from .helpers import HUMAN, INVITES, RANDOM_BOT, Player, create_table, join, seated
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def post(client: TestClient, path: str, body: dict[str, Any], **headers: str) -> Any:
+    return client.post(path, json=body, headers=headers)
+
+
+GAME = {"game": "mau-mau", "seats": [HUMAN, HUMAN], "name": "Anna"}
+
+
+# -- item 1: connections, tables and requests per address -------------------------------
+def test_a_socket_that_never_says_hello_is_closed(make_client: AppFactory) -> None:
+    client = make_client(limits=Limits(hello_timeout=0.2))
+    table = create_table(client, [HUMAN, HUMAN])["table"]
+    idle = Player(client, table)
+    assert idle.recv() == {"type": "closed", "code": CLOSE_HELLO_LATE}
+    talker = Player(client, table)  # one that says hello in time stays
+    assert talker.hello()["type"] == "snapshot"
+
+
+def test_sockets_per_address_and_in_total_are_capped(make_client: AppFactory) -> None:
+    client = make_client(limits=Limits(sockets_per_address=2, sockets_total=0))
+    table = create_table(client, [HUMAN, HUMAN])["table"]
+    first, second = Player(client, table), Player(client, table)
+    third = Player(client, table)
+    assert third.recv() == {"type": "closed", "code": CLOSE_TOO_MANY}
+    assert first.hello()["type"] == "snapshot" and second.hello()["type"] == "snapshot"
+    first.close()
+    again = Player(client, table)  # a place came free
+    assert again.hello()["type"] == "snapshot"
+
+    full = make_client(limits=Limits(sockets_per_address=0, sockets_total=1))
+    table = create_table(full, [HUMAN, HUMAN])["table"]
+    Player(full, table)
+    assert Player(full, table).recv() == {"type": "closed", "code": CLOSE_SERVER_FULL}
+
+
+def test_tables_per_minute_are_capped_with_retry_after(make_client: AppFactory) -> None:
+    clock = Clock()
+    client = make_client(clock=clock, limits=Limits(tables_per_minute=3, open_tables_per_address=0))
+    for _ in range(3):
+        assert post(client, "/api/tables", GAME).status_code == 200
+    refused = post(client, "/api/tables", GAME)
+    assert refused.status_code == 429 and refused.json()["code"] == "too_many_tables"
+    assert 1 <= int(refused.headers["retry-after"]) <= 60
+    clock.now += 60
+    assert post(client, "/api/tables", GAME).status_code == 200
+
+
+def test_open_tables_per_address_are_capped(make_client: AppFactory) -> None:
+    client = make_client(limits=Limits(open_tables_per_address=2, tables_per_minute=0))
+    first = create_table(client, [HUMAN, HUMAN])["table"]
+    create_table(client, [HUMAN, HUMAN])
+    refused = post(client, "/api/tables", GAME)
+    assert refused.status_code == 429 and refused.json()["code"] == "too_many_tables"
+    assert "retry-after" in refused.headers
+    assert post(client, "/api/tables", {**GAME, "seats": [HUMAN, RANDOM_BOT]}).status_code == 429
+    join(client, first)  # the table starts: it no longer waits for players
+    assert post(client, "/api/tables", GAME).status_code == 200
+
+
+def test_requests_per_second_are_capped(make_client: AppFactory) -> None:
+    clock = Clock()
+    client = make_client(clock=clock, limits=Limits(requests_per_second=1, request_burst=3))
+    assert [client.get("/api/games").status_code for _ in range(3)] == [200, 200, 200]
+    refused = client.get("/api/games")
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+    assert refused.headers["retry-after"] == "1"
+    assert "content-security-policy" in refused.headers  # refusals are answers like any other
+    clock.now += 1
+    assert client.get("/api/games").status_code == 200
+
+
+def test_refusals_are_logged_once_per_address_and_minute(
+    make_client: AppFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    client = make_client(clock=Clock(), limits=Limits(requests_per_second=1, request_burst=1))
+    with caplog.at_level(logging.WARNING, logger="mauseloch.server"):
+        codes = [client.get("/api/games").status_code for _ in range(20)]
+    assert codes.count(429) == 19
+    assert len([r for r in caplog.records if "refused" in r.getMessage()]) == 1
+
+
+def test_forwarded_addresses_count_only_from_a_trusted_proxy() -> None:
+    def scope(peer: str, forwarded: str | None) -> dict[str, Any]:
+        headers = [] if forwarded is None else [(b"x-forwarded-for", forwarded.encode())]
+        return {"type": "http", "client": (peer, 5000), "headers": headers}
+
+    assert client_address(scope("10.0.0.9", "1.2.3.4")) == "10.0.0.9"  # nobody trusted: the peer
+    assert client_address(scope("10.0.0.9", "1.2.3.4"), ("10.0.0.1",)) == "10.0.0.9"  # not the proxy
+    trusted = ("10.0.0.1",)
+    assert client_address(scope("10.0.0.1", "1.2.3.4"), trusted) == "1.2.3.4"
+    # what the client wrote itself comes first; the proxy's own entry is the last one
+    assert client_address(scope("10.0.0.1", "6.6.6.6, 1.2.3.4"), trusted) == "1.2.3.4"
+    assert client_address(scope("10.0.0.1", "not-an-address"), trusted) == "10.0.0.1"
+    assert client_address(scope("10.0.0.1", None), trusted) == "10.0.0.1"
+
+
+# -- item 5: headers and origins ------------------------------------------------------
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    table = create_table(client, [HUMAN, HUMAN])["table"]
+    for path in ("/", f"/t/{table}", "/api/games", "/static/js/lobby.js", "/api/tables/nosuch"):
+        headers = client.get(path).headers
+        csp = headers["content-security-policy"]
+        assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "no-referrer"
+
+
+def test_cross_site_and_non_json_posts_change_nothing(client: TestClient) -> None:
+    body = b'{"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}], "public": true}'
+    plain = client.post("/api/tables", content=body, headers={"content-type": "text/plain"})
+    assert plain.status_code == 415 and plain.json()["code"] == "not_json"
+    evil = {"origin": "https://evil.example", "content-type": "text/plain"}
+    assert client.post("/api/tables", content=body, headers=evil).json()["code"] == "bad_origin"
+    cross = {"origin": "https://evil.example", "content-type": "application/json"}
+    assert client.post("/api/tables", content=body, headers=cross).status_code == 403
+    assert client.post("/api/tables", content=body, headers={"origin": "null"}).status_code == 403
+    assert client.get("/api/tables").json()["tables"] == []  # nothing was created
+    table = create_table(client, [HUMAN, HUMAN], public=True)["table"]
+    form = client.post(
+        f"/api/tables/{table}/join", data={"name": "Mallory"}, headers={"origin": "https://evil.example"}
+    )
+    assert form.status_code == 403
+    same_site_form = client.post(f"/api/tables/{table}/join", data={"name": "Mallory"})
+    assert same_site_form.status_code == 415
+    assert client.get(f"/api/tables/{table}").json()["status"] == "waiting"  # nobody joined
+    ours = post(client, f"/api/tables/{table}/join", {"name": "Ben"}, origin="http://testserver")
+    assert ours.status_code == 200
+
+
+# -- item 3: private tables and invites ----------------------------------------------------
+def test_private_tables_are_the_default_unlisted_and_joined_only_by_invite(client: TestClient) -> None:
+    created = create_table(client, [HUMAN, HUMAN, HUMAN])
+    table, secret = created["table"], created["invite_secret"]
+    assert created["public"] is False and secret and secret != created["token"]
+    assert created["invite"] == f"/t/{table}#invite={secret}"  # never sent to the server by a browser
+    assert client.get("/api/tables").json()["tables"] == []
+    for invite in (None, "", "guess", created["token"], "x" * 500):
+        refused = post(client, f"/api/tables/{table}/join", {"name": "Eve", "invite": invite})
+        assert refused.status_code == 403 and refused.json()["code"] == "invite_needed", invite
+    assert client.get(f"/api/tables/{table}").json()["seats"][1]["taken"] is False
+    ben = post(client, f"/api/tables/{table}/join", {"name": "Ben", "invite": secret})
+    assert ben.status_code == 200 and ben.json()["token"] != secret
+    row = client.app.state.store.load_table(table)  # type: ignore[attr-defined]
+    assert row.public is False and secret not in repr(row)  # stored hashed, like seat tokens
+
+    public = create_table(client, [HUMAN, HUMAN], public=True)
+    assert public["invite"] == f"/t/{public['table']}" and public["invite_secret"] is None
+    assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [public["table"]]
+    assert post(client, f"/api/tables/{public['table']}/join", {"name": "Cleo"}).status_code == 200
+
+
+# -- item 2: a small, paged lobby that expires waiting tables ------------------------------
+def test_the_lobby_list_is_paged_and_answers_304_when_nothing_changed(make_client: AppFactory) -> None:
+    client = make_client(limits=Limits(open_tables_per_address=0, tables_per_minute=0))
+    ids = [create_table(client, [HUMAN, HUMAN], public=True)["table"] for _ in range(25)]
+    first = client.get("/api/tables")
+    page0 = first.json()
+    assert [t["id"] for t in page0["tables"]] == ids[::-1][:20] and page0["more"] is True
+    page1 = client.get("/api/tables?page=1").json()
+    assert [t["id"] for t in page1["tables"]] == ids[::-1][20:] and page1["more"] is False
+    assert client.get("/api/tables?page=junk").json()["page"] == 0
+    etag = first.headers["etag"]
+    again = client.get("/api/tables", headers={"if-none-match": etag})
+    assert again.status_code == 304 and again.content == b""
+    join(client, ids[-1])
+    changed = client.get("/api/tables", headers={"if-none-match": etag})
+    assert changed.status_code == 200 and changed.headers["etag"] != etag
+
+
+def test_a_waiting_table_expires_without_a_join_and_says_so(make_client: AppFactory) -> None:
+    clock = Clock()
+    client = make_client(limits=Limits(waiting_minutes=30))
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    lobby.clock = clock  # the lobby's own clock, apart from the rate limits' one
+    created = create_table(client, [HUMAN, HUMAN, HUMAN], public=True)
+    table = created["table"]
+    watcher = Player(client, table)
+    watcher.hello()
+    clock.now += 29 * 60
+    join(client, table, "Ben")  # a join starts the half hour again
+    clock.now += 29 * 60
+    assert client.portal.call(lobby.sweep) == []
+    clock.now += 60
+    assert client.portal.call(lobby.sweep) == [table]
+    while watcher.live is None or watcher.live["status"] != "expired":
+        watcher.recv(presence=True)
+    assert client.get("/api/tables").json()["tables"][0]["status"] == "expired"
+    assert post(client, f"/api/tables/{table}/join", {"name": "Cleo"}).status_code == 409
+    assert client.app.state.store.load_table(table).status == "expired"  # type: ignore[attr-defined]
+    playing = create_table(client, [HUMAN, RANDOM_BOT])["table"]  # started at once: never expires
+    clock.now += 3600
+    assert client.portal.call(lobby.sweep) == []
+    assert client.get(f"/api/tables/{playing}").json()["status"] == "playing"
+
+
+# -- item 4: the seat cookie, renewed on request ------------------------------------------
+def test_the_seat_cookie_opens_the_seat_and_can_be_renewed(client: TestClient) -> None:
+    created = create_table(client, [HUMAN, HUMAN])
+    table, token = created["table"], created["token"]
+    assert client.get(f"/api/tables/{table}").json()["you"] is None
+    assert post(client, f"/api/tables/{table}/renew", {}).json()["code"] == "not_seated"
+    client.get(created["url"])  # the seat link: cookie set, then the plain address
+    assert client.get(f"/api/tables/{table}").json()["you"] == 0
+    link = post(client, f"/api/tables/{table}/seat-link", {}).json()
+    assert link["url"] == created["url"]  # for another device, asked for on purpose
+    here = Player(client, table)
+    assert here.hello(None, 0)["seat"] == 0  # the cookie travels in the handshake
+    elsewhere = seated(client, table, 0, token)  # the same seat on another device
+    renewed = post(client, f"/api/tables/{table}/renew", {})
+    assert renewed.status_code == 200 and "httponly" in renewed.headers["set-cookie"].lower()
+    assert elsewhere.recv(presence=True)["type"] in ("presence", "closed")
+    while elsewhere.closed is None:
+        elsewhere.recv(presence=True)
+    assert elsewhere.closed == CLOSE_SIGNED_OUT
+    old = Player(client, table)
+    assert old.hello(token, 0)["code"] == "bad_token"  # every copy of the old link is void
+    new = Player(client, table)
+    assert new.hello(None, 0)["seat"] == 0  # this browser's cookie carries the new token
+    assert INVITES[table]  # the invite is not a seat's token and did not change
+
+
+# -- item 6: names -------------------------------------------------------------------------
+def test_names_are_normalised_and_bounded() -> None:
+    from mauseloch.server.protocol import MAX_NAME, ProtocolError, clean_name
+
+    def code(name: str) -> str:
+        with pytest.raises(ProtocolError) as err:
+            clean_name(name, "Player 1")
+        return err.value.code
+
+    assert clean_name("Jose\u0301", "x") == "Jos\u00e9"  # NFC: one letter, as typed on another keyboard
+    assert clean_name("  Anna \u202e\u200b  Lena\x00 ", "x") == "Anna Lena"  # controls and bidi gone
+    assert clean_name("\u200b", "Player 1") == "Player 1"
+    assert clean_name("o\u0323\u0302", "x") == "\u1ed9"  # two marks on a letter are fine (NFC: one)
+    assert clean_name("Le\u200bna\tK.", "x") == "Lena K."
+    assert code("x" + "\u0301" * 3) == "name_marks"  # a pile of marks is not
+    assert clean_name("猫" * (MAX_NAME // 2), "x") == "猫" * (MAX_NAME // 2)  # wide: two columns each
+    assert code("猫" * (MAX_NAME // 2 + 1)) == "name_too_long"
+    for reserved in ("Random bot 2", "BOT", "\uff22\uff4f\uff54", "Zufalls-Bot 3", "heuristic_bot", "Stand-in"):
+        assert code(reserved) == "name_reserved", reserved
+    for fine in ("Abbot", "Botticelli", "Robotnik", "Anna"):
+        assert clean_name(fine, "x") == fine
+
+
+def test_a_reserved_name_is_refused_with_its_code(client: TestClient) -> None:
+    refused = post(client, "/api/tables", {**GAME, "name": "Random bot 2"})
+    assert refused.status_code == 400 and refused.json()["code"] == "name_reserved"
+    table = create_table(client, [HUMAN, HUMAN])["table"]
+    joined = post(client, f"/api/tables/{table}/join", {"name": "Heuristic Bot", "invite": INVITES[table]})
+    assert joined.json()["code"] == "name_reserved"
+
+
+def test_a_rematch_carries_the_seat_cookie_to_the_new_table(make_client: AppFactory) -> None:
+    from .test_standin import FAST, duel, until_live
+
+    client = make_client(clock_scale=FAST)
+    table, anna, ben, ben_token = duel(client, clock="fast", options={"move_limit": 10})
+    for p in (anna, ben):
+        p.until(lambda p: p.view["is_over"])
+        p.send({"type": "rematch"})
+    until_live(anna, lambda live: live["next"] is not None)
+    new = anna.live["next"]  # type: ignore[index]
+    stranger = client.get(f"/t/{new}?rematch={table}", follow_redirects=False)  # no cookie of the old table
+    assert stranger.status_code == 303 and f"ml_{new}" not in stranger.cookies
+    client.get(f"/t/{table}?seat=1&token={ben_token}")  # Ben's browser
+    moved = client.get(f"/t/{new}?rematch={table}", follow_redirects=False)
+    assert moved.headers["location"] == f"/t/{new}" and moved.cookies.get(f"ml_{new}") == f"1:{ben_token}"
+    assert client.get(f"/api/tables/{new}").json()["you"] == 1
+
+
+def test_a_seat_taken_from_our_page_comes_as_a_cookie(client: TestClient) -> None:
+    page = {"origin": "http://testserver"}
+    created = client.post("/api/tables", json={**GAME, "public": True}, headers=page)
+    table = created.json()["table"]
+    cookie = created.headers["set-cookie"].lower()
+    assert f"ml_{table}=".lower() in cookie and "httponly" in cookie and "samesite=strict" in cookie
+    assert client.get(f"/api/tables/{table}").json()["you"] == 0
+    client.cookies.clear()
+    program = client.post(f"/api/tables/{table}/join", json={"name": "Ben"})  # no Origin: not a browser
+    assert program.status_code == 200 and "set-cookie" not in program.headers
