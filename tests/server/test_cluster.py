@@ -155,11 +155,12 @@ def play(seats: list[Seat], rng: random.Random, moves: int, acknowledged: list[s
 
 def new_table(creator: Server, joiner: Server) -> tuple[str, list[tuple[int, str]]]:
     made = creator.http.post(
-        "/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}], "name": "Anna"}
+        "/api/tables",
+        json={"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}], "name": "Anna", "public": True},
     ).json()
     table = made["table"]
     assert table in [t["id"] for t in joiner.http.get("/api/tables").json()["tables"]]  # one lobby
-    joined = joiner.http.post(f"/api/tables/{table}/join", json={"name": "Ben"}).json()
+    joined = joiner.http.post(f"/api/tables/{table}/join", json={"name": "Ben", "invite": made["invite_secret"]}).json()
     return table, [(made["seat"], made["token"]), (joined["seat"], joined["token"])]
 
 
@@ -182,7 +183,8 @@ def test_two_processes_play_one_table(servers: Callable[[], Server]) -> None:
     table, creds = new_table(one, two)
     anna = Seat(one, table, *creds[0])  # the owner's process
     ben = Seat(two, table, *creds[1])  # another process: moves are forwarded, updates fan out
-    assert anna.state["table"]["seats"][1]["name"] == "Ben"
+    # the join went through the other process: the owner hears of it in a moment
+    anna.until(lambda s: s.state["table"]["seats"][1]["name"] == "Ben")
     acknowledged: list[str] = []
     play([anna, ben], random.Random(3), 400, acknowledged)
     assert anna.state["view"]["is_over"] and ben.state["view"]["is_over"]
