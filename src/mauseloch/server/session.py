@@ -71,7 +71,8 @@ def build_game(row: TableRow) -> Game:
 
 
 def _marked(events: list[dict[str, Any]], by: str | None) -> list[dict[str, Any]]:
-    return [{**e, "by": by} for e in events] if by is not None else events
+    # an event with a ``by`` of its own (Mausgeflippt's mouse_won: catch or flip) keeps it
+    return [e if "by" in e else {**e, "by": by} for e in events] if by is not None else events
 
 
 def record_of(row: TableRow) -> dict[str, Any]:

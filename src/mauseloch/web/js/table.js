@@ -7,8 +7,9 @@ import { announcement, eventText } from "./events.js";
 import { errorText, getLang, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 import * as ausdiemaus from "./ausdiemaus.js";
 import * as maumau from "./maumau.js";
+import * as mausgeflippt from "./mausgeflippt.js";
 
-const RENDERERS = { "mau-mau": maumau, "aus-die-maus": ausdiemaus };
+const RENDERERS = { "mau-mau": maumau, "aus-die-maus": ausdiemaus, "mausgeflippt": mausgeflippt };
 const LOG_LIMIT = 200;
 
 const $ = (id) => document.getElementById(id);
@@ -355,6 +356,12 @@ function render() {
     canAct: !state.pending && !waiting && state.status === "connected",
     move: sendMove,
     wishDialog: $("wish-dialog"),
+    // reaction games: claims with the device's time, the recent events, the countdown
+    react: (move, ms) => state.conn && state.conn.react(move, ms),
+    version: state.conn ? state.conn.version : null,
+    events: state.events,
+    live: state.live,
+    skew: state.skew,
   });
   if (focusKey !== null) {
     const again = focusKey ? board.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`) : null;
@@ -411,6 +418,10 @@ function connect(cred) {
     onError,
     onStatus,
     onLive,
+    onWindow: (msg, at) => {
+      const renderer = state.view ? RENDERERS[state.view.game] : null;
+      if (renderer && renderer.onWindow) renderer.onWindow(msg, at);
+    },
   });
   state.conn.open();
 }
