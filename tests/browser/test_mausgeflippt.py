@@ -165,7 +165,7 @@ def test_three_people_and_a_bot_play_mausgeflippt_to_the_end(browser: Any, fast_
         assert "Mäuse" in phone.inner_text("#end-screen")  # German on the phone's page
 
         record = fast_server.get_json(f"/api/tables/{table_id}/record")
-        assert mauseloch.replay(record).result() == record.get("result", mauseloch.replay(record).result())
+        assert mauseloch.replay(record).result()["reason"] in ("mice", "cheese")  # the record replays to the end
         people = {e["decision"]["seat"] for e in record["referee"] if e["decision"]["seat"] is not None}
         assert people and people <= {0, 1, 2}
         claims = [c for e in record["referee"] for c in e["claims"] if c["seat"] in (0, 1, 2)]
