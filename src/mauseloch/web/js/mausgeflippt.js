@@ -253,6 +253,12 @@ export function render(board, view, ctx) {
   }
 }
 
+/** The banner above the board: who turns the next mouse, or that everyone may react. */
+export function turnText(view, name, seat) {
+  if (view.window_open) return t("mg.everyone");
+  return seat === view.revealer ? t("mg.youReveal") : t("mg.revealerNext.name", { name: name(view.revealer) });
+}
+
 /** The ranking of the end screen. */
 export function endTable(view, name) {
   const res = view.result;

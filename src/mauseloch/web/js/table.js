@@ -151,7 +151,10 @@ function renderTurn() {
     banner.textContent = "";
     return;
   }
-  if (view.to_move === null || view.to_move === undefined) {
+  const renderer = RENDERERS[view.game];
+  if (renderer && renderer.turnText) {
+    banner.textContent = renderer.turnText(view, seatName, state.seat); // a reaction game: no turns
+  } else if (view.to_move === null || view.to_move === undefined) {
     banner.textContent = "";
   } else if (view.to_move === state.seat) {
     banner.textContent = "▶ " + t("table.yourTurn");
