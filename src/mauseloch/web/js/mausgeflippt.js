@@ -255,7 +255,7 @@ export function render(board, view, ctx) {
 
 /** The banner above the board: who turns the next mouse, or that everyone may react. */
 export function turnText(view, name, seat) {
-  if (view.window_open) return t("mg.everyone");
+  if (view.window_open) return ""; // nothing that could tell the mouse is coming before it is painted
   return seat === view.revealer ? t("mg.youReveal") : t("mg.revealerNext.name", { name: name(view.revealer) });
 }
 
