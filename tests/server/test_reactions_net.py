@@ -25,7 +25,7 @@ import websockets
 from browser.conftest import Server  # the real server in a subprocess, as the browser tests start it
 
 MICE = 4
-FAST_MS, SLOW_MS = 300, 380  # true reaction times: the slow line's player is 80 ms faster
+FAST_MS, SLOW_MS = 300, 410  # true reaction times: the slow line's player is 110 ms faster
 GUARD = 30.0  # seconds: only so that a broken server fails the test instead of hanging it
 
 
@@ -152,7 +152,7 @@ def test_the_truly_faster_reactor_wins_over_a_slower_line(
         await asyncio.gather(near.run(done), far.run(done))
 
     run_async(play())
-    # first-message-wins would give every mouse to the near player: 380 + 10 < 300 + 150 ms
+    # first-message-wins would give every mouse to the near player: 410 + 10 < 300 + 150 ms
     assert SLOW_MS + 10 < FAST_MS + 150
     assert near.winners[:MICE] == [far.seat] * MICE
     assert far.winners[:MICE] == [far.seat] * MICE
