@@ -23,6 +23,7 @@ import pytest
 import websockets
 
 from browser.conftest import Server  # the real server in a subprocess, as the browser tests start it
+from mauseloch.server.storage import Store
 
 MICE = 4
 FAST_MS, SLOW_MS = 300, 410  # true reaction times: the slow line's player is 110 ms faster
@@ -156,6 +157,15 @@ def test_the_truly_faster_reactor_wins_over_a_slower_line(
     assert SLOW_MS + 10 < FAST_MS + 150
     assert near.winners[:MICE] == [far.seat] * MICE
     assert far.winners[:MICE] == [far.seat] * MICE
+    # the server's own log: the near player's claim reached it first every time, and lost
+    store = Store(server.db)
+    row = store.load_table(table)
+    store.close()
+    assert row is not None
+    windows = [row.referee[i] for i in sorted(row.referee)][:MICE]
+    for window in windows:
+        at = {c["seat"]: c["at"] for c in window["claims"]}
+        assert at[near.seat] < at[far.seat] and window["decision"]["seat"] == far.seat, window
     # the near player's claims came too late to win, never as broken messages
     assert all(e["code"] == "stale" for e in near.errors + far.errors), near.errors + far.errors
 
