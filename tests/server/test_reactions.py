@@ -13,7 +13,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 import mauseloch
-from mauseloch.server.session import record_of, replay_frames
+from mauseloch.server.session import _marked, record_of, replay_frames
 
 from .conftest import AppFactory
 from .helpers import HUMAN, Player, create_table, join, seated
@@ -153,3 +153,10 @@ def test_with_the_clock_off_the_revealer_turns_the_mouse(make_client: AppFactory
     anna.move("reveal")
     window = wait_window(anna)
     assert window["window_ms"] == 6000 and anna.view["mouse"] is not None
+
+
+def test_a_stand_ins_mark_keeps_an_events_own_by() -> None:
+    """Mausgeflippt's mouse_won says how the mouse was won (``by``: catch or flip); a stand-in's
+    move marks its events ``by: stand-in`` without overwriting that."""
+    marked = _marked([{"type": "mouse_won", "by": "flip"}, {"type": "draw"}], "stand-in")
+    assert marked == [{"type": "mouse_won", "by": "flip"}, {"type": "draw", "by": "stand-in"}]
