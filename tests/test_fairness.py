@@ -66,6 +66,15 @@ def test_claims_under_100_ms_are_anticipation() -> None:
     assert link.judge(ANTICIPATION_MS, 150.0)[1] == "valid"
 
 
+def test_a_claim_sent_before_the_card_could_be_seen_is_anticipation() -> None:
+    # the card is sent ahead of its show time: a client that answers on receipt is not reacting
+    link = steady(40, 40)
+    _, status, observed = link.judge(300, 60.0)  # arrived 60 ms after the show: left at +20
+    assert status == "anticipation" and observed["early"]
+    assert link.judge(300, -30.0)[1] == "anticipation"  # arrived before the show
+    assert link.judge(ANTICIPATION_MS, ANTICIPATION_MS + 40.0)[1] == "valid"  # the fastest honest claim
+
+
 def test_lag_credit_limits_what_a_liar_gains_per_claim() -> None:
     # jittery uplinks (0..90 ms above the fastest): an honest claim may ask up to ~90 ms more
     link = steady(100, 100, jitter=(0, 30, 60, 90))

@@ -47,6 +47,26 @@ def reactions_move(ref: Referee) -> str:
     return str(ref.log[-1]["decision"]["move"])
 
 
+def test_decide_then_commit_plays_the_same_decision_once() -> None:
+    """A server stores a decision before it counts: decide() does not play, commit() does."""
+    game = fresh()
+    ref = Referee(game, ties_seed=1)
+    ref.open()
+    ref.claim(1, reactions(game, 1)[0], 250)
+    ref.claim(2, reactions(game, 2)[0], 250)  # an exact tie: drawn once from the stream
+    decision = ref.decide(250)
+    assert decision is not None and decision.tied == (1, 2)
+    assert ref.decide(400) is decision and ref.is_open and game.to_move is None  # nothing played yet
+    assert ref.entry(decision) == {"claims": [c.to_dict() for c in ref.claims], "decision": decision.to_dict()}
+    with pytest.raises(ValueError):
+        ref.claim(0, reactions(game, 0)[0], 100)  # decided: no more claims
+    assert ref.commit(decision) is decision
+    assert not ref.is_open and game.record()["moves"][-1] == [decision.seat, decision.move, 250]
+    assert ref.log[-1] == ref.log[-1] | {"decision": decision.to_dict()}
+    with pytest.raises(ValueError):
+        ref.commit(decision)  # once only
+
+
 def test_a_claim_known_late_still_beats_a_later_one() -> None:
     # the terminal: a bot's timer fires late, the key press (measured 410 ms) reaches the
     # referee first; the bot's 400 ms is earlier and wins

@@ -22,7 +22,9 @@ One :class:`Link` per connection:
   one-way time plus that error: the samples are what honest claims look like, whatever the
   asymmetry of the path.
 * **Judging a claim** (:meth:`Link.judge`): claims under :data:`ANTICIPATION_MS` are
-  anticipation (a guess, refused). The transit a claim asks for is granted freely up to the
+  anticipation (a guess, refused), and so is a claim that arrives sooner after the show than
+  :data:`ANTICIPATION_MS` plus the fastest uplink observed (the card is sent ahead: such an
+  answer left before the card could have been seen). The transit a claim asks for is granted freely up to the
   median uplink (less any rise of the round trip above the connection's long-run floor: lag
   that appeared lately may be faked); beyond that only from the *lag credit*, and never beyond
   the slowest uplink observed (plus :data:`TOLERANCE_MS`) or :data:`EXTRA_CAP_MS` above the
@@ -146,6 +148,12 @@ class Link:
         }
         if ms < ANTICIPATION_MS:
             observed["anticipation"] = True
+            return ms, ANTICIPATION, observed
+        if at < ANTICIPATION_MS + low:
+            # arrived before any honest reaction could have: the card was sent ahead, and this
+            # answer left before (or too soon after) it was shown on the client
+            observed["anticipation"] = True
+            observed["early"] = True
             return ms, ANTICIPATION, observed
         extra = min(max(0.0, min(asked, top) - free), self.credit)
         transit = max(min(asked, free + extra), low)

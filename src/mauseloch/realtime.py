@@ -141,6 +141,7 @@ class Referee:
         self._log: list[tuple[list[Claim], Decision]] = []  # turned into dicts only when read
         self._claims: list[Claim] | None = None  # None: no window open
         self._first: float | None = None
+        self._pending: Decision | None = None  # decided, not yet played (see decide/commit)
         self._now = 0.0
 
     @classmethod
@@ -170,6 +171,7 @@ class Referee:
             raise ValueError("the game has no reaction window open (reveal a card first)")
         self._claims = []
         self._first = None
+        self._pending = None
         self._now = 0.0
 
     def claim(self, seat: int, move: str, ms: int, at: float | None = None) -> Claim:
@@ -182,6 +184,8 @@ class Referee:
         claims = self._claims
         if claims is None:
             raise ValueError("no reaction window is open")
+        if self._pending is not None:
+            raise ValueError("the window is decided; no more claims")
         if type(seat) is not int or not 0 <= seat < self.game.players:  # not bool either
             raise IllegalMove(f"seat must be a number from 0 to {self.game.players - 1}, got {seat!r}")
         if type(ms) is not int or ms < 0:
@@ -220,8 +224,17 @@ class Referee:
     def advance(self, now: float) -> Decision | None:
         """Bring the referee's clock to ``now``; if the window is decided, play the decision into
         the game and return it (the window is then closed)."""
+        decision = self.decide(now)
+        return None if decision is None else self.commit(decision)
+
+    def decide(self, now: float) -> Decision | None:
+        """Like :meth:`advance`, but the decision is only returned, not played: a server stores
+        it first and then calls :meth:`commit`. Asked again before that, the same decision
+        comes back (the tie stream is drawn once)."""
         if self._claims is None:
             return None
+        if self._pending is not None:
+            return self._pending
         self._now = max(self._now, float(now))
         now = self._now
         ready = [c for c in self._claims if c.status == VALID and c.at <= now and c.time <= now]
@@ -229,11 +242,20 @@ class Referee:
             if self._first is None:
                 self._first = min(c.ready for c in ready)
             if now >= self._close_at():
-                return self._decide(now, ready)
-            return None
-        if now >= self.window_ms:
-            return self._close(Decision(None, "timeout", self.window_ms, now, None, ()))
-        return None
+                self._pending = self._decide(now, ready)
+        elif now >= self.window_ms:
+            self._pending = Decision(None, "timeout", self.window_ms, now, None, ())
+        return self._pending
+
+    def commit(self, decision: Decision) -> Decision:
+        """Play ``decision`` (from :meth:`decide`) into the game, log it and close the window."""
+        if decision is not self._pending:
+            raise ValueError("commit takes the decision decide() returned for the open window")
+        return self._close(decision)
+
+    def entry(self, decision: Decision) -> dict[str, Any]:
+        """The log entry ``decision`` gets: the open window's claims and the decision (dicts)."""
+        return {"claims": [c.to_dict() for c in self._claims or []], "decision": decision.to_dict()}
 
     def settle(self) -> Decision:
         """Virtual time: advance from one due moment to the next until the window is decided."""
@@ -263,10 +285,11 @@ class Referee:
         tied = sorted(c.seat for c in ready if c.time == best)
         seat = tied[0] if len(tied) == 1 else tied[self.ties.below(len(tied))]
         move = next(c.move for c in ready if c.seat == seat)
-        return self._close(Decision(seat, move, best, now, self._first, tuple(tied)))
+        return Decision(seat, move, best, now, self._first, tuple(tied))
 
     def _close(self, decision: Decision) -> Decision:
         # the game first: should it refuse, the window stays open and nothing is logged
+        self._pending = decision
         if decision.seat is None:
             self.game.play("timeout", ms=decision.ms)
         else:
@@ -274,6 +297,7 @@ class Referee:
         self._log.append((self._claims or [], decision))
         self._claims = None
         self._first = None
+        self._pending = None
         return decision
 
     def record(self) -> dict[str, Any]:

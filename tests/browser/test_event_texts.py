@@ -105,7 +105,11 @@ def sample_events(game: str, games: int = 6) -> list[dict[str, Any]]:
         rng = random.Random(seed)
         g = mauseloch.new_game(game, players=info.min_players + seed % 3, seed=seed)
         while not g.is_over:
-            g.play(rng.choice(g.legal_moves()))
+            if g.to_move is None:  # a reaction window (Mausgeflippt): some seat reacts, or nobody
+                seat = rng.randrange(g.players)
+                g.play(rng.choice(g.legal_moves(seat)), seat=seat, ms=rng.randrange(100, 2000))
+            else:
+                g.play(rng.choice(g.legal_moves()))
         for ev in g.events:
             out.append(ev)
             public = event_for(ev, None)

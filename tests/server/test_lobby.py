@@ -9,11 +9,14 @@ from starlette.testclient import TestClient
 from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, seated
 
 
-def test_games_lists_turn_based_games_with_their_bots(client: TestClient) -> None:
+def test_games_lists_every_game_with_its_bots(client: TestClient) -> None:
     answer = client.get("/api/games").json()
     names = [g["name"] for g in answer["games"]]
     assert "mau-mau" in names
-    assert "mausgeflippt" not in names  # needs a server clock; not offered in the browser
+    assert "mausgeflippt" in names  # the reaction game: its windows are driven by the server's clock
+    # every level modelled on people, the child's too; not the random bot, which reacts at 0 ms
+    assert answer["bots"]["mausgeflippt"] == ["child", "easy", "normal", "hard"]
+    assert answer["clocks"]["mausgeflippt"]["default"] == "normal"
     mau = next(g for g in answer["games"] if g["name"] == "mau-mau")
     assert mau["min_players"] == 2 and any(o["name"] == "move_limit" for o in mau["options"])
     assert "random" in answer["bots"]["mau-mau"]
@@ -73,7 +76,7 @@ def test_bad_lobby_requests(client: TestClient) -> None:
     assert post({"game": "mau-mau", "seats": [HUMAN, HUMAN], "options": {"jokers": True}}) == 400
     assert post({"game": "mau-mau", "seats": [HUMAN, HUMAN], "name": "x" * 100}) == 400
     assert post({"game": "mau-mau", "seats": [HUMAN, HUMAN], "admin": True}) == 400
-    assert post({"game": "mausgeflippt", "seats": [HUMAN, HUMAN]}) == 400
+    assert post({"game": "mausgeflippt", "seats": [HUMAN, RANDOM_BOT]}) == 400  # 0 ms reactions: not offered
     as_json = {"content-type": "application/json"}
     assert client.post("/api/tables", content=b"{not json", headers=as_json).status_code == 400
     big = client.post("/api/tables", content=b'{"game": "' + b"x" * 9000 + b'"}', headers=as_json)

@@ -134,7 +134,8 @@ def test_reconnect_keeps_the_seat(client: TestClient) -> None:
     second_tab.close()
 
 
-@pytest.mark.parametrize("game", [info.name for info in web_games()])
+# reaction games are played by claims, not moves: tests/server/test_reactions.py
+@pytest.mark.parametrize("game", [info.name for info in web_games() if info.dynamics == "turns"])
 def test_every_offered_game_plays_to_the_end(client: TestClient, seeds: Callable[[int], None], game: str) -> None:
     seeds(3)
     info = mauseloch.GAMES[game]

@@ -68,6 +68,16 @@ def test_moves_keep_their_versions(store: Store) -> None:
     assert row is not None and row.moves == [[0, "7C"], [1, "draw"], [2, "catch tie-blue", 840]]
 
 
+def test_a_decided_window_is_stored_with_its_move(store: Store) -> None:
+    store.create_table(table_row(status="playing"))
+    window = {"claims": [{"seat": 1, "move": "flip", "ms": 300, "at": 451.5, "time": 300, "status": "valid"}],
+              "decision": {"seat": 1, "move": "flip", "ms": 300, "at": 452.0, "first": 451.5, "tied": [1]}}  # fmt: skip
+    store.add_move("t1", 0, 0, "reveal")
+    store.add_move("t1", 1, 1, "flip", ms=300, referee=window)
+    row = store.load_table("t1")
+    assert row is not None and row.referee == {1: window}  # the reveal has none
+
+
 def test_unfinished_and_finished(store: Store) -> None:
     store.create_table(table_row("a", "waiting"))
     store.create_table(table_row("b", "playing"))

@@ -16,13 +16,12 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from mauseloch.bots import bot_kinds
 from mauseloch.locale import strings_module
 
 from .clock import GRACE_LEFT, GRACE_LOST
 from .health import healthz, readyz
 from .limits import Guard, Limits, LimitsMiddleware, Refused, refusal_response
-from .lobby import Lobby, game_clocks, web_games
+from .lobby import Lobby, game_clocks, web_bots, web_games
 from .protocol import MAX_MESSAGE, CreateTable, JoinTable, ProtocolError, decode_body, encode, error_body, limits
 from .security import SecurityMiddleware
 from .session import Settings, TableSession, record_of, replay_frames
@@ -168,7 +167,7 @@ async def api_games(request: Request) -> Response:
     return JSON(
         {
             "games": [i.to_dict() for i in infos],
-            "bots": {i.name: bot_kinds(i.name) for i in infos},
+            "bots": {i.name: web_bots(i.name) for i in infos},
             "clocks": {i.name: game_clocks(i.name) for i in infos},
             "grace": {"left": GRACE_LEFT, "lost": GRACE_LOST},
             "limits": {**limits(), **guard.limits.public()},

@@ -19,8 +19,10 @@ from typing import Any, Literal
 CLOCKS: dict[str, dict[str, float | None]] = {
     "mau-mau": {"off": None, "relaxed": 60.0, "normal": 30.0, "fast": 15.0},
     "aus-die-maus": {"off": None, "relaxed": 10.0, "normal": 6.0, "fast": 3.0},
+    # a reaction game: the countdown before each mouse (off: the revealer turns it by hand)
+    "mausgeflippt": {"off": None, "relaxed": 5.0, "normal": 3.0, "fast": 2.0},
 }
-DEFAULT_CLOCK = {"mau-mau": "normal", "aus-die-maus": "normal"}
+DEFAULT_CLOCK = {"mau-mau": "normal", "aus-die-maus": "normal", "mausgeflippt": "normal"}
 CLOCK_NAMES = ("off", "relaxed", "normal", "fast")
 
 GRACE_LEFT = 10.0  # seconds after a person leaves on purpose before a stand-in plays

@@ -30,13 +30,19 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def realtime(info: GameInfo) -> bool:
-    """Games with a reaction window need a server clock; the web platform does not offer them yet."""
-    return info.dynamics == "reactions"
-
-
 def web_games() -> list[GameInfo]:
-    return [info for info in mauseloch.GAMES.values() if not realtime(info)]
+    """Every game, turn-based and reaction games alike (reactions.py drives the windows)."""
+    return list(mauseloch.GAMES.values())
+
+
+def web_bots(game: str) -> list[str]:
+    """The bot kinds a table offers. In a reaction game the random bot reacts at 0 ms (a test
+    tool for the simulator): at a real table it would take every card before anyone saw it, so
+    only the levels modelled on people are offered there."""
+    kinds = bot_kinds(game)
+    if game_info(game).dynamics == "reactions":
+        return [k for k in kinds if k != "random"]
+    return kinds
 
 
 def game_clocks(game: str) -> dict[str, Any]:
@@ -126,9 +132,7 @@ class Lobby:
             info = game_info(req.game)
         except ValueError as exc:
             raise ProtocolError("bad_message", str(exc)) from None
-        if realtime(info):
-            raise ProtocolError("bad_message", f"{info.title} is not offered in the browser yet")
-        kinds = bot_kinds(info.name)
+        kinds = web_bots(info.name)
         humans = [i for i, s in enumerate(req.seats) if s.kind == "human"]
         if not humans:
             raise ProtocolError("bad_message", "a table needs at least one human seat")

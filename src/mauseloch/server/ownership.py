@@ -134,6 +134,14 @@ class RemoteTable(TableSession):
     async def apply(self, seat: int | None, move: str, version: int, ms: int | None = None) -> None:
         await self.call("move", [seat, move, version, ms])
 
+    async def react(self, conn: Connection, move: str, version: int, ms: int) -> None:
+        """A reaction claim: judged at the owner with the link of this connection (its pings
+        went the same way, through this process, so the round trip they measured includes it)."""
+        await self.call("react", [id(conn), move, version, ms])
+
+    def clock_answer(self, conn: Connection, n: int, t: float) -> None:
+        self.lobby.spawn(self.call("clock", [id(conn), n, t]))
+
     async def resync(self, conn: Connection) -> None:
         text, _ = await self.call("snapshot", [conn.seat])
         conn.send(text)
@@ -340,6 +348,16 @@ class ClusterLobby(Lobby):
             return None
         if op == "snapshot":
             return [session.snapshot(args[0]), session.version]
+        if op in ("react", "clock"):
+            cid, *rest = args
+            conn = hub.remote(table, frm, cid)
+            if conn is None:
+                raise ProtocolError("bad_message", "this connection is not attached to the table")
+            if op == "react":
+                await session.react(conn, *rest)
+            else:
+                session.clock_answer(conn, *rest)
+            return None
         if op == "rematch":
             session.vote_rematch(args[0])
             return None

@@ -85,7 +85,28 @@ class Rematch(msgspec.Struct, tag="rematch", forbid_unknown_fields=True):
     """After the game: this seat wants a new deal with the same seats."""
 
 
-ClientMessage = Hello | MoveMsg | Resync | Ping | Leave | Rematch
+MAX_REACTION_MS = 600_000
+
+
+class ReactMsg(msgspec.Struct, tag="react", forbid_unknown_fields=True):
+    """A reaction in a reaction window (Mausgeflippt): the move and the reaction time ``ms``
+    the device measured, from the frame the card was painted to the input event. The referee
+    decides who was first (server/reactions.py); the answer is the update of the decision."""
+
+    move: str
+    version: int
+    ms: int
+
+
+class ClockPong(msgspec.Struct, tag="clock_pong", forbid_unknown_fields=True):
+    """The answer to the server's :class:`ClockPing` ``n``, sent at once with the page's clock
+    ``t`` (``performance.now()``, ms): the server learns the round trip and the clock offset."""
+
+    n: int
+    t: float
+
+
+ClientMessage = Hello | MoveMsg | Resync | Ping | Leave | Rematch | ReactMsg | ClockPong
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 
 
@@ -105,8 +126,12 @@ def decode_client(raw: str | bytes) -> ClientMessage:
             raise ProtocolError("bad_token", "token must be a non-empty string of at most 200 characters")
         if msg.seat is not None and not 0 <= msg.seat < 64:
             raise ProtocolError("bad_message", f"seat {msg.seat} does not exist")
-    elif isinstance(msg, MoveMsg) and not 0 < len(msg.move) <= 100:
+    elif isinstance(msg, (MoveMsg, ReactMsg)) and not 0 < len(msg.move) <= 100:
         raise ProtocolError("bad_message", "move must be a non-empty string of at most 100 characters")
+    if isinstance(msg, ReactMsg) and not 0 <= msg.ms <= MAX_REACTION_MS:
+        raise ProtocolError("bad_message", f"ms must be a whole number from 0 to {MAX_REACTION_MS}")
+    if isinstance(msg, ClockPong) and not (msg.t == msg.t and abs(msg.t) < 1e15):  # not NaN nor huge
+        raise ProtocolError("bad_message", "t must be the page's clock in ms")
     return msg
 
 
@@ -152,7 +177,26 @@ class Pong(msgspec.Struct, tag="pong"):
     seq: int
 
 
-ServerMessage = Snapshot | Update | ErrorMsg | Pong | PresenceMsg
+class ClockPing(msgspec.Struct, tag="clock_ping"):
+    """The server measures the connection (reaction games): answer at once with :class:`ClockPong`."""
+
+    n: int
+
+
+class WindowMsg(msgspec.Struct, tag="window"):
+    """A reaction window opened at ``version`` (the update with the shown card comes with it or
+    has come): show the card at ``start`` on this page's own clock (``performance.now()``, ms),
+    or, when the server does not know that clock yet (None), ``in_ms`` after this message
+    arrives. Reactions count until ``window_ms`` after the show."""
+
+    version: int
+    seq: int
+    start: float | None
+    in_ms: float
+    window_ms: int
+
+
+ServerMessage = Snapshot | Update | ErrorMsg | Pong | PresenceMsg | ClockPing | WindowMsg
 _encoder = msgspec.json.Encoder()
 
 

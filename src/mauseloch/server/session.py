@@ -26,11 +26,12 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 import mauseloch
 from mauseloch import IllegalMove, event_for
-from mauseloch.engine import Game
+from mauseloch.engine import Game, game_info
 
 from .clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, Deadlines, clock_seconds, wall
 from .hub import Connection, Hub
 from .protocol import ErrorMsg, Pong, PresenceMsg, ProtocolError, Snapshot, Update, encode
+from .reactions import Reactions
 from .seats import STAND_IN, BotSeat, Controller, Person, controllers
 from .storage import Store, TableRow
 
@@ -70,7 +71,8 @@ def build_game(row: TableRow) -> Game:
 
 
 def _marked(events: list[dict[str, Any]], by: str | None) -> list[dict[str, Any]]:
-    return [{**e, "by": by} for e in events] if by is not None else events
+    # an event with a ``by`` of its own (Mausgeflippt's mouse_won: catch or flip) keeps it
+    return [e if "by" in e else {**e, "by": by} for e in events] if by is not None else events
 
 
 def record_of(row: TableRow) -> dict[str, Any]:
@@ -81,6 +83,8 @@ def record_of(row: TableRow) -> dict[str, Any]:
     record["played_by"] = [
         row.by[i] if i < len(row.by) and row.by[i] is not None else kinds[m[0]] for i, m in enumerate(row.moves)
     ]
+    if row.referee:  # a reaction game: per decided window its claims, what was observed, the decision
+        record["referee"] = [row.referee[i] for i in sorted(row.referee)]
     return record
 
 
@@ -99,9 +103,11 @@ def replay_frames(row: TableRow) -> list[dict[str, Any]]:
 
     first, seen = frame(None, 0)
     frames = [first]
-    for entry in row.moves:
+    for i, entry in enumerate(row.moves):
         game.play(entry[1], seat=entry[0], ms=entry[2] if len(entry) > 2 else None)
         f, seen = frame(list(entry), seen)
+        if i in row.referee:  # every reaction of the window this move decided, with its times
+            f["referee"] = row.referee[i]
         frames.append(f)
     return frames
 
@@ -138,6 +144,8 @@ class TableSession:
         self.rematch: set[int] = set()
         self.stopping = False
         self.started = False
+        # a reaction game's windows, driven with this server's clock (reactions.py)
+        self.reactions = Reactions(self) if game_info(row.game).dynamics == "reactions" else None
 
     # -- facts -------------------------------------------------------------------------
     @property
@@ -186,7 +194,11 @@ class TableSession:
         seat = self.game.to_move
         if self.row.status == "playing" and not self.game.is_over and seat is not None:
             turn = self.deadlines.get("turn")
-            if self.seats[seat].stand_in and self.bot_due is not None:
+            if self.reactions is not None:  # the countdown to the next card, whoever turns it
+                due = turn.due if turn is not None and turn.version == self.version else self.bot_due
+                if due is not None:
+                    deadline = {"seat": seat, "kind": "reveal", "due": round(due, 3)}
+            elif self.seats[seat].stand_in and self.bot_due is not None:
                 deadline = {"seat": seat, "kind": STAND_IN, "due": round(self.bot_due, 3)}
             elif turn is not None and turn.version == self.version:
                 deadline = {"seat": seat, "kind": "turn", "due": round(turn.due, 3)}
@@ -265,12 +277,19 @@ class TableSession:
                     ctl.grace_pending = True
         self.deadlines.start()
         self._schedule()
+        if self.reactions is not None and self.row.status == "playing" and self._window_open():
+            self.reactions.opened()  # restored with a card shown: shown again, judged afresh
+
+    def _window_open(self) -> bool:
+        return not self.game.is_over and self.game.to_move is None
 
     async def stop(self) -> None:
         """Cancel the bots once no move is half done; the deadlines stay stored."""
         async with self.lock:  # a move being stored finishes first
             self.stopping = True
             self.deadlines.stop()
+            if self.reactions is not None:
+                self.reactions.stop()
             task, self.bot_task = self.bot_task, None
             if task is not None:
                 task.cancel()
@@ -295,6 +314,8 @@ class TableSession:
                 self._returned(person)
         self.hub.subscribe(self.id, conn)
         conn.send(self.snapshot(seat))
+        if self.reactions is not None:
+            self.reactions.attach(conn)
 
     async def resync(self, conn: Connection) -> None:
         """A fresh snapshot for ``conn`` (its client missed something)."""
@@ -318,6 +339,8 @@ class TableSession:
         """A connection ends. ``left``: the person left on purpose (gone at once, unless another
         of their pages is still open); ``everywhere``: every page of the seat leaves with it."""
         self.hub.unsubscribe(self.id, conn)
+        if self.reactions is not None:
+            self.reactions.detach(conn)
         seat = conn.seat
         person = self.person(seat) if seat is not None else None
         if person is None or not person.row.taken:
@@ -432,7 +455,33 @@ class TableSession:
                 raise ProtocolError("not_your_turn", f"it is seat {game.to_move}'s turn, not yours")
             if move.strip().lower() == "timeout":
                 raise ProtocolError("illegal", "timeout is played by the server's clock, never by a client")
+            if self.reactions is not None and self._window_open():
+                raise ProtocolError("illegal", "a reaction is sent as a react message with its time (docs/protocol.md)")
             await self._play(seat, self._canonical(seat, move), None, ms)
+
+    async def react(self, conn: Connection, move: str, version: int, ms: int) -> None:
+        """A person's reaction claim in a reaction window (reactions.py judges it); raises
+        :class:`ProtocolError` when refused (nothing changed)."""
+        async with self.lock:
+            if self.stopping:
+                raise ProtocolError("server_error", "the server is shutting down; nothing changed")
+            if self.reactions is None:
+                raise ProtocolError("illegal", f"{self.row.game} is played in turns, not by reactions")
+            if self.row.status == "waiting":
+                raise ProtocolError("not_started", "the game starts when every human seat is taken")
+            self.reactions.claim(conn, move, version, ms)
+
+    def clock_answer(self, conn: Connection, n: int, t: float) -> None:
+        """A page answered the clock ping ``n`` with its clock ``t`` (reaction games only)."""
+        if self.reactions is not None:
+            self.reactions.answer(conn, n, t)
+
+    async def play_decided(
+        self, seat: int, move: str, by: str | None, ms: int, referee: dict[str, Any], play: Callable[[], Any]
+    ) -> None:
+        """Store a reaction window's decision with its log, then ``play`` it (the referee's commit);
+        called by reactions.py with the lock held."""
+        await self._play(seat, move, by, ms, referee=referee, play=play)
 
     def _canonical(self, seat: int, move: str) -> str:
         """The move in the engine's canonical spelling (api.md v2 ``parse_move``); the engine
@@ -442,7 +491,15 @@ class TableSession:
         except IllegalMove as exc:
             raise ProtocolError("illegal", str(exc)) from None
 
-    async def _play(self, seat: int, move: str, by: str | None, ms: int | None = None) -> None:
+    async def _play(
+        self,
+        seat: int,
+        move: str,
+        by: str | None,
+        ms: int | None = None,
+        referee: dict[str, Any] | None = None,
+        play: Callable[[], Any] | None = None,
+    ) -> None:
         """Store and play ``move`` (a legal move in canonical spelling), then publish it.
 
         Called with the lock held. The next turn's deadline is stored with the move. A write to a
@@ -453,7 +510,7 @@ class TableSession:
         if seconds is not None:
             turn = Deadline("turn", wall() + self.deadlines.seconds(seconds), version=self.version + 1)
         deadlines = [d.to_dict() for d in stored] + ([turn.to_dict()] if turn is not None else [])
-        args = (self.id, self.version, seat, move, ms, by, deadlines)
+        args = (self.id, self.version, seat, move, ms, by, deadlines, referee)
         try:  # stored before it counts
             if self.store.local:  # SQLite: a commit costs less than a trip to a worker thread
                 self.store.add_move(*args)
@@ -468,9 +525,14 @@ class TableSession:
         except SQLAlchemyError:
             log.exception("move at table %s version %s could not be stored", self.id, self.version)
             raise ProtocolError("server_error", "the server could not store the move; nothing changed") from None
-        self.game.play(move, seat=seat, ms=ms)
+        if play is None:
+            self.game.play(move, seat=seat, ms=ms)
+        else:  # a referee's decision: it plays the move itself
+            play()
         self.row.moves.append([seat, move] if ms is None else [seat, move, ms])
         self.row.by.append(by)
+        if referee is not None:
+            self.row.referee[len(self.row.moves) - 1] = referee
         if turn is not None:
             self.deadlines.set(turn)
         else:
@@ -502,6 +564,8 @@ class TableSession:
                 self.deadlines.remove(d.kind, d.seat)
             self._save_deadlines()
         self._schedule()  # before publishing: the update tells the next deadline
+        if self.reactions is not None and self.row.status == "playing" and self._window_open():
+            self.reactions.opened()  # the card is sent ahead, before the update that shows it
         self.hub.publish(self.id, self.version, self._update_for(new, by, self.live()))
 
     # -- who moves next ----------------------------------------------------------------
@@ -515,7 +579,14 @@ class TableSession:
             self.deadlines.remove("turn")
             return
         seat = game.to_move
-        if self.seats[seat].mover() is not None:
+        if self.reactions is not None and any(
+            isinstance(c, Person) and c.row.taken and c.conns == 0 and not c.stand_in for c in self.seats
+        ):  # a reaction game shows no card while someone is not at the table (nor yet replaced)
+            self.deadlines.remove("turn")
+            self.bot_due = None
+            return
+        countdown = self.reactions is not None and clock_seconds(self.row.game, self.row.clock) is not None
+        if self.seats[seat].mover() is not None and not countdown:  # reaction games: everyone's countdown
             self.deadlines.remove("turn")  # in memory only: a bot's turn has no clock
             self._start_bot()
             return
@@ -618,13 +689,13 @@ class TableSession:
                 return
             # a turn clock ran out: the stand-in plays this one move for the seat
             seat = self.game.to_move
-            if (
-                d.version != self.version
-                or seat is None
-                or self.game.is_over
-                or self.row.status != "playing"
-                or self.seats[seat].mover() is not None
-            ):
+            if d.version != self.version or seat is None or self.game.is_over or self.row.status != "playing":
+                self.deadlines.remove("turn")
+                return
+            if self.reactions is not None:  # the countdown ended: the next card is turned for the revealer
+                await self._play(seat, "reveal", None)
+                return
+            if self.seats[seat].mover() is not None:
                 self.deadlines.remove("turn")
                 return
             log.info("table %s: seat %s ran out of time; the stand-in moves", self.id, seat)

@@ -77,6 +77,8 @@ moves_t = Table(
     Column("ms", Integer, nullable=True),
     Column("played", DateTime(timezone=True), nullable=False),
     Column("by", String(10), nullable=True),  # "stand-in" when a stand-in bot played it for the seat
+    # a reaction game's decided window: every claim, what was observed and the decision
+    Column("referee", JSON(none_as_null=True), nullable=True),
 )
 
 # Columns added after the first release: created on an older database at start-up (all nullable).
@@ -89,7 +91,7 @@ LATER_COLUMNS = {
         tables_t.c.invite_hash,
     ],
     "ml_seats": [seats_t.c.gone],
-    "ml_moves": [moves_t.c.by],
+    "ml_moves": [moves_t.c.by, moves_t.c.referee],
 }
 
 
@@ -127,6 +129,7 @@ class TableRow:
     by: list[str | None] = field(default_factory=list)  # per move: None (the seat's own player) or "stand-in"
     public: bool = False  # listed in the lobby, and anyone may join; else only through the invite link
     invite_hash: str | None = None
+    referee: dict[int, dict[str, Any]] = field(default_factory=dict)  # move index -> its window's log entry
 
 
 def default_url() -> str:
@@ -250,9 +253,11 @@ class Store:
         ms: int | None = None,
         by: str | None = None,
         deadlines: list[dict[str, Any]] | None = None,
+        referee: dict[str, Any] | None = None,
     ) -> None:
         """Store the move played at ``version`` (and, in the same transaction, the table's deadlines
-        from then on when given); a second move for the same version raises ``IntegrityError``."""
+        from then on when given); a second move for the same version raises ``IntegrityError``.
+        ``referee``: the reaction window this move decided (its claims and the decision)."""
         values = {
             "table_id": table_id,
             "version": version,
@@ -261,6 +266,7 @@ class Store:
             "ms": ms,
             "played": now(),
             "by": by,
+            "referee": referee,
         }
         with self.engine.begin() as conn:
             conn.execute(self._insert_move, values)
@@ -317,6 +323,7 @@ class Store:
         ]
         moves: list[list[Any]] = []
         by: list[str | None] = []
+        referee: dict[int, dict[str, Any]] = {}
         for m in (
             conn.execute(select(moves_t).where(moves_t.c.table_id == table_id).order_by(moves_t.c.version))
             .mappings()
@@ -326,6 +333,8 @@ class Store:
                 raise RuntimeError(f"table {table_id}: stored move versions have a gap at {len(moves)}")
             moves.append([m["seat"], m["move"]] if m["ms"] is None else [m["seat"], m["move"], m["ms"]])
             by.append(m["by"])
+            if m["referee"] is not None:
+                referee[len(moves) - 1] = dict(m["referee"])
         return TableRow(
             id=table_id,
             game=row["game"],
@@ -345,6 +354,7 @@ class Store:
             by=by,
             public=True if row["public"] is None else bool(row["public"]),
             invite_hash=row["invite_hash"],
+            referee=referee,
         )
 
 

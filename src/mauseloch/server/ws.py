@@ -16,7 +16,20 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .hub import Connection
 from .limits import CLOSE_HELLO_LATE, Guard
 from .lobby import Lobby
-from .protocol import ErrorMsg, Hello, Leave, MoveMsg, Ping, ProtocolError, Rematch, Resync, decode_client, encode
+from .protocol import (
+    ClockPong,
+    ErrorMsg,
+    Hello,
+    Leave,
+    MoveMsg,
+    Ping,
+    ProtocolError,
+    ReactMsg,
+    Rematch,
+    Resync,
+    decode_client,
+    encode,
+)
 from .session import TableSession
 
 RATE_LIMIT = 20  # messages per second and connection
@@ -120,6 +133,10 @@ async def table_socket(websocket: WebSocket) -> None:
                         raise ProtocolError("bad_message", "hello was already said on this connection")
                     elif isinstance(msg, MoveMsg):
                         await table.apply(conn.seat, msg.move, msg.version)
+                    elif isinstance(msg, ReactMsg):
+                        await table.react(conn, msg.move, msg.version, msg.ms)
+                    elif isinstance(msg, ClockPong):
+                        table.clock_answer(conn, msg.n, msg.t)
                     elif isinstance(msg, Resync):
                         await table.resync(conn)
                     elif isinstance(msg, Ping):

@@ -8,7 +8,7 @@ const LIMITED = { 4408: 500, 4429: 10000, 4503: 30000 };
 const SIGNED_OUT = 4401;
 
 export class TableConnection {
-  constructor({ tableId, seat, token, onSnapshot, onUpdate, onError, onStatus, onLive }) {
+  constructor({ tableId, seat, token, onSnapshot, onUpdate, onError, onStatus, onLive, onWindow }) {
     this.tableId = tableId;
     this.seat = seat;
     this.token = token;
@@ -17,6 +17,7 @@ export class TableConnection {
     this.onError = onError;
     this.onStatus = onStatus;
     this.onLive = onLive || (() => {});
+    this.onWindow = onWindow || (() => {});
     this.version = -1;
     this.seq = 0;
     this.ws = null;
@@ -121,11 +122,28 @@ export class TableConnection {
     return this.send({ type: "rematch" });
   }
 
+  // A reaction (reaction games): the move and the time this device measured from the frame the
+  // card was painted to the input event. The referee's decision comes back as an update.
+  react(move, ms) {
+    return this.send({ type: "react", move, version: this.version, ms: Math.max(0, Math.round(ms)) });
+  }
+
   receive(text) {
     let msg;
     try {
       msg = JSON.parse(text);
     } catch (e) {
+      return;
+    }
+    if (msg.type === "clock_ping") {
+      // Answered at once, here in the network code: the server learns the round trip and how
+      // this page's clock (performance.now) stands to its own, so it can show cards in sync.
+      this.send({ type: "clock_pong", n: msg.n, t: performance.now() });
+      return;
+    }
+    if (msg.type === "window") {
+      // A card is shown at msg.start on this page's clock (or msg.in_ms from now).
+      this.onWindow(msg, performance.now());
       return;
     }
     if (msg.type !== "pong") clearTimeout(this.answerTimer);

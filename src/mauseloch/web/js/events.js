@@ -5,8 +5,9 @@
 import { cardName, reasonText, suitName, t } from "./i18n.js";
 import * as ausdiemaus from "./events-ausdiemaus.js";
 import * as maumau from "./events-maumau.js";
+import * as mausgeflippt from "./events-mausgeflippt.js";
 
-const GAMES = { "mau-mau": maumau, "aus-die-maus": ausdiemaus };
+const GAMES = { "mau-mau": maumau, "aus-die-maus": ausdiemaus, "mausgeflippt": mausgeflippt };
 
 function helpers(name, game) {
   return {

@@ -98,11 +98,15 @@ function renderClocks() {
   const clocks = state.clocks[$("game-select").value];
   sel.replaceChildren();
   if (!clocks) return;
+  // In a reaction game the clock is the countdown before each card.
+  const game = gameInfo($("game-select").value);
+  const prefix = game && game.dynamics === "reactions" ? "mg.clock." : "lobby.clock.";
   for (const [name, seconds] of Object.entries(clocks.choices)) {
-    const label = seconds === null ? t("lobby.clock.off") : t("lobby.clock." + name, { s: seconds });
+    const label = seconds === null ? t(prefix + "off") : t(prefix + name, { s: seconds });
     sel.append(h("option", { value: name }, label));
   }
   sel.value = clocks.default;
+  $("clock-hint").textContent = t(prefix === "mg.clock." ? "mg.clockHint" : "lobby.clockHint");
 }
 
 function renderSeatCount() {

@@ -7,8 +7,9 @@ import { announcement, eventText } from "./events.js";
 import { errorText, getLang, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 import * as ausdiemaus from "./ausdiemaus.js";
 import * as maumau from "./maumau.js";
+import * as mausgeflippt from "./mausgeflippt.js";
 
-const RENDERERS = { "mau-mau": maumau, "aus-die-maus": ausdiemaus };
+const RENDERERS = { "mau-mau": maumau, "aus-die-maus": ausdiemaus, "mausgeflippt": mausgeflippt };
 const LOG_LIMIT = 200;
 
 const $ = (id) => document.getElementById(id);
@@ -155,7 +156,10 @@ function renderTurn() {
     banner.textContent = "";
     return;
   }
-  if (view.to_move === null || view.to_move === undefined) {
+  const renderer = RENDERERS[view.game];
+  if (renderer && renderer.turnText) {
+    banner.textContent = renderer.turnText(view, seatName, state.seat); // a reaction game: no turns
+  } else if (view.to_move === null || view.to_move === undefined) {
     banner.textContent = "";
   } else if (view.to_move === state.seat) {
     banner.textContent = "▶ " + t("table.yourTurn");
@@ -387,6 +391,12 @@ function render() {
     canAct: !state.pending && !waiting && state.status === "connected",
     move: sendMove,
     wishDialog: $("wish-dialog"),
+    // reaction games: claims with the device's time, the recent events, the countdown
+    react: (move, ms) => state.conn && state.conn.react(move, ms),
+    version: state.conn ? state.conn.version : null,
+    events: state.events,
+    live: state.live,
+    skew: state.skew,
   });
   if (focusKey !== null) {
     const again = focusKey ? board.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`) : null;
@@ -444,6 +454,10 @@ function connect(cred) {
     onError,
     onStatus,
     onLive,
+    onWindow: (msg, at) => {
+      const renderer = state.view ? RENDERERS[state.view.game] : null;
+      if (renderer && renderer.onWindow) renderer.onWindow(msg, at);
+    },
   });
   state.conn.open();
 }

@@ -1,0 +1,171 @@
+"""Mausgeflippt through the real server over unequal connections: the truly faster reactor wins.
+
+The real server runs in a subprocess on 127.0.0.1; two WebSocket clients (``websockets``) sit
+behind injected delays, one with a 20 ms round trip, one with 300 ms. Each client behaves as
+the page does (web/js/conn.js and mausgeflippt.js): it answers the server's clock pings at
+once with its own clock (each client's clock is off the server's by a different amount), shows
+the mouse at the start time the server sent ahead, and claims the reaction time it measured.
+The player on the slow line reacts faster, but by less than the difference of the lines: the
+first message to reach the server is the slower reactor's every time, and the referee must
+still give every mouse to the faster one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import urllib.request
+from collections.abc import Callable, Coroutine, Iterator
+from typing import Any
+
+import pytest
+import websockets
+
+from browser.conftest import Server  # the real server in a subprocess, as the browser tests start it
+from mauseloch.server.storage import Store
+
+MICE = 4
+FAST_MS, SLOW_MS = 300, 410  # true reaction times: the slow line's player is 110 ms faster
+GUARD = 30.0  # seconds: only so that a broken server fails the test instead of hanging it
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    # a short countdown (fast clock × 0.5 = 1 s): long enough for the first clock pings
+    srv = Server(tmp_path_factory.mktemp("reactions-server"), extra=("--clock-scale", "0.5"))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        server.url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return json.loads(res.read())  # type: ignore[no-any-return]
+
+
+class DelayedClient:
+    """A seat behind a line with ``rtt_ms`` round trip (half each way), reacting in ``react_ms``."""
+
+    def __init__(self, url: str, seat: int, token: str, rtt_ms: float, react_ms: int, clock_off_ms: float) -> None:
+        self.url, self.seat, self.token = url, seat, token
+        self.one_way = rtt_ms / 2000.0
+        self.react_ms = react_ms
+        self.clock_off_ms = clock_off_ms
+        self.version = -1
+        self.view: dict[str, Any] = {}
+        self.winners: list[int | None] = []  # per decided window: the seat whose reaction won
+        self.errors: list[dict[str, Any]] = []
+        self.windows: dict[int, dict[str, Any]] = {}
+        self.reacted: set[int] = set()
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    def clock(self) -> float:
+        """This client's own clock in ms (like performance.now(): its own zero)."""
+        return time.monotonic() * 1000.0 + self.clock_off_ms
+
+    def later(self, seconds: float, coro: Coroutine[Any, Any, None]) -> None:
+        async def run() -> None:
+            await asyncio.sleep(seconds)
+            await coro
+
+        task = asyncio.get_running_loop().create_task(run())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def send(self, ws: Any, msg: dict[str, Any]) -> None:
+        """Sent now, arriving one way later (messages keep their order: equal delays)."""
+        self.later(self.one_way, ws.send(json.dumps(msg)))
+
+    async def run(self, done: Callable[[], bool]) -> None:
+        async with websockets.connect(self.url) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": self.token, "seat": self.seat}))
+            line: asyncio.Queue[tuple[float, str]] = asyncio.Queue()
+
+            async def read() -> None:  # stamps each message as it comes off the socket
+                async for raw in ws:
+                    line.put_nowait((time.monotonic() + self.one_way, str(raw)))
+
+            reader = asyncio.get_running_loop().create_task(read())
+            try:
+                async with asyncio.timeout(GUARD):  # a stalled game fails with TimeoutError
+                    while not done():
+                        due, raw = await line.get()
+                        # the message spends one way on the line: handled when it "arrives"
+                        await asyncio.sleep(max(0.0, due - time.monotonic()))
+                        self.handle(ws, json.loads(raw))
+            finally:
+                reader.cancel()
+
+    def handle(self, ws: Any, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        if kind == "clock_ping":
+            self.send(ws, {"type": "clock_pong", "n": msg["n"], "t": self.clock()})
+        elif kind in ("snapshot", "update"):
+            self.version, self.view = msg["version"], msg["view"]
+            for ev in msg["events"]:
+                if ev["type"] == "reaction":
+                    self.winners.append(ev["seat"])
+                elif ev["type"] == "timeout":
+                    self.winners.append(None)
+            self.maybe_react(ws)
+        elif kind == "window":
+            show = self.clock() + msg["in_ms"] if msg["start"] is None else msg["start"]
+            self.windows[msg["version"]] = {"show": show}
+            self.maybe_react(ws)
+        elif kind == "error":
+            self.errors.append(msg)
+
+    def maybe_react(self, ws: Any) -> None:
+        """Once the window and the update that shows the mouse are both here: at the show time
+        the mouse is "painted"; the player reacts ``react_ms`` later and claims that time."""
+        window = self.windows.get(self.version)
+        if window is None or not self.view.get("window_open") or self.version in self.reacted:
+            return
+        self.reacted.add(self.version)
+        legal = self.view["legal_moves"]
+        move = next((m for m in legal if m.startswith("catch")), legal[0])
+        wait = (window["show"] - self.clock() + self.react_ms) / 1000.0
+        msg = {"type": "react", "move": move, "version": self.version, "ms": self.react_ms}
+        self.later(max(0.0, wait), self._claim(ws, msg))
+
+    async def _claim(self, ws: Any, msg: dict[str, Any]) -> None:
+        self.send(ws, msg)
+
+
+def test_the_truly_faster_reactor_wins_over_a_slower_line(
+    server: Server, run_async: Callable[[Coroutine[Any, Any, None]], None]
+) -> None:
+    created = post(server, "/api/tables", {"game": "mausgeflippt", "seats": [{"kind": "human"}] * 2, "clock": "fast"})
+    table = created["table"]
+    joined = post(server, f"/api/tables/{table}/join", {"name": "Ben"})
+    ws_url = server.url.replace("http://", "ws://") + f"/ws/{table}"
+    near = DelayedClient(ws_url, 0, created["token"], rtt_ms=20, react_ms=SLOW_MS, clock_off_ms=-7000.0)
+    far = DelayedClient(ws_url, joined["seat"], joined["token"], rtt_ms=300, react_ms=FAST_MS, clock_off_ms=5000.0)
+
+    def done() -> bool:
+        return len(near.winners) >= MICE and len(far.winners) >= MICE
+
+    async def play() -> None:
+        await asyncio.gather(near.run(done), far.run(done))
+
+    run_async(play())
+    # first-message-wins would give every mouse to the near player: 410 + 10 < 300 + 150 ms
+    assert SLOW_MS + 10 < FAST_MS + 150
+    assert near.winners[:MICE] == [far.seat] * MICE
+    assert far.winners[:MICE] == [far.seat] * MICE
+    # the server's own log: the near player's claim reached it first every time, and lost
+    store = Store(server.db)
+    row = store.load_table(table)
+    store.close()
+    assert row is not None
+    windows = [row.referee[i] for i in sorted(row.referee)][:MICE]
+    for window in windows:
+        at = {c["seat"]: c["at"] for c in window["claims"]}
+        assert at[near.seat] < at[far.seat] and window["decision"]["seat"] == far.seat, window
+    # the near player's claims came too late to win, never as broken messages
+    assert all(e["code"] == "stale" for e in near.errors + far.errors), near.errors + far.errors
+
