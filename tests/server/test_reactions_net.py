@@ -141,7 +141,7 @@ def test_the_truly_faster_reactor_wins_over_a_slower_line(
 ) -> None:
     created = post(server, "/api/tables", {"game": "mausgeflippt", "seats": [{"kind": "human"}] * 2, "clock": "fast"})
     table = created["table"]
-    joined = post(server, f"/api/tables/{table}/join", {"name": "Ben"})
+    joined = post(server, f"/api/tables/{table}/join", {"name": "Ben", "invite": created["invite_secret"]})
     ws_url = server.url.replace("http://", "ws://") + f"/ws/{table}"
     near = DelayedClient(ws_url, 0, created["token"], rtt_ms=20, react_ms=SLOW_MS, clock_off_ms=-7000.0)
     far = DelayedClient(ws_url, joined["seat"], joined["token"], rtt_ms=300, react_ms=FAST_MS, clock_off_ms=5000.0)
