@@ -317,6 +317,30 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
     assert np.array_equal(env.observe(env.agent_selection)["observation"], obs["observation"])
 
 
+def test_a_pickled_or_copied_env_goes_on_with_the_same_game() -> None:
+    """The compiled functions' entry points are bound again on loading, without touching the game."""
+    import copy
+    import pickle
+
+    env = maumau_v0.env(players=3, ace_skips=True)
+    env.reset(seed=12)
+    rng = random.Random(12)
+    for _ in range(7):
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    for _agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        for other in copies:
+            seen, other_reward, *_ = other.last()
+            assert other.agent_selection == env.agent_selection and other_reward == reward
+            assert np.array_equal(seen["observation"], obs["observation"])
+            assert np.array_equal(seen["action_mask"], obs["action_mask"])
+        action = None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        for e in (env, *copies):
+            e.step(action)
+    assert all(other.game.record() == env.game.record() for other in copies)  # type: ignore[union-attr]
+
+
 def test_calls_out_of_order_are_clear_errors() -> None:
     env = maumau_v0.env(players=2)
     for call in (lambda: env.step(0), lambda: env.observe("player_0"), env.render):

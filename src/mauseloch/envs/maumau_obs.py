@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from ..games.maumau import MauMau
-from ..kernels.maumau import DRAW_A, PASS_A, TAKE_A
+from ..kernels.maumau import DRAW_A, PASS_A, TAKE_A, _lowest
 
 # How a rival last moved (the ``last_move`` field of each rival).
 LAST_NONE, LAST_PLAY, LAST_DRAW, LAST_PASS_DRAWN, LAST_PASS_EMPTY, LAST_TAKE = range(6)
@@ -93,13 +93,11 @@ def observation_size(players: int) -> int:
 
 @njit(cache=True)
 def _flags(obs: np.ndarray, start: int, bits: int) -> None:
-    """One 1.0 at ``start + i`` for each set bit i of the 32-bit mask ``bits``."""
-    i = 0
+    """One 1.0 at ``start + i`` for each set bit i of the 32-bit mask ``bits`` (one pass per
+    set bit, not per position)."""
     while bits:
-        if bits & 1:
-            obs[start + i] = 1.0
-        bits >>= 1
-        i += 1
+        obs[start + _lowest(bits)] = 1.0
+        bits &= bits - 1
 
 
 @njit(cache=True)

@@ -4,7 +4,9 @@ A learner's step through the Python engine costs more than the move itself (the 
 the mask, the turn protocol); here a game is one int64 array that two compiled calls work on:
 :func:`play` (a move: the kernel's own ``apply``, the same function ``MauMauBatch`` steps with,
 and the public log's ``note_move``) and :func:`observe` (the vector through ``maumau_obs._encode``,
-the one encoder, and the key of the seat's action mask). The kernel plays exactly the engine's
+the one encoder, and the key of the seat's action mask). ``maumau_v0`` calls them joined:
+:func:`play_observe` (a move and the next seat's vector) and :func:`start_observe` (a deal and
+the first vector), through :func:`direct` entry points. The kernel plays exactly the engine's
 games (``tests/test_maumau_kernel.py``); ``tests/test_envs.py`` compares the environment's games
 with the engine's step by step.
 

@@ -143,14 +143,30 @@ class raw_env(AECEnv):
         # The vector and mask of the seat to move, made by step() with the move (one compiled
         # call for both) and handed out by the next last() (or observe() of that seat).
         self._ready: dict[str, np.ndarray] | None = None
-        scratch = np.zeros(size, dtype=np.float32)  # warm-up calls: action -1 changes nothing
-        self._play_observe = state.direct(state.play_observe, self._st, -1, scratch)
-        self._observe = state.direct(state.observe, self._st, scratch, 0)
-        self._start_observe = state.direct(state.start_observe, self._st, np.uint64(0), False, scratch)
+        self._out = np.zeros(1 + 3 * MAX_PLAYERS, dtype=np.int64)
+        self._bind()
+
+    def _bind(self) -> None:
+        """The compiled functions' entry points (warmed up on copies: the game is not touched)."""
+        st, obs = self._st.copy(), np.zeros(self._size, dtype=np.float32)
+        self._play_observe = state.direct(state.play_observe, st, -1, obs)
+        self._observe = state.direct(state.observe, st, obs, 0)
+        self._start_observe = state.direct(state.start_observe, st, np.uint64(0), False, obs)
         if self._start_observe is state.start_observe:  # the dispatcher: it would type an int as int64
             self._start_observe = lambda st, seed, deck, obs: state.start_observe(st, np.uint64(seed), deck, obs)
-        self._out = np.zeros(1 + 3 * MAX_PLAYERS, dtype=np.int64)
-        self._outcome = state.direct(state.outcome, self._st, self._out)
+        self._outcome = state.direct(state.outcome, st, self._out.copy())
+
+    def __getstate__(self) -> dict[str, Any]:
+        """For ``pickle`` (entry points are not picklable: they are bound again on loading)."""
+        kept = self.__dict__.copy()
+        for name in ("_play_observe", "_observe", "_start_observe", "_outcome", "_rows"):
+            del kept[name]
+        return kept
+
+    def __setstate__(self, kept: dict[str, Any]) -> None:
+        self.__dict__.update(kept)
+        self._rows = iter(())
+        self._bind()
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
