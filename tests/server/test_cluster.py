@@ -64,9 +64,9 @@ def redis_url(redis_server: str) -> str:
 class Server:
     """One ``mauseloch serve`` process."""
 
-    def __init__(self, db: str, redis_url: str) -> None:
+    def __init__(self, db: str, redis_url: str, extra: tuple[str, ...] = ()) -> None:
         cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--port", "0", "--db", db, "--redis", redis_url]
-        cmd += ["--bot-delay", "0"]
+        cmd += ["--bot-delay", "0", *extra]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
@@ -89,11 +89,11 @@ class Server:
 
 
 @pytest.fixture
-def servers(pg_url: str, redis_url: str) -> Iterator[Callable[[], Server]]:
+def servers(pg_url: str, redis_url: str) -> Iterator[Callable[..., Server]]:
     started: list[Server] = []
 
-    def start() -> Server:
-        server = Server(pg_url, redis_url)
+    def start(*extra: str) -> Server:
+        server = Server(pg_url, redis_url, extra)
         started.append(server)
         return server
 
@@ -214,3 +214,36 @@ def test_owner_killed_mid_game(servers: Callable[[], Server], pg_url: str) -> No
     three = servers()  # a process started later serves the same table
     carl = Seat(three, table, *creds[0])
     assert carl.version == anna.version
+
+
+def test_the_caps_of_one_address_hold_across_processes(servers: Callable[..., Server]) -> None:
+    """Two sockets per address in all, wherever they land; a killed process's stop counting."""
+    caps = ("--max-sockets-per-address", "2", "--tables-per-minute", "3", "--open-tables-per-address", "0")
+    one, two = servers(*caps), servers(*caps)
+    made = [p.http.post("/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}] * 2}) for p in (one, two)]
+    assert [r.status_code for r in made] == [200, 200]
+    third, fourth = one.http.post("/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}] * 2}), None
+    assert third.status_code == 200
+    fourth = two.http.post("/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}] * 2})
+    assert fourth.status_code == 429 and fourth.json()["code"] == "too_many_tables"  # 3 a minute, both together
+    assert int(fourth.headers["retry-after"]) >= 1
+    table = made[0].json()["table"]
+    held = [connect(f"ws://{p.address}/ws/{table}", proxy=None, open_timeout=GUARD) for p in (one, two)]
+    refused = connect(f"ws://{one.address}/ws/{table}", proxy=None, open_timeout=GUARD)
+    with pytest.raises(ConnectionClosed) as closed:
+        refused.recv(GUARD)
+    assert closed.value.rcvd is not None and closed.value.rcvd.reason == "too_many_connections"
+    two.proc.send_signal(signal.SIGKILL)  # its socket no longer counts once its alive key runs out
+    two.proc.wait(GUARD)
+    deadline = time.monotonic() + GUARD
+    while True:
+        again = connect(f"ws://{one.address}/ws/{table}", proxy=None, open_timeout=GUARD)
+        try:
+            again.send(json.dumps({"type": "hello", "token": None, "seat": None, "last_seq": 0}))
+            assert json.loads(again.recv(GUARD))["type"] == "snapshot"
+            break
+        except ConnectionClosed:
+            assert time.monotonic() < deadline, "the killed process's socket still counts"
+            time.sleep(0.5)
+    again.close()
+    held[0].close()

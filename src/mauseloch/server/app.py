@@ -20,7 +20,7 @@ from mauseloch.locale import strings_module
 
 from .clock import GRACE_LEFT, GRACE_LOST
 from .health import healthz, readyz
-from .limits import Guard, Limits, LimitsMiddleware, Refused, refusal_response
+from .limits import Guard, Limits, LimitsMiddleware, RedisCounters, Refused, refusal_response
 from .lobby import Lobby, game_clocks, web_bots, web_games
 from .protocol import MAX_MESSAGE, CreateTable, JoinTable, ProtocolError, decode_body, encode, error_body, limits
 from .security import SecurityMiddleware
@@ -326,15 +326,19 @@ def create_app(
     ``redis_url`` this process is one of several sharing the database and Redis (ownership.py;
     docs/deploy.md).
     """
-    guard = Guard(limits, clock=clock)
+    limits = limits or Limits()
     store = Store(db_url)
     settings = Settings(bot_delay=bot_delay, clock_scale=clock_scale)
     if redis_url is None:
-        lobby = Lobby(store, settings, waiting_expiry=guard.limits.waiting_minutes * 60)
+        lobby: Lobby = Lobby(store, settings, waiting_expiry=limits.waiting_minutes * 60)
+        guard = Guard(limits, clock=clock)
     else:
         from .ownership import ClusterLobby  # the redis package is an extra
+        from .redis_hub import alive_key
 
-        lobby = ClusterLobby(store, settings, redis_url, waiting_expiry=guard.limits.waiting_minutes * 60)
+        lobby = cluster = ClusterLobby(store, settings, redis_url, waiting_expiry=limits.waiting_minutes * 60)
+        # the caps hold across processes: one address counts the same on every process
+        guard = Guard(limits, RedisCounters(cluster.redis, cluster.pid, alive_key("")), clock=clock)
     lobby.restore()
     web = web_dir or WEB_DIR
     routes = [

@@ -272,3 +272,59 @@ async def refuse_socket(receive: Receive, send: Send, code: int, reason: str) ->
         return
     await send({"type": "websocket.accept"})
     await send({"type": "websocket.close", "code": code, "reason": reason})
+
+
+# The same counts kept in Redis, for several server processes behind one address (ownership.py).
+# Rates use Redis's own clock (the processes' monotonic clocks cannot be compared); a gauge is
+# held per process, and a process whose "alive" key ran out (killed) no longer counts.
+_TAKE = """
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local v = redis.call('HMGET', KEYS[1], 'tokens', 'when')
+local tokens = math.min(burst, (tonumber(v[1]) or burst) + (now - (tonumber(v[2]) or now)) * rate)
+local wait = 0
+if tokens < 1 then wait = (1 - tokens) / rate else tokens = tokens - 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'when', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+return tostring(wait)
+"""
+_ACQUIRE = """
+local limit, me, alive = tonumber(ARGV[1]), ARGV[2], ARGV[3]
+local fields = redis.call('HGETALL', KEYS[1])
+local total = 0
+for i = 1, #fields, 2 do
+  if fields[i] == me or redis.call('EXISTS', alive .. fields[i]) == 1 then
+    total = total + tonumber(fields[i + 1])
+  else
+    redis.call('HDEL', KEYS[1], fields[i])
+  end
+end
+if total >= limit then return 0 end
+redis.call('HINCRBY', KEYS[1], me, 1)
+return 1
+"""
+_RELEASE = """
+if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 1
+"""
+
+
+class RedisCounters:
+    """:class:`Counters` shared by every process on one Redis server (``client``: a synchronous
+    ``redis.Redis``; ``pid``: this process; ``alive_prefix + pid`` exists while a process lives)."""
+
+    def __init__(self, client: Any, pid: str, alive_prefix: str, prefix: str = "ml:limit:") -> None:
+        self.pid, self.alive_prefix, self.prefix = pid, alive_prefix, prefix
+        self._take = client.register_script(_TAKE)
+        self._acquire = client.register_script(_ACQUIRE)
+        self._release = client.register_script(_RELEASE)
+
+    def take(self, key: str, rate: float, burst: int, now: float) -> float:
+        return float(self._take(keys=[self.prefix + key], args=[rate, burst]))
+
+    def acquire(self, key: str, limit: int) -> bool:
+        return bool(self._acquire(keys=[self.prefix + key], args=[limit, self.pid, self.alive_prefix]))
+
+    def release(self, key: str) -> None:
+        self._release(keys=[self.prefix + key], args=[self.pid])
