@@ -165,7 +165,8 @@ def replay_match(record: Any) -> Match:
     deals = record["games"]
     if not isinstance(deals, list) or not deals:
         raise ValueError("a match record's games must be a list of at least one deal's record")
-    match = Match(record["game"], record["players"], record["seed"], record["options"], record["deals"], record["target"])
+    r = record
+    match = Match(r["game"], r["players"], r["seed"], r["options"], r["deals"], r["target"])
     for i, entry in enumerate(deals):
         if i > 0:
             if not match.between_deals:
