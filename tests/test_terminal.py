@@ -288,7 +288,7 @@ def test_mau_mau_speaks_plainly(tmp_path: Path) -> None:
 
     result = runner.invoke(app, ["play", "mau-mau", "-p", "2", "--option", "ace_skips=true"], input="q\n")
     assert "ace_skips" not in result.output and "True" not in result.output
-    assert "an ace makes the next player miss a turn" in " ".join(result.output.split())
+    assert "House rules: Ace skips: yes" in " ".join(result.output.split())  # the lobby's words
     for reason in ("out", "move_limit", "stalemate"):
         text = describe({"type": "end", "reason": reason}, 0) or ""
         assert "Game over: " in text and "_" not in text and f"({reason})" not in text

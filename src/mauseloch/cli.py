@@ -1,4 +1,4 @@
-"""The ``mauseloch`` command: play | simulate | tournament | analyze | replay | serve.
+"""The ``mauseloch`` command: play | simulate | tournament | analyze | rules | replay | serve.
 
 The library (``mauseloch`` minus this file, ``tui`` and ``server.cli``) never imports Typer or
 Rich; the commands of the simulator, tournaments and the deal search live here, the terminal
@@ -254,6 +254,26 @@ def analyze_command(
         console.print(f"[bold]{g.flips}[/] flips ({res['reason']}{extra}) → {path}   replay: mauseloch replay {path}")
 
 
+def rules_command(
+    game: str = typer.Argument(..., help="The game: mau-mau, aus-die-maus or mausgeflippt."),
+    lang_text: str | None = typer.Option(None, "--lang", help="de or en (default: from the locale, LANG)."),
+) -> None:
+    """Show the rules of a game (from the project's docs/rules) in German or English."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from mauseloch.rules import rules_text
+    from mauseloch.tui.common import fail, pick_lang
+
+    console = Console(highlight=False)
+    lang = pick_lang(console, lang_text)
+    try:
+        text = rules_text(game, lang)
+    except ValueError as exc:
+        raise fail(console, exc) from None
+    console.print(Markdown(text))
+
+
 # (group, command name, a function here or a module holding a function named ``command``)
 COMMANDS = (
     ("play", "mau-mau", "mauseloch.tui.maumau"),
@@ -262,6 +282,7 @@ COMMANDS = (
     ("app", "simulate", simulate_command),
     ("app", "tournament", tournament_command),
     ("app", "analyze", analyze_command),
+    ("app", "rules", rules_command),
     ("app", "replay", "mauseloch.tui.replay"),
     ("app", "serve", "mauseloch.server.cli"),
 )

@@ -10,6 +10,7 @@ in the game's list: a, b, c, …) followed by its value (1 or 0 for yes or no, e
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,7 +46,7 @@ def _base32(n: int) -> str:
             return digits
 
 
-def encode(game: str, players: int, options: dict[str, Any], seed: int) -> str:
+def encode(game: str, players: int, options: Mapping[str, Any], seed: int) -> str:
     """The code of a deal; ``options`` as a game reports them (resolved) or only some of them."""
     info = game_info(game)
     n = info.check_players(players)
