@@ -191,3 +191,46 @@ def test_rules_at_the_prompt_and_as_a_command() -> None:
             assert ("Regeln" in shown.output) == (lang == "de") or game != "mau-mau"
     unknown = runner.invoke(app, ["rules", "skat"])
     assert unknown.exit_code == 2 and "unknown game" in unknown.output
+
+
+def test_pace_pauses_and_changes_speed_at_once() -> None:
+    from mauseloch.tui.pace import TICK, Pace
+
+    keys: list[str] = []
+    slept: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        if len(slept) == 3:  # while the bots wait: pause, then (a few ticks later) go on faster
+            keys.extend([" "])
+        if len(slept) == 6:
+            keys.extend([" ", "+", "+"])
+
+    pace = Pace(1.0, lambda: keys.pop(0) if keys else None)
+    pace.wait(1.0, sleep)
+    paused_ticks = 3  # ticks 4, 5, 6 are spent paused
+    assert slept[3:6] == [TICK] * paused_ticks
+    played = sum(slept) - TICK * paused_ticks
+    assert pace.speed == pytest.approx(2.25)
+    # 3 ticks at speed 1, the rest of the second at speed 2.25
+    assert played == pytest.approx(3 * TICK + (1.0 - 3 * TICK) / 2.25)
+    pace.handle("-")
+    pace.handle("q")
+    assert pace.speed == pytest.approx(1.5) and pace.quit
+    pace.wait(5.0, sleep)  # a pace that was told to stop waits no more
+
+
+def test_aus_die_maus_in_german_from_a_deal_code_and_loaded_again(tmp_path: Path) -> None:
+    game = mauseloch.new_game("aus-die-maus", players=3, seed=21)
+    code = code_of(game)
+    target = tmp_path / "a.json"
+    args = ["play", "aus-die-maus", "--deal", code, "--lang", "de", "--speed", "1e6", "--save", str(target)]
+    result = runner.invoke(app, args, input="\n\n\nq\n")
+    assert result.exit_code == 0, result.output
+    assert f"Spielcode: {code}" in result.output and "Hausregeln: Kleines Spiel: ja" in result.output
+    assert "dreht" in result.output and "Enter zum Umdrehen" in result.output
+    saved = json.loads(target.read_text())
+    assert saved["deck"] == game.record()["deck"] and saved["moves"]
+    again = runner.invoke(app, ["play", "aus-die-maus", "--load", str(target), "--auto", "--speed", "1e6"])
+    assert again.exit_code == 0, again.output
+    assert "Going on from" in again.output and "Ranking" in again.output
