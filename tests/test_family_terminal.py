@@ -234,3 +234,14 @@ def test_aus_die_maus_in_german_from_a_deal_code_and_loaded_again(tmp_path: Path
     again = runner.invoke(app, ["play", "aus-die-maus", "--load", str(target), "--auto", "--speed", "1e6"])
     assert again.exit_code == 0, again.output
     assert "Going on from" in again.output and "Ranking" in again.output
+
+
+def test_simulate_and_analyze_report_in_german(tmp_path: Path) -> None:
+    sim = runner.invoke(app, ["simulate", "mau-mau", "-n", "40", "-w", "1", "--lang", "de"])
+    assert sim.exit_code == 0, sim.output
+    assert "Siege je Platz" in sim.output and "Spiellänge" in sim.output and "Wins per seat" not in sim.output
+    found = runner.invoke(
+        app, ["analyze", "aus-die-maus", "-p", "2", "--budget", "0.5", "--out", str(tmp_path), "--lang", "de"]
+    )
+    assert found.exit_code == 0, found.output
+    assert "Verteilungen in" in found.output and "ansehen: mauseloch replay" in found.output
