@@ -245,3 +245,24 @@ def test_simulate_and_analyze_report_in_german(tmp_path: Path) -> None:
     )
     assert found.exit_code == 0, found.output
     assert "Verteilungen in" in found.output and "ansehen: mauseloch replay" in found.output
+
+
+def test_slow_bots_for_the_youngest_wait_longer() -> None:
+    from rich.console import Console
+
+    from mauseloch.bots import make_bot
+    from mauseloch.bots.random_bot import pause_factor
+    from mauseloch.bots.reaction import LEVELS
+    from mauseloch.tui.ausdiemaus import KeyReader, run
+
+    assert pause_factor(make_bot("aus-die-maus", "slow")) == 2.5 and pause_factor(make_bot("mau-mau", "random")) == 1
+    assert LEVELS["little"].median_ms > LEVELS["child"].median_ms
+    waited = {}
+    for kind in ("random", "slow"):
+        slept: list[float] = []
+        game = mauseloch.new_game("aus-die-maus", players=2, seed=4)
+        console = Console(file=open("/dev/null", "w"), force_terminal=False)  # noqa: SIM115
+        run(game, set(), ["a", "b"], console, 1.0, KeyReader(), sleep=slept.append, kinds={0: kind, 1: kind})
+        waited[kind] = sum(slept)
+        assert game.is_over
+    assert waited["slow"] == pytest.approx(2.5 * waited["random"])

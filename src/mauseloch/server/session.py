@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 import mauseloch
 from mauseloch import IllegalMove, event_for
+from mauseloch.bots.random_bot import pause_factor
 from mauseloch.engine import Game
 
 from .clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, Deadlines, clock_seconds, wall
@@ -530,7 +531,8 @@ class TableSession:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop yet: start() schedules again
             return
-        delay = self._delay()
+        mover = self.seats[self.game.to_move or 0].mover()
+        delay = self._delay() * pause_factor(getattr(mover, "bot", None))  # slower bots for the youngest
         self.bot_version = self.version
         self.bot_due = wall() + delay
         self.bot_task = loop.create_task(self._bot_turn(self.version, delay))

@@ -243,6 +243,7 @@ def run(
 ) -> bool:
     """Play to the end; False when a human quit. ``kinds``: the bot kind of each bot seat."""
     from mauseloch.bots import make_bot
+    from mauseloch.bots.random_bot import pause_factor
 
     bots = {
         s: make_bot(GAME, (kinds or {}).get(s, "random"), seed=game.seed + s)
@@ -293,6 +294,7 @@ def run(
             pause = CALL_PAUSE if was_call and game.view(None)["chase"] else BOT_PAUSE
             if game.view(None)["chase"] and not was_call:
                 pause = CHASE_PAUSE
+            pause *= pause_factor(bots[seat])  # a slow bot for the youngest
             if pace is None:
                 sleep(pause / speed)
             else:
