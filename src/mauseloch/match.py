@@ -7,7 +7,7 @@ king 4, queen 3, jack 2 — the winner of the deal adds 0). The lowest total win
 
 The first player rotates: the engine's seat 0 always moves first (MM-1), so in deal ``i`` the
 match's player ``p`` sits at engine seat ``(p - i) mod n``; player ``i mod n`` leads. Deal ``i``
-is dealt from ``derive_seed(seed, i)``, so the whole match follows from one seed, and its
+is dealt from ``deal_seed(seed, i)``, so the whole match follows from one seed, and its
 record (every deal's record) replays to the same standings.
 """
 
@@ -16,11 +16,64 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .engine import Game, check_seed, competition_ranks, derive_seed, game_info, new_game, whole_number
+from .engine import SEED_LIMIT, Game, check_seed, competition_ranks, derive_seed, game_info, new_game, whole_number
 
 MATCH_GAMES = ("mau-mau",)  # games whose result carries card points to add up
 MATCH_KEYS = ("match", "game", "players", "options", "seed", "deals", "target", "games")
 MAX_DEALS = 99
+
+
+# -- the match's arithmetic, on plain data (a web table keeps a match as JSON, see server/family.py)
+def deal_seed(seed: int, deal: int) -> int:
+    """The seed of deal ``deal`` (0-based) of the match with ``seed``: below ``SEED_LIMIT``, so a
+    web table stores it and the page reads it exactly."""
+    return derive_seed(seed, deal) % SEED_LIMIT
+
+
+def seat_in_deal(player: int, deal: int, players: int) -> int:
+    """The engine seat of match player ``player`` in deal ``deal`` (0-based): player ``deal mod n``
+    sits at seat 0 and leads (MM-1)."""
+    return (player - deal) % players
+
+
+def player_in_deal(seat: int, deal: int, players: int) -> int:
+    return (seat + deal) % players
+
+
+def totals_of(scores: list[list[int]], players: int) -> list[int]:
+    return [sum(points[p] for points in scores) for p in range(players)]
+
+
+def ends_after(scores: list[list[int]], deals: int, target: int) -> bool:
+    """Whether the match is over once the deals in ``scores`` are played and booked."""
+    if len(scores) >= deals:
+        return True
+    return target > 0 and bool(scores) and max(totals_of(scores, len(scores[0]))) >= target
+
+
+def points_by_player(result: Mapping[str, Any], deal: int, players: int) -> list[int]:
+    """A finished deal's card points (``result["points"]``, by engine seat) for each player."""
+    return [result["points"][seat_in_deal(p, deal, players)] for p in range(players)]
+
+
+def standings_of(scores: list[list[int]], players: int) -> list[dict[str, Any]]:
+    """Each player's place (fewest points first, equal totals share a place), total and the
+    points of the last booked deal, in player order."""
+    totals = totals_of(scores, players)
+    ranks = competition_ranks([(total,) for total in totals])
+    last = scores[-1] if scores else [0] * players
+    return [{"player": p, "rank": ranks[p], "total": totals[p], "last": last[p]} for p in range(players)]
+
+
+def check_length(deals: Any, target: Any) -> tuple[int, int]:
+    """``deals`` and ``target`` as whole numbers, or a ``ValueError`` saying what they may be."""
+    number = whole_number(deals)
+    if number is None or not 1 <= number <= MAX_DEALS:
+        raise ValueError(f"a match has 1 to {MAX_DEALS} deals, got {deals!r}")
+    goal = whole_number(target)
+    if goal is None or goal < 0:
+        raise ValueError(f"the target score is a whole number, 0 for none, got {target!r}")
+    return number, goal
 
 
 class Match:
@@ -43,13 +96,7 @@ class Match:
         self.players = info.check_players(players)
         self.options = info.resolve_options(self.players, options)
         self.seed = check_seed(seed)
-        number = whole_number(deals)
-        if number is None or not 1 <= number <= MAX_DEALS:
-            raise ValueError(f"a match has 1 to {MAX_DEALS} deals, got {deals!r}")
-        goal = whole_number(target)
-        if goal is None or goal < 0:
-            raise ValueError(f"the target score is a whole number, 0 for none, got {target!r}")
-        self.deals, self.target = number, goal
+        self.deals, self.target = check_length(deals, target)
         self.games: list[Game] = []
         self.scores: list[list[int]] = []  # per finished deal: each player's points
         self.next_deal()
@@ -57,12 +104,10 @@ class Match:
     # ---------------------------------------------------------------- seats
     def seat_of(self, player: int, deal: int | None = None) -> int:
         """The engine seat of ``player`` in deal ``deal`` (default: the current one)."""
-        i = len(self.games) - 1 if deal is None else deal
-        return (player - i) % self.players
+        return seat_in_deal(player, len(self.games) - 1 if deal is None else deal, self.players)
 
     def player_at(self, seat: int, deal: int | None = None) -> int:
-        i = len(self.games) - 1 if deal is None else deal
-        return (seat + i) % self.players
+        return player_in_deal(seat, len(self.games) - 1 if deal is None else deal, self.players)
 
     # ---------------------------------------------------------------- flow
     @property
@@ -75,18 +120,18 @@ class Match:
         return len(self.games)
 
     def deal_seed(self, deal: int) -> int:
-        return derive_seed(self.seed, deal)
+        return deal_seed(self.seed, deal)
 
     @property
     def totals(self) -> list[int]:
-        return [sum(points[p] for points in self.scores) for p in range(self.players)]
+        return totals_of(self.scores, self.players)
 
     @property
     def is_over(self) -> bool:
         """The last deal is over and no other follows."""
         if not self.game.is_over:
             return False
-        return len(self.games) >= self.deals or (self.target > 0 and max(self.totals) >= self.target)
+        return ends_after(self.scores, self.deals, self.target)
 
     @property
     def between_deals(self) -> bool:
@@ -103,8 +148,7 @@ class Match:
 
     def deal_over(self) -> list[int]:
         """Book the current deal's points (call once when it is over); each player's points."""
-        result = self.game.result()
-        points = [result["points"][self.seat_of(p)] for p in range(self.players)]
+        points = points_by_player(self.game.result(), len(self.games) - 1, self.players)
         if len(self.scores) < len(self.games):
             self.scores.append(points)
         return self.scores[-1]
@@ -112,12 +156,7 @@ class Match:
     def standings(self) -> list[dict[str, Any]]:
         """Each player's place (fewest points first, equal totals share a place), total and the
         points of the last booked deal, in player order."""
-        totals = self.totals
-        ranks = competition_ranks([(total,) for total in totals])
-        last = self.scores[-1] if self.scores else [0] * self.players
-        return [
-            {"player": p, "rank": ranks[p], "total": totals[p], "last": last[p]} for p in range(self.players)
-        ]
+        return standings_of(self.scores, self.players)
 
     def state(self) -> dict[str, Any]:
         """What a table shows about the match (public: points are counted from open hands)."""

@@ -18,6 +18,7 @@ from mauseloch.bots import bot_kinds
 from mauseloch.locale import strings_module
 
 from .clock import GRACE_LEFT, GRACE_LOST
+from .family import api_match_record, api_rules
 from .lobby import Lobby, game_clocks, web_games
 from .protocol import MAX_MESSAGE, CreateTable, JoinTable, ProtocolError, decode_body, encode, error_body, limits
 from .session import Settings, TableSession, record_of, replay_frames
@@ -228,6 +229,8 @@ def create_app(
         Route("/api/tables/{table_id}/join", api_join, methods=["POST"]),
         Route("/api/tables/{table_id}/replay", api_replay),
         Route("/api/tables/{table_id}/record", api_record),
+        Route("/api/tables/{table_id}/match", api_match_record),
+        Route("/api/rules/{game}", api_rules),
         Route("/t/{table_id}", table_page),
         Route("/replay/{table_id}", replay_page),
         WebSocketRoute("/ws/{table_id}", table_socket),

@@ -170,6 +170,9 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     name: str | None = None
     title: str | None = None
     clock: Literal["off", "relaxed", "normal", "fast"] | None = None  # None: the game's default
+    deal: str | None = None  # a deal code (mauseloch.dealcode): the same deal again
+    deals: int = 1  # Mau-Mau match play: the number of deals (1: one game)
+    target: int = 0  # match play: it also ends once somebody has this many points (0: no target)
 
 
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):

@@ -30,6 +30,7 @@ from mauseloch.bots.random_bot import pause_factor
 from mauseloch.engine import Game
 
 from .clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, Deadlines, clock_seconds, wall
+from .family import deal_code, deal_ended, match_state
 from .hub import Connection, Hub
 from .protocol import ErrorMsg, Pong, PresenceMsg, ProtocolError, Snapshot, Update, encode
 from .seats import STAND_IN, BotSeat, Controller, Person, controllers
@@ -178,6 +179,8 @@ class TableSession:
             "version": self.version,
             "created": row.created.isoformat().replace("+00:00", "Z"),
             "next": row.next_id,
+            "deal_code": deal_code(row),  # family play: "the same deal again", once it is over
+            "match": match_state(row),
         }
 
     def live(self) -> dict[str, Any]:
@@ -196,6 +199,7 @@ class TableSession:
             "deadline": deadline,
             "rematch": sorted(self.rematch),
             "next": self.row.next_id,
+            "match": match_state(self.row),
             "now": round(wall(), 3),
         }
 
@@ -491,6 +495,7 @@ class TableSession:
             for d in list(self.deadlines):
                 self.deadlines.remove(d.kind, d.seat)
             self._save_deadlines()
+            deal_ended(self)  # a match goes on with its next deal
         self._schedule()  # before publishing: the update tells the next deadline
         self.hub.publish(self.id, self.version, self._update_for(new, by, self.live()))
 

@@ -51,6 +51,7 @@ tables_t = Table(
     Column("clock", String(10), nullable=True),  # off | relaxed | normal | fast (NULL: older tables, off)
     Column("deadlines", JSON, nullable=True),  # the table's running deadlines (clock.Deadline dicts)
     Column("next_id", String(32), nullable=True),  # the rematch table, once agreed
+    Column("match", JSON, nullable=True),  # family match play: the match this deal belongs to (server/family.py)
 )
 
 seats_t = Table(
@@ -79,7 +80,7 @@ moves_t = Table(
 
 # Columns added after the first release: created on an older database at start-up (all nullable).
 LATER_COLUMNS = {
-    "ml_tables": [tables_t.c.clock, tables_t.c.deadlines, tables_t.c.next_id],
+    "ml_tables": [tables_t.c.clock, tables_t.c.deadlines, tables_t.c.next_id, tables_t.c.match],
     "ml_seats": [seats_t.c.gone],
     "ml_moves": [moves_t.c.by],
 }
@@ -117,6 +118,7 @@ class TableRow:
     deadlines: list[dict[str, Any]] = field(default_factory=list)
     next_id: str | None = None
     by: list[str | None] = field(default_factory=list)  # per move: None (the seat's own player) or "stand-in"
+    match: dict[str, Any] | None = None  # a deal of a match (server/family.py), else None
 
 
 def default_url() -> str:
@@ -179,6 +181,7 @@ class Store:
                     created=row.created,
                     clock=row.clock,
                     deadlines=row.deadlines,
+                    match=row.match,
                 )
             )
             conn.execute(
@@ -322,6 +325,7 @@ class Store:
             deadlines=list(row["deadlines"] or []),
             next_id=row["next_id"],
             by=by,
+            match=row["match"],
         )
 
 

@@ -7,6 +7,8 @@ import { announcement, eventText } from "./events.js";
 import { errorText, getLang, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 import * as ausdiemaus from "./ausdiemaus.js";
 import * as maumau from "./maumau.js";
+import { mountRules, renderHouseRules } from "./rules.js";
+import { followSeat, renderMatchLine, standingsBox } from "./match.js";
 
 const RENDERERS = { "mau-mau": maumau, "aus-die-maus": ausdiemaus };
 const LOG_LIMIT = 200;
@@ -183,7 +185,8 @@ function renderEnd() {
     .map(({ i }) => seatName(i));
   const note = votes.length ? h("p", { id: "rematch-note", role: "status" },
     t("table.rematchWaiting", { names: waitingFor.join(", ") })) : "";
-  box.replaceChildren(h("h2", {}, t("table.gameOver")), renderer.endTable(view, seatName), buttons, note);
+  const match = (state.live && state.live.match) || (state.table && state.table.match);
+  box.replaceChildren(h("h2", {}, t("table.gameOver")), renderer.endTable(view, seatName), standingsBox(match, seatName), buttons, note);
   const first = box.hidden;
   box.hidden = false;
   if (first && box.dataset.shown !== "1") {
@@ -277,7 +280,7 @@ function setLive(live) {
   if (typeof live.now === "number") state.skew = live.now - Date.now() / 1000;
   if (live.next && state.cred && state.seat !== null) {
     // Everyone agreed to a rematch: the same seat at the new table.
-    saveCredentials(live.next, state.cred);
+    saveCredentials(live.next, followSeat(state.cred, state.table)); // a match: one seat on
     location.href = `/t/${encodeURIComponent(live.next)}`;
   }
 }
@@ -321,6 +324,8 @@ function render() {
   renderWaiting();
   renderTurn();
   renderSeats();
+  renderHouseRules(state.table);
+  renderMatchLine((state.live && state.live.match) || (state.table && state.table.match), seatName);
   const board = $("board");
   const view = state.view;
   if (!view) {
@@ -488,6 +493,7 @@ function main() {
     connect(null);
   });
   $("copy-invite").addEventListener("click", copyInvite);
+  mountRules(() => state.table, tableId);
   loadGames()
     .then((data) => {
       state.games = data.games || [];
