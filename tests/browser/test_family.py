@@ -64,6 +64,14 @@ def test_a_three_deal_match_in_german_with_the_rules_at_hand(browser: Any, fast_
         page.click("#rules-dialog button[type=submit]")
         page.wait_for_selector("#rules-dialog:not([open])", state="attached")
 
+        # pace: pause the bots and go on again (the server keeps the pace for the table)
+        page.wait_for_selector("#pace-row:not([hidden]) #pace-button")
+        page.click("#pace-button")
+        page.wait_for_selector("#pace-button[aria-pressed=true]")
+        assert page.inner_text("#pace-button") == "Weiter"
+        page.click("#pace-button")
+        page.wait_for_selector("#pace-button[aria-pressed=false]")
+
         tables = []
         for deal in (1, 2, 3):
             page.wait_for_function(

@@ -92,3 +92,31 @@ def test_a_bad_match_is_refused(client: TestClient) -> None:
         body = {"game": "mau-mau", "seats": [HUMAN, RANDOM_BOT], **extra}
         answer = client.post("/api/tables", json=body)
         assert answer.status_code == 400 and words in answer.json()["error"], answer.text
+
+
+def test_the_people_at_the_table_pause_the_bots_and_set_their_speed(client: TestClient) -> None:
+    created = create_table(client, [HUMAN, RANDOM_BOT], options={"move_limit": 200})
+    table_id = created["table"]
+    anna = seated(client, table_id, 0, created["token"])
+    anna.until(lambda p: p.my_turn())
+    anna.send({"type": "pace", "paused": True, "speed": 2})
+    live = anna.recv(presence=True)
+    assert live["type"] == "presence" and live["live"]["pace"] == {"paused": True, "speed": 2.0}
+    table = client.app.state.tables.get(table_id)  # type: ignore[attr-defined]
+    anna.move(anna.view["legal_moves"][0])
+    anna.until(lambda p: p.state is not None and p.state["version"] == 1)
+    if not anna.view["is_over"]:
+        assert table.game.to_move == 1 and table.bot_task is None  # the bot waits while paused
+        anna.send({"type": "pace", "paused": False, "speed": 1})
+        anna.until(lambda p: p.my_turn() or p.view["is_over"])  # and plays on once told to
+        assert table.version >= 2
+    watcher = Player(client, table_id)
+    watcher.hello()
+    watcher.send({"type": "pace", "paused": True, "speed": 1})
+    refused = watcher.recv()
+    assert refused["type"] == "error" and refused["code"] == "not_your_turn"
+    assert table.pace["paused"] is False
+    for bad in ({"type": "pace", "paused": True, "speed": 100}, {"type": "pace", "paused": "yes"}):
+        anna.send(bad)
+        frame = anna.recv()
+        assert frame["type"] == "error" and frame["code"] == "bad_message", frame

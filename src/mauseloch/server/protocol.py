@@ -7,7 +7,7 @@ error ``code`` the client is told.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -79,7 +79,14 @@ class Rematch(msgspec.Struct, tag="rematch", forbid_unknown_fields=True):
     """After the game: this seat wants a new deal with the same seats."""
 
 
-ClientMessage = Hello | MoveMsg | Resync | Ping | Leave | Rematch
+class PaceMsg(msgspec.Struct, tag="pace", forbid_unknown_fields=True):
+    """Someone at the table pauses the bots or changes their speed (family play: watching bots)."""
+
+    paused: bool = False
+    speed: Annotated[float, msgspec.Meta(ge=0.25, le=4.0)] = 1.0
+
+
+ClientMessage = Hello | MoveMsg | Resync | Ping | Leave | Rematch | PaceMsg
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 
 

@@ -138,6 +138,7 @@ class TableSession:
         self.bot_version = -1
         self.bot_due: float | None = None
         self.rematch: set[int] = set()
+        self.pace = {"paused": False, "speed": 1.0}  # the bots' pace, set by the people at the table
         self.stopping = False
         self.started = False
 
@@ -200,6 +201,7 @@ class TableSession:
             "rematch": sorted(self.rematch),
             "next": self.row.next_id,
             "match": match_state(self.row),
+            "pace": self.pace,
             "now": round(wall(), 3),
         }
 
@@ -512,7 +514,8 @@ class TableSession:
         seat = game.to_move
         if self.seats[seat].mover() is not None:
             self.deadlines.remove("turn")  # in memory only: a bot's turn has no clock
-            self._start_bot()
+            if not (self.pace["paused"] and isinstance(self.seats[seat], BotSeat)):  # paused bots wait
+                self._start_bot()
             return
         self.bot_due = None
         seconds = clock_seconds(self.row.game, self.row.clock)
@@ -527,7 +530,17 @@ class TableSession:
     def _delay(self) -> float:
         if self.settings.bot_delay is not None:
             return self.settings.bot_delay
-        return BOT_DELAY.get(self.row.game, DEFAULT_BOT_DELAY)
+        return BOT_DELAY.get(self.row.game, DEFAULT_BOT_DELAY) / float(self.pace["speed"])
+
+    def set_pace(self, seat: int | None, paused: bool, speed: float) -> None:
+        """Pause the bots or change their speed (someone seated at the table, not a spectator);
+        a stand-in for a person who is away is not held up (pausing is for watching bots)."""
+        if seat is None or self.person(seat) is None:
+            raise ProtocolError("not_your_turn", "only the people at the table set the bots' pace")
+        self.pace = {"paused": paused, "speed": speed}
+        if not paused:
+            self._schedule()
+        self.publish_live()
 
     def _start_bot(self) -> None:
         if self.bot_task is not None and self.bot_version == self.version:
@@ -557,6 +570,9 @@ class TableSession:
             if self.version != version or game.is_over or seat is None or self.row.status != "playing":
                 return
             ctl = self.seats[seat]
+            if self.pace["paused"] and isinstance(ctl, BotSeat):  # paused: it moves once the pace is set again
+                self.bot_task = None
+                return
             mover = ctl.mover()
             if mover is None:  # the person came back in time: their move
                 self._schedule()

@@ -15,7 +15,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .hub import Connection
 from .lobby import Lobby
-from .protocol import ErrorMsg, Hello, Leave, MoveMsg, Ping, ProtocolError, Rematch, Resync, decode_client, encode
+from .protocol import (
+    ErrorMsg,
+    Hello,
+    Leave,
+    MoveMsg,
+    PaceMsg,
+    Ping,
+    ProtocolError,
+    Rematch,
+    Resync,
+    decode_client,
+    encode,
+)
 from .session import TableSession
 
 RATE_LIMIT = 20  # messages per second and connection
@@ -120,6 +132,8 @@ async def table_socket(websocket: WebSocket) -> None:
                         break
                     elif isinstance(msg, Rematch):
                         table.vote_rematch(conn.seat)
+                    elif isinstance(msg, PaceMsg):
+                        table.set_pace(conn.seat, msg.paused, msg.speed)
                     refused_in_a_row = 0
                 except ProtocolError as exc:
                     reply = table.error(exc.code, exc.message)

@@ -9,6 +9,7 @@ import * as ausdiemaus from "./ausdiemaus.js";
 import * as maumau from "./maumau.js";
 import { mountRules, renderHouseRules } from "./rules.js";
 import { followSeat, renderMatchLine, standingsBox } from "./match.js";
+import { renderPace } from "./pace.js";
 
 const RENDERERS = { "mau-mau": maumau, "aus-die-maus": ausdiemaus };
 const LOG_LIMIT = 200;
@@ -325,6 +326,7 @@ function render() {
   renderTurn();
   renderSeats();
   renderHouseRules(state.table);
+  renderPace(state.table, state.live, state.seat, state.conn);
   renderMatchLine((state.live && state.live.match) || (state.table && state.table.match), seatName);
   const board = $("board");
   const view = state.view;
