@@ -181,7 +181,7 @@ class Replayer:
         if name == "aus-die-maus":
             from .ausdiemaus import describe as describe_ausdiemaus
 
-            return describe_ausdiemaus(event, self.names)
+            return describe_ausdiemaus(event, self.names, self.lang)
         if name == "mausgeflippt":
             from .mausgeflippt import describe as describe_mausgeflippt
 
@@ -225,10 +225,11 @@ class Replayer:
 
         from .ausdiemaus import SHORT_LEGEND, card_short, card_text
 
-        view = self.game.view(None)
+        view, lang = self.game.view(None), self.lang
         table = Table(box=None, padding=(0, 1), show_header=True)
-        for col in ("", "stack", "chips", "cards in the stack, top first"):
-            table.add_column(col, justify="right" if col in ("stack", "chips") else "left")
+        for col, right in (("", False), (t("am.stackCol", lang), True), (t("am.chipsCol", lang), True),
+                           (t("term.stackTopFirst", lang), False)):  # fmt: skip
+            table.add_column(col, justify="right" if right else "left")
         chase = view["chase"]
         for s, cards in enumerate(self._stacks()):
             role = ""
