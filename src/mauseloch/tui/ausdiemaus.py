@@ -387,7 +387,7 @@ def command(
     names = [
         (t("common.seat", lang, n=s) + (f" ({t('common.you', lang)})" if humans == 1 else ""))
         if s in human_seats
-        else t("bot.name", lang, level=t("bot.random", lang), n=s)
+        else t("bot.name", lang, level=t(f"bot.{kinds[s]}", lang), n=s)
         for s in range(n)
     ]
     opts = game.options
