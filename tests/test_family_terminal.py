@@ -84,10 +84,14 @@ def test_option_help_comes_from_the_catalogue(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.delenv("LC_ALL", raising=False)
     monkeypatch.delenv("LC_MESSAGES", raising=False)
     text = options_help("mau-mau")
-    assert "ace_skips=… Ass setzt aus: Ein Ass lässt" in text or "ace_skips=… Ass setzt aus:" in text
+    assert "ace_skips=true/false: Ass setzt aus: Ein Ass lässt" in text and "(Standard: nein)" in text
     assert "wiederholbar" in text
     monkeypatch.setenv("LANG", "en_GB.UTF-8")
-    assert "ace_skips=… Ace skips: An ace makes the next player miss a turn, like an eight." in options_help("mau-mau")
+    english = options_help("mau-mau")
+    assert "ace_skips=true/false: Ace skips: An ace makes the next player miss a turn, like an eight." in english
+    assert "move_limit=N: Move limit: After this many moves the game ends with the usual ranking. (default: 1000)" in (
+        english
+    )
 
 
 def test_a_match_in_german_saves_as_one_record_that_replays(tmp_path: Path) -> None:

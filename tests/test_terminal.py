@@ -96,7 +96,7 @@ def test_an_existing_save_file_is_announced_and_replaced(tmp_path: Path) -> None
     result = runner.invoke(app, args, input="")
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
-    assert text.index("will be overwritten") < text.index("Seed")  # said before the game
+    assert text.index("will be overwritten") < text.index("Deal code")  # said before the game
     assert mauseloch.record.load(target).is_over
     fresh = tmp_path / "new.json"
     result = runner.invoke(app, [*args[:-1], str(fresh)], input="q\n")

@@ -294,7 +294,7 @@ def run(
             pause = CALL_PAUSE if was_call and game.view(None)["chase"] else BOT_PAUSE
             if game.view(None)["chase"] and not was_call:
                 pause = CHASE_PAUSE
-            pause *= pause_factor(bots[seat])  # a slow bot for the youngest
+            pause *= pause_factor(bots.get(seat))  # a slow bot for the youngest (a person whose input ended: 1)
             if pace is None:
                 sleep(pause / speed)
             else:

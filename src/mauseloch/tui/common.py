@@ -50,7 +50,12 @@ def options_help(game: str) -> str:
         label, help_text = t(f"opt.{spec.name}", lang), t(f"optHelp.{spec.name}", lang)
         if help_text == f"optHelp.{spec.name}":
             label, help_text = spec.name.replace("_", " "), spec.description
-        lines.append(t("term.optionLine", lang, name=spec.name, label=label, help=help_text))
+        default = t(f"optDefault.{spec.name}", lang)
+        if default == f"optDefault.{spec.name}":  # the catalogue words a default only where it varies
+            word = f"common.{'yes' if spec.default else 'no'}"
+            default = t(word, lang) if spec.type is bool else str(spec.default)
+        name = f"{spec.name}={'true/false' if spec.type is bool else 'N'}"
+        lines.append(t("term.optionLine", lang, name=name, label=label, help=help_text, default=default))
     return t("term.optionHelp", lang, options=" ".join(lines))
 
 
