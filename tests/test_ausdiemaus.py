@@ -517,5 +517,5 @@ def test_metadata_and_help_say_the_defaults_depend_on_the_player_count() -> None
     shown = CliRunner().invoke(app, ["play", GAME, "--help"], env={"COLUMNS": "200"})
     assert shown.exit_code == 0
     text = " ".join(shown.output.replace("│", " ").split())
-    assert "small_deck=true/false" in text and "(default: true for 2-3 players, else false)" in text
+    assert "small_deck=true/false" in text and "(default: yes for 2–3 players, else no)" in text  # the lobby's words
     assert "(default: 9, or 5 with the small deck)" in text

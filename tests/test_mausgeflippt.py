@@ -613,7 +613,7 @@ def test_reaction_bot_model_orders_levels_and_makes_errors() -> None:
         nofit = [c for c in hand if c != "tie-blue"]
         flips = [bot.react(_window_view(nofit, "m07", False), _legal(nofit))[0] for _ in range(500)]
         assert flips.count("flip") > 400
-    assert medians["hard"] < medians["normal"] < medians["easy"] < medians["child"]
+    assert medians["hard"] < medians["normal"] < medians["easy"] < medians["child"] < medians["little"]
     # scanning a bigger hand takes longer
     small = ReactionBot(LEVELS["normal"], seed=5)
     big = ReactionBot(LEVELS["normal"], seed=5)
@@ -672,7 +672,7 @@ def test_random_play_keeps_every_card_and_replays(players: int) -> None:
 def test_levels_follow_the_published_model_and_include_a_child() -> None:
     from mauseloch.bots.reaction import DISPLAY, HICK_BITS
 
-    assert list(LEVELS)[:2] == ["child", "easy"] and "child" in bot_kinds(GAME)
+    assert list(LEVELS)[:3] == ["little", "child", "easy"] and "child" in bot_kinds(GAME)
     assert DISPLAY == "text"
     for level in LEVELS.values():
         assert level.median_ms == level.simple_ms + HICK_BITS * level.bit_ms + level.read_ms

@@ -1,4 +1,4 @@
-"""The ``mauseloch`` command: play | simulate | tournament | analyze | replay | serve.
+"""The ``mauseloch`` command: play | simulate | tournament | analyze | rules | replay | serve.
 
 The library (``mauseloch`` minus this file, ``tui`` and ``server.cli``) never imports Typer or
 Rich; the commands of the simulator, tournaments and the deal search live here, the terminal
@@ -115,14 +115,18 @@ def simulate_command(
     engine: bool = typer.Option(False, "--engine", help="Play through the engine API even where a kernel exists."),
     backend_name: str = typer.Option("local", "--backend", help="Where games run: local (processes) or ray."),
     address: str | None = typer.Option(None, "--address", help="Ray: the cluster's address (default: start one here)."),
+    lang_text: str | None = typer.Option(None, "--lang", help="de or en (default: from the locale, LANG)."),
 ) -> None:
     """Simulate many games between bots and report win shares, game lengths and figures."""
     from rich.console import Console
     from rich.markup import escape
 
+    from mauseloch.locale import t
     from mauseloch.simulate import make_spec, plot, print_report, report, simulate
+    from mauseloch.tui.common import pick_lang
 
     console = Console(stderr=json_out, highlight=False)
+    lang = pick_lang(console, lang_text)
     try:
         spec = make_spec(game, players, bots, seed, option, engine)
         backend = _run_checks(games, plot_file, backend_name, workers, address)
@@ -135,10 +139,10 @@ def simulate_command(
     if json_out:
         sys.stdout.write(json.dumps(rep, indent=1) + "\n")
     else:
-        print_report(rep, console)
+        print_report(rep, console, lang)
     if plot_file is not None:
         target = plot(rep, plot_file)
-        console.print(f"Plot written to {target}")
+        console.print(t("sim.plot", lang, path=target))
 
 
 def tournament_command(
@@ -194,6 +198,7 @@ def analyze_command(
     ),
     out: Path = typer.Option(Path("."), "--out", help="Directory for the record files of the finds."),  # noqa: B008
     keep: int = typer.Option(3, "--keep", help="Endless search: how many distinct endless deals to save."),
+    lang_text: str | None = typer.Option(None, "--lang", help="de or en (default: from the locale, LANG)."),
 ) -> None:
     """Search Aus die Maus deals for the longest game or for endless ones; save them as records."""
     from rich.console import Console
@@ -202,9 +207,13 @@ def analyze_command(
 
     from mauseloch.analyze import GAME, save_finds, search
     from mauseloch.engine import game_info
+    from mauseloch.locale import t
     from mauseloch.outputs import check_output_dir
+    from mauseloch.tui.ausdiemaus import end_why
+    from mauseloch.tui.common import pick_lang
 
     console = Console(highlight=False)
+    lang = pick_lang(console, lang_text)
     try:
         info = game_info(game)
         if info.name != GAME:
@@ -240,18 +249,39 @@ def analyze_command(
 
         result = search(n, options, mode, budget, seed, keep, progress)
     rate = result.deals / max(result.seconds, 1e-9)
-    console.print(f"{result.deals:,} deals in {result.seconds:.1f} s ({rate:,.0f} deals/s).")
+    console.print(t("an.rate", lang, deals=f"{result.deals:,}", seconds=f"{result.seconds:.1f}", rate=f"{rate:,.0f}"))
     if not result.finds:
-        what = "no endless deal" if mode == "endless" else "no deal that ends"
-        console.print(f"Found {what}; try a larger --budget or another --seed.")
+        console.print(t("an.noneEndless" if mode == "endless" else "an.none", lang))
         return
     saved = save_finds(result, out, seed)
     if mode == "endless":
-        console.print(f"Endless deals met: {result.endless_total:,} (distinct saved: {len(saved)}).")
+        console.print(t("an.endless", lang, n=f"{result.endless_total:,}", saved=len(saved)))
     for (path, g), find in zip(saved, result.finds, strict=True):
         res = g.result()
-        extra = f", loop from flip {find.loop_from}" if find.loop_from >= 0 else ""
-        console.print(f"[bold]{g.flips}[/] flips ({res['reason']}{extra}) → {path}   replay: mauseloch replay {path}")
+        extra = t("an.loop", lang, n=find.loop_from) if find.loop_from >= 0 else ""
+        reason = end_why(res["reason"], lang)
+        said = t("an.find", lang, flips=f"[bold]{g.flips}[/]", reason=reason, extra=extra, path=escape(str(path)))
+        console.print(said)
+
+
+def rules_command(
+    game: str = typer.Argument(..., help="The game: mau-mau, aus-die-maus or mausgeflippt."),
+    lang_text: str | None = typer.Option(None, "--lang", help="de or en (default: from the locale, LANG)."),
+) -> None:
+    """Show the rules of a game (from the project's docs/rules) in German or English."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from mauseloch.rules import rules_text
+    from mauseloch.tui.common import fail, pick_lang
+
+    console = Console(highlight=False)
+    lang = pick_lang(console, lang_text)
+    try:
+        text = rules_text(game, lang)
+    except ValueError as exc:
+        raise fail(console, exc) from None
+    console.print(Markdown(text))
 
 
 # (group, command name, a function here or a module holding a function named ``command``)
@@ -262,6 +292,7 @@ COMMANDS = (
     ("app", "simulate", simulate_command),
     ("app", "tournament", tournament_command),
     ("app", "analyze", analyze_command),
+    ("app", "rules", rules_command),
     ("app", "replay", "mauseloch.tui.replay"),
     ("app", "serve", "mauseloch.server.cli"),
 )

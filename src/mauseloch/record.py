@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .engine import Game, IllegalMove, new_game, whole_number
+
+if TYPE_CHECKING:
+    from .match import Match
 
 RECORD_KEYS = ("game", "players", "options", "seed", "deck", "moves")
 
@@ -46,15 +49,15 @@ def replay(record: Any) -> Game:
     return game
 
 
-def save(game: Game, path: str | Path, record: dict[str, Any] | None = None) -> Path:
+def save(game: Game | Match, path: str | Path, record: dict[str, Any] | None = None) -> Path:
     """Write ``game``'s record (or ``record``, e.g. a referee's, which adds its log) as JSON."""
     target = Path(path)
     target.write_text(json.dumps(game.record() if record is None else record, indent=1) + "\n", encoding="utf-8")
     return target
 
 
-def load(path: str | Path) -> Game:
-    """Read and replay a record file; every problem becomes a ``ValueError`` with the file named."""
+def read_json(path: str | Path) -> Any:
+    """A record file's JSON; every problem becomes a ``ValueError`` with the file named."""
     source = Path(path)
     try:
         text = source.read_text(encoding="utf-8")
@@ -63,10 +66,26 @@ def load(path: str | Path) -> Game:
     except UnicodeDecodeError:
         raise ValueError(f"{source} is not a text file, so not a Mauseloch record") from None
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"{source} is not valid JSON ({exc.msg} at line {exc.lineno}), so not a record") from None
+
+
+def load(path: str | Path) -> Game:
+    """Read and replay a record file; every problem becomes a ``ValueError`` with the file named."""
+    data = read_json(path)
     try:
         return replay(data)
     except ValueError as exc:
-        raise ValueError(f"{source}: {exc}") from None
+        raise ValueError(f"{Path(path)}: {exc}") from None
+
+
+def load_any(path: str | Path) -> Game | Match:
+    """Read a record file of one game or of a whole match (``mauseloch.match``) and replay it."""
+    from .match import is_match_record, replay_match
+
+    data = read_json(path)
+    try:
+        return replay_match(data) if is_match_record(data) else replay(data)
+    except ValueError as exc:
+        raise ValueError(f"{Path(path)}: {exc}") from None

@@ -44,6 +44,7 @@ from typing import Any
 
 from .backend import Backend, LocalBackend, run_ranges
 from .engine import SEED_LIMIT, Game, derive_seed, game_info, new_game
+from .locale import Lang, t
 
 STREAM_BOTS = 200  # bot of seat s: derive_seed(game_seed, STREAM_BOTS + s)
 STREAM_ENGINE = 100  # reaction games: the engine's seed is derive_seed(game_seed, STREAM_ENGINE)
@@ -462,16 +463,16 @@ def bot_figures(spec: SimSpec, tally: Tally) -> dict[str, dict[str, Any]]:
     return out
 
 
-def print_report(rep: dict[str, Any], console: Any) -> None:
+def print_report(rep: dict[str, Any], console: Any, lang: Lang = "en") -> None:
     from rich.table import Table
 
-    opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items()) or "none"
-    console.print(
-        f"[bold]{rep['game']}[/]: {rep['games']:,} games, {rep['players']} players, seed {rep['seed']}, options {opts}"
-    )
-    seats = Table(title="Wins per seat (rank 1; shared first places count for each)", title_justify="left")
-    for col in ("seat", "bot", "wins", "win share", "95% interval", "sole wins", "mean rank"):  # shares in %
-        seats.add_column(col, justify="left" if col == "bot" else "right")
+    opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items()) or t("sim.none", lang)
+    head = t("sim.head", lang, game=f"[bold]{rep['game']}[/]", games=f"{rep['games']:,}", players=rep["players"],
+             seed=rep["seed"], options=opts)  # fmt: skip
+    console.print(head)
+    seats = Table(title=t("sim.wins", lang), title_justify="left")
+    for col in ("seat", "bot", "wins", "share", "ci", "sole", "rank"):  # shares in %
+        seats.add_column(t(f"sim.col.{col}", lang), justify="left" if col == "bot" else "right")
     for row in rep["seats"]:
         low, high = row["ci95"]
         seats.add_row(
@@ -481,36 +482,37 @@ def print_report(rep: dict[str, Any], console: Any) -> None:
     console.print(seats)
     length = rep["length"]
     q = length["quantiles"]
+    line = t("sim.lengthLine", lang, mean=f"{length['mean']:.2f}", sd=f"{length['sd']:.2f}", min=length["min"],
+             max=length["max"])  # fmt: skip
     console.print(
-        f"[bold]Game length[/] ({length['unit']}): mean {length['mean']:.2f}, sd {length['sd']:.2f}, "
-        f"min {length['min']}, max {length['max']}; " + ", ".join(f"{k} {v}" for k, v in q.items())
+        f"[bold]{t('sim.length', lang)}[/] ({length['unit']}): {line}; " + ", ".join(f"{k} {v}" for k, v in q.items())
     )
     hist = length["histogram"]
     top = max(b["games"] for b in hist)
     for b in hist:
         bar = "█" * max(1 if b["games"] else 0, round(40 * b["games"] / top))
         console.print(f"  {b['from']:>5}–{b['to']:<5} {b['games']:>10,}  {bar}")
-    reasons = Table(title="End reasons", title_justify="left")
-    reasons.add_column("reason")
-    reasons.add_column("games", justify="right")
-    reasons.add_column("share", justify="right")
+    reasons = Table(title=t("sim.reasons", lang), title_justify="left")
+    reasons.add_column(t("sim.col.reason", lang))
+    reasons.add_column(t("sim.col.games", lang), justify="right")
+    reasons.add_column(t("sim.col.shareOf", lang), justify="right")
     for name, r in rep["reasons"].items():
         reasons.add_row(name, f"{r['games']:,}", f"{100 * r['share']:.3f} %")
     console.print(reasons)
     if rep["seat_figures"]:
-        figs = Table(title="Figures at the end (mean per game)", title_justify="left")
-        figs.add_column("figure")
+        figs = Table(title=t("sim.figures", lang), title_justify="left")
+        figs.add_column(t("sim.col.figure", lang))
         for s in range(rep["players"]):
-            figs.add_column(f"seat {s} ({rep['bots'][s]})", justify="right")
-        figs.add_column("all seats", justify="right")
+            figs.add_column(t("sim.seatCol", lang, n=s, bot=rep["bots"][s]), justify="right")
+        figs.add_column(t("sim.allSeats", lang), justify="right")
         for name, values in rep["seat_figures"].items():
             figs.add_row(name, *(f"{v:.3f}" for v in values), f"{sum(values):.3f}")
         console.print(figs)
     for name, value in rep["game_figures"].items():
-        console.print(f"{name}: {value:.3f} per game")
+        console.print(t("sim.perGame", lang, name=name, value=f"{value:.3f}"))
     by_bot = rep["bot_figures"]
     if len(by_bot) > 1:
-        table = Table(title="Per bot (mean per seat and game)", title_justify="left")
+        table = Table(title=t("sim.perBot", lang), title_justify="left")
         table.add_column("")
         for kind, row in by_bot.items():
             table.add_column(
@@ -518,8 +520,8 @@ def print_report(rep: dict[str, Any], console: Any) -> None:
                 justify="right",
             )
         rows = by_bot.values()
-        table.add_row("win share", *(f"{100 * r['win_share']:.2f} %" for r in rows))
-        table.add_row("mean rank", *(f"{r['mean_rank']:.3f}" for r in rows))
+        table.add_row(t("sim.col.share", lang), *(f"{100 * r['win_share']:.2f} %" for r in rows))
+        table.add_row(t("sim.col.rank", lang), *(f"{r['mean_rank']:.3f}" for r in rows))
         for name in rep["seat_figures"]:
             table.add_row(name, *(f"{r['figures'][name]:.3f}" for r in rows))
         console.print(table)

@@ -27,4 +27,19 @@ class RandomBot:
         return (None, 0) if move == "timeout" else (move, 0)
 
 
+class SlowBot(RandomBot):
+    """Aus die Maus! for the youngest: plays like the random bot (the game has no choices), but
+    the table waits ``pause_factor`` times as long before its flips, so a small child can follow."""
+
+    kind = "slow"
+    pause_factor = 2.5
+
+
+def pause_factor(bot: Any) -> float:
+    """How much longer than usual a table waits before ``bot`` moves (1 for most bots)."""
+    factor = getattr(bot, "pause_factor", 1.0)
+    return float(factor) if isinstance(factor, int | float) and factor > 0 else 1.0
+
+
 register_bot("random", RandomBot)
+register_bot("slow", SlowBot, game="aus-die-maus")

@@ -1,4 +1,5 @@
-"""Mausgeflippt bots with a human reaction model: levels ``child``, ``easy``, ``normal``, ``hard``.
+"""Mausgeflippt bots with a human reaction model: levels ``little``, ``child``, ``easy``, ``normal``,
+``hard``.
 
 A bot sees only its own view (its hand, the shown mouse, whether it is protected) and its legal
 moves, and draws every random number from its own seeded generator. When a mouse is shown it
@@ -45,6 +46,7 @@ near 25 ms (adults) to 50 ms (children): faster by about the reading.
 ======  ======  ======  ====  ======  =====  ====  ==========  ======  =======  =====  =======  ==========  ===========
 level   simple  bit_ms  read  median  sigma  scan  flip_extra  cheese  p_lapse  lapse  p_wrong  p_flip_fit  p_protected
 ======  ======  ======  ====  ======  =====  ====  ==========  ======  =======  =====  =======  ==========  ===========
+little     500     450  1500    2900   0.50   350         900     600     0.20   2500     0.15        0.15         0.45
 child      450     350   900    2050   0.45   250         600     400     0.15   2000     0.15        0.15         0.40
 easy       300     250   600    1400   0.40   160         400     250     0.10   1500     0.10        0.12         0.30
 normal     250     175   300     900   0.33   100         250     150     0.06   1200     0.05        0.06         0.12
@@ -53,6 +55,8 @@ hard       220     140   100     600   0.28    60         150     100     0.03  
 
 (ms; probabilities per mouse; ``median = simple + 2 × bit_ms + read``.)
 
+``little`` (added for families) is a child of four or five who does not read yet: everything of
+``child`` a good deal slower (median 2.9 s) and with more lapses, so the youngest can win too.
 ``child`` is a child of about five to seven who is just learning to read (simple reactions
 around 0.45 s, slow spelling-out of the words, many slips and lapses); ``easy`` an older child
 or a relaxed beginner; ``normal`` a casual adult; ``hard`` a practised adult (simple reaction
@@ -104,6 +108,8 @@ class Level:
 LEVELS: dict[str, Level] = {
     lv.name: lv
     for lv in (
+        # "little": a four- or five-year-old who cannot read yet and looks at each picture in turn
+        Level("little", 500.0, 450.0, 1500.0, 0.50, 350.0, 900.0, 600.0, 0.20, 2500.0, 0.15, 0.15, 0.45),
         Level("child", 450.0, 350.0, 900.0, 0.45, 250.0, 600.0, 400.0, 0.15, 2000.0, 0.15, 0.15, 0.40),
         Level("easy", 300.0, 250.0, 600.0, 0.40, 160.0, 400.0, 250.0, 0.10, 1500.0, 0.10, 0.12, 0.30),
         Level("normal", 250.0, 175.0, 300.0, 0.33, 100.0, 250.0, 150.0, 0.06, 1200.0, 0.05, 0.06, 0.12),

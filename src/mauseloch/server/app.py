@@ -19,6 +19,7 @@ from starlette.staticfiles import StaticFiles
 from mauseloch.locale import strings_module
 
 from .clock import GRACE_LEFT, GRACE_LOST
+from .family import api_match_record, api_rules
 from .health import healthz, readyz
 from .limits import Guard, Limits, LimitsMiddleware, RedisCounters, Refused, refusal_response
 from .lobby import Lobby, game_clocks, web_bots, web_games
@@ -128,13 +129,13 @@ async def table_page(request: Request) -> Response:
     token = request.query_params.get("token")
     seat_text = request.query_params.get("seat", "")
     old_id = request.query_params.get("rematch")
-    if token is None and old_id is not None:  # a rematch: the same seat and token at the new table
+    if token is None and old_id is not None:  # a rematch or a match's next deal: the same token
         old = lobby.get(old_id)
         held = seat_of_cookie(request, old) if old is not None and old.row.next_id == table_id else None
-        if held is not None:
-            token, seat_text = request.cookies[f"ml_{old_id}"].partition(":")[2], str(held)
-        else:
-            token = ""
+        token = request.cookies[f"ml_{old_id}"].partition(":")[2] if held is not None else ""
+        # the seat whose token it is there: the same seat at a rematch, one seat on in a match
+        found = Lobby.check_token(table, None, token) if token else None
+        seat_text = "" if found is None else str(found)
     if token is None:
         return page(request, "table.html")
     # A seat link: the token goes into the cookie, and out of the address bar and the history
@@ -354,6 +355,8 @@ def create_app(
         Route("/api/tables/{table_id}/seat-link", api_seat_link, methods=["POST"]),
         Route("/api/tables/{table_id}/replay", api_replay),
         Route("/api/tables/{table_id}/record", api_record),
+        Route("/api/tables/{table_id}/match", api_match_record),
+        Route("/api/rules/{game}", api_rules),
         Route("/t/{table_id}", table_page),
         Route("/replay/{table_id}", replay_page),
         WebSocketRoute("/ws/{table_id}", table_socket),

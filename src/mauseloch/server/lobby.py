@@ -17,6 +17,7 @@ from mauseloch.bots import bot_kinds
 from mauseloch.engine import GameInfo, game_info
 
 from .clock import CLOCK_NAMES, CLOCKS, default_clock
+from .family import family_setup, match_state, next_deal_row
 from .hub import Hub, LocalHub
 from .limits import CLOSE_SIGNED_OUT
 from .protocol import MAX_INVITE, CreateTable, ProtocolError, clean_name, clean_title
@@ -149,7 +150,8 @@ class Lobby:
                     raise ProtocolError("bad_message", f"seat {i}: a human seat has no bot")
                 seats.append(SeatRow(seat=i, kind="human", name=f"Player {i + 1}"))
         try:
-            game = mauseloch.new_game(info.name, players=len(req.seats), options=req.options)
+            seed, options, match = family_setup(info.name, len(req.seats), req)
+            game = mauseloch.new_game(info.name, players=len(req.seats), seed=seed, options=options)
         except ValueError as exc:
             raise ProtocolError("bad_message", str(exc)) from None
         record = game.record()
@@ -173,6 +175,7 @@ class Lobby:
             clock=req.clock or default_clock(info.name),
             public=req.public,
             invite_hash=None if invite is None else hash_token(invite),
+            match=match,
         )
         self.store.create_table(row)
         if row.status == "waiting":
@@ -231,7 +234,16 @@ class Lobby:
 
     def rematch(self, old: TableSession) -> None:
         """Everyone still at a finished table agreed: a new deal with the same seats (same names,
-        bots and seat tokens, so every page plays its seat there too)."""
+        bots and seat tokens, so every page plays its seat there too). A deal of a match that
+        goes on is followed by the match's next deal instead (server/family.py)."""
+        state = match_state(old.row)
+        if state is not None and not state["over"]:
+            row = next_deal_row(old.row, self._new_id())
+            self.store.create_table(row)
+            self.store.set_next(old.id, row.id)
+            old.row.next_id = row.id
+            self._run(row)
+            return
         game = mauseloch.new_game(old.row.game, players=old.row.players, options=old.row.options)
         record = game.record()
         seats = [

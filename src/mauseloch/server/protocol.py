@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -106,7 +106,15 @@ class ClockPong(msgspec.Struct, tag="clock_pong", forbid_unknown_fields=True):
     t: float
 
 
-ClientMessage = Hello | MoveMsg | Resync | Ping | Leave | Rematch | ReactMsg | ClockPong
+class PaceMsg(msgspec.Struct, tag="pace", forbid_unknown_fields=True):
+    """Someone at the table pauses the bots or changes their speed (family play: watching bots)."""
+
+    paused: bool = False
+    speed: Annotated[float, msgspec.Meta(ge=0.25, le=4.0)] = 1.0
+
+
+
+ClientMessage = Hello | MoveMsg | Resync | Ping | Leave | Rematch | ReactMsg | ClockPong | PaceMsg
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 
 
@@ -221,6 +229,9 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     title: str | None = None
     clock: Literal["off", "relaxed", "normal", "fast"] | None = None  # None: the game's default
     public: bool = False  # listed in the lobby for anyone to join; else only through the invite link
+    deal: str | None = None  # a deal code (mauseloch.dealcode): the same deal again
+    deals: int = 1  # Mau-Mau match play: the number of deals (1: one game)
+    target: int = 0  # match play: it also ends once somebody has this many points (0: no target)
 
 
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):

@@ -26,9 +26,11 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 import mauseloch
 from mauseloch import IllegalMove, event_for
+from mauseloch.bots.random_bot import pause_factor
 from mauseloch.engine import Game, game_info
 
 from .clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, Deadlines, clock_seconds, wall
+from .family import deal_code, deal_ended, match_state
 from .hub import Connection, Hub
 from .protocol import ErrorMsg, Pong, PresenceMsg, ProtocolError, Snapshot, Update, encode
 from .reactions import Reactions
@@ -142,6 +144,7 @@ class TableSession:
         self.bot_version = -1
         self.bot_due: float | None = None
         self.rematch: set[int] = set()
+        self.pace = {"paused": False, "speed": 1.0}  # the bots' pace, set by the people at the table
         self.stopping = False
         self.started = False
         # a reaction game's windows, driven with this server's clock (reactions.py)
@@ -186,6 +189,8 @@ class TableSession:
             "created": row.created.isoformat().replace("+00:00", "Z"),
             "next": row.next_id,
             "public": row.public,  # listed in the lobby (private tables are joined by invite only)
+            "deal_code": deal_code(row),  # family play: "the same deal again", once it is over
+            "match": match_state(row),
         }
 
     def live(self) -> dict[str, Any]:
@@ -208,6 +213,8 @@ class TableSession:
             "deadline": deadline,
             "rematch": sorted(self.rematch),
             "next": self.row.next_id,
+            "match": match_state(self.row),
+            "pace": self.pace,
             "now": round(wall(), 3),
         }
 
@@ -563,6 +570,7 @@ class TableSession:
             for d in list(self.deadlines):
                 self.deadlines.remove(d.kind, d.seat)
             self._save_deadlines()
+            deal_ended(self)  # a match goes on with its next deal
         self._schedule()  # before publishing: the update tells the next deadline
         if self.reactions is not None and self.row.status == "playing" and self._window_open():
             self.reactions.opened()  # the card is sent ahead, before the update that shows it
@@ -588,7 +596,8 @@ class TableSession:
         countdown = self.reactions is not None and clock_seconds(self.row.game, self.row.clock) is not None
         if self.seats[seat].mover() is not None and not countdown:  # reaction games: everyone's countdown
             self.deadlines.remove("turn")  # in memory only: a bot's turn has no clock
-            self._start_bot()
+            if not (self.pace["paused"] and isinstance(self.seats[seat], BotSeat)):  # paused bots wait
+                self._start_bot()
             return
         self.bot_due = None
         seconds = clock_seconds(self.row.game, self.row.clock)
@@ -603,7 +612,17 @@ class TableSession:
     def _delay(self) -> float:
         if self.settings.bot_delay is not None:
             return self.settings.bot_delay
-        return BOT_DELAY.get(self.row.game, DEFAULT_BOT_DELAY)
+        return BOT_DELAY.get(self.row.game, DEFAULT_BOT_DELAY) / float(self.pace["speed"])
+
+    def set_pace(self, seat: int | None, paused: bool, speed: float) -> None:
+        """Pause the bots or change their speed (someone seated at the table, not a spectator);
+        a stand-in for a person who is away is not held up (pausing is for watching bots)."""
+        if seat is None or self.person(seat) is None:
+            raise ProtocolError("not_your_turn", "only the people at the table set the bots' pace")
+        self.pace = {"paused": paused, "speed": speed}
+        if not paused:
+            self._schedule()
+        self.publish_live()
 
     def _start_bot(self) -> None:
         if self.bot_task is not None and self.bot_version == self.version:
@@ -612,7 +631,8 @@ class TableSession:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop yet: start() schedules again
             return
-        delay = self._delay()
+        mover = self.seats[self.game.to_move or 0].mover()
+        delay = self._delay() * pause_factor(getattr(mover, "bot", None))  # slower bots for the youngest
         self.bot_version = self.version
         self.bot_due = wall() + delay
         self.bot_task = loop.create_task(self._bot_turn(self.version, delay))
@@ -632,6 +652,9 @@ class TableSession:
             if self.version != version or game.is_over or seat is None or self.row.status != "playing":
                 return
             ctl = self.seats[seat]
+            if self.pace["paused"] and isinstance(ctl, BotSeat):  # paused: it moves once the pace is set again
+                self.bot_task = None
+                return
             mover = ctl.mover()
             if mover is None:  # the person came back in time: their move
                 self._schedule()

@@ -53,6 +53,7 @@ tables_t = Table(
     Column("next_id", String(32), nullable=True),  # the rematch table, once agreed
     Column("public", Boolean, nullable=True),  # listed in the lobby (NULL: older tables, which all were)
     Column("invite_hash", String(64), nullable=True),  # sha256 hex of the invite secret of a private table
+    Column("match", JSON, nullable=True),  # family match play: the match this deal belongs to (server/family.py)
 )
 
 seats_t = Table(
@@ -89,6 +90,7 @@ LATER_COLUMNS = {
         tables_t.c.next_id,
         tables_t.c.public,
         tables_t.c.invite_hash,
+        tables_t.c.match,
     ],
     "ml_seats": [seats_t.c.gone],
     "ml_moves": [moves_t.c.by, moves_t.c.referee],
@@ -130,6 +132,7 @@ class TableRow:
     public: bool = False  # listed in the lobby, and anyone may join; else only through the invite link
     invite_hash: str | None = None
     referee: dict[int, dict[str, Any]] = field(default_factory=dict)  # move index -> its window's log entry
+    match: dict[str, Any] | None = None  # a deal of a match (server/family.py), else None
 
 
 def default_url() -> str:
@@ -194,6 +197,7 @@ class Store:
                     deadlines=row.deadlines,
                     public=row.public,
                     invite_hash=row.invite_hash,
+                    match=row.match,
                 )
             )
             conn.execute(
@@ -355,6 +359,7 @@ class Store:
             public=True if row["public"] is None else bool(row["public"]),
             invite_hash=row["invite_hash"],
             referee=referee,
+            match=row["match"],
         )
 
 

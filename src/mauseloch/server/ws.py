@@ -22,6 +22,7 @@ from .protocol import (
     Hello,
     Leave,
     MoveMsg,
+    PaceMsg,
     Ping,
     ProtocolError,
     ReactMsg,
@@ -149,6 +150,8 @@ async def table_socket(websocket: WebSocket) -> None:
                         break
                     elif isinstance(msg, Rematch):
                         table.vote_rematch(conn.seat)
+                    elif isinstance(msg, PaceMsg):
+                        table.set_pace(conn.seat, msg.paused, msg.speed)
                     refused_in_a_row = 0
                 except ProtocolError as exc:
                     reply = table.error(exc.code, exc.message)

@@ -18,12 +18,20 @@ from typing import Any
 
 import typer
 
-from mauseloch import GAMES
+from mauseloch.locale import Lang, t, tn
 
-from .common import check_save_path, fail, leave_unfinished, plural, save_for_user, says
+from .common import (
+    check_save_path,
+    fail,
+    lang_option,
+    leave_unfinished,
+    options_help,
+    pick_lang,
+    save_for_user,
+    shown,
+)
 
 GAME = "aus-die-maus"
-OPTION_HELP = "A rule option as NAME=VALUE; repeatable. " + GAMES[GAME].options_help()
 # No emoji: terminals disagree on their width, which breaks the Live display's redrawing.
 CARD_FACE = {
     "cheese": ("o", "cheese", "yellow"),
@@ -47,46 +55,57 @@ def card_short(card: str) -> str:
 SHORT_LEGEND = "o cheese, M1–M3 a mouse with 1–3 paws, C a cat"
 
 
-def card_text(card: str | None) -> str:
+def card_text(card: str | None, lang: Lang = "en") -> str:
+    """A card in words, as the page names it (cheese, a mouse with its paws, cat)."""
     if card is None:
         return "—"
-    _, name, style = CARD_FACE[card]
+    _, _, style = CARD_FACE[card]
+    if card.startswith("mouse"):
+        paws = int(card[-1])
+        name = t("card.mouse1", lang) if paws == 1 else t("card.mouse", lang, n=paws)
+    else:
+        name = t(f"face.{card}", lang)
     return f"[{style}]{name}[/]"
 
 
-def end_why(reason: str, seat: int, names: list[str]) -> str:
-    """Why the game ended, in words (``seat``: who ended it)."""
-    return {
-        "chips": f"{names[seat]} took the last chip",
-        "empty_stack": f"{names[seat]} has no card left to flip",
-        "endless": "the deal loops forever (a position repeated)",
-    }.get(reason, reason)
+def end_why(reason: str, lang: Lang = "en") -> str:
+    """Why the game ended, in the page's words."""
+    text = t(f"am.reason.{reason}", lang)
+    return shown(reason) if text == f"am.reason.{reason}" else text
 
 
-def describe(event: dict[str, Any], names: list[str]) -> str | None:
-    """One line for the log, or None for events shown otherwise."""
+def describe(event: dict[str, Any], names: list[str], lang: Lang = "en") -> str | None:
+    """One line for the log, or None for events shown otherwise; the page's texts
+    (web/js/events-ausdiemaus.js) from the catalogue."""
     kind = event["type"]
+    named = [shown(n) for n in names]
+
+    def who(field: str) -> str:
+        return named[event[field]]
+
     if kind == "flip":
-        return f"{says(names[event['seat']], 'flip')} {card_text(event['card'])}"
+        return t("am.ev.flip", lang, name=who("seat"), card=card_text(event["card"], lang))
     if kind == "call":
-        return f"[bold magenta]“Mouse, watch out, the cat is coming!”[/] — {says(names[event['chaser']], 'chase')}"
+        said = tn("am.ev.call", event["paws"], lang, name=who("seat"), chaser=who("chaser"))
+        return f"[bold magenta]{said}[/]"
     if kind == "chase":
-        return f"   {names[event['chaser']]}: {plural(event['attempts_left'], 'attempt')} left"
+        return "   " + tn("am.ev.chase", event["attempts_left"], lang, chaser=who("chaser"), owner=who("owner"))
     if kind == "catch":
-        return f"[bold red]{says(names[event['seat']], 'catch')} the mouse of {names[event['owner']]}![/]"
+        return f"[bold red]{t('am.ev.catch', lang, name=who('seat'), owner=who('owner'))}[/]"
     if kind == "escape":
-        return f"[green]The mouse of {names[event['seat']]} escapes.[/]"
+        return f"[green]{t('am.ev.escape', lang, name=who('seat'), chaser=who('chaser'))}[/]"
     if kind == "pile_won":
-        chip = " and a chip" if event["chip"] else ""
-        who = says(names[event["seat"]], "win")
-        pile = plural(event["count"], "card")
-        return f"[bold]{who} the pile ({pile}){chip}[/]; {plural(event['chips_left'], 'chip')} left"
+        if event["chip"]:
+            said = tn("am.ev.pile_won_chip", event["chips_left"], lang, name=who("seat"), cards=event["count"])
+        else:
+            said = t("am.ev.pile_won", lang, name=who("seat"), n=event["count"])
+        return f"[bold]{said}[/]"
     if kind == "new_pile":
-        return f"   {says(names[event['seat']], 'start')} a new pile (no effect)"
+        return "   " + t("am.ev.new_pile", lang, name=who("seat"), card=card_text(event["card"], lang))
     if kind == "start":
-        return f"The pile starts with {card_text(event['card'])} (no effect)"
+        return t("am.ev.start", lang, card=card_text(event["card"], lang))
     if kind == "end":
-        return f"[bold]Game over: {end_why(event['reason'], event['seat'], names)}.[/]"
+        return f"[bold]{t('am.ev.end', lang, reason=end_why(event['reason'], lang))}[/]"
     return None
 
 
@@ -120,6 +139,18 @@ class KeyReader:
             termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, self._saved)
             self._saved = None
 
+    def poll(self) -> str | None:
+        """A key pressed on the terminal, without waiting (None: none, or no terminal)."""
+        if not self.tty or self.ended:
+            return None
+        import select
+
+        ready, _, _ = select.select([sys.stdin], [], [], 0)
+        if not ready:
+            return None
+        ch = os.read(sys.stdin.fileno(), 1)
+        return ch.decode("utf-8", "replace") if ch else None
+
     def read(self) -> str:
         """``"flip"``, ``"quit"`` or ``"eof"``."""
         if self.ended:
@@ -145,7 +176,7 @@ class KeyReader:
                 return "quit"
 
 
-def render(game: Any, names: list[str], log: list[str], call: bool, prompt: str) -> Any:
+def render(game: Any, names: list[str], log: list[str], call: bool, prompt: str, lang: Lang = "en") -> Any:
     """The table as a Rich renderable."""
     from rich.console import Group
     from rich.panel import Panel
@@ -155,29 +186,28 @@ def render(game: Any, names: list[str], log: list[str], call: bool, prompt: str)
     view = game.view(None)
     chase = view["chase"]
     table = Table(title="Aus die Maus!", title_justify="left", expand=False)
-    for col in ("", "player", "stack", "chips", ""):
-        table.add_column(col, justify="right" if col in ("stack", "chips") else "left")
+    for col, right in (("", False), (t("table.player", lang), False), (t("am.stackCol", lang), True),
+                       (t("am.chipsCol", lang), True), ("", False)):  # fmt: skip
+        table.add_column(col, justify="right" if right else "left")
     for s in range(game.players):
         mark = "▶" if view["to_move"] == s else ""
         role = ""
         if chase:
             if chase["chaser"] == s:
-                role = f"[bold red]must catch — {plural(chase['attempts_left'], 'attempt')} left[/]"
+                role = f"[bold red]{t('am.role.chaser', lang)} — {t('am.attempts', lang, n=chase['attempts_left'])}[/]"
             elif chase["owner"] == s:
-                role = "[magenta]mouse owner[/]"
+                role = f"[magenta]{t('am.role.owner', lang)}[/]"
         chips = "●" * view["chips"][s]
-        table.add_row(mark, names[s], plural(view["stacks"][s], "card"), f"{chips} {view['chips'][s]}", role)
+        table.add_row(mark, shown(names[s]), str(view["stacks"][s]), f"{chips} {view['chips'][s]}", role)
     pile = Text.from_markup(
-        f"Pile: {card_text(view['top'])}   ({plural(len(view['pile']), 'card')})    "
-        f"Chips left: {view['chips_left']}    Flips: {view['flips']}"
+        f"{t('am.pile', lang, n=len(view['pile']))}: {card_text(view['top'], lang)}    "
+        f"{t('am.chipsLeft', lang, n=view['chips_left'])}    {t('term.flips', lang, n=view['flips'])}"
     )
     parts: list[Any] = [table, pile]
     if call:
         parts.append(
             Panel(
-                Text(
-                    "MOUSE, WATCH OUT,\nTHE CAT IS COMING!", style="bold white on magenta", justify="center"
-                ),
+                Text(t("am.call", lang).upper(), style="bold white on magenta", justify="center"),
                 border_style="magenta", padding=(1, 4), expand=False,
             )
         )  # fmt: skip
@@ -187,15 +217,15 @@ def render(game: Any, names: list[str], log: list[str], call: bool, prompt: str)
     return Group(*parts)
 
 
-def ranking(game: Any, names: list[str]) -> Any:
+def ranking(game: Any, names: list[str], lang: Lang = "en") -> Any:
     from rich.table import Table
 
     res = game.result()
-    table = Table(title="Ranking", title_justify="left")  # why it ended: the log's last line
-    for col in ("rank", "player", "cards", "chips"):
-        table.add_column(col, justify="left" if col == "player" else "right")
+    table = Table(title=t("term.ranking", lang), title_justify="left")  # why it ended: the log's last line
+    for col in ("table.rank", "table.player", "am.stackCol", "am.chipsCol"):
+        table.add_column(t(col, lang), justify="left" if col == "table.player" else "right")
     for s in sorted(range(game.players), key=lambda s: (res["ranks"][s], s)):
-        table.add_row(str(res["ranks"][s]), names[s], str(res["cards"][s]), str(res["chips"][s]))
+        table.add_row(str(res["ranks"][s]), shown(names[s]), str(res["cards"][s]), str(res["chips"][s]))
     return table
 
 
@@ -208,9 +238,12 @@ def run(
     reader: KeyReader,
     sleep: Callable[[float], None] = time.sleep,
     kinds: dict[int, str] | None = None,
+    lang: Lang = "en",
+    pace: Any = None,
 ) -> bool:
     """Play to the end; False when a human quit. ``kinds``: the bot kind of each bot seat."""
     from mauseloch.bots import make_bot
+    from mauseloch.bots.random_bot import pause_factor
 
     bots = {
         s: make_bot(GAME, (kinds or {}).get(s, "random"), seed=game.seed + s)
@@ -229,7 +262,7 @@ def run(
                 call = True
             elif event["type"] in ("pile_won", "new_pile"):
                 call = False
-            line = describe(event, names)
+            line = describe(event, names, lang)
             if line is not None:
                 log.append(line)
                 if not live_mode:
@@ -242,17 +275,18 @@ def run(
         nonlocal call
         seat = game.to_move
         human = seat in humans and not reader.ended
-        prompt = f"[bold]{names[seat]}: press Enter to flip[/] (q quits)" if human else ""
+        asked = t("term.amPrompt", lang, name=shown(names[seat]))
+        prompt = f"[bold]{asked}[/]" if human else ""
         if live is not None:
-            live.update(render(game, names, log, call, prompt), refresh=True)
+            live.update(render(game, names, log, call, prompt, lang), refresh=True)
         if human:
             if not live_mode:
-                console.print(f"{names[seat]}: press Enter to flip (q quits)")
+                console.print(asked)
             key = reader.read()
             if key == "quit":
                 return False
             if key == "eof":
-                log.append("[dim](input ended: the remaining turns flip by themselves)[/]")
+                log.append(f"[dim]{t('term.amEof', lang)}[/]")
                 if not live_mode:
                     console.print(log[-1])
         else:
@@ -260,7 +294,13 @@ def run(
             pause = CALL_PAUSE if was_call and game.view(None)["chase"] else BOT_PAUSE
             if game.view(None)["chase"] and not was_call:
                 pause = CHASE_PAUSE
-            sleep(pause / speed)
+            pause *= pause_factor(bots.get(seat))  # a slow bot for the youngest (a person whose input ended: 1)
+            if pace is None:
+                sleep(pause / speed)
+            else:
+                pace.wait(pause, sleep)
+                if pace.quit:
+                    return False
         move = "flip" if seat in humans else bots[seat].choose(game.view(seat), game.legal_moves(seat))
         game.play(move, seat=seat)
         take_events()
@@ -269,16 +309,18 @@ def run(
     if live_mode:
         from rich.live import Live
 
-        with Live(render(game, names, log, call, ""), console=console, auto_refresh=False, transient=False) as live:
+        with Live(render(game, names, log, call, "", lang), console=console, auto_refresh=False) as live:
+            if pace is not None:  # a paused or faster game shows so at once
+                pace.on_change = lambda: live.update(render(game, names, log, call, pace.status, lang), refresh=True)
             while not game.is_over:
                 if not step(live):
-                    live.update(render(game, names, log, call, "[bold]Quit.[/]"), refresh=True)
+                    live.update(render(game, names, log, call, f"[bold]{t('term.quit', lang)}[/]", lang), refresh=True)
                     return False
-                live.update(render(game, names, log, call, ""), refresh=True)
+                live.update(render(game, names, log, call, pace.status if pace else "", lang), refresh=True)
     else:
         while not game.is_over:
             if not step(None):
-                console.print("Quit.")
+                console.print(t("term.quit", lang))
                 return False
     return True
 
@@ -286,55 +328,83 @@ def run(
 def command(
     players: int = typer.Option(4, "--players", "-p", help="Number of players, 2 to 6."),
     humans: int = typer.Option(1, "--humans", help="Human players (seats 0..K-1); the others are bots."),
-    auto: bool = typer.Option(False, "--auto", help="Nobody human: watch the bots play."),
+    auto: bool = typer.Option(
+        False, "--auto", help="Nobody human: watch the bots play (Space pauses, + and - change the speed)."
+    ),
     speed: float = typer.Option(1.0, "--speed", help="Speed factor for the bots' pauses (2 = twice as fast)."),
     bots: str = typer.Option(
         "random", "--bots", "-b", help="Bot kind for every bot seat, or a comma list with one kind per bot seat."
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the shuffle (default: a fresh one)."),
-    option: list[str] = typer.Option(  # noqa: B008
-        [], "--option", "-o", help=OPTION_HELP
-    ),
+    option: list[str] = typer.Option([], "--option", "-o", help=options_help(GAME)),  # noqa: B008
     save: Path | None = typer.Option(None, "--save", help="Write the game's record to this file at the end."),  # noqa: B008
+    lang_text: str | None = lang_option(),
+    load: Path | None = typer.Option(None, "--load", help="Go on with a game saved earlier."),  # noqa: B008
+    deal: str | None = typer.Option(None, "--deal", help="Play the deal a deal code names (e.g. A4-1Z3KQ8V0)."),
 ) -> None:
     """Play Aus die Maus! in the terminal: press Enter to flip, catch mice with cats."""
     from rich.console import Console
 
     import mauseloch
     from mauseloch.bots import bots_for_seats
+    from mauseloch.dealcode import code_of, decode
+    from mauseloch.record import load as load_game
+    from mauseloch.rules import house_rules
+
+    from .pace import Pace
 
     console = Console(highlight=False)
+    lang = pick_lang(console, lang_text)
     try:
         info = mauseloch.GAMES[GAME]
-        n = info.check_players(players)
         if auto:
             humans = 0
-        if not 0 <= humans <= n:
-            raise ValueError(f"--humans must be from 0 to {n}, got {humans}")
         if not speed > 0:
             raise ValueError(f"--speed must be a positive number, got {speed}")
-        game = mauseloch.new_game(GAME, players=n, seed=seed, options=info.options_from_text(option))
+        if load is not None:
+            game = load_game(load)
+            if game.name != GAME:
+                raise ValueError(t("term.loadGame", lang, path=load, game=game.name, wanted=GAME))
+            if game.is_over:
+                raise ValueError(t("term.loadOver", lang, path=load))
+        else:
+            options = info.options_from_text(option)
+            if deal is not None:
+                named = decode(deal)
+                if named.game != GAME:
+                    raise ValueError(t("term.dealGame", lang, code=deal.strip(), game=named.game, wanted=GAME))
+                players, seed, options = named.players, named.seed, named.options | options
+            game = mauseloch.new_game(GAME, players=info.check_players(players), seed=seed, options=options)
+        n = game.players
+        if not 0 <= humans <= n:
+            raise ValueError(f"--humans must be from 0 to {n}, got {humans}")
         kinds = dict(zip(range(humans, n), bots_for_seats(GAME, bots, n - humans), strict=True))
     except ValueError as exc:
         raise fail(console, exc) from None
     check_save_path(console, save)
 
     human_seats = set(range(humans))
-    if humans == 1:
-        names = ["You"] + [f"Bot {s}" for s in range(1, n)]
-    else:
-        names = [f"Player {s + 1}" if s in human_seats else f"Bot {s}" for s in range(n)]
+    names = [
+        (t("common.seat", lang, n=s) + (f" ({t('common.you', lang)})" if humans == 1 else ""))
+        if s in human_seats
+        else t("bot.name", lang, level=t(f"bot.{kinds[s]}", lang), n=s)
+        for s in range(n)
+    ]
     opts = game.options
-    console.print(
-        f"[bold]Aus die Maus![/] — {n} players ({humans} human), "
-        f"{'small' if opts['small_deck'] else 'full'} deck, {opts['chips']} chips. Seed {game.seed}."
-    )
+    deck = t("term.amSmall" if opts["small_deck"] else "term.amFull", lang)
+    head = t("term.amHead", lang, game="[bold]Aus die Maus![/]", n=n, humans=humans, deck=deck, chips=opts["chips"])
+    console.print(head)
+    console.print(t("term.dealCode", lang, code=code_of(game)))
+    console.print(t("term.houseRules", lang, rules=" · ".join(house_rules(GAME, opts, lang))))
+    if load is not None:
+        console.print(t("term.loaded", lang, path=shown(load), n=game.move_count + 1))
     try:
         with KeyReader() as reader:
-            finished = run(game, human_seats, names, console, speed, reader, kinds=kinds)
+            pace = Pace(speed, reader.poll, lang, shown=humans == 0 and reader.tty)
+            finished = run(game, human_seats, names, console, speed, reader, kinds=kinds, lang=lang, pace=pace)
     except KeyboardInterrupt:
-        raise leave_unfinished(console, game, save, interrupted=True) from None
+        raise leave_unfinished(console, game, save, interrupted=True, offer=True, lang=lang) from None
     if not finished:
-        raise leave_unfinished(console, game, save, interrupted=False)
-    console.print(ranking(game, names))
-    save_for_user(console, game, save)
+        raise leave_unfinished(console, game, save, interrupted=False, lang=lang)
+    console.print(ranking(game, names, lang))
+    save_for_user(console, game, save, lang=lang)

@@ -1,4 +1,4 @@
-"""What every terminal client shares: safe text, plain English, the record file and leaving a game.
+"""What every terminal client shares: safe text, the language, the record file and leaving a game.
 
 Rich reads ``[...]`` in a string as markup, so text that does not come from this package (what a
 person typed, record contents, file names, the engine's messages quoting them) only ever reaches
@@ -15,10 +15,48 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
+from mauseloch.locale import LANGS, Lang, detect_lang, t
+
 # Exit codes of a game in the terminal, the same in every game: finished or left with ``q`` (or
 # the input ended) is 0, bad arguments 2, Ctrl-C 130 (the shell's 128 + SIGINT).
 EXIT_BAD_ARGUMENTS = 2
 EXIT_INTERRUPTED = 130
+
+
+def lang_option() -> Any:
+    """The ``--lang de|en`` option every command that talks to people takes."""
+    return typer.Option(None, "--lang", help=t("term.lang", detect_lang()))
+
+
+def pick_lang(console: Any, value: str | None) -> Lang:
+    """The language asked for with ``--lang``, else the locale's (exit 2 for another one)."""
+    if value is None:
+        return detect_lang()
+    low = value.strip().lower()
+    for lang in LANGS:
+        if low == lang:
+            return lang
+    raise fail(console, f"--lang must be one of {', '.join(LANGS)}, got {value!r}")
+
+
+def options_help(game: str) -> str:
+    """``--option``'s help: every option of ``game`` with its name and help from the catalogue
+    (the lobby's words) in the locale's language; the engine's description where it has none."""
+    from mauseloch.engine import game_info
+
+    lang = detect_lang()
+    lines = []
+    for spec in game_info(game).options:
+        label, help_text = t(f"opt.{spec.name}", lang), t(f"optHelp.{spec.name}", lang)
+        if help_text == f"optHelp.{spec.name}":
+            label, help_text = spec.name.replace("_", " "), spec.description
+        default = t(f"optDefault.{spec.name}", lang)
+        if default == f"optDefault.{spec.name}":  # the catalogue words a default only where it varies
+            word = f"common.{'yes' if spec.default else 'no'}"
+            default = t(word, lang) if spec.type is bool else str(spec.default)
+        name = f"{spec.name}={'true/false' if spec.type is bool else 'N'}"
+        lines.append(t("term.optionLine", lang, name=name, label=label, help=help_text, default=default))
+    return t("term.optionHelp", lang, options=" ".join(lines))
 
 
 def shown(value: object) -> str:
@@ -71,10 +109,12 @@ def check_save_path(console: Any, path: Path | None) -> None:
             path.unlink()
 
 
-def save_for_user(console: Any, game: Any, path: Path | None, record: dict[str, Any] | None = None) -> None:
-    """Write ``game``'s record (or ``record``) to ``path`` (if asked for) and say how to replay it;
-    a file that cannot be written (checked at the start, but it may go away) is a clear message
-    and exit code 1, never a traceback."""
+def save_for_user(
+    console: Any, game: Any, path: Path | None, record: dict[str, Any] | None = None, lang: Lang = "en"
+) -> None:
+    """Write ``game``'s record (a game's or a match's, or ``record``) to ``path`` (if asked for)
+    and say how to replay it and go on with it; a file that cannot be written (checked at the
+    start, but it may go away) is a clear message and exit code 1, never a traceback."""
     if path is None:
         return
     from mauseloch.record import save
@@ -84,14 +124,42 @@ def save_for_user(console: Any, game: Any, path: Path | None, record: dict[str, 
     except OSError as exc:
         say_error(console, f"Could not save the record to {path}: {exc.strerror or exc}", prefix="")
         raise typer.Exit(1) from None
-    console.print(Text(f"Record saved to {path} (replay it with: mauseloch replay {path})"), soft_wrap=True)
+    console.print(Text(t("term.saved", lang, path=path, game=game.name)), soft_wrap=True)
+
+
+def offer_save(console: Any, lang: Lang = "en") -> Path | None:
+    """After Ctrl-C without ``--save``: ask for a file to save the game in (None: not wanted,
+    or the input ended, or a second Ctrl-C)."""
+    try:
+        answer = console.input(t("term.offerSave", lang)).strip()
+    except (EOFError, KeyboardInterrupt):
+        return None
+    if not answer:
+        return None
+    path = Path(answer).expanduser()
+    try:
+        check_save_path(console, path)
+    except typer.Exit:
+        return None
+    return path
 
 
 def leave_unfinished(
-    console: Any, game: Any, save: Path | None, *, interrupted: bool, record: dict[str, Any] | None = None
+    console: Any,
+    game: Any,
+    save: Path | None,
+    *,
+    interrupted: bool,
+    record: dict[str, Any] | None = None,
+    offer: bool = False,
+    lang: Lang = "en",
 ) -> typer.Exit:
     """The game was left before its end (``q``, the input ended, or Ctrl-C): say so, keep the
-    record if asked for, and give the exit code every game uses."""
-    console.print("\n[yellow]Game left unfinished.[/]" if interrupted else "[yellow]Game left unfinished.[/]")
-    save_for_user(console, game, save, record)
+    record if asked for (after Ctrl-C with ``offer``, ask where to keep it), and give the exit
+    code every game uses."""
+    left = f"[yellow]{t('term.left', lang)}[/]"
+    console.print("\n" + left if interrupted else left)
+    if save is None and interrupted and offer:
+        save = offer_save(console, lang)
+    save_for_user(console, game, save, record, lang)
     return typer.Exit(EXIT_INTERRUPTED if interrupted else 0)

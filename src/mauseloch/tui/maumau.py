@@ -1,4 +1,6 @@
-"""``mauseloch play mau-mau``: one person in the terminal against bots, drawn with Rich."""
+"""``mauseloch play mau-mau``: one person in the terminal against bots, drawn with Rich; a single
+game or a match of several deals (``--deals``, ``--target``), in German or English (``--lang``),
+from a deal code (``--deal``) or a saved game or match (``--load``)."""
 
 from __future__ import annotations
 
@@ -8,77 +10,96 @@ from typing import Any
 import typer
 
 from mauseloch.games.maumau import parse_card, parse_wish
+from mauseloch.locale import Lang, t, tn
 
 from .common import (
     check_save_path,
     fail,
+    lang_option,
     leave_unfinished,
-    plural,
+    options_help,
+    pick_lang,
     save_for_user,
     say_error,
     shown,
 )
+from .words import ACTIONS, german_suit, to_notation
 
 SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 SUIT_STYLE = {"C": "bold", "S": "bold", "H": "bold red", "D": "bold red"}
-SUIT_WORD = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
-END_WHY = {
-    "out": "a player is out of cards",
-    "move_limit": "the move limit is reached",
-    "stalemate": "no hand has a card that fits and none is left to draw",
-}
+ACTION_WORD = {"en": {v: v for v in ACTIONS.values()}, "de": {v: k for k, v in ACTIONS.items()}}
 
 
-def pretty(card: str, style: str | None = None) -> str:
-    """Rich markup for a card, the one way every screen shows one: the spec's rank letter (T is
-    the ten, as in the moves and messages) and the suit's symbol, whose shape, not its colour,
-    tells suits apart. ``style`` overrides the suit's colour (dim for cards that cannot go)."""
-    return f"[{style or SUIT_STYLE[card[1]]}]{card[0]}{SUIT_SYMBOL[card[1]]}[/]"
+def rank_label(rank: str, lang: Lang = "en") -> str:
+    """The index on a card as the page prints it: the spec's letters in English (T for the ten,
+    as in the moves), 10 and B, D, K, A in German."""
+    if lang == "en":
+        return rank
+    return "10" if rank == "T" else t(f"face.{rank}", lang) if rank in "JQKA" else rank
 
 
-def seat_name(seat: int, me: int | None) -> str:
-    """'You' for the player at the keyboard, 'Bot n' at a game against bots, 'Seat n' in a replay."""
-    if me is None:
-        return f"Seat {seat}"
-    return "You" if seat == me else f"Bot {seat}"
+def pretty(card: str, style: str | None = None, lang: Lang = "en") -> str:
+    """Rich markup for a card, the one way every screen shows one: its index and the suit's
+    symbol, whose shape, not its colour, tells suits apart. ``style`` overrides the suit's colour
+    (dim for cards that cannot go)."""
+    return f"[{style or SUIT_STYLE[card[1]]}]{rank_label(card[0], lang)}{SUIT_SYMBOL[card[1]]}[/]"
 
 
-def describe(event: dict[str, Any], me: int | None) -> str | None:
-    """A line of text for an event as ``me`` may see it (None: not worth a line)."""
+def suit_text(suit: str, lang: Lang = "en") -> str:
+    return f"{SUIT_SYMBOL[suit]} {t(f'suit.{suit}', lang)}"
+
+
+def seat_name(seat: int, me: int | None, lang: Lang = "en") -> str:
+    """A seat's name where no names are given: 'Seat n', and '(you)' after the keyboard's seat."""
+    base = t("common.seat", lang, n=seat)
+    return f"{base} ({t('common.you', lang)})" if seat == me else base
+
+
+def bot_name(kind: str, n: int, lang: Lang) -> str:
+    level = t(f"bot.{kind}", lang)
+    return t("bot.name", lang, level=kind if level == f"bot.{kind}" else level, n=n)
+
+
+def describe(event: dict[str, Any], me: int | None, lang: Lang = "en", names: list[str] | None = None) -> str | None:
+    """A line of text for an event as ``me`` may see it (None: not worth a line); the same
+    catalogue texts as the page's event log (web/js/events-maumau.js)."""
     kind = event["type"]
-    who = seat_name(event["seat"], me) if "seat" in event else ""
+    seat = event.get("seat")
+    name = shown(names[seat] if names and seat is not None else seat_name(seat, me, lang)) if seat is not None else ""
     if kind == "play":
-        return f"{who} played {pretty(event['card'])}"
+        return t("mm.ev.play", lang, name=name, card=pretty(event["card"], lang=lang))
     if kind == "wish":
-        return f"{who} wished {SUIT_SYMBOL[event['suit']]} {SUIT_WORD[event['suit']]}"
+        return t("mm.ev.wish", lang, name=name, suit=suit_text(event["suit"], lang))
     if kind == "penalty":
-        return f"[yellow]Penalty of {event['amount']} is open for {seat_name(event['seat'], me)}[/]"
+        return f"[yellow]{tn('mm.ev.penalty', event['amount'], lang, name=name)}[/]"
     if kind == "take":
-        return f"{who} took the penalty of {event['amount']}"
+        return tn("mm.ev.take", event["amount"], lang, name=name)
     if kind == "skip":
-        return f"{who} must skip a turn"
+        return t("mm.ev.skip", lang, name=name)
     if kind == "reverse":
-        return f"{who} reversed the direction of play"
+        return t("mm.ev.reverseCw" if event.get("direction") == 1 else "mm.ev.reverseCcw", lang, name=name)
     if kind == "draw":
-        if "cards" in event:
-            cards = " ".join(pretty(c) for c in event["cards"]) or "nothing"
-            return f"{who} drew {cards}"
-        return f"{who} drew {plural(event['count'], 'card')}"
+        if event.get("cards"):
+            return t("mm.ev.drawOwn", lang, name=name, cards=" ".join(pretty(c, lang=lang) for c in event["cards"]))
+        return tn("mm.ev.draw", event["count"], lang, name=name)
     if kind == "pass":
-        return f"{who} passed"
+        return t("mm.ev.pass", lang, name=name)
     if kind == "reshuffle":
-        return f"The discard pile was shuffled into a new draw pile ({event['count']} cards)"
-    if kind == "mau":
-        return f"[bold magenta]{who}: Mau![/]"
-    if kind == "mau_mau":
-        return f"[bold magenta]{who}: Mau-Mau![/]"
+        return tn("mm.ev.reshuffle", event["count"], lang)
+    if kind in ("mau", "mau_mau"):
+        return f"[bold magenta]{t(f'mm.ev.{kind}', lang, name=name)}[/]"
     if kind == "jack_no_win":
-        return f"{who} played a last jack, which may not win: one penalty card"
+        return t("mm.ev.jack_no_win", lang, name=name)
     if kind == "start":
-        return f"The first card is {pretty(event['card'])}"
+        return t("mm.ev.start", lang, card=pretty(event["card"], lang=lang))
     if kind == "end":
-        return f"[bold]Game over: {END_WHY.get(event['reason'], shown(event['reason']))}.[/]"
+        return f"[bold]{t('mm.ev.end', lang, reason=reason_text(event['reason'], lang))}[/]"
     return None
+
+
+def reason_text(reason: str, lang: Lang) -> str:
+    text = t(f"mm.reason.{reason}", lang)
+    return shown(reason) if text == f"mm.reason.{reason}" else text
 
 
 def command(
@@ -90,128 +111,214 @@ def command(
         help="Bot kind for every other seat (random or heuristic), or a comma list with one kind per bot seat.",
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the shuffle (default: a fresh one)."),
-    option: list[str] = typer.Option(  # noqa: B008
-        [], "--option", "-o", help="A rule option as NAME=VALUE, e.g. ace_skips=true; repeatable."
-    ),
+    option: list[str] = typer.Option([], "--option", "-o", help=options_help("mau-mau")),  # noqa: B008
     save: Path | None = typer.Option(None, "--save", help="Write the game's record to this file at the end."),  # noqa: B008
+    lang_text: str | None = lang_option(),
+    name: str | None = typer.Option(None, "--name", help="Your name at the table (default: Seat 0)."),
+    deals: int = typer.Option(1, "--deals", help="Match play: the number of deals (1: a single game)."),
+    target: int = typer.Option(0, "--target", help="Match play: also end once somebody has this many points."),
+    load: Path | None = typer.Option(None, "--load", help="Go on with a game or match saved earlier."),  # noqa: B008
+    deal: str | None = typer.Option(None, "--deal", help="Play the deal a deal code names (e.g. M4-1Z3KQ8V0)."),
 ) -> None:
-    """Play Mau-Mau in the terminal against bots."""
+    """Play Mau-Mau in the terminal against bots: one game, or a match of several deals."""
     from rich.console import Console
 
     import mauseloch
     from mauseloch.bots import bots_for_seats, make_bot
+    from mauseloch.dealcode import code_of, decode, encode
+    from mauseloch.match import Match
+    from mauseloch.record import load_any
+    from mauseloch.rules import house_rules
 
     console = Console(highlight=False)
+    lang = pick_lang(console, lang_text)
     info = mauseloch.GAMES["mau-mau"]
+    match: Match | None = None
     try:
-        options = info.options_from_text(option)
-        game = mauseloch.new_game("mau-mau", players=players, seed=seed, options=options)
-        kinds = bots_for_seats("mau-mau", bots, game.players - 1)
-        seat_bots = {s: make_bot("mau-mau", kinds[s - 1], seed=game.seed + s) for s in range(1, game.players)}
+        if load is not None:
+            loaded = load_any(load)
+            if loaded.name != info.name:
+                raise ValueError(t("term.loadGame", lang, path=load, game=loaded.name, wanted=info.name))
+            if isinstance(loaded, Match):
+                match, game = loaded, loaded.game
+            else:
+                game = loaded
+            if match.is_over if match is not None else game.is_over:
+                raise ValueError(t("term.loadOver", lang, path=load))
+        else:
+            options: dict[str, Any] = info.options_from_text(option)
+            if deal is not None:
+                named = decode(deal)
+                if named.game != info.name:
+                    raise ValueError(t("term.dealGame", lang, code=deal.strip(), game=named.game, wanted=info.name))
+                players, seed, options = named.players, named.seed, named.options | options
+            if deals > 1 or target > 0:
+                match = Match(info.name, players, seed, options, deals, target)
+                game = match.game
+            else:
+                game = mauseloch.new_game(info.name, players=players, seed=seed, options=options)
+        kinds = bots_for_seats(info.name, bots, game.players - 1)
+        player_bots = {p: make_bot(info.name, kinds[p - 1], seed=game.seed + p) for p in range(1, game.players)}
     except ValueError as exc:
         raise fail(console, exc) from None
     check_save_path(console, save)
 
-    me = 0
-    against = kinds[0] + " bots" if len(set(kinds)) == 1 else "bots (" + ", ".join(kinds) + ")"
-    console.print(f"[bold]Mau-Mau[/] — {players} players, you against {against}. Seed {game.seed}.")
-    house = [info.option(k).description for k, v in game.options.items() if v is True]
-    console.print(f"House rules: {'; '.join(house) or 'none'}. The game ends after {game.options['move_limit']} moves.")
-    console.print(
-        "Type a card (7H, TD or 10D, J♣:S) or its number, [bold]d[/]raw, [bold]p[/]ass, [bold]t[/]ake, or q to quit.\n"
-    )
-    seen = 0
+    you = t("common.you", lang)
+    me_name = f"{name.strip() or t('common.seat', lang, n=0)} ({you})" if name else seat_name(0, 0, lang)
+    names = [me_name] + [bot_name(kinds[p - 1], p, lang) for p in range(1, game.players)]
+    others = shown(", ".join(names[1:]))
+    title = f"[bold]{info.title}[/]"
+    console.print(t("term.against", lang, game=title, n=game.players, me=shown(names[0]), bots=others))
+    code = encode(info.name, game.players, game.options, match.seed) if match else code_of(game)
+    more = f" --deals {match.deals}" + (f" --target {match.target}" if match.target else "") if match else ""
+    console.print(t("term.dealCode", lang, code=code).replace(f"--deal {code}", f"--deal {code}{more}"))
+    house = house_rules(info.name, game.options, lang)
+    console.print(t("term.houseRules", lang, rules=" · ".join(house)))
+    if match is not None:
+        console.print(f"[dim]{t('match.pointsNote', lang)}[/]")
+    if load is not None:
+        console.print(t("term.loaded", lang, path=shown(load), n=len(game.record()["moves"]) + 1))
+    console.print(t("term.helpMm", lang) + "\n")
+
+    def the_record() -> Any:
+        return match if match is not None else game
+
     try:
-        while not game.is_over:
-            if game.to_move == me:
-                seen = _show_news(console, game, me, seen)
-                _show_table(console, game, me)
-                _play_human(console, game, me)
-            else:
-                seat = game.to_move
-                assert seat is not None
-                game.play(seat_bots[seat].choose(game.view(seat), game.legal_moves()))
+        while True:
+            if match is not None:
+                game = match.game
+                heading = "match.headingTarget" if match.target else "match.heading"
+                said = t(heading, lang, deal=match.deal_number, deals=match.deals, target=match.target)
+                console.print(f"\n[bold]{said}[/]")
+                console.print(t("match.leads", lang, name=shown(names[match.player_at(0)])))
+            at = [names[match.player_at(s)] for s in range(game.players)] if match else names
+            me = match.seat_of(0) if match else 0
+            _play_deal(console, game, me, at, {s: player_bots[match.player_at(s) if match else s]
+                                              for s in range(game.players) if s != me}, lang)  # fmt: skip
+            _show_result(console, game, me, at, lang)
+            if match is None:
+                break
+            match.deal_over()
+            _show_standings(console, match, names, lang)
+            if match.is_over:
+                best = [names[s["player"]] for s in match.standings() if s["rank"] == 1]
+                console.print(f"[bold green]{t('match.over', lang, names=shown(', '.join(best)))}[/]")
+                break
+            answer = console.input(t("match.next", lang) + " ")
+            if answer.strip().lower() in ("q", "quit", "exit"):
+                raise EOFError
+            match.next_deal()
     except EOFError:  # q, or the input ended
-        raise leave_unfinished(console, game, save, interrupted=False) from None
+        raise leave_unfinished(console, the_record(), save, interrupted=False, lang=lang) from None
     except KeyboardInterrupt:
-        raise leave_unfinished(console, game, save, interrupted=True) from None
-
-    _show_news(console, game, me, seen)
-    _show_result(console, game, me)
-    save_for_user(console, game, save)
+        raise leave_unfinished(console, the_record(), save, interrupted=True, offer=True, lang=lang) from None
+    save_for_user(console, the_record(), save, lang=lang)
 
 
-def _show_news(console: Any, game: Any, me: int, seen: int) -> int:
+def _play_deal(console: Any, game: Any, me: int, names: list[str], seat_bots: dict[int, Any], lang: Lang) -> None:
+    seen = 0
+    while not game.is_over:
+        if game.to_move == me:
+            seen = _show_news(console, game, me, seen, names, lang)
+            _show_table(console, game, me, names, lang)
+            _play_human(console, game, me, lang)
+        else:
+            seat = game.to_move
+            assert seat is not None
+            game.play(seat_bots[seat].choose(game.view(seat), game.legal_moves()))
+    _show_news(console, game, me, seen, names, lang)
+
+
+def _show_news(console: Any, game: Any, me: int, seen: int, names: list[str], lang: Lang) -> int:
     from mauseloch import event_for
 
     events = game.events
     lines = []
     for event in events[seen:]:
         visible = event_for(event, me)
-        text = describe(visible, me) if visible is not None and event["type"] != "deal" else None
+        text = describe(visible, me, lang, names) if visible is not None and event["type"] != "deal" else None
         if text:
             lines.append(text)
     if lines:
-        console.print("[dim]Since your last move:[/]")
+        console.print(f"[dim]{t('term.since', lang)}[/]")
         for line in lines:
             console.print(f"  {line}")
     return len(events)
 
 
-def _show_table(console: Any, game: Any, me: int) -> None:
+def _show_table(console: Any, game: Any, me: int, names: list[str], lang: Lang) -> None:
     from rich.panel import Panel
 
     view = game.view(me)
     legal = set(view["legal_moves"])
     legal_cards = {m.partition(":")[0] for m in legal}
     others = "   ".join(
-        f"{seat_name(s, me)}: {plural(c, 'card')}" + (" ←" if s == view["to_move"] else "")
+        t("term.others", lang, name=shown(names[s]), cards=_cards(c, lang))
+        + (" ←" if s == view["to_move"] else "")
         for s, c in enumerate(view["hand_counts"])
         if s != me
     )
-    top = f"Top card {pretty(view['top'])}"
+    top = f"{t('mm.top', lang)} {pretty(view['top'], lang=lang)}"
     if view["wish"]:
-        top += f"   [bold yellow]wish: {SUIT_SYMBOL[view['wish']]} {SUIT_WORD[view['wish']]}[/]"
+        top += f"   [bold yellow]{t('mm.wish', lang, suit=suit_text(view['wish'], lang))}[/]"
     if view["penalty"]:
-        top += f"   [bold red]penalty open: draw {view['penalty']} or play a seven[/]"
-    direction = "clockwise" if view["direction"] == 1 else "counter-clockwise"
+        top += f"   [bold red]{t('mm.penalty', lang, n=view['penalty'])}[/]"
+    direction = t("mm.direction", lang, dir=t("mm.dir.cw" if view["direction"] == 1 else "mm.dir.ccw", lang))
     hand = "  ".join(
-        f"[cyan]{i}[/]:{pretty(c)}" if c in legal_cards else f"[dim]{i}:[/]{pretty(c, 'dim')}"
+        f"[cyan]{i}[/]:{pretty(c, lang=lang)}" if c in legal_cards else f"[dim]{i}:[/]{pretty(c, 'dim', lang)}"
         for i, c in enumerate(view["hand"], 1)
     )
-    extra = [m for m in ("draw", "pass", "take") if m in legal]
+    extra = [ACTION_WORD[lang][m] for m in ("draw", "pass", "take") if m in legal]
     lines = [
         others,
-        f"{top}   draw pile {view['draw_pile']}   play goes {direction}",
+        f"{top}   {t('term.drawPile', lang, n=view['draw_pile'])}   {direction}",
         "",
-        f"Your hand: {hand}",
+        f"{t('mm.hand', lang)}: {hand}",
     ]
     if view["drawn"]:
-        lines.append(f"You drew {pretty(view['drawn'])}: play it or pass.")
+        lines.append(t("term.mmDrawnHint", lang, card=pretty(view["drawn"], lang=lang)))
     if extra:
-        lines.append("Also possible: " + ", ".join(extra))
-    console.print(Panel("\n".join(lines), title=f"Move {view['moves_played'] + 1}", expand=False))
+        lines.append(t("term.also", lang, moves=", ".join(extra)))
+    console.print(Panel("\n".join(lines), title=t("term.move", lang, n=view["moves_played"] + 1), expand=False))
 
 
-def _play_human(console: Any, game: Any, me: int) -> None:
+def _cards(count: int, lang: Lang) -> str:
+    return t("table.cards", lang, n=count) if count != 1 else t("table.card1", lang)
+
+
+def _show_rules(console: Any, lang: Lang) -> None:
+    from rich.markdown import Markdown
+
+    from mauseloch.rules import rules_text
+
+    try:
+        console.print(Markdown(rules_text("mau-mau", lang)))
+    except ValueError as exc:
+        say_error(console, exc)
+
+
+def _play_human(console: Any, game: Any, me: int, lang: Lang) -> None:
     """Read moves until the engine accepts one; bad input gets a clear message and changes nothing.
-    A jack that may go but comes without a good wish asks for the wish again, saying what is wrong."""
+    German words become the notation first (tui.words); the engine judges the move. A jack that
+    may go but comes without a good wish asks for the wish again, saying what is wrong."""
     view = game.view(me)
     hand: list[str] = view["hand"]
     legal: list[str] = view["legal_moves"]
-    shortcuts = {"d": "draw", "p": "pass", "t": "take"}
     while True:
-        text = console.input("[bold]Your move> [/]").strip()
+        text = console.input(f"[bold]{t('term.prompt', lang)}[/]").strip()
         if text.lower() in ("q", "quit", "exit"):
             raise EOFError
+        if text.lower() in ("r", "regeln", "rules"):
+            _show_rules(console, lang)
+            continue
         if not text:
             continue
-        move = shortcuts.get(text.lower(), text)
+        move = to_notation(text, lang)
         number, colon, wish = move.partition(":")
         if number.strip().isdigit():
             index = int(number)
             if not 1 <= index <= len(hand):
-                say_error(console, f"There is no card {index}: your hand has cards 1 to {len(hand)}.", prefix="")
+                say_error(console, t("term.noCard", lang, i=index, n=len(hand)), prefix="")
                 continue
             move = hand[index - 1] + colon + wish
             number = hand[index - 1]
@@ -220,46 +327,56 @@ def _play_human(console: Any, game: Any, me: int) -> None:
         except ValueError:
             card = ""  # not a card: the engine says what is wrong
         if card and any(m.startswith(card + ":") for m in legal):  # a jack that may go
-            move = f"{card}:{_ask_wish(console, wish, bool(colon))}"
+            move = f"{card}:{_ask_wish(console, wish, bool(colon), lang)}"
         try:
             game.play(move, seat=me)  # the engine judges; a refused move changes nothing
         except ValueError as exc:
-            say_error(console, exc, prefix="")
+            say_error(console, exc if lang == "en" else f"{t('error.illegal', lang)} ({exc})", prefix="")
             continue
         return
 
 
-def _ask_wish(console: Any, wish: str, typed: bool) -> str:
+def _ask_wish(console: Any, wish: str, typed: bool, lang: Lang) -> str:
     """The wished suit: the one typed after the colon if good, else asked for until it is."""
     while True:
         try:
-            return parse_wish(wish)
+            return parse_wish(german_suit(wish) or wish if lang == "de" else wish)
         except ValueError as exc:
             if typed:  # a wish was given (maybe an empty line): say what is wrong with it
                 say_error(console, exc, prefix="")
-        wish = console.input("Wish a suit — C ♣, S ♠, H ♥ or D ♦: ")
+        wish = console.input(t("term.askWish", lang))
         if wish.strip().lower() in ("q", "quit", "exit"):
             raise EOFError
         typed = True
 
 
-def _show_result(console: Any, game: Any, me: int) -> None:
+def _show_result(console: Any, game: Any, me: int, names: list[str], lang: Lang) -> None:
     from rich.table import Table
 
     result = game.result()
     view = game.view(me)
-    table = Table(title=f"Result: {END_WHY.get(result['reason'], shown(result['reason']))}")
-    for column in ("Rank", "Player", "Cards", "Points", "Left in hand"):
-        table.add_column(column)
+    table = Table(title=t("term.result", lang, reason=reason_text(result["reason"], lang)))
+    for column in ("table.rank", "table.player", "mm.points", "table.leftWith"):
+        table.add_column(t(column, lang))
     order = sorted(range(game.players), key=lambda s: result["ranks"][s])
     for s in order:
         table.add_row(
             str(result["ranks"][s]),
-            seat_name(s, me),
-            str(result["cards"][s]),
+            shown(names[s]),
             str(result["points"][s]),
-            " ".join(pretty(c) for c in view["hands"][s]),
+            " ".join(pretty(c, lang=lang) for c in view["hands"][s]),
         )
     console.print(table)
     rank = result["ranks"][me]
-    console.print("[bold green]You won![/]" if rank == 1 else f"You finished at rank {rank}.")
+    console.print(f"[bold green]{t('term.youWon', lang)}[/]" if rank == 1 else t("term.yourRank", lang, rank=rank))
+
+
+def _show_standings(console: Any, match: Any, names: list[str], lang: Lang) -> None:
+    from rich.table import Table
+
+    table = Table(title=t("match.standings", lang, deal=match.deal_number))
+    for column in ("table.rank", "table.player", "match.deal", "match.total"):
+        table.add_column(t(column, lang))
+    for row in sorted(match.standings(), key=lambda r: (r["rank"], r["player"])):
+        table.add_row(str(row["rank"]), shown(names[row["player"]]), str(row["last"]), f"[bold]{row['total']}[/]")
+    console.print(table)

@@ -17,7 +17,20 @@ from typing import Any
 
 import typer
 
-from .common import check_save_path, fail, leave_unfinished, plural, save_for_user, says, shown
+from mauseloch.locale import t
+
+from .common import (
+    check_save_path,
+    fail,
+    lang_option,
+    leave_unfinished,
+    options_help,
+    pick_lang,
+    plural,
+    save_for_user,
+    says,
+    shown,
+)
 
 COLOUR_STYLE = {
     "blue": "bold dodger_blue1",
@@ -383,25 +396,34 @@ def command(
         "normal",
         "--bots",
         "-b",
-        help="Bot level for every other seat (child, easy, normal or hard), or a comma list with one per bot seat.",
+        help="Bot level for every other seat (little, child, easy, normal or hard), or a comma list with one per bot"
+        " seat.",
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the shuffle (default: a fresh one)."),
-    option: list[str] = typer.Option(  # noqa: B008
-        [], "--option", "-o", help="A rule option as NAME=VALUE, e.g. hand_size=5 or window_ms=4000; repeatable."
-    ),
+    option: list[str] = typer.Option([], "--option", "-o", help=options_help("mausgeflippt")),  # noqa: B008
     save: Path | None = typer.Option(None, "--save", help="Write the game's record to this file at the end."),  # noqa: B008
+    lang_text: str | None = lang_option(),
+    deal: str | None = typer.Option(None, "--deal", help="Play the deal a deal code names (e.g. F4-1Z3KQ8V0)."),
 ) -> None:
     """Play Mausgeflippt in real time against reaction bots."""
     from rich.console import Console
 
     import mauseloch
     from mauseloch.bots import bots_for_seats, make_bot
+    from mauseloch.dealcode import code_of, decode
     from mauseloch.engine import derive_seed
+    from mauseloch.rules import house_rules
 
     console = Console(highlight=False)
+    lang = pick_lang(console, lang_text)
     info = mauseloch.GAMES["mausgeflippt"]
     try:
         options = info.options_from_text(option)
+        if deal is not None:
+            named = decode(deal)
+            if named.game != info.name:
+                raise ValueError(t("term.dealGame", lang, code=deal.strip(), game=named.game, wanted=info.name))
+            players, seed, options = named.players, named.seed, named.options | options
         game = mauseloch.new_game("mausgeflippt", players=players, seed=seed, options=options)
         levels = bots_for_seats("mausgeflippt", bots, game.players - 1)
         seat_bots = {
@@ -411,15 +433,19 @@ def command(
     except ValueError as exc:
         raise fail(console, exc) from None
     check_save_path(console, save)
+    # said before the full-screen app starts, and kept on the screen after it ends
+    console.print(t("term.dealCode", lang, code=code_of(game)))
+    console.print(t("term.houseRules", lang, rules=" · ".join(house_rules(info.name, game.options, lang))))
 
     app = make_app(game, seat_bots, me=0)
     try:
         app.run()
     except KeyboardInterrupt:  # a SIGINT from outside the app's keyboard
-        raise leave_unfinished(console, game, save, interrupted=True, record=app.referee.record()) from None
+        record = app.referee.record()
+        raise leave_unfinished(console, game, save, interrupted=True, record=record, offer=True, lang=lang) from None
     record = app.referee.record()  # with every reaction the referee saw
     if not game.is_over:
-        raise leave_unfinished(console, game, save, interrupted=app.interrupted, record=record)
-    save_for_user(console, game, save, record)
+        raise leave_unfinished(console, game, save, interrupted=app.interrupted, record=record, lang=lang)
+    save_for_user(console, game, save, record, lang)
     res = game.result()
     console.print(f"Your score: {res['score'][0]}, rank {res['ranks'][0]} of {game.players}.")

@@ -16,9 +16,9 @@ from typing import Any
 
 import typer
 
-from .common import EXIT_INTERRUPTED, fail, plural, shown
+from mauseloch.locale import Lang, t, tn
 
-PROMPT = "[dim]Enter[/] next · [dim]b[/] back · [dim]a number[/] go to that move · [dim]q[/] quit > "
+from .common import EXIT_INTERRUPTED, fail, lang_option, pick_lang, plural, shown
 
 
 def command(
@@ -28,17 +28,24 @@ def command(
         False, "--step", help="Wait after each move: Enter next, b back, q quit (default on a terminal)."
     ),
     no_step: bool = typer.Option(False, "--all", help="Print every move without waiting."),
+    lang_text: str | None = lang_option(),
 ) -> None:
-    """Replay a saved game: every move with every hand visible, then the result."""
+    """Replay a saved game or match: every move with every hand visible, then the result."""
     from rich.console import Console
 
-    from mauseloch.record import load
+    from mauseloch.match import Match
+    from mauseloch.record import load_any
 
     console = Console(highlight=False)
+    lang = pick_lang(console, lang_text)
     try:
-        game = load(file)
+        loaded = load_any(file)
     except (ValueError, TypeError) as exc:  # a record's contents are shown as text, never as markup
         raise fail(console, exc) from None
+    if isinstance(loaded, Match):
+        _replay_match(console, loaded, as_json, (step or sys.stdin.isatty()) and not no_step, lang)
+        return
+    game = loaded
 
     if as_json:
         summary: dict[str, Any] = {
@@ -55,24 +62,28 @@ def command(
 
     interactive = (step or sys.stdin.isatty()) and not no_step
     try:
-        Replayer(console, game.record(), game.events).run(interactive)
+        Replayer(console, game.record(), game.events, lang).run(interactive)
     except KeyboardInterrupt:
-        console.print("\n[yellow]Replay stopped.[/]")
+        console.print(f"\n[yellow]{t('term.replayStopped', lang)}[/]")
         raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
 class Replayer:
     """Positions 0..N of a record (position i: after its first i moves), shown one at a time."""
 
-    def __init__(self, console: Any, record: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def __init__(
+        self, console: Any, record: dict[str, Any], events: list[dict[str, Any]], lang: Lang = "en",
+        names: list[str] | None = None,
+    ) -> None:  # fmt: skip
         import mauseloch
 
         self.console = console
+        self.lang = lang
         self.record = record
         self.moves: list[list[Any]] = record["moves"]
         self.events = events  # of the whole game; a record replays to the same events
         self.title = mauseloch.GAMES[record["game"]].title
-        self.names = [f"Seat {s}" for s in range(record["players"])]
+        self.names = names or [t("common.seat", lang, n=s) for s in range(record["players"])]
         self.game = self._fresh()
         self.position = 0
         self.event_counts = [self.game.event_count]  # after each position seen so far
@@ -98,10 +109,10 @@ class Replayer:
         console = self.console
         ask = read or (lambda prompt: console.input(prompt))
         last = len(self.moves)
-        console.print(
-            f"[bold]{self.title}[/] — {self.record['players']} players, seed {self.record['seed']}, "
-            f"{plural(last, 'move')}"
-        )
+        lang = self.lang
+        head = t("term.replayHead", lang, game=f"[bold]{self.title}[/]", n=self.record["players"],
+                 seed=self.record["seed"], moves=tn("term.moves", last, lang))  # fmt: skip
+        console.print(head)
         self.show()
         while True:
             if not interactive:
@@ -111,21 +122,22 @@ class Replayer:
                 self.show()
                 continue
             try:
-                answer = ask(PROMPT).strip().lower()
+                answer = ask(f"[dim]{t('term.replayPrompt', lang)}[/]").strip().lower()
             except EOFError:  # the input ended: show the rest without waiting
                 interactive = False
                 continue
             if answer in ("q", "quit", "exit"):
-                console.print(f"Replay stopped at move {self.position} of {last}.")
+                console.print(t("term.replayStoppedAt", lang, i=self.position, n=last))
                 return
             if answer in ("b", "back"):
                 if self.position == 0:
-                    console.print("[dim]This is the start of the game.[/]")
+                    console.print(f"[dim]{t('term.replayAtStart', lang)}[/]")
                     continue
                 self.go_to(self.position - 1)
             elif answer.isdigit():
                 if int(answer) > last:
-                    console.print(f"[red]There is no move {int(answer)}: the record has {plural(last, 'move')}.[/]")
+                    said = t("term.replayNoMove", lang, i=int(answer), moves=tn("term.moves", last, lang))
+                    console.print(f"[red]{said}[/]")
                     continue
                 self.go_to(int(answer))
             elif answer == "":
@@ -133,7 +145,7 @@ class Replayer:
                     break
                 self.go_to(self.position + 1)
             else:
-                console.print(f"[red]Not understood: {shown(answer)}.[/] Enter, b, a move number or q.")
+                console.print(f"[red]{t('term.replayNotUnderstood', lang, text=shown(answer))}[/]")
                 continue
             self.show()
         self.show_result()
@@ -142,13 +154,14 @@ class Replayer:
     def show(self) -> None:
         console, i = self.console, self.position
         if i == 0:
-            console.print("\n[bold]The deal[/]")
+            console.print(f"\n[bold]{t('replay.start', self.lang)}[/]")
             first, end = 0, self.event_counts[0]
         else:
             seat, move, *rest = self.moves[i - 1]
             timing = f" after {rest[0]} ms" if rest and rest[0] is not None else ""
             console.print(
-                f"\n[bold]Move {i} of {len(self.moves)}[/]: {shown(self.names[seat])} — [cyan]{shown(move)}[/]{timing}"
+                f"\n[bold]{t('replay.step', self.lang, i=i, n=len(self.moves))}[/]: {shown(self.names[seat])} — "
+                f"[cyan]{shown(move)}[/]{timing}"
             )
             first, end = self.event_counts[i - 1], self.event_counts[i]
         for event in self.events[first:end]:
@@ -164,11 +177,11 @@ class Replayer:
         if name == "mau-mau":
             from .maumau import describe as describe_maumau
 
-            return describe_maumau(event, None)
+            return describe_maumau(event, None, self.lang, self.names)
         if name == "aus-die-maus":
             from .ausdiemaus import describe as describe_ausdiemaus
 
-            return describe_ausdiemaus(event, self.names)
+            return describe_ausdiemaus(event, self.names, self.lang)
         if name == "mausgeflippt":
             from .mausgeflippt import describe as describe_mausgeflippt
 
@@ -191,20 +204,20 @@ class Replayer:
         from rich.console import Group
         from rich.text import Text
 
-        from .maumau import SUIT_SYMBOL, SUIT_WORD, pretty
+        from .maumau import pretty, suit_text
 
-        view = self.game.view(None)
+        view, lang = self.game.view(None), self.lang
         lines = [
             f"   {shown(self.names[s])}{' ▶' if view['to_move'] == s else '  '} "
-            + (" ".join(pretty(c) for c in hand) or "[dim](no cards)[/]")
+            + (" ".join(pretty(c, lang=lang) for c in hand) or f"[dim]{t('term.noCards', lang)}[/]")
             for s, hand in enumerate(self._hands())
         ]
-        top = f"   top card {pretty(view['top'])}" if view["top"] else "   no top card"
+        top = "   " + t("term.replayMm", lang, card=pretty(view["top"], lang=lang))
         if view["wish"]:
-            top += f"   wish: {SUIT_SYMBOL[view['wish']]} {SUIT_WORD[view['wish']]}"
+            top += "   " + t("mm.wish", lang, suit=suit_text(view["wish"], lang))
         if view["penalty"]:
-            top += f"   penalty open: {view['penalty']}"
-        top += f"   draw pile {view['draw_pile']}"
+            top += "   " + t("mm.penaltyOther", lang, n=view["penalty"])
+        top += "   " + t("term.drawPile", lang, n=view["draw_pile"])
         return Group(*(Text.from_markup(line) for line in [*lines, top]))
 
     def _ausdiemaus(self) -> Any:
@@ -212,10 +225,11 @@ class Replayer:
 
         from .ausdiemaus import SHORT_LEGEND, card_short, card_text
 
-        view = self.game.view(None)
+        view, lang = self.game.view(None), self.lang
         table = Table(box=None, padding=(0, 1), show_header=True)
-        for col in ("", "stack", "chips", "cards in the stack, top first"):
-            table.add_column(col, justify="right" if col in ("stack", "chips") else "left")
+        for col, right in (("", False), (t("am.stackCol", lang), True), (t("am.chipsCol", lang), True),
+                           (t("term.stackTopFirst", lang), False)):  # fmt: skip
+            table.add_column(col, justify="right" if right else "left")
         chase = view["chase"]
         for s, cards in enumerate(self._stacks()):
             role = ""
@@ -271,14 +285,47 @@ class Replayer:
 
         console, game = self.console, self.game
         if not game.is_over:
-            console.print("\n[yellow]The record ends before the game does.[/]")
+            console.print(f"\n[yellow]{t('term.replayEndsEarly', self.lang)}[/]")
             return
         result = game.result()
         columns = [k for k, v in result.items() if k != "ranks" and isinstance(v, list)]
-        table = Table(title="Result", title_justify="left")
+        table = Table(title=t("term.resultHead", self.lang), title_justify="left")
         for col in ("rank", "player", *columns):
             table.add_column(col.replace("_", " "), justify="left" if col == "player" else "right")
         for s in sorted(range(game.players), key=lambda s: (result["ranks"][s], s)):
             table.add_row(str(result["ranks"][s]), shown(self.names[s]), *(shown(result[c][s]) for c in columns))
         console.print()
         console.print(table)
+
+
+def _replay_match(console: Any, match: Any, as_json: bool, interactive: bool, lang: Lang) -> None:
+    """A match record: its summary as JSON, or every deal in turn with the standings after it."""
+    from mauseloch.match import Match
+
+    from .maumau import _show_standings
+
+    if as_json:
+        summary = {
+            "match": True, "game": match.name, "players": match.players, "seed": match.seed,
+            "options": dict(match.options), "deals": len(match.games), "is_over": match.is_over,
+            "totals": match.totals, "standings": match.standings(),
+        }  # fmt: skip
+        typer.echo(json.dumps(summary, indent=2))
+        return
+    names = [t("common.seat", lang, n=p) for p in range(match.players)]
+    shadow = Match(match.name, match.players, match.seed, match.options, match.deals, match.target)
+    try:
+        for i, game in enumerate(match.games):
+            heading = "match.headingTarget" if match.target else "match.heading"
+            console.print(f"\n[bold]{t(heading, lang, deal=i + 1, deals=match.deals, target=match.target)}[/]")
+            at = [names[match.player_at(s, i)] for s in range(match.players)]
+            Replayer(console, game.record(), game.events, lang, at).run(interactive)
+            if game.is_over:
+                shadow.games[-1] = game
+                shadow.deal_over()
+                _show_standings(console, shadow, names, lang)
+                if shadow.between_deals:
+                    shadow.next_deal()
+    except KeyboardInterrupt:
+        console.print(f"\n[yellow]{t('term.replayStopped', lang)}[/]")
+        raise typer.Exit(EXIT_INTERRUPTED) from None

@@ -1,6 +1,7 @@
 // The lobby: create a table (game, options, seats), share its invite link, list tables, join or watch.
 
 import { applyLimits, copyLink, getJSONIfChanged, h, heldSeat, loadGames, postJSON, rememberSeat, saveInvite } from "./api.js";
+import { createExtras, mountCreateFields, showCreateFields } from "./match.js";
 import { botLevel, errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 
 const state = { games: [], bots: {}, clocks: {}, tables: [], page: 0, more: false, etag: null };
@@ -186,7 +187,7 @@ async function createTable(event) {
   }
   $("create-button").disabled = true;
   try {
-    const body = { game: $("game-select").value, options: collectOptions(), seats, name, public: $("public-table").checked };
+    const body = { game: $("game-select").value, options: collectOptions(), seats, name, public: $("public-table").checked, ...createExtras($("game-select").value) };
     if ($("clock-select").value) body.clock = $("clock-select").value;
     const res = await postJSON("/api/tables", body);
     rememberSeat(res.table, res.seat);
@@ -312,6 +313,9 @@ async function main() {
   const sel = $("game-select");
   for (const g of state.games) sel.append(h("option", { value: g.name }, g.title));
   sel.addEventListener("change", renderOptions);
+  mountCreateFields($("clock-select").parentElement);
+  showCreateFields(sel.value);
+  sel.addEventListener("change", () => showCreateFields(sel.value));
   $("seat-count").addEventListener("change", renderSeats);
   $("create-form").addEventListener("submit", createTable);
   $("copy-invite").addEventListener("click", copyInvite);

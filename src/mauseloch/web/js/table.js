@@ -8,6 +8,9 @@ import { errorText, getLang, initI18n, mountLangSwitch, onLangChange, seatLabel,
 import * as ausdiemaus from "./ausdiemaus.js";
 import * as maumau from "./maumau.js";
 import * as mausgeflippt from "./mausgeflippt.js";
+import { mountRules, renderHouseRules } from "./rules.js";
+import { followSeat, renderMatchLine, standingsBox } from "./match.js";
+import { renderPace } from "./pace.js";
 
 const RENDERERS = { "mau-mau": maumau, "aus-die-maus": ausdiemaus, "mausgeflippt": mausgeflippt };
 const LOG_LIMIT = 200;
@@ -192,7 +195,8 @@ function renderEnd() {
     .map(({ i }) => seatName(i));
   const note = votes.length ? h("p", { id: "rematch-note", role: "status" },
     t("table.rematchWaiting", { names: waitingFor.join(", ") })) : "";
-  box.replaceChildren(h("h2", {}, t("table.gameOver")), renderer.endTable(view, seatName), buttons, note);
+  const match = (state.live && state.live.match) || (state.table && state.table.match);
+  box.replaceChildren(h("h2", {}, t("table.gameOver")), renderer.endTable(view, seatName), standingsBox(match, seatName), buttons, note);
   const first = box.hidden;
   box.hidden = false;
   if (first && box.dataset.shown !== "1") {
@@ -289,9 +293,9 @@ function setLive(live) {
   state.live = live;
   if (typeof live.now === "number") state.skew = live.now - Date.now() / 1000;
   if (live.next && state.cred && state.seat !== null) {
-    // Everyone agreed to a rematch: the same seat at the new table (the server gives this
-    // browser's cookie for the new table, as the seat's token is the same there).
-    rememberSeat(live.next, state.cred.seat);
+    // Everyone agreed to a rematch, or a match deals again: the server gives this browser's
+    // cookie for the new table (the seat's token is the same there; in a match one seat on).
+    rememberSeat(live.next, followSeat(state.cred, state.table).seat);
     location.href = `/t/${encodeURIComponent(live.next)}?rematch=${encodeURIComponent(tableId)}`;
   }
 }
@@ -357,6 +361,9 @@ function render() {
   renderWaiting();
   renderTurn();
   renderSeats();
+  renderHouseRules(state.table);
+  renderPace(state.table, state.live, state.seat, state.conn);
+  renderMatchLine((state.live && state.live.match) || (state.table && state.table.match), seatName);
   const board = $("board");
   const view = state.view;
   if (!view) {
@@ -534,6 +541,7 @@ function main() {
     connect(null);
   });
   $("copy-invite").addEventListener("click", copyInvite);
+  mountRules(() => state.table, tableId);
   loadGames()
     .then((data) => {
       state.games = data.games || [];

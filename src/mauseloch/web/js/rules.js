@@ -1,0 +1,64 @@
+// The rules at hand at every table: a "Rules" button opening a dialog with the game's rules (the
+// project's docs/rules pages, served as HTML by /api/rules/<game>), the table's house rules and
+// its deal code; and the house rules in one line under the title, always visible.
+// The house rules are the table's options in the lobby's words (opt.* in the catalogue).
+
+import { getJSON, h } from "./api.js";
+import { getLang, t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** "Ace skips: yes" etc. for every option of the table, in the game's order. */
+export function houseRules(table) {
+  if (!table || !table.options) return [];
+  return Object.entries(table.options).map(([name, value]) => {
+    const key = "opt." + name;
+    const label = t(key) === key ? name.replace(/_/g, " ") : t(key);
+    const shown = typeof value === "boolean" ? t(value ? "common.yes" : "common.no") : String(value);
+    return `${label}: ${shown}`;
+  });
+}
+
+/** The always-visible line under the title. */
+export function renderHouseRules(table) {
+  const line = $("house-rules");
+  if (!line) return;
+  const rules = houseRules(table);
+  line.hidden = rules.length === 0;
+  line.textContent = rules.length ? `${t("rules.houseRules")}: ${rules.join(" · ")}` : "";
+}
+
+/** Wire the Rules button to the dialog; ``getTable`` gives the table summary shown so far. */
+export function mountRules(getTable, tableId) {
+  const button = $("rules-button");
+  const dialog = $("rules-dialog");
+  if (!button || !dialog) return;
+  button.addEventListener("click", async () => {
+    const known = getTable();
+    if (!known) return;
+    const body = $("rules-body");
+    body.replaceChildren(h("p", {}, t("common.loading")));
+    if (!dialog.open) dialog.showModal();
+    try {
+      // a fresh summary: the deal code appears once the deal is over
+      const [rules, table] = await Promise.all([
+        getJSON(`/api/rules/${encodeURIComponent(known.game)}?lang=${getLang()}`),
+        getJSON(`/api/tables/${encodeURIComponent(tableId)}`).catch(() => known),
+      ]);
+      const page = h("div", { class: "rules-text" });
+      page.innerHTML = rules.html; // the project's own pages, rendered with raw HTML escaped
+      const house = houseRules(table);
+      body.replaceChildren(
+        h("section", { class: "rules-house", "aria-labelledby": "rules-house-heading" },
+          h("h3", { id: "rules-house-heading" }, t("rules.houseRules")),
+          h("ul", {}, house.map((line) => h("li", {}, line))),
+          h("p", { class: "deal-code-line" }, `${t("rules.dealCode")}: `,
+            table.deal_code ? h("code", { id: "deal-code" }, table.deal_code) : h("span", { class: "hint" }, "—")),
+          table.deal_code ? h("p", { class: "hint" }, t("rules.dealCodeHint")) : ""),
+        page,
+      );
+    } catch (err) {
+      body.replaceChildren(h("p", { class: "error" }, t("error.server_error")));
+    }
+  });
+}
