@@ -15,7 +15,7 @@ def test_games_lists_every_game_with_its_bots(client: TestClient) -> None:
     assert "mau-mau" in names
     assert "mausgeflippt" in names  # the reaction game: its windows are driven by the server's clock
     # every level modelled on people, the child's too; not the random bot, which reacts at 0 ms
-    assert answer["bots"]["mausgeflippt"] == ["child", "easy", "normal", "hard"]
+    assert answer["bots"]["mausgeflippt"] == ["little", "child", "easy", "normal", "hard"]
     assert answer["clocks"]["mausgeflippt"]["default"] == "normal"
     mau = next(g for g in answer["games"] if g["name"] == "mau-mau")
     assert mau["min_players"] == 2 and any(o["name"] == "move_limit" for o in mau["options"])
