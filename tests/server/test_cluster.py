@@ -182,7 +182,8 @@ def test_two_processes_play_one_table(servers: Callable[[], Server]) -> None:
     table, creds = new_table(one, two)
     anna = Seat(one, table, *creds[0])  # the owner's process
     ben = Seat(two, table, *creds[1])  # another process: moves are forwarded, updates fan out
-    assert anna.state["table"]["seats"][1]["name"] == "Ben"
+    # the owner hears of Ben's seat (taken through the other process) and sends everyone a snapshot
+    anna.until(lambda s: s.state["table"]["seats"][1]["name"] == "Ben")
     acknowledged: list[str] = []
     play([anna, ben], random.Random(3), 400, acknowledged)
     assert anna.state["view"]["is_over"] and ben.state["view"]["is_over"]
