@@ -49,7 +49,7 @@ from .storage import Store, TableRow
 
 log = logging.getLogger("mauseloch.server")
 
-LEASE_MS = 3000  # a dead owner's tables are free after this long
+LEASE_MS = 2500  # a dead owner's tables are free after this long (five missed renewals)
 TICK = 0.5  # seconds between lease renewals, sweeps for orphaned tables and lobby summaries
 RESCAN_TICKS = 120  # every minute: the store's unfinished tables are put into ml:live again
 REDIS_CONNECTIONS = 64  # per process, for requests, fan-out and the ticks (one more: the subscriber)
