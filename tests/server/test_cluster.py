@@ -213,3 +213,20 @@ def test_owner_killed_mid_game(servers: Callable[[], Server], pg_url: str) -> No
     three = servers()  # a process started later serves the same table
     carl = Seat(three, table, *creds[0])
     assert carl.version == anna.version
+
+
+def test_serve_refuses_what_several_processes_cannot_share(tmp_path: Path, pg_url: str) -> None:
+    from typer.testing import CliRunner
+
+    from mauseloch.cli import app
+
+    runner = CliRunner()
+    sqlite = f"sqlite:///{tmp_path / 's.db'}"
+    for args, message in (
+        (["--db", sqlite, "--redis", "redis://127.0.0.1:6379/0"], "needs a database server every process shares"),
+        (["--db", pg_url, "--redis", "localhost:6379"], "is not a Redis URL"),
+        (["--db", pg_url, "--redis", "redis://127.0.0.1:1/0"], "cannot use Redis at redis://127.0.0.1:1/0"),
+    ):
+        out = runner.invoke(app, ["serve", "--port", "0", *args])
+        assert out.exit_code == 2, out.output
+        assert message in out.output

@@ -273,6 +273,9 @@ class ClusterLobby(Lobby):
         """Run ``row`` (loaded after its lease was taken) here; its listeners get snapshots."""
         if row is None:
             return None
+        running = self.tables.get(row.id)
+        if running is not None:  # taken over already (a sweep and a connection met): one session only
+            return running
         session = self._session(row)
         self.owners[row.id] = self.pid
         if session.status in LIVE:
@@ -382,8 +385,9 @@ class ClusterLobby(Lobby):
         except RedisError as exc:
             log.error("table %s: Redis does not answer: %s", table_id, exc)
             return None
-        if owner == self.pid:
-            return self.tables.get(table_id) or super().get(table_id)
+        if owner == self.pid:  # taken over just now, or being loaded by a sweep, or finished
+            running = self.tables.get(table_id)
+            return running if running is not None else self._adopt(self.store.load_table(table_id))
         row = self.store.load_table(table_id)
         if row is None:
             return None
