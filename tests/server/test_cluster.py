@@ -34,6 +34,7 @@ pytestmark = [
 
 GUARD = 30.0  # seconds: only so a broken server fails the test instead of hanging it
 REDIS_ENV = "MAUSELOCH_TEST_REDIS_URL"
+PACE = 0.07  # seconds before each move: a seat stays under the server's 20 messages a second
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -76,6 +77,15 @@ class Server:
             raise AssertionError((line, self.proc.communicate()[1]))
         self.address = f"127.0.0.1:{match.group(1)}"
         self.http = httpx.Client(base_url=f"http://{self.address}", trust_env=False, timeout=GUARD)
+        deadline = time.monotonic() + GUARD  # it prints its address before it listens
+        while True:
+            try:
+                if self.http.get("/readyz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server never became ready"
+            time.sleep(0.1)
 
     def stop(self) -> str:
         self.http.close()
@@ -147,6 +157,7 @@ def play(seats: list[Seat], rng: random.Random, moves: int, acknowledged: list[s
             return
         mover = next(s for s in seats if s.legal())
         move = rng.choice(mover.legal())
+        time.sleep(PACE)
         mover.ws.send(json.dumps({"type": "move", "move": move, "version": version}))
         for s in seats:
             s.until(lambda s, v=version: s.version > v)
