@@ -210,7 +210,8 @@ async def seat_moves(run: Run, ws: Any, table: str, seat: int, token: str) -> No
             elif around[1] == 0.0:
                 around[1] = now
         if sent_at is not None and msg["version"] > sent_version:
-            if kind == "update":
+            # acknowledged: the next version, not made by a stand-in, so by this seat's own move
+            if kind == "update" and msg["version"] == sent_version + 1 and msg.get("by") is None:
                 stats.acked.append((table, sent_version, sent_move))
             if sent_at >= run.measure_from and now <= run.deadline:
                 stats.latencies.append(now - sent_at)
@@ -381,7 +382,7 @@ def drop_schema(url: str, schema: str) -> None:
     engine.dispose()
 
 
-def lost_moves(db: str, acked: list[tuple[str, int, str]]) -> int:
+def lost_moves(db: str, acked: list[tuple[str, int, str]]) -> list[tuple[str, int, str, str | None]]:
     """Acknowledged moves the database does not hold at their version."""
     from mauseloch.server.storage import Store
 
@@ -390,11 +391,13 @@ def lost_moves(db: str, acked: list[tuple[str, int, str]]) -> int:
         by_table: dict[str, list[tuple[int, str]]] = {}
         for table, version, move in acked:
             by_table.setdefault(table, []).append((version, move))
-        lost = 0
+        lost: list[tuple[str, int, str, str | None]] = []
         for table, moves in by_table.items():
             row = store.load_table(table)
             stored = [m[1] for m in row.moves] if row is not None else []
-            lost += sum(1 for v, m in moves if v >= len(stored) or stored[v].lower() != m.lower())
+            for v, m in moves:
+                if v >= len(stored) or stored[v].lower() != m.lower():
+                    lost.append((table, v, m, stored[v] if v < len(stored) else None))
         return lost
     finally:
         store.close()
@@ -538,7 +541,8 @@ def bench(
     if kill_after is not None and run.kill_at is not None:
         gaps = [after - run.kill_at for before, after in stats.around_kill.values() if before and after]
         result["killed_at_s"] = kill_after
-        result["lost"] = lost
+        result["lost"] = len(lost or [])
+        result["lost_moves"] = (lost or [])[:10]  # (table, version, move acknowledged, move stored)
         result["resume_max_s"] = max(gaps) if gaps else float("nan")
         result["resume_p50_s"] = percentile(gaps, 0.5)
         result["reconnects"] = stats.reconnects
@@ -623,6 +627,8 @@ def main() -> None:
                         f" every table moved again within {r['resume_max_s']:.2f} s (median {r['resume_p50_s']:.2f} s),"
                         f" {r['reconnects']} reconnects"
                     )
+                for table, version, acked, stored in r.get("lost_moves", []):
+                    print(f"       lost: table {table} version {version}: {acked} acknowledged, {stored} stored")
                 if not all(r["servers_alive"]) and "lost" not in r:
                     print("       a server died:", *r["server_log"], sep="\n       ")
     finally:

@@ -34,6 +34,7 @@ pytestmark = [
 
 GUARD = 30.0  # seconds: only so a broken server fails the test instead of hanging it
 REDIS_ENV = "MAUSELOCH_TEST_REDIS_URL"
+PACE = 0.07  # seconds before each move: a seat stays under the server's 20 messages a second
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -76,6 +77,15 @@ class Server:
             raise AssertionError((line, self.proc.communicate()[1]))
         self.address = f"127.0.0.1:{match.group(1)}"
         self.http = httpx.Client(base_url=f"http://{self.address}", trust_env=False, timeout=GUARD)
+        deadline = time.monotonic() + GUARD  # it prints its address before it listens
+        while True:
+            try:
+                if self.http.get("/readyz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server never became ready"
+            time.sleep(0.1)
 
     def stop(self) -> str:
         self.http.close()
@@ -147,6 +157,7 @@ def play(seats: list[Seat], rng: random.Random, moves: int, acknowledged: list[s
             return
         mover = next(s for s in seats if s.legal())
         move = rng.choice(mover.legal())
+        time.sleep(PACE)
         mover.ws.send(json.dumps({"type": "move", "move": move, "version": version}))
         for s in seats:
             s.until(lambda s, v=version: s.version > v)
@@ -183,7 +194,7 @@ def test_two_processes_play_one_table(servers: Callable[[], Server]) -> None:
     table, creds = new_table(one, two)
     anna = Seat(one, table, *creds[0])  # the owner's process
     ben = Seat(two, table, *creds[1])  # another process: moves are forwarded, updates fan out
-    # the join went through the other process: the owner hears of it in a moment
+    # the owner hears of Ben's seat (taken through the other process) and sends everyone a snapshot
     anna.until(lambda s: s.state["table"]["seats"][1]["name"] == "Ben")
     acknowledged: list[str] = []
     play([anna, ben], random.Random(3), 400, acknowledged)
@@ -247,3 +258,20 @@ def test_the_caps_of_one_address_hold_across_processes(servers: Callable[..., Se
             time.sleep(0.5)
     again.close()
     held[0].close()
+
+
+def test_serve_refuses_what_several_processes_cannot_share(tmp_path: Path, pg_url: str) -> None:
+    from typer.testing import CliRunner
+
+    from mauseloch.cli import app
+
+    runner = CliRunner()
+    sqlite = f"sqlite:///{tmp_path / 's.db'}"
+    for args, message in (
+        (["--db", sqlite, "--redis", "redis://127.0.0.1:6379/0"], "needs a database server every process shares"),
+        (["--db", pg_url, "--redis", "localhost:6379"], "is not a Redis URL"),
+        (["--db", pg_url, "--redis", "redis://127.0.0.1:1/0"], "cannot use Redis at redis://127.0.0.1:1/0"),
+    ):
+        out = runner.invoke(app, ["serve", "--port", "0", *args])
+        assert out.exit_code == 2, out.output
+        assert message in out.output

@@ -49,7 +49,7 @@ from .storage import Store, TableRow
 
 log = logging.getLogger("mauseloch.server")
 
-LEASE_MS = 3000  # a dead owner's tables are free after this long
+LEASE_MS = 2000  # a dead owner's tables are free after this long (four missed renewals)
 TICK = 0.5  # seconds between lease renewals, sweeps for orphaned tables and lobby summaries
 RESCAN_TICKS = 120  # every minute: the store's unfinished tables are put into ml:live again
 REDIS_CONNECTIONS = 64  # per process, for requests, fan-out and the ticks (one more: the subscriber)
@@ -281,6 +281,9 @@ class ClusterLobby(Lobby):
         """Run ``row`` (loaded after its lease was taken) here; its listeners get snapshots."""
         if row is None:
             return None
+        running = self.tables.get(row.id)
+        if running is not None:  # taken over already (a sweep and a connection met): one session only
+            return running
         session = self._session(row)
         self.owners[row.id] = self.pid
         if session.status in LIVE:
@@ -369,7 +372,9 @@ class ClusterLobby(Lobby):
 
     async def refresh_seats(self, session: TableSession) -> None:
         """Another process gave a seat away (in the store): take over names, tokens and status."""
-        row = await asyncio.to_thread(self.store.load_table, session.id)
+        self._take_seats(session, await asyncio.to_thread(self.store.load_table, session.id))
+
+    def _take_seats(self, session: TableSession, row: TableRow | None) -> None:
         if row is None:
             return
         for mine, stored in zip(session.row.seats, row.seats, strict=True):
@@ -394,14 +399,19 @@ class ClusterLobby(Lobby):
     def get(self, table_id: str) -> TableSession | None:
         session = self.tables.get(table_id)
         if session is not None and not session.stopping:
+            if any(s.kind == "human" and not s.taken for s in session.row.seats):
+                # a seat may have been taken through another process a moment ago: its token
+                # must open the seat here even before that process's "joined" arrives
+                self._take_seats(session, self.store.load_table(table_id))
             return session
         try:
             owner = self.owner_of(table_id)
         except RedisError as exc:
             log.error("table %s: Redis does not answer: %s", table_id, exc)
             return None
-        if owner == self.pid:
-            return self.tables.get(table_id) or super().get(table_id)
+        if owner == self.pid:  # taken over just now, or being loaded by a sweep, or finished
+            running = self.tables.get(table_id)
+            return running if running is not None else self._adopt(self.store.load_table(table_id))
         row = self.store.load_table(table_id)
         if row is None:
             return None

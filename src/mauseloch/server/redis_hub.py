@@ -115,7 +115,9 @@ class RedisHub:
         self._local.setdefault(table, set()).add(conn)
         channel = table_channel(table)
         self._wanted.add(channel)
-        self._ready.setdefault(channel, asyncio.Event())
+        event = self._ready.setdefault(channel, asyncio.Event())
+        if channel in self._subscribed:  # still (or already) listening: nothing to wait for
+            event.set()
 
     def unsubscribe(self, table: str, conn: Connection) -> None:
         if isinstance(conn, RemoteConn):
