@@ -311,3 +311,12 @@ def test_a_seat_taken_from_our_page_comes_as_a_cookie(client: TestClient) -> Non
     client.cookies.clear()
     program = client.post(f"/api/tables/{table}/join", json={"name": "Ben"})  # no Origin: not a browser
     assert program.status_code == 200 and "set-cookie" not in program.headers
+
+
+def test_serve_refuses_a_trusted_proxy_that_is_no_address() -> None:
+    from typer.testing import CliRunner
+
+    from mauseloch.cli import app
+
+    result = CliRunner().invoke(app, ["serve", "--port", "0", "--trusted-proxy", "proxy.example"])
+    assert result.exit_code == 2 and "--trusted-proxy" in result.output
