@@ -45,6 +45,7 @@ from server import Run, percentile, seat_moves, start_server  # bench/server.py'
 ATTACKER = "127.0.0.1"
 SEATS_PER_TABLE = 4
 LEFT_AFTER = 15.0  # seconds after the last idle socket was opened
+BASELINE_MOVES = 300  # honest moves measured before the attack starts (the same run's baseline)
 
 
 def raise_file_limit() -> int:
@@ -170,7 +171,12 @@ async def drive(port: int, seats: int, warmup: float, think: float, idle: int, s
     errors: Counter[str] = Counter()
     players = [asyncio.create_task(honest_table(run, honest_address(i), errors)) for i in range(tables)]
     await asyncio.sleep(warmup)
+    waited = 0.0
+    while len(run.stats.latencies) < BASELINE_MOVES and waited < 120:  # a baseline before the attack
+        await asyncio.sleep(1)
+        waited += 1
     baseline = [x * 1000 for x in run.stats.latencies]
+    print(f"baseline: {len(baseline)} honest moves before the attack", file=sys.stderr, flush=True)
     mark = len(run.stats.latencies)
     receive, send = multiprocessing.Pipe(duplex=False)
     attacker = multiprocessing.Process(target=attacker_process, args=(port, idle, send), daemon=True)
@@ -207,6 +213,8 @@ async def drive(port: int, seats: int, warmup: float, think: float, idle: int, s
         "honest_moves_during_attack": len(during),
         "honest_p50_ms": round(percentile(during, 0.5), 1),
         "honest_p99_ms": round(percentile(during, 0.99), 1),
+        "baseline_moves": len(baseline),
+        "baseline_p50_ms": round(percentile(baseline, 0.5), 1),
         "baseline_p99_ms": round(percentile(baseline, 0.99), 1),
         "honest_errors": sum(errors.values()),
         "honest_error_kinds": dict(errors),

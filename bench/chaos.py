@@ -89,7 +89,10 @@ class Server:
 
     def start(self) -> None:
         cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--port", str(self.port), "--db", self.db,
-               "--bot-delay", str(self.bot_delay), "--clock-scale", str(self.scale)]  # fmt: skip
+               "--bot-delay", str(self.bot_delay), "--clock-scale", str(self.scale),
+               # every client comes from 127.0.0.1: no per-address caps here (bench/abuse.py tests them)
+               "--max-sockets-per-address", "0", "--max-sockets", "0", "--tables-per-minute", "0",
+               "--open-tables-per-address", "0", "--requests-per-second", "0"]  # fmt: skip
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
@@ -164,7 +167,8 @@ class Chaos:
         seat_client(created["seat"], created["token"])
         try:
             for i in range(1, humans):
-                joined = await self.http("POST", f"/api/tables/{table}/join", {"name": f"P{i}"})
+                invite = {"invite": created["invite_secret"]}  # a private table: joined by its invite
+                joined = await self.http("POST", f"/api/tables/{table}/join", {"name": f"P{i}", **invite})
                 seat_client(joined["seat"], joined["token"])
         except RuntimeError as exc:
             print(f"table {table}: {exc}", await self.http("GET", f"/api/tables/{table}"), file=sys.stderr)

@@ -125,6 +125,10 @@ def test_forwarded_addresses_count_only_from_a_trusted_proxy() -> None:
     assert client_address(scope("10.0.0.1", "6.6.6.6, 1.2.3.4"), trusted) == "1.2.3.4"
     assert client_address(scope("10.0.0.1", "not-an-address"), trusted) == "10.0.0.1"
     assert client_address(scope("10.0.0.1", None), trusted) == "10.0.0.1"
+    # IPv6: one /64 is one client (an attacker has a whole /64 to rotate through)
+    assert client_address(scope("2001:db8:1:2::5", None)) == client_address(scope("2001:db8:1:2:ffff::9", None))
+    assert client_address(scope("2001:db8:1:2::5", None)) == "2001:db8:1:2::/64"
+    assert client_address(scope("::ffff:10.0.0.9", None)) == "10.0.0.9"
 
 
 # -- item 5: headers and origins ------------------------------------------------------
@@ -311,3 +315,12 @@ def test_a_seat_taken_from_our_page_comes_as_a_cookie(client: TestClient) -> Non
     client.cookies.clear()
     program = client.post(f"/api/tables/{table}/join", json={"name": "Ben"})  # no Origin: not a browser
     assert program.status_code == 200 and "set-cookie" not in program.headers
+
+
+def test_serve_refuses_a_trusted_proxy_that_is_no_address() -> None:
+    from typer.testing import CliRunner
+
+    from mauseloch.cli import app
+
+    result = CliRunner().invoke(app, ["serve", "--port", "0", "--trusted-proxy", "proxy.example"])
+    assert result.exit_code == 2 and "--trusted-proxy" in result.output

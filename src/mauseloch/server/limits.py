@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 log = logging.getLogger("mauseloch.server")
@@ -118,13 +119,28 @@ class LocalCounters:
         return self._held.get(key, 0)
 
 
+def counted(address: str) -> str:
+    """The unit a cap counts: an IPv4 address, or an IPv6 address's /64 network (one household or
+    one rented server gets a whole /64, so single IPv6 addresses cost an attacker nothing)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 def client_address(scope: Scope, trusted_proxies: tuple[str, ...] = ()) -> str:
-    """The client's address; behind a trusted proxy the last address it forwarded that is not
-    itself a trusted proxy (the rest of ``X-Forwarded-For`` is whatever the client claimed)."""
+    """The client's address as the caps count it (:func:`counted`); behind a trusted proxy the
+    last address it forwarded that is not itself a trusted proxy (the rest of ``X-Forwarded-For``
+    is whatever the client claimed)."""
     client = scope.get("client")
     address = client[0] if client else "unknown"
     if not trusted_proxies or address not in trusted_proxies:
-        return address
+        return counted(address)
     forwarded = ""
     for name, value in scope.get("headers", ()):
         if name == b"x-forwarded-for":
@@ -133,10 +149,10 @@ def client_address(scope: Scope, trusted_proxies: tuple[str, ...] = ()) -> str:
         try:
             ipaddress.ip_address(hop)
         except ValueError:
-            return address  # a malformed header: count the proxy itself
+            return counted(address)  # a malformed header: count the proxy itself
         if hop not in trusted_proxies:
-            return hop
-    return address
+            return counted(hop)
+    return counted(address)
 
 
 class Guard:
@@ -254,9 +270,7 @@ class LimitsMiddleware:
             await self.app(scope, receive, send)
 
 
-def refusal_response(exc: Refused) -> Any:
-    from starlette.responses import JSONResponse
-
+def refusal_response(exc: Refused) -> JSONResponse:
     return JSONResponse(
         {"error": exc.message, "code": exc.code},
         status_code=exc.status,
