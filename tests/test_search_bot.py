@@ -215,3 +215,19 @@ def test_reading_rivals_choices_keeps_the_true_hands(players: int) -> None:
             g.play(heuristic[seat].choose(view, g.legal_moves()))
     assert truth_weights and all(w == 1.0 for w in truth_weights)
     assert informative > len(truth_weights) // 4
+
+
+def test_redealt_refuses_a_wrong_deal_and_leaves_the_game_alone() -> None:
+    g = mauseloch.new_game("mau-mau", players=3, seed=4)
+    assert isinstance(g, MauMau)
+    hidden = g.hands[1].bit_count() + g.hands[2].bit_count() + len(g.draw_pile)
+    before = g.view(None)
+    with pytest.raises(ValueError, match="exactly the cards"):
+        g.redealt(0, list(range(hidden - 1)), seed=1)
+    assert g.view(None) == before
+    # A sample's redeal keeps the seat's own hand and every hand's size.
+    pool = [c for c in range(32) if not (g.hands[0] >> c & 1) and c != g.top]
+    sample = g.redealt(0, pool, seed=2)
+    assert sample.hands[0] == g.hands[0]
+    assert [h.bit_count() for h in sample.hands] == [h.bit_count() for h in g.hands]
+    assert g.view(None) == before
