@@ -4,6 +4,7 @@ legal play from the view alone, determinism, inference from the public moves, th
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from mauseloch.games.maumau import CARD_ID, SUIT_MASK, SUITS, MauMau
 
 
 def _play(
-    players: int, seed: int, kinds: list[str], options: dict[str, object] | None = None, flat: bool = True
+    players: int, seed: int, kinds: list[str], options: dict[str, Any] | None = None, flat: bool = True
 ) -> mauseloch.Game:
     g = mauseloch.new_game("mau-mau", players=players, seed=seed, options=options)
     bots = [
@@ -136,15 +137,17 @@ def test_the_cheat_deals_the_true_hands() -> None:
 
 @pytest.mark.parametrize("seed", [3, 9, 21])
 def test_a_redealt_clone_is_the_game_from_view_deals(seed: int) -> None:
-    """The search deals each iteration into a clone of one sample (_redeal) instead of parsing
-    the view again: the position must be exactly what ``MauMau.from_view`` makes of that deal."""
-
-
+    """The search deals each iteration into a clone of one sample (``MauMau.redealt``) instead of
+    parsing the view again: the position must be exactly what ``MauMau.from_view`` makes of that
+    deal."""
     g = mauseloch.new_game("mau-mau", players=3, seed=seed)
     heuristic = [make_bot("mau-mau", "heuristic", seed=s) for s in range(3)]
     for _ in range(8 + seed // 3):  # some history: draws, a penalty or a wish may be open
-        g.play(heuristic[g.to_move].choose(g.view(g.to_move), g.legal_moves()))
+        mover = g.to_move
+        assert mover is not None
+        g.play(heuristic[mover].choose(g.view(mover), g.legal_moves()))
     seat = g.to_move
+    assert isinstance(g, MauMau) and seat is not None
     view = g.view(seat)
     bot = SearchBot(seed, iterations=5)
     pool = bot._pool(view)
@@ -212,3 +215,19 @@ def test_reading_rivals_choices_keeps_the_true_hands(players: int) -> None:
             g.play(heuristic[seat].choose(view, g.legal_moves()))
     assert truth_weights and all(w == 1.0 for w in truth_weights)
     assert informative > len(truth_weights) // 4
+
+
+def test_redealt_refuses_a_wrong_deal_and_leaves_the_game_alone() -> None:
+    g = mauseloch.new_game("mau-mau", players=3, seed=4)
+    assert isinstance(g, MauMau)
+    hidden = g.hands[1].bit_count() + g.hands[2].bit_count() + len(g.draw_pile)
+    before = g.view(None)
+    with pytest.raises(ValueError, match="exactly the cards"):
+        g.redealt(0, list(range(hidden - 1)), seed=1)
+    assert g.view(None) == before
+    # A sample's redeal keeps the seat's own hand and every hand's size.
+    pool = [c for c in range(32) if not (g.hands[0] >> c & 1) and c != g.top]
+    sample = g.redealt(0, pool, seed=2)
+    assert sample.hands[0] == g.hands[0]
+    assert [h.bit_count() for h in sample.hands] == [h.bit_count() for h in g.hands]
+    assert g.view(None) == before
