@@ -3,8 +3,8 @@
 All caps are one :class:`Limits` value (``mauseloch serve`` options set them). Who a client is:
 its address, :func:`client_address`; a reverse proxy's ``X-Forwarded-For`` counts only when the
 proxy's own address is listed in ``trusted_proxies``. The counting itself is behind the small
-:class:`Counters` protocol; :class:`LocalCounters` counts inside this process (several server
-processes behind one address would share a Redis implementation of the same three calls).
+:class:`Counters` protocol; :class:`LocalCounters` counts inside this process and
+:class:`RedisCounters` for every process behind one address (``serve --redis``).
 
 Over a cap a client gets a clear refusal: HTTP 429 (its own too many) or 503 (the server is
 full) with ``Retry-After``, or a WebSocket close code the page explains (:data:`CLOSE_CODES`).

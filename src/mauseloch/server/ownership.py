@@ -20,9 +20,8 @@ re-attached to the new owner; those of the dead one reconnect anywhere.
 The lobby holds across processes: the table list is read from the summaries every owner keeps in
 the Redis hash ``ml:summary``; creating and joining write the store first, then tell the owner.
 
-Not shared yet: the per-connection rate limit is per process (a connection lives on one process,
-so it holds as it is); limits counted per address or per site (server/limits.py, "Safe in
-public") count per process until they keep their counters in Redis.
+The limits of "Safe in public" count in Redis (limits.RedisCounters, set up in app.py), except
+the per-connection rate (a connection lives on one process) and the waiting tables per address.
 """
 
 from __future__ import annotations
