@@ -64,3 +64,40 @@ def test_a_key_in_two_files_is_refused(tmp_path: object, monkeypatch: pytest.Mon
     finally:
         monkeypatch.undo()
         locale.catalogue.cache_clear()
+
+
+def test_every_mau_mau_refusal_has_a_key_and_reads_in_german() -> None:
+    """Each refusal the engine gives (tried over many positions and bad moves) names its key in the
+    catalogue, its English message is the catalogue's English, and the terminal says it in German
+    with every placeholder filled."""
+    import random
+
+    import mauseloch
+    from mauseloch.tui.maumau import refusal_text
+
+    rng = random.Random(4)
+    seen: set[str] = set()
+    tries = ["XX", "take", "pass", "draw", "JS:Q", "JS", "7H:S", "AH", "JC:", "QD"]
+    for seed in range(30):
+        g = mauseloch.new_game("mau-mau", players=3, seed=seed, options={"no_jack_on_jack": seed % 2 == 0})
+        while not g.is_over:
+            seat = g.to_move
+            hand = g.view(seat)["hand"]
+            for move in [*tries, *hand, *(f"{c}:X" for c in hand if c[0] == "J")]:
+                if move in g.legal_moves():
+                    continue
+                try:
+                    g.play(move)
+                except mauseloch.IllegalMove as exc:
+                    if exc.reason is None:
+                        continue
+                    seen.add(exc.reason)
+                    assert exc.reason in catalogue()["de"], exc.reason
+                    assert str(exc).startswith(t(exc.reason, "en", **exc.params))
+                    german = refusal_text(exc, "de")
+                    assert "{" not in german and german != str(exc), german
+                    assert "jetzt möglich" in german
+            g.play(rng.choice(g.legal_moves()))
+    refusal_keys = {k for k in catalogue()["en"] if k.startswith("refuse.mm.")}
+    rare = {"refuse.mm.stockEmpty", "refuse.mm.penaltyDraw", "refuse.mm.noJackOnJack"}  # a jack turned up first
+    assert seen >= refusal_keys - rare, refusal_keys - seen

@@ -23,8 +23,15 @@ SEED_LIMIT = 1 << 53  # seeds survive JSON in a browser (exact in a double)
 class IllegalMove(ValueError):
     """A move that is not legal now: unknown string, wrong seat, not allowed, or game over.
 
-    The game is left exactly as it was.
+    The game is left exactly as it was. ``reason`` (when the game gives one) is the message
+    catalogue's key of the refusal and ``params`` its placeholders, so that a client can say it in
+    the player's language (``mauseloch.locale.t(exc.reason, lang, **exc.params)``).
     """
+
+    def __init__(self, message: str = "", reason: str | None = None, **params: object) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params = params
 
 
 def whole_number(value: Any) -> int | None:

@@ -21,6 +21,7 @@ from ..engine import (
     derive_seed,
     register,
 )
+from ..locale import t as say
 
 RANKS = "789TJQKA"
 SUITS = "CSHD"
@@ -325,54 +326,58 @@ class MauMau(Game):
         action = legal[1].get(canon)
         if action is not None:
             return canon, action
-        raise IllegalMove(self._why_illegal(move, canon, legal[0]))
+        key, params = self._why_illegal(move, canon, legal[0])
+        moves = ", ".join(legal[0])
+        text = f"{say(key, 'en', **params)}; {say('refuse.legalNow', 'en', moves=moves)}"
+        raise IllegalMove(text, key, moves=moves, **params)
 
-    def _why_illegal(self, raw: str, canon: str, legal: list[str]) -> str:
-        """Why ``canon`` (spelled as the spec spells moves) is not legal now, and what is."""
-        allowed = f"legal now: {', '.join(legal)}"
+    def _why_illegal(self, raw: str, canon: str, legal: list[str]) -> tuple[str, dict[str, object]]:
+        """Why ``canon`` (spelled as the spec spells moves) is not legal now: the refusal's key in
+        the message catalogue (locale/refusals.toml) and its placeholders."""
         if canon in ("draw", "pass", "take"):
-            return f"{self._why_not(canon)}; {allowed}"
+            return self._why_not(canon)
         card, colon, wish = canon.partition(":")
         if card not in CARD_ID:
-            how = f"play a card ({CARD_HELP}; a jack with its wish, like JC:S), or draw, pass, take"
-            return f"{raw!r} is not a move: {how}; {allowed}"
+            return "refuse.mm.notAMove", {"raw": repr(raw)}
         cid = CARD_ID[card]
         is_jack = cid & 7 == JACK
         if not self.hands[self.to_move] >> cid & 1:  # type: ignore[index]
-            return f"{card} is not in your hand; {allowed}"
+            return "refuse.mm.notInHand", {"card": card}
         if is_jack and any(m.startswith(card + ":") for m in legal):  # the jack may go: the wish is wrong
             try:
                 parse_wish(wish)
-            except ValueError as exc:
-                return f"{exc}, like {card}:H; {allowed}"
+            except ValueError:
+                if not _spell(wish):
+                    return "refuse.mm.noWish", {"card": card}
+                return "refuse.mm.badWish", {"card": card, "wish": repr(wish.strip())}
         if not is_jack and colon and card in legal:
-            return f"only a jack carries a wish: play {card} without ':{wish}'; {allowed}"
+            return "refuse.mm.wishWithoutJack", {"card": card, "wish": wish}
         if self.penalty:
-            return f"a penalty of {self.penalty} is open: play a seven or take; {allowed}"
+            return "refuse.mm.penalty", {"n": self.penalty}
         if self.drawn >= 0:
-            return f"after drawing you may only play {CARD_STR[self.drawn]} or pass; {allowed}"
+            return "refuse.mm.afterDraw", {"card": CARD_STR[self.drawn]}
         if is_jack and self._no_jack_on_jack and self.top & 7 == JACK:
-            wished = f" (the wish {SUITS[self.wish]} stays)" if self.wish >= 0 else ""
-            return f"no jack on a jack: the option no_jack_on_jack is on (MM-12){wished}; {allowed}"
-        follow = f"the wished suit {SUITS[self.wish]}" if self.wish >= 0 else CARD_STR[self.top]
-        return f"{card} does not fit on {follow}; {allowed}"
+            if self.wish >= 0:
+                return "refuse.mm.noJackOnJackWish", {"suit": SUITS[self.wish]}
+            return "refuse.mm.noJackOnJack", {}
+        if self.wish >= 0:
+            return "refuse.mm.noFitWish", {"card": card, "suit": SUITS[self.wish]}
+        return "refuse.mm.noFit", {"card": card, "top": CARD_STR[self.top]}
 
-    def _why_not(self, word: str) -> str:
+    def _why_not(self, word: str) -> tuple[str, dict[str, object]]:
         """Why ``draw``, ``pass`` or ``take`` is refused now (MM-6, MM-7, MM-9, MM-14)."""
         if self.penalty:
-            if word == "draw":
-                return f"a penalty of {self.penalty} is open: take it (all {self.penalty} cards) or play a seven"
-            return f"a penalty of {self.penalty} is open: play a seven or take"
+            return ("refuse.mm.penaltyDraw" if word == "draw" else "refuse.mm.penalty"), {"n": self.penalty}
         if word == "take":
-            return "no penalty is open, so there is nothing to take (take answers a seven)"
+            return "refuse.mm.nothingToTake", {}
         if self.drawn >= 0:
-            return f"you have drawn already: play {CARD_STR[self.drawn]} or pass"
+            return "refuse.mm.drawnAlready", {"card": CARD_STR[self.drawn]}
         fitting = [CARD_STR[c] for c in range(32) if (self.hands[self.to_move] & self.fit) >> c & 1]  # type: ignore[index]
         if fitting:
-            return f"you hold a card that fits ({', '.join(fitting)}), so you must play one (MM-6)"
+            return "refuse.mm.mustPlay", {"cards": ", ".join(fitting)}
         if word == "pass":
-            return "nothing fits, so draw a card first; pass only keeps a card just drawn or when nothing can be drawn"
-        return "nothing is left to draw: pass (MM-14)"
+            return "refuse.mm.drawFirst", {}
+        return "refuse.mm.stockEmpty", {}
 
     def _draw(self, seat: int, count: int) -> list[int]:
         """Draw up to ``count`` cards, reshuffling the discard pile when needed (MM-8)."""

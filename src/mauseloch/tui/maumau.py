@@ -331,9 +331,37 @@ def _play_human(console: Any, game: Any, me: int, lang: Lang) -> None:
         try:
             game.play(move, seat=me)  # the engine judges; a refused move changes nothing
         except ValueError as exc:
-            say_error(console, exc if lang == "en" else f"{t('error.illegal', lang)} ({exc})", prefix="")
+            say_error(console, refusal_text(exc, lang), prefix="")
             continue
         return
+
+
+def refusal_text(exc: ValueError, lang: Lang) -> str:
+    """The engine's refusal in the player's language: by its catalogue key when it gives one
+    (cards and suits as this screen writes them), else its own words after a general line."""
+    reason, params = getattr(exc, "reason", None), dict(getattr(exc, "params", {}))
+    if lang == "en" or reason is None:
+        return str(exc) if lang == "en" else f"{t('error.illegal', lang)} ({exc})"
+
+    def card_word(move: str) -> str:  # "JC:H" -> "B♣:Herz" in German
+        card, _, wish = move.partition(":")
+        if len(card) != 2 or card[1] not in SUIT_SYMBOL:
+            return move
+        word = f"{rank_label(card[0], lang)}{SUIT_SYMBOL[card[1]]}"
+        return f"{word}:{t(f'suit.{wish}', lang)}" if wish in SUIT_SYMBOL else word
+
+    for name in ("card", "top"):
+        if isinstance(params.get(name), str):
+            params[name] = card_word(str(params[name]))
+    if isinstance(params.get("suit"), str):
+        params["suit"] = suit_text(str(params["suit"]), lang)
+    for name in ("moves", "cards"):
+        if isinstance(params.get(name), str):
+            params[name] = ", ".join(card_word(m) for m in str(params[name]).split(", "))
+    text = t(reason, lang, **params)
+    if "moves" in params:
+        text += "; " + t("refuse.legalNow", lang, moves=params["moves"])
+    return text
 
 
 def _ask_wish(console: Any, wish: str, typed: bool, lang: Lang) -> str:
