@@ -129,7 +129,7 @@ def attacker_process(port: int, idle: int, out: Any) -> None:
 async def honest_table(run: Run, address: str, errors: Counter[str]) -> None:
     transport = httpx.AsyncHTTPTransport(local_address=address)
     async with httpx.AsyncClient(
-        base_url=f"http://{run.base}", transport=transport, timeout=30, trust_env=False
+        base_url=f"http://{run.bases[0]}", transport=transport, timeout=30, trust_env=False
     ) as http:
         while not run.stopping:
             try:
@@ -159,7 +159,7 @@ async def honest_table(run: Run, address: str, errors: Counter[str]) -> None:
 
 
 async def honest_seat(run: Run, address: str, table: str, seat: int, token: str) -> None:
-    url = f"ws://{run.base}/ws/{table}"
+    url = f"ws://{run.bases[0]}/ws/{table}"
     async with connect(url, proxy=None, max_size=1 << 22, open_timeout=60, local_addr=(address, 0)) as ws:
         await seat_moves(run, ws, seat, token)
 
@@ -167,7 +167,9 @@ async def honest_seat(run: Run, address: str, table: str, seat: int, token: str)
 async def drive(port: int, seats: int, warmup: float, think: float, idle: int, seed: int) -> dict[str, Any]:
     tables = max(1, seats // SEATS_PER_TABLE)
     start = time.perf_counter()
-    run = Run(base=f"127.0.0.1:{port}", measure_from=start, deadline=float("inf"), think=think, rng=random.Random(seed))
+    run = Run(
+        bases=[f"127.0.0.1:{port}"], measure_from=start, deadline=float("inf"), think=think, rng=random.Random(seed)
+    )
     errors: Counter[str] = Counter()
     players = [asyncio.create_task(honest_table(run, honest_address(i), errors)) for i in range(tables)]
     await asyncio.sleep(warmup)
@@ -196,12 +198,12 @@ async def drive(port: int, seats: int, warmup: float, think: float, idle: int, s
     try:
         fresh = honest_address(tables + 1)
         transport = httpx.AsyncHTTPTransport(local_address=fresh)
-        async with httpx.AsyncClient(base_url=f"http://{run.base}", transport=transport, timeout=10) as http:
+        async with httpx.AsyncClient(base_url=f"http://{run.bases[0]}", transport=transport, timeout=10) as http:
             body = {"game": "mau-mau", "seats": [{"kind": "human"}] * 2}
             created = (await http.post("/api/tables", json=body)).json()
             join = {"invite": created["invite_secret"]}
             joined = await http.post(f"/api/tables/{created['table']}/join", json=join)
-            async with connect(f"ws://{run.base}/ws/{created['table']}", proxy=None, local_addr=(fresh, 0)) as ws:
+            async with connect(f"ws://{run.bases[0]}/ws/{created['table']}", proxy=None, local_addr=(fresh, 0)) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": created["token"], "seat": 0}))
                 answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 up = joined.status_code == 200 and answer["type"] == "snapshot"
