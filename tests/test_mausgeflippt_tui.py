@@ -8,6 +8,7 @@ from typing import Any
 
 import mauseloch
 from mauseloch.bots import make_bot
+from mauseloch.locale import Lang
 from mauseloch.record import save
 from mauseloch.tui.mausgeflippt import describe, make_app
 
@@ -110,3 +111,94 @@ def test_play_command_refuses_bad_arguments() -> None:
         result = runner.invoke(app, ["play", "mausgeflippt", *args])
         assert result.exit_code == 2, args
         assert message in " ".join(result.output.split()), (args, result.output)
+
+
+async def _screen(lang: Lang) -> tuple[str, str, str, list[str]]:
+    """The countdown, the hand's title, the log and the hand's cells of a fresh game in ``lang``."""
+    from textual.geometry import Region
+    from textual.widgets import RichLog
+
+    game = mauseloch.new_game("mausgeflippt", players=2, seed=3)
+    app = make_app(game, {1: StillBot()}, me=0, countdown=1000, lang=lang)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        hand = app.query_one("#hand")
+        size = hand.outer_size
+        cells = [strip.text for strip in hand.render_lines(Region(0, 0, size.width, size.height))]
+        log = "\n".join(strip.text for strip in app.query_one("#log", RichLog).lines)
+        status, title = app.status, str(hand.border_title)
+        await pilot.press("q")
+    return status, title, log, cells
+
+
+def test_the_screen_speaks_german_or_english(run_async: Any) -> None:
+    status, title, log, cells = run_async(_screen("de"))
+    assert "Nächste Maus in" in status and "Du deckst die nächste Maus auf" in status
+    assert title.startswith("Deine Hand") and "Tasten:" in log and "Leertaste" in log
+    hand = "\n".join(cells)
+    assert any(f"({colour})" in hand for colour in ("blau", "braun", "gelb", "grün", "rot")), hand  # Hose (blau)
+    status, title, log, cells = run_async(_screen("en"))
+    assert "Next mouse in" in status and "You turn the next mouse" in status
+    assert title.startswith("Your hand") and "Keys:" in log and "Nächste" not in status
+
+
+def test_events_and_the_end_in_german() -> None:
+    bot_draw = {"type": "draw", "seat": 1, "count": 2}
+    assert describe(bot_draw, 0, lang="de") == "Bot 1 zieht 2 Karten"
+    own = describe({"type": "draw", "seat": 0, "cards": ["tie-blue"]}, 0, lang="de") or ""
+    assert own.startswith("Du ziehst") and "Krawatte (blau)" in own
+    assert describe({"type": "reveal", "seat": 1, "mouse": "m07"}, 0, lang="de") == "Bot 1 deckt Maus 7 auf"
+    taken = describe({"type": "cheese_taken", "seat": 0, "cheese": "edam"}, 0, lang="de") or ""
+    assert "Du nimmst den Käse Edamer (−2)" in taken
+    end = describe({"type": "end", "reason": "mice"}, 0, 3, lang="de") or ""
+    assert "Spielende: auf die letzten 3 Mäuse hat niemand reagiert." in end
+    assert "Game over: nobody reacted to the last 3 mice." in (describe({"type": "end", "reason": "mice"}, 0, 3) or "")
+
+
+def test_a_whole_game_ends_with_german_results(run_async: Any) -> None:
+    async def play() -> tuple[Any, str, str]:
+        from textual.widgets import RichLog
+
+        game = mauseloch.new_game("mausgeflippt", players=2, seed=11, options={"hand_size": 3})
+        app = make_app(
+            game, {1: make_bot("mausgeflippt", "hard", seed=1)}, me=0, time_scale=0.002, countdown=1, lang="de"
+        )
+        async with app.run_test() as pilot:
+            for _ in range(20000):
+                if app.finished:
+                    break
+                await pilot.pause(0.001)
+            log = "\n".join(strip.text for strip in app.query_one("#log", RichLog).lines)
+            status = app.status
+            await pilot.press("q")
+        return game, status, log
+
+    game, status, log = run_async(play())
+    assert game.is_over and status.startswith("[bold]Spielende — vorn:")
+    assert "Punkte" in log and "Wäsche" in log and "drücken zum Verlassen" in log
+    assert "Game over" not in log and "points" not in log
+
+
+def test_option_help_in_german_and_english(monkeypatch: Any) -> None:
+    from mauseloch.tui.common import options_help
+
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    german = options_help("mausgeflippt")
+    assert "hand_size=N: Karten auf der Hand: Wie viele Kleiderkarten jeder hält. (Standard: 7)" in german
+    assert "window_ms=N: Reaktionszeit (ms):" in german and "wiederholbar" in german
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    english = options_help("mausgeflippt")
+    assert "hand_size=N: Cards in each hand: Clothing cards each player holds. (default: 7)" in english
+
+
+def test_play_takes_lang() -> None:
+    from typer.testing import CliRunner
+
+    from mauseloch.cli import app
+
+    result = CliRunner().invoke(app, ["play", "mausgeflippt", "--lang", "fr"])
+    assert result.exit_code == 2 and "--lang must be one of en, de" in result.output
+    result = CliRunner().invoke(app, ["play", "mausgeflippt", "--help"])
+    assert result.exit_code == 0 and "--lang" in result.output

@@ -17,7 +17,7 @@ from typing import Any
 
 import typer
 
-from mauseloch.locale import t
+from mauseloch.locale import Lang, t, tn
 
 from .common import (
     check_save_path,
@@ -26,9 +26,7 @@ from .common import (
     leave_unfinished,
     options_help,
     pick_lang,
-    plural,
     save_for_user,
-    says,
     shown,
 )
 
@@ -44,46 +42,59 @@ CARD_KEYS = "1234567890abcdefghijklmnoprstuvwxyz"
 OUTCOME_EVENTS = ("catch", "wrong_card", "mausgeflippt", "protected_catch", "cheese_taken", "timeout")
 
 
-def pretty(card: str) -> str:
-    """Rich markup for a clothing card: the kind and its colour's name, drawn in that colour
-    (the word tells colours apart where the colour does not show or cannot be seen)."""
+def pretty(card: str, lang: Lang = "en") -> str:
+    """Rich markup for a clothing card in the page's words: its kind and its colour's name, drawn
+    in that colour (the word tells colours apart where the colour does not show or cannot be seen)."""
     kind, _, colour = card.partition("-")
-    return f"[{COLOUR_STYLE.get(colour, 'bold')}]{shown(kind)} {shown(colour)}[/]"
+    face = t(
+        "mg.face", lang, kind=_word(f"mg.kind.{kind}", kind, lang), colour=_word(f"mg.colour.{colour}", colour, lang)
+    )
+    return f"[{COLOUR_STYLE.get(colour, 'bold')}]{face}[/]"
 
 
-def mouse_name(mouse: str) -> str:
-    """``mouse 7`` for the engine's ``m07``."""
+def _word(key: str, fallback: str, lang: Lang) -> str:
+    """The catalogue's word for ``key``, else ``fallback`` as it is (escaped for markup)."""
+    text = t(key, lang)
+    return shown(fallback) if text == key else text
+
+
+def cheese_name(cheese: str, lang: Lang = "en") -> str:
+    return _word(f"mg.cheese.{cheese}", cheese, lang)
+
+
+def mouse_name(mouse: str, lang: Lang = "en") -> str:
+    """``mouse 7`` (``Maus 7``) for the engine's ``m07``."""
     number = mouse[1:].lstrip("0")
-    return f"mouse {number}" if mouse[:1] == "m" and number.isdigit() else shown(mouse)
+    return t("mg.mouse", lang, n=number) if mouse[:1] == "m" and number.isdigit() else shown(mouse)
 
 
-def hand_cells(hand: list[str]) -> Any:
+def hand_cells(hand: list[str], lang: Lang = "en") -> Any:
     """The hand as cells of ``key card``: laid out in columns, a key is never parted from its card
     by a line break, however many cards and however narrow the screen (down to one card a line)."""
     from rich.columns import Columns
     from rich.text import Text
 
     cells = [
-        Text.from_markup(f"[bold cyan]{key}[/] {pretty(card)}", overflow="fold")
+        Text.from_markup(f"[bold cyan]{key}[/] {pretty(card, lang)}", overflow="fold")
         for key, card in zip(CARD_KEYS, hand, strict=False)
     ]
-    return Columns(cells, padding=(0, 3)) if cells else Text("(empty)")
+    return Columns(cells, padding=(0, 3)) if cells else Text(t("mgt.empty", lang))
 
 
-def seat_name(seat: int, me: int | None) -> str:
+def seat_name(seat: int, me: int | None, lang: Lang = "en") -> str:
     """'You' at the keyboard, 'Bot n' for the others, 'Seat n' in a replay (``me`` None)."""
     if me is None:
-        return f"Seat {seat}"
-    return "You" if seat == me else f"Bot {seat}"
+        return t("common.seat", lang, n=seat)
+    return t("mgt.you", lang) if seat == me else t("mgt.bot", lang, n=seat)
 
 
-def scores_table(view: dict[str, Any], names: list[str], expand: bool = True) -> Any:
+def scores_table(view: dict[str, Any], names: list[str], expand: bool = True, lang: Lang = "en") -> Any:
     """Every seat's cards in hand, mice, laundry, cheese and score; ◆ marks who reveals next."""
     from rich.table import Table
 
     table = Table(expand=expand, box=None)
-    for col in ("", "cards", "mice", "laundry", "cheese", "score"):
-        table.add_column(col, justify="left" if not col else "right")
+    for key in ("", "mgt.cardsCol", "mg.miceCol", "mg.laundryCol", "mg.cheeseCol", "mg.scoreCol"):
+        table.add_column(t(key, lang) if key else "", justify="left" if not key else "right")
     for s, name in enumerate(names):
         mark = " ◆" if s == view["revealer"] and not view["is_over"] else ""
         table.add_row(
@@ -97,79 +108,92 @@ def scores_table(view: dict[str, Any], names: list[str], expand: bool = True) ->
     return table
 
 
-def mouse_text(view: dict[str, Any], tell_protected: bool = False) -> str:
+def mouse_text(view: dict[str, Any], tell_protected: bool = False, lang: Lang = "en") -> str:
     """Markup for the shown mouse: its number, its cheese and the clothes it wears. Whether the
     open cheese protects it is for the players to notice; a replay may say so."""
     mouse = view["mouse"]
-    wears = "   ".join(pretty(c) for c in mouse["wears"])
-    name = mouse_name(mouse["mouse"]).capitalize()
-    guard = "  [bold red](protected by the open cheese)[/]" if tell_protected and mouse["protected"] else ""
-    return f"[bold]{name}[/] carries [bold]{shown(mouse['cheese'])}[/]{guard}\n\n{wears}"
+    wears = "   ".join(pretty(c, lang) for c in mouse["wears"])
+    name = mouse_name(mouse["mouse"], lang)
+    name = name[:1].upper() + name[1:]
+    guard = f"  [bold red]({t('mg.protectedNote', lang)})[/]" if tell_protected and mouse["protected"] else ""
+    carries = t("mg.carries", lang, cheese=f"[bold]{cheese_name(mouse['cheese'], lang)}[/]")
+    return f"[bold]{name}[/] {carries}{guard}\n\n{wears}"
 
 
-def piles_text(view: dict[str, Any]) -> str:
-    cheese = shown(view["open_cheese"] or "none")
+def piles_text(view: dict[str, Any], lang: Lang = "en") -> str:
+    if view["open_cheese"]:
+        cheese = t("mg.openCheese", lang, cheese=f"[bold]{cheese_name(view['open_cheese'], lang)}[/]")
+        cheese += f" ({tn('mg.cheesesLeft', view['cheeses_left'], lang)})"
+    else:
+        cheese = t("mg.noCheese", lang)
     mice = view["mouse_pile"] + (1 if view["mouse"] else 0)
-    return (
-        f"open cheese: [bold]{cheese}[/] ({view['cheeses_left']} left)   "
-        f"mice left: {mice}   draw pile: {view['draw_pile']}"
-    )
+    return f"{cheese}   {tn('mg.miceLeft', mice, lang)}   {t('term.drawPile', lang, n=view['draw_pile'])}"
 
 
-def describe(event: dict[str, Any], me: int | None, mice_left: int = 0) -> str | None:
+def describe(event: dict[str, Any], me: int | None, mice_left: int = 0, lang: Lang = "en") -> str | None:
     """A line of text for an event as ``me`` may see it (None: not worth a line); ``mice_left``:
     mice still in the pile when the game ends."""
     kind = event["type"]
-    who = seat_name(event["seat"], me) if "seat" in event else ""
+    who = shown(seat_name(event["seat"], me, lang)) if "seat" in event else ""
+    mine = "seat" in event and event["seat"] == me
+
+    def said(key: str, **params: object) -> str:
+        """``key`` with the seat as its subject (``key.you`` when it is the player's own)."""
+        return t(f"{key}.you" if mine else key, lang, name=who, **params)
+
+    def mouse() -> str:
+        return mouse_name(event["mouse"], lang)
+
     if kind == "reveal":
-        return f"{who} revealed {mouse_name(event['mouse'])}"
+        return said("mgt.ev.reveal", mouse=mouse())
     if kind == "reaction":
-        ms = f" after {event['ms']} ms" if event["ms"] is not None else ""
         move = event["move"]
         if move == "timeout":
             return None  # nobody reacted: the timeout event says so
         if move == "flip":
-            move = "Mausgeflippt!"
+            move = t("mg.flip", lang)
         elif move.startswith("catch "):
-            move = f"lays {pretty(move.removeprefix('catch '))}"
+            move = pretty(move.removeprefix("catch "), lang)
         else:
             move = shown(move)
-        return f"{who}: {move}{ms}"
+        if event["ms"] is None:
+            return t("mg.ev.reaction", lang, name=who, move=move)
+        return t("mg.ev.reactionMs", lang, name=who, move=move, ms=event["ms"])
     if kind == "catch":
-        return f"[bold green]{who} caught {mouse_name(event['mouse'])} with {pretty(event['card'])} (+1)[/]"
+        return f"[bold green]{said('mgt.ev.catch', mouse=mouse(), card=pretty(event['card'], lang))}[/]"
     if kind == "wrong_card":
-        mouse = mouse_name(event["mouse"])
-        return f"[bold red]{pretty(event['card'])} does not fit {mouse}: dirty laundry for {who} (−1)[/]"
+        return f"[bold red]{said('mgt.ev.wrong', mouse=mouse(), card=pretty(event['card'], lang))}[/]"
     if kind == "mausgeflippt":
         if event["protected"]:
-            return f"[bold red]{who} flipped on a protected mouse![/]"
+            return f"[bold red]{said('mgt.ev.flipProtected')}[/]"
         if event["correct"]:
-            return f"[bold green]{who}: Mausgeflippt! Right — nothing fits, {mouse_name(event['mouse'])} is won (+1)[/]"
-        fitting = ", ".join(pretty(c) for c in event["fitting"])
-        return f"[bold red]{who}: Mausgeflippt! Wrong — {fitting} fit: dirty laundry[/]"
+            return f"[bold green]{t('mgt.ev.flipRight', lang, name=who, mouse=mouse())}[/]"
+        fitting = ", ".join(pretty(c, lang) for c in event["fitting"])
+        return f"[bold red]{t('mgt.ev.flipWrong', lang, name=who, cards=fitting)}[/]"
     if kind == "protected_catch":
-        return f"[bold red]{who} laid {pretty(event['card'])} on a protected mouse![/]"
+        return f"[bold red]{said('mgt.ev.protectedCatch', card=pretty(event['card'], lang))}[/]"
     if kind == "cheese_taken":
-        return f"[bold red]{says(who, 'take')} the {shown(event['cheese'])} cheese (−2)[/]"
+        return f"[bold red]{said('mgt.ev.cheeseTaken', cheese=cheese_name(event['cheese'], lang))}[/]"
     if kind == "cheese_open":
-        return f"Open cheese now: [bold]{shown(event['cheese'])}[/] ({event['left']} left)"
+        cheese = f"[bold]{cheese_name(event['cheese'], lang)}[/]"
+        return t("mgt.ev.cheeseOpen", lang, cheese=cheese, n=event["left"])
     if kind == "draw":
         if "cards" in event:
-            cards = ", ".join(pretty(c) for c in event["cards"]) or "nothing (no cards left)"
-            return f"{who} drew {cards}"
-        return f"{who} drew {plural(event['count'], 'card')}"
+            cards = ", ".join(pretty(c, lang) for c in event["cards"]) or t("mgt.ev.drewNothing", lang)
+            return said("mgt.ev.drew", cards=cards)
+        return tn("mgt.ev.drewCount", event["count"], lang, name=who)
     if kind == "reshuffle":
-        return f"The discard pile was shuffled into a new draw pile ({event['count']} cards)"
+        return tn("mg.ev.reshuffle", event["count"], lang)
     if kind == "timeout":
-        return f"Nobody reacted: {mouse_name(event['mouse'])} goes under the pile"
+        return t("mg.out.timeoutText", lang, mouse=mouse())
     if kind == "end":
         if event["reason"] == "cheese":
-            why = "the cheese is gone"
+            why = t("mg.reason.cheese", lang)
         elif mice_left:
-            why = f"nobody reacted to the last {plural(mice_left, 'mouse', 'mice')}"
+            why = tn("mgt.reason.unreacted", mice_left, lang)
         else:
-            why = "every mouse is taken"
-        return f"[bold]Game over: {why}.[/]"
+            why = t("mgt.reason.allTaken", lang)
+        return f"[bold]{t('mgt.ev.end', lang, reason=why)}[/]"
     return None
 
 
@@ -182,12 +206,14 @@ def make_app(
     countdown: int = 3,
     clock: Callable[[], float] = time.monotonic,
     ties_seed: int | None = None,
+    lang: Lang = "en",
 ) -> Any:
     """The Textual app for ``game`` with ``me`` at the keyboard and ``bots`` on the other seats.
 
     ``time_scale`` shortens every wait (countdown, bot reactions, window) for tests and demos;
     reaction times are recorded in game milliseconds (real time divided by the scale).
     ``ties_seed`` seeds the referee's tie stream (default: the tie stream of the game's seed).
+    ``lang``: the language of every text on the screen.
     """
     from rich.text import Text
     from textual.app import App, ComposeResult
@@ -209,9 +235,11 @@ def make_app(
         #log { height: 1fr; border: round $panel; }
         """
         BINDINGS = [  # noqa: RUF012
-            ("q", "quit_game", "Quit"),
-            ("space", "flip", "Mausgeflippt!"),
-            Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),  # Textual only offers ctrl+q
+            ("q", "quit_game", t("mgt.quitKey", lang)),
+            ("space", "flip", t("mg.flip", lang)),
+            Binding(
+                "ctrl+c", "interrupt", t("mgt.quitKey", lang), show=False, priority=True
+            ),  # Textual only offers ctrl+q
         ]
 
         def __init__(self) -> None:
@@ -236,13 +264,20 @@ def make_app(
             yield Footer()
 
         def on_mount(self) -> None:
-            self.query_one("#hand", Static).border_title = "Your hand: press a card's key to lay it"
+            self.query_one("#hand", Static).border_title = t("mgt.handTitle", lang)
             opts = self.game.options
-            self.log_line(
-                f"[bold]Mausgeflippt[/] — seed {self.game.seed}, {self.game.players} players, "
-                f"hand {opts['hand_size']}, window {opts['window_ms']} ms. "
-                "Keys: [bold]1–9[/] (then 0, a, b, …) lay that card, [bold]space[/] Mausgeflippt!, [bold]q[/] quit."
+            intro = t(
+                "mgt.intro",
+                lang,
+                game="[bold]Mausgeflippt[/]",
+                seed=self.game.seed,
+                n=self.game.players,
+                hand=opts["hand_size"],
+                window=opts["window_ms"],
             )
+            space = t("mg.spaceKey", lang)
+            keys = t("mgt.keys", lang, cards="[bold]1–9[/]", space=f"[bold]{space}[/]", q="[bold]q[/]")
+            self.log_line(f"{intro} {keys}")
             self.refresh_table()
             if self.game.is_over:
                 self.show_end()
@@ -256,18 +291,22 @@ def make_app(
 
         def refresh_table(self) -> None:
             view = self.game.view(self.me)
-            names = [seat_name(s, self.me) + (f" ({bots[s].kind})" if s in bots else "") for s in range(game.players)]
-            self.query_one("#scores", Static).update(scores_table(view, names))
-            body = mouse_text(view) if view["mouse"] is not None else self.status or " "
-            self.query_one("#mouse", Static).update(f"{body}\n\n[dim]{piles_text(view)}[/]")
-            self.query_one("#hand", Static).update(hand_cells(view["hand"]))
+            names = [
+                seat_name(s, self.me, lang)
+                + (f" ({_word(f'bot.{bots[s].kind}', bots[s].kind, lang)})" if s in bots else "")
+                for s in range(game.players)
+            ]
+            self.query_one("#scores", Static).update(scores_table(view, names, lang=lang))
+            body = mouse_text(view, lang=lang) if view["mouse"] is not None else self.status or " "
+            self.query_one("#mouse", Static).update(f"{body}\n\n[dim]{piles_text(view, lang)}[/]")
+            self.query_one("#hand", Static).update(hand_cells(view["hand"], lang))
 
         def show_news(self) -> None:
             events = self.game.events_since(self.seen)
             for event in events:
                 visible = event_for(event, self.me)
                 mice_left = self.game.view(None)["mouse_pile"]
-                text = describe(visible, self.me, mice_left) if visible is not None else None
+                text = describe(visible, self.me, mice_left, lang) if visible is not None else None
                 if text:
                     self.log_line(text)
             self.seen += len(events)
@@ -276,8 +315,11 @@ def make_app(
         def start_countdown(self, step: int | None = None) -> None:
             step = countdown if step is None else step
             if step > 0:
-                revealer = seat_name(self.game.revealer, self.me)
-                self.status = f"[bold]Next mouse in {step}…[/]  ({says(revealer, 'reveal')} it)"
+                if self.game.revealer == self.me:
+                    who = t("mg.youReveal", lang)
+                else:
+                    who = t("mg.revealerNext.name", lang, name=shown(seat_name(self.game.revealer, self.me, lang)))
+                self.status = f"[bold]{t('mg.countdown', lang, s=step)}[/]  ({who})"
                 self.refresh_table()
                 self.set_timer(0.6 * time_scale, lambda: self.start_countdown(step - 1))
                 return
@@ -324,7 +366,9 @@ def make_app(
         def resolved(self) -> None:
             self.round += 1  # pending timers of this mouse become stale
             outcome = [
-                describe(e, self.me) or "" for e in self.game.events_since(self.seen) if e["type"] in OUTCOME_EVENTS
+                describe(e, self.me, lang=lang) or ""
+                for e in self.game.events_since(self.seen)
+                if e["type"] in OUTCOME_EVENTS
             ]
             self.status = "\n".join(outcome)
             self.show_news()
@@ -339,7 +383,7 @@ def make_app(
             if g.is_over:
                 return
             if not g.view(None)["window_open"]:
-                self.log_line("[dim]Wait for the mouse…[/]")
+                self.log_line(f"[dim]{t('mgt.wait', lang)}[/]")
                 return
             ms = self.elapsed_ms()
             try:
@@ -357,8 +401,7 @@ def make_app(
                 hand = self.game.view(self.me)["hand"]
                 index = CARD_KEYS.index(key)
                 if index >= len(hand):
-                    has = plural(len(hand), "card")
-                    self.log_line(Text(f"There is no card {key}: your hand has {has}.", style="red"))
+                    self.log_line(Text(tn("mgt.noCard", len(hand), lang, pressed=key), style="red"))
                     return
                 self.human("catch " + hand[index])
 
@@ -375,17 +418,20 @@ def make_app(
         def show_end(self) -> None:
             self.finished = True
             res = self.game.result()
-            winners = [seat_name(s, self.me) for s in range(self.game.players) if res["ranks"][s] == 1]
-            self.status = f"[bold]Game over — {' and '.join(winners)} first with {max(res['score'])} points[/]"
+            winners = [seat_name(s, self.me, lang) for s in range(self.game.players) if res["ranks"][s] == 1]
+            names = f" {t('mgt.and', lang)} ".join(winners)
+            self.status = f"[bold]{t('mgt.winners', lang, names=names, points=max(res['score']))}[/]"
             self.refresh_table()
             order = sorted(range(self.game.players), key=lambda s: res["ranks"][s])
             for s in order:
+                line = t(
+                    "mg.scoreLine", lang, mice=res["mice"][s], laundry=res["laundry"][s], cheese=res["cheese"][s],
+                    score=res["score"][s],
+                )  # fmt: skip
                 self.log_line(
-                    f"  {res['ranks'][s]}. {seat_name(s, self.me)}: {res['score'][s]} points "
-                    f"({res['mice'][s]} {'mouse' if res['mice'][s] == 1 else 'mice'}, "
-                    f"{res['laundry'][s]} laundry, {res['cheese'][s]} cheese)"
+                    "  " + t("mgt.rankLine", lang, rank=res["ranks"][s], name=seat_name(s, self.me, lang), line=line)
                 )
-            self.log_line("Press [bold]q[/] to leave.")
+            self.log_line(t("mgt.pressQ", lang, q="[bold]q[/]"))
 
     return MausgeflipptApp()
 
@@ -437,7 +483,7 @@ def command(
     console.print(t("term.dealCode", lang, code=code_of(game)))
     console.print(t("term.houseRules", lang, rules=" · ".join(house_rules(info.name, game.options, lang))))
 
-    app = make_app(game, seat_bots, me=0)
+    app = make_app(game, seat_bots, me=0, lang=lang)
     try:
         app.run()
     except KeyboardInterrupt:  # a SIGINT from outside the app's keyboard
@@ -448,4 +494,4 @@ def command(
         raise leave_unfinished(console, game, save, interrupted=app.interrupted, record=record, lang=lang)
     save_for_user(console, game, save, record, lang)
     res = game.result()
-    console.print(f"Your score: {res['score'][0]}, rank {res['ranks'][0]} of {game.players}.")
+    console.print(t("mgt.yourScore", lang, score=res["score"][0], rank=res["ranks"][0], n=game.players))

@@ -185,7 +185,7 @@ class Replayer:
         if name == "mausgeflippt":
             from .mausgeflippt import describe as describe_mausgeflippt
 
-            return describe_mausgeflippt(event, None, self.game.view(None)["mouse_pile"])
+            return describe_mausgeflippt(event, None, self.game.view(None)["mouse_pile"], self.lang)
         return shown(event["type"])
 
     def table(self) -> Any:
@@ -270,13 +270,21 @@ class Replayer:
         from .mausgeflippt import mouse_text, piles_text, pretty, scores_table
 
         view = self.game.view(None)
-        parts: list[Any] = [scores_table(view, self.names, expand=False)]
+        parts: list[Any] = [scores_table(view, self.names, expand=False, lang=self.lang)]
         if view["mouse"] is not None:
-            parts.append(Padding(Text.from_markup(mouse_text(view, tell_protected=True).replace("\n\n", "\n")), (0, 3)))
-        parts.append(Padding(Text.from_markup(f"[dim]{piles_text(view)}[/]"), (0, 3)))
+            parts.append(
+                Padding(
+                    Text.from_markup(mouse_text(view, tell_protected=True, lang=self.lang).replace("\n\n", "\n")),
+                    (0, 3),
+                )
+            )
+        parts.append(Padding(Text.from_markup(f"[dim]{piles_text(view, self.lang)}[/]"), (0, 3)))
         hands = Table.grid(padding=(0, 1))
         for s, hand in enumerate(self._hands()):
-            hands.add_row(shown(self.names[s]) + ":", ", ".join(pretty(c) for c in hand) or "[dim](no cards)[/]")
+            hands.add_row(
+                shown(self.names[s]) + ":",
+                ", ".join(pretty(c, self.lang) for c in hand) or f"[dim]{t('term.noCards', self.lang)}[/]",
+            )
         parts.append(Padding(hands, (0, 3)))
         return Group(*parts)
 
