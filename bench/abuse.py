@@ -161,7 +161,7 @@ async def honest_table(run: Run, address: str, errors: Counter[str]) -> None:
 async def honest_seat(run: Run, address: str, table: str, seat: int, token: str) -> None:
     url = f"ws://{run.bases[0]}/ws/{table}"
     async with connect(url, proxy=None, max_size=1 << 22, open_timeout=60, local_addr=(address, 0)) as ws:
-        await seat_moves(run, ws, seat, token)
+        await seat_moves(run, ws, table, seat, token)
 
 
 async def drive(port: int, seats: int, warmup: float, think: float, idle: int, seed: int) -> dict[str, Any]:
