@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from mauseloch.server.limits import (
     CLOSE_HELLO_LATE,
@@ -55,6 +56,9 @@ def test_sockets_per_address_and_in_total_are_capped(make_client: AppFactory) ->
     first, second = Player(client, table), Player(client, table)
     third = Player(client, table)
     assert third.recv() == {"type": "closed", "code": CLOSE_TOO_MANY}
+    # within the same minute a flood is not explained again: the handshake itself is refused
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"/ws/{table}"):
+        pass
     assert first.hello()["type"] == "snapshot" and second.hello()["type"] == "snapshot"
     first.close()
     again = Player(client, table)  # a place came free

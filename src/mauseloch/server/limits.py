@@ -64,6 +64,7 @@ class Refused(Exception):
         self.message = message
         self.status = status
         self.retry_after = max(1, math.ceil(retry_after))
+        self.first = False  # the first of its kind for this address this minute (Guard.refuse)
 
 
 class Counters(Protocol):
@@ -182,6 +183,7 @@ class Guard:
             if len(self._logged) > 10_000:  # an attack from many addresses: keep the memory small
                 self._logged = {k: v for k, v in self._logged.items() if now - v < LOG_EVERY}
             log.warning("refused %s: %s (%s)", address, exc.message, exc.code)
+            exc.first = True
         return exc
 
     # -- HTTP --------------------------------------------------------------------------
@@ -260,7 +262,10 @@ class LimitsMiddleware:
             scope.setdefault("state", {})["address"] = address
             refused = self.guard.open_socket(address)
             if refused is not None:
-                await refuse_socket(receive, send, SOCKET_CLOSE[refused.code], refused.code)
+                if refused.first:  # once a minute the page is told why, with a close code
+                    await refuse_socket(receive, send, SOCKET_CLOSE[refused.code], refused.code)
+                else:  # a flood: the handshake is denied (HTTP 403), the cheapest answer there is
+                    await deny_socket(receive, send)
                 return
             try:
                 await self.app(scope, receive, send)
@@ -276,6 +281,13 @@ def refusal_response(exc: Refused) -> JSONResponse:
         status_code=exc.status,
         headers={"Retry-After": str(exc.retry_after)},
     )
+
+
+async def deny_socket(receive: Receive, send: Send) -> None:
+    """Refuse the handshake itself: no WebSocket is opened (the server answers 403)."""
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        await send({"type": "websocket.close", "code": 1008})
 
 
 async def refuse_socket(receive: Receive, send: Send, code: int, reason: str) -> None:
