@@ -17,8 +17,9 @@ from typing import Any
 from .engine import game_info
 from .locale import Lang, t
 
-# docs/rules of the source tree this package runs from (src/mauseloch -> the repository root)
-RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
+# docs/rules, through the package's link to it (rules_pages -> ../../docs/rules), so that a built
+# wheel carries the same pages as package data
+RULES_DIR = Path(__file__).parent / "rules_pages"
 _LINK = re.compile(r"\[([^\]]+)\]\((?!https?:)[^)]*\)")  # a link to another page of docs/: its text only
 
 
@@ -31,8 +32,8 @@ def rules_path(game: str, lang: Lang) -> Path:
 @cache
 def rules_text(game: str, lang: Lang) -> str:
     """The rules page as Markdown, with links to other pages of the docs reduced to their text
-    (they lead nowhere in a terminal or a dialog). ``ValueError`` for an unknown game or when the
-    docs are not there (an install without the source tree)."""
+    (they lead nowhere in a terminal or a dialog). ``ValueError`` for an unknown game or a page
+    that cannot be read (the pages travel in the wheel as package data)."""
     path = rules_path(game, lang)
     try:
         text = path.read_text(encoding="utf-8")
