@@ -16,6 +16,12 @@ if [ "$(id -u)" != 0 ] || ! command -v pg_lsclusters >/dev/null 2>&1; then
   exit 0
 fi
 
+# One run at a time: two test runs starting together raced to create the role ("already exists").
+if command -v flock >/dev/null 2>&1; then
+  exec 9>/tmp/mauseloch-start-postgres.lock
+  flock 9
+fi
+
 VERSION=$(ls /usr/lib/postgresql | sort -V | tail -n 1)
 if [ -z "$VERSION" ]; then
   echo "start-postgres: no PostgreSQL server under /usr/lib/postgresql" >&2
