@@ -123,6 +123,9 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+# The pages run under a strict CSP (no 'unsafe-eval'). Give `wait_for_function` an arrow function
+# ("() => ..."): Playwright evaluates that once, while a bare expression is eval'ed on every poll
+# and refused by the CSP whenever the first check is not already true (a flaky failure under load).
 @pytest.fixture
 def new_context(browser: Any, server: Server) -> Iterator[Any]:
     """Make browser contexts (English unless told) that are closed after the test."""

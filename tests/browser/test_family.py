@@ -75,7 +75,7 @@ def test_a_three_deal_match_in_german_with_the_rules_at_hand(browser: Any, fast_
         tables = []
         for deal in (1, 2, 3):
             page.wait_for_function(
-                f"document.getElementById('match-line').textContent.startsWith('Partie: Runde {deal} von 3')"
+                f"() => document.getElementById('match-line').textContent.startsWith('Partie: Runde {deal} von 3')"
             )
             tables.append(page.url.rstrip("/").rsplit("/", 1)[-1])
             play_to_end(page)

@@ -28,7 +28,7 @@ def test_default_titles_follow_the_page_language(new_context: Any) -> None:
     page.wait_for_selector(f"#tables li[aria-label*='{table_id}'] strong")
     assert page.inner_text(f"#tables li[aria-label*='{table_id}'] strong") == "Mau-Mau bei Anna"
     open_table(page)
-    page.wait_for_function("document.getElementById('table-title').textContent === 'Mau-Mau bei Anna'")
+    page.wait_for_function("() => document.getElementById('table-title').textContent === 'Mau-Mau bei Anna'")
     assert "at Anna" not in page.inner_text("header")
     page.click("#lang-switch")
     assert page.inner_text("#table-title") == "Mau-Mau at Anna's"
@@ -75,14 +75,14 @@ def test_server_refusals_are_shown_in_german(new_context: Any, server: Any) -> N
 def test_name_fields_take_the_servers_limit(new_context: Any) -> None:
     page = german(new_context)
     page.goto("/")
-    page.wait_for_function(f"document.getElementById('player-name').maxLength === {MAX_NAME}")
+    page.wait_for_function(f"() => document.getElementById('player-name').maxLength === {MAX_NAME}")
     page.fill("#player-name", "")
     page.type("#player-name", "x" * 40)
     assert len(page.input_value("#player-name")) == MAX_NAME
     _, invite = create_table(page, "mau-mau", ["me", "human"])
     other = german(new_context)
     other.goto(invite)
-    other.wait_for_function(f"document.getElementById('join-name').maxLength === {MAX_NAME}")
+    other.wait_for_function(f"() => document.getElementById('join-name').maxLength === {MAX_NAME}")
 
 
 def view_with_a_wish() -> dict[str, Any]:

@@ -68,7 +68,7 @@ def test_a_refused_move_shows_the_servers_reason(new_context: Any) -> None:
     page.wait_for_selector(ACTION)
     assert page.get_attribute("#board", "data-version") == "0"
     assert act(page) not in (None, "over")
-    page.wait_for_function("Number(document.getElementById('board').dataset.version) > 0")
+    page.wait_for_function("() => Number(document.getElementById('board').dataset.version) > 0")
     assert page.locator("#error-box").is_hidden()
 
 

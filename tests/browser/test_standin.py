@@ -31,7 +31,7 @@ def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def test_a_stand_in_plays_for_someone_who_closed_the_tab(browser: Any, fast_server: Server) -> None:
-    contexts = [browser.new_context(base_url=fast_server.url, locale="en-US", bypass_csp=True) for _ in range(2)]
+    contexts = [browser.new_context(base_url=fast_server.url, locale="en-US") for _ in range(2)]
     for ctx in contexts:
         ctx.set_default_timeout(15000)
     anna, ben = (ctx.new_page() for ctx in contexts)
@@ -81,7 +81,7 @@ def test_a_stand_in_plays_for_someone_who_closed_the_tab(browser: Any, fast_serv
 
 
 def test_the_creator_sees_her_seat_not_join_and_can_show_her_seat_link(browser: Any, fast_server: Server) -> None:
-    ctx = browser.new_context(base_url=fast_server.url, locale="en-US", bypass_csp=True)
+    ctx = browser.new_context(base_url=fast_server.url, locale="en-US")
     ctx.set_default_timeout(15000)
     try:
         page = ctx.new_page()
@@ -92,7 +92,7 @@ def test_the_creator_sees_her_seat_not_join_and_can_show_her_seat_link(browser: 
         page.click(f'[data-focus-key="{table_id}-mine"]')
         page.wait_for_selector("#seat-actions:not([hidden])")
         page.click("#my-seat-button")
-        page.wait_for_function("document.getElementById('my-seat-link').value !== ''")
+        page.wait_for_function("() => document.getElementById('my-seat-link').value !== ''")
         link = page.input_value("#my-seat-link")
         assert f"/t/{table_id}?seat=0&token=" in link
         assert Path(link).name  # a whole link, ready to open elsewhere
