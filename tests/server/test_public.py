@@ -20,7 +20,7 @@ from mauseloch.server.limits import (
 )
 
 from .conftest import AppFactory
-from .helpers import HUMAN, INVITES, RANDOM_BOT, Player, create_table, join, seated
+from .helpers import HUMAN, INVITES, RANDOM_BOT, Player, create_table, join, seated, shut_down
 
 
 class Clock:
@@ -232,6 +232,31 @@ def test_a_waiting_table_expires_without_a_join_and_says_so(make_client: AppFact
     clock.now += 3600
     assert client.portal.call(lobby.sweep) == []
     assert client.get(f"/api/tables/{playing}").json()["status"] == "playing"
+
+
+def test_a_waiting_tables_expiry_counts_on_across_a_restart(make_client: AppFactory, db_url: str) -> None:
+    clock = Clock()  # both servers' lobbies read it: the restart takes no time of its own
+    first = make_client(limits=Limits(waiting_minutes=30))
+    first.app.state.lobby.clock = clock  # type: ignore[attr-defined]
+    joined = create_table(first, [HUMAN, HUMAN, HUMAN], public=True)["table"]
+    lonely = create_table(first, [HUMAN, HUMAN], public=True)["table"]
+    clock.now += 20 * 60
+    join(first, joined, "Ben")  # its half hour starts again here
+    shut_down(first)
+    stored = first.app.state.store.load_table(joined)  # type: ignore[attr-defined]
+    assert stored.joined.timestamp() == pytest.approx(clock.now)
+    clock.now += 9 * 60
+    second = make_client(limits=Limits(waiting_minutes=30))
+    lobby = second.app.state.lobby  # type: ignore[attr-defined]
+    lobby.clock = clock
+    assert second.portal.call(lobby.sweep) == []  # 29 minutes since each table's last join or creation
+    clock.now += 2 * 60
+    assert second.portal.call(lobby.sweep) == [lonely]  # 31 minutes since it was created, restart or not
+    clock.now += 18 * 60
+    assert second.portal.call(lobby.sweep) == []  # 29 minutes since Ben joined
+    clock.now += 2 * 60
+    assert second.portal.call(lobby.sweep) == [joined]  # 31 minutes since Ben joined
+    assert second.get(f"/api/tables/{joined}").json()["status"] == "expired"
 
 
 # -- item 4: the seat cookie, renewed on request ------------------------------------------

@@ -378,6 +378,7 @@ class ClusterLobby(Lobby):
             return
         for mine, stored in zip(session.row.seats, row.seats, strict=True):
             mine.name, mine.token_hash = stored.name, stored.token_hash
+        session.row.joined = row.joined  # a join through another process counts for the expiry here
         if session.row.status == "waiting" and row.status == "playing":
             session.row.status = "playing"
         elif session.row.status == "waiting" and all(s.taken for s in session.row.seats):
