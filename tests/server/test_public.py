@@ -84,6 +84,11 @@ def test_tables_per_minute_are_capped_with_retry_after(make_client: AppFactory) 
 
 def test_open_tables_per_address_are_capped(make_client: AppFactory) -> None:
     client = make_client(limits=Limits(open_tables_per_address=2, tables_per_minute=0))
+    playing = create_table(client, [HUMAN, RANDOM_BOT])  # plays at once: never waits, never counts
+    assert client.get(f"/api/tables/{playing['table']}").json()["status"] == "playing"
+    bad = {**GAME, "seats": [HUMAN, {"kind": "bot", "bot": "nobody"}]}
+    for _ in range(3):  # refused requests hold no place either
+        assert post(client, "/api/tables", bad).status_code == 400
     first = create_table(client, [HUMAN, HUMAN])["table"]
     create_table(client, [HUMAN, HUMAN])
     refused = post(client, "/api/tables", GAME)

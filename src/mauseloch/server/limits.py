@@ -16,8 +16,9 @@ from __future__ import annotations
 import ipaddress
 import logging
 import math
+import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -81,6 +82,23 @@ class Counters(Protocol):
 
     def release(self, key: str) -> None: ...
 
+    # Sets: what one address has open, by name (its waiting tables), with a cap on their number.
+    def members(self, key: str) -> list[str]:
+        """The names held under ``key``."""
+        ...
+
+    def claim(self, key: str, member: str, limit: int, drop: Iterable[str] = ()) -> bool:
+        """Forget ``drop``, then hold ``member`` under ``key`` unless ``limit`` are held already
+        (then False); all at once. A name starting with ``pending:`` is forgotten by itself after
+        :data:`PENDING_FOR` seconds (a creation that never finished)."""
+        ...
+
+    def unclaim(self, key: str, member: str) -> None: ...
+
+
+PENDING = "pending:"  # a table being created: it counts before it has an id
+PENDING_FOR = 60.0  # seconds after which a pending claim whose creation never finished is forgotten
+
 
 class LocalCounters:
     """:class:`Counters` inside this process."""
@@ -88,6 +106,7 @@ class LocalCounters:
     def __init__(self) -> None:
         self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
         self._held: dict[str, int] = {}
+        self._sets: dict[str, dict[str, float]] = {}  # key -> member -> when claimed
         self._swept = 0.0
 
     def take(self, key: str, rate: float, burst: int, now: float) -> float:
@@ -118,6 +137,30 @@ class LocalCounters:
 
     def held(self, key: str) -> int:
         return self._held.get(key, 0)
+
+    def members(self, key: str) -> list[str]:
+        return list(self._sets.get(key, ()))
+
+    def claim(self, key: str, member: str, limit: int, drop: Iterable[str] = ()) -> bool:
+        now = time.monotonic()
+        held = self._sets.setdefault(key, {})
+        for name in drop:
+            held.pop(name, None)
+        for name in [n for n, when in held.items() if n.startswith(PENDING) and now - when > PENDING_FOR]:
+            del held[name]
+        if member not in held and len(held) >= limit:
+            if not held:
+                del self._sets[key]
+            return False
+        held[member] = now
+        return True
+
+    def unclaim(self, key: str, member: str) -> None:
+        held = self._sets.get(key)
+        if held is not None:
+            held.pop(member, None)
+            if not held:
+                del self._sets[key]
 
 
 def counted(address: str) -> str:
@@ -169,7 +212,6 @@ class Guard:
         self.counters: Counters = counters or LocalCounters()
         self.clock = clock
         self._logged: dict[tuple[str, str], float] = {}
-        self.open_tables: dict[str, list[str]] = {}  # address -> ids of its tables (pruned on use)
 
     def address(self, scope: Scope) -> str:
         return client_address(scope, self.limits.trusted_proxies)
@@ -195,26 +237,45 @@ class Guard:
         if wait:
             raise self.refuse(address, Refused("rate_limited", "too many requests from this address", 429, wait))
 
-    def check_create(self, address: str, still_open: Callable[[str], bool]) -> None:
-        """Before a table is created by ``address``: its tables per minute and its open tables."""
+    def check_create(self, address: str, still_open: Callable[[str], bool]) -> str | None:
+        """Before a table is created by ``address``: its tables per minute and its tables waiting
+        for players (counted in the shared counters, so across every process; ``still_open(id)``
+        says whether one of them still waits). Returns the claim the new table holds meanwhile:
+        give it to :meth:`created` with the table's id, or to :meth:`abandoned`."""
         lim = self.limits
+        claim: str | None = None
+        key = f"open:{address}"
         if lim.open_tables_per_address > 0:
-            mine = [t for t in self.open_tables.get(address, ()) if still_open(t)]
-            self.open_tables[address] = mine
-            if len(mine) >= lim.open_tables_per_address:
-                message = f"this address already has {len(mine)} tables waiting for players"
+            held = self.counters.members(key)
+            drop = [t for t in held if not t.startswith(PENDING) and not still_open(t)]
+            claim = PENDING + secrets.token_hex(8)
+            if not self.counters.claim(key, claim, lim.open_tables_per_address, drop):
+                message = f"this address already has {lim.open_tables_per_address} tables waiting for players"
                 raise self.refuse(address, Refused("too_many_tables", message, 429, 60.0))
         if lim.tables_per_minute > 0:
             wait = self.counters.take(
                 f"create:{address}", lim.tables_per_minute / 60.0, lim.tables_per_minute, self.clock()
             )
             if wait:
+                self.abandoned(address, claim)
                 message = f"more than {lim.tables_per_minute} new tables a minute from this address"
                 raise self.refuse(address, Refused("too_many_tables", message, 429, wait))
+        return claim
 
-    def created(self, address: str, table_id: str) -> None:
-        if self.limits.open_tables_per_address > 0:
-            self.open_tables.setdefault(address, []).append(table_id)
+    def created(self, address: str, claim: str | None, table_id: str, waiting: bool = True) -> None:
+        """The table of ``claim`` exists: it counts under its id while it waits for players."""
+        if claim is None:
+            return
+        key = f"open:{address}"
+        if waiting:
+            self.counters.claim(key, table_id, 2**31, [claim])  # in the claim's place: never refused
+        else:
+            self.counters.unclaim(key, claim)
+
+    def abandoned(self, address: str, claim: str | None) -> None:
+        """The table of ``claim`` was not created after all."""
+        if claim is not None:
+            self.counters.unclaim(f"open:{address}", claim)
 
     # -- WebSockets --------------------------------------------------------------------
     def open_socket(self, address: str) -> Refused | None:
@@ -336,6 +397,22 @@ return 1
 """
 
 
+_CLAIM = """
+local limit, member, pending, stale = tonumber(ARGV[1]), ARGV[2], ARGV[3], tonumber(ARGV[4])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+for i = 6, #ARGV do redis.call('ZREM', KEYS[1], ARGV[i]) end
+for _, name in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - stale)) do
+  if string.sub(name, 1, #pending) == pending then redis.call('ZREM', KEYS[1], name) end
+end
+if not redis.call('ZSCORE', KEYS[1], member) and redis.call('ZCARD', KEYS[1]) >= limit then return 0 end
+redis.call('ZADD', KEYS[1], now, member)
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[5]))
+return 1
+"""
+SET_KEEP_MS = 24 * 3600 * 1000  # a set nobody claimed in for a day is forgotten (its tables have expired)
+
+
 class RedisCounters:
     """:class:`Counters` shared by every process on one Redis server (``client``: a synchronous
     ``redis.Redis``; ``pid``: this process; ``alive_prefix + pid`` exists while a process lives)."""
@@ -345,6 +422,8 @@ class RedisCounters:
         self._take = client.register_script(_TAKE)
         self._acquire = client.register_script(_ACQUIRE)
         self._release = client.register_script(_RELEASE)
+        self._claim = client.register_script(_CLAIM)
+        self._client = client
 
     def take(self, key: str, rate: float, burst: int, now: float) -> float:
         return float(self._take(keys=[self.prefix + key], args=[rate, burst]))
@@ -354,3 +433,13 @@ class RedisCounters:
 
     def release(self, key: str) -> None:
         self._release(keys=[self.prefix + key], args=[self.pid])
+
+    def members(self, key: str) -> list[str]:
+        return [m.decode() if isinstance(m, bytes) else str(m) for m in self._client.zrange(self.prefix + key, 0, -1)]
+
+    def claim(self, key: str, member: str, limit: int, drop: Iterable[str] = ()) -> bool:
+        args = [limit, member, PENDING, PENDING_FOR, SET_KEEP_MS, *drop]
+        return bool(self._claim(keys=[self.prefix + key], args=args))
+
+    def unclaim(self, key: str, member: str) -> None:
+        self._client.zrem(self.prefix + key, member)

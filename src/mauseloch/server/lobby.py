@@ -300,6 +300,11 @@ class Lobby:
                     table.start()
         return table
 
+    def waiting(self, table_id: str) -> bool:
+        """Whether the table still waits for players (the cap on an address's waiting tables)."""
+        table = self.tables.get(table_id)
+        return table is not None and table.status == "waiting"
+
     def hold(self, table: TableSession) -> TableSession:
         """The instance of ``table`` kept in memory while a connection uses it."""
         held = self.tables.setdefault(table.id, table)

@@ -449,6 +449,12 @@ class ClusterLobby(Lobby):
         raw = self.redis.hget(SUMMARIES, table_id)
         return None if raw is None else dict(_decode_summary(raw))
 
+    def waiting(self, table_id: str) -> bool:
+        """Whether the table still waits for players, whichever process owns it (its summary in
+        Redis, which its owner keeps up to date every tick; a table no process lists waits no more)."""
+        summary = self.summary_of(table_id)
+        return summary is not None and summary.get("status") == "waiting"
+
     def listing(self, page: int = 0, size: int = PAGE_SIZE) -> tuple[list[dict[str, Any]], bool]:
         """One page of every process's public tables that are open, running or just closed, newest
         first, and whether older ones follow (as :meth:`Lobby.listing`)."""
