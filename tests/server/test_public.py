@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 import pytest
+from starlette.routing import Route
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -171,6 +172,55 @@ def test_cross_site_and_non_json_posts_change_nothing(client: TestClient) -> Non
     assert client.get(f"/api/tables/{table}").json()["status"] == "waiting"  # nobody joined
     ours = post(client, f"/api/tables/{table}/join", {"name": "Ben"}, origin="http://testserver")
     assert ours.status_code == 200
+
+
+def test_every_state_changing_endpoint_refuses_other_sites_forms_and_plain_text(client: TestClient) -> None:
+    """Every route that changes something, with this browser's seat cookie along (TestClient
+    sends it even where SameSite=Strict would not): another site's form or ``text/plain`` POST, a
+    sandboxed frame (``Origin: null``), fetch metadata naming another site, and a non-JSON body
+    without ``Origin`` are all refused; a program's JSON without ``Origin`` is not."""
+    created = create_table(client, [HUMAN, HUMAN], public=True)
+    table = created["table"]
+    assert client.get(created["url"]).status_code == 200 and f"ml_{table}" in client.cookies
+    changing = {"POST", "PUT", "PATCH", "DELETE"}
+    paths = sorted(
+        r.path.replace("{table_id}", table)
+        for r in client.app.routes  # type: ignore[attr-defined]
+        if isinstance(r, Route) and changing & set(r.methods or ())
+    )
+    assert paths == sorted(
+        ["/api/tables", *(f"/api/tables/{table}/{op}" for op in ("join", "renew", "seat-link"))]
+    )
+    create = b'{"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}], "public": true, "name": "M"}'
+    evil = "https://evil.example"
+    attempts = [  # headers, body, status, code
+        ({"origin": evil, "content-type": "application/x-www-form-urlencoded"}, b"name=Mallory", 403, "bad_origin"),
+        ({"origin": evil, "content-type": "multipart/form-data; boundary=x"}, b"--x--", 403, "bad_origin"),
+        ({"origin": evil, "content-type": "text/plain"}, create, 403, "bad_origin"),  # fetch(no-cors) or a form
+        ({"origin": evil, "content-type": "application/json"}, create, 403, "bad_origin"),  # never without CORS
+        ({"origin": "null", "content-type": "text/plain"}, create, 403, "bad_origin"),  # a sandboxed frame
+        ({"origin": "http://testserver.evil.example", "content-type": "application/json"}, create, 403, "bad_origin"),
+        ({"sec-fetch-site": "cross-site", "content-type": "application/json"}, create, 403, "bad_origin"),
+        ({"sec-fetch-site": "same-site", "content-type": "application/json"}, create, 403, "bad_origin"),
+        ({"content-type": "text/plain"}, create, 415, "not_json"),  # no Origin: still no form, no plain text
+        ({"content-type": "application/x-www-form-urlencoded"}, b"name=Mallory", 415, "not_json"),
+        ({"content-type": "text/plain; x=application/json"}, create, 415, "not_json"),
+    ]
+    for path in paths:
+        for headers, body, status, code in attempts:
+            answer = client.post(path, content=body, headers=headers)
+            assert (answer.status_code, answer.json()["code"]) == (status, code), (path, headers)
+            assert "set-cookie" not in answer.headers
+    summary = client.get(f"/api/tables/{table}").json()
+    assert summary["status"] == "waiting" and summary["you"] == 0  # nobody joined; the cookie still opens seat 0
+    assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [table]  # nothing was created
+    assert client.app.state.lobby.check_token(client.app.state.lobby.get(table), 0, created["token"]) == 0  # type: ignore[attr-defined]
+    client.cookies.clear()
+    program = client.post("/api/tables", content=create, headers={"content-type": "application/json"})
+    assert program.status_code == 200 and "set-cookie" not in program.headers  # a program: a token, no cookie
+    page = {"origin": "http://testserver", "sec-fetch-site": "same-origin"}
+    ours = post(client, f"/api/tables/{table}/join", {"name": "Ben"}, **page)
+    assert ours.status_code == 200 and f"ml_{table}" in ours.headers["set-cookie"]  # our own page
 
 
 # -- item 3: private tables and invites ----------------------------------------------------
