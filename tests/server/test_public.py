@@ -11,11 +11,13 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from mauseloch.server import limits
 from mauseloch.server.limits import (
     CLOSE_HELLO_LATE,
     CLOSE_SERVER_FULL,
     CLOSE_SIGNED_OUT,
     CLOSE_TOO_MANY,
+    Guard,
     Limits,
     client_address,
 )
@@ -69,6 +71,22 @@ def test_sockets_per_address_and_in_total_are_capped(make_client: AppFactory) ->
     table = create_table(full, [HUMAN, HUMAN])["table"]
     Player(full, table)
     assert Player(full, table).recv() == {"type": "closed", "code": CLOSE_SERVER_FULL}
+
+
+def test_a_flooding_address_is_denied_before_its_handshakes_for_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [100.0]
+    monkeypatch.setattr(limits.time, "monotonic", lambda: now[0])
+    guard = Guard(Limits(sockets_per_address=1, sockets_total=0))
+    flood, other = {"client": ("10.0.0.1", 5)}, {"client": ("10.0.0.2", 5)}
+    assert guard.open_socket("10.0.0.1") is None and not guard.denied(flood)
+    told = guard.open_socket("10.0.0.1")
+    assert told is not None and told.first and not guard.denied(flood)  # the first is told why (4429)
+    assert guard.open_socket("10.0.0.1") is not None  # then refused (403) ...
+    assert guard.denied(flood) and not guard.denied(other)  # ... and not even read for a while
+    now[0] += limits.DENY_FOR
+    assert not guard.denied(flood)  # it is counted again, and a place may have come free
+    guard.close_socket("10.0.0.1")
+    assert guard.open_socket("10.0.0.1") is None
 
 
 def test_tables_per_minute_are_capped_with_retry_after(make_client: AppFactory) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .limits import Limits
+from .limits import Limits, http_protocol
 
 EXIT_BAD_ARGUMENTS = 2
 DEFAULT_LIMITS = Limits()
@@ -189,7 +189,13 @@ def command(
     shared = f", redis: {redis.rsplit('@', 1)[-1]}" if redis else ""
     typer.echo(f"Mauseloch is serving at http://{shown}:{bound}/  (database: {url.rsplit('@', 1)[-1]}{shared})")
     # no per-message deflate: updates are a few KiB, and compressing each costs more CPU than it saves
+    # the HTTP protocol refuses a flooding address's WebSocket handshakes before they are read (limits.py)
     config = uvicorn.Config(
-        app, log_level="warning", ws_max_size=8 * MAX_MESSAGE, ws_per_message_deflate=False, lifespan="on"
+        app,
+        log_level="warning",
+        ws_max_size=8 * MAX_MESSAGE,
+        ws_per_message_deflate=False,
+        lifespan="on",
+        http=http_protocol(app.state.guard),
     )
     uvicorn.Server(config).run(sockets=[sock])

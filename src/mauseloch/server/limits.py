@@ -13,6 +13,7 @@ Each refusal is logged at most once per address, kind and minute.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
 import math
@@ -35,6 +36,7 @@ CLOSE_SIGNED_OUT = 4401  # the seat's token was renewed elsewhere: this connecti
 CLOSE_CODES = (CLOSE_HELLO_LATE, CLOSE_TOO_MANY, CLOSE_SERVER_FULL, CLOSE_SIGNED_OUT)
 
 LOG_EVERY = 60.0  # seconds between two log lines about one address and kind of refusal
+DENY_FOR = 1.0  # seconds an address refused a WebSocket is refused again before the handshake is read
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,7 @@ class Guard:
         self.counters: Counters = counters or LocalCounters()
         self.clock = clock
         self._logged: dict[tuple[str, str], float] = {}
+        self._denied: dict[str, float] = {}  # address -> until when its handshakes are refused outright
 
     def address(self, scope: Scope) -> str:
         return client_address(scope, self.limits.trusted_proxies)
@@ -278,17 +281,41 @@ class Guard:
             self.counters.unclaim(f"open:{address}", claim)
 
     # -- WebSockets --------------------------------------------------------------------
+    def denied(self, scope: Scope) -> bool:
+        """Whether a WebSocket handshake of this connection is refused before it is even read: its
+        address was refused one (past the first refusal of the minute, which is explained) less
+        than :data:`DENY_FOR` seconds ago. A flood costs the server almost nothing then."""
+        if not self._denied:
+            return False
+        address = self.address(scope)
+        until = self._denied.get(address)
+        if until is None:
+            return False
+        if time.monotonic() < until:
+            return True
+        del self._denied[address]
+        return False
+
     def open_socket(self, address: str) -> Refused | None:
         """Count a new WebSocket of ``address``; a refusal (with its close code) when over a cap."""
         lim = self.limits
+        refused: Refused | None = None
         if lim.sockets_total > 0 and not self.counters.acquire("ws", lim.sockets_total):
-            return self.refuse(address, Refused("server_full", "the server has no room for more connections", 503, 30))
-        if lim.sockets_per_address > 0 and not self.counters.acquire(f"ws:{address}", lim.sockets_per_address):
+            refused = Refused("server_full", "the server has no room for more connections", 503, 30)
+        elif lim.sockets_per_address > 0 and not self.counters.acquire(f"ws:{address}", lim.sockets_per_address):
             if lim.sockets_total > 0:
                 self.counters.release("ws")
             message = f"more than {lim.sockets_per_address} connections from this address"
-            return self.refuse(address, Refused("too_many_connections", message, 429, 10))
-        return None
+            refused = Refused("too_many_connections", message, 429, 10)
+        if refused is None:
+            return None
+        self.refuse(address, refused)
+        if not refused.first:  # told why already this minute: the next ones are not even read
+            now = time.monotonic()
+            if len(self._denied) > 10_000:
+                self._denied = {a: t for a, t in self._denied.items() if t > now}
+            self._denied[address] = now + DENY_FOR
+        return refused
 
     def close_socket(self, address: str) -> None:
         if self.limits.sockets_total > 0:
@@ -334,6 +361,27 @@ class LimitsMiddleware:
                 self.guard.close_socket(address)
         else:
             await self.app(scope, receive, send)
+
+
+DENIED = b"HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+
+
+def http_protocol(guard: Guard) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol (httptools), refusing the WebSocket handshakes of an address that
+    floods (:meth:`Guard.denied`) before uvicorn builds a WebSocket for them: no handshake parsed
+    twice, no task, no application call; a 403 and the connection is closed."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class GatedHttpProtocol(HttpToolsProtocol):
+        def handle_websocket_upgrade(self) -> None:
+            scope: Any = self.scope  # the request's: client address and headers
+            if guard.denied(scope):
+                self.transport.write(DENIED)
+                self.transport.close()
+                return
+            super().handle_websocket_upgrade()
+
+    return GatedHttpProtocol
 
 
 def refusal_response(exc: Refused) -> JSONResponse:
