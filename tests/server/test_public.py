@@ -85,8 +85,9 @@ def test_a_flooding_address_is_denied_before_its_handshakes_for_a_second(monkeyp
     assert guard.denied(flood) and not guard.denied(other)  # ... and not even read for a while
     now[0] += limits.DENY_FOR
     assert not guard.denied(flood)  # it is counted again, and a place may have come free
-    guard.close_socket("10.0.0.1")
-    assert guard.open_socket("10.0.0.1") is None
+    assert guard.open_socket("10.0.0.1") is not None and guard.denied(flood)
+    guard.close_socket("10.0.0.1")  # a place came free: counted again at once
+    assert not guard.denied(flood) and guard.open_socket("10.0.0.1") is None
 
 
 def test_tables_per_minute_are_capped_with_retry_after(make_client: AppFactory) -> None:
@@ -128,6 +129,31 @@ def test_requests_per_second_are_capped(make_client: AppFactory) -> None:
     assert "content-security-policy" in refused.headers  # refusals are answers like any other
     clock.now += 1
     assert client.get("/api/games").status_code == 200
+
+
+def test_a_flood_waits_for_its_refusals_the_first_goes_out_at_once(make_client: AppFactory) -> None:
+    caps = Limits(requests_per_second=1, request_burst=1, open_tables_per_address=1)
+    client = make_client(clock=Clock(), limits=caps, refusal_delay=0.5)
+    guard = client.app.state.guard  # type: ignore[attr-defined]
+    held: list[float] = []
+
+    async def sleep(seconds: float) -> None:  # what would be waited, without waiting
+        assert guard.delaying == 1  # each held refusal counts while it waits
+        held.append(seconds)
+
+    guard.sleep = sleep
+    assert client.get("/api/games").status_code == 200
+    codes = [client.get("/api/games").status_code for _ in range(3)]
+    assert codes == [429, 429, 429] and held == [0.5, 0.5]  # the first refusal of the minute is not held
+    guard.delaying = limits.DELAYING_MAX  # as many held as it takes: the next is answered at once
+    assert client.get("/api/games").status_code == 429 and held == [0.5, 0.5]
+    guard.delaying = 0
+    held.clear()
+    guard.limits = Limits(requests_per_second=0, open_tables_per_address=1, refusal_delay=0.5)
+    assert post(client, "/api/tables", GAME).status_code == 200
+    refused = [post(client, "/api/tables", GAME).json()["code"] for _ in range(2)]
+    assert refused == ["too_many_tables"] * 2 and held == [0.5]  # the app's refusals too
+    assert guard.delaying == 0
 
 
 def test_refusals_are_logged_once_per_address_and_minute(

@@ -291,6 +291,8 @@ async def protocol_error(request: Request, exc: Exception) -> Response:
 
 async def refused(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, Refused)
+    guard: Guard = request.app.state.guard
+    await guard.slow_down(exc)  # a flood of table creations waits for its refusals
     response: Response = refusal_response(exc)
     return response
 

@@ -101,6 +101,10 @@ def command(
     waiting_minutes: Annotated[
         float, typer.Option(help="a table waiting for players closes after this long without a join", min=0.1)
     ] = DEFAULT_LIMITS.waiting_minutes,
+    refusal_delay: Annotated[
+        float,
+        typer.Option(help="seconds a refusal repeated within the minute waits for its answer (0: none)", min=0),
+    ] = DEFAULT_LIMITS.refusal_delay,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(help="address of a reverse proxy whose X-Forwarded-For is believed (repeatable)"),
@@ -137,6 +141,7 @@ def command(
         open_tables_per_address=open_tables_per_address,
         requests_per_second=requests_per_second,
         waiting_minutes=waiting_minutes,
+        refusal_delay=refusal_delay,
         trusted_proxies=tuple(trusted_proxy or ()),
     )
     # every WebSocket holds a file: allow as many as the hard limit lets us, so the caps (not

@@ -19,7 +19,7 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -36,7 +36,8 @@ CLOSE_SIGNED_OUT = 4401  # the seat's token was renewed elsewhere: this connecti
 CLOSE_CODES = (CLOSE_HELLO_LATE, CLOSE_TOO_MANY, CLOSE_SERVER_FULL, CLOSE_SIGNED_OUT)
 
 LOG_EVERY = 60.0  # seconds between two log lines about one address and kind of refusal
-DENY_FOR = 1.0  # seconds an address refused a WebSocket is refused again before the handshake is read
+DENY_FOR = 5.0  # seconds an address refused a WebSocket is refused before its handshakes are read
+DELAYING_MAX = 1000  # refusals held back at once (each holds a connection); beyond, answered at once
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,9 @@ class Limits:
     requests_per_second: float = 30.0  # HTTP requests per address, on average ...
     request_burst: int = 120  # ... with this many at once (a page load fetches a dozen files)
     waiting_minutes: float = 30.0  # a table waiting for players closes after this long without a join
+    # seconds a repeated refusal is held back before it is answered: a client that floods waits for
+    # its answers (at most :data:`DELAYING_MAX` at once), so it cannot make the server refuse faster
+    refusal_delay: float = 1.0
     trusted_proxies: tuple[str, ...] = field(default_factory=tuple)  # addresses whose X-Forwarded-For counts
 
     def public(self) -> dict[str, Any]:
@@ -215,6 +219,8 @@ class Guard:
         self.clock = clock
         self._logged: dict[tuple[str, str], float] = {}
         self._denied: dict[str, float] = {}  # address -> until when its handshakes are refused outright
+        self.delaying = 0  # refusals being held back now
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
     def address(self, scope: Scope) -> str:
         return client_address(scope, self.limits.trusted_proxies)
@@ -230,6 +236,31 @@ class Guard:
             log.warning("refused %s: %s (%s)", address, exc.message, exc.code)
             exc.first = True
         return exc
+
+    # -- holding refusals back -------------------------------------------------------------
+    def hold(self) -> float:
+        """Seconds to hold the next refusal back (0: answer at once, when it is switched off or
+        :data:`DELAYING_MAX` are held already); a held one is let go with :meth:`let_go`."""
+        delay = self.limits.refusal_delay
+        if delay <= 0 or self.delaying >= DELAYING_MAX:
+            return 0.0
+        self.delaying += 1
+        return delay
+
+    def let_go(self) -> None:
+        self.delaying = max(0, self.delaying - 1)
+
+    async def slow_down(self, exc: Refused) -> None:
+        """Before a refusal repeated within the minute is answered (the first goes out at once):
+        wait, so that a flood gets its refusals no faster than :data:`DELAYING_MAX` a delay."""
+        if exc.first:
+            return
+        delay = self.hold()
+        if delay:
+            try:
+                await self.sleep(delay)
+            finally:
+                self.let_go()
 
     # -- HTTP --------------------------------------------------------------------------
     def check_request(self, address: str) -> None:
@@ -318,6 +349,7 @@ class Guard:
         return refused
 
     def close_socket(self, address: str) -> None:
+        self._denied.pop(address, None)  # a place came free: its next handshake is counted again
         if self.limits.sockets_total > 0:
             self.counters.release("ws")
         if self.limits.sockets_per_address > 0:
@@ -342,6 +374,7 @@ class LimitsMiddleware:
             try:
                 self.guard.check_request(address)
             except Refused as exc:
+                await self.guard.slow_down(exc)
                 await refusal_response(exc)(scope, receive, send)
                 return
             await self.app(scope, receive, send)
@@ -375,11 +408,22 @@ def http_protocol(guard: Guard) -> type[asyncio.Protocol]:
     class GatedHttpProtocol(HttpToolsProtocol):
         def handle_websocket_upgrade(self) -> None:
             scope: Any = self.scope  # the request's: client address and headers
-            if guard.denied(scope):
+            if not guard.denied(scope):
+                super().handle_websocket_upgrade()
+                return
+            self.transport.pause_reading()  # nothing more is read from it
+            delay = guard.hold()  # held back: a flood waits for its refusals
+            if delay:
+                asyncio.get_running_loop().call_later(delay, self._deny, True)
+            else:
+                self._deny(False)
+
+        def _deny(self, held: bool) -> None:
+            if held:
+                guard.let_go()
+            if not self.transport.is_closing():
                 self.transport.write(DENIED)
                 self.transport.close()
-                return
-            super().handle_websocket_upgrade()
 
     return GatedHttpProtocol
 
