@@ -17,7 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 import mauseloch
 
 from .conftest import Server
-from .helpers import act, create_table, open_table, play_to_end
+from .helpers import act, capture_sent, create_table, open_table, play_to_end
 
 pytestmark = pytest.mark.browser
 
@@ -98,3 +98,55 @@ def test_the_creator_sees_her_seat_not_join_and_can_show_her_seat_link(browser: 
         assert Path(link).name  # a whole link, ready to open elsewhere
     finally:
         ctx.close()
+
+
+def test_the_turn_clock_is_shown_and_said_politely_and_leave_makes_the_seat_gone(
+    browser: Any, fast_server: Server
+) -> None:
+    contexts = [browser.new_context(base_url=fast_server.url, locale="en-US", bypass_csp=True) for _ in range(2)]
+    for ctx in contexts:
+        ctx.set_default_timeout(15000)
+    anna, ben = (ctx.new_page() for ctx in contexts)
+    try:
+        # relaxed: 60 s a move, 3 s at --clock-scale 0.05 (a stand-in moves when one runs out)
+        _table_id, invite = create_table(anna, "mau-mau", ["me", "human"], clock="relaxed")
+        open_table(anna)
+        sent = capture_sent(ben)
+        ben.goto(invite)
+        ben.fill("#join-name", "Ben")
+        ben.click("#join-button")
+        ben.wait_for_selector("#board .hand button.card")
+        assert anna.get_attribute("#clock-say", "aria-live") == "polite"
+        for page in (anna, ben):  # everything the polite announcer says from now on
+            page.evaluate(
+                """() => {
+                  window.saidAloud = [];
+                  const el = document.getElementById('clock-say');
+                  new MutationObserver(() => window.saidAloud.push(el.textContent))
+                    .observe(el, {childList: true, characterData: true, subtree: true});
+                }"""
+            )
+        # the seat to move sees its own time left; the other sees whose clock runs
+        for page, other in ((anna, "Ben"), (ben, "Anna")):
+            page.wait_for_function(
+                """other => {
+                  const shown = document.getElementById('turn-clock').textContent;
+                  return /^\\d+ s left$/.test(shown) || new RegExp('^' + other + ': \\\\d+ s left$').test(shown);
+                }""",
+                arg=other,
+            )
+        # each seat's turn is said once at its start (a 3 s clock: not hurried over at once)
+        for page in (anna, ben):
+            page.wait_for_function("window.saidAloud.some(s => /^Your turn: \\d+ seconds\\.$/.test(s))", timeout=30000)
+            said = page.evaluate("window.saidAloud")
+            assert not any(s.endswith("seconds left.") for s in said), said
+        # "Leave table" (confirmed): Ben is gone for everyone at once, before any grace runs out
+        ben.once("dialog", lambda dialog: dialog.accept())
+        ben.click("#leave-button")
+        ben.wait_for_url(f"{fast_server.url}/")
+        anna.wait_for_selector('#seat-list li[data-seat="1"][data-presence="gone"]')
+        assert "gone" in anna.inner_text('#seat-list li[data-seat="1"]').lower()
+        assert {"type": "leave"} in sent  # on purpose (gone at once), not a closed tab's tab_closed
+    finally:
+        for ctx in contexts:
+            ctx.close()

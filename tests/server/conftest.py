@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import uuid
@@ -18,6 +19,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what the 
     from starlette.testclient import TestClient
 
 from mauseloch.server.app import create_app
+from mauseloch.server.limits import Limits
 from mauseloch.server.storage import normalise_url
 
 from .helpers import Player
@@ -66,8 +68,12 @@ def make_client(db_url: str) -> Iterator[AppFactory]:
     """``make_client(db=..., clock=..., **kw)``: a started TestClient; all are shut down at the end."""
     started: list[TestClient] = []
 
-    def make(db: str | None = None, clock: Callable[[], float] | None = None, **kwargs: Any) -> TestClient:
+    def make(
+        db: str | None = None, clock: Callable[[], float] | None = None, refusal_delay: float = 0.0, **kwargs: Any
+    ) -> TestClient:
         kwargs.setdefault("bot_delay", 0)
+        # refusals are answered at once here unless a test asks (limits.py holds repeated ones back)
+        kwargs["limits"] = dataclasses.replace(kwargs.get("limits") or Limits(), refusal_delay=refusal_delay)
         app = create_app(db or db_url, clock=clock or ticking_clock(), **kwargs)
         client = TestClient(app)
         client.__enter__()

@@ -260,6 +260,28 @@ def test_the_caps_of_one_address_hold_across_processes(servers: Callable[..., Se
     held[0].close()
 
 
+def test_the_waiting_tables_of_one_address_are_capped_across_processes(servers: Callable[..., Server]) -> None:
+    """Two tables waiting for players per address in all, wherever they were created; one that
+    starts playing (its last seat taken through the other process) no longer counts."""
+    caps = ("--open-tables-per-address", "2", "--tables-per-minute", "0")
+    one, two = servers(*caps), servers(*caps)
+    body = {"game": "mau-mau", "seats": [{"kind": "human"}] * 2, "public": True}
+    made = [p.http.post("/api/tables", json=body) for p in (one, two)]
+    assert [r.status_code for r in made] == [200, 200]
+    for p in (one, two):
+        over = p.http.post("/api/tables", json=body)
+        assert over.status_code == 429 and over.json()["code"] == "too_many_tables", over.text
+        assert int(over.headers["retry-after"]) >= 1
+    table = made[0].json()["table"]
+    assert two.http.post(f"/api/tables/{table}/join", json={"name": "Ben"}).status_code == 200
+    deadline = time.monotonic() + GUARD
+    while (again := one.http.post("/api/tables", json=body)).status_code != 200:
+        assert again.status_code == 429, again.text  # until the owner has told everyone it plays
+        assert time.monotonic() < deadline, "a table that plays still counts as waiting"
+        time.sleep(0.2)
+    assert two.http.post("/api/tables", json=body).status_code == 429  # two waiting again
+
+
 def test_serve_refuses_what_several_processes_cannot_share(tmp_path: Path, pg_url: str) -> None:
     from typer.testing import CliRunner
 

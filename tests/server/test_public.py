@@ -7,20 +7,23 @@ import logging
 from typing import Any
 
 import pytest
+from starlette.routing import Route
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from mauseloch.server import limits
 from mauseloch.server.limits import (
     CLOSE_HELLO_LATE,
     CLOSE_SERVER_FULL,
     CLOSE_SIGNED_OUT,
     CLOSE_TOO_MANY,
+    Guard,
     Limits,
     client_address,
 )
 
 from .conftest import AppFactory
-from .helpers import HUMAN, INVITES, RANDOM_BOT, Player, create_table, join, seated
+from .helpers import HUMAN, INVITES, RANDOM_BOT, Player, create_table, join, seated, shut_down
 
 
 class Clock:
@@ -70,6 +73,23 @@ def test_sockets_per_address_and_in_total_are_capped(make_client: AppFactory) ->
     assert Player(full, table).recv() == {"type": "closed", "code": CLOSE_SERVER_FULL}
 
 
+def test_a_flooding_address_is_denied_before_its_handshakes_for_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [100.0]
+    monkeypatch.setattr(limits.time, "monotonic", lambda: now[0])
+    guard = Guard(Limits(sockets_per_address=1, sockets_total=0))
+    flood, other = {"client": ("10.0.0.1", 5)}, {"client": ("10.0.0.2", 5)}
+    assert guard.open_socket("10.0.0.1") is None and not guard.denied(flood)
+    told = guard.open_socket("10.0.0.1")
+    assert told is not None and told.first and not guard.denied(flood)  # the first is told why (4429)
+    assert guard.open_socket("10.0.0.1") is not None  # then refused (403) ...
+    assert guard.denied(flood) and not guard.denied(other)  # ... and not even read for a while
+    now[0] += limits.DENY_FOR
+    assert not guard.denied(flood)  # it is counted again, and a place may have come free
+    assert guard.open_socket("10.0.0.1") is not None and guard.denied(flood)
+    guard.close_socket("10.0.0.1")  # a place came free: counted again at once
+    assert not guard.denied(flood) and guard.open_socket("10.0.0.1") is None
+
+
 def test_tables_per_minute_are_capped_with_retry_after(make_client: AppFactory) -> None:
     clock = Clock()
     client = make_client(clock=clock, limits=Limits(tables_per_minute=3, open_tables_per_address=0))
@@ -84,6 +104,11 @@ def test_tables_per_minute_are_capped_with_retry_after(make_client: AppFactory) 
 
 def test_open_tables_per_address_are_capped(make_client: AppFactory) -> None:
     client = make_client(limits=Limits(open_tables_per_address=2, tables_per_minute=0))
+    playing = create_table(client, [HUMAN, RANDOM_BOT])  # plays at once: never waits, never counts
+    assert client.get(f"/api/tables/{playing['table']}").json()["status"] == "playing"
+    bad = {**GAME, "seats": [HUMAN, {"kind": "bot", "bot": "nobody"}]}
+    for _ in range(3):  # refused requests hold no place either
+        assert post(client, "/api/tables", bad).status_code == 400
     first = create_table(client, [HUMAN, HUMAN])["table"]
     create_table(client, [HUMAN, HUMAN])
     refused = post(client, "/api/tables", GAME)
@@ -104,6 +129,31 @@ def test_requests_per_second_are_capped(make_client: AppFactory) -> None:
     assert "content-security-policy" in refused.headers  # refusals are answers like any other
     clock.now += 1
     assert client.get("/api/games").status_code == 200
+
+
+def test_a_flood_waits_for_its_refusals_the_first_goes_out_at_once(make_client: AppFactory) -> None:
+    caps = Limits(requests_per_second=1, request_burst=1, open_tables_per_address=1)
+    client = make_client(clock=Clock(), limits=caps, refusal_delay=0.5)
+    guard = client.app.state.guard  # type: ignore[attr-defined]
+    held: list[float] = []
+
+    async def sleep(seconds: float) -> None:  # what would be waited, without waiting
+        assert guard.delaying == 1  # each held refusal counts while it waits
+        held.append(seconds)
+
+    guard.sleep = sleep
+    assert client.get("/api/games").status_code == 200
+    codes = [client.get("/api/games").status_code for _ in range(3)]
+    assert codes == [429, 429, 429] and held == [0.5, 0.5]  # the first refusal of the minute is not held
+    guard.delaying = limits.DELAYING_MAX  # as many held as it takes: the next is answered at once
+    assert client.get("/api/games").status_code == 429 and held == [0.5, 0.5]
+    guard.delaying = 0
+    held.clear()
+    guard.limits = Limits(requests_per_second=0, open_tables_per_address=1, refusal_delay=0.5)
+    assert post(client, "/api/tables", GAME).status_code == 200
+    refused = [post(client, "/api/tables", GAME).json()["code"] for _ in range(2)]
+    assert refused == ["too_many_tables"] * 2 and held == [0.5]  # the app's refusals too
+    assert guard.delaying == 0
 
 
 def test_refusals_are_logged_once_per_address_and_minute(
@@ -166,6 +216,55 @@ def test_cross_site_and_non_json_posts_change_nothing(client: TestClient) -> Non
     assert client.get(f"/api/tables/{table}").json()["status"] == "waiting"  # nobody joined
     ours = post(client, f"/api/tables/{table}/join", {"name": "Ben"}, origin="http://testserver")
     assert ours.status_code == 200
+
+
+def test_every_state_changing_endpoint_refuses_other_sites_forms_and_plain_text(client: TestClient) -> None:
+    """Every route that changes something, with this browser's seat cookie along (TestClient
+    sends it even where SameSite=Strict would not): another site's form or ``text/plain`` POST, a
+    sandboxed frame (``Origin: null``), fetch metadata naming another site, and a non-JSON body
+    without ``Origin`` are all refused; a program's JSON without ``Origin`` is not."""
+    created = create_table(client, [HUMAN, HUMAN], public=True)
+    table = created["table"]
+    assert client.get(created["url"]).status_code == 200 and f"ml_{table}" in client.cookies
+    changing = {"POST", "PUT", "PATCH", "DELETE"}
+    paths = sorted(
+        r.path.replace("{table_id}", table)
+        for r in client.app.routes  # type: ignore[attr-defined]
+        if isinstance(r, Route) and changing & set(r.methods or ())
+    )
+    assert paths == sorted(
+        ["/api/tables", *(f"/api/tables/{table}/{op}" for op in ("join", "renew", "seat-link"))]
+    )
+    create = b'{"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}], "public": true, "name": "M"}'
+    evil = "https://evil.example"
+    attempts = [  # headers, body, status, code
+        ({"origin": evil, "content-type": "application/x-www-form-urlencoded"}, b"name=Mallory", 403, "bad_origin"),
+        ({"origin": evil, "content-type": "multipart/form-data; boundary=x"}, b"--x--", 403, "bad_origin"),
+        ({"origin": evil, "content-type": "text/plain"}, create, 403, "bad_origin"),  # fetch(no-cors) or a form
+        ({"origin": evil, "content-type": "application/json"}, create, 403, "bad_origin"),  # never without CORS
+        ({"origin": "null", "content-type": "text/plain"}, create, 403, "bad_origin"),  # a sandboxed frame
+        ({"origin": "http://testserver.evil.example", "content-type": "application/json"}, create, 403, "bad_origin"),
+        ({"sec-fetch-site": "cross-site", "content-type": "application/json"}, create, 403, "bad_origin"),
+        ({"sec-fetch-site": "same-site", "content-type": "application/json"}, create, 403, "bad_origin"),
+        ({"content-type": "text/plain"}, create, 415, "not_json"),  # no Origin: still no form, no plain text
+        ({"content-type": "application/x-www-form-urlencoded"}, b"name=Mallory", 415, "not_json"),
+        ({"content-type": "text/plain; x=application/json"}, create, 415, "not_json"),
+    ]
+    for path in paths:
+        for headers, body, status, code in attempts:
+            answer = client.post(path, content=body, headers=headers)
+            assert (answer.status_code, answer.json()["code"]) == (status, code), (path, headers)
+            assert "set-cookie" not in answer.headers
+    summary = client.get(f"/api/tables/{table}").json()
+    assert summary["status"] == "waiting" and summary["you"] == 0  # nobody joined; the cookie still opens seat 0
+    assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [table]  # nothing was created
+    assert client.app.state.lobby.check_token(client.app.state.lobby.get(table), 0, created["token"]) == 0  # type: ignore[attr-defined]
+    client.cookies.clear()
+    program = client.post("/api/tables", content=create, headers={"content-type": "application/json"})
+    assert program.status_code == 200 and "set-cookie" not in program.headers  # a program: a token, no cookie
+    page = {"origin": "http://testserver", "sec-fetch-site": "same-origin"}
+    ours = post(client, f"/api/tables/{table}/join", {"name": "Ben"}, **page)
+    assert ours.status_code == 200 and f"ml_{table}" in ours.headers["set-cookie"]  # our own page
 
 
 # -- item 3: private tables and invites ----------------------------------------------------
@@ -232,6 +331,31 @@ def test_a_waiting_table_expires_without_a_join_and_says_so(make_client: AppFact
     clock.now += 3600
     assert client.portal.call(lobby.sweep) == []
     assert client.get(f"/api/tables/{playing}").json()["status"] == "playing"
+
+
+def test_a_waiting_tables_expiry_counts_on_across_a_restart(make_client: AppFactory, db_url: str) -> None:
+    clock = Clock()  # both servers' lobbies read it: the restart takes no time of its own
+    first = make_client(limits=Limits(waiting_minutes=30))
+    first.app.state.lobby.clock = clock  # type: ignore[attr-defined]
+    joined = create_table(first, [HUMAN, HUMAN, HUMAN], public=True)["table"]
+    lonely = create_table(first, [HUMAN, HUMAN], public=True)["table"]
+    clock.now += 20 * 60
+    join(first, joined, "Ben")  # its half hour starts again here
+    shut_down(first)
+    stored = first.app.state.store.load_table(joined)  # type: ignore[attr-defined]
+    assert stored.joined.timestamp() == pytest.approx(clock.now)
+    clock.now += 9 * 60
+    second = make_client(limits=Limits(waiting_minutes=30))
+    lobby = second.app.state.lobby  # type: ignore[attr-defined]
+    lobby.clock = clock
+    assert second.portal.call(lobby.sweep) == []  # 29 minutes since each table's last join or creation
+    clock.now += 2 * 60
+    assert second.portal.call(lobby.sweep) == [lonely]  # 31 minutes since it was created, restart or not
+    clock.now += 18 * 60
+    assert second.portal.call(lobby.sweep) == []  # 29 minutes since Ben joined
+    clock.now += 2 * 60
+    assert second.portal.call(lobby.sweep) == [joined]  # 31 minutes since Ben joined
+    assert second.get(f"/api/tables/{joined}").json()["status"] == "expired"
 
 
 # -- item 4: the seat cookie, renewed on request ------------------------------------------

@@ -11,15 +11,16 @@ from pathlib import Path
 
 import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 GUARD = 30  # seconds: only so a broken server fails instead of hanging
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
+@pytest.fixture(params=[()], ids=["default"])
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
     cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 's.db'}"]
+    cmd += list(request.param)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
@@ -52,3 +53,30 @@ def test_serve_plays_over_real_sockets(server: str) -> None:
             with pytest.raises(ConnectionClosed):
                 ws.recv(GUARD)
         assert http.get(f"/api/tables/{created['table']}").json()["version"] == 0  # alive, unchanged
+
+
+@pytest.mark.parametrize("server", [("--max-sockets-per-address", "1")], ids=["one-socket"], indirect=True)
+@pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")
+def test_a_socket_flood_is_refused_before_its_handshake_is_read(server: str) -> None:
+    """Over its cap an address is told why once (4429); the next handshake is refused by the
+    application (403), and for a second after that every one is refused by the HTTP protocol
+    before uvicorn builds a WebSocket for it (a bare 403 without the ``date`` header every answer
+    of uvicorn's own carries)."""
+    created = httpx.post(
+        f"http://{server}/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}] * 2}, timeout=GUARD
+    ).json()
+    url = f"ws://{server}/ws/{created['table']}"
+    with connect(url, proxy=None, open_timeout=GUARD) as held:
+        with connect(url, proxy=None, open_timeout=GUARD) as told, pytest.raises(ConnectionClosed) as closed:
+            told.recv(GUARD)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        answers = []
+        for _ in range(3):
+            with pytest.raises(InvalidStatus) as refused:
+                connect(url, proxy=None, open_timeout=GUARD)
+            answers.append(refused.value.response)
+        assert [a.status_code for a in answers] == [403, 403, 403]
+        assert "date" in answers[0].headers  # the application's refusal, through uvicorn
+        assert all("date" not in a.headers and a.headers["connection"] == "close" for a in answers[1:])
+        held.send(json.dumps({"type": "hello", "token": created["token"], "seat": 0, "last_seq": 0}))
+        assert json.loads(held.recv(GUARD))["type"] == "snapshot"  # the address's own socket plays on

@@ -16,6 +16,7 @@ from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
 import mauseloch
+from mauseloch.server.clock import GRACE_LEFT, GRACE_LOST, wall
 from mauseloch.server.session import TableSession
 
 from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, seated, shut_down
@@ -168,6 +169,23 @@ def test_a_lost_connection_gets_the_longer_grace(make_client: AppFactory) -> Non
     grace = session(client, table).deadlines.get("grace", 1)
     assert grace is not None
     until_live(anna, lambda live: live["seats"][1] == {"presence": "gone", "stand_in": True})
+
+
+def test_the_grace_is_10_s_after_leaving_and_40_s_after_a_lost_connection(make_client: AppFactory) -> None:
+    client = make_client(clock_scale=1.0)  # real graces: nothing runs out while this test looks
+    table, anna, ben, _ = duel(client, clock="off")
+    ben.close()  # a lost connection
+    until_live(anna, lambda live: live["seats"][1]["presence"] == "away")
+    lost = session(client, table).deadlines.get("grace", 1)
+    assert lost is not None and GRACE_LOST - 5 < lost.due - wall() <= GRACE_LOST + 0.5
+    anna.send({"type": "leave"})  # leaving on purpose
+    while anna.recv(presence=True)["type"] != "closed":
+        pass
+    left = session(client, table).deadlines.get("grace", 0)
+    assert left is not None and GRACE_LEFT - 5 < left.due - wall() <= GRACE_LEFT + 0.5
+    stored = {d["seat"]: d["due"] for d in client.app.state.store.load_table(table).deadlines if d["kind"] == "grace"}  # type: ignore[attr-defined]
+    assert stored == {0: pytest.approx(left.due, abs=0.01), 1: pytest.approx(lost.due, abs=0.01)}
+    assert (GRACE_LEFT, GRACE_LOST) == (10.0, 40.0)
 
 
 def test_a_waiting_table_everyone_left_is_closed_and_the_lobby_says_so(make_client: AppFactory) -> None:

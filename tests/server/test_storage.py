@@ -112,3 +112,25 @@ def test_a_database_from_before_the_clocks_gets_the_new_columns(db_url: str) -> 
     again = store.load_table("t1")
     assert again is not None and again.by == [None, "stand-in"] and again.deadlines[0]["version"] == 2
     store.close()
+
+
+def test_a_database_from_before_the_waiting_time_gets_it(store: Store) -> None:
+    """The moment a waiting table was last joined is added to an existing database (SQLite and
+    PostgreSQL); an older table counts from its creation until someone joins it."""
+    store.create_table(table_row("t1"))
+    with store.engine.begin() as conn:  # the shape the release before it left behind
+        conn.exec_driver_sql("ALTER TABLE ml_tables DROP COLUMN joined")
+    url = store.url
+    store.close()
+    again = Store(url)
+    try:
+        row = again.load_table("t1")
+        assert row is not None and row.joined is None and row.waiting_since == row.created
+        when = dt.datetime(2026, 11, 29, 12, 20, tzinfo=dt.UTC)
+        assert again.take_seat("t1", 1, "Ben", "b" * 64, joined=when)
+        row = again.load_table("t1")
+        assert row is not None and row.joined == when and row.waiting_since == when
+        assert not again.take_seat("t1", 1, "Cleo", "c" * 64, joined=when + dt.timedelta(minutes=5))
+        assert again.load_table("t1").joined == when  # type: ignore[union-attr]  # a refused join stamps nothing
+    finally:
+        again.close()

@@ -196,14 +196,14 @@ async def api_create(request: Request) -> Response:
     lobby = lobby_of(request)
     address = guard.address(request.scope)
 
-    def still_open(table_id: str) -> bool:
-        table = lobby.tables.get(table_id)
-        return table is not None and table.status == "waiting"
-
-    guard.check_create(address, still_open)
-    created = lobby.create(req)
+    claim = guard.check_create(address, lobby.waiting)  # its waiting tables counted on every process
+    try:
+        created = lobby.create(req)
+    except BaseException:
+        guard.abandoned(address, claim)
+        raise
     table = created.table
-    guard.created(address, table.id)
+    guard.created(address, claim, table.id, waiting=table.status == "waiting")
     invite = f"/t/{table.id}" if created.invite is None else f"/t/{table.id}#invite={created.invite}"
     response = JSON(
         {
@@ -291,6 +291,8 @@ async def protocol_error(request: Request, exc: Exception) -> Response:
 
 async def refused(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, Refused)
+    guard: Guard = request.app.state.guard
+    await guard.slow_down(exc)  # a flood of table creations waits for its refusals
     response: Response = refusal_response(exc)
     return response
 

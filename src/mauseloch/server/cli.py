@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .limits import Limits
+from .limits import Limits, http_protocol
 
 EXIT_BAD_ARGUMENTS = 2
 DEFAULT_LIMITS = Limits()
@@ -101,6 +101,10 @@ def command(
     waiting_minutes: Annotated[
         float, typer.Option(help="a table waiting for players closes after this long without a join", min=0.1)
     ] = DEFAULT_LIMITS.waiting_minutes,
+    refusal_delay: Annotated[
+        float,
+        typer.Option(help="seconds a refusal repeated within the minute waits for its answer (0: none)", min=0),
+    ] = DEFAULT_LIMITS.refusal_delay,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(help="address of a reverse proxy whose X-Forwarded-For is believed (repeatable)"),
@@ -137,6 +141,7 @@ def command(
         open_tables_per_address=open_tables_per_address,
         requests_per_second=requests_per_second,
         waiting_minutes=waiting_minutes,
+        refusal_delay=refusal_delay,
         trusted_proxies=tuple(trusted_proxy or ()),
     )
     # every WebSocket holds a file: allow as many as the hard limit lets us, so the caps (not
@@ -189,7 +194,13 @@ def command(
     shared = f", redis: {redis.rsplit('@', 1)[-1]}" if redis else ""
     typer.echo(f"Mauseloch is serving at http://{shown}:{bound}/  (database: {url.rsplit('@', 1)[-1]}{shared})")
     # no per-message deflate: updates are a few KiB, and compressing each costs more CPU than it saves
+    # the HTTP protocol refuses a flooding address's WebSocket handshakes before they are read (limits.py)
     config = uvicorn.Config(
-        app, log_level="warning", ws_max_size=8 * MAX_MESSAGE, ws_per_message_deflate=False, lifespan="on"
+        app,
+        log_level="warning",
+        ws_max_size=8 * MAX_MESSAGE,
+        ws_per_message_deflate=False,
+        lifespan="on",
+        http=http_protocol(app.state.guard),
     )
     uvicorn.Server(config).run(sockets=[sock])

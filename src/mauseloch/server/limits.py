@@ -13,11 +13,13 @@ Each refusal is logged at most once per address, kind and minute.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
 import math
+import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -34,6 +36,8 @@ CLOSE_SIGNED_OUT = 4401  # the seat's token was renewed elsewhere: this connecti
 CLOSE_CODES = (CLOSE_HELLO_LATE, CLOSE_TOO_MANY, CLOSE_SERVER_FULL, CLOSE_SIGNED_OUT)
 
 LOG_EVERY = 60.0  # seconds between two log lines about one address and kind of refusal
+DENY_FOR = 5.0  # seconds an address refused a WebSocket is refused before its handshakes are read
+DELAYING_MAX = 1000  # refusals held back at once (each holds a connection); beyond, answered at once
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,9 @@ class Limits:
     requests_per_second: float = 30.0  # HTTP requests per address, on average ...
     request_burst: int = 120  # ... with this many at once (a page load fetches a dozen files)
     waiting_minutes: float = 30.0  # a table waiting for players closes after this long without a join
+    # seconds a repeated refusal is held back before it is answered: a client that floods waits for
+    # its answers (at most :data:`DELAYING_MAX` at once), so it cannot make the server refuse faster
+    refusal_delay: float = 1.0
     trusted_proxies: tuple[str, ...] = field(default_factory=tuple)  # addresses whose X-Forwarded-For counts
 
     def public(self) -> dict[str, Any]:
@@ -81,6 +88,23 @@ class Counters(Protocol):
 
     def release(self, key: str) -> None: ...
 
+    # Sets: what one address has open, by name (its waiting tables), with a cap on their number.
+    def members(self, key: str) -> list[str]:
+        """The names held under ``key``."""
+        ...
+
+    def claim(self, key: str, member: str, limit: int, drop: Iterable[str] = ()) -> bool:
+        """Forget ``drop``, then hold ``member`` under ``key`` unless ``limit`` are held already
+        (then False); all at once. A name starting with ``pending:`` is forgotten by itself after
+        :data:`PENDING_FOR` seconds (a creation that never finished)."""
+        ...
+
+    def unclaim(self, key: str, member: str) -> None: ...
+
+
+PENDING = "pending:"  # a table being created: it counts before it has an id
+PENDING_FOR = 60.0  # seconds after which a pending claim whose creation never finished is forgotten
+
 
 class LocalCounters:
     """:class:`Counters` inside this process."""
@@ -88,6 +112,7 @@ class LocalCounters:
     def __init__(self) -> None:
         self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
         self._held: dict[str, int] = {}
+        self._sets: dict[str, dict[str, float]] = {}  # key -> member -> when claimed
         self._swept = 0.0
 
     def take(self, key: str, rate: float, burst: int, now: float) -> float:
@@ -118,6 +143,30 @@ class LocalCounters:
 
     def held(self, key: str) -> int:
         return self._held.get(key, 0)
+
+    def members(self, key: str) -> list[str]:
+        return list(self._sets.get(key, ()))
+
+    def claim(self, key: str, member: str, limit: int, drop: Iterable[str] = ()) -> bool:
+        now = time.monotonic()
+        held = self._sets.setdefault(key, {})
+        for name in drop:
+            held.pop(name, None)
+        for name in [n for n, when in held.items() if n.startswith(PENDING) and now - when > PENDING_FOR]:
+            del held[name]
+        if member not in held and len(held) >= limit:
+            if not held:
+                del self._sets[key]
+            return False
+        held[member] = now
+        return True
+
+    def unclaim(self, key: str, member: str) -> None:
+        held = self._sets.get(key)
+        if held is not None:
+            held.pop(member, None)
+            if not held:
+                del self._sets[key]
 
 
 def counted(address: str) -> str:
@@ -169,7 +218,9 @@ class Guard:
         self.counters: Counters = counters or LocalCounters()
         self.clock = clock
         self._logged: dict[tuple[str, str], float] = {}
-        self.open_tables: dict[str, list[str]] = {}  # address -> ids of its tables (pruned on use)
+        self._denied: dict[str, float] = {}  # address -> until when its handshakes are refused outright
+        self.delaying = 0  # refusals being held back now
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
     def address(self, scope: Scope) -> str:
         return client_address(scope, self.limits.trusted_proxies)
@@ -186,6 +237,31 @@ class Guard:
             exc.first = True
         return exc
 
+    # -- holding refusals back -------------------------------------------------------------
+    def hold(self) -> float:
+        """Seconds to hold the next refusal back (0: answer at once, when it is switched off or
+        :data:`DELAYING_MAX` are held already); a held one is let go with :meth:`let_go`."""
+        delay = self.limits.refusal_delay
+        if delay <= 0 or self.delaying >= DELAYING_MAX:
+            return 0.0
+        self.delaying += 1
+        return delay
+
+    def let_go(self) -> None:
+        self.delaying = max(0, self.delaying - 1)
+
+    async def slow_down(self, exc: Refused) -> None:
+        """Before a refusal repeated within the minute is answered (the first goes out at once):
+        wait, so that a flood gets its refusals no faster than :data:`DELAYING_MAX` a delay."""
+        if exc.first:
+            return
+        delay = self.hold()
+        if delay:
+            try:
+                await self.sleep(delay)
+            finally:
+                self.let_go()
+
     # -- HTTP --------------------------------------------------------------------------
     def check_request(self, address: str) -> None:
         lim = self.limits
@@ -195,41 +271,85 @@ class Guard:
         if wait:
             raise self.refuse(address, Refused("rate_limited", "too many requests from this address", 429, wait))
 
-    def check_create(self, address: str, still_open: Callable[[str], bool]) -> None:
-        """Before a table is created by ``address``: its tables per minute and its open tables."""
+    def check_create(self, address: str, still_open: Callable[[str], bool]) -> str | None:
+        """Before a table is created by ``address``: its tables per minute and its tables waiting
+        for players (counted in the shared counters, so across every process; ``still_open(id)``
+        says whether one of them still waits). Returns the claim the new table holds meanwhile:
+        give it to :meth:`created` with the table's id, or to :meth:`abandoned`."""
         lim = self.limits
+        claim: str | None = None
+        key = f"open:{address}"
         if lim.open_tables_per_address > 0:
-            mine = [t for t in self.open_tables.get(address, ()) if still_open(t)]
-            self.open_tables[address] = mine
-            if len(mine) >= lim.open_tables_per_address:
-                message = f"this address already has {len(mine)} tables waiting for players"
+            held = self.counters.members(key)
+            drop = [t for t in held if not t.startswith(PENDING) and not still_open(t)]
+            claim = PENDING + secrets.token_hex(8)
+            if not self.counters.claim(key, claim, lim.open_tables_per_address, drop):
+                message = f"this address already has {lim.open_tables_per_address} tables waiting for players"
                 raise self.refuse(address, Refused("too_many_tables", message, 429, 60.0))
         if lim.tables_per_minute > 0:
             wait = self.counters.take(
                 f"create:{address}", lim.tables_per_minute / 60.0, lim.tables_per_minute, self.clock()
             )
             if wait:
+                self.abandoned(address, claim)
                 message = f"more than {lim.tables_per_minute} new tables a minute from this address"
                 raise self.refuse(address, Refused("too_many_tables", message, 429, wait))
+        return claim
 
-    def created(self, address: str, table_id: str) -> None:
-        if self.limits.open_tables_per_address > 0:
-            self.open_tables.setdefault(address, []).append(table_id)
+    def created(self, address: str, claim: str | None, table_id: str, waiting: bool = True) -> None:
+        """The table of ``claim`` exists: it counts under its id while it waits for players."""
+        if claim is None:
+            return
+        key = f"open:{address}"
+        if waiting:
+            self.counters.claim(key, table_id, 2**31, [claim])  # in the claim's place: never refused
+        else:
+            self.counters.unclaim(key, claim)
+
+    def abandoned(self, address: str, claim: str | None) -> None:
+        """The table of ``claim`` was not created after all."""
+        if claim is not None:
+            self.counters.unclaim(f"open:{address}", claim)
 
     # -- WebSockets --------------------------------------------------------------------
+    def denied(self, scope: Scope) -> bool:
+        """Whether a WebSocket handshake of this connection is refused before it is even read: its
+        address was refused one (past the first refusal of the minute, which is explained) less
+        than :data:`DENY_FOR` seconds ago. A flood costs the server almost nothing then."""
+        if not self._denied:
+            return False
+        address = self.address(scope)
+        until = self._denied.get(address)
+        if until is None:
+            return False
+        if time.monotonic() < until:
+            return True
+        del self._denied[address]
+        return False
+
     def open_socket(self, address: str) -> Refused | None:
         """Count a new WebSocket of ``address``; a refusal (with its close code) when over a cap."""
         lim = self.limits
+        refused: Refused | None = None
         if lim.sockets_total > 0 and not self.counters.acquire("ws", lim.sockets_total):
-            return self.refuse(address, Refused("server_full", "the server has no room for more connections", 503, 30))
-        if lim.sockets_per_address > 0 and not self.counters.acquire(f"ws:{address}", lim.sockets_per_address):
+            refused = Refused("server_full", "the server has no room for more connections", 503, 30)
+        elif lim.sockets_per_address > 0 and not self.counters.acquire(f"ws:{address}", lim.sockets_per_address):
             if lim.sockets_total > 0:
                 self.counters.release("ws")
             message = f"more than {lim.sockets_per_address} connections from this address"
-            return self.refuse(address, Refused("too_many_connections", message, 429, 10))
-        return None
+            refused = Refused("too_many_connections", message, 429, 10)
+        if refused is None:
+            return None
+        self.refuse(address, refused)
+        if not refused.first:  # told why already this minute: the next ones are not even read
+            now = time.monotonic()
+            if len(self._denied) > 10_000:
+                self._denied = {a: t for a, t in self._denied.items() if t > now}
+            self._denied[address] = now + DENY_FOR
+        return refused
 
     def close_socket(self, address: str) -> None:
+        self._denied.pop(address, None)  # a place came free: its next handshake is counted again
         if self.limits.sockets_total > 0:
             self.counters.release("ws")
         if self.limits.sockets_per_address > 0:
@@ -254,6 +374,7 @@ class LimitsMiddleware:
             try:
                 self.guard.check_request(address)
             except Refused as exc:
+                await self.guard.slow_down(exc)
                 await refusal_response(exc)(scope, receive, send)
                 return
             await self.app(scope, receive, send)
@@ -273,6 +394,38 @@ class LimitsMiddleware:
                 self.guard.close_socket(address)
         else:
             await self.app(scope, receive, send)
+
+
+DENIED = b"HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+
+
+def http_protocol(guard: Guard) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol (httptools), refusing the WebSocket handshakes of an address that
+    floods (:meth:`Guard.denied`) before uvicorn builds a WebSocket for them: no handshake parsed
+    twice, no task, no application call; a 403 and the connection is closed."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class GatedHttpProtocol(HttpToolsProtocol):
+        def handle_websocket_upgrade(self) -> None:
+            scope: Any = self.scope  # the request's: client address and headers
+            if not guard.denied(scope):
+                super().handle_websocket_upgrade()
+                return
+            self.transport.pause_reading()  # nothing more is read from it
+            delay = guard.hold()  # held back: a flood waits for its refusals
+            if delay:
+                asyncio.get_running_loop().call_later(delay, self._deny, True)
+            else:
+                self._deny(False)
+
+        def _deny(self, held: bool) -> None:
+            if held:
+                guard.let_go()
+            if not self.transport.is_closing():
+                self.transport.write(DENIED)
+                self.transport.close()
+
+    return GatedHttpProtocol
 
 
 def refusal_response(exc: Refused) -> JSONResponse:
@@ -336,6 +489,22 @@ return 1
 """
 
 
+_CLAIM = """
+local limit, member, pending, stale = tonumber(ARGV[1]), ARGV[2], ARGV[3], tonumber(ARGV[4])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+for i = 6, #ARGV do redis.call('ZREM', KEYS[1], ARGV[i]) end
+for _, name in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - stale)) do
+  if string.sub(name, 1, #pending) == pending then redis.call('ZREM', KEYS[1], name) end
+end
+if not redis.call('ZSCORE', KEYS[1], member) and redis.call('ZCARD', KEYS[1]) >= limit then return 0 end
+redis.call('ZADD', KEYS[1], now, member)
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[5]))
+return 1
+"""
+SET_KEEP_MS = 24 * 3600 * 1000  # a set nobody claimed in for a day is forgotten (its tables have expired)
+
+
 class RedisCounters:
     """:class:`Counters` shared by every process on one Redis server (``client``: a synchronous
     ``redis.Redis``; ``pid``: this process; ``alive_prefix + pid`` exists while a process lives)."""
@@ -345,6 +514,8 @@ class RedisCounters:
         self._take = client.register_script(_TAKE)
         self._acquire = client.register_script(_ACQUIRE)
         self._release = client.register_script(_RELEASE)
+        self._claim = client.register_script(_CLAIM)
+        self._client = client
 
     def take(self, key: str, rate: float, burst: int, now: float) -> float:
         return float(self._take(keys=[self.prefix + key], args=[rate, burst]))
@@ -354,3 +525,13 @@ class RedisCounters:
 
     def release(self, key: str) -> None:
         self._release(keys=[self.prefix + key], args=[self.pid])
+
+    def members(self, key: str) -> list[str]:
+        return [m.decode() if isinstance(m, bytes) else str(m) for m in self._client.zrange(self.prefix + key, 0, -1)]
+
+    def claim(self, key: str, member: str, limit: int, drop: Iterable[str] = ()) -> bool:
+        args = [limit, member, PENDING, PENDING_FOR, SET_KEEP_MS, *drop]
+        return bool(self._claim(keys=[self.prefix + key], args=args))
+
+    def unclaim(self, key: str, member: str) -> None:
+        self._client.zrem(self.prefix + key, member)

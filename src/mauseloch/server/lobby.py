@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import hashlib
 import hmac
 import logging
@@ -65,7 +66,9 @@ class Created(NamedTuple):
 class Lobby:
     """All tables this server runs, backed by a :class:`Store`, published through a :class:`Hub`.
 
-    ``waiting_expiry``: seconds a table waiting for players stays open without anyone joining.
+    ``waiting_expiry``: seconds a table waiting for players stays open without anyone joining,
+    counted by ``clock`` (epoch seconds) from the moment stored with the table (``joined``), so
+    that a restart does not start the count again.
     """
 
     def __init__(
@@ -74,7 +77,7 @@ class Lobby:
         settings: Settings | None = None,
         hub: Hub | None = None,
         waiting_expiry: float = 1800.0,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.settings = settings or Settings()
@@ -84,7 +87,6 @@ class Lobby:
         self.running = False
         self.waiting_expiry = waiting_expiry
         self.clock = clock
-        self.last_join: dict[str, float] = {}  # waiting table -> when it was created or last joined
         self._sweeper: asyncio.Task[None] | None = None
 
     # -- life cycle --------------------------------------------------------------------
@@ -176,10 +178,9 @@ class Lobby:
             public=req.public,
             invite_hash=None if invite is None else hash_token(invite),
             match=match,
+            joined=self._stamp(),
         )
         self.store.create_table(row)
-        if row.status == "waiting":
-            self.last_join[row.id] = self.clock()
         return Created(self._run(row), first, token, invite)
 
     def _run(self, row: TableRow) -> TableSession:
@@ -217,18 +218,16 @@ class Lobby:
         digest = hash_token(token)
         for s in choices:
             clean = clean_name(name, f"Player {s + 1}")
-            if self.store.take_seat(table.id, s, clean, digest):
+            joined = self._stamp()
+            if self.store.take_seat(table.id, s, clean, digest, joined):
                 seat_row = table.row.seats[s]
                 seat_row.name = clean
                 seat_row.token_hash = digest
+                table.row.joined = joined
                 if all(r.taken for r in table.row.seats) and table.row.status == "waiting":
                     table.row.status = "playing"
                     self.store.set_status(table.id, "playing")
                 table.seat_taken(s)
-                if table.row.status == "waiting":
-                    self.last_join[table.id] = self.clock()
-                else:
-                    self.last_join.pop(table.id, None)
                 return s, token
         raise ProtocolError("taken", "no human seat is free at this table", 409)
 
@@ -301,6 +300,11 @@ class Lobby:
                     table.start()
         return table
 
+    def waiting(self, table_id: str) -> bool:
+        """Whether the table still waits for players (the cap on an address's waiting tables)."""
+        table = self.tables.get(table_id)
+        return table is not None and table.status == "waiting"
+
     def hold(self, table: TableSession) -> TableSession:
         """The instance of ``table`` kept in memory while a connection uses it."""
         held = self.tables.setdefault(table.id, table)
@@ -334,15 +338,15 @@ class Lobby:
         now = self.clock()
         expired: list[str] = []
         for table in list(self.tables.values()):
-            if table.status != "waiting":
-                self.last_join.pop(table.id, None)
-                continue
-            since = self.last_join.setdefault(table.id, now)  # restored tables: counted from the start
-            if now - since >= self.waiting_expiry:
+            # the stored moment, so a restarted server counts on where the last one was
+            if table.status == "waiting" and now - table.row.waiting_since.timestamp() >= self.waiting_expiry:
                 await table.expire()
-                self.last_join.pop(table.id, None)
                 expired.append(table.id)
         return expired
+
+    def _stamp(self) -> dt.datetime:
+        """Now by the lobby's clock, as stored with a table waiting for players."""
+        return dt.datetime.fromtimestamp(self.clock(), dt.UTC)
 
     # -- seats -------------------------------------------------------------------------
     @staticmethod

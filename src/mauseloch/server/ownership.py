@@ -378,6 +378,7 @@ class ClusterLobby(Lobby):
             return
         for mine, stored in zip(session.row.seats, row.seats, strict=True):
             mine.name, mine.token_hash = stored.name, stored.token_hash
+        session.row.joined = row.joined  # a join through another process counts for the expiry here
         if session.row.status == "waiting" and row.status == "playing":
             session.row.status = "playing"
         elif session.row.status == "waiting" and all(s.taken for s in session.row.seats):
@@ -447,6 +448,12 @@ class ClusterLobby(Lobby):
             return session.summary()
         raw = self.redis.hget(SUMMARIES, table_id)
         return None if raw is None else dict(_decode_summary(raw))
+
+    def waiting(self, table_id: str) -> bool:
+        """Whether the table still waits for players, whichever process owns it (its summary in
+        Redis, which its owner keeps up to date every tick; a table no process lists waits no more)."""
+        summary = self.summary_of(table_id)
+        return summary is not None and summary.get("status") == "waiting"
 
     def listing(self, page: int = 0, size: int = PAGE_SIZE) -> tuple[list[dict[str, Any]], bool]:
         """One page of every process's public tables that are open, running or just closed, newest

@@ -54,6 +54,9 @@ tables_t = Table(
     Column("public", Boolean, nullable=True),  # listed in the lobby (NULL: older tables, which all were)
     Column("invite_hash", String(64), nullable=True),  # sha256 hex of the invite secret of a private table
     Column("match", JSON, nullable=True),  # family match play: the match this deal belongs to (server/family.py)
+    # a table waiting for players: when it was created or last joined, so that its expiry counts on
+    # across a restart (NULL: older tables, counted from ``created``)
+    Column("joined", DateTime(timezone=True), nullable=True),
 )
 
 seats_t = Table(
@@ -91,6 +94,7 @@ LATER_COLUMNS = {
         tables_t.c.public,
         tables_t.c.invite_hash,
         tables_t.c.match,
+        tables_t.c.joined,
     ],
     "ml_seats": [seats_t.c.gone],
     "ml_moves": [moves_t.c.by, moves_t.c.referee],
@@ -133,6 +137,12 @@ class TableRow:
     invite_hash: str | None = None
     referee: dict[int, dict[str, Any]] = field(default_factory=dict)  # move index -> its window's log entry
     match: dict[str, Any] | None = None  # a deal of a match (server/family.py), else None
+    joined: dt.datetime | None = None  # waiting for players: created or last joined then (None: ``created``)
+
+    @property
+    def waiting_since(self) -> dt.datetime:
+        """When a table waiting for players was created or last joined (its expiry counts from here)."""
+        return self.joined or self.created
 
 
 def default_url() -> str:
@@ -198,6 +208,7 @@ class Store:
                     public=row.public,
                     invite_hash=row.invite_hash,
                     match=row.match,
+                    joined=row.joined,
                 )
             )
             conn.execute(
@@ -216,8 +227,12 @@ class Store:
                 ],
             )
 
-    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> bool:
-        """Give a free human seat to ``name``; False when someone took it first."""
+    def take_seat(
+        self, table_id: str, seat: int, name: str, token_hash: str, joined: dt.datetime | None = None
+    ) -> bool:
+        """Give a free human seat to ``name``; False when someone took it first. ``joined``: the
+        moment of the join, stored with the table in the same transaction (a waiting table's
+        expiry counts from there, across restarts)."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(seats_t)
@@ -229,7 +244,11 @@ class Store:
                 )
                 .values(name=name, token_hash=token_hash)
             )
-            return done.rowcount == 1
+            if done.rowcount != 1:
+                return False
+            if joined is not None:
+                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(joined=joined))
+            return True
 
     def set_token(self, table_id: str, seat: int, token_hash: str) -> None:
         """A taken seat's new token (the old one opens nothing any more)."""
@@ -360,6 +379,7 @@ class Store:
             invite_hash=row["invite_hash"],
             referee=referee,
             match=row["match"],
+            joined=None if row["joined"] is None else _aware(row["joined"]),
         )
 
 

@@ -36,6 +36,7 @@ const state = {
   live: null, // presence, stand-ins, the running clock, rematch votes (docs/protocol.md)
   skew: 0, // server clock minus this browser's, in seconds
   said: new Set(), // what the polite clock announcer has already said
+  clockFrom: 0, // the seconds the running turn clock of this seat began with
   standIns: [],
 };
 
@@ -247,8 +248,11 @@ function renderClock() {
   el.classList.toggle("low", left <= 10);
   if (mine) {
     const key = `${state.conn ? state.conn.version : ""}:${d.due}`;
+    if (!state.said.has("start:" + key)) state.clockFrom = left;
     say("start:" + key, t("table.yourTimeSay", { s: left }));
-    if (left <= 10 && left > 0) say("hurry:" + key, t("table.hurrySay", { s: left }));
+    // Hurried only on a clock that began above the threshold: a short one (Aus die Maus!'s flips,
+    // 3-10 s) is said once, not overwritten before a screen reader has read it.
+    if (left <= 10 && left > 0 && state.clockFrom > 10) say("hurry:" + key, t("table.hurrySay", { s: left }));
   }
 }
 
