@@ -67,11 +67,10 @@ from ..games.maumau import (
     SUIT_MASK,
     SUITS,
     MauMau,
-    card_moves,
     fit_mask,
 )
 from . import register_bot
-from .maumau_heuristic import HeuristicBot, heuristic_agrees
+from .maumau_heuristic import HeuristicBot
 
 SOFT_WEIGHT = 0.15  # how much a deal keeps when a rival holds a seven it did not play on a penalty
 ROLLOUT_LIMIT = 400  # moves; a rollout still running then is scored as it stands
@@ -104,10 +103,12 @@ class _Choice:
     and play went in ``direction``; it had received ``received`` cards in all then, and has played
     ``played`` (a mask, ``move``'s card included) since."""
 
-    __slots__ = ("counts", "direction", "fit", "move", "played", "received", "seat")
+    __slots__ = ("action", "counts", "direction", "fit", "move", "played", "received", "seat")
 
     def __init__(self, seat: int, move: str, fit: int, counts: list[int], direction: int, received: int) -> None:
-        self.seat, self.move, self.fit, self.counts, self.direction = seat, move, fit, counts, direction
+        self.seat, self.move, self.fit, self.direction = seat, move, fit, direction
+        self.counts = np.array(counts, dtype=np.int64)  # as the kernel takes them, made once
+        self.action = MauMau._ACTION_ID[move]
         self.received = received
         self.played = 1 << CARD_ID[move[:2]]
 
@@ -400,14 +401,18 @@ class SearchBot:
             for s, kept in enumerate(self._kept):
                 if kept and sum(1 for c in hands[s] if c & 7 == JACK) < kept:
                     weight *= self.read_choices
+            agrees = _kernel().heuristic_agrees  # what maumau_heuristic.heuristic_agrees asks, on masks
             for ch in self._choices:
                 hand = ch.played
                 for c in hands[ch.seat]:
                     hand |= 1 << c
-                cards = card_moves(hand & ch.fit)
-                if len(cards) > 1 and not heuristic_agrees(
-                    ch.move, cards, hand, ch.seat, ch.counts, ch.direction, self._ace_skips, self._no_win_with_jack
-                ):
+                fitting = hand & ch.fit
+                # more than one legal move (a jack alone is four: one per wish)
+                choice = fitting & (fitting - 1) or fitting & JACKS
+                if choice and not agrees(
+                    ch.action, fitting, hand, ch.seat, ch.counts, len(ch.counts), ch.direction,
+                    self._ace_skips, self._no_win_with_jack,
+                ):  # fmt: skip
                     weight *= self.read_choices
         return weight
 
