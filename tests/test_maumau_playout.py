@@ -154,3 +154,42 @@ def test_redeal_and_flat_deal_are_the_plain_loop(players: int, options: dict[str
         )  # fmt: skip
         assert got.tolist() == want  # the same sums, bit for bit
         assert meaningful(*state) == before  # the position is left as it was
+
+
+# --------------------------------------------------------------------------- the first compile
+
+
+def test_bot_kernels_are_cached_and_prepared_once() -> None:
+    from numba.core.caching import NullCache
+
+    from mauseloch.bots.maumau_heuristic import kernels_need_compiling, prepare
+
+    for f in kernel.BOT_KERNELS:
+        assert not isinstance(f._cache, NullCache)  # cache=True: later runs load them
+    prepare()
+    assert not kernels_need_compiling()
+
+
+def test_an_empty_numba_cache_means_the_bots_compile(tmp_path: Any) -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = "from mauseloch.bots.maumau_heuristic import kernels_need_compiling as k; print(k())"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
+
+
+def test_simulate_and_tournament_say_the_bots_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mauseloch import simulate as sim
+    from mauseloch import tournament as tour
+
+    monkeypatch.setattr(kernel, "bot_kernels_need_compiling", lambda: True)
+    heard: list[str] = []
+    sim.simulate(sim.make_spec("mau-mau", 3, "heuristic,random,random", 1, []), 2, notice=heard.append)
+    assert heard == [sim.COMPILING]
+    tour.play(tour.make_tournament("mau-mau", "search-fast,random", 2, 1, [], "rotations"), 1, notice=heard.append)
+    assert heard == [sim.COMPILING] * 2
+    sim.simulate(sim.make_spec("mau-mau", 2, "random", 1, []), 2, notice=heard.append)
+    assert heard == [sim.COMPILING] * 2  # random bots need none of it

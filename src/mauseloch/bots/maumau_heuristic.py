@@ -42,6 +42,22 @@ def _kernel() -> Any:
     return maumau
 
 
+KERNEL_BOTS = ("heuristic", "search-fast", "search")  # Mau-Mau bots that decide in compiled code
+
+
+def kernels_need_compiling() -> bool:
+    """True when the first decision of a heuristic or search bot would compile their kernels
+    (seconds, once: later runs load them from numba's cache); callers say so first."""
+    k: Any = _kernel()
+    return bool(k.bot_kernels_need_compiling())
+
+
+def prepare() -> None:
+    """Compile or load the heuristic's and the search's kernels now, not at the first decision
+    (a table, a terminal game or a simulation's workers then never wait for it)."""
+    _kernel().warm_bot_kernels()
+
+
 def legal_form(legal: list[str]) -> tuple[int, int]:
     """A legal list as the kernel takes it: the mask of the cards among the moves (a jack once
     for its four wishes) and the one other move's action id, or -1."""

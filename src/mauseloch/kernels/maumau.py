@@ -975,3 +975,33 @@ def state_of(game: MauMau) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     else:
         rngs[R_STATE], rngs[R_WORD], rngs[R_CHUNKS] = rng.state, rng._word, rng._chunks
     return ints, cards, rngs
+
+
+BOT_KERNELS = (heuristic_action, heuristic_agrees, playout, flat_deal)
+
+
+def bot_kernels_need_compiling() -> bool:
+    """True when the heuristic's and the search's kernels are neither loaded in this process
+    nor in numba's cache: their first use compiles them (seconds), and callers say so."""
+    from .ausdiemaus import needs_compiling
+
+    return any(needs_compiling(f) for f in BOT_KERNELS)
+
+
+def warm_bot_kernels() -> None:
+    """Compile (the first time) or load from numba's cache every kernel the heuristic and the
+    search bots call, on a small position of their own, so no decision waits for it."""
+    game = MauMau.create(3, 1, game_info("mau-mau").resolve_options(3, None), None)
+    ints, cards, rngs = state_of(game)
+    opts = options_array(3)
+    gen = np.zeros(3, dtype=np.uint64)
+    counts = ints[I_COUNTS : I_COUNTS + 3].copy()
+    hand = int(ints[I_HANDS])
+    bits = hand & int(ints[I_FIT])
+    heuristic_action(hand, bits, -1 if bits else DRAW_A, 0, counts, 3, 1, False, False, gen)
+    heuristic_agrees(CARD_ACTION[_lowest(hand)], hand, hand, 0, counts, 3, 1, False, False)
+    playout(ints.copy(), cards.copy(), rngs.copy(), opts, gen, 1, 0.2, np.zeros(3), np.zeros(0, dtype=np.int64))
+    ids = np.array([c for s in (1, 2) for c in range(32) if game.hands[s] >> c & 1] + game.draw_pile[::-1])
+    first, _ = _legal(ints)
+    actions = np.array([_nth_legal(first, DRAW_A if not first else -1, 0)], dtype=np.int64)
+    flat_deal(ints, cards, rngs, opts, 0, ids.astype(np.int64), U1, U1, actions, 1, 0.2, np.zeros(1))
