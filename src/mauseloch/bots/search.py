@@ -35,7 +35,7 @@ heuristic keeps nothing else).
 
 **Budget**: ``iterations`` play-outs at two players, 2/players of them at more (longer games, so
 a decision costs about the same), deterministic for a seed; or ``time_ms`` (wall clock; not
-deterministic, for people at a table). Levels: ``search-fast`` and ``search``.
+deterministic, for people at a table). Levels: ``search-fast`` (300) and ``search`` (1,000).
 
 **Cheating** (``peek``): the bench's upper bound sees the true hands of all seats (the draw
 pile's order stays unknown). It is never registered, so no table offers it.
@@ -522,7 +522,11 @@ def _kernel() -> Any:
 _NO_TRACE = np.zeros(0, dtype=np.int64)
 
 
-LEVELS = {"search-fast": 80, "search": 200}  # play-outs per decision at two players
+# Play-outs per decision at two players (2/players of them at more). Compiled play-outs made
+# them cheap: on a loaded 2-core machine 1,000 cost 23 ms CPU a two-player decision (most of
+# it dealing with inference) and 31 ms a four-player one; 2,000 were no stronger in pilots
+# (docs/bots-figures.md).
+LEVELS = {"search-fast": 300, "search": 1000}
 
 
 def _level(kind: str, iterations: int) -> Callable[[int], SearchBot]:
