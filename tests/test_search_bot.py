@@ -166,10 +166,12 @@ def test_a_redealt_clone_is_the_game_from_view_deals(seed: int) -> None:
 
 
 def test_play_outs_play_the_heuristic_bots_own_moves() -> None:
-    """One copy of the heuristic's habits: with no random share, the play-out policy is the
-    heuristic bot's decision (the same tie-breaking stream gives the same move)."""
+    """One copy of the heuristic's habits: each move of the compiled play-out is the heuristic
+    bot's choice from that seat's view (the same tie-breaking stream gives the same move)."""
+    import numpy as np
+
     from mauseloch.bots.maumau_heuristic import HeuristicBot
-    from mauseloch.engine import Rng
+    from mauseloch.kernels import maumau as kernel
 
     checked = 0
     for seed in range(12):
@@ -177,11 +179,13 @@ def test_play_outs_play_the_heuristic_bots_own_moves() -> None:
         options = {"ace_skips": seed % 2 == 1, "no_win_with_jack": seed % 3 == 0}
         g = mauseloch.new_game("mau-mau", players=players, seed=seed, options=options)
         assert isinstance(g, MauMau)
-        bot = SearchBot(seed, iterations=5)
-        bot._ace_skips, bot._no_win_with_jack = options["ace_skips"], options["no_win_with_jack"]
+        opts = kernel.options_array(players, options)
+        trace = np.zeros(1, dtype=np.int64)
         while not g.is_over:
             legal = g.legal_moves()
-            mine = bot._policy(g, legal, Rng(seed), 0.0)
+            gen = np.array([seed, 0, 0], dtype=np.uint64)
+            kernel.playout(*kernel.state_of(g), opts, gen, 1, 0.2, np.zeros(players), trace)
+            mine = MauMau.ACTIONS[int(trace[0])]
             assert mine == HeuristicBot(seed).choose(g.view(g.to_move), legal)
             checked += len(legal) > 1
             g.play(mine)

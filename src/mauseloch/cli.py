@@ -177,7 +177,7 @@ def tournament_command(
     total = games * len(spec.arrangements)
     label = f"{spec.sim.game}: {' vs '.join(spec.kinds)} ×{backend.workers()} ({backend.name})"
     with ProgressBar(label, total, transient=json_out) as bar:
-        results = tour.play(spec, games, backend, bar.advance)
+        results = tour.play(spec, games, backend, bar.advance, bar.notice)
     rep = tour.report(spec, results)
     if json_out:
         sys.stdout.write(json.dumps(rep, indent=1) + "\n")

@@ -341,6 +341,7 @@ def simulate(
             raise ValueError(f"workers must be at least 1, got {workers}")
         backend = LocalBackend(workers)
     runner = chunk_runner(spec)
+    prepare_bots(spec, notice)
     if runner is run_ausdiemaus_kernel:
         from .kernels.ausdiemaus import needs_compiling
 
@@ -355,6 +356,18 @@ def simulate(
     for part in run_ranges(backend, _run_chunk, spec, games, cap, progress):
         total.merge(part)
     return total
+
+
+def prepare_bots(spec: SimSpec, notice: Callable[[str], None] | None = None) -> None:
+    """Compile or load the Mau-Mau bots' kernels (heuristic, search) once here, before workers
+    start (forked ones inherit them, others load numba's cache that this writes); ``notice``
+    hears COMPILING when that takes seconds."""
+    from .bots.maumau_heuristic import KERNEL_BOTS, kernels_need_compiling, prepare
+
+    if game_info(spec.game).name == "mau-mau" and set(spec.bots) & set(KERNEL_BOTS):
+        if notice and kernels_need_compiling():
+            notice(COMPILING)
+        prepare()
 
 
 # --------------------------------------------------------------------------- report

@@ -35,7 +35,7 @@ from typing import Any
 
 from .backend import Backend, LocalBackend, run_ranges
 from .engine import derive_seed
-from .simulate import Z95, SimSpec, game_runner, make_spec
+from .simulate import Z95, SimSpec, game_runner, make_spec, prepare_bots
 
 SEATINGS = ("permutations", "rotations")
 STREAM_BOOTSTRAP = 300  # the bootstrap's generator: derive_seed(S, STREAM_BOOTSTRAP)
@@ -130,10 +130,13 @@ def play(
     deals: int,
     backend: Backend | None = None,
     progress: Callable[[int], None] | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> DealResults:
-    """Play ``deals`` deals on ``backend`` (default: this process); ``progress(games)``."""
+    """Play ``deals`` deals on ``backend`` (default: this process); ``progress(games)``;
+    ``notice(text)`` hears of a slow first step (compiling the bots' kernels)."""
     if deals < 1:
         raise ValueError(f"deals must be at least 1, got {deals}")
+    prepare_bots(spec.sim, notice)
     per_deal = len(spec.arrangements)
 
     def advance(k: int) -> None:

@@ -13,20 +13,62 @@ the penalty. Its habits, in the order they usually decide:
 - otherwise keeps its hand flexible: it plays the card after which it still holds the most
   cards that fit, leaning towards the suits it is long in, and keeps one seven as a shield.
 
-The decision itself is :func:`heuristic_move`, on the hand as a bit mask and the public counts:
-the bot calls it with its view, and the search bot's play-outs call the very same function on
-the positions they imagine (one copy of these habits).
+The decision itself is compiled: ``kernels.maumau.heuristic_action``, on the hand as a bit
+mask and the public counts (one copy of these habits). The bot calls it through
+:func:`heuristic_move` with its view; the search bot's play-outs call it inside compiled code on
+the positions they imagine, and its reading of the rivals asks ``kernels.maumau.heuristic_agrees``
+(the same scores) which hands explain the cards they chose.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..engine import Rng
-from ..games.maumau import ACE, CARD_FIT, CARD_ID, EIGHT, JACK, JACKS, NINE, POINTS, SEVEN, SEVENS, SUIT_MASK, SUITS
+from ..games.maumau import CARD_ID, MauMau
 from . import register_bot
 
-_TIE = 1 << 20  # exact ties are broken by a random number below this
+_ACTION_ID = MauMau._ACTION_ID
+_OTHER = {"draw", "pass", "take"}
+
+
+def _kernel() -> Any:
+    """The compiled kernel module, imported at the first decision (numba takes a moment to load,
+    and a bot registry that only lists kinds should not pay for it)."""
+    from ..kernels import maumau
+
+    return maumau
+
+
+KERNEL_BOTS = ("heuristic", "search-fast", "search")  # Mau-Mau bots that decide in compiled code
+
+
+def kernels_need_compiling() -> bool:
+    """True when the first decision of a heuristic or search bot would compile their kernels
+    (seconds, once: later runs load them from numba's cache); callers say so first."""
+    k: Any = _kernel()
+    return bool(k.bot_kernels_need_compiling())
+
+
+def prepare() -> None:
+    """Compile or load the heuristic's and the search's kernels now, not at the first decision
+    (a table, a terminal game or a simulation's workers then never wait for it)."""
+    _kernel().warm_bot_kernels()
+
+
+def legal_form(legal: list[str]) -> tuple[int, int]:
+    """A legal list as the kernel takes it: the mask of the cards among the moves (a jack once
+    for its four wishes) and the one other move's action id, or -1."""
+    bits = 0
+    other = -1
+    for m in legal:
+        if m in _OTHER:
+            other = _ACTION_ID[m]
+        else:
+            bits |= 1 << CARD_ID[m[:2]]
+    return bits, other
 
 
 def heuristic_move(
@@ -41,21 +83,19 @@ def heuristic_move(
 ) -> str:
     """The heuristic's move among ``legal`` for ``seat`` holding ``hand`` (a mask of card ids),
     with ``counts`` cards in each seat's hand and play going in ``direction``. ``rng`` breaks
-    exact ties (one draw per card move scored)."""
+    exact ties (one draw per card move scored). The decision is the compiled
+    ``kernels.maumau.heuristic_action``, which the search's play-outs call too."""
     if len(legal) == 1:
         return legal[0]
-    if "take" in legal:
-        sevens = [m for m in legal if m != "take"]
-        # Counter: the penalty moves on. Shed the seven worth the most points (all are worth 7).
-        return max(sevens, key=lambda m: POINTS[CARD_ID[m] & 7]) if sevens else "take"
-    cards = [m for m in legal if m != "draw" and m != "pass"]
-    if not cards:
-        return legal[0]
-    if "pass" in legal and cards[0][0] == "J" and hand.bit_count() > 2:
-        return "pass"  # just drew a jack that fits: keep it for later
-    scores = _card_scores(cards, hand, seat, counts, direction, ace_skips, no_win_with_jack)
-    best = max(zip(scores, [rng.below(_TIE) for _ in cards], cards, strict=True))
-    return best[2]
+    k = _kernel()
+    bits, other = legal_form(legal)
+    gen = np.array([rng.state, rng._word, rng._chunks], dtype=np.uint64)
+    action = k.heuristic_action(
+        hand, bits, other, seat, np.array(counts, dtype=np.int64), len(counts), direction,
+        ace_skips, no_win_with_jack, gen,
+    )  # fmt: skip
+    rng.state, rng._word, rng._chunks = int(gen[0]), int(gen[1]), int(gen[2])
+    return MauMau.ACTIONS[action]
 
 
 def heuristic_agrees(
@@ -70,94 +110,14 @@ def heuristic_agrees(
 ) -> bool:
     """Whether :func:`heuristic_move` may choose ``move`` (ties included) among ``cards``, a legal
     list of card plays only (nothing drawn, no penalty open). A search that models its rivals as
-    this heuristic asks it which hands explain the card a rival played."""
-    players = len(counts)
-    nxt = (seat + direction) % players
-    prev = (seat - direction) % players
-    rival_close = min(c for s, c in enumerate(counts) if s != seat) <= 2
-    next_close = counts[nxt] <= 2
-    wishes = _wish_qualities(hand) if any(m[0] == "J" for m in cards) else _NO_WISHES
-    args = (hand, players, counts, nxt, prev, rival_close, next_close, ace_skips, no_win_with_jack, wishes)
-    mine = _score(move, *args)
-    return all(m == move or _score(m, *args) <= mine for m in cards)
-
-
-def _card_scores(
-    cards: list[str], hand: int, seat: int, counts: list[int], direction: int, ace_skips: bool, no_win_with_jack: bool
-) -> list[float]:
-    players = len(counts)
-    nxt = (seat + direction) % players
-    prev = (seat - direction) % players
-    rival_close = min(c for s, c in enumerate(counts) if s != seat) <= 2
-    next_close = counts[nxt] <= 2
-    wishes = _wish_qualities(hand) if any(m[0] == "J" for m in cards) else _NO_WISHES
-    return [
-        _score(m, hand, players, counts, nxt, prev, rival_close, next_close, ace_skips, no_win_with_jack, wishes)
-        for m in cards
-    ]
-
-
-def _score(
-    move: str,
-    hand: int,
-    players: int,
-    counts: list[int],
-    nxt: int,
-    prev: int,
-    rival_close: bool,
-    next_close: bool,
-    ace_skips: bool,
-    no_win_with_jack: bool,
-    wishes: tuple[float, ...],
-) -> float:
-    cid = CARD_ID[move[:2]]
-    rank, suit = cid & 7, cid >> 3
-    rest = hand & ~(1 << cid)
-    if not rest:  # going out wins, except a last jack with no_win_with_jack
-        return -100.0 if rank == JACK and no_win_with_jack else 1000.0
-    score = 0.0
-    if rank == JACK:
-        # Keep jacks for a need (every legal card is a jack) or the end of the game.
-        score -= 30.0 if rest.bit_count() > 1 else -5.0
-        wish = SUITS.index(move[3])
-        follow = rest & (SUIT_MASK[wish] | JACKS)  # what fits on the wish
-    else:
-        follow = rest & CARD_FIT[cid]  # same suit, same rank, or a jack
-    # Flexibility: how many of my remaining cards fit on what I leave on top.
-    score += 4.0 * follow.bit_count()
-    # Play from long suits, keep the suit count balanced.
-    score += 1.5 * (rest & SUIT_MASK[suit]).bit_count()
-    if rank == JACK:
-        score += wishes[wish]
-    if rank == SEVEN:
-        score += 12.0 if next_close else (0.0 if rest & SEVENS else -6.0)  # one seven is a shield
-    if rank == EIGHT or (rank == ACE and ace_skips):
-        score += 14.0 if next_close else 1.0
-    if rank == NINE and players > 2:
-        # Turn play away from a rival about to go out, towards one with many cards.
-        if next_close and counts[prev] > counts[nxt]:
-            score += 12.0
-        elif counts[prev] <= 2 and not next_close:
-            score -= 8.0
-    if rank == NINE and players == 2:
-        score += 3.0  # moves again
-    # Shed points before someone goes out.
-    score += (0.8 if rival_close else 0.1) * POINTS[rank]
-    return score
-
-
-def _wish_qualities(hand: int) -> tuple[float, ...]:
-    """How good each wish is (by suit index) for a hand about to play a jack: the suit held most
-    of, then the one worth most points (the jack played is no part of it: jacks never count)."""
-    plain = hand & ~JACKS
-    counts = [(plain >> (8 * s) & 0xFF).bit_count() for s in range(4)]
-    points = [_BYTE_POINTS[plain >> (8 * s) & 0xFF] for s in range(4)]
-    best = max(range(4), key=lambda s: (counts[s], points[s]))
-    return tuple(10.0 * counts[w] + 0.05 * points[w] + (2.0 if w == best else 0.0) for w in range(4))
-
-
-_BYTE_POINTS = tuple(sum(POINTS[r] for r in range(8) if b >> r & 1) for b in range(256))  # one suit's cards
-_NO_WISHES = (0.0, 0.0, 0.0, 0.0)
+    this heuristic asks it which hands explain the card a rival played (the compiled
+    ``kernels.maumau.heuristic_agrees``, on the same scores)."""
+    fitting, _ = legal_form(cards)
+    agrees = _kernel().heuristic_agrees(
+        _ACTION_ID[move], fitting, hand, seat, np.array(counts, dtype=np.int64), len(counts), direction,
+        ace_skips, no_win_with_jack,
+    )  # fmt: skip
+    return bool(agrees)
 
 
 class HeuristicBot:

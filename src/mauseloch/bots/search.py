@@ -13,9 +13,11 @@ best. Two ways, both deterministic for a seed and a budget:
 - **ISMCTS** (``flat=False``): one tree shared by all deals (single-observer ISMCTS: UCB1 with
   availability counts), every seat's reward backed up.
 
-**Play-outs** call the heuristic bot's own decision (``heuristic_move``: one copy of its habits)
-for every seat, with a share ``epsilon`` of random family moves (0 by default: the rivals at the
-bench and at most tables play like that, so play-outs judge moves the way they will be played on).
+**Play-outs** run whole in compiled code (``kernels.maumau.playout``, ``flat_deal``): the
+engine's game step and the heuristic bot's own decision (``heuristic_action``: one copy of its
+habits) for every seat, with no random moves (the rivals at the bench and at most tables play
+like that, so play-outs judge moves the way they will be played on). A deal goes into the
+kernel as ``MauMau.redealt`` would make it (``kernels.maumau.redeal``).
 **Prior**: the heuristic's choice starts ``prior`` wins ahead, so the search overrules it only on
 evidence. A jack's wish for a suit the hand lacks is not tried in the flat search.
 
@@ -33,7 +35,7 @@ heuristic keeps nothing else).
 
 **Budget**: ``iterations`` play-outs at two players, 2/players of them at more (longer games, so
 a decision costs about the same), deterministic for a seed; or ``time_ms`` (wall clock; not
-deterministic, for people at a table). Levels: ``search-fast`` and ``search``.
+deterministic, for people at a table). Levels: ``search-fast`` (300) and ``search`` (1,000).
 
 **Cheating** (``peek``): the bench's upper bound sees the true hands of all seats (the draw
 pile's order stays unknown). It is never registered, so no table offers it.
@@ -51,6 +53,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ..engine import Game, Rng, derive_seed
 from ..games.maumau import (
     CARD_ID,
@@ -63,11 +67,10 @@ from ..games.maumau import (
     SUIT_MASK,
     SUITS,
     MauMau,
-    card_moves,
     fit_mask,
 )
 from . import register_bot
-from .maumau_heuristic import HeuristicBot, heuristic_agrees, heuristic_move
+from .maumau_heuristic import HeuristicBot
 
 SOFT_WEIGHT = 0.15  # how much a deal keeps when a rival holds a seven it did not play on a penalty
 ROLLOUT_LIMIT = 400  # moves; a rollout still running then is scored as it stands
@@ -100,10 +103,12 @@ class _Choice:
     and play went in ``direction``; it had received ``received`` cards in all then, and has played
     ``played`` (a mask, ``move``'s card included) since."""
 
-    __slots__ = ("counts", "direction", "fit", "move", "played", "received", "seat")
+    __slots__ = ("action", "counts", "direction", "fit", "move", "played", "received", "seat")
 
     def __init__(self, seat: int, move: str, fit: int, counts: list[int], direction: int, received: int) -> None:
-        self.seat, self.move, self.fit, self.counts, self.direction = seat, move, fit, counts, direction
+        self.seat, self.move, self.fit, self.direction = seat, move, fit, direction
+        self.counts = np.array(counts, dtype=np.int64)  # as the kernel takes them, made once
+        self.action = MauMau._ACTION_ID[move]
         self.received = received
         self.played = 1 << CARD_ID[move[:2]]
 
@@ -121,7 +126,6 @@ class SearchBot:
         inference: bool = True,
         exploration: float = 0.4,
         prior: float = 3.0,
-        epsilon: float = 0.0,
         read_choices: float = 0.05,
         tries: int = 10,
         flat: bool = True,
@@ -136,7 +140,6 @@ class SearchBot:
         self.time_ms = time_ms
         self.inference = inference
         self.exploration = exploration
-        self.epsilon = epsilon  # the share of random moves in the play-outs (see _policy)
         # Inference from the cards rivals chose: a deal in which the heuristic, holding that
         # rival's hand then, would not have played its card keeps this weight (0: not read).
         self.read_choices = read_choices
@@ -232,7 +235,12 @@ class SearchBot:
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         pool = self._pool(view)
         decision_seed = derive_seed(self._seed, view["moves_played"])
-        base: MauMau | None = None
+        k = _kernel()
+        opts = k.options_array(view["players"], options=view["options"])
+        actions = np.array([MauMau._ACTION_ID[m] for m in moves], dtype=np.int64)
+        sums = np.array(totals)  # the prior first: the sums as the plain loop added them
+        limit = self._limit()
+        state: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         count = deals = 0
         while True:
             if budget is not None and count + len(moves) > max(budget, len(moves)):
@@ -240,43 +248,36 @@ class SearchBot:
             if deadline is not None and count and time.perf_counter() >= deadline:
                 break
             deal = self._deal_ids(view, pool)
-            if base is None:
-                base = MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal])
-            sample = base.redealt(seat, deal, derive_seed(decision_seed, deals))
-            luck = derive_seed(decision_seed, 1_000_000 + deals)
-            for i, move in enumerate(moves):
-                game = sample.clone()
-                game.play(move)
-                totals[i] += self._rollout(game, Rng(luck))[seat]
+            if state is None:  # the position once; each deal is dealt into it in the kernel
+                state = k.state_of(MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal]))
+            # Each move played out on this deal with the same play-out seed (compiled: the
+            # heuristic on every seat, the engine's game step), as MauMau.redealt would deal it.
+            k.flat_deal(
+                *state, opts, seat, np.array(deal, dtype=np.int64), np.uint64(derive_seed(decision_seed, deals)),
+                np.uint64(derive_seed(decision_seed, 1_000_000 + deals)), actions, limit, self.rank_share, sums,
+            )  # fmt: skip
             count += len(moves)
             deals += 1
+        totals = sums.tolist()
         self.last_iterations = count
         best = max(range(len(moves)), key=lambda i: (totals[i], -i))
         return moves[best]
 
-    def _policy(self, game: MauMau, legal: list[str], rng: Rng, epsilon: float) -> str:
-        """The play-out policy: the heuristic bot's own decision (``heuristic_move``) on the
-        imagined position, with a share ``epsilon`` of random family moves (_family_move). The
-        rivals at the bench and most tables play like that, so play-outs judge moves the way
-        they will be played on."""
-        if epsilon and rng.random() < epsilon:
-            return _family_move(legal, rng)
-        mover: int = game.to_move  # type: ignore[assignment]
-        hands = game.hands
-        return heuristic_move(
-            legal, hands[mover], mover, [h.bit_count() for h in hands], game.direction,
-            self._ace_skips, self._no_win_with_jack, rng,
-        )  # fmt: skip
+    def _limit(self) -> int:
+        return ROLLOUT_LIMIT if self.rollout_depth is None else self.rollout_depth
 
     def _rollout(self, game: MauMau, rng: Rng) -> list[float]:
-        moves = 0
-        limit = ROLLOUT_LIMIT if self.rollout_depth is None else self.rollout_depth
-        eps = self.epsilon
-        while not game.is_over and moves < limit:
-            legal = game.legal_moves()
-            game.play(self._policy(game, legal, rng, eps) if len(legal) > 1 else legal[0])
-            moves += 1
-        return _rewards(game, self.rank_share) if game.is_over else _estimate(game, self.rank_share)
+        """Play ``game`` out in the kernel with the heuristic on every seat (ties from ``rng``,
+        which goes on where the play-out left it); each seat's reward."""
+        k = _kernel()
+        ints, cards, rngs = k.state_of(game)
+        gen = np.array([rng.state, rng._word, rng._chunks], dtype=np.uint64)
+        rewards = np.zeros(game.players)
+        opts = k.options_array(game.players, game.options)
+        k.playout(ints, cards, rngs, opts, gen, self._limit(), self.rank_share, rewards, _NO_TRACE)
+        rng.state, rng._word, rng._chunks = int(gen[0]), int(gen[1]), int(gen[2])
+        out: list[float] = rewards.tolist()
+        return out
 
     def _iterate(self, game: MauMau, root: _Node) -> None:
         rng = self._rng
@@ -400,14 +401,18 @@ class SearchBot:
             for s, kept in enumerate(self._kept):
                 if kept and sum(1 for c in hands[s] if c & 7 == JACK) < kept:
                     weight *= self.read_choices
+            agrees = _kernel().heuristic_agrees  # what maumau_heuristic.heuristic_agrees asks, on masks
             for ch in self._choices:
                 hand = ch.played
                 for c in hands[ch.seat]:
                     hand |= 1 << c
-                cards = card_moves(hand & ch.fit)
-                if len(cards) > 1 and not heuristic_agrees(
-                    ch.move, cards, hand, ch.seat, ch.counts, ch.direction, self._ace_skips, self._no_win_with_jack
-                ):
+                fitting = hand & ch.fit
+                # more than one legal move (a jack alone is four: one per wish)
+                choice = fitting & (fitting - 1) or fitting & JACKS
+                if choice and not agrees(
+                    ch.action, fitting, hand, ch.seat, ch.counts, len(ch.counts), ch.direction,
+                    self._ace_skips, self._no_win_with_jack,
+                ):  # fmt: skip
                     weight *= self.read_choices
         return weight
 
@@ -507,42 +512,21 @@ class SearchBot:
         ]
 
 
-def _family_move(legal: list[str], rng: Rng) -> str:
-    """Random, but like a player: counter a seven rather than take, play a card found by drawing
-    unless it is a jack, and keep jacks while another card fits."""
-    plain = [m for m in legal if m[0] != "J" and m not in ("take", "pass")]
-    if plain:
-        return plain[rng.below(len(plain))] if len(plain) > 1 else plain[0]
-    if "take" in legal and len(legal) > 1:
-        return legal[0] if legal[0] != "take" else legal[1]
-    if "pass" in legal:
-        return "pass"  # a drawn jack is kept for later
-    return legal[rng.below(len(legal))]
+def _kernel() -> Any:
+    """The compiled play-outs (``kernels.maumau``), imported at the first decision."""
+    from ..kernels import maumau
+
+    return maumau
 
 
-def _rewards(game: Game, share: float) -> list[float]:
-    """1 for the winner; the rest share a little by rank (so a search still prefers second)."""
-    ranks: list[int] = game.result()["ranks"] if game.is_over else _ranks_now(game)  # ROLLOUT_LIMIT hit
-    n = game.players
-    return [(1 - share if r == 1 else 0.0) + share * (n - r) / (n - 1) for r in ranks]
+_NO_TRACE = np.zeros(0, dtype=np.int64)
 
 
-def _ranks_now(game: Game) -> list[int]:
-    counts: list[int] = game.view(None)["hand_counts"]
-    return [1 + sum(1 for o in counts if o < c) for c in counts]
-
-
-def _estimate(game: Game, share: float) -> list[float]:
-    """A game cut short: the chance to win guessed from the cards each seat holds."""
-    counts: list[int] = game.view(None)["hand_counts"]
-    n = game.players
-    weights = [math.exp(-0.6 * c) for c in counts]
-    total = sum(weights)
-    ranks = [1 + sum(1 for o in counts if o < c) for c in counts]
-    return [(1 - share) * w / total + share * (n - r) / (n - 1) for w, r in zip(weights, ranks, strict=True)]
-
-
-LEVELS = {"search-fast": 80, "search": 200}  # play-outs per decision at two players
+# Play-outs per decision at two players (2/players of them at more). Compiled play-outs made
+# them cheap: on a loaded 2-core machine 1,000 cost 23 ms CPU a two-player decision (most of
+# it dealing with inference) and 31 ms a four-player one; 2,000 were no stronger in pilots
+# (docs/bots-figures.md).
+LEVELS = {"search-fast": 300, "search": 1000}
 
 
 def _level(kind: str, iterations: int) -> Callable[[int], SearchBot]:

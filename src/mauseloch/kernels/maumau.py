@@ -662,3 +662,346 @@ class MauMauBatch:
         actions = np.empty(self.num_games, dtype=np.int64)
         random_legal_actions(self.ints, gen, actions)
         return actions
+
+
+# --------------------------------------------------------------------------- the heuristic
+# The Mau-Mau heuristic bot's decision, the one copy of its habits (``bots.maumau_heuristic``
+# describes them): the heuristic bot calls ``heuristic_action``, the search bot's reading of
+# its rivals calls ``heuristic_agrees`` and its play-outs (``playout``, ``flat_deal``) call it
+# for every seat inside compiled code. Moves are action ids; the legal moves are ``_legal``'s
+# ``(cards, other)``; a tie-breaking generator is an ``engine.Rng``'s state (uint64[3]).
+
+EIGHT_R, NINE_R, ACE_R = 1, 2, 7
+TIE_MASK = np.uint64((1 << 20) - 1)  # exact ties: ``Rng.below(1 << 20)``, one whole output
+# Python's last word on an exact tie of score and random number: the greater move string.
+ACT_STR_RANK = np.array([sorted(MauMau.ACTIONS).index(m) for m in MauMau.ACTIONS], dtype=np.int64)
+BYTE_POINTS = np.array([sum(POINTS[r] for r in range(8) if b >> r & 1) for b in range(256)], dtype=np.int64)
+RANK_POINTS = np.array(POINTS, dtype=np.int64)
+
+
+@njit(cache=True)
+def _tie(gen: np.ndarray) -> int:
+    """``Rng.below(1 << 20)``: above 2**16 the engine takes a whole 64-bit output (no rejection,
+    2**64 is a multiple of 2**20) and leaves its 16-bit chunks alone."""
+    gen[0] = gen[0] + GOLDEN
+    return int(mix64(gen[0]) & TIE_MASK)
+
+
+@njit(cache=True)
+def _wish_qualities(hand: int) -> tuple[float, float, float, float]:
+    """How good each wish is (by suit index) for a hand about to play a jack: the suit held most
+    of, then the one worth most points (jacks are no part of it: they never count)."""
+    plain = hand & ~JACKS
+    best = 0
+    best_count = -1
+    best_points = -1
+    for s in range(4):
+        byte = (plain >> (8 * s)) & 0xFF
+        c = _popcount(byte)
+        p = BYTE_POINTS[byte]
+        if c > best_count or (c == best_count and p > best_points):
+            best, best_count, best_points = s, c, p
+    q = [0.0, 0.0, 0.0, 0.0]
+    for w in range(4):
+        byte = (plain >> (8 * w)) & 0xFF
+        q[w] = 10.0 * _popcount(byte) + 0.05 * BYTE_POINTS[byte] + (2.0 if w == best else 0.0)
+    return q[0], q[1], q[2], q[3]
+
+
+NO_WISHES = (0.0, 0.0, 0.0, 0.0)
+
+
+@njit(cache=True)
+def _score(
+    card: int, wish: int, hand: int, players: int, counts: np.ndarray, nxt: int, prev: int,
+    rival_close: bool, next_close: bool, ace_skips: bool, no_win_with_jack: bool,
+    wishes: tuple[float, float, float, float],
+) -> float:  # fmt: skip
+    """The heuristic's score of playing ``card`` (with ``wish`` for a jack) from ``hand``."""
+    rank = card & 7
+    suit = card >> 3
+    rest = hand & ~(1 << card)
+    if rest == 0:  # going out wins, except a last jack with no_win_with_jack
+        return -100.0 if rank == JACK and no_win_with_jack else 1000.0
+    score = 0.0
+    if rank == JACK:
+        # Keep jacks for a need (every legal card is a jack) or the end of the game.
+        score -= 30.0 if _popcount(rest) > 1 else -5.0
+        follow = rest & (SUIT_MASK_A[wish] | JACKS)  # what fits on the wish
+    else:
+        follow = rest & CARD_FIT_A[card]  # same suit, same rank, or a jack
+    # Flexibility: how many of my remaining cards fit on what I leave on top.
+    score += 4.0 * _popcount(follow)
+    # Play from long suits, keep the suit count balanced.
+    score += 1.5 * _popcount(rest & SUIT_MASK_A[suit])
+    if rank == JACK:
+        score += wishes[wish]
+    if rank == SEVEN:
+        score += 12.0 if next_close else (0.0 if rest & SEVENS else -6.0)  # one seven is a shield
+    if rank == EIGHT_R or (rank == ACE_R and ace_skips):
+        score += 14.0 if next_close else 1.0
+    if rank == NINE_R and players > 2:
+        # Turn play away from a rival about to go out, towards one with many cards.
+        if next_close and counts[prev] > counts[nxt]:
+            score += 12.0
+        elif counts[prev] <= 2 and not next_close:
+            score -= 8.0
+    if rank == NINE_R and players == 2:
+        score += 3.0  # moves again
+    # Shed points before someone goes out.
+    score += (0.8 if rival_close else 0.1) * RANK_POINTS[rank]
+    return score
+
+
+@njit(cache=True)
+def _situation(seat: int, counts: np.ndarray, players: int, direction: int) -> tuple[int, int, bool, bool]:
+    """The next seat, the previous one, whether some rival and whether the next one is close
+    to going out (two cards or fewer)."""
+    nxt = _seat(seat + direction, players)
+    prev = _seat(seat - direction, players)
+    least = 1 << 30
+    for s in range(players):
+        if s != seat and counts[s] < least:
+            least = counts[s]
+    return nxt, prev, least <= 2, counts[nxt] <= 2
+
+
+@njit(cache=True)
+def heuristic_action(
+    hand: int, bits: int, other: int, seat: int, counts: np.ndarray, players: int, direction: int,
+    ace_skips: bool, no_win_with_jack: bool, gen: np.ndarray,
+) -> int:  # fmt: skip
+    """The heuristic's action id among the legal moves ``(bits, other)`` (``_legal``'s form) of
+    ``seat`` holding ``hand``, with ``counts`` cards in each hand; ``gen`` breaks exact ties, one
+    number per card move scored (in the legal list's order)."""
+    if _legal_count(bits, other) == 1:
+        return _nth_legal(bits, other, 0)
+    if other == TAKE_A:
+        # Counter: the penalty moves on. Shed the seven worth the most points (all are worth 7).
+        best_card = -1
+        rest = bits
+        while rest:
+            c = _lowest(rest)
+            rest &= rest - 1
+            if best_card < 0 or CARD_POINTS[c] > CARD_POINTS[best_card]:
+                best_card = c
+        return CARD_ACTION[best_card] if best_card >= 0 else TAKE_A
+    if bits == 0:
+        return other
+    first = _lowest(bits)
+    if other == PASS_A and first & 7 == JACK and _popcount(hand) > 2:
+        return PASS_A  # just drew a jack that fits: keep it for later
+    nxt, prev, rival_close, next_close = _situation(seat, counts, players, direction)
+    wishes = _wish_qualities(hand) if bits & JACKS else NO_WISHES
+    best = -1
+    best_score = 0.0
+    best_tie = 0
+    rest = bits
+    while rest:
+        c = _lowest(rest)
+        rest &= rest - 1
+        width = 4 if c & 7 == JACK else 1
+        for k in range(width):
+            a = CARD_ACTION[c] + k
+            score = _score(
+                c, ACT_WISH[a], hand, players, counts, nxt, prev, rival_close, next_close, ace_skips,
+                no_win_with_jack, wishes,
+            )  # fmt: skip
+            tie = _tie(gen)
+            # as Python's max over (score, random number, move string) decides
+            later = tie > best_tie or (tie == best_tie and ACT_STR_RANK[a] > ACT_STR_RANK[best])
+            if best < 0 or score > best_score or (score == best_score and later):
+                best, best_score, best_tie = a, score, tie
+    return best
+
+
+@njit(cache=True)
+def heuristic_agrees(
+    action: int, fitting: int, hand: int, seat: int, counts: np.ndarray, players: int, direction: int,
+    ace_skips: bool, no_win_with_jack: bool,
+) -> bool:  # fmt: skip
+    """Whether ``heuristic_action`` may choose the card move ``action`` (ties included) for a
+    seat whose cards ``fitting`` fit (a free choice: no penalty open, nothing just drawn)."""
+    nxt, prev, rival_close, next_close = _situation(seat, counts, players, direction)
+    wishes = _wish_qualities(hand) if fitting & JACKS else NO_WISHES
+    args = (hand, players, counts, nxt, prev, rival_close, next_close, ace_skips, no_win_with_jack, wishes)
+    mine = _score(ACT_CARD[action], ACT_WISH[action], *args)
+    rest = fitting
+    while rest:
+        c = _lowest(rest)
+        rest &= rest - 1
+        width = 4 if c & 7 == JACK else 1
+        for k in range(width):
+            a = CARD_ACTION[c] + k
+            if a != action and _score(c, ACT_WISH[a], *args) > mine:
+                return False
+    return True
+
+
+# --------------------------------------------------------------------------- play-outs
+
+
+@njit(cache=True)
+def _move_heuristic(ints: np.ndarray, n: int, opts: np.ndarray, gen: np.ndarray) -> int:
+    """The heuristic's action for the seat to move of the game in ``ints``."""
+    bits, other = _legal(ints)
+    p = ints[I_TO_MOVE]
+    return heuristic_action(
+        ints[I_HANDS + p], bits, other, p, ints[I_COUNTS : I_COUNTS + n], n, ints[I_DIR],
+        opts[O_ACE_SKIPS] != 0, opts[O_NO_WIN_WITH_JACK] != 0, gen,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def playout(
+    ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, opts: np.ndarray, gen: np.ndarray, limit: int,
+    share: float, rewards: np.ndarray, trace: np.ndarray,
+) -> int:  # fmt: skip
+    """Play the game in ``ints``/``cards``/``rngs`` on with the heuristic on every seat (ties
+    from ``gen``) for at most ``limit`` moves, and score it into ``rewards`` (first ``players``
+    entries): an ended game 1 - ``share`` for first place and ``share * (players - rank) /
+    (players - 1)`` for every rank; a game cut short by ``limit`` by the cards in hand (the
+    chance to win ``~ exp(-0.6 * cards)``, ranks by cards). The actions go into ``trace`` while it
+    has room (tests replay them on the engine); returns the number of moves played."""
+    n = opts[O_PLAYERS]
+    moves = 0
+    while not ints[I_OVER] and moves < limit:
+        a = _move_heuristic(ints, n, opts, gen)
+        if moves < trace.shape[0]:
+            trace[moves] = a
+        apply(ints, cards, rngs, a, opts)
+        moves += 1
+    if ints[I_OVER]:
+        ranks = np.zeros(n, dtype=np.int64)
+        hand_cards = np.zeros(n, dtype=np.int64)
+        points = np.zeros(n, dtype=np.int64)
+        result(ints, n, ranks, hand_cards, points)
+        for s in range(n):
+            r = ranks[s]
+            rewards[s] = (1.0 - share if r == 1 else 0.0) + share * (n - r) / (n - 1)
+    else:
+        total = 0.0
+        for s in range(n):
+            total += np.exp(-0.6 * ints[I_COUNTS + s])
+        for s in range(n):
+            c = ints[I_COUNTS + s]
+            r = 1
+            for o in range(n):
+                if ints[I_COUNTS + o] < c:
+                    r += 1
+            rewards[s] = (1.0 - share) * np.exp(-0.6 * c) / total + share * (n - r) / (n - 1)
+    return moves
+
+
+@njit(cache=True)
+def redeal(
+    ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, n: int, seat: int, ids: np.ndarray, seed: np.uint64
+) -> None:
+    """``MauMau.redealt`` in place for a game of ``n`` players: every card ``seat`` cannot see
+    dealt as ``ids`` lists them (the other hands in seat order, each as many cards as it holds,
+    then the draw pile top first), later reshuffles (MM-8) from ``seed``."""
+    i = 0
+    for s in range(n):
+        if s != seat:
+            hand = 0
+            for _ in range(ints[I_COUNTS + s]):
+                hand |= 1 << int(ids[i])
+                i += 1
+            ints[I_HANDS + s] = hand
+    pile = ids.shape[0] - i
+    for j in range(pile):  # top at the end
+        cards[j] = ids[ids.shape[0] - 1 - j]
+    ints[I_PILE] = pile
+    rngs[R_SEED] = seed
+    rngs[R_STATE] = derive_seed(seed, np.uint64(2))
+    rngs[R_WORD] = U0
+    rngs[R_CHUNKS] = U0
+
+
+@njit(cache=True)
+def flat_deal(
+    ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, opts: np.ndarray, seat: int, ids: np.ndarray,
+    seed: np.uint64, luck: np.uint64, actions: np.ndarray, limit: int, share: float, totals: np.ndarray,
+) -> None:  # fmt: skip
+    """One deal of the flat search: the position in ``ints``/``cards``/``rngs`` redealt as
+    ``redeal(seat, ids, seed)``, then each of ``actions`` played there and played out (ties from
+    a generator seeded ``luck``, the same for every action: common random numbers), ``seat``'s
+    reward added to ``totals``. The position's arrays are left as they were."""
+    n = opts[O_PLAYERS]
+    base_ints = ints.copy()
+    base_cards = cards.copy()
+    base_rngs = rngs.copy()
+    redeal(base_ints, base_cards, base_rngs, n, seat, ids, seed)
+    work_ints = np.empty_like(base_ints)
+    work_cards = np.empty_like(base_cards)
+    work_rngs = np.empty_like(base_rngs)
+    gen = np.zeros(3, dtype=np.uint64)
+    rewards = np.zeros(n)
+    trace = np.zeros(0, dtype=np.int64)
+    for i in range(actions.shape[0]):
+        work_ints[:] = base_ints
+        work_cards[:] = base_cards
+        work_rngs[:] = base_rngs
+        apply(work_ints, work_cards, work_rngs, actions[i], opts)
+        gen[0] = luck
+        gen[1] = U0
+        gen[2] = U0
+        playout(work_ints, work_cards, work_rngs, opts, gen, limit, share, rewards, trace)
+        totals[i] += rewards[seat]
+
+
+def state_of(game: MauMau) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel's ``(ints, cards, rngs)`` of an engine game (any position, a sample from
+    ``MauMau.from_view`` too): the search bot hands its positions to the play-outs this way."""
+    ints = np.zeros(N_INTS, dtype=np.int64)
+    cards = np.zeros(64, dtype=np.int8)
+    rngs = np.zeros(N_RNGS, dtype=np.uint64)
+    ints[I_TO_MOVE] = -1 if game.to_move is None else game.to_move
+    if game.is_over:
+        assert game.reason is not None
+        ints[I_OVER] = REASON_CODES[game.reason]
+    ints[I_TOP], ints[I_WISH], ints[I_PENALTY] = game.top, game.wish, game.penalty
+    ints[I_DIR], ints[I_DRAWN], ints[I_FIT] = game.direction, game.drawn, game.fit
+    ints[I_PILE], ints[I_DISC], ints[I_MOVES] = len(game.draw_pile), len(game.discard), game.move_count
+    for s, hand in enumerate(game.hands):
+        ints[I_HANDS + s] = hand
+        ints[I_COUNTS + s] = hand.bit_count()
+    cards[: len(game.draw_pile)] = game.draw_pile
+    cards[DISC : DISC + len(game.discard)] = game.discard
+    rng = game._reshuffle_rng
+    rngs[R_SEED] = game.seed
+    if rng is None:  # made from the seed at the first reshuffle (MM-8)
+        rngs[R_STATE] = derive_seed(np.uint64(game.seed), np.uint64(2))
+    else:
+        rngs[R_STATE], rngs[R_WORD], rngs[R_CHUNKS] = rng.state, rng._word, rng._chunks
+    return ints, cards, rngs
+
+
+BOT_KERNELS = (heuristic_action, heuristic_agrees, playout, flat_deal)
+
+
+def bot_kernels_need_compiling() -> bool:
+    """True when the heuristic's and the search's kernels are neither loaded in this process
+    nor in numba's cache: their first use compiles them (seconds), and callers say so."""
+    from .ausdiemaus import needs_compiling
+
+    return any(needs_compiling(f) for f in BOT_KERNELS)
+
+
+def warm_bot_kernels() -> None:
+    """Compile (the first time) or load from numba's cache every kernel the heuristic and the
+    search bots call, on a small position of their own, so no decision waits for it."""
+    game = MauMau.create(3, 1, game_info("mau-mau").resolve_options(3, None), None)
+    ints, cards, rngs = state_of(game)
+    opts = options_array(3)
+    gen = np.zeros(3, dtype=np.uint64)
+    counts = ints[I_COUNTS : I_COUNTS + 3].copy()
+    hand = int(ints[I_HANDS])
+    bits = hand & int(ints[I_FIT])
+    heuristic_action(hand, bits, -1 if bits else DRAW_A, 0, counts, 3, 1, False, False, gen)
+    heuristic_agrees(CARD_ACTION[_lowest(hand)], hand, hand, 0, counts, 3, 1, False, False)
+    playout(ints.copy(), cards.copy(), rngs.copy(), opts, gen, 1, 0.2, np.zeros(3), np.zeros(0, dtype=np.int64))
+    ids = np.array([c for s in (1, 2) for c in range(32) if game.hands[s] >> c & 1] + game.draw_pile[::-1])
+    first, _ = _legal(ints)
+    actions = np.array([_nth_legal(first, DRAW_A if not first else -1, 0)], dtype=np.int64)
+    flat_deal(ints, cards, rngs, opts, 0, ids.astype(np.int64), U1, U1, actions, 1, 0.2, np.zeros(1))

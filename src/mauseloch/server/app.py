@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -300,6 +301,13 @@ async def refused(request: Request, exc: Exception) -> Response:
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     lobby: Lobby = app.state.lobby
+    from mauseloch.bots.maumau_heuristic import kernels_need_compiling, prepare
+
+    # Mau-Mau's stand-ins and bots decide in compiled code: compile or load it before the first
+    # table, not in the event loop at a bot's first move.
+    if kernels_need_compiling():
+        print("mauseloch: compiling the bots' fast kernel, once (10 s or more)…", file=sys.stderr, flush=True)
+    prepare()
     lobby.start()
     try:
         yield
