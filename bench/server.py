@@ -475,9 +475,10 @@ def bench(
             lost = lost_moves(db, [a for s, _ in results for a in s.acked]) if kill_after is not None else None
         finally:
             errs = []
-            for proc, _ in procs:
+            for proc, _ in procs:  # all at once: one stopping first would hand its tables to the others
                 if proc.poll() is None:
                     proc.send_signal(signal.SIGINT)  # graceful: uvicorn closes the sockets, the profile is written
+            for proc, _ in procs:
                 try:
                     _, err = proc.communicate(timeout=30)
                 except subprocess.TimeoutExpired:

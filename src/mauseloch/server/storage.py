@@ -7,9 +7,10 @@ table is restored by replaying its stored moves. Seat tokens are stored only as 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Connection,
     DateTime,
     Engine,
     ForeignKey,
@@ -191,6 +193,11 @@ class Store:
         _add_later_columns(self.engine)
         self._insert_move = insert(moves_t)  # built once: the hot path only binds values
         self._executor: ThreadPoolExecutor | None = None
+        # On a database server a call of one statement runs in autocommit mode, its own
+        # transaction: one round trip instead of BEGIN, statement, COMMIT. Each round trip also
+        # waits for the GIL again in a busy process (seen in profiles: the worker threads'
+        # BEGIN and COMMIT were most of their time).
+        self._auto: Engine = self.engine if self.local else self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     def close(self) -> None:
         if self._executor is not None:
@@ -206,6 +213,16 @@ class Store:
         if self._executor is None:
             self._executor = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="mauseloch-db")
         return await asyncio.get_running_loop().run_in_executor(self._executor, functools.partial(fn, *args))
+
+    @contextlib.contextmanager
+    def _single(self) -> Iterator[Connection]:
+        """A connection for one statement (or reads): autocommitted on a database server."""
+        if self.local:
+            with self.engine.begin() as conn:
+                yield conn
+        else:
+            with self._auto.connect() as conn:
+                yield conn
 
     # -- writing -----------------------------------------------------------------------
     def create_table(self, row: TableRow) -> None:
@@ -246,7 +263,7 @@ class Store:
 
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> bool:
         """Give a free human seat to ``name``; False when someone took it first."""
-        with self.engine.begin() as conn:
+        with self._single() as conn:
             done = conn.execute(
                 update(seats_t)
                 .where(
@@ -261,7 +278,7 @@ class Store:
 
     def set_token(self, table_id: str, seat: int, token_hash: str) -> None:
         """A taken seat's new token (the old one opens nothing any more)."""
-        with self.engine.begin() as conn:
+        with self._single() as conn:
             conn.execute(
                 update(seats_t)
                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
@@ -273,7 +290,7 @@ class Store:
         if status == "over":
             values["finished"] = now()
             values["result"] = result
-        with self.engine.begin() as conn:
+        with self._single() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
 
     def add_move(
@@ -300,28 +317,36 @@ class Store:
             "by": by,
             "referee": referee,
         }
-        with self.engine.begin() as conn:
-            conn.execute(self._insert_move, values)
-            if deadlines is not None:
-                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(deadlines=deadlines))
+        if deadlines is None or self.local:
+            with self.engine.begin() as conn:
+                conn.execute(self._insert_move, values)
+                if deadlines is not None:
+                    conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(deadlines=deadlines))
+            return
+        # one statement, so one round trip: the insert as a data-modifying CTE of the update (it
+        # runs whether or not the update reads it; a version stored already fails them both)
+        stored = insert(moves_t).values(values).returning(moves_t.c.version).cte("stored")
+        both = update(tables_t).where(tables_t.c.id == table_id).values(deadlines=deadlines).add_cte(stored)
+        with self._single() as conn:
+            conn.execute(both)
 
     def set_deadlines(self, table_id: str, deadlines: list[dict[str, Any]]) -> None:
-        with self.engine.begin() as conn:
+        with self._single() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(deadlines=deadlines))
 
     def set_gone(self, table_id: str, seat: int, gone: bool) -> None:
-        with self.engine.begin() as conn:
+        with self._single() as conn:
             conn.execute(
                 update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(gone=gone)
             )
 
     def set_next(self, table_id: str, next_id: str) -> None:
-        with self.engine.begin() as conn:
+        with self._single() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(next_id=next_id))
 
     # -- reading -----------------------------------------------------------------------
     def load_table(self, table_id: str) -> TableRow | None:
-        with self.engine.connect() as conn:
+        with self._single() as conn:
             row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
             if row is None:
                 return None
@@ -330,7 +355,7 @@ class Store:
     def unfinished(self) -> list[str]:
         """The ids of every table still waiting or playing, oldest first (restored at start-up,
         one by one, so that one broken table cannot stop the others)."""
-        with self.engine.connect() as conn:
+        with self._single() as conn:
             query = (
                 select(tables_t.c.id)
                 .where(tables_t.c.status.in_(("waiting", "playing")))
@@ -344,7 +369,7 @@ class Store:
         the error; an unknown id is left out."""
         if not table_ids:
             return {}
-        with self.engine.connect() as conn:
+        with self._single() as conn:
             rows = conn.execute(select(tables_t).where(tables_t.c.id.in_(table_ids))).mappings().all()
             seats: dict[str, list[Any]] = {}
             query = (
