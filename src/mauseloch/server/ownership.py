@@ -189,6 +189,8 @@ class ClusterLobby(Lobby):
         # tables whose lease this process took and which it is loading: renewed like its own,
         # and every request for one waits for that one load instead of loading it again
         self._loading: dict[str, asyncio.Future[TableSession | None]] = {}
+        # a table owned elsewhere, as loaded for the requests asking for it at the same moment
+        self._remote_loads: dict[str, asyncio.Future[RemoteTable | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self._heart: asyncio.Task[None] | None = None
@@ -311,7 +313,7 @@ class ClusterLobby(Lobby):
     async def _load_batch(self, tables: list[str]) -> None:
         try:
             try:
-                rows = await self.store.call(self.store.load_tables, tables)
+                rows = await self.store.call(self.store.load_tables, tables, urgent=True)
                 # still ours? A lease lost while loading (a stalled process) must not make two owners
                 owners = [_text(o) for o in await self.aredis.mget([lease_key(t) for t in tables])]
             except Exception as exc:
@@ -524,12 +526,18 @@ class ClusterLobby(Lobby):
             if table_id in self._loading:
                 return await asyncio.shield(self._loading[table_id])
             return self._adopt(await self.store.call(self.store.load_table, table_id))
-        row = await self.store.call(self.store.load_table, table_id)
-        if row is None:
-            return None
+        pending = self._remote_loads.get(table_id)
+        if pending is None:  # the seats of one table reconnecting together share one load
+            pending = asyncio.ensure_future(self._load_remote(table_id))
+            self._remote_loads[table_id] = pending
+            pending.add_done_callback(lambda _: self._remote_loads.pop(table_id, None))
+        return await asyncio.shield(pending)
+
+    async def _load_remote(self, table_id: str) -> RemoteTable | None:
         try:
-            return RemoteTable(self, row)
-        except (ValueError, KeyError) as exc:
+            row = await self.store.call(self.store.load_table, table_id)
+            return None if row is None else RemoteTable(self, row)
+        except Exception as exc:
             log.error("table %s cannot be loaded: %s", table_id, exc)
             return None
 

@@ -47,7 +47,8 @@ T = TypeVar("T")
 # pooled connections than threads the pool opened and closed a connection for every overflow
 # call (a new PostgreSQL backend each time; seen in profiles at 1,000 seats).
 DB_THREADS = 8
-POOL_SIZE = DB_THREADS + 2
+URGENT_THREADS = 2  # a lane of their own for tables taken over (Store.call(..., urgent=True))
+POOL_SIZE = DB_THREADS + URGENT_THREADS + 2
 
 tables_t = Table(
     "ml_tables",
@@ -192,7 +193,7 @@ class Store:
         metadata.create_all(self.engine)
         _add_later_columns(self.engine)
         self._insert_move = insert(moves_t)  # built once: the hot path only binds values
-        self._executor: ThreadPoolExecutor | None = None
+        self._executors: dict[bool, ThreadPoolExecutor] = {}
         # On a database server a call of one statement runs in autocommit mode, its own
         # transaction: one round trip instead of BEGIN, statement, COMMIT. Each round trip also
         # waits for the GIL again in a busy process (seen in profiles: the worker threads'
@@ -200,19 +201,23 @@ class Store:
         self._auto: Engine = self.engine if self.local else self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=True)
+        for executor in self._executors.values():
+            executor.shutdown(wait=True)
         self.engine.dispose()
 
-    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+    async def call(self, fn: Callable[..., T], *args: Any, urgent: bool = False) -> T:
         """``fn(*args)`` (a method of this store) without holding up the event loop: on a database
         server in one of :data:`DB_THREADS` worker threads; on SQLite at once, where a commit
-        costs less than the trip to a thread."""
+        costs less than the trip to a thread. ``urgent`` work (loading the tables a dead process
+        left) has threads of its own, so a thousand clients reconnecting at once, each loading
+        its table, do not queue ahead of it."""
         if self.local:
             return fn(*args)
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="mauseloch-db")
-        return await asyncio.get_running_loop().run_in_executor(self._executor, functools.partial(fn, *args))
+        executor = self._executors.get(urgent)
+        if executor is None:
+            threads, name = (URGENT_THREADS, "mauseloch-db-urgent") if urgent else (DB_THREADS, "mauseloch-db")
+            executor = self._executors[urgent] = ThreadPoolExecutor(threads, thread_name_prefix=name)
+        return await asyncio.get_running_loop().run_in_executor(executor, functools.partial(fn, *args))
 
     @contextlib.contextmanager
     def _single(self) -> Iterator[Connection]:
