@@ -311,6 +311,7 @@ class ClusterLobby(Lobby):
         return futures
 
     async def _load_batch(self, tables: list[str]) -> None:
+        done: list[str] = []  # finished, missing or broken: their leases go back at once
         try:
             try:
                 rows = await self.store.call(self.store.load_tables, tables, urgent=True)
@@ -318,7 +319,7 @@ class ClusterLobby(Lobby):
                 owners = [_text(o) for o in await self.aredis.mget([lease_key(t) for t in tables])]
             except Exception as exc:
                 log.error("tables %s could not be loaded: %s", ", ".join(tables), exc)
-                self._let_go(tables)
+                done = list(tables)
                 return
             for t, owner in zip(tables, owners, strict=True):
                 session: TableSession | None = None
@@ -329,14 +330,14 @@ class ClusterLobby(Lobby):
                     elif isinstance(row, TableRow):
                         session = self._adopt(row)
                         if row.status not in LIVE:  # finished: served while watched, nothing to run
-                            self._let_go([t])
+                            done.append(t)
                     else:
                         if row is not None:
                             log.error("table %s cannot be restored, skipped: %s", t, row)
-                        self._let_go([t])
+                        done.append(t)
                 except Exception as exc:  # one broken table never stops the others
                     log.error("table %s cannot be restored, skipped: %s", t, exc)
-                    self._let_go([t])
+                    done.append(t)
                 future = self._loading.pop(t, None)
                 if future is not None and not future.done():
                     future.set_result(session)
@@ -346,6 +347,7 @@ class ClusterLobby(Lobby):
                 future = self._loading.pop(t, None)
                 if future is not None and not future.done():
                     future.set_result(None)
+            await self._let_go_soon(done)
 
     def _adopt(self, row: TableRow | None) -> TableSession | None:
         """Run ``row`` (loaded after its lease was taken) here; its listeners get snapshots."""
@@ -554,9 +556,26 @@ class ClusterLobby(Lobby):
 
     def _let_go(self, tables: list[str]) -> None:
         with contextlib.suppress(RedisError):
-            self._release(keys=[lease_key(t) for t in tables], args=[self.pid])
-            self.redis.hdel(SUMMARIES, *tables)
-            self.redis.srem(LIVE_SET, *tables)
+            pipe = self.redis.pipeline(transaction=False)  # one round trip, not three
+            pipe.eval(RELEASE, len(tables), *[lease_key(t) for t in tables], self.pid)
+            pipe.hdel(SUMMARIES, *tables)
+            pipe.srem(LIVE_SET, *tables)
+            pipe.execute()
+        self._forget(tables)
+
+    async def _let_go_soon(self, tables: list[str]) -> None:
+        """:meth:`_let_go` with Redis asked asynchronously (the loop's batches of many tables)."""
+        if not tables:
+            return
+        with contextlib.suppress(RedisError):
+            async with self.aredis.pipeline(transaction=False) as pipe:
+                pipe.eval(RELEASE, len(tables), *[lease_key(t) for t in tables], self.pid)
+                pipe.hdel(SUMMARIES, *tables)
+                pipe.srem(LIVE_SET, *tables)
+                await pipe.execute()
+        self._forget(tables)
+
+    def _forget(self, tables: list[str]) -> None:
         for t in tables:
             self._written.pop(t, None)
             if self.owners.get(t) == self.pid:
@@ -669,7 +688,7 @@ class ClusterLobby(Lobby):
         for t, session in list(self.tables.items()):
             if session.status not in LIVE:
                 pipe.srem(LIVE_SET, t)
-                if not self.hub.listeners(t):
+                if not self.hub.listeners(t) and not session.writing:  # its end stored: let it go
                     finished.append(t)
                     continue
             text = encode(session.summary()).encode()
@@ -679,10 +698,11 @@ class ClusterLobby(Lobby):
                 if session.status in LIVE:
                     pipe.sadd(LIVE_SET, t)  # again: a Redis that restarted forgot it
         await pipe.execute()
+        # the leases go back before the sessions: meanwhile a request still finds them here
+        await self._let_go_soon(finished)
         for t in finished:
-            self.tables.pop(t, None)
-        if finished:
-            self._let_go(finished)
+            if self.tables.get(t) is not None and self.tables[t].status not in LIVE:
+                del self.tables[t]
 
     async def _sweep(self) -> None:
         """Take over the live tables nobody owns (their owner died or stopped)."""
