@@ -222,7 +222,7 @@ class Store:
     @contextlib.contextmanager
     def _single(self) -> Iterator[Connection]:
         """A connection for one statement (or reads): autocommitted on a database server."""
-        if self.local:
+        if self._auto is self.engine:  # SQLite: a transaction of its own
             with self.engine.begin() as conn:
                 yield conn
         else:
@@ -322,7 +322,7 @@ class Store:
             "by": by,
             "referee": referee,
         }
-        if deadlines is None or self.local:
+        if deadlines is None or self._auto is self.engine:
             with self.engine.begin() as conn:
                 conn.execute(self._insert_move, values)
                 if deadlines is not None:
