@@ -546,6 +546,7 @@ def bench(
         result["lost_moves"] = (lost or [])[:10]  # (table, version, move acknowledged, move stored)
         result["resume_max_s"] = max(gaps) if gaps else float("nan")
         result["resume_p50_s"] = percentile(gaps, 0.5)
+        result["resume_p90_s"] = percentile(gaps, 0.9)
         result["reconnects"] = stats.reconnects
     return result
 
@@ -625,7 +626,8 @@ def main() -> None:
                     print(
                         f"       SIGKILL of one process at {r['killed_at_s']:.0f} s: {r['lost']} acknowledged moves"
                         " lost,"
-                        f" every table moved again within {r['resume_max_s']:.2f} s (median {r['resume_p50_s']:.2f} s),"
+                        f" every table moved again within {r['resume_max_s']:.2f} s (median {r['resume_p50_s']:.2f} s,"
+                        f" 90 % within {r['resume_p90_s']:.2f} s),"
                         f" {r['reconnects']} reconnects"
                     )
                 for table, version, acked, stored in r.get("lost_moves", []):
