@@ -89,6 +89,7 @@ class Lobby:
         self.clock = clock
         self.last_join: dict[str, float] = {}  # waiting table -> when it was created or last joined
         self._sweeper: asyncio.Task[None] | None = None
+        self._releasing: set[asyncio.Task[None]] = set()  # finished tables waiting for their writes
 
     # -- life cycle --------------------------------------------------------------------
     def _session(self, row: TableRow) -> TableSession:
@@ -364,7 +365,9 @@ class Lobby:
     def release(self, table: TableSession) -> None:
         if table.status not in LIVE and not self.hub.listeners(table.id):
             if table.writing:  # its status may not be stored yet: let go once it is
-                asyncio.get_running_loop().create_task(self._release_later(table))
+                task = asyncio.get_running_loop().create_task(self._release_later(table))
+                self._releasing.add(task)
+                task.add_done_callback(self._releasing.discard)
                 return
             if self.tables.get(table.id) is table:
                 self.tables.pop(table.id, None)  # finished and unwatched: the store keeps it
