@@ -134,3 +134,36 @@ def test_a_database_from_before_the_waiting_time_gets_it(store: Store) -> None:
         assert again.load_table("t1").joined == when  # type: ignore[union-attr]  # a refused join stamps nothing
     finally:
         again.close()
+
+
+def test_many_tables_load_as_one_by_one(store: Store) -> None:
+    store.create_table(table_row("t1"))
+    store.create_table(table_row("t2", status="playing"))
+    store.add_move("t2", 0, 0, "draw", deadlines=[{"kind": "turn", "due": 12.5, "version": 1}])
+    store.add_move("t2", 1, 1, "7C", ms=40, by="stand-in")
+    found = store.load_tables(["t2", "nope", "t1"])
+    assert set(found) == {"t1", "t2"}  # an unknown id is left out
+    assert found["t1"] == store.load_table("t1")
+    assert found["t2"] == store.load_table("t2")
+    row = found["t2"]
+    assert isinstance(row, TableRow) and row.moves == [[0, "draw"], [1, "7C", 40]] and row.by == [None, "stand-in"]
+    assert row.deadlines == [{"kind": "turn", "due": 12.5, "version": 1}]  # stored with the first move
+    assert store.load_tables([]) == {}
+
+
+def test_a_move_and_its_deadlines_fail_together(store: Store) -> None:
+    store.create_table(table_row(status="playing"))
+    store.add_move("t1", 0, 0, "draw", deadlines=[{"kind": "turn", "due": 1.0, "version": 1}])
+    with pytest.raises(IntegrityError):  # the version is stored: neither the move nor its deadlines change
+        store.add_move("t1", 0, 1, "8C", deadlines=[{"kind": "turn", "due": 2.0, "version": 1}])
+    row = store.load_table("t1")
+    assert row is not None and row.moves == [[0, "draw"]]
+    assert row.deadlines == [{"kind": "turn", "due": 1.0, "version": 1}]
+
+
+def test_a_broken_table_among_many_is_reported_alone(store: Store) -> None:
+    store.create_table(table_row("t1", status="playing"))
+    store.create_table(table_row("t2", status="playing"))
+    store.add_move("t1", 1, 0, "draw")  # version 0 missing: a gap
+    found = store.load_tables(["t1", "t2"])
+    assert isinstance(found["t1"], RuntimeError) and isinstance(found["t2"], TableRow)

@@ -70,8 +70,8 @@ def page(request: Request, name: str) -> Response:
     return FileResponse(path, headers={"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"})
 
 
-def table_or_404(request: Request) -> TableSession:
-    table = lobby_of(request).get(request.path_params["table_id"])
+async def table_or_404(request: Request) -> TableSession:
+    table = await lobby_of(request).find(request.path_params["table_id"])
     if table is None:
         raise ProtocolError("not_found", "no such table", 404)
     return table
@@ -124,14 +124,14 @@ def from_page(request: Request, response: Response, table_id: str, seat: int, to
 async def table_page(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     lobby = lobby_of(request)
-    table = lobby.get(table_id)
+    table = await lobby.find(table_id)
     if table is None:
         return PlainTextResponse("no such table", status_code=404)
     token = request.query_params.get("token")
     seat_text = request.query_params.get("seat", "")
     old_id = request.query_params.get("rematch")
     if token is None and old_id is not None:  # a rematch or a match's next deal: the same token
-        old = lobby.get(old_id)
+        old = await lobby.find(old_id)
         held = seat_of_cookie(request, old) if old is not None and old.row.next_id == table_id else None
         token = request.cookies[f"ml_{old_id}"].partition(":")[2] if held is not None else ""
         # the seat whose token it is there: the same seat at a rematch, one seat on in a match
@@ -154,7 +154,7 @@ async def table_page(request: Request) -> Response:
 
 async def replay_page(request: Request) -> Response:
     table_id = request.path_params["table_id"]
-    table = lobby_of(request).get(table_id)
+    table = await lobby_of(request).find(table_id)
     if table is None:
         return PlainTextResponse("no such table", status_code=404)
     if table.status != "over":
@@ -199,7 +199,7 @@ async def api_create(request: Request) -> Response:
 
     claim = guard.check_create(address, lobby.waiting)  # its waiting tables counted on every process
     try:
-        created = lobby.create(req)
+        created = await lobby.create(req)
     except BaseException:
         guard.abandoned(address, claim)
         raise
@@ -223,24 +223,24 @@ async def api_create(request: Request) -> Response:
 
 async def api_table(request: Request) -> Response:
     """The table's summary, and ``you``: the seat this browser's cookie opens (None: none)."""
-    table = table_or_404(request)
+    table = await table_or_404(request)
     return JSON({**table.summary(), "you": seat_of_cookie(request, table)})
 
 
 async def api_join(request: Request) -> Response:
     req = decode_body(await read_body(request), JoinTable)
-    table = table_or_404(request)
+    table = await table_or_404(request)
     held = seat_of_cookie(request, table)
     if held is not None:  # one browser never takes a second seat of one table by accident
         raise ProtocolError("taken", f"this browser already holds seat {held + 1} of this table", 409)
-    seat, token = lobby_of(request).join(table, req.name, req.seat, req.invite)
+    seat, token = await lobby_of(request).join(table, req.name, req.seat, req.invite)
     response = JSON({"table": table.id, "seat": seat, "token": token, "url": seat_url(table.id, seat, token)})
     from_page(request, response, table.id, seat, token)
     return response
 
 
-def held_seat(request: Request) -> tuple[TableSession, int]:
-    table = table_or_404(request)
+async def held_seat(request: Request) -> tuple[TableSession, int]:
+    table = await table_or_404(request)
     seat = seat_of_cookie(request, table)
     if seat is None:
         raise ProtocolError("not_seated", "this browser holds no seat at this table", 403)
@@ -251,8 +251,8 @@ async def api_renew(request: Request) -> Response:
     """Sign this seat out elsewhere: a new token in this browser's cookie; every connection and
     every copy of the old seat link stops working."""
     await read_body(request)
-    table, seat = held_seat(request)
-    token = lobby_of(request).renew(table, seat)
+    table, seat = await held_seat(request)
+    token = await lobby_of(request).renew(table, seat)
     response = JSON({"table": table.id, "seat": seat})
     seat_cookie(response, request, table.id, seat, token)
     return response
@@ -262,25 +262,25 @@ async def api_seat_link(request: Request) -> Response:
     """The seat link of this browser's seat, to open the seat on another device (asked for on
     purpose: a POST, so only our own pages can ask)."""
     await read_body(request)
-    table, seat = held_seat(request)
+    table, seat = await held_seat(request)
     cookie = request.cookies.get(f"ml_{table.id}", "")
     return JSON({"table": table.id, "seat": seat, "url": seat_url(table.id, seat, cookie.partition(":")[2])})
 
 
-def finished(request: Request) -> TableSession:
-    table = table_or_404(request)
+async def finished(request: Request) -> TableSession:
+    table = await table_or_404(request)
     if table.status != "over":
         raise ProtocolError("not_over", "the game is not finished yet", 409)
     return table
 
 
 async def api_replay(request: Request) -> Response:
-    table = finished(request)
+    table = await finished(request)
     return JSON({"record": record_of(table.row), "frames": replay_frames(table.row)})
 
 
 async def api_record(request: Request) -> Response:
-    table = finished(request)
+    table = await finished(request)
     filename = f"mauseloch-{table.row.game}-{table.id}.json"
     return JSON(record_of(table.row), headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 

@@ -164,6 +164,9 @@ def command(
         raise _refuse(f"cannot listen on {host}: {exc.strerror or exc}") from None
     try:
         sock.bind((host, port))
+        # listening before the address is printed: a client that reads it connects at once and
+        # waits in the backlog while the app starts (loading the bots' compiled kernels takes ~1 s)
+        sock.listen(2048)
     except (OSError, OverflowError) as exc:
         sock.close()
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc

@@ -139,14 +139,14 @@ def deal_ended(session: Any) -> None:
 async def api_match_record(request: Request) -> Response:
     """``GET /api/tables/{id}/match``: the whole match up to this table as one record."""
     lobby = request.app.state.lobby
-    table = lobby.get(request.path_params["table_id"])
+    table = await lobby.find(request.path_params["table_id"])
     if table is None or table.row.match is None:
         return JSONResponse({"error": "no match at this table", "code": "not_found"}, status_code=404)
     if table.row.status != "over":
         return JSONResponse({"error": "this deal is not over yet", "code": "not_over"}, status_code=409)
     name = f"mauseloch-match-{table.id}.json"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
-    return JSONResponse(match_record(lobby, table.row), headers=headers)
+    return JSONResponse(await lobby.store.call(match_record, lobby, table.row), headers=headers)
 
 
 def match_record(lobby: Any, row: Any) -> dict[str, Any]:

@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from sqlalchemy.exc import IntegrityError
+
 import mauseloch
 from mauseloch.bots import bot_kinds
 from mauseloch.engine import GameInfo, game_info
@@ -53,6 +55,7 @@ def game_clocks(game: str) -> dict[str, Any]:
 
 
 PAGE_SIZE = 20  # tables per page of the lobby's list
+NEW_ID_TRIES = 5  # a new table's id met a stored one (48 random bits: practically never)
 SWEEP_EVERY = 30.0  # seconds between two looks for waiting tables that expired
 
 
@@ -88,6 +91,7 @@ class Lobby:
         self.waiting_expiry = waiting_expiry
         self.clock = clock
         self._sweeper: asyncio.Task[None] | None = None
+        self._releasing: set[asyncio.Task[None]] = set()  # finished tables waiting for their writes
 
     # -- life cycle --------------------------------------------------------------------
     def _session(self, row: TableRow) -> TableSession:
@@ -128,7 +132,7 @@ class Lobby:
         self.hub.close_all(1001)  # going away
 
     # -- creating and joining ----------------------------------------------------------
-    def create(self, req: CreateTable) -> Created:
+    async def create(self, req: CreateTable) -> Created:
         """A new table; the creator takes its first human seat. A private table (the default) gets
         an invite secret of its own, separate from every seat's token."""
         try:
@@ -180,8 +184,24 @@ class Lobby:
             match=match,
             joined=self._stamp(),
         )
-        self.store.create_table(row)
-        return Created(self._run(row), first, token, invite)
+        await self._insert(row)
+        return Created(await self._open(row), first, token, invite)
+
+    async def _insert(self, row: TableRow) -> None:
+        """Store a new table (in a worker thread on a database server); an id that is taken in
+        the store already (the primary key says so) is drawn again."""
+        for attempt in range(NEW_ID_TRIES):
+            try:
+                await self.store.call(self.store.create_table, row)
+                return
+            except IntegrityError:
+                if attempt == NEW_ID_TRIES - 1:
+                    raise
+                row.id = self._new_id()
+
+    async def _open(self, row: TableRow) -> TableSession:
+        """Run a table just stored (ClusterLobby takes its lease first)."""
+        return self._run(row)
 
     def _run(self, row: TableRow) -> TableSession:
         session = self._session(row)
@@ -191,12 +211,15 @@ class Lobby:
         return session
 
     def _new_id(self) -> str:
+        """A fresh table id. Only this process's tables are looked at: a whole table loaded from
+        the store per new id cost a round trip per created table; the store's primary key
+        refuses a stored one (:meth:`_insert` draws again)."""
         while True:
             table_id = secrets.token_urlsafe(6)
-            if table_id not in self.tables and self.store.load_table(table_id) is None:
+            if table_id not in self.tables:
                 return table_id
 
-    def join(
+    async def join(
         self, table: TableSession, name: str | None, seat: int | None, invite: str | None = None
     ) -> tuple[int, str]:
         """Take a free human seat (``seat``, or the first free one). A private table needs the
@@ -219,14 +242,15 @@ class Lobby:
         for s in choices:
             clean = clean_name(name, f"Player {s + 1}")
             joined = self._stamp()
-            if self.store.take_seat(table.id, s, clean, digest, joined):
+            # the store decides who gets a seat two people ask for at once (on any process)
+            if await table.write(self.store.take_seat, table.id, s, clean, digest, joined):
                 seat_row = table.row.seats[s]
                 seat_row.name = clean
                 seat_row.token_hash = digest
                 table.row.joined = joined
                 if all(r.taken for r in table.row.seats) and table.row.status == "waiting":
-                    table.row.status = "playing"
-                    self.store.set_status(table.id, "playing")
+                    table.row.status = "playing"  # at once: a second join here sees it
+                    await table.write(self.store.set_status, table.id, "playing")
                 table.seat_taken(s)
                 return s, token
         raise ProtocolError("taken", "no human seat is free at this table", 409)
@@ -238,7 +262,7 @@ class Lobby:
         state = match_state(old.row)
         if state is not None and not state["over"]:
             row = next_deal_row(old.row, self._new_id())
-            self.store.create_table(row)
+            self._insert_now(row)
             self.store.set_next(old.id, row.id)
             old.row.next_id = row.id
             self._run(row)
@@ -271,33 +295,63 @@ class Lobby:
             public=old.row.public,
             invite_hash=old.row.invite_hash,
         )
-        self.store.create_table(row)
+        self._insert_now(row)
         self.store.set_next(old.id, row.id)
         old.row.next_id = row.id
         self._run(row)
 
+    def _insert_now(self, row: TableRow) -> None:
+        """:meth:`_insert` from synchronous code (a rematch, agreed once per game)."""
+        for attempt in range(NEW_ID_TRIES):
+            try:
+                self.store.create_table(row)
+                return
+            except IntegrityError:
+                if attempt == NEW_ID_TRIES - 1:
+                    raise
+                row.id = self._new_id()
+
     # -- finding -----------------------------------------------------------------------
     def get(self, table_id: str) -> TableSession | None:
         """A table by id. Finished tables are loaded from the store on demand and kept in memory
-        only while connections watch them (see :meth:`release`)."""
+        only while connections watch them (see :meth:`release`). The requests use :meth:`find`."""
         table = self.tables.get(table_id)
-        if table is None:
-            try:
-                row = self.store.load_table(table_id)
-            except Exception as exc:
-                log.error("table %s cannot be loaded: %s", table_id, exc)
-                return None
-            if row is None:
-                return None
-            try:
-                table = self._session(row)
-            except (ValueError, KeyError) as exc:
-                log.error("table %s cannot be loaded: %s", table_id, exc)
-                return None
-            if table.status in LIVE:
-                self.tables[table_id] = table
-                if self.running:
-                    table.start()
+        if table is not None:
+            return table
+        try:
+            row = self.store.load_table(table_id)
+        except Exception as exc:
+            log.error("table %s cannot be loaded: %s", table_id, exc)
+            return None
+        return self._loaded(table_id, row)
+
+    async def find(self, table_id: str) -> TableSession | None:
+        """:meth:`get` for a request: a table not in memory is loaded in a worker thread."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        try:
+            row = await self.store.call(self.store.load_table, table_id)
+        except Exception as exc:
+            log.error("table %s cannot be loaded: %s", table_id, exc)
+            return None
+        return self._loaded(table_id, row)
+
+    def _loaded(self, table_id: str, row: TableRow | None) -> TableSession | None:
+        if row is None:
+            return None
+        running = self.tables.get(table_id)
+        if running is not None:  # another request loaded it meanwhile: one session per table
+            return running
+        try:
+            table = self._session(row)
+        except (ValueError, KeyError) as exc:
+            log.error("table %s cannot be loaded: %s", table_id, exc)
+            return None
+        if table.status in LIVE:
+            self.tables[table_id] = table
+            if self.running:
+                table.start()
         return table
 
     def waiting(self, table_id: str) -> bool:
@@ -314,7 +368,17 @@ class Lobby:
 
     def release(self, table: TableSession) -> None:
         if table.status not in LIVE and not self.hub.listeners(table.id):
-            self.tables.pop(table.id, None)  # finished and unwatched: the store keeps it
+            if table.writing:  # its status may not be stored yet: let go once it is
+                task = asyncio.get_running_loop().create_task(self._release_later(table))
+                self._releasing.add(task)
+                task.add_done_callback(self._releasing.discard)
+                return
+            if self.tables.get(table.id) is table:
+                self.tables.pop(table.id, None)  # finished and unwatched: the store keeps it
+
+    async def _release_later(self, table: TableSession) -> None:
+        await table.flush()
+        self.release(table)
 
     def listing(self, page: int = 0, size: int = PAGE_SIZE) -> tuple[list[dict[str, Any]], bool]:
         """One page of the public tables that are open, running or just closed, newest first, and
@@ -358,11 +422,11 @@ class Lobby:
             return False
         return hmac.compare_digest(hash_token(invite), table.row.invite_hash)
 
-    def renew(self, table: TableSession, seat: int) -> str:
+    async def renew(self, table: TableSession, seat: int) -> str:
         """A new token for a taken seat; every connection that opened it with the old one ends."""
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
-        self.store.set_token(table.id, seat, digest)
+        await table.write(self.store.set_token, table.id, seat, digest)
         table.row.seats[seat].token_hash = digest
         self.hub.close_seat(table.id, seat, CLOSE_SIGNED_OUT)
         return token

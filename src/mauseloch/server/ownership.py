@@ -54,6 +54,7 @@ RESCAN_TICKS = 120  # every minute: the store's unfinished tables are put into m
 REDIS_CONNECTIONS = 64  # per process, for requests, fan-out and the ticks (one more: the subscriber)
 LOOP_STALL = 10.0  # seconds without a tick after which a process lets its leases run out
 FAILOVER = 10.0  # seconds a request keeps looking for a table's owner before it gives up
+LOAD_BATCH = 25  # tables taken over are loaded this many to a query (three queries a batch)
 LIVE_SET = f"{PREFIX}live"
 SUMMARIES = f"{PREFIX}summary"
 
@@ -185,6 +186,11 @@ class ClusterLobby(Lobby):
         self._renew = self._lease_client.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
         self._written: dict[str, bytes] = {}  # the summary last written per owned table
+        # tables whose lease this process took and which it is loading: renewed like its own,
+        # and every request for one waits for that one load instead of loading it again
+        self._loading: dict[str, asyncio.Future[TableSession | None]] = {}
+        # a table owned elsewhere, as loaded for the requests asking for it at the same moment
+        self._remote_loads: dict[str, asyncio.Future[RemoteTable | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self._heart: asyncio.Task[None] | None = None
@@ -252,7 +258,7 @@ class ClusterLobby(Lobby):
         give_up = loop.time() + FAILOVER
         while True:
             try:
-                owner = self.owners.get(table) or self.owner_of(table)
+                owner = self.owners.get(table) or await self._owner(table)
                 if owner == self.pid:
                     return await self.handle(owner, table, op, args)
                 if owner is not None:
@@ -267,7 +273,8 @@ class ClusterLobby(Lobby):
             await asyncio.sleep(TICK / 2)
 
     def owner_of(self, table_id: str) -> str | None:
-        """The process owning ``table_id``; a table nobody owns is taken over by this process."""
+        """The process owning ``table_id``; a table nobody owns is taken over by this process
+        (synchronous: for tools and tests; requests use :meth:`_owner`)."""
         owner = _text(self.redis.get(lease_key(table_id)))
         if owner is None and self.redis.set(lease_key(table_id), self.pid, nx=True, px=LEASE_MS):
             owner = self.pid
@@ -275,6 +282,72 @@ class ClusterLobby(Lobby):
         if owner is not None:
             self.owners[table_id] = owner
         return owner
+
+    async def _owner(self, table_id: str) -> str | None:
+        """:meth:`owner_of` without holding up the event loop: Redis asked asynchronously, a table
+        taken over loaded in a worker thread (once, however many ask at the same time)."""
+        owner = _text(await self.aredis.get(lease_key(table_id)))
+        if owner is None and await self.aredis.set(lease_key(table_id), self.pid, nx=True, px=LEASE_MS):
+            owner = self.pid
+            self.owners[table_id] = owner
+            await asyncio.shield(self._load_taken([table_id])[0])
+        if owner is not None:
+            self.owners[table_id] = owner
+        return owner
+
+    def _load_taken(self, tables: list[str]) -> list[asyncio.Future[TableSession | None]]:
+        """Load and run tables whose leases this process just took, :data:`LOAD_BATCH` to a query
+        in worker threads; one future per table (requests for one wait for its batch only)."""
+        futures = []
+        fresh = []
+        for t in tables:
+            pending = self._loading.get(t)
+            if pending is None:
+                pending = self._loading[t] = asyncio.get_running_loop().create_future()
+                fresh.append(t)
+            futures.append(pending)
+        for i in range(0, len(fresh), LOAD_BATCH):
+            self.spawn(self._load_batch(fresh[i : i + LOAD_BATCH]))
+        return futures
+
+    async def _load_batch(self, tables: list[str]) -> None:
+        done: list[str] = []  # finished, missing or broken: their leases go back at once
+        try:
+            try:
+                rows = await self.store.call(self.store.load_tables, tables, urgent=True)
+                # still ours? A lease lost while loading (a stalled process) must not make two owners
+                owners = [_text(o) for o in await self.aredis.mget([lease_key(t) for t in tables])]
+            except Exception as exc:
+                log.error("tables %s could not be loaded: %s", ", ".join(tables), exc)
+                done = list(tables)
+                return
+            for t, owner in zip(tables, owners, strict=True):
+                session: TableSession | None = None
+                row = rows.get(t)
+                try:
+                    if owner != self.pid:
+                        self.owners.pop(t, None)
+                    elif isinstance(row, TableRow):
+                        session = self._adopt(row)
+                        if row.status not in LIVE:  # finished: served while watched, nothing to run
+                            done.append(t)
+                    else:
+                        if row is not None:
+                            log.error("table %s cannot be restored, skipped: %s", t, row)
+                        done.append(t)
+                except Exception as exc:  # one broken table never stops the others
+                    log.error("table %s cannot be restored, skipped: %s", t, exc)
+                    done.append(t)
+                future = self._loading.pop(t, None)
+                if future is not None and not future.done():
+                    future.set_result(session)
+                await asyncio.sleep(0)  # each table is replayed on the loop: let requests in between
+        finally:
+            for t in tables:
+                future = self._loading.pop(t, None)
+                if future is not None and not future.done():
+                    future.set_result(None)
+            await self._let_go_soon(done)
 
     def _adopt(self, row: TableRow | None) -> TableSession | None:
         """Run ``row`` (loaded after its lease was taken) here; its listeners get snapshots."""
@@ -320,10 +393,12 @@ class ClusterLobby(Lobby):
     # -- the owner's side of requests ---------------------------------------------------------
     async def handle(self, frm: str, table: str, op: str, args: list[Any]) -> Any:
         session = self.tables.get(table)
+        if session is None and table in self._loading:  # being taken over here: wait for its load
+            session = await asyncio.shield(self._loading[table])
         if session is None:
-            if _text(self.redis.get(lease_key(table))) != self.pid:
+            if _text(await self.aredis.get(lease_key(table))) != self.pid:
                 raise NotOwner
-            found = Lobby.get(self, table)  # a finished table, owned here, loaded again
+            found = await Lobby.find(self, table)  # a finished table, owned here, loaded again
             if found is None:
                 raise ProtocolError("bad_message", "no such table")
             session = self.hold(found)
@@ -371,7 +446,7 @@ class ClusterLobby(Lobby):
 
     async def refresh_seats(self, session: TableSession) -> None:
         """Another process gave a seat away (in the store): take over names, tokens and status."""
-        self._take_seats(session, await asyncio.to_thread(self.store.load_table, session.id))
+        self._take_seats(session, await self.store.call(self.store.load_table, session.id))
 
     def _take_seats(self, session: TableSession, row: TableRow | None) -> None:
         if row is None:
@@ -383,7 +458,7 @@ class ClusterLobby(Lobby):
             session.row.status = "playing"
         elif session.row.status == "waiting" and all(s.taken for s in session.row.seats):
             session.row.status = "playing"
-            self.store.set_status(session.id, "playing")
+            session.write_later("status", self.store.set_status, session.id, "playing")
 
     # -- the lobby across processes --------------------------------------------------------
     def _session(self, row: TableRow) -> TableSession:
@@ -394,6 +469,20 @@ class ClusterLobby(Lobby):
         self.owners[row.id] = self.pid
         session = super()._run(row)
         self._write_summaries([row.id])
+        return session
+
+    async def _open(self, row: TableRow) -> TableSession:
+        """:meth:`_run` for a new table without waiting on Redis synchronously: the lease is
+        taken before anyone hears of the table (its id is new), the summary written after."""
+        await self.aredis.set(lease_key(row.id), self.pid, px=LEASE_MS)
+        self.owners[row.id] = self.pid
+        session = Lobby._run(self, row)
+        text = encode(session.summary()).encode()
+        self._written[row.id] = text
+        async with self.aredis.pipeline(transaction=False) as pipe:
+            pipe.hset(SUMMARIES, row.id, text)
+            pipe.sadd(LIVE_SET, row.id)
+            await pipe.execute()
         return session
 
     def get(self, table_id: str) -> TableSession | None:
@@ -421,6 +510,40 @@ class ClusterLobby(Lobby):
             log.error("table %s cannot be loaded: %s", table_id, exc)
             return None
 
+    async def find(self, table_id: str) -> TableSession | None:
+        """:meth:`get` without holding up the event loop (the requests' and sockets' way)."""
+        session = self.tables.get(table_id)
+        if session is not None and not session.stopping:
+            if any(s.kind == "human" and not s.taken for s in session.row.seats):
+                await self.refresh_seats(session)  # as in get: a seat just taken elsewhere opens here
+            return session
+        try:
+            owner = await self._owner(table_id)
+        except RedisError as exc:
+            log.error("table %s: Redis does not answer: %s", table_id, exc)
+            return None
+        if owner == self.pid:  # taken over just now, or being loaded by a sweep, or finished
+            running = self.tables.get(table_id)
+            if running is not None:
+                return running
+            if table_id in self._loading:
+                return await asyncio.shield(self._loading[table_id])
+            return self._adopt(await self.store.call(self.store.load_table, table_id))
+        pending = self._remote_loads.get(table_id)
+        if pending is None:  # the seats of one table reconnecting together share one load
+            pending = asyncio.ensure_future(self._load_remote(table_id))
+            self._remote_loads[table_id] = pending
+            pending.add_done_callback(lambda _: self._remote_loads.pop(table_id, None))
+        return await asyncio.shield(pending)
+
+    async def _load_remote(self, table_id: str) -> RemoteTable | None:
+        try:
+            row = await self.store.call(self.store.load_table, table_id)
+            return None if row is None else RemoteTable(self, row)
+        except Exception as exc:
+            log.error("table %s cannot be loaded: %s", table_id, exc)
+            return None
+
     def hold(self, table: TableSession) -> TableSession:
         return table if isinstance(table, RemoteTable) else super().hold(table)
 
@@ -434,9 +557,26 @@ class ClusterLobby(Lobby):
 
     def _let_go(self, tables: list[str]) -> None:
         with contextlib.suppress(RedisError):
-            self._release(keys=[lease_key(t) for t in tables], args=[self.pid])
-            self.redis.hdel(SUMMARIES, *tables)
-            self.redis.srem(LIVE_SET, *tables)
+            pipe = self.redis.pipeline(transaction=False)  # one round trip, not three
+            pipe.eval(RELEASE, len(tables), *[lease_key(t) for t in tables], self.pid)
+            pipe.hdel(SUMMARIES, *tables)
+            pipe.srem(LIVE_SET, *tables)
+            pipe.execute()
+        self._forget(tables)
+
+    async def _let_go_soon(self, tables: list[str]) -> None:
+        """:meth:`_let_go` with Redis asked asynchronously (the loop's batches of many tables)."""
+        if not tables:
+            return
+        with contextlib.suppress(RedisError):
+            async with self.aredis.pipeline(transaction=False) as pipe:
+                pipe.eval(RELEASE, len(tables), *[lease_key(t) for t in tables], self.pid)
+                pipe.hdel(SUMMARIES, *tables)
+                pipe.srem(LIVE_SET, *tables)
+                await pipe.execute()
+        self._forget(tables)
+
+    def _forget(self, tables: list[str]) -> None:
         for t in tables:
             self._written.pop(t, None)
             if self.owners.get(t) == self.pid:
@@ -483,7 +623,7 @@ class ClusterLobby(Lobby):
         while True:
             if ticks % RESCAN_TICKS == 0:  # the store's unfinished tables, in case Redis forgot some
                 with contextlib.suppress(Exception):
-                    unfinished = await asyncio.to_thread(self.store.unfinished)
+                    unfinished = await self.store.call(self.store.unfinished)
                     if unfinished:
                         await self.aredis.sadd(LIVE_SET, *unfinished)
             ticks += 1
@@ -520,7 +660,8 @@ class ClusterLobby(Lobby):
                 continue
             try:
                 client.set(alive_key(self.pid), b"1", px=LEASE_MS)
-                owned = list(self.tables)  # one step under the GIL: a copy the loop may change after
+                # one step each under the GIL: copies the loop may change after
+                owned = list(self.tables) + [t for t in list(self._loading) if t not in self.tables]
                 if not owned:
                     continue
                 lost = self._renew(keys=[lease_key(t) for t in owned], args=[self.pid, LEASE_MS])
@@ -554,7 +695,7 @@ class ClusterLobby(Lobby):
         for t, session in list(self.tables.items()):
             if session.status not in LIVE:
                 pipe.srem(LIVE_SET, t)
-                if not self.hub.listeners(t):
+                if not self.hub.listeners(t) and not session.writing:  # its end stored: let it go
                     finished.append(t)
                     continue
             text = encode(session.summary()).encode()
@@ -564,10 +705,11 @@ class ClusterLobby(Lobby):
                 if session.status in LIVE:
                     pipe.sadd(LIVE_SET, t)  # again: a Redis that restarted forgot it
         await pipe.execute()
+        # the leases go back before the sessions: meanwhile a request still finds them here
+        await self._let_go_soon(finished)
         for t in finished:
-            self.tables.pop(t, None)
-        if finished:
-            self._let_go(finished)
+            if self.tables.get(t) is not None and self.tables[t].status not in LIVE:
+                del self.tables[t]
 
     async def _sweep(self) -> None:
         """Take over the live tables nobody owns (their owner died or stopped)."""
@@ -576,17 +718,19 @@ class ClusterLobby(Lobby):
         if not candidates:
             return
         owners = await self.aredis.mget([lease_key(t) for t in candidates])
-        taken = []
-        for t, owner in zip(candidates, owners, strict=True):
-            if owner is None and await self.aredis.set(lease_key(t), self.pid, nx=True, px=LEASE_MS):
-                taken.append(t)
-        # loaded after their leases were taken, side by side in worker threads
-        rows = await asyncio.gather(*(asyncio.to_thread(self.store.load_table, t) for t in taken))
-        for t, row in zip(taken, rows, strict=True):
-            if row is None or row.status not in LIVE:
-                self._let_go([t])
-            else:
-                self._adopt(row)
+        free = [t for t, owner in zip(candidates, owners, strict=True) if owner is None and t not in self._loading]
+        if not free:
+            return
+        async with self.aredis.pipeline(transaction=False) as pipe:  # one round trip, not one per table
+            for t in free:
+                pipe.set(lease_key(t), self.pid, nx=True, px=LEASE_MS)
+            won = await pipe.execute()
+        taken = [t for t, ok in zip(free, won, strict=True) if ok]
+        for t in taken:
+            self.owners[t] = self.pid
+        # loaded after their leases were taken, in batches side by side in worker threads; the
+        # tick does not wait for them (the leases are renewed meanwhile, see _renew_leases)
+        self._load_taken(taken)
 
     async def _drop_dead(self) -> None:
         """Connections held by a process that died count as lost (grace time, then a stand-in)."""

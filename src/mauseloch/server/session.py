@@ -20,7 +20,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
@@ -44,6 +44,7 @@ BOT_DELAY = {"aus-die-maus": 0.8}  # seconds before a bot moves, per game
 DEFAULT_BOT_DELAY = 0.6
 BOT_RETRY = 2.0  # seconds before a bot tries again when its move could not be stored
 LIVE = ("waiting", "playing")
+T = TypeVar("T")
 
 
 @dataclass
@@ -147,6 +148,7 @@ class TableSession:
         self.pace = {"paused": False, "speed": 1.0}  # the bots' pace, set by the people at the table
         self.stopping = False
         self.started = False
+        self._last_write: asyncio.Future[Any] | None = None  # the table's latest write to a database server
         # a reaction game's windows, driven with this server's clock (reactions.py)
         self.reactions = Reactions(self) if game_info(row.game).dynamics == "reactions" else None
 
@@ -303,12 +305,71 @@ class TableSession:
         if task is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await self.flush()
 
     def _save_deadlines(self) -> None:
+        # the timers run on in memory; a failed write is logged, only a restart would forget them
+        self.write_later("deadlines", self.store.set_deadlines, self.id, self.deadlines.to_list())
+
+    # -- writes to the store, in order -------------------------------------------------------
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the store, awaited, after every earlier write of this table (a move,
+        a seat taken, a table loaded again): on a database server in a worker thread, so the
+        event loop serves other tables meanwhile (Store.call)."""
+        if self.store.local:
+            return fn(*args)
+        return await asyncio.shield(self._queue(fn, *args))
+
+    def write_later(self, what: str, fn: Callable[..., Any], *args: Any) -> None:
+        """A write nobody waits for (deadlines, presence, a status that follows from the moves):
+        queued behind this table's earlier writes and ahead of its later ones, so the store never
+        goes back to an older state and every stored move finds what came before it stored.
+        A process killed within those milliseconds loses them as if killed a moment earlier;
+        what counts (moves, seat tokens, a game starting) is written with :meth:`write`."""
         try:
-            self.store.set_deadlines(self.id, self.deadlines.to_list())
-        except SQLAlchemyError:  # the timers run on in memory; only a restart would forget them
-            log.exception("deadlines of table %s could not be stored", self.id)
+            if self.store.local:
+                fn(*args)
+                return
+            asyncio.get_running_loop()
+        except SQLAlchemyError:
+            log.exception("%s of table %s could not be stored", what, self.id)
+            return
+        except RuntimeError:  # no event loop (a tool, a test): at once
+            try:
+                fn(*args)
+            except SQLAlchemyError:
+                log.exception("%s of table %s could not be stored", what, self.id)
+            return
+        self._queue(fn, *args).add_done_callback(lambda f: self._write_failed(what, f))
+
+    def _write_failed(self, what: str, done: asyncio.Future[Any]) -> None:
+        exc = None if done.cancelled() else done.exception()
+        if exc is not None:
+            log.error("%s of table %s could not be stored", what, self.id, exc_info=exc)
+
+    def _queue(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        before = self._last_write
+
+        async def run() -> T:
+            if before is not None and not before.done():
+                await asyncio.wait([before])  # its outcome is its caller's; only the order is ours
+            return await self.store.call(fn, *args)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._last_write = task
+        return task
+
+    @property
+    def writing(self) -> bool:
+        """Whether writes of this table are still queued (a finished table stays in memory until
+        they are done: loaded from the store before, it would still look unfinished)."""
+        return self._last_write is not None and not self._last_write.done()
+
+    async def flush(self) -> None:
+        """Until every write queued so far is done (a stopping server's last writes)."""
+        last = self._last_write
+        if last is not None and not last.done():
+            await asyncio.wait([last])
 
     # -- connections and presence ------------------------------------------------------
     def attach(self, conn: Connection) -> None:
@@ -335,7 +396,7 @@ class TableSession:
         had = [self.deadlines.remove("grace", seat), self.deadlines.remove("close")] != [None, None]
         if person.row.gone:
             person.row.gone = False
-            self.store.set_gone(self.id, seat, False)
+            self.write_later("presence", self.store.set_gone, self.id, seat, False)
         if had:
             self._save_deadlines()
         if changed:
@@ -360,7 +421,7 @@ class TableSession:
             return
         if left and not person.row.gone:
             person.row.gone = True
-            self.store.set_gone(self.id, person.row.seat, True)
+            self.write_later("presence", self.store.set_gone, self.id, person.row.seat, True)
         # after the game too: someone who is gone does not hold up a rematch
         if self.row.status in (*LIVE, "over") and (left or self.deadlines.get("grace", person.row.seat) is None):
             grace = GRACE_LEFT if left else GRACE_LOST
@@ -381,7 +442,7 @@ class TableSession:
             return
         if not person.row.gone:
             person.row.gone = True
-            self.store.set_gone(self.id, seat, True)
+            self.write_later("presence", self.store.set_gone, self.id, seat, True)
         humans = [c for c in self.seats if isinstance(c, Person) and c.row.taken]
         if self.row.status == "waiting" and all(c.row.gone and not c.grace_pending for c in humans):
             self.deadlines.set(Deadline("close", wall() + self.deadlines.seconds(CLOSE_WAITING)))
@@ -394,7 +455,7 @@ class TableSession:
     def _close(self, why: str, status: str = "closed") -> None:
         log.info("table %s %s: %s", self.id, status, why)
         self.row.status = status
-        self.store.set_status(self.id, status)
+        self.write_later("status", self.store.set_status, self.id, status)
         self.deadlines.stop()
         for d in list(self.deadlines):
             self.deadlines.remove(d.kind, d.seat)
@@ -518,16 +579,13 @@ class TableSession:
             turn = Deadline("turn", wall() + self.deadlines.seconds(seconds), version=self.version + 1)
         deadlines = [d.to_dict() for d in stored] + ([turn.to_dict()] if turn is not None else [])
         args = (self.id, self.version, seat, move, ms, by, deadlines, referee)
-        try:  # stored before it counts
-            if self.store.local:  # SQLite: a commit costs less than a trip to a worker thread
-                self.store.add_move(*args)
-            else:
-                await asyncio.to_thread(self.store.add_move, *args)
+        try:  # stored before it counts (after this table's earlier writes)
+            await self.write(self.store.add_move, *args)
         except IntegrityError:
             # Another writer stored this version first (a second server process, say): our state
             # is behind. Catch up from the store; the client is told its move was stale.
             log.warning("table %s version %s was stored by another writer; reloading", self.id, self.version)
-            self._reload()
+            await self._reload()
             raise ProtocolError("stale", f"the table moved on to version {self.version}; nothing changed") from None
         except SQLAlchemyError:
             log.exception("move at table %s version %s could not be stored", self.id, self.version)
@@ -544,10 +602,16 @@ class TableSession:
             self.deadlines.set(turn)
         else:
             self.deadlines.remove("turn")
+        if self.game.is_over and self.row.status != "over":
+            # stored before anyone hears that the game ended (another process reads it from the store)
+            try:
+                await self.write(self.store.set_status, self.id, "over", self.game.result())
+            except SQLAlchemyError:
+                log.exception("the end of table %s could not be stored", self.id)
         self._advance(by)
 
-    def _reload(self) -> None:
-        row = self.store.load_table(self.id)
+    async def _reload(self) -> None:
+        row = await self.write(self.store.load_table, self.id)
         if row is None:
             return
         self.row.moves, self.row.by, self.row.status = row.moves, row.by, row.status
@@ -565,8 +629,7 @@ class TableSession:
         self.seq += len(new)
         if game.is_over and self.row.status != "over":
             self.row.status = "over"
-            self.row.result = game.result()
-            self.store.set_status(self.id, "over", self.row.result)
+            self.row.result = game.result()  # stored by _play
             for d in list(self.deadlines):
                 self.deadlines.remove(d.kind, d.seat)
             self._save_deadlines()

@@ -6,10 +6,15 @@ table is restored by replaying its stored moves. Seat tokens are stored only as 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime as dt
+import functools
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import platformdirs
 from sqlalchemy import (
@@ -17,6 +22,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Connection,
     DateTime,
     Engine,
     ForeignKey,
@@ -33,6 +39,16 @@ from sqlalchemy import (
 )
 
 metadata = MetaData()
+
+T = TypeVar("T")
+
+# Worker threads for the calls to a database server (Store.call), and the connections they keep
+# open: one per thread plus two for the event loop's own short calls and /readyz. With fewer
+# pooled connections than threads the pool opened and closed a connection for every overflow
+# call (a new PostgreSQL backend each time; seen in profiles at 1,000 seats).
+DB_THREADS = 8
+URGENT_THREADS = 2  # a lane of their own for tables taken over (Store.call(..., urgent=True))
+POOL_SIZE = DB_THREADS + URGENT_THREADS + 2
 
 tables_t = Table(
     "ml_tables",
@@ -178,6 +194,8 @@ class Store:
         kwargs: dict[str, Any] = {}
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
+        else:
+            kwargs.update(pool_size=POOL_SIZE, max_overflow=10)
         self.engine: Engine = create_engine(self.url, **kwargs)
         self.local = self.url.startswith("sqlite")  # a file on this machine, not a database server
         if self.url.startswith("sqlite"):
@@ -185,9 +203,41 @@ class Store:
         metadata.create_all(self.engine)
         _add_later_columns(self.engine)
         self._insert_move = insert(moves_t)  # built once: the hot path only binds values
+        self._executors: dict[bool, ThreadPoolExecutor] = {}
+        # On a database server a call of one statement runs in autocommit mode, its own
+        # transaction: one round trip instead of BEGIN, statement, COMMIT. Each round trip also
+        # waits for the GIL again in a busy process (seen in profiles: the worker threads'
+        # BEGIN and COMMIT were most of their time).
+        self._auto: Engine = self.engine if self.local else self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     def close(self) -> None:
+        for executor in self._executors.values():
+            executor.shutdown(wait=True)
         self.engine.dispose()
+
+    async def call(self, fn: Callable[..., T], *args: Any, urgent: bool = False) -> T:
+        """``fn(*args)`` (a method of this store) without holding up the event loop: on a database
+        server in one of :data:`DB_THREADS` worker threads; on SQLite at once, where a commit
+        costs less than the trip to a thread. ``urgent`` work (loading the tables a dead process
+        left) has threads of its own, so a thousand clients reconnecting at once, each loading
+        its table, do not queue ahead of it."""
+        if self.local:
+            return fn(*args)
+        executor = self._executors.get(urgent)
+        if executor is None:
+            threads, name = (URGENT_THREADS, "mauseloch-db-urgent") if urgent else (DB_THREADS, "mauseloch-db")
+            executor = self._executors[urgent] = ThreadPoolExecutor(threads, thread_name_prefix=name)
+        return await asyncio.get_running_loop().run_in_executor(executor, functools.partial(fn, *args))
+
+    @contextlib.contextmanager
+    def _single(self) -> Iterator[Connection]:
+        """A connection for one statement (or reads): autocommitted on a database server."""
+        if self._auto is self.engine:  # SQLite: a transaction of its own
+            with self.engine.begin() as conn:
+                yield conn
+        else:
+            with self._auto.connect() as conn:
+                yield conn
 
     # -- writing -----------------------------------------------------------------------
     def create_table(self, row: TableRow) -> None:
@@ -252,7 +302,7 @@ class Store:
 
     def set_token(self, table_id: str, seat: int, token_hash: str) -> None:
         """A taken seat's new token (the old one opens nothing any more)."""
-        with self.engine.begin() as conn:
+        with self._single() as conn:
             conn.execute(
                 update(seats_t)
                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
@@ -264,7 +314,7 @@ class Store:
         if status == "over":
             values["finished"] = now()
             values["result"] = result
-        with self.engine.begin() as conn:
+        with self._single() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
 
     def add_move(
@@ -291,28 +341,36 @@ class Store:
             "by": by,
             "referee": referee,
         }
-        with self.engine.begin() as conn:
-            conn.execute(self._insert_move, values)
-            if deadlines is not None:
-                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(deadlines=deadlines))
+        if deadlines is None or self._auto is self.engine:
+            with self.engine.begin() as conn:
+                conn.execute(self._insert_move, values)
+                if deadlines is not None:
+                    conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(deadlines=deadlines))
+            return
+        # one statement, so one round trip: the insert as a data-modifying CTE of the update (it
+        # runs whether or not the update reads it; a version stored already fails them both)
+        stored = insert(moves_t).values(values).returning(moves_t.c.version).cte("stored")
+        both = update(tables_t).where(tables_t.c.id == table_id).values(deadlines=deadlines).add_cte(stored)
+        with self._single() as conn:
+            conn.execute(both)
 
     def set_deadlines(self, table_id: str, deadlines: list[dict[str, Any]]) -> None:
-        with self.engine.begin() as conn:
+        with self._single() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(deadlines=deadlines))
 
     def set_gone(self, table_id: str, seat: int, gone: bool) -> None:
-        with self.engine.begin() as conn:
+        with self._single() as conn:
             conn.execute(
                 update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(gone=gone)
             )
 
     def set_next(self, table_id: str, next_id: str) -> None:
-        with self.engine.begin() as conn:
+        with self._single() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(next_id=next_id))
 
     # -- reading -----------------------------------------------------------------------
     def load_table(self, table_id: str) -> TableRow | None:
-        with self.engine.connect() as conn:
+        with self._single() as conn:
             row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
             if row is None:
                 return None
@@ -321,7 +379,7 @@ class Store:
     def unfinished(self) -> list[str]:
         """The ids of every table still waiting or playing, oldest first (restored at start-up,
         one by one, so that one broken table cannot stop the others)."""
-        with self.engine.connect() as conn:
+        with self._single() as conn:
             query = (
                 select(tables_t.c.id)
                 .where(tables_t.c.status.in_(("waiting", "playing")))
@@ -329,58 +387,87 @@ class Store:
             )
             return [r[0] for r in conn.execute(query).all()]
 
+    def load_tables(self, table_ids: list[str]) -> dict[str, TableRow | Exception]:
+        """Several tables in three queries however many they are (a process taking over a dead
+        one's tables loads them so). A table that cannot be built (a gap in its moves) maps to
+        the error; an unknown id is left out."""
+        if not table_ids:
+            return {}
+        with self._single() as conn:
+            rows = conn.execute(select(tables_t).where(tables_t.c.id.in_(table_ids))).mappings().all()
+            seats: dict[str, list[Any]] = {}
+            query = (
+                select(seats_t).where(seats_t.c.table_id.in_(table_ids)).order_by(seats_t.c.table_id, seats_t.c.seat)
+            )
+            for s in conn.execute(query).mappings():
+                seats.setdefault(s["table_id"], []).append(s)
+            moves: dict[str, list[Any]] = {}
+            query = (
+                select(moves_t).where(moves_t.c.table_id.in_(table_ids)).order_by(moves_t.c.table_id, moves_t.c.version)
+            )
+            for m in conn.execute(query).mappings():
+                moves.setdefault(m["table_id"], []).append(m)
+        found: dict[str, TableRow | Exception] = {}
+        for row in rows:
+            try:
+                found[row["id"]] = _table_row(row, seats.get(row["id"], []), moves.get(row["id"], []))
+            except Exception as exc:  # one broken table never stops the others
+                found[row["id"]] = exc
+        return found
+
     def _full_row(self, conn: Any, row: Any) -> TableRow:
         table_id = row["id"]
-        seats = [
-            SeatRow(
-                seat=s["seat"],
-                kind=s["kind"],
-                name=s["name"],
-                bot=s["bot"],
-                token_hash=s["token_hash"],
-                gone=bool(s["gone"]),
-            )
-            for s in conn.execute(select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))
-            .mappings()
-            .all()
-        ]
-        moves: list[list[Any]] = []
-        by: list[str | None] = []
-        referee: dict[int, dict[str, Any]] = {}
-        for m in (
-            conn.execute(select(moves_t).where(moves_t.c.table_id == table_id).order_by(moves_t.c.version))
-            .mappings()
-            .all()
-        ):
-            if m["version"] != len(moves):
-                raise RuntimeError(f"table {table_id}: stored move versions have a gap at {len(moves)}")
-            moves.append([m["seat"], m["move"]] if m["ms"] is None else [m["seat"], m["move"], m["ms"]])
-            by.append(m["by"])
-            if m["referee"] is not None:
-                referee[len(moves) - 1] = dict(m["referee"])
-        return TableRow(
-            id=table_id,
-            game=row["game"],
-            title=row["title"],
-            players=row["players"],
-            options=dict(row["options"]),
-            seed=int(row["seed"]),
-            deck=list(row["deck"]),
-            status=row["status"],
-            created=_aware(row["created"]),
-            seats=seats,
-            moves=moves,
-            result=row["result"],
-            clock=row["clock"] or "off",
-            deadlines=list(row["deadlines"] or []),
-            next_id=row["next_id"],
-            by=by,
-            public=True if row["public"] is None else bool(row["public"]),
-            invite_hash=row["invite_hash"],
-            referee=referee,
-            match=row["match"],
-            joined=None if row["joined"] is None else _aware(row["joined"]),
+        seats = conn.execute(select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))
+        moves = conn.execute(select(moves_t).where(moves_t.c.table_id == table_id).order_by(moves_t.c.version))
+        return _table_row(row, seats.mappings().all(), moves.mappings().all())
+
+
+def _table_row(row: Any, seat_rows: list[Any], move_rows: list[Any]) -> TableRow:
+    table_id = row["id"]
+    seats = [
+        SeatRow(
+            seat=s["seat"],
+            kind=s["kind"],
+            name=s["name"],
+            bot=s["bot"],
+            token_hash=s["token_hash"],
+            gone=bool(s["gone"]),
         )
+        for s in seat_rows
+    ]
+    moves: list[list[Any]] = []
+    by: list[str | None] = []
+    referee: dict[int, dict[str, Any]] = {}
+    for m in move_rows:
+        if m["version"] != len(moves):
+            raise RuntimeError(f"table {table_id}: stored move versions have a gap at {len(moves)}")
+        moves.append([m["seat"], m["move"]] if m["ms"] is None else [m["seat"], m["move"], m["ms"]])
+        by.append(m["by"])
+        if m["referee"] is not None:
+            referee[len(moves) - 1] = dict(m["referee"])
+    return TableRow(
+        id=table_id,
+        game=row["game"],
+        title=row["title"],
+        players=row["players"],
+        options=dict(row["options"]),
+        seed=int(row["seed"]),
+        deck=list(row["deck"]),
+        status=row["status"],
+        created=_aware(row["created"]),
+        seats=seats,
+        moves=moves,
+        result=row["result"],
+        clock=row["clock"] or "off",
+        deadlines=list(row["deadlines"] or []),
+        next_id=row["next_id"],
+        by=by,
+        public=True if row["public"] is None else bool(row["public"]),
+        invite_hash=row["invite_hash"],
+        referee=referee,
+        match=row["match"],
+        joined=None if row["joined"] is None else _aware(row["joined"]),
+    )
 
 
 def _add_later_columns(engine: Engine) -> None:

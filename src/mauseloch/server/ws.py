@@ -86,7 +86,7 @@ async def table_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     loop = asyncio.get_running_loop()
     hello_by = loop.time() + guard.limits.hello_timeout  # an idle socket holds a file: not for long
-    table = lobby.get(websocket.path_params["table_id"])
+    table = await lobby.find(websocket.path_params["table_id"])
     if table is None:
         await websocket.send_text(no_table_error("bad_message", "no such table"))
         await websocket.close(code=4404)

@@ -1,0 +1,79 @@
+"""A table's writes to a database server: off the event loop, in worker threads, yet in order.
+
+The store here is SQLite told to behave as a database server (``local = False``), so every call
+goes through Store.call's worker threads as it does on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+import pytest
+
+from mauseloch.server.lobby import Lobby
+from mauseloch.server.protocol import CreateTable
+from mauseloch.server.storage import Store
+
+
+@pytest.fixture
+def threaded(db_url: str) -> Store:
+    store = Store(db_url)
+    store.local = False  # every call in a worker thread, as with PostgreSQL
+    return store
+
+
+def new_table(seats: int = 2) -> CreateTable:
+    return msgspec.convert({"game": "mau-mau", "seats": [{"kind": "human"}] * seats, "name": "Anna"}, CreateTable)
+
+
+def test_queued_writes_are_stored_in_the_order_they_were_made(threaded: Store) -> None:
+    async def main() -> None:
+        lobby = Lobby(threaded)
+        created = await lobby.create(new_table())
+        table = created.table
+        for n in range(60):  # eight threads would reorder some of these without the table's queue
+            table.write_later("deadlines", threaded.set_deadlines, table.id, [{"kind": "close", "due": float(n)}])
+        row = await table.write(threaded.load_table, table.id)  # after every write queued before it
+        assert row is not None and row.deadlines == [{"kind": "close", "due": 59.0}]
+        assert not table.writing
+
+    try:
+        asyncio.run(main())
+    finally:
+        threaded.close()
+
+
+def test_joins_at_once_get_different_seats(threaded: Store) -> None:
+    async def main() -> None:
+        lobby = Lobby(threaded)
+        created = await lobby.create(new_table(seats=4))
+        table = created.table
+        invite = created.invite
+        joined = await asyncio.gather(*(lobby.join(table, f"P{i}", None, invite) for i in range(3)))
+        assert sorted(seat for seat, _ in joined) == [1, 2, 3]
+        assert table.status == "playing"
+        stored = threaded.load_table(table.id)
+        assert stored is not None and stored.status == "playing"
+        assert [s.token_hash for s in stored.seats] == [s.token_hash for s in table.row.seats]
+
+    try:
+        asyncio.run(main())
+    finally:
+        threaded.close()
+
+
+def test_a_new_id_taken_in_the_store_is_drawn_again(threaded: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> None:
+        first = await Lobby(threaded).create(new_table())
+        other = Lobby(threaded)  # another process: it does not hold the first table in memory
+        ids = iter([first.table.id, "fresh-id"])
+        monkeypatch.setattr(other, "_new_id", lambda: next(ids))
+        second = await other.create(new_table())
+        assert second.table.id == "fresh-id"
+        assert threaded.load_table("fresh-id") is not None
+
+    try:
+        asyncio.run(main())
+    finally:
+        threaded.close()
