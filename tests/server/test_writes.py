@@ -7,6 +7,8 @@ goes through Store.call's worker threads as it does on PostgreSQL.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import msgspec
 import pytest
@@ -14,6 +16,9 @@ import pytest
 from mauseloch.server.lobby import Lobby
 from mauseloch.server.protocol import CreateTable
 from mauseloch.server.storage import Store
+
+# tests/conftest.py: a fresh loop in its own thread (a browser test in this worker keeps a loop running)
+RunAsync = Callable[[Coroutine[Any, Any, None]], None]
 
 
 @pytest.fixture
@@ -27,7 +32,7 @@ def new_table(seats: int = 2) -> CreateTable:
     return msgspec.convert({"game": "mau-mau", "seats": [{"kind": "human"}] * seats, "name": "Anna"}, CreateTable)
 
 
-def test_queued_writes_are_stored_in_the_order_they_were_made(threaded: Store) -> None:
+def test_queued_writes_are_stored_in_the_order_they_were_made(threaded: Store, run_async: RunAsync) -> None:
     async def main() -> None:
         lobby = Lobby(threaded)
         created = await lobby.create(new_table())
@@ -39,12 +44,12 @@ def test_queued_writes_are_stored_in_the_order_they_were_made(threaded: Store) -
         assert not table.writing
 
     try:
-        asyncio.run(main())
+        run_async(main())
     finally:
         threaded.close()
 
 
-def test_joins_at_once_get_different_seats(threaded: Store) -> None:
+def test_joins_at_once_get_different_seats(threaded: Store, run_async: RunAsync) -> None:
     async def main() -> None:
         lobby = Lobby(threaded)
         created = await lobby.create(new_table(seats=4))
@@ -58,12 +63,14 @@ def test_joins_at_once_get_different_seats(threaded: Store) -> None:
         assert [s.token_hash for s in stored.seats] == [s.token_hash for s in table.row.seats]
 
     try:
-        asyncio.run(main())
+        run_async(main())
     finally:
         threaded.close()
 
 
-def test_a_new_id_taken_in_the_store_is_drawn_again(threaded: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_new_id_taken_in_the_store_is_drawn_again(
+    threaded: Store, monkeypatch: pytest.MonkeyPatch, run_async: RunAsync
+) -> None:
     async def main() -> None:
         first = await Lobby(threaded).create(new_table())
         other = Lobby(threaded)  # another process: it does not hold the first table in memory
@@ -74,6 +81,6 @@ def test_a_new_id_taken_in_the_store_is_drawn_again(threaded: Store, monkeypatch
         assert threaded.load_table("fresh-id") is not None
 
     try:
-        asyncio.run(main())
+        run_async(main())
     finally:
         threaded.close()
