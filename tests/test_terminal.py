@@ -289,6 +289,47 @@ def test_bots_rule_is_the_same_in_play_and_simulate(command: list[str], bots: st
         assert "one kind for every bot seat or exactly" in " ".join(result.output.split())
 
 
+# --------------------------------------------------------------------------- 9. refusals say why
+
+
+def _jack_on_jack_seed() -> int:
+    """A seed (2 players, no_jack_on_jack) whose first card is a jack while seat 0 holds one."""
+    for seed in range(2000):
+        view = mauseloch.new_game("mau-mau", players=2, seed=seed, options={"no_jack_on_jack": True}).view(0)
+        if view["top"][0] == "J" and any(c[0] == "J" for c in view["hand"]):
+            return seed
+    raise AssertionError("no such seed")
+
+
+@pytest.mark.parametrize(
+    ("lang", "keys", "said"),
+    [
+        ("en", "d\nt\np\n", ["no jack on a jack: the option no_jack_on_jack is on (MM-12)",
+                              "you hold a card that fits", "so you must play one", "nothing to take"]),
+        ("de", "z\nn\np\n", ["kein Bube auf einen Buben: die Hausregel „kein Bube auf Bube“ gilt (MM-12)",
+                              "du hast eine passende Karte", "es gibt nichts zu nehmen"]),
+    ],
+)  # fmt: skip
+def test_refusals_at_the_terminal_say_why(lang: str, keys: str, said: list[str]) -> None:
+    """Issue 8 #9 at the terminal: a jack refused under no_jack_on_jack names that house rule
+    (typed with its wish, or by its number, which asks no wish first); draw while a card fits,
+    take without a penalty and pass say why they are refused; nothing of it is a move."""
+    seed = _jack_on_jack_seed()
+    game = mauseloch.new_game("mau-mau", players=2, seed=seed, options={"no_jack_on_jack": True})
+    hand = game.view(0)["hand"]
+    jack = next(c for c in hand if c[0] == "J")
+    number = hand.index(jack) + 1
+    args = ["play", "mau-mau", "-p", "2", "--seed", str(seed), "--option", "no_jack_on_jack=true", "--lang", lang]
+    result = runner.invoke(app, args, input=f"{jack}:H\n{number}\n{keys}q\n")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    for words in said:
+        assert words in text, (words, text)
+    assert text.count(said[0]) == 2  # the jack by name and by number
+    assert "does not fit" not in text and "passt nicht" not in text
+    assert "Traceback" not in text
+
+
 # --------------------------------------------------------------------------- 10. wording and leaving
 
 
