@@ -484,3 +484,39 @@ def test_a_real_ctrl_c_in_a_terminal_leaves_mau_mau_cleanly(tmp_path: Path) -> N
     assert code == 130, text
     assert "Game left unfinished" in text and "Traceback" not in text
     assert target.exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_ctrl_c_in_the_mausgeflippt_screen_offers_to_save(tmp_path: Path) -> None:
+    """Ctrl-C is a key inside the full-screen app (no SIGINT): it leaves, and like Ctrl-C in the
+    other games it offers to keep the game (exit code 130)."""
+    import pty
+
+    target = tmp_path / "kept.json"
+    leader, follower = pty.openpty()
+    env = os.environ | {"PYTHONPATH": str(SRC), "COLUMNS": "100", "LINES": "40", "TERM": "xterm"}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "mauseloch.cli", "play", "mausgeflippt", "-p", "2", "--seed", "4", "--lang", "en"],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        preexec_fn=_own_terminal,
+    )
+    os.close(follower)
+    seen = bytearray()
+    try:
+        assert _read_until(leader, b"Your hand", seen, time.monotonic() + 120), seen.decode(errors="replace")
+        os.write(leader, b"\x03")
+        assert _read_until(leader, b"Save the game", seen, time.monotonic() + 60), seen.decode(errors="replace")
+        os.write(leader, f"{target}\r".encode())
+        _read_until(leader, b"replay it with", seen, time.monotonic() + 60)
+        code = child.wait(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        os.close(leader)
+    text = seen.decode(errors="replace")
+    assert code == 130, text
+    assert "Game left unfinished" in text and "Traceback" not in text
+    assert mauseloch.record.load(target).name == "mausgeflippt"
