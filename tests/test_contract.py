@@ -626,6 +626,21 @@ def test_options_deck_and_registry_cannot_be_changed_from_outside(name: str) -> 
     assert name in mauseloch.GAMES
 
 
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_players_and_seed_cannot_be_changed_from_outside(name: str) -> None:
+    """Like options and deck: a game's players and seed are what it was dealt with, so record()
+    cannot name another game than the one played."""
+    g = mauseloch.new_game(name, seed=4)
+    rec = g.record()
+    with pytest.raises(AttributeError):
+        g.players = g.players + 1  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        g.seed = 5  # type: ignore[misc]
+    assert g.record() == rec and mauseloch.replay(rec).record() == rec
+    twin = g.clone()
+    assert (twin.players, twin.seed) == (g.players, g.seed) and twin.record() == rec
+
+
 def test_read_only_views_keep_the_game_copyable() -> None:
     import copy
     import pickle

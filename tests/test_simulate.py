@@ -64,6 +64,50 @@ def test_analyze_out_is_checked_before_the_search(tmp_path: Path, monkeypatch: p
     assert searched == []
 
 
+UNWRITABLE = Path("/proc")  # Linux: nothing can be made there, not even by root
+
+
+@pytest.mark.skipif(not (UNWRITABLE / "self").exists(), reason="needs Linux's /proc")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "mau-mau", "-n", "5", "-w", "1", "--plot", str(UNWRITABLE / "sim.png")],
+        ["tournament", "mau-mau", "-b", "random,heuristic", "-n", "1", "-w", "1", "--plot", str(UNWRITABLE / "t.png")],
+        ["analyze", "aus-die-maus", "--budget", "0.1", "--out", str(UNWRITABLE / "finds")],
+    ],
+)
+def test_outputs_are_really_tried_not_judged_by_permission_bits(
+    monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    """Issue 8 #12: permission bits do not tell (root may write anywhere by them, a read-only mount
+    or /proc refuses anyway): the folder is tried before the work, which is never lost."""
+    import mauseloch.analyze
+    import mauseloch.simulate
+    import mauseloch.tournament
+
+    worked: list[int] = []
+    monkeypatch.setattr(os, "access", lambda *a, **k: True)  # what root's permission bits say
+    work = ((mauseloch.simulate, "simulate"), (mauseloch.tournament, "play"), (mauseloch.analyze, "search"))
+    for module, name in work:
+        monkeypatch.setattr(module, name, lambda *a, **k: worked.append(1))
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 2, res.output
+    assert "cannot write" in res.output and "Traceback" not in res.output, res.output
+    assert len(res.output.strip().splitlines()) == 1, res.output
+    assert worked == []
+
+
+def test_an_existing_output_file_is_kept_as_it_was(tmp_path: Path) -> None:
+    from mauseloch.outputs import check_output_dir, check_output_file
+
+    old = tmp_path / "sim.png"
+    old.write_bytes(b"old")
+    assert check_output_file(old, "--plot", ["png"]) == old and old.read_bytes() == b"old"
+    assert check_output_file(tmp_path / "new.png", "--plot", ["png"]) == tmp_path / "new.png"
+    assert check_output_dir(tmp_path / "finds") == tmp_path / "finds"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sim.png"]  # the checks leave nothing behind
+
+
 def test_analyze_out_may_be_a_new_folder(tmp_path: Path) -> None:
     from mauseloch.outputs import check_output_dir
 

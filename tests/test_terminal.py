@@ -289,6 +289,47 @@ def test_bots_rule_is_the_same_in_play_and_simulate(command: list[str], bots: st
         assert "one kind for every bot seat or exactly" in " ".join(result.output.split())
 
 
+# --------------------------------------------------------------------------- 9. refusals say why
+
+
+def _jack_on_jack_seed() -> int:
+    """A seed (2 players, no_jack_on_jack) whose first card is a jack while seat 0 holds one."""
+    for seed in range(2000):
+        view = mauseloch.new_game("mau-mau", players=2, seed=seed, options={"no_jack_on_jack": True}).view(0)
+        if view["top"][0] == "J" and any(c[0] == "J" for c in view["hand"]):
+            return seed
+    raise AssertionError("no such seed")
+
+
+@pytest.mark.parametrize(
+    ("lang", "keys", "said"),
+    [
+        ("en", "d\nt\np\n", ["no jack on a jack: the option no_jack_on_jack is on (MM-12)",
+                              "you hold a card that fits", "so you must play one", "nothing to take"]),
+        ("de", "z\nn\np\n", ["kein Bube auf einen Buben: die Hausregel „kein Bube auf Bube“ gilt (MM-12)",
+                              "du hast eine passende Karte", "es gibt nichts zu nehmen"]),
+    ],
+)  # fmt: skip
+def test_refusals_at_the_terminal_say_why(lang: str, keys: str, said: list[str]) -> None:
+    """Issue 8 #9 at the terminal: a jack refused under no_jack_on_jack names that house rule
+    (typed with its wish, or by its number, which asks no wish first); draw while a card fits,
+    take without a penalty and pass say why they are refused; nothing of it is a move."""
+    seed = _jack_on_jack_seed()
+    game = mauseloch.new_game("mau-mau", players=2, seed=seed, options={"no_jack_on_jack": True})
+    hand = game.view(0)["hand"]
+    jack = next(c for c in hand if c[0] == "J")
+    number = hand.index(jack) + 1
+    args = ["play", "mau-mau", "-p", "2", "--seed", str(seed), "--option", "no_jack_on_jack=true", "--lang", lang]
+    result = runner.invoke(app, args, input=f"{jack}:H\n{number}\n{keys}q\n")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    for words in said:
+        assert words in text, (words, text)
+    assert text.count(said[0]) == 2  # the jack by name and by number
+    assert "does not fit" not in text and "passt nicht" not in text
+    assert "Traceback" not in text
+
+
 # --------------------------------------------------------------------------- 10. wording and leaving
 
 
@@ -443,3 +484,39 @@ def test_a_real_ctrl_c_in_a_terminal_leaves_mau_mau_cleanly(tmp_path: Path) -> N
     assert code == 130, text
     assert "Game left unfinished" in text and "Traceback" not in text
     assert target.exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_ctrl_c_in_the_mausgeflippt_screen_offers_to_save(tmp_path: Path) -> None:
+    """Ctrl-C is a key inside the full-screen app (no SIGINT): it leaves, and like Ctrl-C in the
+    other games it offers to keep the game (exit code 130)."""
+    import pty
+
+    target = tmp_path / "kept.json"
+    leader, follower = pty.openpty()
+    env = os.environ | {"PYTHONPATH": str(SRC), "COLUMNS": "100", "LINES": "40", "TERM": "xterm"}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "mauseloch.cli", "play", "mausgeflippt", "-p", "2", "--seed", "4", "--lang", "en"],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        preexec_fn=_own_terminal,
+    )
+    os.close(follower)
+    seen = bytearray()
+    try:
+        assert _read_until(leader, b"Your hand", seen, time.monotonic() + 120), seen.decode(errors="replace")
+        os.write(leader, b"\x03")
+        assert _read_until(leader, b"Save the game", seen, time.monotonic() + 60), seen.decode(errors="replace")
+        os.write(leader, f"{target}\r".encode())
+        _read_until(leader, b"replay it with", seen, time.monotonic() + 60)
+        code = child.wait(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        os.close(leader)
+    text = seen.decode(errors="replace")
+    assert code == 130, text
+    assert "Game left unfinished" in text and "Traceback" not in text
+    assert mauseloch.record.load(target).name == "mausgeflippt"

@@ -413,10 +413,10 @@ class Game:
 
     to_move: int | None
     is_over: bool
-    players: int
-    seed: int
-    _options: dict[str, Any]  # read through ``options`` and ``deck``: nobody may change
-    _deck: tuple[str, ...]  # them under a running game, or record() would lie
+    _players: int  # read through ``players``, ``seed``, ``options`` and ``deck``: nobody may
+    _seed: int  # change them under a running game, or record() would lie
+    _options: dict[str, Any]
+    _deck: tuple[str, ...]
 
     # Subclasses log events as compact tuples (fast); ``_event_dict`` turns an entry into a new
     # public dict each time, so no caller can alter the log.
@@ -424,8 +424,8 @@ class Game:
     _moves: list[Any]  # (seat, move) or (seat, move, ms) in the order played
 
     def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
-        self.players = players
-        self.seed = seed
+        self._players = players
+        self._seed = seed
         self._options = options
         self._deck = tuple(deck)
         self._log = []
@@ -459,6 +459,16 @@ class Game:
 
     # -- shared -----------------------------------------------------------------------
     @property
+    def players(self) -> int:
+        """The number of players the game was dealt for."""
+        return self._players
+
+    @property
+    def seed(self) -> int:
+        """The seed the game was made with (drawn and kept when ``new_game`` got None)."""
+        return self._seed
+
+    @property
     def options(self) -> Mapping[str, Any]:
         """Every option of this game, defaults filled in: a read-only view."""
         return MappingProxyType(self._options)
@@ -490,9 +500,9 @@ class Game:
     def record(self) -> dict[str, Any]:
         return {
             "game": self.name,
-            "players": self.players,
+            "players": self._players,
             "options": dict(self._options),
-            "seed": self.seed,
+            "seed": self._seed,
             "deck": list(self._deck),
             "moves": [list(m) for m in self._moves],
         }
@@ -502,8 +512,8 @@ class Game:
         if seat is None:
             return None
         number = whole_number(seat)
-        if number is None or not 0 <= number < self.players:
-            raise IllegalMove(f"seat must be a number from 0 to {self.players - 1}, got {seat!r}")
+        if number is None or not 0 <= number < self._players:
+            raise IllegalMove(f"seat must be a number from 0 to {self._players - 1}, got {seat!r}")
         return number
 
     def _view_head(self, seat: int | None) -> dict[str, Any]:
@@ -511,7 +521,7 @@ class Game:
         seat = self._check_seat_arg(seat)
         return {
             "game": self.name,
-            "players": self.players,
+            "players": self._players,
             "options": dict(self._options),
             "seat": seat,
             "to_move": self.to_move,
@@ -590,8 +600,8 @@ class Game:
         """A game drawn uniformly among those ``seat`` cannot tell apart from this one: every
         card it cannot see is dealt again; the sample depends only on what ``seat`` may know.
         Its record and events need not replay; later reshuffles come from ``seed``."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ValueError(f"seat must be a number from 0 to {self.players - 1}, got {seat!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._players:
+            raise ValueError(f"seat must be a number from 0 to {self._players - 1}, got {seat!r}")
         return self._determinize(seat, check_seed(seed))
 
     def _determinize(self, seat: int, seed: int) -> Game:
@@ -608,7 +618,7 @@ class Game:
 
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"to_move={self.to_move}"
-        return f"<{type(self).__name__} players={self.players} seed={self.seed} {state}>"
+        return f"<{type(self).__name__} players={self._players} seed={self._seed} {state}>"
 
 
 def new_game(

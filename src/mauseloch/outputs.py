@@ -1,9 +1,14 @@
 """Output paths checked before the work that fills them: a long simulation or search must not
-end in "cannot write" and lose its result. Each check raises ``ValueError`` naming the path."""
+end in "cannot write" and lose its result. Each check raises ``ValueError`` naming the path.
+
+Writing is tried, not judged by permission bits: root passes every bit test, and a read-only
+mount or ``/proc`` refuses whatever the bits say. The tries leave nothing behind."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from collections.abc import Collection
 from pathlib import Path
 
@@ -13,8 +18,13 @@ def _writable_dir(folder: Path, what: str) -> None:
         raise ValueError(f"{what}: the folder {folder} does not exist")
     if not folder.is_dir():
         raise ValueError(f"{what}: {folder} is not a folder")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise ValueError(f"{what}: the folder {folder} is not writable")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".mauseloch-", suffix=".probe", dir=folder)
+    except OSError as exc:
+        raise ValueError(f"{what}: cannot write in the folder {folder}: {exc.strerror or exc}") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
 
 
 def check_output_file(path: str | Path, what: str = "output file", suffixes: Collection[str] = ()) -> Path:
@@ -23,12 +33,19 @@ def check_output_file(path: str | Path, what: str = "output file", suffixes: Col
     target = Path(path)
     if target.is_dir():
         raise ValueError(f"{what}: {target} is a folder, not a file")
-    if target.exists() and not os.access(target, os.W_OK):
-        raise ValueError(f"{what}: {target} exists and is not writable")
     suffix = target.suffix.lower().lstrip(".")
     if suffixes and suffix and suffix not in suffixes:
         raise ValueError(f"{what}: cannot write .{suffix} files; use one of {', '.join(sorted(suffixes))}")
     _writable_dir(target.parent if str(target.parent) else Path("."), what)
+    existed = target.exists()
+    try:  # appending nothing leaves an existing file as it was; a new one is removed again
+        with target.open("ab" if existed else "xb"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"{what}: cannot write {target}: {exc.strerror or exc}") from None
+    if not existed:
+        with contextlib.suppress(OSError):
+            target.unlink()
     return target
 
 

@@ -139,3 +139,49 @@ def test_event_texts_in_the_browser(new_context: Any, lang: str) -> None:
         take = [text for ev, text in zip(sample, texts, strict=True) if ev["type"] == "take"]
         if game == "mau-mau":
             assert take and all(re.search(r"\d", text) for text in take), take[:3]
+
+
+def _ended_by_timeouts() -> mauseloch.Game:
+    """A Mausgeflippt game ended for reason ``mice`` by timeouts while mice are left (MG-8:
+    nobody reacted to the rest)."""
+    g = mauseloch.new_game("mausgeflippt", players=2, seed=1)
+    while not g.is_over:
+        g.play("timeout" if g.to_move is None else "reveal")
+    return g
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("lang", "gone", "unreacted", "all_taken"),
+    [
+        ("en", "the mice are gone", "nobody reacted to the last {n} mice", "every mouse is taken"),
+        ("de", "die Mäuse sind weg", "auf die letzten {n} Mäuse hat niemand reagiert", "alle Mäuse sind vergeben"),
+    ],
+)
+def test_mausgeflippt_never_says_the_mice_are_gone_while_mice_are_left(
+    new_context: Any, lang: str, gone: str, unreacted: str, all_taken: str
+) -> None:
+    """Issue 8 #10 on the page too: a game ended by timeouts has mice left; the end screen says
+    nobody reacted to them, the log's end line says nothing untrue either way."""
+    page = new_context().new_page()
+    page.goto("/")
+    page.evaluate("lang => localStorage.setItem('ml_lang', lang)", lang)
+    page.goto("/")
+    g = _ended_by_timeouts()
+    end = g.events[-1]
+    assert end["type"] == "end" and end["reason"] == "mice" and g.view(0)["mouse_pile"] > 0
+    # the same end with the last mouse taken (rare in play: the cheese mostly runs out first)
+    for view in (g.view(0), g.view(0) | {"mouse_pile": 0}):
+        mice_left = view["mouse_pile"] > 0
+        shown = page.evaluate(
+            """async ([view, end]) => {
+                const mg = await import('/static/js/mausgeflippt.js');
+                const ev = await import('/static/js/events.js');
+                return [mg.endTable(view, (s) => 'P' + s).querySelector('.reason').textContent,
+                        ev.eventText(end, (s) => 'P' + s, 'mausgeflippt')];
+            }""",
+            [view, end],
+        )
+        assert all(gone not in text for text in shown), shown
+        expected = unreacted.format(n=view["mouse_pile"]) if mice_left else all_taken
+        assert expected in shown[0], shown

@@ -123,6 +123,21 @@ def test_the_creator_waits_without_a_hand(new_context: Any) -> None:
     assert anna.locator("#log-panel").is_visible()
 
 
+@pytest.mark.parametrize("game", ["aus-die-maus", "mausgeflippt"])
+def test_the_creator_of_any_game_waits_without_a_hand(new_context: Any, game: str) -> None:
+    """Issue 8 #19 for the other games: no cards, no turn, no log before the game starts."""
+    anna = new_context().new_page()
+    create_table(anna, game, ["me", "human"])
+    open_table(anna)
+    anna.wait_for_selector("#waiting:not([hidden])")
+    assert anna.locator("#board .hand, #board .card, #board .badge, #board button").count() == 0
+    main = anna.locator("#main").inner_text()
+    assert "to move" not in main and "your turn" not in main.lower() and "flip" not in main.lower()
+    assert anna.inner_text("#turn-banner") == "Waiting for players"
+    assert "free seat" in anna.locator("#board").inner_text()
+    assert anna.locator("#log-panel").is_hidden()
+
+
 def test_lobby_options_are_in_words_with_the_engine_names_kept(new_context: Any) -> None:
     page = new_context(locale="de-DE").new_page()
     page.goto("/")

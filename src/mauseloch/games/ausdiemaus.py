@@ -76,7 +76,7 @@ class AusDieMaus(Game):
 
     __slots__ = (
         "_deck", "_log", "_moves", "_options", "_seen", "attempts", "chips", "chips_left", "flips", "is_over",
-        "loop_from", "owner", "phase", "pile", "players", "reason", "seed", "stacks", "to_move",
+        "loop_from", "owner", "phase", "pile", "_players", "reason", "_seed", "stacks", "to_move",
     )  # fmt: skip
 
     @classmethod
@@ -132,7 +132,7 @@ class AusDieMaus(Game):
 
     def _flip(self) -> None:
         p: int = self.to_move  # type: ignore[assignment]
-        n = self.players
+        n = self._players
         log = self._log
         card = self.stacks[p].popleft()
         self.pile.append(card)
@@ -210,7 +210,7 @@ class AusDieMaus(Game):
     def clone(self) -> AusDieMaus:
         # Written out (not a loop over the slots) for speed; the contract test checks every slot.
         new = AusDieMaus.__new__(AusDieMaus)
-        new.players, new.seed = self.players, self.seed
+        new._players, new._seed = self._players, self._seed
         new._deck = self._deck  # a tuple, and the options are read only through a proxy: shared
         new._options = self._options
         new.to_move, new.is_over, new.reason = self.to_move, self.is_over, self.reason
@@ -232,7 +232,7 @@ class AusDieMaus(Game):
         each stack's size. The positions seen after earlier pile wins (AM-11) belong to the real
         deal and are forgotten, so the sample's endless check starts afresh."""
         d = self.clone()
-        d.seed, d._deck, d._log, d._seen = seed, (), [], {}
+        d._seed, d._deck, d._log, d._seen = seed, (), [], {}
         pool = sorted(c for s in self.stacks for c in s)
         Rng(derive_seed(seed, 3)).shuffle(pool)
         i = 0

@@ -152,7 +152,7 @@ class MauMau(Game):
     name = "mau-mau"
 
     __slots__ = (
-        "players", "seed", "_options", "_deck", "to_move", "is_over", "_log", "_moves",
+        "_players", "_seed", "_options", "_deck", "to_move", "is_over", "_log", "_moves",
         "hands", "draw_pile", "discard", "top", "wish", "penalty",
         "direction", "drawn", "fit", "reason", "winner", "_legal", "_reshuffle_rng",
         "_ace_skips", "_then_play", "_no_jack_on_jack", "_no_win_with_jack", "_move_limit",
@@ -272,7 +272,7 @@ class MauMau(Game):
             else:
                 self.fit = CARD_FIT[card]
             left = hand.bit_count()
-            n = self.players
+            n = self._players
             d = self.direction
             if left == 0:
                 # MM-15: a last jack does not win with the option, unless nothing can be drawn.
@@ -306,11 +306,11 @@ class MauMau(Game):
             if got and (1 << got[0]) & self.fit:
                 self.drawn = got[0]
             else:
-                self.to_move = (actor + self.direction) % self.players
+                self.to_move = (actor + self.direction) % self._players
         elif action == PASS:
             self.drawn = -1
             self._log.append(("pass", actor))
-            self.to_move = (actor + self.direction) % self.players
+            self.to_move = (actor + self.direction) % self._players
         else:
             self._take(actor)
         # MM-14a: a win was handled already; then stalemate (MM-14), then the move limit (MM-15a).
@@ -390,7 +390,7 @@ class MauMau(Game):
                 pile.extend(self.discard[:-1])
                 del self.discard[:-1]
                 if self._reshuffle_rng is None:  # MM-8: its own stream, apart from the deal
-                    self._reshuffle_rng = Rng(derive_seed(self.seed, 2))
+                    self._reshuffle_rng = Rng(derive_seed(self._seed, 2))
                 self._reshuffle_rng.shuffle(pile)
                 self._log.append(("reshuffle", len(pile)))
             got.append(pile.pop())
@@ -407,7 +407,7 @@ class MauMau(Game):
         self._draw(actor, amount)
         self.penalty = 0
         if not self._then_play:  # MM-9: taking costs the turn unless the option says otherwise
-            self.to_move = (actor + self.direction) % self.players
+            self.to_move = (actor + self.direction) % self._players
 
     def _check_stalemate(self) -> None:
         """MM-14: no penalty, nothing to draw, and no hand holds a card that fits."""
@@ -431,7 +431,7 @@ class MauMau(Game):
         # Written out (not a loop over the slots): a clone is a search bot's hot path, a few µs.
         # The contract test checks that no slot is forgotten.
         new = MauMau.__new__(MauMau)
-        new.players, new.seed = self.players, self.seed
+        new._players, new._seed = self._players, self._seed
         new._deck = self._deck  # a tuple, and the options are read only through a proxy: shared
         new._options = self._options
         new.to_move, new.is_over, new.reason, new.winner = self.to_move, self.is_over, self.reason, self.winner
@@ -585,7 +585,7 @@ class MauMau(Game):
         if len(ids) - i != len(self.draw_pile):
             raise ValueError("redealt: ids must list exactly the cards the seat cannot see")
         game.draw_pile = ids[i:][::-1]  # top at the end
-        game.seed = seed
+        game._seed = seed
         game._reshuffle_rng = None  # made from ``seed`` at the next reshuffle
         game._legal = None
         return game
@@ -631,7 +631,7 @@ class MauMau(Game):
             view["recent"] = self._recent_moves(seat)
         if self.is_over:
             view["result"] = self.result()
-            view["hands"] = [self.hand(s) for s in range(self.players)]
+            view["hands"] = [self.hand(s) for s in range(self._players)]
         return view
 
     def _event_dict(self, entry: tuple[Any, ...]) -> dict[str, Any]:

@@ -170,11 +170,11 @@ class Mausgeflippt(Game):
         "masks",
         "mice",
         "mouse_pile",
-        "players",
+        "_players",
         "protected",
         "reason",
         "revealer",
-        "seed",
+        "_seed",
         "sizes",
         "streak",
         "to_move",
@@ -264,7 +264,7 @@ class Mausgeflippt(Game):
     def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
         if self.current >= 0 and seat is not None and not self.is_over and type(move) is str:
             # the hot path of a reaction: a known seat, a listed move, a plain ms
-            if type(seat) is int and 0 <= seat < self.players and (ms is None or (type(ms) is int and ms >= 0)):
+            if type(seat) is int and 0 <= seat < self._players and (ms is None or (type(ms) is int and ms >= 0)):
                 mask = self.masks[seat]
                 action = (_MEMO.get(mask) or _reactions_for(mask))[1].get(move)
                 if action is not None:
@@ -343,7 +343,7 @@ class Mausgeflippt(Game):
             self.streak += 1
             log.append(("timeout", self.revealer, m, self.streak))
             log.append(("mouse_under", m, len(self.mouse_pile)))
-            self.revealer = (self.revealer + 1) % self.players
+            self.revealer = (self.revealer + 1) % self._players
             if self.streak >= len(self.mouse_pile):  # MG-8: nobody will take the rest
                 self._finish("mice")
                 return
@@ -465,7 +465,7 @@ class Mausgeflippt(Game):
     def clone(self) -> Mausgeflippt:
         # Written out (not a loop over the slots) for speed; the contract test checks every slot.
         new = Mausgeflippt.__new__(Mausgeflippt)
-        new.players, new.seed = self.players, self.seed
+        new._players, new._seed = self._players, self._seed
         new._deck = self._deck  # a tuple, and the options are read only through a proxy: shared
         new._options = self._options
         new.to_move, new.is_over, new.reason = self.to_move, self.is_over, self.reason
@@ -497,7 +497,7 @@ class Mausgeflippt(Game):
             return frozenset()
         if self.current < 0:
             return frozenset((self.revealer,))
-        return frozenset(s for s in range(self.players) if self.masks[s])  # timeout alone is no act
+        return frozenset(s for s in range(self._players) if self.masks[s])  # timeout alone is no act
 
     def _determinize(self, seat: int, seed: int) -> Mausgeflippt:
         """Deal again what ``seat`` cannot see: the other hands and the draw pile, the mice never
@@ -505,10 +505,10 @@ class Mausgeflippt(Game):
         cheeses. Each part is gathered in a fixed order first, so nothing hidden decides it."""
         rng = Rng(derive_seed(seed, 3))
         d = self.clone()
-        d.seed, d._deck, d._log = seed, (), []  # nothing of the real deal or its log stays
+        d._seed, d._deck, d._log = seed, (), []  # nothing of the real deal or its log stays
         d._reshuffle_rng = Rng(derive_seed(seed, 2))
         # once over, every view shows every hand (the end screen): only the piles stay hidden
-        others = [] if self.is_over else [s for s in range(self.players) if s != seat]
+        others = [] if self.is_over else [s for s in range(self._players) if s != seat]
         pool = sorted(self.draw_pile + [f for s in others for f in self._hand_ids(s)])
         rng.shuffle(pool)
         i = 0
@@ -520,7 +520,7 @@ class Mausgeflippt(Game):
             d.counts[s] = counts
             d.masks[s] = sum(1 << f for f in range(NFACES) if counts[f])
         d.draw_pile = pool[i:]
-        d._hands = [None] * self.players
+        d._hands = [None] * self._players
         reveals = sum(1 for m in self._moves if m[1] == "reveal")
         unseen = max(0, N_MICE - reveals)  # the top of the pile: never revealed since the deal
         mice = list(d.mouse_pile)
@@ -546,12 +546,12 @@ class Mausgeflippt(Game):
 
     def scores(self) -> list[int]:
         """MG-9: +1 per mouse, −1 per laundry card, −2 per cheese card (also while playing)."""
-        return [self.mice[s] - len(self.laundry[s]) - 2 * len(self.cheese[s]) for s in range(self.players)]
+        return [self.mice[s] - len(self.laundry[s]) - 2 * len(self.cheese[s]) for s in range(self._players)]
 
     def result(self) -> dict[str, Any]:
         self._ensure_over()
         score = self.scores()
-        ranks = competition_ranks([(-score[s], -self.mice[s]) for s in range(self.players)])  # MG-9
+        ranks = competition_ranks([(-score[s], -self.mice[s]) for s in range(self._players)])  # MG-9
         return {
             "reason": self.reason,
             "ranks": ranks,
@@ -601,7 +601,7 @@ class Mausgeflippt(Game):
                 view["legal_moves"] = ["reveal"] if seat == self.revealer else []
         if self.is_over:
             view["result"] = self.result()
-            view["hands"] = [self.hand(s) for s in range(self.players)]
+            view["hands"] = [self.hand(s) for s in range(self._players)]
         return view
 
     def _event_dict(self, entry: tuple[Any, ...]) -> dict[str, Any]:

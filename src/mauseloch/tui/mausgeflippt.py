@@ -491,7 +491,9 @@ def command(
         raise leave_unfinished(console, game, save, interrupted=True, record=record, offer=True, lang=lang) from None
     record = app.referee.record()  # with every reaction the referee saw
     if not game.is_over:
-        raise leave_unfinished(console, game, save, interrupted=app.interrupted, record=record, lang=lang)
+        raise leave_unfinished(
+            console, game, save, interrupted=app.interrupted, record=record, offer=app.interrupted, lang=lang
+        )  # Ctrl-C in the app offers to save, as a SIGINT from outside and the other games do
     save_for_user(console, game, save, record, lang)
     res = game.result()
     console.print(t("mgt.yourScore", lang, score=res["score"][0], rank=res["ranks"][0], n=game.players))

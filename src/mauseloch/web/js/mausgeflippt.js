@@ -273,8 +273,11 @@ export function endTable(view, name) {
       h("td", {}, String(res.cheese[s])),
       h("td", {}, String(res.score[s]))));
   }
+  // MG-8: reason "mice" is also the end by timeouts, with mice left that nobody reacted to
+  const why = res.reason !== "mice" ? t("mg.reason." + res.reason)
+    : view.mouse_pile > 0 ? tn("mg.reason.unreacted", view.mouse_pile) : t("mg.reason.allTaken");
   return h("div", { class: "end-body" },
-    h("p", { class: "reason" }, t("table.reason", { reason: t("mg.reason." + res.reason) })),
+    h("p", { class: "reason" }, t("table.reason", { reason: why })),
     h("table", { class: "ranking" },
       h("thead", {}, h("tr", {},
         h("th", { scope: "col" }, t("table.rank")),
