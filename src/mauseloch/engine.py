@@ -85,6 +85,14 @@ class Rng:
         self._word = 0  # unused 16-bit chunks of the last output, lowest first
         self._chunks = 0
 
+    def words(self) -> tuple[int, int, int]:
+        """The whole state, as three words (a compiled kernel carries the generator on in them)."""
+        return self.state, self._word, self._chunks
+
+    def load(self, words: Sequence[int]) -> None:
+        """Go on from :meth:`words` (as a kernel left them)."""
+        self.state, self._word, self._chunks = (int(w) for w in words)
+
     def next64(self) -> int:
         self.state = (self.state + GOLDEN) & MASK64
         return mix64(self.state)

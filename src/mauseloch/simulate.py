@@ -362,12 +362,10 @@ def prepare_bots(spec: SimSpec, notice: Callable[[str], None] | None = None) -> 
     """Compile or load the Mau-Mau bots' kernels (heuristic, search) once here, before workers
     start (forked ones inherit them, others load numba's cache that this writes); ``notice``
     hears COMPILING when that takes seconds."""
-    from .bots.maumau_heuristic import KERNEL_BOTS, kernels_need_compiling, prepare
+    from .bots.maumau_heuristic import KERNEL_BOTS, prepare
 
     if game_info(spec.game).name == "mau-mau" and set(spec.bots) & set(KERNEL_BOTS):
-        if notice and kernels_need_compiling():
-            notice(COMPILING)
-        prepare()
+        prepare(None if notice is None else lambda: notice(COMPILING))
 
 
 # --------------------------------------------------------------------------- report

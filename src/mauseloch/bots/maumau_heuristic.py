@@ -22,6 +22,7 @@ the positions they imagine, and its reading of the rivals asks ``kernels.maumau.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -34,9 +35,9 @@ _ACTION_ID = MauMau._ACTION_ID
 _OTHER = {"draw", "pass", "take"}
 
 
-def _kernel() -> Any:
-    """The compiled kernel module, imported at the first decision (numba takes a moment to load,
-    and a bot registry that only lists kinds should not pay for it)."""
+def kernel() -> Any:
+    """The compiled kernel module (``kernels.maumau``), imported at the first decision (numba
+    takes a moment to load, and a bot registry that only lists kinds should not pay for it)."""
     from ..kernels import maumau
 
     return maumau
@@ -48,14 +49,16 @@ KERNEL_BOTS = ("heuristic", "search-fast", "search")  # Mau-Mau bots that decide
 def kernels_need_compiling() -> bool:
     """True when the first decision of a heuristic or search bot would compile their kernels
     (seconds, once: later runs load them from numba's cache); callers say so first."""
-    k: Any = _kernel()
-    return bool(k.bot_kernels_need_compiling())
+    return bool(kernel().bot_kernels_need_compiling())
 
 
-def prepare() -> None:
+def prepare(on_compile: Callable[[], None] | None = None) -> None:
     """Compile or load the heuristic's and the search's kernels now, not at the first decision
-    (a table, a terminal game or a simulation's workers then never wait for it)."""
-    _kernel().warm_bot_kernels()
+    (a table, a terminal game or a simulation's workers then never wait for it);
+    ``on_compile()`` is called first when that means compiling (seconds), to say so."""
+    if on_compile is not None and kernels_need_compiling():
+        on_compile()
+    kernel().warm_bot_kernels()
 
 
 def legal_form(legal: list[str]) -> tuple[int, int]:
@@ -87,14 +90,13 @@ def heuristic_move(
     ``kernels.maumau.heuristic_action``, which the search's play-outs call too."""
     if len(legal) == 1:
         return legal[0]
-    k = _kernel()
     bits, other = legal_form(legal)
-    gen = np.array([rng.state, rng._word, rng._chunks], dtype=np.uint64)
-    action = k.heuristic_action(
+    gen = np.array(rng.words(), dtype=np.uint64)
+    action = kernel().heuristic_action(
         hand, bits, other, seat, np.array(counts, dtype=np.int64), len(counts), direction,
         ace_skips, no_win_with_jack, gen,
     )  # fmt: skip
-    rng.state, rng._word, rng._chunks = int(gen[0]), int(gen[1]), int(gen[2])
+    rng.load(gen.tolist())
     return MauMau.ACTIONS[action]
 
 
@@ -113,7 +115,7 @@ def heuristic_agrees(
     this heuristic asks it which hands explain the card a rival played (the compiled
     ``kernels.maumau.heuristic_agrees``, on the same scores)."""
     fitting, _ = legal_form(cards)
-    agrees = _kernel().heuristic_agrees(
+    agrees = kernel().heuristic_agrees(
         _ACTION_ID[move], fitting, hand, seat, np.array(counts, dtype=np.int64), len(counts), direction,
         ace_skips, no_win_with_jack,
     )  # fmt: skip

@@ -70,7 +70,7 @@ from ..games.maumau import (
     fit_mask,
 )
 from . import register_bot
-from .maumau_heuristic import HeuristicBot
+from .maumau_heuristic import HeuristicBot, kernel
 
 SOFT_WEIGHT = 0.15  # how much a deal keeps when a rival holds a seven it did not play on a penalty
 ROLLOUT_LIMIT = 400  # moves; a rollout still running then is scored as it stands
@@ -235,7 +235,7 @@ class SearchBot:
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         pool = self._pool(view)
         decision_seed = derive_seed(self._seed, view["moves_played"])
-        k = _kernel()
+        k = kernel()
         opts = k.options_array(view["players"], options=view["options"])
         actions = np.array([MauMau._ACTION_ID[m] for m in moves], dtype=np.int64)
         sums = np.array(totals)  # the prior first: the sums as the plain loop added them
@@ -269,13 +269,13 @@ class SearchBot:
     def _rollout(self, game: MauMau, rng: Rng) -> list[float]:
         """Play ``game`` out in the kernel with the heuristic on every seat (ties from ``rng``,
         which goes on where the play-out left it); each seat's reward."""
-        k = _kernel()
+        k = kernel()
         ints, cards, rngs = k.state_of(game)
-        gen = np.array([rng.state, rng._word, rng._chunks], dtype=np.uint64)
+        gen = np.array(rng.words(), dtype=np.uint64)
         rewards = np.zeros(game.players)
         opts = k.options_array(game.players, game.options)
         k.playout(ints, cards, rngs, opts, gen, self._limit(), self.rank_share, rewards, _NO_TRACE)
-        rng.state, rng._word, rng._chunks = int(gen[0]), int(gen[1]), int(gen[2])
+        rng.load(gen.tolist())
         out: list[float] = rewards.tolist()
         return out
 
@@ -401,7 +401,7 @@ class SearchBot:
             for s, kept in enumerate(self._kept):
                 if kept and sum(1 for c in hands[s] if c & 7 == JACK) < kept:
                     weight *= self.read_choices
-            agrees = _kernel().heuristic_agrees  # what maumau_heuristic.heuristic_agrees asks, on masks
+            agrees = kernel().heuristic_agrees  # what maumau_heuristic.heuristic_agrees asks, on masks
             for ch in self._choices:
                 hand = ch.played
                 for c in hands[ch.seat]:
@@ -510,13 +510,6 @@ class SearchBot:
             }
             for con in self._constraints
         ]
-
-
-def _kernel() -> Any:
-    """The compiled play-outs (``kernels.maumau``), imported at the first decision."""
-    from ..kernels import maumau
-
-    return maumau
 
 
 _NO_TRACE = np.zeros(0, dtype=np.int64)

@@ -301,13 +301,11 @@ async def refused(request: Request, exc: Exception) -> Response:
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     lobby: Lobby = app.state.lobby
-    from mauseloch.bots.maumau_heuristic import kernels_need_compiling, prepare
+    from mauseloch.bots.maumau_heuristic import prepare
 
     # Mau-Mau's stand-ins and bots decide in compiled code: compile or load it before the first
     # table, not in the event loop at a bot's first move.
-    if kernels_need_compiling():
-        print("mauseloch: compiling the bots' fast kernel, once (10 s or more)…", file=sys.stderr, flush=True)
-    prepare()
+    prepare(lambda: print("mauseloch: compiling the bots' fast kernel, once (10 s or more)…", file=sys.stderr))
     lobby.start()
     try:
         yield

@@ -162,12 +162,10 @@ def command(
     except ValueError as exc:
         raise fail(console, exc) from None
     check_save_path(console, save)
-    from mauseloch.bots.maumau_heuristic import KERNEL_BOTS, kernels_need_compiling, prepare
+    from mauseloch.bots.maumau_heuristic import KERNEL_BOTS, prepare
 
     if set(kinds) & set(KERNEL_BOTS):  # compiled (or loaded) now, not at the bots' first move
-        if kernels_need_compiling():
-            console.print(f"[dim]{t('term.compiling', lang)}[/]")
-        prepare()
+        prepare(lambda: console.print(f"[dim]{t('term.compiling', lang)}[/]"))
 
     you = t("common.you", lang)
     me_name = f"{name.strip() or t('common.seat', lang, n=0)} ({you})" if name else seat_name(0, 0, lang)
