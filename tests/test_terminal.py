@@ -8,6 +8,7 @@ pseudo-terminal where a real Ctrl-C is needed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -15,6 +16,7 @@ import select
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -454,74 +456,85 @@ def _own_terminal() -> None:
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
-def test_a_real_ctrl_c_in_a_terminal_leaves_mau_mau_cleanly(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def _on_a_terminal(args: list[str], **env: str) -> Iterator[tuple[int, bytearray, subprocess.Popen[bytes]]]:
+    """``mauseloch ARGS`` on a pseudo-terminal of its own: its leader side, what it has shown so
+    far (filled by _read_until) and the process, killed at the end if still running."""
     import pty
 
-    target = tmp_path / "game.json"
     leader, follower = pty.openpty()
-    env = os.environ | {"PYTHONPATH": str(SRC), "COLUMNS": "100", "TERM": "xterm"}
     child = subprocess.Popen(
-        [sys.executable, "-m", "mauseloch.cli", "play", "mau-mau", "-p", "2", "--seed", "4", "--save", str(target)],
+        [sys.executable, "-m", "mauseloch.cli", *args],
         stdin=follower,
         stdout=follower,
         stderr=follower,
-        env=env,
+        env=os.environ | {"PYTHONPATH": str(SRC), "TERM": "xterm", **env},
         preexec_fn=_own_terminal,
     )
     os.close(follower)
-    seen = bytearray()
     try:
-        assert _read_until(leader, b"Your move>", seen, time.monotonic() + 120), seen.decode(errors="replace")
-        os.write(leader, b"\x03")  # the terminal turns it into SIGINT, as when a person presses Ctrl-C
-        _read_until(leader, b"replay it with", seen, time.monotonic() + 60)
-        try:
-            code = child.wait(timeout=60)
-        except subprocess.TimeoutExpired:  # say what the screen showed (seen once, on a loaded machine)
-            pytest.fail(f"no exit 60 s after Ctrl-C; the screen:\n{seen.decode(errors='replace')}")
+        yield leader, bytearray(), child
     finally:
         if child.poll() is None:
             child.kill()
         os.close(leader)
+
+
+def _exit_code(child: subprocess.Popen[bytes], seen: bytearray) -> int:
+    try:
+        return child.wait(timeout=60)
+    except subprocess.TimeoutExpired:  # say what the screen showed (seen once, on a loaded machine)
+        pytest.fail(f"no exit 60 s after Ctrl-C; the screen:\n{seen.decode(errors='replace')}")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_a_real_ctrl_c_in_a_terminal_leaves_mau_mau_cleanly(tmp_path: Path) -> None:
+    target = tmp_path / "game.json"
+    args = ["play", "mau-mau", "-p", "2", "--seed", "4", "--save", str(target)]
+    with _on_a_terminal(args, COLUMNS="100") as (leader, seen, child):
+        assert _read_until(leader, b"Your move>", seen, time.monotonic() + 120), seen.decode(errors="replace")
+        os.write(leader, b"\x03")  # the terminal turns it into SIGINT, as when a person presses Ctrl-C
+        _read_until(leader, b"replay it with", seen, time.monotonic() + 60)
+        code = _exit_code(child, seen)
     text = seen.decode(errors="replace")
     assert code == 130, text
     assert "Game left unfinished" in text and "Traceback" not in text
     assert target.exists()
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the threads' signal masks in /proc")
+def test_ctrl_c_always_reaches_the_main_thread(tmp_path: Path) -> None:
+    """The kernel hands a process's SIGINT to any thread that does not block it; one taken by
+    numpy's BLAS thread while the main thread waited for input was lost (Ctrl-C ignored now and
+    then). Every thread but the main one blocks it, so Ctrl-C reaches the prompt."""
+    import signal
+
+    args = ["play", "mau-mau", "-p", "2", "--seed", "4", "--save", str(tmp_path / "game.json")]
+    with _on_a_terminal(args, COLUMNS="100") as (leader, seen, child):
+        assert _read_until(leader, b"Your move>", seen, time.monotonic() + 120), seen.decode(errors="replace")
+        masks = {}
+        for tid in os.listdir(f"/proc/{child.pid}/task"):
+            status = Path(f"/proc/{child.pid}/task/{tid}/status").read_text()
+            masks[int(tid)] = int(re.search(r"^SigBlk:\s*([0-9a-f]+)", status, re.M).group(1), 16)  # type: ignore[union-attr]
+    sigint = 1 << (signal.SIGINT - 1)
+    assert len(masks) > 1, "the game runs no other thread: nothing to check"
+    assert not masks.pop(child.pid) & sigint  # the main thread takes Ctrl-C
+    assert all(mask & sigint for mask in masks.values()), masks
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_ctrl_c_in_the_mausgeflippt_screen_offers_to_save(tmp_path: Path) -> None:
     """Ctrl-C is a key inside the full-screen app (no SIGINT): it leaves, and like Ctrl-C in the
     other games it offers to keep the game (exit code 130)."""
-    import pty
-
     target = tmp_path / "kept.json"
-    leader, follower = pty.openpty()
-    env = os.environ | {"PYTHONPATH": str(SRC), "COLUMNS": "100", "LINES": "40", "TERM": "xterm"}
-    child = subprocess.Popen(
-        [sys.executable, "-m", "mauseloch.cli", "play", "mausgeflippt", "-p", "2", "--seed", "4", "--lang", "en"],
-        stdin=follower,
-        stdout=follower,
-        stderr=follower,
-        env=env,
-        preexec_fn=_own_terminal,
-    )
-    os.close(follower)
-    seen = bytearray()
-    try:
+    args = ["play", "mausgeflippt", "-p", "2", "--seed", "4", "--lang", "en"]
+    with _on_a_terminal(args, COLUMNS="100", LINES="40") as (leader, seen, child):
         assert _read_until(leader, b"Your hand", seen, time.monotonic() + 120), seen.decode(errors="replace")
         os.write(leader, b"\x03")
         assert _read_until(leader, b"Save the game", seen, time.monotonic() + 60), seen.decode(errors="replace")
         os.write(leader, f"{target}\r".encode())
         _read_until(leader, b"replay it with", seen, time.monotonic() + 60)
-        try:
-            code = child.wait(timeout=60)
-        except subprocess.TimeoutExpired:  # say what the screen showed (seen once, on a loaded machine)
-            pytest.fail(f"no exit 60 s after Ctrl-C; the screen:\n{seen.decode(errors='replace')}")
-    finally:
-        if child.poll() is None:
-            child.kill()
-        os.close(leader)
+        code = _exit_code(child, seen)
     text = seen.decode(errors="replace")
     assert code == 130, text
     assert "Game left unfinished" in text and "Traceback" not in text

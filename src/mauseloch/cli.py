@@ -303,7 +303,27 @@ for group, name, target in COMMANDS:
 
 
 def main() -> None:
+    _leave_ctrl_c_to_the_main_thread()
     app()
+
+
+def _leave_ctrl_c_to_the_main_thread() -> None:
+    """Start numpy's BLAS threads with SIGINT blocked, so that they keep it blocked for good.
+
+    The kernel may hand a process's SIGINT to any thread that does not block it; one taken by a
+    BLAS thread while the main thread waits for the player's input was lost until the next key
+    (a terminal game ignored Ctrl-C now and then, seen by sending SIGINT to that thread alone;
+    tests/test_terminal.py checks every thread's mask). Importing numpy here costs about 0.1 s a
+    command."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no such threads' signals
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        import numpy  # noqa: F401  (its thread pool starts at import)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 if __name__ == "__main__":
