@@ -29,7 +29,7 @@ if [ -z "$VERSION" ]; then
 fi
 
 if ! pg_lsclusters -h | awk -v v="$VERSION" -v c="$CLUSTER" '$1 == v && $2 == c {found=1} END {exit !found}'; then
-  pg_createcluster "$VERSION" "$CLUSTER" >&2
+  pg_createcluster "$VERSION" "$CLUSTER" >&2 9>&-
 fi
 # Listen on the loopback address only (a drop-in read through the stock include_dir).
 CONF_DIR=/etc/postgresql/$VERSION/$CLUSTER/conf.d
@@ -38,7 +38,8 @@ printf "listen_addresses = '127.0.0.1'\n" > "$CONF_DIR/mauseloch-test.conf"
 PORT=$(pg_lsclusters -h | awk -v v="$VERSION" -v c="$CLUSTER" '$1 == v && $2 == c {print $3}')
 
 if ! pg_ctlcluster "$VERSION" "$CLUSTER" status >/dev/null 2>&1; then
-  pg_ctlcluster "$VERSION" "$CLUSTER" start >&2
+  # 9>&-: the server must not inherit the lock, or every later run waits for it to stop.
+  pg_ctlcluster "$VERSION" "$CLUSTER" start >&2 9>&-
 fi
 
 psql_admin() {
