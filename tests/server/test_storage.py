@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+from typing import Any
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from mauseloch.server.storage import SeatRow, Store, TableRow, normalise_url
@@ -167,3 +170,32 @@ def test_a_broken_table_among_many_is_reported_alone(store: Store) -> None:
     store.add_move("t1", 1, 0, "draw")  # version 0 missing: a gap
     found = store.load_tables(["t1", "t2"])
     assert isinstance(found["t1"], RuntimeError) and isinstance(found["t2"], TableRow)
+
+
+def test_the_hot_writes_survive_a_dropped_connection(pg_url: str, run_async: Callable[[Any], Any]) -> None:
+    """On PostgreSQL a server's writes of every move go from the event loop through the driver's
+    own connections (LoopWrites): one the database dropped (a restart, an idle timeout) is opened
+    again and the write goes on; a stored version is still refused."""
+    store = Store(pg_url)
+
+    async def play() -> None:
+        await store.call(store.add_move, "t1", 0, 0, "draw")
+        assert store._loop_writes is not None
+        pids = [c.info.backend_pid for c in store._loop_writes._free]
+        with store.engine.begin() as conn:
+            dropped = conn.execute(text("SELECT count(pg_terminate_backend(pid)) FROM unnest(:p) AS pid"), {"p": pids})
+            assert dropped.scalar() == len(pids) == 1
+        await store.call(store.add_move, "t1", 1, 1, "8C", None, None, [{"kind": "turn", "due": 3.0, "version": 2}])
+        await store.call(store.set_gone, "t1", 1, True)
+        with pytest.raises(IntegrityError):  # the fence holds on the new connection too
+            await store.call(store.add_move, "t1", 1, 2, "pass")
+        await store.aclose()
+
+    try:
+        store.create_table(table_row(status="playing"))
+        run_async(play())
+        row = store.load_table("t1")
+        assert row is not None and row.moves == [[0, "draw"], [1, "8C"]] and row.seats[1].gone
+        assert row.deadlines == [{"kind": "turn", "due": 3.0, "version": 2}]
+    finally:
+        store.close()

@@ -311,6 +311,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
     finally:
         await lobby.stop()
+        await app.state.store.aclose()
         app.state.store.close()
 
 

@@ -7,6 +7,7 @@ table is restored by replaying its stored moves. Seat tokens are stored only as 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import datetime as dt
 import functools
@@ -14,8 +15,9 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
+import msgspec
 import platformdirs
 from sqlalchemy import (
     JSON,
@@ -30,6 +32,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -37,18 +40,22 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.exc import DBAPIError
 
 metadata = MetaData()
 
 T = TypeVar("T")
 
-# Worker threads for the calls to a database server (Store.call), and the connections they keep
-# open: one per thread plus two for the event loop's own short calls and /readyz. With fewer
-# pooled connections than threads the pool opened and closed a connection for every overflow
-# call (a new PostgreSQL backend each time; seen in profiles at 1,000 seats).
-DB_THREADS = 8
+# Worker threads for the other calls to a database server (Store.call: tables created, seats
+# taken, tables loaded; the writes of every move go from the event loop, see LoopWrites), and
+# the connections they keep open: one per thread plus two for the event loop's own short calls
+# and /readyz. With fewer pooled connections than threads the pool opened and closed a
+# connection for every overflow call (a new PostgreSQL backend each time; seen in profiles).
+# Four threads, not eight: fewer threads waiting for the GIL hold the event loop up less.
+DB_THREADS = 4
 URGENT_THREADS = 2  # a lane of their own for tables taken over (Store.call(..., urgent=True))
 POOL_SIZE = DB_THREADS + URGENT_THREADS + 2
+POOL_OVERFLOW = 4
 
 tables_t = Table(
     "ml_tables",
@@ -186,6 +193,164 @@ def _aware(value: dt.datetime) -> dt.datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)  # SQLite drops the zone
 
 
+_MOVE_COLUMNS = ("table_id", "version", "seat", "move", "ms", "played", "by", "referee")
+_move_values = {c: bindparam(c, type_=moves_t.c[c].type) for c in _MOVE_COLUMNS}
+_DEADLINES = bindparam("deadlines", type_=tables_t.c.deadlines.type)
+
+# The writes of every move and turn, built once: the hot path only binds values (building an
+# update per call cost more CPU than executing it: SQLAlchemy's coercions and cache keys).
+HOT = {
+    "move": insert(moves_t).values(_move_values),
+    # one statement, so one round trip: the insert as a data-modifying CTE of the update (it runs
+    # whether or not the update reads it; a version stored already fails them both)
+    "move_deadlines": update(tables_t)
+    .where(tables_t.c.id == bindparam("table_id"))
+    .values(deadlines=_DEADLINES)
+    .add_cte(insert(moves_t).values(_move_values).returning(moves_t.c.version).cte("stored")),
+    "deadlines": update(tables_t).where(tables_t.c.id == bindparam("table_id")).values(deadlines=_DEADLINES),
+    "gone": update(seats_t)
+    .where(seats_t.c.table_id == bindparam("of_table"), seats_t.c.seat == bindparam("of_seat"))
+    .values(gone=bindparam("gone")),
+    "status": update(tables_t).where(tables_t.c.id == bindparam("table_id")).values(status=bindparam("status")),
+    "status_over": update(tables_t)
+    .where(tables_t.c.id == bindparam("table_id"))
+    .values(
+        status=bindparam("status"),
+        finished=bindparam("finished", type_=tables_t.c.finished.type),
+        result=bindparam("result", type_=tables_t.c.result.type),
+    ),
+}
+_JSON_PARAMS = frozenset({"referee", "deadlines", "result"})
+_json = msgspec.json.Encoder()
+_DRIVER_OPTIONS: dict[str, Any] = {"autocommit": True, "application_name": "mauseloch-writes"}
+# PostgreSQL connections of a process's hot writes (LoopWrites). Each is held for a few of the
+# loop's turns per statement, so a busy process needs many (bench/server.py, 2,000 seats, one
+# process: with 8 or 16 a write waited 140–290 ms for one at the median, with 32 12 ms). A
+# process opens at most LOOP_CONNECTIONS + POOL_SIZE + POOL_OVERFLOW = 44 (docs/deploy.md).
+LOOP_CONNECTIONS = 32
+
+
+Plan = list[tuple[str, dict[str, Any]]]  # which of HOT, with which values, in one transaction
+P = ParamSpec("P")
+
+
+def hot_write(plan: Callable[Concatenate[Store, P], Plan]) -> Callable[Concatenate[Store, P], None]:
+    """A write of every move or turn, as the statements of :data:`HOT` that ``plan`` names. Called
+    as a method it runs them in one transaction; :meth:`Store.call` sends them from the event loop
+    itself on a database server (:class:`LoopWrites`)."""
+
+    @functools.wraps(plan)
+    def write(self: Store, *args: P.args, **kwargs: P.kwargs) -> None:
+        with self.engine.begin() as conn:
+            for name, params in plan(self, *args, **kwargs):
+                conn.execute(HOT[name], params)
+
+    write.plan = plan  # type: ignore[attr-defined]
+    return write
+
+
+class LoopWrites:
+    """The hot writes on PostgreSQL, sent from the event loop through psycopg's own async
+    connections (at most :data:`LOOP_CONNECTIONS`, autocommit; the SQL compiled once by
+    SQLAlchemy from :data:`HOT`, and psycopg prepares each on the server after a few runs).
+
+    The connections are handed from one write straight to the next waiting one (a list and a
+    queue of futures), not through psycopg_pool: with its ``AsyncConnectionPool`` of the same 32
+    connections a write waited 370 ms for one at the median in the same benchmark, here 12 ms.
+
+    Why not the worker threads: with eight of them, a process at 2,000 seats waited on the GIL's
+    hand-overs, not on the database (bench/server.py, 2026-12-02, 1 process: the event loop
+    late by 20 ms at the median, a thread's result back on the loop after 33 ms, each call
+    queued 20 ms; with two threads the hand-overs went (1 ms) but the calls queued behind them).
+    Measured on one connection (1,500 moves with their deadlines): 573 µs of CPU per move
+    through SQLAlchemy's execute path, 258 µs with the statement built once, 133–168 µs here, in
+    the loop's own thread. Errors are SQLAlchemy's (``IntegrityError`` for a version stored
+    first), as from every other call."""
+
+    def __init__(self, engine: Engine) -> None:
+        import psycopg  # the PostgreSQL driver, installed with the package
+
+        self._psycopg = psycopg
+        self._conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._sql = {name: str(stmt.compile(dialect=engine.dialect)) for name, stmt in HOT.items()}
+        self.loop: asyncio.AbstractEventLoop | None = None  # the loop the connections belong to
+        self._free: list[Any] = []  # idle connections
+        self._waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
+        self._count = 0  # connections open or being opened
+
+    def usable(self) -> bool:
+        """Whether this loop may use the connections (the first loop to write owns them)."""
+        loop = asyncio.get_running_loop()
+        if self.loop is None:
+            self.loop = loop
+        return self.loop is loop
+
+    async def run(self, plan: Plan) -> None:
+        """The plan's statements (one on a database server: see :meth:`Store.add_move`)."""
+        for name, params in plan:
+            sql = self._sql[name]
+            bound = {k: _json_param(v) if k in _JSON_PARAMS else v for k, v in params.items()}
+            conn = await self._take()
+            try:
+                await conn.execute(sql, bound)
+            except self._psycopg.Error as exc:
+                if not conn.broken:
+                    raise DBAPIError.instance(sql, bound, exc, self._psycopg.Error) from exc
+                # the server restarted or dropped the connection: once more on a new one (a move
+                # that reached the store before fails then as a stored version)
+                await conn.close()
+                try:
+                    conn = await self._connect()
+                    await conn.execute(sql, bound)
+                except self._psycopg.Error as again:
+                    raise DBAPIError.instance(sql, bound, again, self._psycopg.Error) from exc
+            finally:
+                self._give(conn)
+
+    async def _connect(self) -> Any:
+        return await self._psycopg.AsyncConnection.connect(self._conninfo, **_DRIVER_OPTIONS)
+
+    async def _take(self) -> Any:
+        """A free connection: an idle one, a new one while there are fewer than
+        :data:`LOOP_CONNECTIONS`, else the next one handed back (first come, first served)."""
+        while self._free:
+            conn = self._free.pop()
+            if not conn.closed:
+                return conn
+            self._count -= 1
+        if self._count < LOOP_CONNECTIONS:
+            self._count += 1
+            try:
+                return await self._connect()
+            except BaseException:
+                self._count -= 1
+                raise
+        waiter: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting.append(waiter)
+        return await waiter
+
+    def _give(self, conn: Any) -> None:
+        if conn.closed:
+            self._count -= 1
+            return
+        while self._waiting:  # straight to the first waiter still waiting
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(conn)
+                return
+        self._free.append(conn)
+
+    async def close(self) -> None:
+        free, self._free = self._free, []
+        for conn in free:
+            await conn.close()
+            self._count -= 1
+
+
+def _json_param(value: Any) -> str | None:
+    return None if value is None else _json.encode(value).decode()
+
+
 class Store:
     """Synchronous access to the database; one short transaction per call."""
 
@@ -195,14 +360,14 @@ class Store:
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
         else:
-            kwargs.update(pool_size=POOL_SIZE, max_overflow=10)
+            kwargs.update(pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)
         self.engine: Engine = create_engine(self.url, **kwargs)
         self.local = self.url.startswith("sqlite")  # a file on this machine, not a database server
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
         _add_later_columns(self.engine)
-        self._insert_move = insert(moves_t)  # built once: the hot path only binds values
+        self._loop_writes = None if self.local else LoopWrites(self.engine)
         self._executors: dict[bool, ThreadPoolExecutor] = {}
         # On a database server a call of one statement runs in autocommit mode, its own
         # transaction: one round trip instead of BEGIN, statement, COMMIT. Each round trip also
@@ -215,6 +380,11 @@ class Store:
             executor.shutdown(wait=True)
         self.engine.dispose()
 
+    async def aclose(self) -> None:
+        """Close the event loop's own connections (the app's shutdown, before :meth:`close`)."""
+        if self._loop_writes is not None and self._loop_writes.loop is asyncio.get_running_loop():
+            await self._loop_writes.close()
+
     async def call(self, fn: Callable[..., T], *args: Any, urgent: bool = False) -> T:
         """``fn(*args)`` (a method of this store) without holding up the event loop: on a database
         server in one of :data:`DB_THREADS` worker threads; on SQLite at once, where a commit
@@ -223,6 +393,10 @@ class Store:
         its table, do not queue ahead of it."""
         if self.local:
             return fn(*args)
+        plan = getattr(fn, "plan", None)
+        if plan is not None and self._loop_writes is not None and self._loop_writes.usable():
+            await self._loop_writes.run(plan(self, *args))
+            return None  # type: ignore[return-value]  # a hot write returns nothing
         executor = self._executors.get(urgent)
         if executor is None:
             threads, name = (URGENT_THREADS, "mauseloch-db-urgent") if urgent else (DB_THREADS, "mauseloch-db")
@@ -309,14 +483,13 @@ class Store:
                 .values(token_hash=token_hash)
             )
 
-    def set_status(self, table_id: str, status: str, result: dict[str, Any] | None = None) -> None:
-        values: dict[str, Any] = {"status": status}
+    @hot_write
+    def set_status(self, table_id: str, status: str, result: dict[str, Any] | None = None) -> Plan:
         if status == "over":
-            values["finished"] = now()
-            values["result"] = result
-        with self._single() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+            return [("status_over", {"table_id": table_id, "status": status, "finished": now(), "result": result})]
+        return [("status", {"table_id": table_id, "status": status})]
 
+    @hot_write
     def add_move(
         self,
         table_id: str,
@@ -327,7 +500,7 @@ class Store:
         by: str | None = None,
         deadlines: list[dict[str, Any]] | None = None,
         referee: dict[str, Any] | None = None,
-    ) -> None:
+    ) -> Plan:
         """Store the move played at ``version`` (and, in the same transaction, the table's deadlines
         from then on when given); a second move for the same version raises ``IntegrityError``.
         ``referee``: the reaction window this move decided (its claims and the decision)."""
@@ -341,28 +514,20 @@ class Store:
             "by": by,
             "referee": referee,
         }
-        if deadlines is None or self._auto is self.engine:
-            with self.engine.begin() as conn:
-                conn.execute(self._insert_move, values)
-                if deadlines is not None:
-                    conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(deadlines=deadlines))
-            return
-        # one statement, so one round trip: the insert as a data-modifying CTE of the update (it
-        # runs whether or not the update reads it; a version stored already fails them both)
-        stored = insert(moves_t).values(values).returning(moves_t.c.version).cte("stored")
-        both = update(tables_t).where(tables_t.c.id == table_id).values(deadlines=deadlines).add_cte(stored)
-        with self._single() as conn:
-            conn.execute(both)
+        if deadlines is None:
+            return [("move", values)]
+        if not self.local:  # one statement: one round trip, one transaction however it is sent
+            return [("move_deadlines", {**values, "deadlines": deadlines})]
+        # SQLite has no data-modifying CTE: two statements (one transaction, see hot_write)
+        return [("move", values), ("deadlines", {"table_id": table_id, "deadlines": deadlines})]
 
-    def set_deadlines(self, table_id: str, deadlines: list[dict[str, Any]]) -> None:
-        with self._single() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(deadlines=deadlines))
+    @hot_write
+    def set_deadlines(self, table_id: str, deadlines: list[dict[str, Any]]) -> Plan:
+        return [("deadlines", {"table_id": table_id, "deadlines": deadlines})]
 
-    def set_gone(self, table_id: str, seat: int, gone: bool) -> None:
-        with self._single() as conn:
-            conn.execute(
-                update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(gone=gone)
-            )
+    @hot_write
+    def set_gone(self, table_id: str, seat: int, gone: bool) -> Plan:
+        return [("gone", {"of_table": table_id, "of_seat": seat, "gone": gone})]
 
     def set_next(self, table_id: str, next_id: str) -> None:
         with self._single() as conn:
