@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -192,6 +193,11 @@ def command(
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
+    # The event loop gets the GIL back within 0.5 ms, not 5: a psycopg or socket call releases it,
+    # and a worker thread that took it meanwhile held the loop up to the interval's end
+    # (bench/server.py, 2,000 seats on 2 processes: 416 moves/s and a p50 of 367 ms against
+    # 256–288 and 680–880 ms with the default).
+    sys.setswitchinterval(0.0005)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     shared = f", redis: {redis.rsplit('@', 1)[-1]}" if redis else ""

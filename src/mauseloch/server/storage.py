@@ -327,7 +327,12 @@ class LoopWrites:
                 raise
         waiter: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting.append(waiter)
-        return await waiter
+        try:
+            return await waiter
+        except BaseException:  # cancelled just after a connection was handed over: pass it on
+            if waiter.done() and not waiter.cancelled():
+                self._give(waiter.result())
+            raise
 
     def _give(self, conn: Any) -> None:
         if conn.closed:
