@@ -502,6 +502,32 @@ def test_a_real_ctrl_c_in_a_terminal_leaves_mau_mau_cleanly(tmp_path: Path) -> N
     assert target.exists()
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_a_ctrl_c_the_moment_the_prompt_shows_is_never_lost(tmp_path: Path) -> None:
+    """``input()`` blocks in C, and a SIGINT that came just before its read waited there for the next
+    key: 3-4 of 40 Ctrl-Cs sent the moment "Your move>" showed were lost (the flaky test above).
+    The prompt now waits in steps that Python's handler runs between (tui.common.ask): 40 games,
+    four at a time, each interrupted the moment its prompt shows, all end with exit code 130."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def interrupted(i: int) -> tuple[int, str]:
+        args = ["play", "mau-mau", "-p", "2", "--seed", str(i % 7), "--save", str(tmp_path / f"{i}.json")]
+        with _on_a_terminal(args, COLUMNS="100") as (leader, seen, child):
+            deadline = time.monotonic() + 120
+            while b"Your move>" not in seen and time.monotonic() < deadline:
+                seen += os.read(leader, 4096)  # no wait between the prompt and the key
+            os.write(leader, b"\x03")
+            try:
+                return child.wait(timeout=20), ""
+            except subprocess.TimeoutExpired:
+                return -1, seen.decode(errors="replace")[-400:]
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(interrupted, range(40)))
+    lost = [screen for code, screen in results if code != 130]
+    assert not lost, f"{len(lost)} of 40 Ctrl-Cs lost; the last screen:\n{lost[-1]}"
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the threads' signal masks in /proc")
 def test_ctrl_c_always_reaches_the_main_thread(tmp_path: Path) -> None:
     """The kernel hands a process's SIGINT to any thread that does not block it; one taken by

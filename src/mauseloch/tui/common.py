@@ -8,6 +8,9 @@ Rich through :func:`shown` (escaped inside markup) or as a ``rich.text.Text`` (:
 from __future__ import annotations
 
 import contextlib
+import os
+import select
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -127,11 +130,34 @@ def save_for_user(
     console.print(Text(t("term.saved", lang, path=path, game=game.name)), soft_wrap=True)
 
 
+def ask(console: Any, prompt: str) -> str:
+    """``console.input(prompt)`` that never loses a Ctrl-C pressed as the prompt appears.
+
+    ``input()`` blocks in C: a SIGINT that comes after Python's last look at its signals and
+    before the read starts waits there for the next key (4 of 40 Ctrl-Cs sent the moment the
+    prompt showed, on a pseudo-terminal, before this). On a terminal the line is waited for in
+    steps of 0.2 s instead, so Python's handler runs between them and raises KeyboardInterrupt."""
+    try:
+        fd = sys.stdin.fileno()
+        waits = os.isatty(fd) and os.name != "nt"  # Windows: select() takes sockets only
+    except (AttributeError, ValueError, OSError):  # a test's replaced stdin
+        waits = False
+    if not waits:
+        return str(console.input(prompt))
+    console.print(prompt, end="")
+    while not select.select([fd], [], [], 0.2)[0]:
+        pass
+    line = sys.stdin.readline()  # a terminal hands over one line a read: nothing waits in a buffer
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")
+
+
 def offer_save(console: Any, lang: Lang = "en") -> Path | None:
     """After Ctrl-C without ``--save``: ask for a file to save the game in (None: not wanted,
     or the input ended, or a second Ctrl-C)."""
     try:
-        answer = console.input(t("term.offerSave", lang)).strip()
+        answer = ask(console, t("term.offerSave", lang)).strip()
     except (EOFError, KeyboardInterrupt):
         return None
     if not answer:

@@ -13,6 +13,7 @@ from mauseloch.games.maumau import parse_card, parse_wish
 from mauseloch.locale import Lang, t, tn
 
 from .common import (
+    ask,
     check_save_path,
     fail,
     lang_option,
@@ -208,7 +209,7 @@ def command(
                 best = [names[s["player"]] for s in match.standings() if s["rank"] == 1]
                 console.print(f"[bold green]{t('match.over', lang, names=shown(', '.join(best)))}[/]")
                 break
-            answer = console.input(t("match.next", lang) + " ")
+            answer = ask(console, t("match.next", lang) + " ")
             if answer.strip().lower() in ("q", "quit", "exit"):
                 raise EOFError
             match.next_deal()
@@ -309,7 +310,7 @@ def _play_human(console: Any, game: Any, me: int, lang: Lang) -> None:
     hand: list[str] = view["hand"]
     legal: list[str] = view["legal_moves"]
     while True:
-        text = console.input(f"[bold]{t('term.prompt', lang)}[/]").strip()
+        text = ask(console, f"[bold]{t('term.prompt', lang)}[/]").strip()
         if text.lower() in ("q", "quit", "exit"):
             raise EOFError
         if text.lower() in ("r", "regeln", "rules"):
@@ -376,7 +377,7 @@ def _ask_wish(console: Any, wish: str, typed: bool, lang: Lang) -> str:
         except ValueError as exc:
             if typed:  # a wish was given (maybe an empty line): say what is wrong with it
                 say_error(console, exc, prefix="")
-        wish = console.input(t("term.askWish", lang))
+        wish = ask(console, t("term.askWish", lang))
         if wish.strip().lower() in ("q", "quit", "exit"):
             raise EOFError
         typed = True

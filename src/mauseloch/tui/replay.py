@@ -18,7 +18,7 @@ import typer
 
 from mauseloch.locale import Lang, t, tn
 
-from .common import EXIT_INTERRUPTED, fail, lang_option, pick_lang, plural, shown
+from .common import EXIT_INTERRUPTED, ask, fail, lang_option, pick_lang, plural, shown
 
 
 def command(
@@ -107,7 +107,7 @@ class Replayer:
 
     def run(self, interactive: bool, read: Callable[[str], str] | None = None) -> None:
         console = self.console
-        ask = read or (lambda prompt: console.input(prompt))
+        ask_line = read or (lambda prompt: ask(console, prompt))
         last = len(self.moves)
         lang = self.lang
         head = t("term.replayHead", lang, game=f"[bold]{self.title}[/]", n=self.record["players"],
@@ -122,7 +122,7 @@ class Replayer:
                 self.show()
                 continue
             try:
-                answer = ask(f"[dim]{t('term.replayPrompt', lang)}[/]").strip().lower()
+                answer = ask_line(f"[dim]{t('term.replayPrompt', lang)}[/]").strip().lower()
             except EOFError:  # the input ended: show the rest without waiting
                 interactive = False
                 continue
