@@ -220,7 +220,6 @@ HOT = {
         result=bindparam("result", type_=tables_t.c.result.type),
     ),
 }
-_JSON_PARAMS = frozenset({"referee", "deadlines", "result"})
 _json = msgspec.json.Encoder()
 _DRIVER_OPTIONS: dict[str, Any] = {"autocommit": True, "application_name": "mauseloch-writes"}
 # PostgreSQL connections of a process's hot writes (LoopWrites). Each is held for a few of the
@@ -241,7 +240,8 @@ def hot_write(plan: Callable[Concatenate[Store, P], Plan]) -> Callable[Concatena
 
     @functools.wraps(plan)
     def write(self: Store, *args: P.args, **kwargs: P.kwargs) -> None:
-        with self.engine.begin() as conn:
+        # a transaction on SQLite, autocommit on a database server (where a plan is one statement)
+        with self._single() as conn:
             for name, params in plan(self, *args, **kwargs):
                 conn.execute(HOT[name], params)
 
@@ -272,7 +272,10 @@ class LoopWrites:
 
         self._psycopg = psycopg
         self._conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        self._sql = {name: str(stmt.compile(dialect=engine.dialect)) for name, stmt in HOT.items()}
+        compiled = {name: stmt.compile(dialect=engine.dialect) for name, stmt in HOT.items()}
+        self._sql = {name: str(c) for name, c in compiled.items()}
+        # the values psycopg gets as JSON text (SQLAlchemy's JSON type would serialise them)
+        self._json = {name: {k for k, b in c.binds.items() if isinstance(b.type, JSON)} for name, c in compiled.items()}
         self.loop: asyncio.AbstractEventLoop | None = None  # the loop the connections belong to
         self._free: list[Any] = []  # idle connections
         self._waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
@@ -289,7 +292,8 @@ class LoopWrites:
         """The plan's statements (one on a database server: see :meth:`Store.add_move`)."""
         for name, params in plan:
             sql = self._sql[name]
-            bound = {k: _json_param(v) if k in _JSON_PARAMS else v for k, v in params.items()}
+            as_json = self._json[name]
+            bound = {k: _json_param(v) if k in as_json else v for k, v in params.items()}
             conn = await self._take()
             try:
                 await conn.execute(sql, bound)
