@@ -70,7 +70,9 @@ class Stats:
     games: int = 0
     open_now: int = 0
     max_open: int = 0  # WebSockets open at once
-    acked: list[tuple[str, int, str]] = field(default_factory=list)  # (table, version, move) seen answered
+    # (table, version, the moves the seat sent at that version) seen answered: a move sent just
+    # before its socket dropped may be the one answered, after the seat sent another on reconnecting
+    acked: list[tuple[str, int, str]] = field(default_factory=list)
     around_kill: dict[str, list[float]] = field(default_factory=dict)  # table -> [last update before, first after]
     reconnects: int = 0
 
@@ -164,6 +166,7 @@ async def play_seat(run: Run, table: str, seat: int, token: str, index: int) -> 
     """One seat until its game ends: reconnects (to the next process alive) when its socket drops."""
     stats = run.stats
     attempt = 0
+    sent: dict[int, list[str]] = {}  # version -> the moves this seat sent at it, over every connection
     while True:
         base = run.base(index + attempt)
         try:
@@ -171,7 +174,7 @@ async def play_seat(run: Run, table: str, seat: int, token: str, index: int) -> 
                 stats.open_now += 1
                 stats.max_open = max(stats.max_open, stats.open_now)
                 try:
-                    await seat_moves(run, ws, table, seat, token)
+                    await seat_moves(run, ws, table, seat, token, sent)
                     return
                 finally:
                     stats.open_now -= 1
@@ -185,7 +188,7 @@ async def play_seat(run: Run, table: str, seat: int, token: str, index: int) -> 
             await asyncio.sleep(0.2 * run.rng.random())
 
 
-async def seat_moves(run: Run, ws: Any, table: str, seat: int, token: str) -> None:
+async def seat_moves(run: Run, ws: Any, table: str, seat: int, token: str, sent: dict[int, list[str]]) -> None:
     stats = run.stats
     recent: deque[float] = deque()  # when this seat sent its last messages: stay under the rate limit
     await ws.send(encode({"type": "hello", "token": token, "seat": seat, "last_seq": 0}))
@@ -212,7 +215,7 @@ async def seat_moves(run: Run, ws: Any, table: str, seat: int, token: str) -> No
         if sent_at is not None and msg["version"] > sent_version:
             # acknowledged: the next version, not made by a stand-in, so by this seat's own move
             if kind == "update" and msg["version"] == sent_version + 1 and msg.get("by") is None:
-                stats.acked.append((table, sent_version, sent_move))
+                stats.acked.append((table, sent_version, " or ".join(sent.pop(sent_version, [sent_move]))))
             if sent_at >= run.measure_from and now <= run.deadline:
                 stats.latencies.append(now - sent_at)
             sent_at = None
@@ -234,6 +237,7 @@ async def seat_moves(run: Run, ws: Any, table: str, seat: int, token: str) -> No
                 await asyncio.sleep(recent[0] + 1.0 - t)
             sent_version = msg["version"]
             sent_move = run.rng.choice(legal)
+            sent.setdefault(sent_version, []).append(sent_move)
             sent_at = time.time()
             recent.append(sent_at)
             await ws.send(encode({"type": "move", "move": sent_move, "version": sent_version}))
@@ -383,20 +387,21 @@ def drop_schema(url: str, schema: str) -> None:
 
 
 def lost_moves(db: str, acked: list[tuple[str, int, str]]) -> list[tuple[str, int, str, str | None]]:
-    """Acknowledged moves the database does not hold at their version."""
+    """Acknowledged moves the database does not hold at their version (where the seat sent
+    several moves at one version, "a or b", the stored one must be one of them)."""
     from mauseloch.server.storage import Store
 
     store = Store(db)
     try:
         by_table: dict[str, list[tuple[int, str]]] = {}
-        for table, version, move in acked:
-            by_table.setdefault(table, []).append((version, move))
+        for table, version, moves in acked:
+            by_table.setdefault(table, []).append((version, moves))
         lost: list[tuple[str, int, str, str | None]] = []
-        for table, moves in by_table.items():
+        for table, answered in by_table.items():
             row = store.load_table(table)
             stored = [m[1] for m in row.moves] if row is not None else []
-            for v, m in moves:
-                if v >= len(stored) or stored[v].lower() != m.lower():
+            for v, m in answered:
+                if v >= len(stored) or stored[v].lower() not in m.lower().split(" or "):
                     lost.append((table, v, m, stored[v] if v < len(stored) else None))
         return lost
     finally:

@@ -227,6 +227,64 @@ def test_owner_killed_mid_game(servers: Callable[[], Server], pg_url: str) -> No
     assert carl.version == anna.version
 
 
+# Lengthen a lease to two minutes if the given process still holds it (a CAS: never the taker's).
+LENGTHEN = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], 120000) end return 0"
+
+
+def test_a_dead_owners_tables_are_taken_over_before_its_leases_run_out(
+    servers: Callable[[], Server], redis_url: str, pg_url: str
+) -> None:
+    """A process killed with SIGKILL leaves Redis at once (the kernel closes its connections):
+    the others take its tables over then, not when its leases would have run out."""
+    one, two = servers(), servers()
+    dead, survivor = (p.http.get("/readyz").json()["process"] for p in (one, two))
+    table, creds = new_table(one, two)
+    anna, ben = Seat(one, table, *creds[0]), Seat(two, table, *creds[1])
+    rng = random.Random(8)
+    acknowledged: list[str] = []
+    play([anna, ben], rng, 4, acknowledged)
+    client = redis.Redis.from_url(redis_url)
+    lease = f"ml:owner:{table}"
+    assert client.get(lease) == dead.encode()
+    one.proc.send_signal(signal.SIGKILL)
+    one.proc.wait(GUARD)
+    # as if its lease had two minutes left: only the owner's being gone can free the table now
+    assert client.eval(LENGTHEN, 1, lease, dead) == 1 or client.get(lease) == survivor.encode()
+    anna.connect(two)  # her reconnect finds the owner gone: the survivor takes over at once
+    assert client.get(lease) == survivor.encode()
+    assert anna.version == len(acknowledged)
+    play([anna, ben], rng, 4, acknowledged)
+    assert stored_moves(pg_url, table)[: len(acknowledged)] == acknowledged
+    client.close()
+
+
+def test_a_process_whose_subscription_drops_keeps_its_tables(servers: Callable[[], Server], redis_url: str) -> None:
+    """No subscriber on a process's channel alone does not make it gone: its other connections
+    to Redis still carry its name, and the other processes leave its tables alone."""
+    one, two = servers(), servers()
+    owner = one.http.get("/readyz").json()["process"]
+    table, creds = new_table(one, two)
+    anna, ben = Seat(one, table, *creds[0]), Seat(two, table, *creds[1])
+    rng = random.Random(9)
+    acknowledged: list[str] = []
+    play([anna, ben], rng, 2, acknowledged)
+    client = redis.Redis.from_url(redis_url)
+    lease = f"ml:owner:{table}"
+    client.eval(LENGTHEN, 1, lease, owner)
+    killed = 0
+    deadline = time.monotonic() + 2.0  # four ticks of the other process's sweep
+    while time.monotonic() < deadline:
+        for c in client.client_list():
+            if c.get("name") == f"ml-{owner}" and int(c.get("sub", 0)) > 0:  # its subscriber
+                killed += client.client_kill_filter(_id=c["id"])
+        time.sleep(0.05)
+    assert killed > 0
+    assert client.get(lease) == owner.encode()
+    play([anna, ben], rng, 4, acknowledged)  # the table plays on, still with its owner
+    assert client.get(lease) == owner.encode()
+    client.close()
+
+
 def test_the_caps_of_one_address_hold_across_processes(servers: Callable[..., Server]) -> None:
     """Two sockets per address in all, wherever they land; a killed process's stop counting."""
     caps = ("--max-sockets-per-address", "2", "--tables-per-minute", "3", "--open-tables-per-address", "0")

@@ -12,10 +12,13 @@ it gets ``stale`` and catches up (session.py), so no acknowledged move is ever l
 A WebSocket may land on any process (no sticky sessions). Where the table is owned elsewhere the
 socket talks to a :class:`RemoteTable`: moves, comings and goings, snapshots and rematch votes go
 to the owner as requests, and the owner's messages come back through the :class:`~.redis_hub.RedisHub`.
-When the owner dies (SIGKILL), its leases expire; every process sweeps the set of live tables
-``ml:live`` each tick and takes over tables nobody owns, so they play on within
-``LEASE_MS + TICK`` plus the time to load them. Connections on the surviving processes are
-re-attached to the new owner; those of the dead one reconnect anywhere.
+When the owner dies (SIGKILL), every process sweeps the set of live tables ``ml:live`` each tick
+and takes over tables nobody owns: those whose lease expired, and at once those of a process
+that Redis no longer sees (no subscriber on its channel, no connection under its name: the kernel
+closed its sockets). A request that finds the owner gone wakes the sweep, so such tables play on
+within a tick or so plus the time to load them; a process that stopped answering but still holds
+its connections loses its tables when its leases run out (``LEASE_MS + TICK``). Connections on
+the surviving processes are re-attached to the new owner; those of the dead one reconnect anywhere.
 
 The lobby holds across processes: the table list is read from the summaries every owner keeps in
 the Redis hash ``ml:summary``; creating and joining write the store first, then tell the owner.
@@ -42,7 +45,7 @@ from redis.exceptions import RedisError
 from .hub import Connection
 from .lobby import PAGE_SIZE, Lobby
 from .protocol import ErrorMsg, Pong, ProtocolError, encode
-from .redis_hub import PREFIX, NotOwner, RedisHub, RemoteConn, Unreachable, alive_key
+from .redis_hub import PREFIX, NotOwner, RedisHub, RemoteConn, Unreachable, alive_key, client_name, processes_gone
 from .session import LIVE, Settings, TableSession
 from .storage import Store, TableRow
 
@@ -54,6 +57,7 @@ RESCAN_TICKS = 120  # every minute: the store's unfinished tables are put into m
 REDIS_CONNECTIONS = 64  # per process, for requests, fan-out and the ticks (one more: the subscriber)
 LOOP_STALL = 10.0  # seconds without a tick after which a process lets its leases run out
 FAILOVER = 10.0  # seconds a request keeps looking for a table's owner before it gives up
+WAKE_GAP = 0.1  # seconds at least between ticks that requests woke early
 LOAD_BATCH = 25  # tables taken over are loaded this many to a query (three queries a batch)
 LIVE_SET = f"{PREFIX}live"
 SUMMARIES = f"{PREFIX}summary"
@@ -71,6 +75,19 @@ for i, key in ipairs(KEYS) do
   end
 end
 return lost
+"""
+# Take each lease whose owner is still the one the sweep saw (ARGV[2 + i]; "" for none): free, or
+# held by a process found gone. Returns the 1-based indexes of the leases taken.
+TAKE = """
+local won = {}
+for i, key in ipairs(KEYS) do
+  local owner = redis.call('GET', key)
+  if (not owner and ARGV[2 + i] == '') or owner == ARGV[2 + i] then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    table.insert(won, i)
+  end
+end
+return won
 """
 RELEASE = """
 for _, key in ipairs(KEYS) do
@@ -173,17 +190,22 @@ class ClusterLobby(Lobby):
 
     def __init__(self, store: Store, settings: Settings, redis_url: str, waiting_expiry: float = 1800.0) -> None:
         self.pid = secrets.token_hex(6)
-        self.redis = redis.Redis.from_url(redis_url)  # short lobby calls from synchronous code
+        # every connection carries this process's name: the others see at once when none is left
+        named = client_name(self.pid)
+        self.redis = redis.Redis.from_url(redis_url, client_name=named)  # short lobby calls from synchronous code
         # a request waits for a free connection rather than failing when many are under way
-        pool = redis.asyncio.BlockingConnectionPool.from_url(redis_url, max_connections=REDIS_CONNECTIONS, timeout=20)
+        pool = redis.asyncio.BlockingConnectionPool.from_url(
+            redis_url, max_connections=REDIS_CONNECTIONS, timeout=20, client_name=named
+        )
         self.aredis = redis.asyncio.Redis(connection_pool=pool)
         self.redis.ping()  # refuse to start without Redis
         self.cluster_hub = RedisHub(self.aredis, self.pid, self.handle)
         super().__init__(store, settings, self.cluster_hub, waiting_expiry=waiting_expiry)
         self.cluster_hub.on_owner = self._new_owner
         self.owners: dict[str, str] = {}  # table -> owner process, as last seen (a cache)
-        self._lease_client = redis.Redis.from_url(redis_url)  # the renewer thread's own
+        self._lease_client = redis.Redis.from_url(redis_url, client_name=named)  # the renewer thread's own
         self._renew = self._lease_client.register_script(RENEW)
+        self._take = self.aredis.register_script(TAKE)
         self._release = self.redis.register_script(RELEASE)
         self._written: dict[str, bytes] = {}  # the summary last written per owned table
         # tables whose lease this process took and which it is loading: renewed like its own,
@@ -193,6 +215,7 @@ class ClusterLobby(Lobby):
         self._remote_loads: dict[str, asyncio.Future[RemoteTable | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()  # a request found a table's owner gone: sweep now
         self._heart: asyncio.Task[None] | None = None
         self._loop_seen = time.monotonic()  # when the event loop last ran a tick
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -263,7 +286,9 @@ class ClusterLobby(Lobby):
                     return await self.handle(owner, table, op, args)
                 if owner is not None:
                     return await self.cluster_hub.call(owner, table, op, args)
-            except (NotOwner, Unreachable):
+            except Unreachable:
+                self._wake.set()  # the owner may be dead: take its tables over now, not when its leases lapse
+            except NotOwner:
                 pass
             except RedisError as exc:
                 log.warning("request %s for table %s: %s", op, table, exc)
@@ -633,7 +658,11 @@ class ClusterLobby(Lobby):
                 raise
             except Exception:
                 log.exception("process %s: the ownership tick failed", self.pid)
-            await asyncio.sleep(TICK)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), TICK)
+            if self._wake.is_set():  # woken by a request: the tick comes early, but not in a busy loop
+                self._wake.clear()
+                await asyncio.sleep(WAKE_GAP)
 
     async def _heartbeat(self) -> None:
         """Tell the renewer thread that the event loop runs (however slow its work is)."""
@@ -712,20 +741,22 @@ class ClusterLobby(Lobby):
                 del self.tables[t]
 
     async def _sweep(self) -> None:
-        """Take over the live tables nobody owns (their owner died or stopped)."""
+        """Take over the live tables nobody owns: their lease lapsed, or their owner is gone."""
         live = [_text(t) or "" for t in await self.aredis.smembers(LIVE_SET)]
-        candidates = [t for t in live if t not in self.tables]
+        candidates = [t for t in live if t not in self.tables and t not in self._loading]
         if not candidates:
             return
-        owners = await self.aredis.mget([lease_key(t) for t in candidates])
-        free = [t for t, owner in zip(candidates, owners, strict=True) if owner is None and t not in self._loading]
+        owners = [_text(o) for o in await self.aredis.mget([lease_key(t) for t in candidates])]
+        gone = await processes_gone(self.aredis, {o for o in owners if o is not None and o != self.pid})
+        free = [(t, o or "") for t, o in zip(candidates, owners, strict=True) if o is None or o in gone]
         if not free:
             return
-        async with self.aredis.pipeline(transaction=False) as pipe:  # one round trip, not one per table
-            for t in free:
-                pipe.set(lease_key(t), self.pid, nx=True, px=LEASE_MS)
-            won = await pipe.execute()
-        taken = [t for t, ok in zip(free, won, strict=True) if ok]
+        if gone:
+            log.warning("process %s: process %s is gone; taking over its tables", self.pid, ", ".join(sorted(gone)))
+        # one round trip, and only where the owner is still the one seen here (a lease renewed
+        # or taken by another process meanwhile stays theirs)
+        won = await self._take(keys=[lease_key(t) for t, _ in free], args=[self.pid, LEASE_MS, *(o for _, o in free)])
+        taken = [free[int(i) - 1][0] for i in won]
         for t in taken:
             self.owners[t] = self.pid
         # loaded after their leases were taken, in batches side by side in worker threads; the
@@ -734,8 +765,10 @@ class ClusterLobby(Lobby):
 
     async def _drop_dead(self) -> None:
         """Connections held by a process that died count as lost (grace time, then a stand-in)."""
-        for pid in self.cluster_hub.remote_pids() - {self.pid}:
-            if await self.aredis.exists(alive_key(pid)):
+        others = self.cluster_hub.remote_pids() - {self.pid}
+        gone = await processes_gone(self.aredis, others)
+        for pid in others:
+            if pid not in gone and await self.aredis.exists(alive_key(pid)):
                 continue
             for table, conn in self.cluster_hub.drop_process(pid):
                 session = self.tables.get(table)

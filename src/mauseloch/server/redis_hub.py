@@ -39,7 +39,7 @@ log = logging.getLogger("mauseloch.server")
 
 PREFIX = "ml:"
 SPECTATOR = -1  # the seat None on the wire (msgpack maps want one key type)
-REPLY_WAIT = 1.0  # seconds between checks that the owner still lives while a request waits
+REPLY_WAIT = 0.5  # seconds between checks that the owner still lives while a request waits
 REPLY_LIMIT = 10.0  # seconds a request waits at most for its reply
 POLL = 0.01  # seconds the reader waits for a frame before it looks at subscription changes
 
@@ -59,6 +59,27 @@ def process_channel(pid: str) -> str:
 
 def alive_key(pid: str) -> str:
     return f"{PREFIX}alive:{pid}"
+
+
+def client_name(pid: str) -> str:
+    """The name every Redis connection of process ``pid`` carries (``CLIENT SETNAME``): when none
+    is left, the process is gone (the kernel closed its sockets) or cut off from Redis."""
+    return f"ml-{pid}"
+
+
+async def processes_gone(redis: Redis, pids: set[str]) -> set[str]:
+    """The processes among ``pids`` that Redis sees no more: nothing subscribed to their channel
+    and no connection under their name (a process whose subscription alone broke is not gone).
+    One cheap command while every process is there."""
+    if not pids:
+        return set()
+    order = sorted(pids)
+    counts = await redis.pubsub_numsub(*(process_channel(p) for p in order))
+    quiet = {p for p, (_, n) in zip(order, counts, strict=True) if int(n) == 0}
+    if not quiet:
+        return set()
+    names = {c.get("name") for c in await redis.client_list()}
+    return {p for p in quiet if client_name(p) not in names}
 
 
 class Unreachable(Exception):
@@ -244,7 +265,11 @@ class RedisHub:
                     return await asyncio.wait_for(asyncio.shield(future), REPLY_WAIT)
                 except TimeoutError:
                     waited += REPLY_WAIT
-                    if waited >= REPLY_LIMIT or not await self.redis.exists(alive_key(pid)):
+                    if (
+                        waited >= REPLY_LIMIT
+                        or not await self.redis.exists(alive_key(pid))
+                        or await processes_gone(self.redis, {pid})
+                    ):
                         raise Unreachable(pid) from None
         finally:
             self._pending.pop(rid, None)
