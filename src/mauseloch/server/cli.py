@@ -211,5 +211,6 @@ def command(
         ws_per_message_deflate=False,
         lifespan="on",
         http=http_protocol(app.state.guard),
+        loop="mauseloch.server.listen:new_loop",  # accepts new connections in batches (listen.py)
     )
     uvicorn.Server(config).run(sockets=[sock])
