@@ -35,6 +35,7 @@ import logging
 import secrets
 import threading
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 import msgspec
@@ -219,7 +220,8 @@ class ClusterLobby(Lobby):
         self._remote_loads: dict[str, asyncio.Future[RemoteTable | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()  # a request found a table's owner gone: sweep now
+        self._wake = asyncio.Event()  # a request found a table's owner gone, or a message reached nobody: sweep now
+        self.cluster_hub.on_unheard = self._wake.set  # a process holding connections is gone, maybe
         self._heart: asyncio.Task[None] | None = None
         self._loop_seen = time.monotonic()  # when the event loop last ran a tick
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -547,9 +549,7 @@ class ClusterLobby(Lobby):
         """:meth:`get` without holding up the event loop (the requests' and sockets' way)."""
         session = self.tables.get(table_id)
         if session is not None and not session.stopping:
-            if any(s.kind == "human" and not s.taken for s in session.row.seats):
-                await self.refresh_seats(session)  # as in get: a seat just taken elsewhere opens here
-            return session
+            return await self._with_seats(session)
         try:
             owner = await self._owner(table_id)
         except RedisError as exc:
@@ -557,17 +557,25 @@ class ClusterLobby(Lobby):
             return None
         if owner == self.pid:  # taken over just now, or being loaded by a sweep, or finished
             running = self.tables.get(table_id)
-            if running is not None:
-                return running
-            if table_id in self._loading:
-                return await asyncio.shield(self._loading[table_id])
-            return self._adopt(await self.store.call(self.store.load_table, table_id))
+            if running is None and table_id in self._loading:
+                running = await asyncio.shield(self._loading[table_id])
+            elif running is None:
+                running = self._adopt(await self.store.call(self.store.load_table, table_id))
+            # loaded before a seat was taken through another process, maybe (a takeover while
+            # someone joins): the seat's token must open it all the same
+            return None if running is None else await self._with_seats(running)
         pending = self._remote_loads.get(table_id)
         if pending is None:  # the seats of one table reconnecting together share one load
             pending = asyncio.ensure_future(self._load_remote(table_id))
             self._remote_loads[table_id] = pending
             pending.add_done_callback(lambda _: self._remote_loads.pop(table_id, None))
         return await asyncio.shield(pending)
+
+    async def _with_seats(self, session: TableSession) -> TableSession:
+        """``session``, with the seats taken through other processes (as :meth:`get`)."""
+        if any(s.kind == "human" and not s.taken for s in session.row.seats):
+            await self.refresh_seats(session)
+        return session
 
     async def _load_remote(self, table_id: str) -> RemoteTable | None:
         try:
@@ -653,6 +661,7 @@ class ClusterLobby(Lobby):
     # -- every tick ------------------------------------------------------------------------
     async def _tick(self) -> None:
         ticks = 0
+        loop = asyncio.get_running_loop()
         while True:
             if ticks % RESCAN_TICKS == 0:  # the store's unfinished tables, in case Redis forgot some
                 with contextlib.suppress(Exception):
@@ -660,17 +669,25 @@ class ClusterLobby(Lobby):
                     if unfinished:
                         await self.aredis.sadd(LIVE_SET, *unfinished)
             ticks += 1
-            try:
-                await self._tick_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("process %s: the ownership tick failed", self.pid)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), TICK)
-            if self._wake.is_set():  # woken by a request: the tick comes early, but not in a busy loop
-                self._wake.clear()
-                await asyncio.sleep(WAKE_GAP)
+            await self._guarded(self._tick_once())
+            # until the next tick, a request that found an owner unreachable, or a table message
+            # that reached nobody, asks for a sweep at once (not in a busy loop: WAKE_GAP)
+            next_tick = loop.time() + TICK
+            while (left := next_tick - loop.time()) > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), left)
+                if self._wake.is_set():
+                    self._wake.clear()
+                    await self._guarded(self._sweep_now())
+                    await asyncio.sleep(WAKE_GAP)
+
+    async def _guarded(self, work: Awaitable[None]) -> None:
+        try:
+            await work
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("process %s: the ownership tick failed", self.pid)
 
     async def _heartbeat(self) -> None:
         """Tell the renewer thread that the event loop runs (however slow its work is)."""
@@ -680,6 +697,9 @@ class ClusterLobby(Lobby):
 
     async def _tick_once(self) -> None:
         await self._summaries()
+        await self._sweep_now()
+
+    async def _sweep_now(self) -> None:
         await self._sweep()
         await self._drop_dead()
 

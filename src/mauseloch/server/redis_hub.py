@@ -117,7 +117,7 @@ class RedisHub:
         self._local: dict[str, set[Connection]] = {}
         self._remote: dict[str, dict[tuple[str, int], RemoteConn]] = {}
         self._syncing: dict[Connection, list[tuple[int, str]]] = {}  # waiting for their snapshot
-        self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._out: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue()  # (channel, frame, a message?)
         self._subscribed: set[str] = set()
         self._wanted: set[str] = set()
         self._ready: dict[str, asyncio.Event] = {}
@@ -126,6 +126,8 @@ class RedisHub:
         self._tasks: list[asyncio.Task[None]] = []
         self._work: set[asyncio.Task[None]] = set()
         self.on_owner: Callable[[str, str], None] = lambda table, pid: None  # ``pid`` took ``table`` over
+        # a table's message reached no process, though some held its connections: one may be gone
+        self.on_unheard: Callable[[], None] = lambda: None
         self.published = 0  # frames published (metrics)
 
     # -- the Hub protocol ----------------------------------------------------------------
@@ -180,11 +182,11 @@ class RedisHub:
                 text = texts.get(rc.seat)
                 pairs[key] = text if text is not None else message_for(rc.seat)
         if pairs:
-            self._out.put_nowait((table_channel(table), _pack(("m", self.pid, version, pairs))))
+            self._out.put_nowait((table_channel(table), _pack(("m", self.pid, version, pairs)), True))
 
     def close_seat(self, table: str, seat: int, code: int) -> None:
         self._close_local(table, seat, code)
-        self._out.put_nowait((table_channel(table), _pack(("c", self.pid, seat, code))))
+        self._out.put_nowait((table_channel(table), _pack(("c", self.pid, seat, code)), False))
 
     def close_all(self, code: int) -> None:
         for conns in self._local.values():
@@ -215,7 +217,7 @@ class RedisHub:
 
     def announce_owner(self, table: str) -> None:
         """Tell every process holding connections of ``table`` that this process owns it now."""
-        self._out.put_nowait((table_channel(table), _pack(("o", self.pid))))
+        self._out.put_nowait((table_channel(table), _pack(("o", self.pid)), False))
 
     def begin_sync(self, conn: Connection) -> None:
         """Hold back ``conn``'s messages until :meth:`end_sync` gives it its snapshot."""
@@ -321,10 +323,12 @@ class RedisHub:
                 batch.append(self._out.get_nowait())
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, payload in batch:
+                    for channel, payload, _ in batch:
                         pipe.publish(channel, payload)
-                    await pipe.execute()
+                    heard = await pipe.execute()
                 self.published += len(batch)
+                if any(message and n == 0 for (_, _, message), n in zip(batch, heard, strict=True)):
+                    self.on_unheard()
             except RedisError:
                 log.exception("%d table messages could not be published; clients will resync", len(batch))
 
