@@ -189,6 +189,16 @@ async def play_seat(run: Run, table: str, seat: int, token: str, index: int) -> 
 
 
 async def seat_moves(run: Run, ws: Any, table: str, seat: int, token: str, sent: dict[int, list[str]]) -> None:
+    closed = asyncio.ensure_future(ws.wait_closed())
+    try:
+        await _seat_moves(run, ws, table, seat, token, sent, closed)
+    finally:
+        closed.cancel()
+
+
+async def _seat_moves(
+    run: Run, ws: Any, table: str, seat: int, token: str, sent: dict[int, list[str]], closed: asyncio.Future[None]
+) -> None:
     stats = run.stats
     recent: deque[float] = deque()  # when this seat sent its last messages: stay under the rate limit
     await ws.send(encode({"type": "hello", "token": token, "seat": seat, "last_seq": 0}))
@@ -228,8 +238,10 @@ async def seat_moves(run: Run, ws: Any, table: str, seat: int, token: str, sent:
             continue
         legal = view.get("legal_moves")
         if legal and sent_at is None:
-            if run.think:
-                await asyncio.sleep(run.think * (0.5 + run.rng.random()))
+            if run.think:  # a socket that closes meanwhile is noticed at once, as a page hears it
+                await asyncio.wait({closed}, timeout=run.think * (0.5 + run.rng.random()))
+                if closed.done():
+                    await ws.recv()  # raises ConnectionClosed
             t = time.time()
             while recent and t - recent[0] >= 1.0:
                 recent.popleft()

@@ -231,57 +231,60 @@ def test_owner_killed_mid_game(servers: Callable[[], Server], pg_url: str) -> No
 LENGTHEN = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], 120000) end return 0"
 
 
+class Leased:
+    """A table created on process ``one`` (its owner) and joined on ``two``, a few moves in."""
+
+    def __init__(self, one: Server, two: Server, seed: int, moves: int) -> None:
+        self.owner, self.other = (p.http.get("/readyz").json()["process"] for p in (one, two))
+        self.table, self.creds = new_table(one, two)
+        self.anna, self.ben = Seat(one, self.table, *self.creds[0]), Seat(two, self.table, *self.creds[1])
+        self.rng = random.Random(seed)
+        self.acknowledged: list[str] = []
+        self.play(moves)
+        self.lease = f"ml:owner:{self.table}"
+
+    def play(self, moves: int) -> None:
+        play([self.anna, self.ben], self.rng, moves, self.acknowledged)
+
+
 def test_a_dead_owners_tables_are_taken_over_before_its_leases_run_out(
     servers: Callable[[], Server], redis_url: str, pg_url: str
 ) -> None:
     """A process killed with SIGKILL leaves Redis at once (the kernel closes its connections):
     the others take its tables over then, not when its leases would have run out."""
     one, two = servers(), servers()
-    dead, survivor = (p.http.get("/readyz").json()["process"] for p in (one, two))
-    table, creds = new_table(one, two)
-    anna, ben = Seat(one, table, *creds[0]), Seat(two, table, *creds[1])
-    rng = random.Random(8)
-    acknowledged: list[str] = []
-    play([anna, ben], rng, 4, acknowledged)
+    t = Leased(one, two, seed=8, moves=4)
     client = redis.Redis.from_url(redis_url)
-    lease = f"ml:owner:{table}"
-    assert client.get(lease) == dead.encode()
+    assert client.get(t.lease) == t.owner.encode()
     one.proc.send_signal(signal.SIGKILL)
     one.proc.wait(GUARD)
     # as if its lease had two minutes left: only the owner's being gone can free the table now
-    assert client.eval(LENGTHEN, 1, lease, dead) == 1 or client.get(lease) == survivor.encode()
-    anna.connect(two)  # her reconnect finds the owner gone: the survivor takes over at once
-    assert client.get(lease) == survivor.encode()
-    assert anna.version == len(acknowledged)
-    play([anna, ben], rng, 4, acknowledged)
-    assert stored_moves(pg_url, table)[: len(acknowledged)] == acknowledged
+    assert client.eval(LENGTHEN, 1, t.lease, t.owner) == 1 or client.get(t.lease) == t.other.encode()
+    t.anna.connect(two)  # her reconnect finds the owner gone: the survivor takes over at once
+    assert client.get(t.lease) == t.other.encode()
+    assert t.anna.version == len(t.acknowledged)
+    t.play(4)
+    assert stored_moves(pg_url, t.table)[: len(t.acknowledged)] == t.acknowledged
     client.close()
 
 
 def test_a_process_whose_subscription_drops_keeps_its_tables(servers: Callable[[], Server], redis_url: str) -> None:
     """No subscriber on a process's channel alone does not make it gone: its other connections
     to Redis still carry its name, and the other processes leave its tables alone."""
-    one, two = servers(), servers()
-    owner = one.http.get("/readyz").json()["process"]
-    table, creds = new_table(one, two)
-    anna, ben = Seat(one, table, *creds[0]), Seat(two, table, *creds[1])
-    rng = random.Random(9)
-    acknowledged: list[str] = []
-    play([anna, ben], rng, 2, acknowledged)
+    t = Leased(servers(), servers(), seed=9, moves=2)
     client = redis.Redis.from_url(redis_url)
-    lease = f"ml:owner:{table}"
-    client.eval(LENGTHEN, 1, lease, owner)
+    client.eval(LENGTHEN, 1, t.lease, t.owner)
     killed = 0
     deadline = time.monotonic() + 2.0  # four ticks of the other process's sweep
     while time.monotonic() < deadline:
         for c in client.client_list():
-            if c.get("name") == f"ml-{owner}" and int(c.get("sub", 0)) > 0:  # its subscriber
+            if c.get("name") == f"ml-{t.owner}" and int(c.get("sub", 0)) > 0:  # its subscriber
                 killed += client.client_kill_filter(_id=c["id"])
         time.sleep(0.05)
     assert killed > 0
-    assert client.get(lease) == owner.encode()
-    play([anna, ben], rng, 4, acknowledged)  # the table plays on, still with its owner
-    assert client.get(lease) == owner.encode()
+    assert client.get(t.lease) == t.owner.encode()
+    t.play(4)  # the table plays on, still with its owner
+    assert client.get(t.lease) == t.owner.encode()
     client.close()
 
 
