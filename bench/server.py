@@ -72,7 +72,7 @@ class Stats:
     max_open: int = 0  # WebSockets open at once
     # (table, version, the moves the seat sent at that version) seen answered: a move sent just
     # before its socket dropped may be the one answered, after the seat sent another on reconnecting
-    acked: list[tuple[str, int, str]] = field(default_factory=list)
+    acked: list[tuple[str, int, tuple[str, ...]]] = field(default_factory=list)
     around_kill: dict[str, list[float]] = field(default_factory=dict)  # table -> [last update before, first after]
     reconnects: int = 0
 
@@ -225,7 +225,7 @@ async def _seat_moves(
         if sent_at is not None and msg["version"] > sent_version:
             # acknowledged: the next version, not made by a stand-in, so by this seat's own move
             if kind == "update" and msg["version"] == sent_version + 1 and msg.get("by") is None:
-                stats.acked.append((table, sent_version, " or ".join(sent.pop(sent_version, [sent_move]))))
+                stats.acked.append((table, sent_version, tuple(sent.pop(sent_version, [sent_move]))))
             if sent_at >= run.measure_from and now <= run.deadline:
                 stats.latencies.append(now - sent_at)
             sent_at = None
@@ -398,23 +398,23 @@ def drop_schema(url: str, schema: str) -> None:
     engine.dispose()
 
 
-def lost_moves(db: str, acked: list[tuple[str, int, str]]) -> list[tuple[str, int, str, str | None]]:
+def lost_moves(db: str, acked: list[tuple[str, int, tuple[str, ...]]]) -> list[tuple[str, int, str, str | None]]:
     """Acknowledged moves the database does not hold at their version (where the seat sent
-    several moves at one version, "a or b", the stored one must be one of them)."""
+    several moves at one version, the stored one must be one of them)."""
     from mauseloch.server.storage import Store
 
     store = Store(db)
     try:
-        by_table: dict[str, list[tuple[int, str]]] = {}
+        by_table: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
         for table, version, moves in acked:
             by_table.setdefault(table, []).append((version, moves))
         lost: list[tuple[str, int, str, str | None]] = []
         for table, answered in by_table.items():
             row = store.load_table(table)
             stored = [m[1] for m in row.moves] if row is not None else []
-            for v, m in answered:
-                if v >= len(stored) or stored[v].lower() not in m.lower().split(" or "):
-                    lost.append((table, v, m, stored[v] if v < len(stored) else None))
+            for v, sent in answered:
+                if v >= len(stored) or stored[v].lower() not in {m.lower() for m in sent}:
+                    lost.append((table, v, " or ".join(sent), stored[v] if v < len(stored) else None))
         return lost
     finally:
         store.close()

@@ -1,6 +1,6 @@
 """The event loop ``serve`` runs on: uvloop's, accepting new connections in batches.
 
-libuv accepts one connection each time the loop polls (libuv/libuv#3696, in uvloop since 0.18):
+libuv accepts one connection each time the loop polls (libuv/libuv#3696; so does uvloop 0.23's):
 the listening socket then counts like any one of the thousands of sockets whose messages the
 loop handles each round. Under load a round takes tens of milliseconds, so connections came in
 at 20 to 200 a second. When a process of several was killed with 2,000 seats on the run

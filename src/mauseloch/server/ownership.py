@@ -58,7 +58,7 @@ RESCAN_TICKS = 120  # every minute: the store's unfinished tables are put into m
 REDIS_CONNECTIONS = 64  # per process, for requests, fan-out and the ticks (one more: the subscriber)
 LOOP_STALL = 10.0  # seconds without a tick after which a process lets its leases run out
 FAILOVER = 10.0  # seconds a request keeps looking for a table's owner before it gives up
-WAKE_GAP = 0.1  # seconds at least between ticks that requests woke early
+WAKE_GAP = 0.1  # seconds at least between sweeps woken early (by requests, or messages nobody heard)
 LOAD_BATCH = 25  # tables taken over are loaded this many to a query (three queries a batch)
 # Seconds of replaying tables taken over before the loop serves others. One table a round took
 # 1.5 s for the 248 tables of a killed process while 1,000 sockets reconnected (a round took
@@ -700,8 +700,17 @@ class ClusterLobby(Lobby):
         await self._sweep_now()
 
     async def _sweep_now(self) -> None:
-        await self._sweep()
-        await self._drop_dead()
+        gone: dict[str, bool] = {}  # process -> gone, asked of Redis once for the sweep and the drops
+        await self._sweep(gone)
+        await self._drop_dead(gone)
+
+    async def _gone(self, pids: set[str], known: dict[str, bool]) -> set[str]:
+        """The processes among ``pids`` that are gone (:func:`processes_gone`), asking Redis only
+        about those not in ``known``, which is filled in."""
+        ask = pids - known.keys()
+        found = await processes_gone(self.aredis, ask)
+        known.update((p, p in found) for p in ask)
+        return {p for p in pids if known[p]}
 
     def _renew_leases(self) -> None:
         """The renewer thread: this process's leases and its ``alive`` key, every :data:`TICK`.
@@ -768,14 +777,14 @@ class ClusterLobby(Lobby):
             if self.tables.get(t) is not None and self.tables[t].status not in LIVE:
                 del self.tables[t]
 
-    async def _sweep(self) -> None:
+    async def _sweep(self, known: dict[str, bool]) -> None:
         """Take over the live tables nobody owns: their lease lapsed, or their owner is gone."""
         live = [_text(t) or "" for t in await self.aredis.smembers(LIVE_SET)]
         candidates = [t for t in live if t not in self.tables and t not in self._loading]
         if not candidates:
             return
         owners = [_text(o) for o in await self.aredis.mget([lease_key(t) for t in candidates])]
-        gone = await processes_gone(self.aredis, {o for o in owners if o is not None and o != self.pid})
+        gone = await self._gone({o for o in owners if o is not None and o != self.pid}, known)
         free = [(t, o or "") for t, o in zip(candidates, owners, strict=True) if o is None or o in gone]
         if not free:
             return
@@ -791,10 +800,10 @@ class ClusterLobby(Lobby):
         # tick does not wait for them (the leases are renewed meanwhile, see _renew_leases)
         self._load_taken(taken)
 
-    async def _drop_dead(self) -> None:
+    async def _drop_dead(self, known: dict[str, bool]) -> None:
         """Connections held by a process that died count as lost (grace time, then a stand-in)."""
         others = self.cluster_hub.remote_pids() - {self.pid}
-        gone = await processes_gone(self.aredis, others)
+        gone = await self._gone(others, known)
         for pid in others:
             if pid not in gone and await self.aredis.exists(alive_key(pid)):
                 continue
