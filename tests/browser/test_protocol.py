@@ -75,28 +75,49 @@ def test_a_refused_move_shows_the_servers_reason(new_context: Any) -> None:
 def test_a_lost_update_is_noticed_and_resynced(new_context: Any) -> None:
     page = new_context().new_page()
     dropped: list[dict[str, Any]] = []
+    lost_resyncs: list[dict[str, Any]] = []
+    shown_before_gap: list[dict[str, Any]] = []
 
     def drop_one_update(msg: dict[str, Any]) -> dict[str, Any] | None:
         # Lose an update after which a bot moves, so that another update follows with a gap.
         view = msg.get("view") or {}
         if msg["type"] == "update" and view.get("to_move") not in (0, None) and not dropped:
             dropped.append(msg)
+            shown_before_gap.append([m for m in relay.to_page if m["type"] in ("update", "snapshot")][-1])
             return None
         return msg
 
-    relay = Relay(server_filter=drop_one_update)
+    def lose_first_resync(msg: dict[str, Any]) -> dict[str, Any] | None:
+        if msg["type"] == "resync" and not lost_resyncs:
+            lost_resyncs.append(msg)
+            return None
+        return msg
+
+    relay = Relay(page_filter=lose_first_resync, server_filter=drop_one_update)
     page.route_web_socket("**/ws/*", relay)
     create_table(page, "mau-mau", ["me", "bot:heuristic", "bot:heuristic"])
     open_table(page)
-    for _ in range(50):
-        if dropped and any(m["type"] == "resync" for m in relay.to_server):
+    for _ in range(400):  # play on, looking often: the page's stale state lasts 3 s
+        if lost_resyncs or page.locator(OVER).count():
             break
-        if act(page) == "over":
-            break
+        if page.locator(ACTION).count():
+            act(page)
+        else:
+            page.wait_for_timeout(50)
     assert dropped, "the relay never saw an update to drop"
-    assert any(m["type"] == "resync" for m in relay.to_server)
-    snapshots = [m for m in relay.to_page if m["type"] == "snapshot"]
-    assert len(snapshots) >= 2  # the first, and the answer to the resync
+    assert lost_resyncs, "the page did not notice the gap"
+    # Until a snapshot comes the page stands where it was: the version of the state it shows (a
+    # move would be refused as stale, never applied to a state nobody saw) and nothing to play.
+    assert page.get_attribute("#board", "data-version") == str(shown_before_gap[0]["version"])
+    assert page.get_attribute("#board", "data-pending") == "1"
+    assert page.locator(ACTION).count() == 0
+    # Its resync was lost too: a ping's pong (after 3 s) makes it ask again.
+    for _ in range(100):
+        if sum(m["type"] == "snapshot" for m in relay.to_page) >= 2:  # the first, and the resync's
+            break
+        page.wait_for_timeout(100)
+    assert [m["type"] for m in relay.to_server if m["type"] in ("ping", "resync")][:2] == ["ping", "resync"]
+    assert sum(m["type"] == "snapshot" for m in relay.to_page) >= 2, "the second resync was not answered"
     # When it is our turn again nothing moves: the page must show the server's last state.
     page.wait_for_selector(f"{ACTION}, {OVER}")
     last = [m for m in relay.to_page if m["type"] in ("update", "snapshot")][-1]

@@ -8,7 +8,7 @@ const LIMITED = { 4408: 500, 4429: 10000, 4503: 30000 };
 const SIGNED_OUT = 4401;
 
 export class TableConnection {
-  constructor({ tableId, seat, token, onSnapshot, onUpdate, onError, onStatus, onLive, onWindow }) {
+  constructor({ tableId, seat, token, onSnapshot, onUpdate, onError, onStatus, onLive, onWindow, onResync }) {
     this.tableId = tableId;
     this.seat = seat;
     this.token = token;
@@ -18,8 +18,13 @@ export class TableConnection {
     this.onStatus = onStatus;
     this.onLive = onLive || (() => {});
     this.onWindow = onWindow || (() => {});
+    this.onResync = onResync || (() => {});
+    // The version and seq of the last state this page applied: a move carries that version, so
+    // the server refuses it as stale when the page was shown less than the table holds.
     this.version = -1;
     this.seq = 0;
+    // A resync was asked for: updates are ignored until its snapshot, which replaces them all.
+    this.resyncing = false;
     this.ws = null;
     this.attempt = 0;
     this.closed = false;
@@ -39,6 +44,7 @@ export class TableConnection {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.addEventListener("open", () => {
+      this.resyncing = false; // the hello's snapshot replaces everything
       this.send({ type: "hello", token: this.token, seat: this.seat, last_seq: this.seq });
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
@@ -101,8 +107,14 @@ export class TableConnection {
     return sent;
   }
 
-  resync() {
+  resync(again = false) {
+    if (this.resyncing && !again) return;
+    this.resyncing = true;
     this.send({ type: "resync" });
+    // Answered by a snapshot; if none comes, a ping's pong asks again.
+    clearTimeout(this.answerTimer);
+    this.answerTimer = setTimeout(() => this.send({ type: "ping" }), 3000);
+    this.onResync(); // the page redraws: nothing may be played until the snapshot
   }
 
   // Leaving on purpose: the seat is "gone" at once and a stand-in plays it after a short grace.
@@ -146,23 +158,27 @@ export class TableConnection {
       this.onWindow(msg, performance.now());
       return;
     }
-    if (msg.type !== "pong") clearTimeout(this.answerTimer);
+    // Anything answers a move; only a snapshot answers a resync.
+    if (msg.type === "snapshot" || (msg.type !== "pong" && !this.resyncing)) clearTimeout(this.answerTimer);
     if (msg.type === "snapshot") {
       this.attempt = 0;
+      this.resyncing = false;
       this.version = msg.version;
       this.seq = msg.seq;
       this.onStatus("connected");
       this.onSnapshot(msg);
     } else if (msg.type === "update") {
+      if (this.resyncing) return; // the snapshot on its way holds this update and all before it
       if (msg.version <= this.version && msg.seq <= this.seq) return; // already seen
       const events = msg.events || [];
-      const gap = msg.version > this.version + 1 || msg.seq - events.length > this.seq;
-      this.version = Math.max(this.version, msg.version);
-      this.seq = Math.max(this.seq, msg.seq);
-      if (gap) {
+      if (msg.version > this.version + 1 || msg.seq - events.length > this.seq) {
+        // Something was missed. The version stays at the state the page shows (not this
+        // update's), so that no move chosen on that state is taken as made on a newer one.
         this.resync();
         return;
       }
+      this.version = msg.version;
+      this.seq = msg.seq;
       this.onUpdate(msg);
     } else if (msg.type === "presence") {
       // Presence, stand-ins, the clock or rematch votes changed; no move was made.
@@ -170,7 +186,9 @@ export class TableConnection {
       else this.onLive(msg.live);
     } else if (msg.type === "error" || msg.type === "pong") {
       // Both carry the table's version and seq: being behind means something was missed.
-      if (msg.version > this.version || msg.seq > this.seq) this.resync();
+      // A pong answers a move or a resync that nothing answered: then ask again.
+      const behind = msg.version > this.version || msg.seq > this.seq;
+      if (behind || (this.resyncing && msg.type === "pong")) this.resync(msg.type === "pong");
       if (msg.type === "error") this.onError(msg);
     }
   }

@@ -54,8 +54,13 @@ function gameName() {
 
 // ---------------------------------------------------------------- moves and errors
 
+/** A move was sent and not answered yet, or the page is waiting for a fresh snapshot. */
+function busy() {
+  return state.pending || Boolean(state.conn && state.conn.resyncing);
+}
+
 function sendMove(move) {
-  if (state.pending || !state.conn) return;
+  if (busy() || !state.conn) return;
   hideError();
   if (state.conn.move(move)) {
     state.pending = true;
@@ -383,7 +388,7 @@ function render() {
   board.dataset.version = String(state.conn ? state.conn.version : "");
   board.dataset.toMove = view.to_move === null || view.to_move === undefined ? "" : String(view.to_move);
   board.dataset.over = view.is_over ? "1" : "0";
-  board.dataset.pending = state.pending ? "1" : "0";
+  board.dataset.pending = busy() ? "1" : "0";
   // Keep keyboard focus on the same control across a redraw; when that control is gone (the
   // move was made), focus rests on the board and returns to the first choice on the next turn.
   const active = document.activeElement;
@@ -399,7 +404,7 @@ function render() {
   renderer.render(board, view, {
     seat: state.seat,
     name: seatName,
-    canAct: !state.pending && !waiting && state.status === "connected",
+    canAct: !busy() && !waiting && state.status === "connected",
     move: sendMove,
     wishDialog: $("wish-dialog"),
     // reaction games: claims with the device's time, the recent events, the countdown
@@ -465,6 +470,7 @@ function connect(cred) {
     onError,
     onStatus,
     onLive,
+    onResync: render,
     onWindow: (msg, at) => {
       const renderer = state.view ? RENDERERS[state.view.game] : null;
       if (renderer && renderer.onWindow) renderer.onWindow(msg, at);
