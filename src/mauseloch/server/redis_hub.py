@@ -42,6 +42,10 @@ SPECTATOR = -1  # the seat None on the wire (msgpack maps want one key type)
 REPLY_WAIT = 0.5  # seconds between checks that the owner still lives while a request waits
 REPLY_LIMIT = 10.0  # seconds a request waits at most for its reply
 POLL = 0.01  # seconds the reader waits for a frame before it looks at subscription changes
+# Seconds one answer to "does that process live?" serves every request waiting on it: at 2,000
+# seats on two busy processes each waiting request asked for itself, two commands every 0.5 s,
+# and those checks were 9 % of a process's CPU (py-spy, bench/server.py, 2026-12-02).
+ALIVE_FOR = 0.25
 
 _pack = msgspec.msgpack.Encoder().encode
 _unpack = msgspec.msgpack.Decoder().decode
@@ -117,7 +121,9 @@ class RedisHub:
         self._local: dict[str, set[Connection]] = {}
         self._remote: dict[str, dict[tuple[str, int], RemoteConn]] = {}
         self._syncing: dict[Connection, list[tuple[int, str]]] = {}  # waiting for their snapshot
-        self._out: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue()  # (channel, frame, a message?)
+        # what to publish, in order: (channel, frame, a table message?, told how many heard it)
+        self._out: asyncio.Queue[tuple[str, bytes, bool, asyncio.Future[int] | None]] = asyncio.Queue()
+        self._alive: dict[str, tuple[float, asyncio.Future[bool]]] = {}  # pid -> (asked at, answer)
         self._subscribed: set[str] = set()
         self._wanted: set[str] = set()
         self._ready: dict[str, asyncio.Event] = {}
@@ -182,11 +188,11 @@ class RedisHub:
                 text = texts.get(rc.seat)
                 pairs[key] = text if text is not None else message_for(rc.seat)
         if pairs:
-            self._out.put_nowait((table_channel(table), _pack(("m", self.pid, version, pairs)), True))
+            self._out.put_nowait((table_channel(table), _pack(("m", self.pid, version, pairs)), True, None))
 
     def close_seat(self, table: str, seat: int, code: int) -> None:
         self._close_local(table, seat, code)
-        self._out.put_nowait((table_channel(table), _pack(("c", self.pid, seat, code)), False))
+        self._out.put_nowait((table_channel(table), _pack(("c", self.pid, seat, code)), False, None))
 
     def close_all(self, code: int) -> None:
         for conns in self._local.values():
@@ -217,7 +223,7 @@ class RedisHub:
 
     def announce_owner(self, table: str) -> None:
         """Tell every process holding connections of ``table`` that this process owns it now."""
-        self._out.put_nowait((table_channel(table), _pack(("o", self.pid)), False))
+        self._out.put_nowait((table_channel(table), _pack(("o", self.pid)), False, None))
 
     def begin_sync(self, conn: Connection) -> None:
         """Hold back ``conn``'s messages until :meth:`end_sync` gives it its snapshot."""
@@ -255,11 +261,14 @@ class RedisHub:
         """Ask process ``pid`` to do ``op`` at ``table``; its answer, or :class:`ProtocolError`,
         :class:`NotOwner`, :class:`Unreachable` (nobody listens, or it died while we waited)."""
         rid = next(self._ids)
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
         self._pending[rid] = future
         try:
-            frame = _pack(("q", self.pid, rid, table, op, args))
-            if await self.redis.publish(process_channel(pid), frame) == 0:
+            # sent in order with the table messages, in the same round trip (see _publish)
+            heard: asyncio.Future[int] = loop.create_future()
+            self._out.put_nowait((process_channel(pid), _pack(("q", self.pid, rid, table, op, args)), False, heard))
+            if await heard == 0:
                 raise Unreachable(pid)
             waited = 0.0
             while True:
@@ -267,14 +276,24 @@ class RedisHub:
                     return await asyncio.wait_for(asyncio.shield(future), REPLY_WAIT)
                 except TimeoutError:
                     waited += REPLY_WAIT
-                    if (
-                        waited >= REPLY_LIMIT
-                        or not await self.redis.exists(alive_key(pid))
-                        or await processes_gone(self.redis, {pid})
-                    ):
+                    if waited >= REPLY_LIMIT or not await self.lives(pid):
                         raise Unreachable(pid) from None
         finally:
             self._pending.pop(rid, None)
+
+    async def lives(self, pid: str) -> bool:
+        """Whether process ``pid`` is still there (its alive key, its subscription or its
+        connections): one question to Redis answers every request that waits on it for
+        :data:`ALIVE_FOR` seconds."""
+        loop = asyncio.get_running_loop()
+        asked = self._alive.get(pid)
+        if asked is None or loop.time() - asked[0] > ALIVE_FOR:
+            asked = (loop.time(), asyncio.ensure_future(self._ask_alive(pid)))
+            self._alive[pid] = asked
+        return await asyncio.shield(asked[1])
+
+    async def _ask_alive(self, pid: str) -> bool:
+        return bool(await self.redis.exists(alive_key(pid))) and not await processes_gone(self.redis, {pid})
 
     async def _answer(self, frm: str, rid: int, table: str, op: str, args: list[Any]) -> None:
         try:
@@ -286,8 +305,7 @@ class RedisHub:
         except Exception:
             log.exception("request %s at table %s from process %s failed", op, table, frm)
             reply = ("r", rid, "error", ["server_error", "the table's server failed; nothing changed", 500])
-        with contextlib.suppress(RedisError):
-            await self.redis.publish(process_channel(frm), _pack(reply))
+        self._out.put_nowait((process_channel(frm), _pack(reply), False, None))
 
     def _replied(self, rid: int, status: str, value: Any) -> None:
         future = self._pending.get(rid)
@@ -313,9 +331,15 @@ class RedisHub:
                 await task
         for future in self._pending.values():
             future.cancel()
+        while not self._out.empty():  # never to be sent: a request waiting to hear so stops waiting
+            told = self._out.get_nowait()[3]
+            if told is not None:
+                told.cancel()
 
     async def _publish(self) -> None:
-        """Send what the tables published, in order, batched into one round trip."""
+        """Send what the tables published, the requests and the replies, in order, batched into
+        one round trip (a command of its own for each request and reply cost 7 % of a busy
+        process's CPU, most of it in the socket writes)."""
         while True:
             first = await self._out.get()
             batch = [first]
@@ -323,14 +347,21 @@ class RedisHub:
                 batch.append(self._out.get_nowait())
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, payload, _ in batch:
+                    for channel, payload, _, _ in batch:
                         pipe.publish(channel, payload)
                     heard = await pipe.execute()
-                self.published += len(batch)
-                if any(message and n == 0 for (_, _, message), n in zip(batch, heard, strict=True)):
-                    self.on_unheard()
-            except RedisError:
-                log.exception("%d table messages could not be published; clients will resync", len(batch))
+            except RedisError as exc:
+                log.exception("%d messages could not be published; clients will resync", len(batch))
+                for *_, told in batch:
+                    if told is not None and not told.done():
+                        told.set_exception(exc)
+                continue
+            self.published += len(batch)
+            for (_, _, _, told), n in zip(batch, heard, strict=True):
+                if told is not None and not told.done():
+                    told.set_result(int(n))
+            if any(message and n == 0 for (_, _, message, _), n in zip(batch, heard, strict=True)):
+                self.on_unheard()
 
     async def _read(self) -> None:
         """The one reader of this process's subscriptions (subscribing happens here too: one
