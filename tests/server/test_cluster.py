@@ -127,7 +127,7 @@ class Seat:
 
     def recv(self) -> dict[str, Any]:
         frame: dict[str, Any] = json.loads(self.ws.recv(GUARD))
-        assert frame["type"] != "error", frame
+        assert frame["type"] != "error", json.dumps(frame)
         if frame["type"] in ("snapshot", "update") and frame["version"] >= self.state.get("version", -1):
             self.state = frame
         return frame

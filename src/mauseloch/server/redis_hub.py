@@ -305,7 +305,11 @@ class RedisHub:
         except Exception:
             log.exception("request %s at table %s from process %s failed", op, table, frm)
             reply = ("r", rid, "error", ["server_error", "the table's server failed; nothing changed", 500])
-        self._out.put_nowait((process_channel(frm), _pack(reply), False, None))
+        # At once, not behind the table messages in _publish: an owner killed between the update
+        # and a queued reply left the request to be sent again to the next owner, which refused
+        # it as stale though it was played (test_owner_killed_mid_game, 2 runs in 10).
+        with contextlib.suppress(RedisError):
+            await self.redis.publish(process_channel(frm), _pack(reply))
 
     def _replied(self, rid: int, status: str, value: Any) -> None:
         future = self._pending.get(rid)
