@@ -341,9 +341,9 @@ class RedisHub:
                 told.cancel()
 
     async def _publish(self) -> None:
-        """Send what the tables published, the requests and the replies, in order, batched into
-        one round trip (a command of its own for each request and reply cost 7 % of a busy
-        process's CPU, most of it in the socket writes)."""
+        """Send what the tables published and the requests to other processes, in order, batched
+        into one round trip (a command of its own for each request and reply cost 7 % of a busy
+        process's CPU, most of it in the socket writes; replies go at once, see _answer)."""
         while True:
             first = await self._out.get()
             batch = [first]
@@ -361,10 +361,12 @@ class RedisHub:
                         told.set_exception(exc)
                 continue
             self.published += len(batch)
-            for (_, _, _, told), n in zip(batch, heard, strict=True):
+            unheard = False
+            for (_, _, message, told), n in zip(batch, heard, strict=True):
+                unheard = unheard or (message and n == 0)
                 if told is not None and not told.done():
                     told.set_result(int(n))
-            if any(message and n == 0 for (_, _, message, _), n in zip(batch, heard, strict=True)):
+            if unheard:
                 self.on_unheard()
 
     async def _read(self) -> None:
