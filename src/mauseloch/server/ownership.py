@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import logging
 import secrets
 import threading
@@ -172,7 +173,11 @@ class RemoteTable(TableSession):
         self.lobby.spawn(self.call("rematch", [seat]))
 
     def seat_taken(self, seat: int) -> None:
-        self.lobby.spawn(self.call("joined", [seat]))
+        # what the store now holds for the seat travels with the news: the owner need not read
+        # the table back (a full row, three queries, once for every join through another process)
+        taken = self.row.seats[seat]
+        joined = None if self.row.joined is None else self.row.joined.isoformat()
+        self.lobby.spawn(self.call("joined", [seat, taken.name, taken.token_hash, joined]))
 
 
 class OwnedTable(TableSession):
@@ -473,9 +478,20 @@ class ClusterLobby(Lobby):
         if op == "rematch":
             session.vote_rematch(args[0])
             return None
-        if op == "joined":
+        if op == "joined" and len(args) == 1:  # from a process of the version before: read the store
             await self.refresh_seats(session)
             session.seat_taken(args[0])
+            return None
+        if op == "joined":
+            seat, name, token_hash, joined = args
+            if not 0 <= seat < len(session.row.seats):
+                raise ProtocolError("bad_message", f"no seat {seat!r} at table {session.id}")
+            taken = session.row.seats[seat]
+            taken.name, taken.token_hash = name, token_hash
+            if joined is not None:  # a join through another process counts for the expiry here
+                session.row.joined = dt.datetime.fromisoformat(joined)
+            self._seats_changed(session, None)
+            session.seat_taken(seat)
             return None
         raise ProtocolError("bad_message", f"unknown request {op!r}")
 
@@ -489,9 +505,16 @@ class ClusterLobby(Lobby):
         for mine, stored in zip(session.row.seats, row.seats, strict=True):
             mine.name, mine.token_hash = stored.name, stored.token_hash
         session.row.joined = row.joined  # a join through another process counts for the expiry here
-        if session.row.status == "waiting" and row.status == "playing":
+        self._seats_changed(session, row.status)
+
+    def _seats_changed(self, session: TableSession, stored: str | None) -> None:
+        """A waiting table plays once the store says so (``stored``: its status there, when just
+        read) or its seats are all taken (then the status is written, again maybe: no harm)."""
+        if session.row.status != "waiting":
+            return
+        if stored == "playing":
             session.row.status = "playing"
-        elif session.row.status == "waiting" and all(s.taken for s in session.row.seats):
+        elif all(s.taken for s in session.row.seats):
             session.row.status = "playing"
             session.write_later("status", self.store.set_status, session.id, "playing")
 
