@@ -157,15 +157,19 @@ def test_the_truly_faster_reactor_wins_over_a_slower_line(
     assert SLOW_MS + 10 < FAST_MS + 150
     assert near.winners[:MICE] == [far.seat] * MICE
     assert far.winners[:MICE] == [far.seat] * MICE
-    # the server's own log: the near player's claim reached it first every time, and lost
+    # the server's own log: the near player's claim reached it first, and lost
     store = Store(server.db)
     row = store.load_table(table)
     store.close()
     assert row is not None
     windows = [row.referee[i] for i in sorted(row.referee)][:MICE]
+    first_and_lost = 0
     for window in windows:
+        assert window["decision"]["seat"] == far.seat, window
         at = {c["seat"]: c["at"] for c in window["claims"]}
-        assert at[near.seat] < at[far.seat] and window["decision"]["seat"] == far.seat, window
+        # on a loaded machine the near player's timer may fire late, its claim then arriving
+        # after the far one's (or after the decision): such a window proves nothing either way
+        first_and_lost += near.seat in at and at[near.seat] < at[far.seat]
+    assert first_and_lost >= 1, windows
     # the near player's claims came too late to win, never as broken messages
     assert all(e["code"] == "stale" for e in near.errors + far.errors), near.errors + far.errors
-
