@@ -155,6 +155,18 @@ def test_replay_shows_the_table_not_event_dumps(tmp_path: Path, game: str) -> No
         assert Text.from_markup(pretty(hand[0])).plain in out  # every hand is shown in a replay
 
 
+@pytest.mark.parametrize("game", ["mau-mau", "mausgeflippt"])
+def test_replay_names_each_move_in_the_readers_words(tmp_path: Path, game: str) -> None:
+    path = _record_file(tmp_path, game, 60)
+    out = runner.invoke(app, ["replay", str(path), "--all", "--lang", "de"]).output
+    heads = re.findall(r"Zug \d+ von \d+: .+? — (.+)", out)
+    assert len(heads) == len(mauseloch.record.load(path).record()["moves"])
+    for head in heads:  # no notation (QH, JC:S, draw, catch tie-blue, reveal) in a German replay
+        assert not re.search(r"\b[7-9TJQKA][CSHD]\b|:|draw|pass|take|catch|reveal|flip\b|timeout", head), head
+    words = ("zieht eine Karte", "wünscht sich") if game == "mau-mau" else ("legt ", "deckt die nächste Maus auf")
+    assert all(any(w in h for h in heads) for w in words), heads
+
+
 def test_replay_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _record_file(tmp_path, "mau-mau", 5)
 
@@ -188,9 +200,7 @@ async def _hand_lines(hand_size: int, players: int, width: int) -> list[str]:
 
 
 @pytest.mark.parametrize(("hand_size", "players"), [(7, 4), (12, 4), (12, 2)])
-def test_the_hand_never_parts_a_key_from_its_card_at_80_columns(
-    hand_size: int, players: int, run_async: Any
-) -> None:
+def test_the_hand_never_parts_a_key_from_its_card_at_80_columns(hand_size: int, players: int, run_async: Any) -> None:
     from rich.text import Text
 
     from mauseloch.tui.mausgeflippt import pretty

@@ -161,7 +161,7 @@ class Replayer:
             timing = f" after {rest[0]} ms" if rest and rest[0] is not None else ""
             console.print(
                 f"\n[bold]{t('replay.step', self.lang, i=i, n=len(self.moves))}[/]: {shown(self.names[seat])} — "
-                f"[cyan]{shown(move)}[/]{timing}"
+                f"{self.move_text(move)}{timing}"
             )
             first, end = self.event_counts[i - 1], self.event_counts[i]
         for event in self.events[first:end]:
@@ -169,6 +169,33 @@ class Replayer:
             if text:
                 console.print(f"   {text}")
         console.print(self.table())
+
+    def move_text(self, move: str) -> str:
+        """A move in the reader's words, its cards drawn as every screen draws them (the
+        record's notation, as typed, for anything else)."""
+        name, lang = self.game.name, self.lang
+        if name == "mau-mau":
+            from .maumau import pretty as card_text
+            from .maumau import suit_text
+
+            if move in ("draw", "pass", "take"):
+                return t(f"term.replayMove.{move}", lang)
+            card, _, wish = move.partition(":")
+            if len(card) == 2 and card[1] in "CSHD":
+                if wish in ("C", "S", "H", "D"):
+                    return t("term.replayMove.wish", lang, card=card_text(card, lang=lang), suit=suit_text(wish, lang))
+                return card_text(card, lang=lang)
+        elif name == "mausgeflippt":
+            from .mausgeflippt import pretty as clothing_text
+
+            kind, _, card = move.partition(" ")
+            if kind == "catch" and card:
+                return t("term.replayMove.catch", lang, card=clothing_text(card, lang))
+            if move in ("reveal", "flip", "timeout"):
+                return t(f"term.replayMove.{move}", lang)
+        elif move == "flip":
+            return t("term.replayMove.flipStack", lang)
+        return f"[cyan]{shown(move)}[/]"
 
     def describe(self, event: dict[str, Any]) -> str | None:
         name = self.game.name
