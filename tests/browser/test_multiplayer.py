@@ -1,5 +1,6 @@
 """Two people at one Mau-Mau table through an invite link, a spectator watching, and every
-WebSocket frame checked against the real hands: no connection ever sees another's hidden card."""
+WebSocket frame checked against the real hands: no connection ever sees another's hidden card.
+Then a rematch, agreed by both, with each page sent on to its own seat at the new table."""
 
 from __future__ import annotations
 
@@ -97,3 +98,45 @@ def test_lobby_lists_the_table_to_join_and_to_watch(new_context: Any) -> None:
     assert carla.inner_text("#conn-status") == "You are watching"
     assert carla.locator("#board .hand").count() == 0
     assert carla.locator("#board .opponents .player").count() == 3
+
+
+def test_two_people_agree_on_a_rematch_and_sit_down_again(new_context: Any, server: Any) -> None:
+    anna = new_context().new_page()
+    ben = new_context().new_page()
+    table_id, invite = create_table(anna, "mau-mau", ["me", "human"], options={"move_limit": 6})
+    open_table(anna)
+    ben.goto(invite)
+    ben.wait_for_selector("#join-panel:not([hidden])")
+    ben.fill("#join-name", "Ben")
+    ben.click("#join-button")
+    ben.wait_for_selector("#board .hand button.card")
+    pages = {"0": anna, "1": ben}
+    for _ in range(100):  # six moves, then the move limit ends the game
+        if anna.get_attribute("#board", "data-over") == "1":
+            break
+        mover = pages[anna.get_attribute("#board", "data-to-move") or "0"]
+        act(mover)
+    for page in (anna, ben):
+        page.wait_for_selector("#end-screen:not([hidden]) #rematch-button")
+
+    anna.click("#rematch-button")
+    for page in (anna, ben):  # both are told who the rematch waits for
+        page.wait_for_selector("#rematch-note")
+        assert "Ben" in page.inner_text("#rematch-note") and "Anna" not in page.inner_text("#rematch-note")
+    assert anna.locator("#rematch-button").count() == 0  # her vote is in
+    assert server.get_json(f"/api/tables/{table_id}")["next"] is None  # nothing starts on one vote
+
+    ben.click("#rematch-button")
+    for page in (anna, ben):  # both follow the new table, in their own seats
+        # the server takes the seat over from the old table's cookie and sends the page on to
+        # the new table's plain address (the token never shows in it)
+        page.wait_for_function(
+            "t => location.pathname.startsWith('/t/') && !location.pathname.endsWith('/' + t)", arg=table_id
+        )
+        page.wait_for_selector("#board[data-version='0'] .hand button.card")
+    new_id = anna.url.split("/t/", 1)[1].split("?", 1)[0]
+    assert new_id == server.get_json(f"/api/tables/{table_id}")["next"] != table_id
+    assert ben.url.split("/t/", 1)[1].split("?", 1)[0] == new_id
+    assert "Anna (you)" in anna.inner_text("#board .me") and "Ben (you)" in ben.inner_text("#board .me")
+    fresh = server.get_json(f"/api/tables/{new_id}")
+    assert fresh["status"] == "playing" and [s["name"] for s in fresh["seats"]] == ["Anna", "Ben"]
