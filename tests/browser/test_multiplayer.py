@@ -112,10 +112,12 @@ def test_two_people_agree_on_a_rematch_and_sit_down_again(new_context: Any, serv
     ben.wait_for_selector("#board .hand button.card")
     pages = {"0": anna, "1": ben}
     for _ in range(100):  # six moves, then the move limit ends the game
-        if anna.get_attribute("#board", "data-over") == "1":
+        table = server.get_json(f"/api/tables/{table_id}")
+        if table["status"] == "over":
             break
-        mover = pages[anna.get_attribute("#board", "data-to-move") or "0"]
-        act(mover)
+        for page in (anna, ben):  # whose turn it is, read from a page that is not a move behind
+            wait_version(page, table["version"])
+        act(pages[anna.get_attribute("#board", "data-to-move") or "0"])
     for page in (anna, ben):
         page.wait_for_selector("#end-screen:not([hidden]) #rematch-button")
 
