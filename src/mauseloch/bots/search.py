@@ -70,6 +70,7 @@ from ..games.maumau import (
     fit_mask,
 )
 from . import register_bot
+from .belief import History
 from .maumau_heuristic import HeuristicBot, kernel
 
 SOFT_WEIGHT = 0.15  # how much a deal keeps when a rival holds a seven it did not play on a penalty
@@ -132,6 +133,10 @@ class SearchBot:
         rank_share: float = 0.2,
         rollout_depth: int | None = None,
         peek: Callable[[], Game] | None = None,
+        history: bool = False,
+        burn: int = 1000,
+        thin: int = 20,
+        halving: bool = False,
     ) -> None:
         if iterations is None and time_ms is None:
             raise ValueError("a search needs a budget: iterations or time_ms")
@@ -167,6 +172,11 @@ class SearchBot:
         self._kept: list[int] = []  # jacks each rival drew and kept (see _observe)
         self._counts: list[int] = []
         self._direction = 1
+        # Inference from the whole history (bots.belief): deals drawn by a Markov chain over
+        # every hidden card of the game, when the history is known from the start.
+        self._history = History() if history else None
+        self.burn, self.thin = burn, thin
+        self.halving = halving
 
     # ------------------------------------------------------------------ choosing
     def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
@@ -180,6 +190,8 @@ class SearchBot:
             raise ValueError(f"the search bot plays Mau-Mau, not {view.get('game')}")
         if self.inference:
             self._observe(view)
+        if self._history is not None:
+            self._history.observe(view)
         if len(legal) == 1:
             return legal[0]
         options = view["options"]
@@ -242,26 +254,62 @@ class SearchBot:
         limit = self._limit()
         state: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         count = deals = 0
-        while True:
-            if budget is not None and count + len(moves) > max(budget, len(moves)):
-                break
-            if deadline is not None and count and time.perf_counter() >= deadline:
-                break
-            deal = self._deal_ids(view, pool)
-            if state is None:  # the position once; each deal is dealt into it in the kernel
-                state = k.state_of(MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal]))
-            # Each move played out on this deal with the same play-out seed (compiled: the
-            # heuristic on every seat, the engine's game step), as MauMau.redealt would deal it.
-            k.flat_deal(
-                *state, opts, seat, np.array(deal, dtype=np.int64), np.uint64(derive_seed(decision_seed, deals)),
-                np.uint64(derive_seed(decision_seed, 1_000_000 + deals)), actions, limit, self.rank_share, sums,
+        # How many deals each round plays out, and on how many of the moves: one round of all of
+        # them, or (halving) rounds that each keep the better half for the next.
+        rounds = self._rounds(len(moves), budget)
+        drawn: np.ndarray | None = None
+        if self._history is not None and self.peek is None and budget is not None:
+            wanted = sum(n for n, _ in rounds) if rounds else max(budget, len(moves)) // len(moves)
+            drawn = self._history.sample(
+                wanted, self._rng, derive_seed(decision_seed, 3_000_000),
+                burn=self.burn, thin=self.thin, read_choices=self.read_choices, ace_skips=self._ace_skips,
             )  # fmt: skip
-            count += len(moves)
-            deals += 1
+        alive = list(range(len(moves)))
+        for r in range(len(rounds) if rounds else 1):
+            playing = actions[alive]
+            round_sums = np.zeros(len(alive))
+            if rounds:
+                round_sums[:] = sums[alive]
+            while True:
+                if rounds:
+                    if deals >= sum(n for n, _ in rounds[: r + 1]):
+                        break
+                elif budget is not None and count + len(moves) > max(budget, len(moves)):
+                    break
+                if deadline is not None and count and time.perf_counter() >= deadline:
+                    break
+                deal = drawn[deals] if drawn is not None and deals < len(drawn) else self._deal_ids(view, pool)
+                if state is None:  # the position once; each deal is dealt into it in the kernel
+                    state = k.state_of(MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal]))
+                # Each move played out on this deal with the same play-out seed (compiled: the
+                # heuristic on every seat, the engine's game step), as MauMau.redealt would deal it.
+                k.flat_deal(
+                    *state, opts, seat, np.array(deal, dtype=np.int64), np.uint64(derive_seed(decision_seed, deals)),
+                    np.uint64(derive_seed(decision_seed, 1_000_000 + deals)), playing, limit, self.rank_share,
+                    round_sums if rounds else sums,
+                )  # fmt: skip
+                count += len(alive)
+                deals += 1
+            if rounds:
+                sums[alive] = round_sums
+                if r + 1 < len(rounds):  # the better half goes on (ties: the earlier move)
+                    keep = rounds[r + 1][1]
+                    alive = sorted(sorted(alive, key=lambda i: (-sums[i], i))[:keep])
         totals = sums.tolist()
         self.last_iterations = count
-        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+        best = max(alive, key=lambda i: (totals[i], -i))
         return moves[best]
+
+    def _rounds(self, moves: int, budget: int | None) -> list[tuple[int, int]]:
+        """(deals, moves played out on each) for every round of a halving search with ``budget``
+        play-outs; empty for the plain flat search (one round, every move on every deal)."""
+        if not self.halving or budget is None or moves < 3:
+            return []
+        sizes = [moves]
+        while sizes[-1] > 2:
+            sizes.append((sizes[-1] + 1) // 2)
+        per_round = max(budget, moves) / len(sizes)
+        return [(max(1, int(per_round // n)), n) for n in sizes]
 
     def _limit(self) -> int:
         return ROLLOUT_LIMIT if self.rollout_depth is None else self.rollout_depth
