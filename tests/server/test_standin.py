@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 
 import mauseloch
 from mauseloch.server.clock import GRACE_LEFT, GRACE_LOST, wall
+from mauseloch.server.protocol import ProtocolError
 from mauseloch.server.session import TableSession
 
 from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, seated, shut_down
@@ -256,6 +257,29 @@ def test_a_second_writer_of_a_version_gets_stale(client: TestClient) -> None:
     assert frames[-1]["code"] == "stale" and frames[-1]["version"] == 1
     assert session(client, table).version == 1  # caught up with the store
     assert client.app.state.store.load_table(table).moves == [[mover.state["seat"], legal[0]]]  # type: ignore[attr-defined, index]
+
+
+def test_a_move_sent_again_after_its_owner_died_is_answered_as_played(client: TestClient) -> None:
+    """A process whose table's owner died before answering sends the move to the next owner
+    marked ``again``: if it was played, that is the answer; anything else stays stale."""
+    table, anna, ben, _ = duel(client, clock="off")
+    mover = anna if anna.my_turn() else ben
+    seat, legal = mover.state["seat"], mover.view["legal_moves"]  # type: ignore[index]
+    s = session(client, table)
+    client.portal.call(s.apply, seat, legal[0], 0)
+    assert s.version == 1
+    client.portal.call(lambda: s.apply(seat, legal[0], 0, again=True))  # played: answered as done
+    assert s.version == 1
+    refusals = [
+        lambda: s.apply(seat, legal[0], 0),  # not marked again: a second tab's move is stale
+        lambda: s.apply(seat, "pass" if legal[0] == "draw" else "draw", 0, again=True),  # another move
+        lambda: s.apply(1 - seat, legal[0], 0, again=True),  # the other seat did not play it
+    ]
+    for refused in refusals:
+        with pytest.raises(ProtocolError) as err:
+            client.portal.call(refused)
+        assert err.value.code == "stale"
+    assert s.version == 1 and client.app.state.store.load_table(table).moves == [[seat, legal[0]]]  # type: ignore[attr-defined]
 
 
 def test_a_failing_bot_is_logged_and_its_stand_in_moves(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:

@@ -499,16 +499,22 @@ class TableSession:
             self.publish_live()
 
     # -- moves -------------------------------------------------------------------------
-    async def apply(self, seat: int | None, move: str, version: int, ms: int | None = None) -> None:
-        """A person's move built on ``version``; raises :class:`ProtocolError` (nothing changed)."""
-        await unbroken(self._person_move(seat, move, version, ms))
+    async def apply(
+        self, seat: int | None, move: str, version: int, ms: int | None = None, *, again: bool = False
+    ) -> None:
+        """A person's move built on ``version``; raises :class:`ProtocolError` (nothing changed).
+        ``again``: the same request sent anew after the process that owned the table died before
+        it answered; if that process played it, it is answered as done."""
+        await unbroken(self._person_move(seat, move, version, ms, again))
 
-    async def _person_move(self, seat: int | None, move: str, version: int, ms: int | None) -> None:
+    async def _person_move(self, seat: int | None, move: str, version: int, ms: int | None, again: bool) -> None:
         async with self.lock:  # one change at a time; the checks see the latest state
             if self.stopping:
                 raise ProtocolError("server_error", "the server is shutting down; nothing changed")
             if self.row.status == "waiting":
                 raise ProtocolError("not_started", "the game starts when every human seat is taken")
+            if again and 0 <= version < self.version and self._played(version, seat, move):
+                return  # played once, before its first answer was lost with the owner
             if version != self.version:
                 raise ProtocolError("stale", f"the table is at version {self.version}, your move was for {version}")
             if seat is None:
@@ -550,6 +556,11 @@ class TableSession:
         """Store a reaction window's decision with its log, then ``play`` it (the referee's commit);
         called by reactions.py with the lock held."""
         await self._play(seat, move, by, ms, referee=referee, play=play)
+
+    def _played(self, version: int, seat: int | None, move: str) -> bool:
+        """Whether ``seat`` played ``move`` (in any case) at ``version``."""
+        played = self.row.moves[version]
+        return bool(played[0] == seat and str(played[1]).lower() == move.strip().lower())
 
     def _canonical(self, seat: int, move: str) -> str:
         """The move in the engine's canonical spelling (api.md v2 ``parse_move``); the engine
