@@ -31,7 +31,7 @@ from typing import Any
 
 import mauseloch
 from mauseloch.bots import make_bot
-from mauseloch.bots.search import LEVELS, SearchBot
+from mauseloch.bots.search import LEVEL_OPTIONS, LEVELS, SearchBot
 from mauseloch.engine import Game, derive_seed
 
 GAME = "mau-mau"
@@ -84,6 +84,7 @@ def _search(seed: int, variant: str, iterations: int, game_ref: list[Game]) -> S
         iterations=iterations,
         inference=variant != "no-inference",
         peek=(lambda: game_ref[0]) if variant == "cheat" else None,
+        **LEVEL_OPTIONS,
     )
 
 

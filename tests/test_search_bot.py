@@ -43,6 +43,31 @@ def test_levels_are_offered_for_mau_mau_only() -> None:
     assert isinstance(bot, SearchBot) and bot.kind == "search-fast"
 
 
+def test_the_levels_read_the_whole_history_and_think_longer_at_more_seats() -> None:
+    bot = make_bot("mau-mau", "search", seed=3)
+    assert isinstance(bot, SearchBot) and bot._history is not None and bot.halving
+    assert [bot._budget(n) for n in (2, 3, 4)] == [1000, 1500, 2000]
+    plain = SearchBot(3, iterations=1000)  # a plain search: the same time at every table size
+    assert plain._history is None and [plain._budget(n) for n in (2, 3, 4)] == [1000, 666, 500]
+    assert SearchBot(3, history=True, inference=False)._history is None  # no inference, no history
+
+
+def test_a_level_taking_a_seat_mid_game_plays_on_without_the_history() -> None:
+    """A bot standing in for a person who left never saw the start: it deals at random."""
+    game = mauseloch.new_game("mau-mau", players=3, seed=8)
+    heuristic = make_bot("mau-mau", "heuristic", seed=1)
+    while game.move_count < 9 or game.to_move != 0:
+        game.play(heuristic.choose(game.view(game.to_move), game.legal_moves()))
+    bot = make_bot("mau-mau", "search-fast", seed=2)
+    while not game.is_over:
+        seat = game.to_move
+        chooser = bot if seat == 0 else heuristic
+        move = chooser.choose(game.view(seat), game.legal_moves())
+        assert move in game.legal_moves()
+        game.play(move)
+    assert isinstance(bot, SearchBot) and bot._history is not None and not bot._history.ok
+
+
 @pytest.mark.parametrize(("players", "flat"), [(2, True), (3, True), (5, True), (3, False)])
 def test_plays_legal_moves_to_the_end(players: int, flat: bool) -> None:
     """Both ways of searching: flat (every move on the same deals) and the ISMCTS tree."""
