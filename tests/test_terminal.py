@@ -13,6 +13,7 @@ import json
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -464,6 +465,9 @@ def _own_terminal() -> None:
 
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    # as a person's shell starts it: a suite run in the background (``cmd &``) ignores SIGINT,
+    # and Python would then never turn Ctrl-C into KeyboardInterrupt
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @contextlib.contextmanager
