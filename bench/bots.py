@@ -13,7 +13,7 @@ Parts:
 4. search without inference, and the cheating search that sees every hand, vs heuristic on the
    same deals as part 2: how much of the gap between them inference closes.
 
-    python bench/bots.py [--games 2000] [--games4 400] [--games-ablation 1000]
+    python bench/bots.py [--games 2000] [--games4 400] [--games-ablation 1000] [--level search]
                          [--iterations 250] [--workers 2] [--seconds S] [--json]
 """
 
@@ -31,7 +31,7 @@ from typing import Any
 
 import mauseloch
 from mauseloch.bots import make_bot
-from mauseloch.bots.search import LEVEL_OPTIONS, LEVELS, SearchBot
+from mauseloch.bots.search import LEVELS, SearchBot, level_options
 from mauseloch.engine import Game, derive_seed
 
 GAME = "mau-mau"
@@ -77,25 +77,32 @@ def _per_call(fn: Any, n: int) -> float:
 # --------------------------------------------------------------------------- playing
 
 
-def _search(seed: int, variant: str, iterations: int, game_ref: list[Game]) -> SearchBot:
+def _search(seed: int, variant: str, level: Level, game_ref: list[Game]) -> SearchBot:
+    """The search bot of ``level`` (its kind, and play-outs at two players if not the level's)."""
+    kind, iterations = level
+    options = level_options(kind)
+    if iterations is not None:
+        options["iterations"] = iterations
     return SearchBot(
         seed,
-        kind=f"search-{variant}",
-        iterations=iterations,
+        kind=f"{kind}-{variant}",
         inference=variant != "no-inference",
         peek=(lambda: game_ref[0]) if variant == "cheat" else None,
-        **LEVEL_OPTIONS,
+        **options,
     )
 
 
-def play_one(task: tuple[int, int, int, str, int]) -> dict[str, Any]:
+Level = tuple[str, int | None]  # a search level's kind, and its play-outs at two players if not its own
+
+
+def play_one(task: tuple[int, int, int, str, Level]) -> dict[str, Any]:
     """One game: deal ``deal`` with the search bot in ``search_seat``; the rest heuristic."""
-    players, deal, search_seat, variant, iterations = task
+    players, deal, search_seat, variant, level = task
     seed = derive_seed(BASE_SEED + players, deal)
     g = mauseloch.new_game(GAME, players=players, seed=seed)
     ref = [g]
     bots: list[Any] = [
-        _search(derive_seed(seed, 100 + s), variant, iterations, ref)
+        _search(derive_seed(seed, 100 + s), variant, level, ref)
         if s == search_seat
         else make_bot(GAME, "heuristic", seed=derive_seed(seed, 100 + s))
         for s in range(players)
@@ -143,10 +150,10 @@ def schedule(deals2: int, deals4: int, deals_ablation: int) -> list[tuple[int, i
 
 
 def play_all(
-    tasks: list[tuple[int, int, int, str]], iterations: int, workers: int, seconds: float | None
+    tasks: list[tuple[int, int, int, str]], level: Level, workers: int, seconds: float | None
 ) -> tuple[list[dict[str, Any]], bool]:
     """Play the tasks in order on ``workers`` processes until done or ``seconds`` have passed."""
-    jobs = [(*t, iterations) for t in tasks]
+    jobs = [(*t, level) for t in tasks]
     deadline = None if seconds is None else time.perf_counter() + seconds
     results: list[dict[str, Any]] = []
     cut = False
@@ -173,7 +180,7 @@ def whole_deals(results: list[dict[str, Any]], players: int, variant: str, limit
 
 
 def summary(
-    results: list[dict[str, Any]], players: int, variant: str, iterations: int, seconds: float
+    results: list[dict[str, Any]], players: int, variant: str, level: Level, seconds: float
 ) -> dict[str, Any]:
     per_deal: dict[int, list[float]] = {}
     for r in results:
@@ -186,7 +193,8 @@ def summary(
     return {
         "players": players,
         "variant": variant,
-        "iterations": iterations,
+        "level": level[0],
+        "playouts_per_move": _search(0, variant, level, [])._budget(players),
         "games": len(results),
         "deals": len(shares),
         "win_share": mean,
@@ -202,7 +210,7 @@ def _line(label: str, r: dict[str, Any]) -> str:
     lo, hi = r["interval"]
     return (
         f"{label:<34} wins {100 * r['win_share']:5.1f} % [{100 * lo:4.1f}, {100 * hi:4.1f}]"
-        f"  over {r['games']} games ({r['deals']} deals)"
+        f"  over {r['games']} games ({r['deals']} deals)  {r['playouts_per_move']} play-outs"
         f"  {r['cpu_ms_per_move']:.0f} ms CPU/move (p99 {r['cpu_ms_per_move_p99']:.0f}),"
         f" {r['wall_ms_per_move']:.0f} ms wall  [{r['seconds']:.0f} s]"
     )
@@ -213,14 +221,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000, help="2-player duplicate games (part 2)")
     parser.add_argument("--games4", type=int, default=400, help="4-player games (part 3)")
     parser.add_argument("--games-ablation", type=int, default=400, help="games per variant (part 4)")
-    parser.add_argument("--iterations", type=int, default=LEVELS["search"], help="search iterations per decision")
+    parser.add_argument("--level", choices=list(LEVELS), default="search", help="the search level benched")
+    parser.add_argument(
+        "--iterations", type=int, default=None, help="play-outs a move at two players (default: the level's)"
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes (the big runs use both cores)")
     parser.add_argument("--clone-repeat", type=int, default=20_000)
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long (whole deals count)")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of all figures")
     args = parser.parse_args()
 
-    report: dict[str, Any] = {"iterations": args.iterations}
+    level: Level = (args.level, args.iterations)
+    report: dict[str, Any] = {"level": args.level, "iterations": args.iterations}
     costs = clone_costs(args.clone_repeat)
     report["clone"] = costs
     for name, c in costs.items():
@@ -231,16 +243,16 @@ def main() -> None:
 
     started = time.perf_counter()
     tasks = schedule(max(1, args.games // 2), max(1, args.games4 // 4), max(1, args.games_ablation // 2))
-    results, cut = play_all(tasks, args.iterations, args.workers, args.seconds)
+    results, cut = play_all(tasks, level, args.workers, args.seconds)
     seconds = time.perf_counter() - started
     report["cut_short_after_seconds"] = seconds if cut else None
     if cut:
         print(f"cut short after {seconds:.0f} s: the figures below cover the whole deals played")
 
-    two = summary(whole_deals(results, 2, "inference"), 2, "inference", args.iterations, seconds)
+    two = summary(whole_deals(results, 2, "inference"), 2, "inference", level, seconds)
     report["search_vs_heuristic_2p"] = two
     print(_line("search vs heuristic, 2 players", two), flush=True)
-    four = summary(whole_deals(results, 4, "inference"), 4, "inference", args.iterations, seconds)
+    four = summary(whole_deals(results, 4, "inference"), 4, "inference", level, seconds)
     report["search_vs_3_heuristic_4p"] = four
     print(_line("search vs 3 heuristic, 4 players", four), flush=True)
 
@@ -248,7 +260,7 @@ def main() -> None:
     played = [whole_deals(results, 2, v) for v in ("no-inference", "cheat")]
     common = min(len({r["deal"] for r in p}) for p in played)
     ablation = {
-        v: summary(whole_deals(results, 2, v, limit=common), 2, v, args.iterations, seconds) for v in VARIANTS
+        v: summary(whole_deals(results, 2, v, limit=common), 2, v, level, seconds) for v in VARIANTS
     }
     for variant in VARIANTS:
         print(_line(f"  2p, {variant}", ablation[variant]), flush=True)

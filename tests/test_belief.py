@@ -135,3 +135,12 @@ def test_the_search_with_the_history_is_deterministic_for_a_seed() -> None:
         return out
 
     assert moves() == moves()
+
+
+def test_preparing_the_bots_loads_the_chain_too() -> None:
+    """A table's first search decision never compiles the history's chain (seconds)."""
+    from mauseloch.bots import belief
+    from mauseloch.bots.maumau_heuristic import kernels_need_compiling, prepare
+
+    prepare()
+    assert not belief.kernels_need_compiling() and not kernels_need_compiling()

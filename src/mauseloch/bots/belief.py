@@ -353,6 +353,29 @@ class History:
         return kb.deals_of(out_hands, out_cards, facts, self.seat, self.players, n_pos, gen)
 
 
+def warm() -> None:
+    """Compile (the first time) or load from numba's cache the chain's kernels, on a short game
+    of their own, so that no decision of a search level waits for them."""
+    from ..engine import new_game
+
+    game = new_game("mau-mau", players=2, seed=1)
+    history = History()
+    for _ in range(6):
+        if game.to_move == 0:
+            history.observe(game.view(0))
+        game.play(game.legal_moves()[-1])
+    history.observe(game.view(0))
+    history.sample(2, Rng(1), 1, burn=2, thin=1, read_choices=0.05, ace_skips=False)
+
+
+def kernels_need_compiling() -> bool:
+    """True when the chain's kernels are neither loaded nor in numba's cache."""
+    from ..kernels import belief as kb
+    from ..kernels.ausdiemaus import needs_compiling
+
+    return any(needs_compiling(f) for f in (kb.contradictions, kb.chain, kb.deals_of))
+
+
 def _matching(options: list[list[int]]) -> list[int] | None:
     """One distinct choice from each list (Kuhn's augmenting paths, each list tried in its own
     order), or None when there is none."""

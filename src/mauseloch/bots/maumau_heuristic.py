@@ -49,7 +49,9 @@ KERNEL_BOTS = ("heuristic", "search-fast", "search")  # Mau-Mau bots that decide
 def kernels_need_compiling() -> bool:
     """True when the first decision of a heuristic or search bot would compile their kernels
     (seconds, once: later runs load them from numba's cache); callers say so first."""
-    return bool(kernel().bot_kernels_need_compiling())
+    from . import belief
+
+    return bool(kernel().bot_kernels_need_compiling()) or belief.kernels_need_compiling()
 
 
 def prepare(on_compile: Callable[[], None] | None = None) -> None:
@@ -59,6 +61,9 @@ def prepare(on_compile: Callable[[], None] | None = None) -> None:
     if on_compile is not None and kernels_need_compiling():
         on_compile()
     kernel().warm_bot_kernels()
+    from . import belief  # the levels' chain over the history (bots.belief)
+
+    belief.warm()
 
 
 def legal_form(legal: list[str]) -> tuple[int, int]:

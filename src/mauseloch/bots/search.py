@@ -44,7 +44,7 @@ moves left on new deals, so the play-outs go to the close moves.
 **Budget**: ``iterations`` play-outs at two players, × (players/2) ** ``budget_exponent`` at more
 (-1, the default: about the same time a decision at every table size; the levels use +1, more
 seats more play-outs), deterministic for a seed; or ``time_ms`` (wall clock; not deterministic,
-for people at a table). Levels: ``search-fast`` (300) and ``search`` (1,000).
+for people at a table). Levels (``LEVELS``): ``search-fast`` (300) and ``search`` (1,000).
 
 **Cheating** (``peek``): the bench's upper bound sees the true hands of all seats (the draw
 pile's order stays unknown). It is never registered, so no table offers it.
@@ -581,21 +581,31 @@ class SearchBot:
 _NO_TRACE = np.zeros(0, dtype=np.int64)
 
 
-# Play-outs per decision at two players (players/2 times that at more, LEVEL_OPTIONS). With
-# compiled play-outs and the history's chain, ``search`` cost 7 ms CPU a two-player decision
-# and 19 ms a four-player one (2,000 play-outs) on the quiet 2-core machine; twice the
-# play-outs were no stronger in pilots (docs/bots-figures.md).
-LEVELS = {"search-fast": 300, "search": 1000}
-# What the levels add to a plain SearchBot: deals drawn from the whole public history (a Markov
+# Play-outs per decision at two players (players/2 times that at more, LEVEL_OPTIONS) and what
+# a level sets beyond LEVEL_OPTIONS. With compiled play-outs and the history's chain, ``search``
+# cost 7 ms CPU a two-player decision and 19 ms a four-player one (2,000 play-outs) on the quiet
+# 2-core machine.
+LEVELS: dict[str, dict[str, Any]] = {
+    "search-fast": {"iterations": 300},
+    "search": {"iterations": 1000},
+}
+# No stronger level: twice the play-outs at two players and four times at four (8,000 a move,
+# 69 ms CPU) won 66.2 % and 32.0 %, against 65.5 % and 31.9 % (docs/bots-figures.md).
+# What every level adds to a plain SearchBot: deals drawn from the whole public history (a Markov
 # chain, bots.belief), halving rounds, and a budget that grows with the seats instead of
 # shrinking (4 players: 2,000 play-outs for ``search``). The bench: 65.5 % at two players and
 # 31.9 % at four against the heuristic, from 61.8 % and 29.0 % for the former level.
 LEVEL_OPTIONS: dict[str, Any] = {"history": True, "halving": True, "budget_exponent": 1.0, "burn": 300, "thin": 5}
 
 
-def _level(kind: str, iterations: int) -> Callable[[int], SearchBot]:
-    return lambda seed: SearchBot(seed, kind=kind, iterations=iterations, **LEVEL_OPTIONS)
+def level_options(kind: str) -> dict[str, Any]:
+    """The SearchBot keywords of level ``kind`` (a key of :data:`LEVELS`)."""
+    return LEVEL_OPTIONS | LEVELS[kind]
 
 
-for _kind, _iterations in LEVELS.items():
-    register_bot(_kind, _level(_kind, _iterations), game="mau-mau")
+def _level(kind: str) -> Callable[[int], SearchBot]:
+    return lambda seed: SearchBot(seed, kind=kind, **level_options(kind))
+
+
+for _kind in LEVELS:
+    register_bot(_kind, _level(_kind), game="mau-mau")
