@@ -585,12 +585,12 @@ _NO_TRACE = np.zeros(0, dtype=np.int64)
 # a level sets beyond LEVEL_OPTIONS. With compiled play-outs and the history's chain, ``search``
 # cost 7 ms CPU a two-player decision and 19 ms a four-player one (2,000 play-outs) on the quiet
 # 2-core machine.
+# No stronger level: twice the play-outs at two players and four times at four (8,000 a move,
+# 69 ms CPU) won 66.2 % and 32.0 %, against 65.5 % and 31.9 % (docs/bots-figures.md).
 LEVELS: dict[str, dict[str, Any]] = {
     "search-fast": {"iterations": 300},
     "search": {"iterations": 1000},
 }
-# No stronger level: twice the play-outs at two players and four times at four (8,000 a move,
-# 69 ms CPU) won 66.2 % and 32.0 %, against 65.5 % and 31.9 % (docs/bots-figures.md).
 # What every level adds to a plain SearchBot: deals drawn from the whole public history (a Markov
 # chain, bots.belief), halving rounds, and a budget that grows with the seats instead of
 # shrinking (4 players: 2,000 play-outs for ``search``). The bench: 65.5 % at two players and
