@@ -12,8 +12,10 @@ $(BIN)/python:
 install: $(BIN)/python
 	$(BIN)/pip install --quiet -e .
 
+# node_modules/axe-core: the accessibility checks of the browser tests (package-lock.json pins it)
 install-test: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
+	npm ci --no-audit --no-fund --silent
 
 # Debian's chromium for the browser tests, PostgreSQL for the storage tests and redis-server for the
 # tests of several server processes (run as root).
