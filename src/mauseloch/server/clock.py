@@ -5,6 +5,11 @@ table (``ml_tables.deadlines``), so a restarted server finds the same deadlines 
 :class:`Deadlines` keeps one table's deadlines and calls back when one is due; the table session
 decides what a due deadline means (a stand-in moves, a grace time ends). The same timers can
 drive a real-time referee's reaction windows later.
+
+A paused table (session.py) keeps its pause as a ``pause`` entry (who paused, and when) and its
+turn deadline frozen: ``left`` holds the seconds that were left, and a frozen deadline is never
+armed until the pause ends and it is set again from the seconds left. Both are stored like the
+others, so a restarted server is still paused and the clock resumes with the time that was left.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 # Seconds per move for each clock setting; Aus die Maus! only flips, so its clock is short.
@@ -30,7 +35,8 @@ GRACE_LOST = 40.0  # seconds after a lost connection before the seat counts as g
 CLOSE_WAITING = 300.0  # seconds a table still waiting for players is kept when every person is gone
 RESTART_GRACE = 3.0  # a deadline that ran out while the server was down gets this long after start
 
-Kind = Literal["turn", "grace", "close"]
+Kind = Literal["turn", "grace", "close", "pause"]
+KINDS = ("turn", "grace", "close", "pause")
 
 
 def clock_seconds(game: str, clock: str) -> float | None:
@@ -51,36 +57,57 @@ def wall() -> float:
 class Deadline:
     """``turn``: the seat to move at ``version`` must have moved by ``due``; ``grace``: ``seat``
     counts as gone (a stand-in plays it) from ``due`` on; ``close``: a table still waiting for
-    players, that everyone left, closes."""
+    players, that everyone left, closes; ``pause``: ``seat``'s pause (or the pause everyone
+    agreed to, named after whoever asked) began at ``due``, and nothing is due while it lasts.
+    ``left``: a frozen deadline (the table is paused), with the seconds that were left."""
 
     kind: Kind
     due: float
     seat: int | None = None
     version: int | None = None
+    left: float | None = None
+
+    @property
+    def armed(self) -> bool:
+        """Whether a timer runs for it (a pause and a frozen deadline wait)."""
+        return self.kind != "pause" and self.left is None
+
+    def frozen(self, now: float) -> Deadline:
+        """This deadline, held with the seconds left at ``now`` (already frozen: as it is)."""
+        return self if self.left is not None else replace(self, left=max(0.0, self.due - now))
+
+    def thawed(self, now: float) -> Deadline:
+        """A frozen deadline running again from ``now`` with the seconds it had left."""
+        return self if self.left is None else replace(self, due=now + self.left, left=None)
 
     @property
     def key(self) -> tuple[str, int | None]:
         return (self.kind, self.seat if self.kind == "grace" else None)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "due": round(self.due, 3), "seat": self.seat, "version": self.version}
+        data = {"kind": self.kind, "due": round(self.due, 3), "seat": self.seat, "version": self.version}
+        if self.left is not None:
+            data["left"] = round(self.left, 3)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Deadline:
         kind = data["kind"]
-        if kind not in ("turn", "grace", "close"):
+        if kind not in KINDS:
             raise ValueError(f"unknown deadline kind {kind!r}")
-        seat, version = data.get("seat"), data.get("version")
+        seat, version, left = data.get("seat"), data.get("version"), data.get("left")
         return cls(
             kind=kind,
             due=float(data["due"]),
             seat=None if seat is None else int(seat),
             version=None if version is None else int(version),
+            left=None if left is None else max(0.0, float(left)),
         )
 
 
 class Deadlines:
-    """One table's deadlines: at most one turn deadline and one grace deadline per seat.
+    """One table's deadlines: at most one turn deadline, one grace deadline per seat, one close
+    deadline and one pause.
 
     ``on_due(deadline)`` is called on the event loop when a deadline is reached; it stays listed
     until the caller removes it (so that a deadline half handled when the server stops is found
@@ -108,11 +135,12 @@ class Deadlines:
 
     def load(self, stored: list[dict[str, Any]], started: float) -> None:
         """The stored deadlines of a restored table; one that ran out while the server was down
-        is moved to a moment after ``started`` (nobody could move meanwhile)."""
+        is moved to a moment after ``started`` (nobody could move meanwhile). A pause and a
+        frozen deadline stay as they were."""
         floor = started + self.seconds(RESTART_GRACE)
         for data in stored:
             d = Deadline.from_dict(data)
-            if d.due < floor:
+            if d.armed and d.due < floor:
                 d = Deadline(kind=d.kind, due=floor, seat=d.seat, version=d.version)
             self._items[d.key] = d
 
@@ -146,6 +174,8 @@ class Deadlines:
         old = self._timers.pop(d.key, None)
         if old is not None:
             old.cancel()
+        if not d.armed:
+            return
         self._timers[d.key] = loop.call_later(max(0.0, d.due - wall()), self._fire, d)
 
     def _fire(self, d: Deadline) -> None:

@@ -174,6 +174,12 @@ class RemoteTable(TableSession):
     def vote_rematch(self, seat: int | None) -> None:
         self.lobby.spawn(self.call("rematch", [seat]))
 
+    def set_pace(self, seat: int | None, paused: bool, speed: float) -> None:
+        # the owner keeps the pause and the pace: its clocks and bots are the ones that wait
+        if seat is None:  # refused here, where the spectator hears it
+            raise ProtocolError("not_your_turn", "only the people seated at the table pause it or set the bots' pace")
+        self.lobby.spawn(self.call("pace", [seat, paused, speed]))
+
     def seat_taken(self, seat: int) -> None:
         # what the store now holds for the seat travels with the news: the owner need not read
         # the table back (a full row, three queries, once for every join through another process)
@@ -486,6 +492,9 @@ class ClusterLobby(Lobby):
             return None
         if op == "rematch":
             session.vote_rematch(args[0])
+            return None
+        if op == "pace":
+            session.set_pace(*args)
             return None
         if op == "joined" and len(args) == 1:  # from a process of the version before: read the store
             await self.refresh_seats(session)

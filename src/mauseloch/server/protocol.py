@@ -25,7 +25,7 @@ ErrorCode = Literal[
     "illegal", "stale", "not_your_turn", "bad_message", "bad_token", "too_large", "rate_limited", "not_started",
     "not_found", "not_over", "taken", "name_too_long", "title_too_long", "server_error",
     "name_marks", "title_marks", "name_reserved", "invite_needed", "too_many_tables", "too_many_connections",
-    "server_full", "bad_origin", "not_json", "not_seated",
+    "server_full", "bad_origin", "not_json", "not_seated", "paused",
 ]  # fmt: skip
 
 

@@ -11,6 +11,13 @@ and redact events with :func:`mauseloch.event_for`.
 Who moves: a person, a bot, or, for a person who is gone or whose clock ran out, a stand-in
 (seats.py). Deadlines (clock.py) are stored with the table, the next turn's in the same
 transaction as the move that starts it.
+
+Pause: the people seated pause the whole table. Alone (the only person connected), a pause
+starts at once; with others connected it is a request that starts the pause once every person
+connected has agreed. While paused nothing happens by itself (no bot, no stand-in, no card
+turned in a reaction game), the turn clock is frozen with the time it had left, and moves are
+refused with ``paused``; any person seated resumes it. A pause ends by itself only when no person
+is left at the table (everyone gone: the stand-ins finish the game, as without a pause).
 """
 
 from __future__ import annotations
@@ -145,7 +152,8 @@ class TableSession:
         self.bot_version = -1
         self.bot_due: float | None = None
         self.rematch: set[int] = set()
-        self.pace = {"paused": False, "speed": 1.0}  # the bots' pace, set by the people at the table
+        self.speed = 1.0  # the bots' pace, set by the people at the table
+        self.pause_asked: list[int] = []  # seats that asked for a pause or agreed to it, the asker first
         self.stopping = False
         self.started = False
         self._last_write: asyncio.Future[Any] | None = None  # the table's latest write to a database server
@@ -164,6 +172,35 @@ class TableSession:
     def person(self, seat: int) -> Person | None:
         ctl = self.seats[seat]
         return ctl if isinstance(ctl, Person) else None
+
+    @property
+    def paused_by(self) -> int | None:
+        """The seat whose pause holds the table (the asker of an agreed pause), or None."""
+        pause = self.deadlines.get("pause")
+        return None if pause is None else pause.seat
+
+    @property
+    def paused(self) -> bool:
+        return self.deadlines.get("pause") is not None
+
+    @property
+    def pace(self) -> dict[str, Any]:
+        return {"paused": self.paused, "speed": self.speed}
+
+    def _present(self) -> list[int]:
+        """The seats of the people connected now: a pause needs each of them."""
+        return [c.row.seat for c in self.seats if isinstance(c, Person) and c.row.taken and c.conns > 0]
+
+    def pause_state(self) -> dict[str, Any]:
+        """What everyone sees of a pause: who paused, or who asked, who agreed and who is still asked."""
+        asked = self.pause_asked
+        return {
+            "paused": self.paused,
+            "by": self.paused_by,
+            "asked": asked[0] if asked else None,
+            "agreed": asked[1:],
+            "waiting": [s for s in self._present() if s not in asked] if asked else [],
+        }
 
     def summary(self) -> dict[str, Any]:
         row = self.row
@@ -199,8 +236,13 @@ class TableSession:
         """What changes without a move: presence, stand-ins, the running clock, rematch votes."""
         deadline: dict[str, Any] | None = None
         seat = self.game.to_move
-        if self.row.status == "playing" and not self.game.is_over and seat is not None:
-            turn = self.deadlines.get("turn")
+        turn = self.deadlines.get("turn")
+        if self.row.status == "playing" and not self.game.is_over and seat is not None and self.paused:
+            # the frozen clock with the seconds it has left (a reaction game's countdown just waits)
+            if self.reactions is None and turn is not None and turn.version == self.version and turn.left is not None:
+                left = round(turn.left, 3)
+                deadline = {"seat": seat, "kind": "turn", "left": left, "due": round(wall() + left, 3)}
+        elif self.row.status == "playing" and not self.game.is_over and seat is not None:
             if self.reactions is not None:  # the countdown to the next card, whoever turns it
                 due = turn.due if turn is not None and turn.version == self.version else self.bot_due
                 if due is not None:
@@ -217,6 +259,7 @@ class TableSession:
             "next": self.row.next_id,
             "match": match_state(self.row),
             "pace": self.pace,
+            "pause": self.pause_state(),
             "now": round(wall(), 3),
         }
 
@@ -428,6 +471,7 @@ class TableSession:
             self.deadlines.set(Deadline("grace", wall() + self.deadlines.seconds(grace), seat=person.row.seat))
             person.grace_pending = True
             self._save_deadlines()
+        self._pause_presence()
         self.publish_live()
         if self.row.status == "over":
             self._check_rematch()
@@ -447,6 +491,7 @@ class TableSession:
         if self.row.status == "waiting" and all(c.row.gone and not c.grace_pending for c in humans):
             self.deadlines.set(Deadline("close", wall() + self.deadlines.seconds(CLOSE_WAITING)))
             self._save_deadlines()
+        self._pause_presence()
         self._schedule()
         self.publish_live()
         if self.row.status == "over":
@@ -515,6 +560,8 @@ class TableSession:
                 raise ProtocolError("not_started", "the game starts when every human seat is taken")
             if again and 0 <= version < self.version and self._played(version, seat, move):
                 return  # played once, before its first answer was lost with the owner
+            if self.paused:
+                raise ProtocolError("paused", "the table is paused; nothing changed (anyone seated can resume it)")
             if version != self.version:
                 raise ProtocolError("stale", f"the table is at version {self.version}, your move was for {version}")
             if seat is None:
@@ -641,8 +688,9 @@ class TableSession:
         if game.is_over and self.row.status != "over":
             self.row.status = "over"
             self.row.result = game.result()  # stored by _play
-            for d in list(self.deadlines):
+            for d in list(self.deadlines):  # the pause too: the game is over
                 self.deadlines.remove(d.kind, d.seat)
+            self.pause_asked = []
             self._save_deadlines()
             deal_ended(self)  # a match goes on with its next deal
         self._schedule()  # before publishing: the update tells the next deadline
@@ -661,6 +709,10 @@ class TableSession:
             self.deadlines.remove("turn")
             return
         seat = game.to_move
+        if self.paused:  # nothing moves by itself; a turn that began meanwhile keeps its whole time
+            self.bot_due = None
+            self._freeze()
+            return
         if self.reactions is not None and any(
             isinstance(c, Person) and c.row.taken and c.conns == 0 and not c.stand_in for c in self.seats
         ):  # a reaction game shows no card while someone is not at the table (nor yet replaced)
@@ -670,8 +722,7 @@ class TableSession:
         countdown = self.reactions is not None and clock_seconds(self.row.game, self.row.clock) is not None
         if self.seats[seat].mover() is not None and not countdown:  # reaction games: everyone's countdown
             self.deadlines.remove("turn")  # in memory only: a bot's turn has no clock
-            if not (self.pace["paused"] and isinstance(self.seats[seat], BotSeat)):  # paused bots wait
-                self._start_bot()
+            self._start_bot()
             return
         self.bot_due = None
         seconds = clock_seconds(self.row.game, self.row.clock)
@@ -686,17 +737,69 @@ class TableSession:
     def _delay(self) -> float:
         if self.settings.bot_delay is not None:
             return self.settings.bot_delay
-        return BOT_DELAY.get(self.row.game, DEFAULT_BOT_DELAY) / float(self.pace["speed"])
+        return BOT_DELAY.get(self.row.game, DEFAULT_BOT_DELAY) / float(self.speed)
 
+    # -- pause -------------------------------------------------------------------------
     def set_pace(self, seat: int | None, paused: bool, speed: float) -> None:
-        """Pause the bots or change their speed (someone seated at the table, not a spectator);
-        a stand-in for a person who is away is not held up (pausing is for watching bots)."""
-        if seat is None or self.person(seat) is None:
-            raise ProtocolError("not_your_turn", "only the people at the table set the bots' pace")
-        self.pace = {"paused": paused, "speed": speed}
-        if not paused:
-            self._schedule()
+        """Someone seated sets the bots' ``speed`` and, with ``paused``, where they stand on a
+        pause: asking for one or agreeing to it (``True``), resuming or withdrawing (``False``);
+        the same stand sent again changes only the speed. Spectators change nothing."""
+        person = self.person(seat) if seat is not None else None
+        if seat is None or person is None or not person.row.taken:
+            raise ProtocolError("not_your_turn", "only the people seated at the table pause it or set the bots' pace")
+        stands = self.paused or seat in self.pause_asked
+        if paused and not stands:
+            if self.row.status != "playing" or self.game.is_over:
+                raise ProtocolError("not_started", "only a game being played can be paused")
+            self.pause_asked.append(seat)
+        elif not paused and stands:
+            if self.paused:
+                self._resume()
+            elif self.pause_asked[0] == seat:  # the asker withdraws the request
+                self.pause_asked = []
+            else:
+                self.pause_asked.remove(seat)
+        self.speed = speed
+        self._check_pause()
+        self._schedule()
         self.publish_live()
+
+    def _check_pause(self) -> None:
+        """A request everyone connected agreed to (alone: one's own) pauses the table; a request
+        nobody connected stands by any more is dropped."""
+        if self.paused or not self.pause_asked:
+            return
+        present = self._present()
+        self.pause_asked = [s for s in self.pause_asked if s in present]
+        if self.pause_asked and all(s in self.pause_asked for s in present):
+            self.deadlines.set(Deadline("pause", wall(), seat=self.pause_asked[0]))
+            self.pause_asked = []
+            self._freeze()
+            self._save_deadlines()
+
+    def _freeze(self) -> None:
+        """Hold the running turn clock with the seconds it has left (stored: a restart keeps them)."""
+        turn = self.deadlines.get("turn")
+        if turn is not None and turn.left is None:
+            self.deadlines.set(turn.frozen(wall()))
+            self._save_deadlines()
+
+    def _resume(self) -> None:
+        """End the pause: the turn clock runs on with the time it had left."""
+        self.deadlines.remove("pause")
+        turn = self.deadlines.get("turn")
+        if turn is not None and turn.left is not None:
+            self.deadlines.set(turn.thawed(wall()))
+        self.pause_asked = []
+        self._save_deadlines()
+        self._schedule()
+
+    def _pause_presence(self) -> None:
+        """Someone came or went: a request may now be agreed by everyone still here; a pause with
+        no person left at the table ends (the stand-ins finish the game)."""
+        if self.paused and not any(isinstance(c, Person) and c.row.taken and not c.row.gone for c in self.seats):
+            self._resume()
+        self._check_pause()
 
     def _start_bot(self) -> None:
         if self.bot_task is not None and self.bot_version == self.version:
@@ -726,7 +829,7 @@ class TableSession:
             if self.version != version or game.is_over or seat is None or self.row.status != "playing":
                 return
             ctl = self.seats[seat]
-            if self.pace["paused"] and isinstance(ctl, BotSeat):  # paused: it moves once the pace is set again
+            if self.paused:  # it moves once the pause ends (_resume schedules it again)
                 self.bot_task = None
                 return
             mover = ctl.mover()

@@ -1,0 +1,165 @@
+"""Pause means pause: the whole table waits (bots, stand-ins, turn clocks), everyone sees who
+paused, several people pause only when everyone connected agrees, and a restart keeps the pause.
+
+The clocks run fast here (``clock_scale`` 0.02: a fast 15 s turn lasts 0.3 s)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from mauseloch.server.clock import wall
+from mauseloch.server.session import TableSession
+
+from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, seated, shut_down
+
+AppFactory = Callable[..., TestClient]
+SCALE = 0.02
+TURN = 15.0 * SCALE  # a fast turn at this scale
+
+
+def session(client: TestClient, table: str) -> TableSession:
+    found = client.app.state.lobby.get(table)  # type: ignore[attr-defined]
+    assert found is not None
+    return found  # type: ignore[no-any-return]
+
+
+def until_live(player: Player, condition: Callable[[dict[str, Any]], bool], limit: int = 2000) -> dict[str, Any]:
+    for _ in range(limit):
+        if player.live is not None and condition(player.live):
+            return player.live
+        frame = player.recv(presence=True)
+        assert frame["type"] not in ("error", "closed"), frame
+    raise AssertionError("condition never met")
+
+
+def settle(player: Player) -> None:
+    """One round trip: everything the server had to do before answering is done."""
+    player.send({"type": "ping"})
+    while player.recv()["type"] != "pong":
+        pass
+
+
+def test_alone_a_pause_freezes_the_clock_and_the_stand_in_waits(make_client: AppFactory) -> None:
+    client = make_client(clock_scale=SCALE)
+    created = create_table(client, [HUMAN, RANDOM_BOT], clock="fast", options={"move_limit": 200})
+    table_id = created["table"]
+    anna = seated(client, table_id, 0, created["token"])
+    anna.until(lambda p: p.my_turn())
+    version = anna.state["version"]  # type: ignore[index]
+    anna.send({"type": "pace", "paused": True, "speed": 1})
+    live = until_live(anna, lambda live: live["pause"]["paused"])
+    assert live["pause"]["by"] == 0 and live["pace"]["paused"]
+    assert live["deadline"]["kind"] == "turn" and 0 < live["deadline"]["left"] <= TURN
+    table = session(client, table_id)
+    frozen = table.deadlines.get("turn")
+    assert frozen is not None and frozen.left is not None
+    time.sleep(4 * TURN)  # long past the deadline the clock had
+    settle(anna)
+    assert table.version == version  # no stand-in played her turn
+    assert table.deadlines.get("turn") == frozen  # the clock did not run on
+    anna.move(anna.view["legal_moves"][0])
+    refused = anna.recv()
+    assert refused["type"] == "error" and refused["code"] == "paused", refused
+    assert table.version == version
+    anna.send({"type": "pace", "paused": False, "speed": 1})
+    live = until_live(anna, lambda live: not live["pause"]["paused"])
+    assert abs(live["deadline"]["due"] - (wall() + frozen.left)) < TURN  # the time that was left, from now
+    stood_in = anna.until  # the clock runs again: the stand-in plays once it runs out
+    stood_in(lambda p: p.state is not None and p.state["version"] > version)
+    assert table.row.by[version] == "stand-in"
+
+
+def test_bots_wait_while_paused(make_client: AppFactory) -> None:
+    client = make_client(clock_scale=SCALE)
+    created = create_table(client, [HUMAN, RANDOM_BOT], clock="off", options={"move_limit": 200})
+    table_id = created["table"]
+    anna = seated(client, table_id, 0, created["token"])
+    anna.until(lambda p: p.my_turn())
+    version = anna.state["version"]  # type: ignore[index]
+    anna.move(anna.view["legal_moves"][0])
+    anna.send({"type": "pace", "paused": True, "speed": 1})  # while the bot thinks about its answer
+    until_live(anna, lambda live: live["pause"]["paused"])
+    table = session(client, table_id)
+    settle(anna)
+    paused_at = table.version
+    if table.game.to_move == 1 and not table.game.is_over:
+        time.sleep(0.2)
+        settle(anna)
+        assert table.version == paused_at and table.bot_task is None  # the bot waits
+        anna.send({"type": "pace", "paused": False, "speed": 1})
+        anna.until(lambda p: p.my_turn() or p.view["is_over"])
+        assert table.version > paused_at > version
+
+
+def test_several_people_pause_when_everyone_agrees(make_client: AppFactory) -> None:
+    client = make_client(clock_scale=SCALE)
+    created = create_table(client, [HUMAN, HUMAN, HUMAN], clock="relaxed")
+    table_id = created["table"]
+    ben_token = join(client, table_id, "Ben")["token"]
+    cleo_token = join(client, table_id, "Cleo")["token"]
+    anna = seated(client, table_id, 0, created["token"])
+    ben = seated(client, table_id, 1, ben_token)
+    cleo = seated(client, table_id, 2, cleo_token)
+    until_live(anna, lambda live: [s["presence"] for s in live["seats"]] == ["online"] * 3)
+    table = session(client, table_id)
+    ben.send({"type": "pace", "paused": True, "speed": 1})
+    live = until_live(anna, lambda live: live["pause"]["asked"] == 1)
+    assert not live["pause"]["paused"] and live["pause"]["waiting"] == [0, 2]
+    assert table.deadlines.get("turn") is not None and table.deadlines.get("turn").left is None  # type: ignore[union-attr]
+    anna.send({"type": "pace", "paused": True, "speed": 1})  # agrees
+    live = until_live(anna, lambda live: live["pause"]["agreed"] == [0])
+    assert not live["pause"]["paused"] and live["pause"]["waiting"] == [2]
+    cleo.close()  # the last one asked leaves: everyone still here agreed
+    live = until_live(anna, lambda live: live["pause"]["paused"])
+    assert live["pause"]["by"] == 1 and live["pause"]["asked"] is None
+    assert table.deadlines.get("turn").left is not None  # type: ignore[union-attr]
+    anna.send({"type": "pace", "paused": False, "speed": 1})  # anyone seated resumes
+    live = until_live(ben, lambda live: not live["pause"]["paused"])
+    assert table.deadlines.get("turn").left is None  # type: ignore[union-attr]
+    # a request can be withdrawn by whoever asked
+    ben.send({"type": "pace", "paused": True, "speed": 1})
+    until_live(anna, lambda live: live["pause"]["asked"] == 1)
+    ben.send({"type": "pace", "paused": False, "speed": 1})
+    live = until_live(anna, lambda live: live["pause"]["asked"] is None)
+    assert not live["pause"]["paused"]
+
+
+def test_spectators_and_waiting_tables_cannot_pause(make_client: AppFactory) -> None:
+    client = make_client(clock_scale=SCALE)
+    created = create_table(client, [HUMAN, HUMAN])
+    table_id = created["table"]
+    anna = seated(client, table_id, 0, created["token"])
+    anna.send({"type": "pace", "paused": True, "speed": 1})
+    refused = anna.recv()
+    assert refused["type"] == "error" and refused["code"] == "not_started", refused
+    join(client, table_id, "Ben")
+    watcher = Player(client, table_id)
+    watcher.hello()
+    watcher.send({"type": "pace", "paused": True, "speed": 1})
+    refused = watcher.recv()
+    assert refused["type"] == "error" and refused["code"] == "not_your_turn", refused
+    assert not session(client, table_id).paused
+
+
+def test_a_restart_keeps_the_pause_and_the_time_left(make_client: AppFactory, db_url: str) -> None:
+    first = make_client(db=db_url, clock_scale=SCALE)
+    created = create_table(first, [HUMAN, RANDOM_BOT], clock="fast", options={"move_limit": 200})
+    table_id = created["table"]
+    anna = seated(first, table_id, 0, created["token"])
+    anna.until(lambda p: p.my_turn())
+    anna.send({"type": "pace", "paused": True, "speed": 1})
+    until_live(anna, lambda live: live["pause"]["paused"])
+    frozen = session(first, table_id).deadlines.get("turn")
+    assert frozen is not None and frozen.left is not None
+    shut_down(first)
+    second = make_client(db=db_url, clock_scale=SCALE)
+    anna = seated(second, table_id, 0, created["token"])
+    table = session(second, table_id)
+    assert table.paused and table.paused_by == 0
+    restored = table.deadlines.get("turn")
+    assert restored is not None and restored.left == round(frozen.left, 3)  # stored to the millisecond
+    assert anna.live is not None and anna.live["deadline"]["left"] == round(frozen.left, 3)
