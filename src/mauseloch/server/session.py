@@ -240,8 +240,7 @@ class TableSession:
         if self.row.status == "playing" and not self.game.is_over and seat is not None and self.paused:
             # the frozen clock with the seconds it has left (a reaction game's countdown just waits)
             if self.reactions is None and turn is not None and turn.version == self.version and turn.left is not None:
-                left = round(turn.left, 3)
-                deadline = {"seat": seat, "kind": "turn", "left": left, "due": round(wall() + left, 3)}
+                deadline = {"seat": seat, "kind": "turn", "left": round(turn.left, 3)}
         elif self.row.status == "playing" and not self.game.is_over and seat is not None:
             if self.reactions is not None:  # the countdown to the next card, whoever turns it
                 due = turn.due if turn is not None and turn.version == self.version else self.bot_due

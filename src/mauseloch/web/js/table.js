@@ -229,6 +229,7 @@ function askRematch() {
 function secondsLeft() {
   const d = state.live && state.live.deadline;
   if (!d) return null;
+  if (typeof d.left === "number") return Math.ceil(d.left); // paused: the clock stands still
   return Math.max(0, Math.ceil(d.due - (Date.now() / 1000 + state.skew)));
 }
 

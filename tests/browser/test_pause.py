@@ -1,0 +1,69 @@
+"""Pause means pause: alone at a table with a bot, "Pause" stops the whole table — the turn
+clock stands still, no stand-in plays, and a move is refused — and a spectator (on a German page)
+sees who paused. After "Resume" the clock runs on and, as it runs out, the stand-in plays.
+
+Its own server with fast clocks (``--clock-scale 0.1``: a relaxed 60 s turn lasts 6 s)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import Server
+from .helpers import create_table, open_table
+
+pytestmark = pytest.mark.browser
+TURN = 6.0  # seconds: a relaxed turn at this scale
+
+
+@pytest.fixture(scope="module")
+def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("mauseloch-pause"), extra=("--clock-scale", "0.1"))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def test_pause_stops_the_clock_and_the_stand_in(browser: Any, fast_server: Server) -> None:
+    contexts = [browser.new_context(base_url=fast_server.url, locale=lang) for lang in ("en-US", "de-DE")]
+    for ctx in contexts:
+        ctx.set_default_timeout(15000)
+    anna, watcher = (ctx.new_page() for ctx in contexts)
+    try:
+        table_id, _ = create_table(anna, "mau-mau", ["me", "bot:random"], clock="relaxed")
+        open_table(anna)
+        anna.wait_for_selector("#turn-clock:has-text('s left')")  # her turn (seat 0 leads), the clock runs
+        assert "whole table" in anna.inner_text("#pause-hint")  # the control says what it does
+        anna.click("#pace-button")
+        anna.wait_for_selector("#pause-status:has-text('Paused by Anna')")
+        assert anna.inner_text("#pace-button") == "Go on"
+        version = anna.get_attribute("#board", "data-version")
+        shown = anna.inner_text("#turn-clock")
+        assert shown.endswith("s left"), shown
+
+        watcher.goto(f"/t/{table_id}?watch=1")
+        watcher.wait_for_selector("#pause-status:has-text('Pausiert von Anna')")
+        assert watcher.locator("#pace-button").is_hidden()  # a spectator sees the pause, cannot lift it
+
+        time.sleep(TURN + 2)  # past the moment the clock would have run out
+        assert anna.inner_text("#turn-clock") == shown  # the clock stood still
+        assert anna.get_attribute("#board", "data-version") == version  # no stand-in played for her
+        assert fast_server.get_json(f"/api/tables/{table_id}")["version"] == int(version or "-1")
+
+        anna.click("#board button.card.legal >> nth=0")  # a move while paused is refused, said in words
+        anna.wait_for_selector("#error-box:not([hidden]):has-text('paused')")
+        assert anna.get_attribute("#board", "data-version") == version
+
+        anna.click("#pace-button")  # resume: the clock runs on and, when it runs out, the stand-in plays
+        anna.wait_for_selector("#pause-status:not(:has-text('Paused'))", state="attached")
+        anna.wait_for_function(
+            "v => document.getElementById('board').dataset.version !== v", arg=version, timeout=(TURN + 10) * 1000
+        )
+        assert "(stand-in)" in anna.inner_text("#log")
+        watcher.wait_for_selector("#pace-row[hidden]", state="attached")
+    finally:
+        for ctx in contexts:
+            ctx.close()
