@@ -163,3 +163,20 @@ def test_a_restart_keeps_the_pause_and_the_time_left(make_client: AppFactory, db
     restored = table.deadlines.get("turn")
     assert restored is not None and restored.left == round(frozen.left, 3)  # stored to the millisecond
     assert anna.live is not None and anna.live["deadline"]["left"] == round(frozen.left, 3)
+
+
+def test_a_pause_holds_the_next_mouse_back(make_client: AppFactory) -> None:
+    client = make_client(clock_scale=1.0)  # a 3 s countdown before the first mouse
+    created = create_table(client, [HUMAN, {"kind": "bot", "bot": "normal"}], game="mausgeflippt", clock="normal")
+    table_id = created["table"]
+    anna = seated(client, table_id, 0, created["token"])
+    anna.send({"type": "pace", "paused": True, "speed": 1})
+    until_live(anna, lambda live: live["pause"]["paused"])
+    table = session(client, table_id)
+    countdown = table.deadlines.get("turn")
+    assert countdown is not None and countdown.left is not None  # the countdown is frozen
+    time.sleep(countdown.left + 0.5)
+    settle(anna)
+    assert table.version == 0  # no mouse was shown
+    anna.send({"type": "pace", "paused": False, "speed": 1})
+    anna.until(lambda p: p.state is not None and p.state["version"] > 0)  # the mouse comes after the rest
