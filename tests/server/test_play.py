@@ -195,3 +195,54 @@ def test_two_tabs_racing_for_one_version_play_once(client: TestClient) -> None:
     error = next(f for f in frames if f["type"] == "error")
     assert error["code"] == "stale" and error["version"] == 1
     assert client.app.state.store.load_table(table).moves == [[0, legal[-1]]]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ["mau-mau", "aus-die-maus", "mausgeflippt"])
+def test_the_declared_ranking_is_the_ranking_of_the_result(name: str) -> None:
+    """The end screen explains the ranking with each game's RANKED_BY: it must be what ranks."""
+    from mauseloch.engine import competition_ranks
+
+    finished = 0
+    for seed in range(40):
+        game = mauseloch.new_game(name, players=3, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(5000):
+            if game.is_over:
+                break
+            seat = next(s for s in range(3) if game.legal_moves(s))
+            game.play(rng.choice(game.legal_moves(seat)), seat=seat)
+        if not game.is_over:
+            continue
+        finished += 1
+        result, declared = game.result(), type(game).RANKED_BY  # type: ignore[attr-defined]
+        keys = [tuple(result[f][s] if better == "fewer" else -result[f][s] for f, better in declared) for s in range(3)]
+        assert competition_ranks(keys) == result["ranks"], (seed, result)
+    assert finished >= 20
+
+
+def test_bots_keep_their_numbers_as_the_seats_of_a_match_rotate(make_client: Callable[..., TestClient]) -> None:
+    """A bot is named by its player ("Random bot 3"), not by the seat it holds in this deal."""
+    import time
+
+    client = make_client(clock_scale=0.001)
+    created = create_table(client, [HUMAN, RANDOM_BOT, RANDOM_BOT], deals=2, options={"move_limit": 80})
+    first = client.get(f"/api/tables/{created['table']}").json()
+    assert [s["player"] for s in first["seats"]] == [0, 1, 2]
+    assert first["ranking"] == [{"figure": "cards", "better": "fewer"}, {"figure": "points", "better": "fewer"}]
+    anna = seated(client, created["table"], 0, created["token"])
+    rng = random.Random(2)
+    while not anna.view["is_over"]:
+        if anna.my_turn():
+            anna.move(rng.choice(anna.view["legal_moves"]))
+        frame = anna.recv()
+        assert frame["type"] != "error" or frame["code"] == "stale", frame
+    anna.close()
+    deadline = time.monotonic() + 30  # a safety net only: the pause between deals is scaled down
+    while not client.get(f"/api/tables/{created['table']}").json()["next"]:
+        assert time.monotonic() < deadline, "the next deal never came"
+        time.sleep(0.02)
+    following = client.get(f"/api/tables/{created['table']}").json()["next"]
+    second = client.get(f"/api/tables/{following}").json()
+    player_of = {s["name"]: s["player"] for s in first["seats"]}
+    for s in second["seats"]:  # everyone sits one seat on, and keeps the player number (and name)
+        assert s["player"] == player_of[s["name"]] == (s["seat"] + 1) % 3

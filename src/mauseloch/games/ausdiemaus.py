@@ -242,6 +242,10 @@ class AusDieMaus(Game):
         return d
 
     # ------------------------------------------------------------------ reading
+    # What decides the ranking in result(), in order (AM-12: the biggest stack first, then the most chips): the
+    # result's figure and whether fewer or more is better, for the pages to explain the ranking.
+    RANKED_BY = (("cards", "more"), ("chips", "more"))
+
     def result(self) -> dict[str, Any]:
         self._ensure_over()
         cards = [len(s) for s in self.stacks]

@@ -603,6 +603,10 @@ class MauMau(Game):
         """The cards of ``seat`` in hand order (library users and the engine's own tests)."""
         return sorted(_bits_to_cards(self.hands[seat]), key=sort_key)
 
+    # What decides the ranking in result(), in order (MM-16: fewest cards left first, then fewest card points): the
+    # result's figure and whether fewer or more is better, for the pages to explain the ranking.
+    RANKED_BY = (("cards", "fewer"), ("points", "fewer"))
+
     def result(self) -> dict[str, Any]:
         self._ensure_over()
         cards = [h.bit_count() for h in self.hands]

@@ -548,6 +548,10 @@ class Mausgeflippt(Game):
         """MG-9: +1 per mouse, −1 per laundry card, −2 per cheese card (also while playing)."""
         return [self.mice[s] - len(self.laundry[s]) - 2 * len(self.cheese[s]) for s in range(self._players)]
 
+    # What decides the ranking in result(), in order (MG-9: the highest score first, then the most mice): the
+    # result's figure and whether fewer or more is better, for the pages to explain the ranking.
+    RANKED_BY = (("score", "more"), ("mice", "more"))
+
     def result(self) -> dict[str, Any]:
         self._ensure_over()
         score = self.scores()

@@ -35,6 +35,7 @@ import mauseloch
 from mauseloch import IllegalMove, event_for
 from mauseloch.bots.random_bot import pause_factor
 from mauseloch.engine import Game, game_info
+from mauseloch.match import player_in_deal
 
 from .clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, Deadlines, clock_seconds, wall
 from .family import deal_code, deal_ended, match_state
@@ -204,6 +205,7 @@ class TableSession:
 
     def summary(self) -> dict[str, Any]:
         row = self.row
+        deal = row.match["deal"] if row.match else 0
         return {
             "id": row.id,
             "game": row.game,
@@ -214,6 +216,9 @@ class TableSession:
             "seats": [
                 {
                     "seat": s.seat,
+                    # who sits here through a match's deals (one seat on each deal): a bot is named
+                    # by this, so it keeps its name as the seats rotate
+                    "player": player_in_deal(s.seat, deal, row.players),
                     "kind": s.kind,
                     "name": s.name,
                     "bot": s.bot,
@@ -230,6 +235,9 @@ class TableSession:
             "public": row.public,  # listed in the lobby (private tables are joined by invite only)
             "deal_code": deal_code(row),  # family play: "the same deal again", once it is over
             "match": match_state(row),
+            # what decides the ranking, in order, for the end screen to explain: the result's
+            # figure and whether fewer or more is better (each game declares it next to result())
+            "ranking": [{"figure": f, "better": b} for f, b in getattr(type(self.game), "RANKED_BY", ())],
         }
 
     def live(self) -> dict[str, Any]:

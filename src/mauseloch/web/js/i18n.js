@@ -105,7 +105,8 @@ export function botLevel(kind) {
 
 /** The name a seat shows: people by their own name, bots by level and seat, in the page's language. */
 export function seatLabel(seatInfo, seat) {
-  if (seatInfo && seatInfo.kind === "bot" && seatInfo.bot) return t("bot.name", { level: botLevel(seatInfo.bot), n: seat + 1 });
+  // a bot is numbered by its player, not its seat: in a match it keeps its name as the seats rotate
+  if (seatInfo && seatInfo.kind === "bot" && seatInfo.bot) return t("bot.name", { level: botLevel(seatInfo.bot), n: (seatInfo.player ?? seat) + 1 });
   if (seatInfo && seatInfo.taken === false) return t("common.seat", { n: seat + 1 }); // nobody sat down yet
   return seatInfo && seatInfo.name ? seatInfo.name : t("common.seat", { n: seat + 1 });
 }

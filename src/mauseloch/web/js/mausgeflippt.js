@@ -264,14 +264,13 @@ export function endTable(view, name) {
   const res = view.result;
   const order = [...res.ranks.keys()].sort((a, b) => res.ranks[a] - res.ranks[b] || a - b);
   const body = h("tbody");
+  // Three columns, so the table fits a 390 px phone: the score and, under it, what it is made of.
   for (const s of order) {
     body.append(h("tr", { dataset: { seat: String(s) } },
       h("td", { class: "rank" }, String(res.ranks[s])),
       h("th", { scope: "row" }, h("span", { class: "name", title: name(s) }, name(s))),
-      h("td", {}, String(res.mice[s])),
-      h("td", {}, String(res.laundry[s])),
-      h("td", {}, String(res.cheese[s])),
-      h("td", {}, String(res.score[s]))));
+      h("td", {}, h("strong", {}, String(res.score[s])), h("br"),
+        h("span", { class: "hint" }, t("end.mg.parts", { mice: res.mice[s], laundry: res.laundry[s], cheese: res.cheese[s] })))));
   }
   // MG-8: reason "mice" is also the end by timeouts, with mice left that nobody reacted to
   const why = res.reason !== "mice" ? t("mg.reason." + res.reason)
@@ -282,9 +281,6 @@ export function endTable(view, name) {
       h("thead", {}, h("tr", {},
         h("th", { scope: "col" }, t("table.rank")),
         h("th", { scope: "col" }, t("table.player")),
-        h("th", { scope: "col" }, t("mg.miceCol")),
-        h("th", { scope: "col" }, t("mg.laundryCol")),
-        h("th", { scope: "col" }, t("mg.cheeseCol")),
         h("th", { scope: "col" }, t("mg.scoreCol")))),
       body));
 }

@@ -9,7 +9,8 @@ import * as ausdiemaus from "./ausdiemaus.js";
 import * as maumau from "./maumau.js";
 import * as mausgeflippt from "./mausgeflippt.js";
 import { mountRules, renderHouseRules } from "./rules.js";
-import { followSeat, renderMatchLine, standingsBox } from "./match.js";
+import { followSeat, renderMatchLine } from "./match.js";
+import { renderEnd as renderEndScreen } from "./endscreen.js";
 import { renderPace } from "./pace.js";
 
 const RENDERERS = { "mau-mau": maumau, "aus-die-maus": ausdiemaus, "mausgeflippt": mausgeflippt };
@@ -179,36 +180,9 @@ function renderTurn() {
 }
 
 function renderEnd() {
-  const box = $("end-screen");
   const view = state.view;
-  if (!view || !view.is_over || !view.result) {
-    box.hidden = true;
-    box.dataset.shown = "";
-    return;
-  }
-  const renderer = RENDERERS[view.game];
-  const buttons = h("p", { class: "button-row" },
-    h("a", { class: "btn btn-primary", href: `/replay/${encodeURIComponent(tableId)}` }, t("table.toReplay")),
-    h("a", { class: "btn", href: "/" }, t("table.toLobby")));
-  const live = state.live || {};
-  const votes = live.rematch || [];
-  if (state.seat !== null && state.conn && !votes.includes(state.seat)) {
-    buttons.append(h("button", { type: "button", class: "btn", id: "rematch-button", onclick: askRematch }, t("table.rematch")));
-  }
-  const waitingFor = (live.seats || [])
-    .map((s, i) => ({ s, i }))
-    .filter(({ s, i }) => state.table && state.table.seats[i].kind === "human" && s.presence !== "gone" && !votes.includes(i))
-    .map(({ i }) => seatName(i));
-  const note = votes.length ? h("p", { id: "rematch-note", role: "status" },
-    t("table.rematchWaiting", { names: waitingFor.join(", ") })) : "";
-  const match = (state.live && state.live.match) || (state.table && state.table.match);
-  box.replaceChildren(h("h2", {}, t("table.gameOver")), renderer.endTable(view, seatName), standingsBox(match, seatName), buttons, note);
-  const first = box.hidden;
-  box.hidden = false;
-  if (first && box.dataset.shown !== "1") {
-    box.dataset.shown = "1";
-    box.focus();
-  }
+  renderEndScreen($("end-screen"), { view, table: state.table, live: state.live, seat: state.seat, conn: state.conn,
+    name: seatName, tableId, renderer: view && RENDERERS[view.game], vote: askRematch });
 }
 
 /** Who sits at the table while it waits: names, and the seats still free. */
