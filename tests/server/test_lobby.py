@@ -166,3 +166,52 @@ def test_games_state_defaults_that_depend_on_the_player_count(client: TestClient
         counts = {str(n) for n in range(game["min_players"], game["max_players"] + 1)}
         for opt in game["options"]:
             assert set(opt["defaults_by_players"]) == counts
+
+
+PAGE = {"origin": "http://testserver"}  # requests as our own pages send them: the seat goes into a cookie
+
+
+def test_my_tables_lists_every_seat_this_browser_holds_and_nothing_else(client: TestClient) -> None:
+    body = {"game": "mau-mau", "name": "Anna"}
+    private = client.post("/api/tables", json={**body, "seats": [HUMAN, HUMAN]}, headers=PAGE)
+    private_id = private.json()["table"]
+    public = client.post("/api/tables", json={**body, "seats": [HUMAN, RANDOM_BOT], "public": True}, headers=PAGE)
+    public_id = public.json()["table"]
+    answer = client.get("/api/my-tables")
+    assert answer.status_code == 200 and "no-store" in answer.headers["cache-control"]
+    mine = {t["id"]: t for t in answer.json()["tables"]}
+    assert set(mine) == {private_id, public_id}  # private ones included
+    assert mine[private_id]["status"] == "waiting" and mine[private_id]["you"] == 0 and not mine[private_id]["public"]
+    assert mine[public_id]["status"] == "playing"
+    anna_cookies = dict(client.cookies)
+
+    # another browser: no cookies, no tables; a guessed or borrowed token shows nothing either
+    client.cookies.clear()
+    assert client.get("/api/my-tables").json() == {"tables": []}
+    token = anna_cookies[f"ml_{private_id}"].partition(":")[2]
+    for forged in (f"0:{token[:-1]}x", f"1:{token}", "0:", "x:y", f"9:{token}"):
+        client.cookies.set(f"ml_{private_id}", forged)
+        assert client.get("/api/my-tables").json() == {"tables": []}, forged
+    client.cookies.set("ml_nosuchtable", f"0:{token}")
+    assert client.get("/api/my-tables").json() == {"tables": []}
+
+    # Ben joins through the invite link: his browser lists that table, and only that one
+    client.cookies.clear()
+    invite = private.json()["invite_secret"]
+    joined = client.post(f"/api/tables/{private_id}/join", json={"name": "Ben", "invite": invite}, headers=PAGE)
+    assert joined.status_code == 200, joined.text
+    bens = client.get("/api/my-tables").json()["tables"]
+    assert [(t["id"], t["you"], t["status"]) for t in bens] == [(private_id, 1, "playing")]
+
+    # a finished table stays in the list, as finished
+    for name, value in anna_cookies.items():
+        client.cookies.set(name, value)
+    anna = seated(client, public_id, 0, public.json()["token"])
+    while not anna.view["is_over"]:
+        if anna.my_turn():
+            anna.move(anna.view["legal_moves"][0])
+        frame = anna.recv()
+        assert frame["type"] != "error" or frame["code"] == "stale", frame
+    anna.close()
+    statuses = {t["id"]: t["status"] for t in client.get("/api/my-tables").json()["tables"]}
+    assert statuses[public_id] == "over" and statuses[private_id] == "playing"

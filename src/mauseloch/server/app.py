@@ -23,7 +23,7 @@ from .clock import GRACE_LEFT, GRACE_LOST
 from .family import api_match_record, api_rules
 from .health import healthz, readyz
 from .limits import Guard, Limits, LimitsMiddleware, RedisCounters, Refused, refusal_response
-from .lobby import Lobby, game_clocks, web_bots, web_games
+from .lobby import Lobby, api_my_tables, game_clocks, web_bots, web_games
 from .protocol import MAX_MESSAGE, CreateTable, JoinTable, ProtocolError, decode_body, encode, error_body, limits
 from .security import SecurityMiddleware
 from .session import Settings, TableSession, record_of, replay_frames
@@ -358,6 +358,7 @@ def create_app(
         Route("/api/games", api_games),
         Route("/api/tables", api_tables, methods=["GET"]),
         Route("/api/tables", api_create, methods=["POST"]),
+        Route("/api/my-tables", api_my_tables),  # the tables this browser's seat cookies open
         Route("/api/tables/{table_id}", api_table),
         Route("/api/tables/{table_id}/join", api_join, methods=["POST"]),
         Route("/api/tables/{table_id}/renew", api_renew, methods=["POST"]),

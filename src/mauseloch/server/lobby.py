@@ -10,10 +10,12 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from sqlalchemy.exc import IntegrityError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 
 import mauseloch
 from mauseloch.bots import bot_kinds
@@ -55,6 +57,8 @@ def game_clocks(game: str) -> dict[str, Any]:
 
 
 PAGE_SIZE = 20  # tables per page of the lobby's list
+MY_TABLES = 40  # seat cookies one "My tables" answer looks at (each one loads its table)
+MAX_TABLE_ID = 32  # characters: longer is no table id of ours
 NEW_ID_TRIES = 5  # a new table's id met a stored one (48 random bits: practically never)
 SWEEP_EVERY = 30.0  # seconds between two looks for waiting tables that expired
 
@@ -431,6 +435,27 @@ class Lobby:
         self.hub.close_seat(table.id, seat, CLOSE_SIGNED_OUT)
         return token
 
+    async def my_tables(self, cookies: Mapping[str, str]) -> list[dict[str, Any]]:
+        """The lobby's "My tables": every table the browser with these cookies holds a seat at
+        (its ``ml_<id>`` cookie, ``seat:token``, opens that seat), waiting, running and finished,
+        private ones included, newest first, each summary with ``you``: the seat. Only a seat's
+        own token shows a table, so nobody learns of a table they have no seat at; a table that
+        is gone, or whose seat was signed out with a new token elsewhere, is left out."""
+        found: list[dict[str, Any]] = []
+        held = [(name[3:], value) for name, value in cookies.items() if name.startswith("ml_")]
+        for table_id, value in held[:MY_TABLES]:
+            seat_text, _, token = value.partition(":")
+            if not token or not seat_text.isdigit() or len(table_id) > MAX_TABLE_ID or len(token) > MAX_INVITE:
+                continue
+            table = await self.find(table_id)
+            if table is None or int(seat_text) >= table.row.players:
+                continue
+            seat = self.check_token(table, int(seat_text), token)
+            if seat is not None:
+                found.append({**table.summary(), "you": seat})
+        found.sort(key=lambda s: (s["created"], s["id"]), reverse=True)
+        return found
+
     @staticmethod
     def check_token(table: TableSession, seat: int | None, token: str) -> int | None:
         """The seat ``token`` opens (``seat`` if given), or None; constant-time comparison."""
@@ -441,3 +466,11 @@ class Lobby:
             if s.token_hash is not None and hmac.compare_digest(digest, s.token_hash):
                 found = s.seat
         return found
+
+
+async def api_my_tables(request: Request) -> Response:
+    """``GET /api/my-tables``: the tables this browser holds a seat at, from the seat cookies it
+    sends (:meth:`Lobby.my_tables`); never cached, since it is this browser's own list."""
+    lobby: Lobby = request.app.state.lobby
+    tables = await lobby.my_tables(request.cookies)
+    return JSONResponse({"tables": tables}, headers={"Cache-Control": "private, no-store"})
