@@ -2,6 +2,7 @@
 
 import { applyLimits, copyLink, getJSONIfChanged, h, heldSeat, loadGames, postJSON, rememberSeat, saveInvite } from "./api.js";
 import { createExtras, mountCreateFields, showCreateFields } from "./match.js";
+import { mountMyTables } from "./mytables.js";
 import { botLevel, errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 
 const state = { games: [], bots: {}, clocks: {}, tables: [], page: 0, more: false, etag: null };
@@ -292,6 +293,7 @@ function turnPage(step) {
 async function main() {
   initI18n();
   mountLangSwitch($("lang-switch"));
+  mountMyTables($("my-tables")); // the tables this browser holds a seat at (mytables.js)
   const nameInput = $("player-name");
   try {
     nameInput.value = localStorage.getItem("ml_name") || "";

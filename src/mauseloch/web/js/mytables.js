@@ -1,0 +1,75 @@
+// The lobby's "My tables": every table this browser holds a seat at — waiting, running or
+// finished, private ones included — each with its status and a way back, without accounts.
+// The seat tokens stay in their HttpOnly cookies: the server reads them (GET /api/my-tables) and
+// answers with the tables they open, so the page stores nothing and nobody else learns the list.
+
+import { getJSON, h, loadGames } from "./api.js";
+import { onLangChange, t, tableTitle } from "./i18n.js";
+
+const REFRESH_MS = 30000;
+const ENDED = ["over", "closed", "expired"];
+let tables = [];
+let titles = {};
+
+function item(table) {
+  const id = encodeURIComponent(table.id);
+  const title = tableTitle(table, titles[table.game] || table.game);
+  const status = t("lobby.status." + table.status);
+  const seat = table.seats[table.you];
+  const facts = [
+    t("mytables.seat", { name: (seat && seat.name) || t("common.seat", { n: table.you + 1 }) }),
+    t(table.public ? "mytables.public" : "mytables.private"),
+  ];
+  if (table.match) facts.push(t("match.heading", { deal: table.match.deal, deals: table.match.deals }));
+  const actions = h("div", { class: "button-row" },
+    h("a", { class: "btn" + (ENDED.includes(table.status) ? "" : " btn-primary"), href: `/t/${id}`, dataset: { focusKey: `${table.id}-back` } },
+      t(table.status === "over" ? "mytables.result" : "mytables.back")));
+  if (table.status === "over") actions.append(h("a", { class: "btn", href: `/replay/${id}` }, t("lobby.replay")));
+  return h("li", { class: "table-item", dataset: { table: table.id, status: table.status } },
+    h("div", { class: "table-head" }, h("strong", {}, title), h("span", { class: "status status-" + table.status }, status)),
+    h("p", { class: "hint" }, facts.join(" · ")),
+    actions);
+}
+
+function render(section) {
+  section.hidden = tables.length === 0;
+  if (section.hidden) return;
+  const active = document.activeElement;
+  const focusKey = active && section.contains(active) ? active.dataset.focusKey : null;
+  section.replaceChildren(
+    h("h2", { id: "my-tables-heading" }, t("mytables.heading")),
+    h("ul", { class: "table-list", id: "my-tables-list" }, tables.map(item)));
+  section.setAttribute("aria-labelledby", "my-tables-heading");
+  if (focusKey) {
+    const again = section.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+    if (again) again.focus();
+  }
+}
+
+async function load(section) {
+  try {
+    tables = (await getJSON("/api/my-tables")).tables || [];
+  } catch (e) {
+    return; // the list stays as it was; the next look tries again
+  }
+  render(section);
+}
+
+/** Fill `section` with this browser's tables and keep it current. */
+export function mountMyTables(section) {
+  if (!section) return;
+  loadGames()
+    .then((data) => {
+      titles = Object.fromEntries((data.games || []).map((g) => [g.name, g.title]));
+      render(section);
+    })
+    .catch(() => {}); // titles fall back to the game's name
+  onLangChange(() => render(section));
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") load(section);
+  });
+  setInterval(() => {
+    if (document.visibilityState === "visible") load(section);
+  }, REFRESH_MS);
+  load(section);
+}
