@@ -49,6 +49,13 @@ function words(pause, live, table, seat) {
   return ["", others ? t("pause.ask") : t("pace.pause"), others ? t("pause.askHint") : t("pause.aloneHint")];
 }
 
+/** Whether a pause holds this view's moves: a paused table takes none (the server refuses them
+ * with "paused"); a reaction window already open stays open, so its mouse can still be caught. */
+export function holdsMoves(live, view) {
+  const paused = Boolean(live && live.pause && live.pause.paused);
+  return paused && Boolean(view) && view.to_move !== null && view.to_move !== undefined;
+}
+
 export function renderPace(table, live, seat, conn) {
   const row = document.getElementById("pace-row");
   if (!row) return;

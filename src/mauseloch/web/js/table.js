@@ -11,7 +11,7 @@ import * as mausgeflippt from "./mausgeflippt.js";
 import { mountRules, renderHouseRules } from "./rules.js";
 import { followSeat, renderMatchLine } from "./match.js";
 import { renderEnd as renderEndScreen } from "./endscreen.js";
-import { renderPace } from "./pace.js";
+import { holdsMoves, renderPace } from "./pace.js";
 
 const RENDERERS = { "mau-mau": maumau, "aus-die-maus": ausdiemaus, "mausgeflippt": mausgeflippt };
 const LOG_LIMIT = 200;
@@ -379,7 +379,7 @@ function render() {
   renderer.render(board, view, {
     seat: state.seat,
     name: seatName,
-    canAct: !busy() && !waiting && state.status === "connected",
+    canAct: !busy() && !waiting && state.status === "connected" && !holdsMoves(state.live, view),
     move: sendMove,
     wishDialog: $("wish-dialog"),
     // reaction games: claims with the device's time, the recent events, the countdown
