@@ -5,16 +5,19 @@ The clocks run fast here (``clock_scale`` 0.02: a fast 15 s turn lasts 0.3 s).""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from mauseloch.server.clock import wall
 from mauseloch.server.session import TableSession
 
 from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, seated, shut_down
+from .test_cluster import Seat, new_table, redis_server, redis_url, servers  # noqa: F401 - fixtures
 
 AppFactory = Callable[..., TestClient]
 SCALE = 0.02
@@ -180,3 +183,33 @@ def test_a_pause_holds_the_next_mouse_back(make_client: AppFactory) -> None:
     assert table.version == 0  # no mouse was shown
     anna.send({"type": "pace", "paused": False, "speed": 1})
     anna.until(lambda p: p.state is not None and p.state["version"] > 0)  # the mouse comes after the rest
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")
+def test_a_pause_asked_on_another_process_reaches_the_owner(servers: Callable[..., Any]) -> None:
+    """Cluster mode: a pause request through a process that does not own the table is forwarded
+    to the owner (whose clocks and bots are the ones that wait), like a move."""
+    one, two = servers(), servers()
+    table, creds = new_table(one, two)
+    anna = Seat(one, table, *creds[0])  # the owner's process
+    ben = Seat(two, table, *creds[1])
+    anna.until(lambda s: s.state["table"]["seats"][1]["name"] == "Ben")
+
+    def live(seat: Seat, condition: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        deadline = time.monotonic() + 30
+        while True:
+            frame = seat.recv()
+            if frame.get("live") and condition(frame["live"]):
+                return frame["live"]  # type: ignore[no-any-return]
+            assert time.monotonic() < deadline, "condition never met"
+
+    ben.ws.send(json.dumps({"type": "pace", "paused": True, "speed": 1}))
+    asked = live(anna, lambda lv: lv["pause"]["asked"] == 1)
+    assert not asked["pause"]["paused"] and asked["pause"]["waiting"] == [0]
+    anna.ws.send(json.dumps({"type": "pace", "paused": True, "speed": 1}))
+    paused = live(ben, lambda lv: lv["pause"]["paused"])
+    assert paused["pause"]["by"] == 1
+    ben.ws.send(json.dumps({"type": "pace", "paused": False, "speed": 1}))
+    live(anna, lambda lv: not lv["pause"]["paused"])
