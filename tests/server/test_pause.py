@@ -188,7 +188,7 @@ def test_a_pause_holds_the_next_mouse_back(make_client: AppFactory) -> None:
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")
-def test_a_pause_asked_on_another_process_reaches_the_owner(servers: Callable[..., Any]) -> None:
+def test_a_pause_asked_on_another_process_reaches_the_owner(servers: Callable[..., Any]) -> None:  # noqa: F811
     """Cluster mode: a pause request through a process that does not own the table is forwarded
     to the owner (whose clocks and bots are the ones that wait), like a move."""
     one, two = servers(), servers()
