@@ -6,6 +6,7 @@ the seats rotate."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +17,7 @@ from .helpers import play_to_end
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
+RAW_KEY = re.compile(r"\b(end|match|table|pause|mytables)\.[a-zA-Z]")
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +77,7 @@ def test_the_end_screen_says_who_won_and_why_on_a_phone(
         page.goto(f"/t/{table_id}?watch=1")
         page.wait_for_selector("#end-screen:not([hidden])")
         screen = page.inner_text("#end-screen")
+        assert not RAW_KEY.search(screen), screen
         assert page.inner_text("#end-winner").endswith(("wins.", "share first place.")), screen
         assert page.inner_text("#end-rule") == f"How the ranking works: {rule}.", screen
         result = fast_server.get_json(f"/api/tables/{table_id}/record")
@@ -113,6 +116,7 @@ def test_between_deals_the_standings_and_next_deal_and_bots_keep_their_names(bro
         page.wait_for_selector("#match-standings")
         assert page.locator("#rematch-button").count() == 0  # no "Rematch" while the match goes on
         assert "fewer cards in hand" in page.inner_text("#end-rule")
+        assert not RAW_KEY.search(page.inner_text("#end-screen"))  # every text in words, no key left raw
         assert overflow(page) == [], overflow(page)
         page.click("#next-deal-button")  # alone at the table: ready, so the next deal starts now
         page.wait_for_url(lambda url: table_id not in url)

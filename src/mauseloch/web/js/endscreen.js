@@ -76,9 +76,8 @@ export function renderEnd(box, ctx) {
     .filter(({ s, i }) => table && table.seats[i].kind === "human" && s.presence !== "gone" && !votes.includes(i))
     .map(({ i }) => name(i));
   let note = "";
-  if (between) {
-    note = h("p", { id: "next-deal-note", role: "status" },
-      votes.length ? t("end.nextDealWaiting", { names: waitingFor.join(", ") }) : t("end.nextDealSoon"));
+  if (between && votes.length) { // (with no vote yet the standings say the next deal comes by itself)
+    note = h("p", { id: "next-deal-note", role: "status" }, t("end.nextDealWaiting", { names: waitingFor.join(", ") }));
   } else if (votes.length) {
     note = h("p", { id: "rematch-note", role: "status" }, t("table.rematchWaiting", { names: waitingFor.join(", ") }));
   }
