@@ -8,7 +8,7 @@ import pytest
 
 import mauseloch
 from mauseloch import fairness
-from mauseloch.fairness import ANTICIPATION_MS, CREDIT_GAIN_MS, CREDIT_MAX_MS, Link
+from mauseloch.fairness import ANTICIPATION_MS, MAX_TRANSIT_MS, QUOTA_GAIN_MS, QUOTA_MAX_MS, Link
 from mauseloch.realtime import COLLECT_CAP_MS, Referee
 
 GAME = "mausgeflippt"
@@ -48,15 +48,28 @@ def test_an_honest_claim_on_an_asymmetric_path_stands() -> None:
         assert (time, status) == (430, "valid"), (up, down, observed)
 
 
-def test_a_claim_faster_than_the_connection_allows_is_clamped() -> None:
+def test_a_claim_faster_than_the_connection_allows_gains_at_most_the_quota() -> None:
     link = steady(50, 50)
     at = honest_arrival(link, 50, 600)
     time, status, observed = link.judge(300, at)  # claims 300 ms faster than it could have been
     assert status == "valid"
-    assert 595 <= time <= 600 and observed["clamped_from"] == 300
-    # too slow is clamped too (the message cannot have been faster than the fastest seen)
+    assert time == 600 - QUOTA_MAX_MS and observed["clamped_from"] == 300
+    # a claim slower than its arrival allows counts as claimed: a claim only ever makes it worse
     time, _, observed = link.judge(599 + 40, at)
-    assert time < 639 and observed["clamped_from"] == 639
+    assert time == 639 and "clamped_from" not in observed
+
+
+def test_the_credited_transit_is_half_the_lowest_round_trip_ever_measured() -> None:
+    link = steady(30, 70)
+    assert link.transit() == 50 and link.reach() == 50 + QUOTA_MAX_MS
+    now = 100_000.0
+    for _ in range(2 * fairness.KEEP):  # later answers all slower: the floor stays
+        link.ping(now, now + 300 - 12_345.0, now + 400)
+        now += 500
+    assert link.round_trip() == 400 and link.floor_rtt == 100 and link.transit() == 50
+    far = steady(600, 600)  # a round trip of 1.2 s is credited only up to the cap
+    assert far.transit() == MAX_TRANSIT_MS
+    assert Link().transit() == 0.0 and Link().round_trip() == 0.0
 
 
 def test_claims_under_100_ms_are_anticipation() -> None:
@@ -75,25 +88,24 @@ def test_a_claim_sent_before_the_card_could_be_seen_is_anticipation() -> None:
     assert link.judge(ANTICIPATION_MS, ANTICIPATION_MS + 40.0)[1] == "valid"  # the fastest honest claim
 
 
-def test_lag_credit_limits_what_a_liar_gains_per_claim() -> None:
-    # jittery uplinks (0..90 ms above the fastest): an honest claim may ask up to ~90 ms more
+def test_the_lag_quota_limits_what_a_liar_gains_per_claim() -> None:
+    # jittery answers (0..90 ms above the fastest): the quota pays for what a claim asks beyond
+    # half the floor, and refills by QUOTA_GAIN_MS a claim
     link = steady(100, 100, jitter=(0, 30, 60, 90))
     extras = []
     for _ in range(60):
         at = honest_arrival(link, 100, 500)
         time, _, _ = link.judge(100, at)  # always claims the fastest allowed
         extras.append(500 - time)
-    assert extras[0] > CREDIT_GAIN_MS  # the credit starts full
-    assert sum(extras) <= CREDIT_MAX_MS + 60 * CREDIT_GAIN_MS + 60 * 50  # refill plus the free half
-    steady_gain = sum(extras[20:]) / 40
-    assert steady_gain <= 50 + CREDIT_GAIN_MS
-    assert link.credit < CREDIT_GAIN_MS + 1  # spent as fast as it refills
-    for _ in range(10):  # honest claims let it refill
+    assert extras[0] == QUOTA_MAX_MS  # the quota starts full
+    assert all(e == QUOTA_GAIN_MS for e in extras[1:])  # then only what it regained
+    assert link.quota == QUOTA_GAIN_MS
+    for _ in range(3):  # honest claims let it refill
         link.judge(500, honest_arrival(link, 100, 500))
-    assert link.credit == CREDIT_MAX_MS
+    assert link.quota == QUOTA_MAX_MS
 
 
-def test_lag_that_appears_later_is_paid_from_the_credit() -> None:
+def test_lag_that_appears_later_is_paid_from_the_quota() -> None:
     link = steady(20, 20)
     now = 10_000.0
     for _ in range(fairness.KEEP):  # the client starts sitting on every ping for 200 ms
@@ -103,9 +115,7 @@ def test_lag_that_appears_later_is_paid_from_the_credit() -> None:
     assert link.round_trip() == pytest.approx(240)
     # it shows the card at the true moment, reacts in 500 ms (20 ms up) and claims 100 ms
     gains = [500 - link.judge(100, 520.0)[0] for _ in range(30)]
-    assert gains[0] <= 110  # not the 100 ms more one-way its pings pretend, plus the credit
-    assert sum(gains) / len(gains) <= 50
-    assert sum(gains[10:]) / 20 <= 10 + CREDIT_GAIN_MS
+    assert gains[0] == QUOTA_MAX_MS and all(g == QUOTA_GAIN_MS for g in gains[1:])
 
 
 def test_bad_ping_is_refused() -> None:
@@ -212,20 +222,21 @@ def test_a_refereed_record_with_remote_claims_replays() -> None:
     assert [[d["move"], d["ms"]] for d in decisions] == [m[1:] for m in played]
 
 
-def test_the_benchmark_drives_the_real_referee_and_beats_first_message_wins() -> None:
-    import importlib.util
+def test_the_benchmark_plays_every_cheat_through_the_real_server() -> None:
+    """bench/fairness.py --smoke --json: every cheat is reported (no timing is asserted here)."""
+    import subprocess
     import sys
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "bench" / "fairness.py"
-    spec = importlib.util.spec_from_file_location("bench_fairness", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bench  # its dataclasses look their module up
-    spec.loader.exec_module(bench)
-    honest = bench.run(400, seed=3)
-    assert honest.judged > 200
-    assert honest.faster_wins > honest.first_message  # same races, same arrivals
-    assert max(honest.decisions) <= COLLECT_CAP_MS
-    liar = bench.run(100, seed=3, cheat="liar-max")
-    assert liar.gains and sum(liar.gains) / len(liar.gains) < 100
+    bench = Path(__file__).resolve().parents[1] / "bench" / "fairness.py"
+    done = subprocess.run([sys.executable, str(bench), "--smoke", "--json"], capture_output=True, text=True,
+                          timeout=300, check=True)  # fmt: skip
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    cheats = {"held-300", "held-500", "reordered", "duplicated", "forged-t", "fake-lag-connect", "lag-grows",
+              "claim-past", "claim-lower", "claim-future"}  # fmt: skip
+    assert set(figures["gain_ms_by_cheat"]) == set(figures["gain_ms_mean_by_cheat"]) == cheats
+    assert all(isinstance(v, (int, float)) for v in figures["gain_ms_by_cheat"].values())
+    assert figures["largest_cheat"] in cheats
+    assert figures["largest_gain_ms"] == max(figures["gain_ms_by_cheat"].values())
+    assert 0.0 <= figures["faster_wins_share"] <= 1.0 and figures["far_near_windows"] >= 0
+    assert sum(figures["judged_claims_by_cheat"].values()) >= 1

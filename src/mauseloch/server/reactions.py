@@ -11,9 +11,10 @@ for it with the server's clock, as the simulator and the terminal drive it with 
   :func:`lead_ms` from now, so that every screen shows it on about the same frame. The referee's
   clock counts from that moment.
 * **Claims.** A person's ``react`` carries the reaction time their device measured; the referee
-  judges it with the link of the connection it came on (clamping, anticipation, lag credit) and
-  waits the collection window. Bots and stand-ins react through their ``react`` here, at the
-  owner, with the times they sampled (local seats, taken at their word).
+  judges it with the link of the connection it came on (from the claim's arrival, crediting half
+  the lowest round trip the server measured and a small lag quota: the claimed time may only
+  make it worse) and waits the collection window. Bots and stand-ins react through their
+  ``react`` here, at the owner, with the times they sampled (local seats, taken at their word).
 * **Deciding.** When the referee is due the decision is stored with the window's log (every claim,
   what was observed, the decision: ``ml_moves.referee``), then played, then published by the
   session like any other move.
