@@ -4,6 +4,8 @@ browser sees none of them."""
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any
 
 import pytest
@@ -46,3 +48,32 @@ def test_my_tables_brings_the_creator_back_to_her_private_table(new_context: Any
     ben.wait_for_load_state("networkidle")
     assert ben.locator("#my-tables").is_hidden()
     assert ben.locator("#my-tables li").count() == 0
+
+
+def test_a_match_that_went_on_leads_to_its_next_deal(new_context: Any, server: Any) -> None:
+    page = new_context().new_page()
+    page.goto("/")
+    bot = {"kind": "bot", "bot": "random"}
+    body = {"game": "mau-mau", "seats": [{"kind": "human"}, bot], "name": "Anna", "deals": 2,
+            "options": {"move_limit": 40}, "clock": "off"}  # fmt: skip
+    headers = {"Content-Type": "application/json", "Origin": server.url}  # as the page sends it: a seat cookie
+    first = page.request.post("/api/tables", data=json.dumps(body), headers=headers).json()["table"]
+    page.goto(f"/t/{first}")
+    page.wait_for_selector("#board[data-version]")
+    play_to_end(page)
+    page.goto("/")  # before the next deal is dealt: this browser's cookie is for the first one only
+    deadline = time.monotonic() + 60  # a safety net only: the next deal comes after the standings' pause
+    while not server.get_json(f"/api/tables/{first}")["next"]:
+        assert time.monotonic() < deadline, "the next deal never came"
+        time.sleep(0.2)
+    page.reload()
+    item = page.locator(f'#my-tables li[data-table="{first}"]')
+    item.wait_for()
+    assert "goes on at a new table" in item.inner_text()
+    item.locator("a", has_text="Back to the table").click()
+    page.wait_for_url(lambda url: first not in url)  # the page follows the seat to the next deal
+    page.wait_for_selector("#board[data-version]")
+    page.wait_for_selector("#seat-actions:not([hidden])")
+    page.goto("/")
+    page.wait_for_selector('#my-tables li[data-status="playing"]')
+    assert page.locator(f'#my-tables li[data-table="{first}"]').count() == 0  # reached through its next deal

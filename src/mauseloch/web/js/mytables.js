@@ -14,7 +14,9 @@ let titles = {};
 function item(table) {
   const id = encodeURIComponent(table.id);
   const title = tableTitle(table, titles[table.game] || table.game);
-  const status = t("lobby.status." + table.status);
+  // a rematch or a match's next deal was dealt at a new table: this page follows the seat there
+  const movedOn = table.status === "over" && Boolean(table.next);
+  const status = movedOn ? t("mytables.movedOn") : t("lobby.status." + table.status);
   const seat = table.seats[table.you];
   const facts = [
     t("mytables.seat", { name: (seat && seat.name) || t("common.seat", { n: table.you + 1 }) }),
@@ -22,8 +24,8 @@ function item(table) {
   ];
   if (table.match) facts.push(t("match.heading", { deal: table.match.deal, deals: table.match.deals }));
   const actions = h("div", { class: "button-row" },
-    h("a", { class: "btn" + (ENDED.includes(table.status) ? "" : " btn-primary"), href: `/t/${id}`, dataset: { focusKey: `${table.id}-back` } },
-      t(table.status === "over" ? "mytables.result" : "mytables.back")));
+    h("a", { class: "btn" + (ENDED.includes(table.status) && !movedOn ? "" : " btn-primary"), href: `/t/${id}`, dataset: { focusKey: `${table.id}-back` } },
+      t(table.status === "over" && !movedOn ? "mytables.result" : "mytables.back")));
   if (table.status === "over") actions.append(h("a", { class: "btn", href: `/replay/${id}` }, t("lobby.replay")));
   return h("li", { class: "table-item", dataset: { table: table.id, status: table.status } },
     h("div", { class: "table-head" }, h("strong", {}, title), h("span", { class: "status status-" + table.status }, status)),
@@ -32,13 +34,16 @@ function item(table) {
 }
 
 function render(section) {
-  section.hidden = tables.length === 0;
+  // a table whose next deal (or rematch) is listed too is reached through that one
+  const ids = new Set(tables.map((x) => x.id));
+  const shown = tables.filter((x) => !(x.next && ids.has(x.next)));
+  section.hidden = shown.length === 0;
   if (section.hidden) return;
   const active = document.activeElement;
   const focusKey = active && section.contains(active) ? active.dataset.focusKey : null;
   section.replaceChildren(
     h("h2", { id: "my-tables-heading" }, t("mytables.heading")),
-    h("ul", { class: "table-list", id: "my-tables-list" }, tables.map(item)));
+    h("ul", { class: "table-list", id: "my-tables-list" }, shown.map(item)));
   section.setAttribute("aria-labelledby", "my-tables-heading");
   if (focusKey) {
     const again = section.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
