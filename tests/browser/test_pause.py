@@ -40,6 +40,7 @@ def test_pause_stops_the_clock_and_the_stand_in(browser: Any, fast_server: Serve
         anna.click("#pace-button")
         anna.wait_for_selector("#pause-status:has-text('Paused by Anna')")
         assert anna.inner_text("#pace-button") == "Go on"
+        assert anna.inner_text("#turn-banner") == "⏸ Paused"  # nobody is to move, she neither
         version = anna.get_attribute("#board", "data-version")
         shown = anna.inner_text("#turn-clock")
         assert shown.endswith("s left"), shown

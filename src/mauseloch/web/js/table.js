@@ -166,6 +166,10 @@ function renderTurn() {
     banner.textContent = "";
     return;
   }
+  if (holdsMoves(state.live, view)) {
+    banner.textContent = "⏸ " + t("pause.banner"); // nobody is to move while the table is paused
+    return;
+  }
   const renderer = RENDERERS[view.game];
   if (renderer && renderer.turnText) {
     banner.textContent = renderer.turnText(view, seatName, state.seat); // a reaction game: no turns
