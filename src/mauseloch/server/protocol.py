@@ -107,7 +107,8 @@ class ClockPong(msgspec.Struct, tag="clock_pong", forbid_unknown_fields=True):
 
 
 class PaceMsg(msgspec.Struct, tag="pace", forbid_unknown_fields=True):
-    """Someone at the table pauses the bots or changes their speed (family play: watching bots)."""
+    """Someone seated stands on a pause of the whole table (``paused``: asks for one or agrees;
+    false: resumes or withdraws) and sets the bots' speed; TableSession.set_pace decides."""
 
     paused: bool = False
     speed: Annotated[float, msgspec.Meta(ge=0.25, le=4.0)] = 1.0
