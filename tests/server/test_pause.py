@@ -80,25 +80,27 @@ def test_alone_a_pause_freezes_the_clock_and_the_stand_in_waits(make_client: App
 
 
 def test_bots_wait_while_paused(make_client: AppFactory) -> None:
-    client = make_client(clock_scale=SCALE)
+    delay = 1.0  # seconds a bot waits before it moves: time enough to pause during its turn
+    client = make_client(clock_scale=SCALE, bot_delay=delay)
     created = create_table(client, [HUMAN, RANDOM_BOT], clock="off", options={"move_limit": 200})
     table_id = created["table"]
     anna = seated(client, table_id, 0, created["token"])
     anna.until(lambda p: p.my_turn())
-    version = anna.state["version"]  # type: ignore[index]
-    anna.move(anna.view["legal_moves"][0])
-    anna.send({"type": "pace", "paused": True, "speed": 1})  # while the bot thinks about its answer
+    while anna.my_turn():  # (a drawn card that fits is hers to decide on: the bot's turn comes after)
+        version = anna.state["version"]  # type: ignore[index]
+        anna.move(anna.view["legal_moves"][0])
+        anna.until(lambda p, v=version: p.state is not None and p.state["version"] == v + 1)  # type: ignore[misc]
+    anna.send({"type": "pace", "paused": True, "speed": 1})  # while the bot waits to move
     until_live(anna, lambda live: live["pause"]["paused"])
     table = session(client, table_id)
-    settle(anna)
     paused_at = table.version
-    if table.game.to_move == 1 and not table.game.is_over:
-        time.sleep(0.2)
-        settle(anna)
-        assert table.version == paused_at and table.bot_task is None  # the bot waits
-        anna.send({"type": "pace", "paused": False, "speed": 1})
-        anna.until(lambda p: p.my_turn() or p.view["is_over"])
-        assert table.version > paused_at > version
+    assert table.game.to_move == 1 and not table.game.is_over
+    time.sleep(delay + 0.5)  # past the moment the bot would have moved
+    settle(anna)
+    assert table.version == paused_at and table.bot_task is None  # the bot waits
+    anna.send({"type": "pace", "paused": False, "speed": 1})
+    anna.until(lambda p: p.state is not None and p.state["version"] > paused_at)  # and plays on
+    assert table.row.by[paused_at] is None and table.row.moves[paused_at][0] == 1
 
 
 def test_several_people_pause_when_everyone_agrees(make_client: AppFactory) -> None:
