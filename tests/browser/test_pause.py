@@ -66,3 +66,34 @@ def test_pause_stops_the_clock_and_the_stand_in(browser: Any, fast_server: Serve
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+def test_two_people_pause_when_both_agree(browser: Any, fast_server: Server) -> None:
+    contexts = [browser.new_context(base_url=fast_server.url, locale=lang) for lang in ("en-US", "de-DE")]
+    for ctx in contexts:
+        ctx.set_default_timeout(15000)
+    anna, ben = (ctx.new_page() for ctx in contexts)
+    try:
+        _table_id, invite = create_table(anna, "mau-mau", ["me", "human"], clock="relaxed")
+        open_table(anna)
+        ben.goto(invite)
+        ben.fill("#join-name", "Ben")
+        ben.click("#join-button")
+        ben.wait_for_selector("#board .hand button.card")
+        anna.wait_for_selector('#seat-list li[data-seat="1"][data-presence="online"]')
+        anna.wait_for_selector("#pace-button:has-text('Ask to pause')")
+        assert "Everyone at the table must agree" in anna.inner_text("#pause-hint")
+        anna.click("#pace-button")
+        anna.wait_for_selector("#pause-status:has-text('waiting for Ben')")
+        ben.wait_for_selector("#pause-status:has-text('Anna möchte pausieren – einverstanden?')")
+        assert ben.inner_text("#pace-button") == "Pause zustimmen"
+        assert anna.inner_text("#pause-status").startswith("Pause asked")  # asked, not paused yet
+        ben.click("#pace-button")
+        anna.wait_for_selector("#pause-status:has-text('Paused by Anna')")
+        ben.wait_for_selector("#pause-status:has-text('Pausiert von Anna')")
+        ben.click("#pace-button")  # "Weiter": anyone seated goes on
+        anna.wait_for_selector("#pace-button:has-text('Ask to pause')")
+        assert "Paused" not in anna.inner_text("#pause-status")
+    finally:
+        for ctx in contexts:
+            ctx.close()
