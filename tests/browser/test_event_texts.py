@@ -23,15 +23,20 @@ ENTRY = re.compile(r"^  (\w+): \(ev, c\) =>", re.M)
 TABLE = re.compile(r"^export const (\w+) = \{\n(.*?)^\};", re.M | re.S)
 
 
+def registry() -> dict[str, dict[str, str]]:
+    """games.js, the page's one registry of games: {game: {"renderer": file, "events": file}}."""
+    source = (JS / "games.js").read_text(encoding="utf-8")
+    imports = dict(re.findall(r'import \* as (\w+) from "\./([\w-]+\.js)";', source))
+    table = re.search(r"const GAMES = \{(.*?)\n\};", source, re.S)
+    assert table, "games.js has no GAMES table"
+    entries = re.findall(r'"([\w-]+)": \{ renderer: (\w+), events: (\w+) \}', table.group(1))
+    assert len(entries) == table.group(1).count('": {'), "an entry of games.js is not read"
+    return {game: {"renderer": imports[r], "events": imports[e]} for game, r, e in entries}
+
+
 def game_modules() -> dict[str, str]:
-    """events.js's map from game name to its text module file."""
-    source = (JS / "events.js").read_text(encoding="utf-8")
-    imports: dict[str, str] = {}
-    for alias, file in re.findall(r'import \* as (\w+) from "\./(events-\w+\.js)";', source):
-        imports[alias] = file
-    mapping = re.search(r"const GAMES = \{(.*?)\};", source, re.S)
-    assert mapping, "events.js has no GAMES table"
-    return {game: imports[alias] for game, alias in re.findall(r'"([\w-]+)": (\w+)', mapping.group(1))}
+    """The registry's map from game name to its text module file."""
+    return {game: files["events"] for game, files in registry().items()}
 
 
 def text_tables(file: str) -> dict[str, dict[str, str]]:
@@ -59,12 +64,17 @@ def declared_fields(game: str) -> dict[str, set[str]]:
 
 
 def test_every_game_of_the_page_has_its_own_texts() -> None:
+    games = registry()
+    assert set(games) == set(mauseloch.GAMES), "the page's registry and the engine's games differ"
+    for files in games.values():
+        assert (JS / files["renderer"]).exists() and (JS / files["events"]).exists()
     modules = game_modules()
-    renderers = re.search(r"const RENDERERS = \{(.*?)\};", (JS / "table.js").read_text(encoding="utf-8"))
-    assert renderers
-    shown = set(re.findall(r'"([\w-]+)":', renderers.group(1)))
-    assert shown <= set(modules), f"games on the page without event texts: {shown - set(modules)}"
     assert len(set(modules.values())) == len(modules), "two games share one text module"
+    # Nothing but the registry names the games' modules: the table, the replay and the log ask it.
+    for page in ("table.js", "replay.js", "events.js", "endscreen.js"):
+        source = (JS / page).read_text(encoding="utf-8")
+        named = {f for files in games.values() for f in files.values() if f'"./{f}"' in source}
+        assert not named, f"{page} imports {named} itself instead of asking games.js"
 
 
 @pytest.mark.parametrize("game", sorted(game_modules()))

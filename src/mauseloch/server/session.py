@@ -99,6 +99,34 @@ def record_of(row: TableRow) -> dict[str, Any]:
     return record
 
 
+def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
+    """``game.view(seat)`` and, for the seat to move in a game whose hand cards are moves, why each
+    card of its hand that is no legal move now is refused: ``refused`` maps the card to the
+    engine's refusal key and placeholders (``IllegalMove.reason``/``params``), so the page says why
+    at once when the card is tapped, in its own language, without computing any rule."""
+    view = game.view(seat)
+    hand = view.get("hand")
+    if seat is None or not hand or game.is_over or game_info(game.name).dynamics == "reactions":
+        return view
+    legal = game.legal_moves(seat)
+    if not legal:
+        return view
+    playable = {m.partition(":")[0] for m in legal}
+    refused: dict[str, dict[str, Any]] = {}
+    for card in hand:
+        if card in playable:
+            continue
+        try:
+            game.parse_move(card, seat=seat)  # checks only: the game is left as it was
+        except IllegalMove as exc:
+            if exc.reason:
+                params = {k: v for k, v in exc.params.items() if k != "moves"}
+                refused[card] = {"reason": exc.reason, "params": params}
+    if refused:
+        view["refused"] = refused
+    return view
+
+
 def replay_frames(row: TableRow) -> list[dict[str, Any]]:
     """One frame per position of a finished game, every hand visible, with the events that led to it."""
     game = mauseloch.new_game(row.game, players=row.players, seed=row.seed, options=row.options, deck=row.deck)
@@ -280,7 +308,7 @@ class TableSession:
                 version=self.version,
                 seq=self.seq,
                 seat=seat,
-                view=self.game.view(seat),
+                view=seat_view(self.game, seat),
                 events=self._events_for(self.events[-SNAPSHOT_EVENTS:], seat),
                 table=self.summary(),
                 live=self.live(),
@@ -295,7 +323,7 @@ class TableSession:
                 Update(
                     version=self.version,
                     seq=self.seq,
-                    view=self.game.view(seat),
+                    view=seat_view(self.game, seat),
                     events=self._events_for(new, seat),
                     by=by,
                     live=live,

@@ -2,6 +2,7 @@
 // four colours, so a suit is never told by colour alone) and the Aus die Maus! cards.
 // Only known card strings are turned into markup; anything else is shown as plain text.
 
+import { h } from "./api.js";
 import { cardName, t } from "./i18n.js";
 
 const SUIT_COLOR = { S: "#1b1b1b", H: "#c8102e", D: "#0057a8", C: "#0b6e35" };
@@ -153,7 +154,8 @@ export function cardSVG(card) {
 
 /**
  * A card element: `<button>` when `opts.button`, else a `<div role="img">`.
- * It carries data-card and an aria-label such as "seven of hearts".
+ * It carries data-card and its name ("seven of hearts"): a button's in hidden text, an image's
+ * as aria-label.
  */
 export function cardEl(card, opts = {}) {
   const el = document.createElement(opts.button ? "button" : "div");
@@ -166,12 +168,32 @@ export function cardEl(card, opts = {}) {
   }
   const label = card ? cardName(card) : opts.backLabel || "";
   if (opts.button) {
+    // A button is named by its own (visually hidden) words, not by aria-label: the card's index
+    // is visible text too, and a voice user says what a screen reader reads (WCAG 2.5.3).
     el.type = "button";
-    el.setAttribute("aria-label", opts.ariaLabel || label);
+    el.append(h("span", { class: "sr-only card-name" }, opts.ariaLabel || label));
   } else {
     el.setAttribute("role", "img");
     el.setAttribute("aria-label", opts.ariaLabel || label);
   }
   if (card) el.dataset.card = card;
   return el;
+}
+
+/**
+ * Arrow keys move the focus along `row`'s controls matching `selector` (Left/Up back, Right/Down
+ * on, Home and End to the ends), as in a toolbar: Tab still leaves the row.
+ */
+export function arrowKeys(row, selector) {
+  row.addEventListener("keydown", (e) => {
+    const keys = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" };
+    if (!(e.key in keys) || e.ctrlKey || e.metaKey || e.altKey) return;
+    const items = [...row.querySelectorAll(selector)].filter((el) => !el.disabled);
+    const at = items.indexOf(document.activeElement);
+    if (!items.length || at < 0) return;
+    const step = keys[e.key];
+    const next = step === "first" ? 0 : step === "last" ? items.length - 1 : (at + step + items.length) % items.length;
+    items[next].focus();
+    e.preventDefault();
+  });
 }

@@ -1,10 +1,12 @@
 // Draws a Mau-Mau view. Which cards may be played comes only from view.legal_moves.
 
 import { h } from "./api.js";
-import { cardEl, suitSVG } from "./cards.js";
+import { arrowKeys, cardEl, suitSVG } from "./cards.js";
+import { flyToPile, launchCard, placeHandNote, showHandNote, whyNot } from "./feedback.js";
 import { cardName, reasonText, suitName, t } from "./i18n.js";
 
 let wishHandler = null;
+let lastTop = null; // the top card of the last drawing: a new one flies in from who played it
 
 function countText(n) {
   return n === 1 ? t("table.card1") : t("table.cards", { n });
@@ -43,6 +45,10 @@ function playerBox(view, s, ctx, opts = {}) {
 function openWish(dialog, moves, ctx) {
   const box = dialog.querySelector("#wish-options");
   box.replaceChildren();
+  if (!box.dataset.arrows) {
+    box.dataset.arrows = "1";
+    arrowKeys(box, ".wish-choice");
+  }
   for (const m of moves) {
     const suit = m.split(":")[1];
     box.append(
@@ -65,7 +71,7 @@ function openWish(dialog, moves, ctx) {
   if (first) first.focus();
 }
 
-function handSection(view, ctx, legal) {
+function handSection(board, view, ctx, legal) {
   const hand = view.hand || [];
   const section = h("section", { class: "hand", "aria-label": t("mm.hand") });
   const row = h("div", { class: "hand-cards" });
@@ -78,14 +84,18 @@ function handSection(view, ctx, legal) {
     if (view.drawn === card) el.classList.add("drawn");
     if (playable) {
       el.addEventListener("click", () => {
+        launchCard(el, card);
         if (moves.length === 1 && !moves[0].includes(":")) ctx.move(moves[0]);
         else openWish(ctx.wishDialog, moves, ctx);
       });
-    } else {
-      el.setAttribute("aria-disabled", "true");
+    } else if (!view.is_over) {
+      // A card that does not fit is never silent: a tap says the engine's reason next to the
+      // hand (so it is no disabled button: its name says "not playable", its click says why).
+      el.addEventListener("click", () => showHandNote(board, whyNot(card, view, ctx), ctx.version));
     }
     row.append(el);
   }
+  arrowKeys(row, "button.card");
   section.append(h("h2", { class: "sr-only" }, t("mm.hand")), row);
   return section;
 }
@@ -141,10 +151,18 @@ export function render(board, view, ctx) {
     if (view.drawn && legal.length) parts.push(h("p", { class: "note" }, t("mm.drawn", { card: cardName(view.drawn) })));
     parts.push(actions(view, ctx, legal));
     parts.push(h("div", { class: "me" }, playerBox(view, ctx.seat, ctx, {})));
-    parts.push(handSection(view, ctx, legal));
+    parts.push(handSection(board, view, ctx, legal));
   }
   board.replaceChildren(...parts);
   board.dataset.game = "mau-mau";
+  if (mine) placeHandNote(board, ctx.version);
+  if (!ctx.replay) {
+    if (lastTop !== null && view.top !== lastTop) {
+      const played = [...(ctx.events || [])].reverse().find((ev) => ev.type === "play");
+      if (played && played.card === view.top) flyToPile(board, board.querySelector(".top-card"), view.top, played.seat);
+    }
+    lastTop = view.top;
+  }
   const primary = board.querySelector(".card.legal, .btn-action");
   if (primary) primary.dataset.primary = "1";
 }

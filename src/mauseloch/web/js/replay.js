@@ -3,11 +3,8 @@
 import { getJSON, h, loadGames } from "./api.js";
 import { eventText } from "./events.js";
 import { errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
-import * as ausdiemaus from "./ausdiemaus.js";
-import * as maumau from "./maumau.js";
-import * as mausgeflippt from "./mausgeflippt.js";
+import { renderer as rendererOf } from "./games.js";
 
-const RENDERERS = { "mau-mau": maumau, "aus-die-maus": ausdiemaus, "mausgeflippt": mausgeflippt };
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const state = { frames: [], index: 0, table: null, game: null };
@@ -41,7 +38,7 @@ function render() {
   const list = $("frame-events");
   list.replaceChildren();
   for (const ev of frame.events) list.append(h("li", {}, eventText(ev, seatName, state.game)));
-  const renderer = RENDERERS[frame.view.game];
+  const renderer = rendererOf(frame.view.game);
   if (frame.referee && renderer.claimLines) {
     // a reaction game: every claim of the window this move decided, with its times
     for (const line of renderer.claimLines(frame.referee, seatName)) list.append(h("li", { class: "claim" }, line));

@@ -5,15 +5,13 @@ import { applyLimits, copyLink, forgetSeat, getJSON, h, loadGames, postJSON, rem
 import { TableConnection } from "./conn.js";
 import { announcement, eventText } from "./events.js";
 import { errorText, getLang, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
-import * as ausdiemaus from "./ausdiemaus.js";
-import * as maumau from "./maumau.js";
-import * as mausgeflippt from "./mausgeflippt.js";
+import { renderer as rendererOf } from "./games.js";
+import { mountSoundToggle, renderSoundToggle, signalTurn, tellMoves, titled } from "./feedback.js";
 import { mountRules, renderHouseRules } from "./rules.js";
 import { followSeat, renderMatchLine } from "./match.js";
 import { renderEnd as renderEndScreen } from "./endscreen.js";
 import { holdsMoves, renderPace } from "./pace.js";
 
-const RENDERERS = { "mau-mau": maumau, "aus-die-maus": ausdiemaus, "mausgeflippt": mausgeflippt };
 const LOG_LIMIT = 200;
 
 const $ = (id) => document.getElementById(id);
@@ -170,7 +168,7 @@ function renderTurn() {
     banner.textContent = "⏸ " + t("pause.banner"); // nobody is to move while the table is paused
     return;
   }
-  const renderer = RENDERERS[view.game];
+  const renderer = rendererOf(view.game);
   if (renderer && renderer.turnText) {
     banner.textContent = renderer.turnText(view, seatName, state.seat); // a reaction game: no turns
   } else if (view.to_move === null || view.to_move === undefined) {
@@ -186,7 +184,7 @@ function renderTurn() {
 function renderEnd() {
   const view = state.view;
   renderEndScreen($("end-screen"), { view, table: state.table, live: state.live, seat: state.seat, conn: state.conn,
-    name: seatName, tableId, renderer: view && RENDERERS[view.game], vote: askRematch });
+    name: seatName, tableId, renderer: view && rendererOf(view.game), vote: askRematch });
 }
 
 /** Who sits at the table while it waits: names, and the seats still free. */
@@ -344,7 +342,7 @@ function render() {
     const title = tableTitle(state.table, info && info.title);
     $("table-title").textContent = title;
     $("table-title").title = title;
-    document.title = `${title || gameName()} — Mauseloch`;
+    document.title = titled(`${title || gameName()} — Mauseloch`); // with the badge while your turn waits in a hidden tab
   }
   renderWaiting();
   renderTurn();
@@ -358,7 +356,7 @@ function render() {
     board.replaceChildren();
     return;
   }
-  const renderer = RENDERERS[view.game];
+  const renderer = rendererOf(view.game);
   if (!renderer) {
     board.replaceChildren(h("p", {}, view.game));
     return;
@@ -384,6 +382,7 @@ function render() {
     seat: state.seat,
     name: seatName,
     canAct: !busy() && !waiting && state.status === "connected" && !holdsMoves(state.live, view),
+    paused: holdsMoves(state.live, view),
     move: sendMove,
     wishDialog: $("wish-dialog"),
     // reaction games: claims with the device's time, the recent events, the countdown
@@ -399,6 +398,9 @@ function render() {
     const target = again || fallback || board;
     if (target !== document.activeElement) target.focus({ preventScroll: target === board });
   }
+  // Your turn: a sound (if turned on), a vibration, the title's badge in a hidden tab.
+  const mine = !view.is_over && state.seat !== null && view.to_move === state.seat && !holdsMoves(state.live, view);
+  signalTurn(mine, board.dataset.version);
   renderEnd();
 }
 
@@ -427,6 +429,7 @@ function onUpdate(msg) {
   render();
   renderLog();
   announceEvents(events);
+  tellMoves(events.map((ev) => eventText(ev, seatName, gameName()))); // every move, for screen readers
 }
 
 function onStatus(status, retryIn, closeCode) {
@@ -451,7 +454,7 @@ function connect(cred) {
     onLive,
     onResync: render,
     onWindow: (msg, at) => {
-      const renderer = state.view ? RENDERERS[state.view.game] : null;
+      const renderer = state.view ? rendererOf(state.view.game) : null;
       if (renderer && renderer.onWindow) renderer.onWindow(msg, at);
     },
   });
@@ -520,7 +523,9 @@ function main() {
   onLangChange(() => {
     render();
     renderLog();
+    renderSoundToggle();
   });
+  mountSoundToggle($("pace-row")); // next to the pace row until the table has its menu
   $("join-button").addEventListener("click", join);
   $("join-name").addEventListener("keydown", (e) => {
     if (e.key === "Enter") join();

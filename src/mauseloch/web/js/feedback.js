@@ -1,0 +1,247 @@
+// Feedback at the table that teaches and tells: why a tapped card does not fit (the engine's
+// refusal, worded here), a sound, a vibration and a title badge when it becomes your turn, every
+// move said to screen readers, and a played card moving to the pile. No game rule lives here: the
+// reasons come with the view (the server asks the engine, `refused`), whose turn it is as well.
+
+import { h } from "./api.js";
+import { cardName, suitName, t } from "./i18n.js";
+
+const SOUND_KEY = "ml_sound";
+const BADGE = "● ";
+
+// ---------------------------------------------------------------- why a card does not fit
+
+// The placeholders of the refusal texts (locale/refusals.toml) hold card and suit codes; the page
+// names them in its language.
+const WORDING = {
+  card: cardName,
+  top: cardName,
+  suit: suitName,
+  cards: (list) => String(list).split(",").map((c) => cardName(c.trim())).join(", "),
+};
+
+/** A refusal `{reason, params}` from the view in the page's language, as a sentence. */
+export function refusalText(refusal) {
+  const params = {};
+  for (const [k, v] of Object.entries(refusal.params || {})) params[k] = WORDING[k] ? WORDING[k](v) : v;
+  const text = t(refusal.reason, params);
+  return text.charAt(0).toUpperCase() + text.slice(1) + ".";
+}
+
+/**
+ * Why `card` cannot be played now, for the seat of `ctx`: the engine's reason when the view has
+ * one; otherwise what holds every move back (not this seat's turn, a pause, a move on its way).
+ */
+export function whyNot(card, view, ctx) {
+  const refused = view.refused && view.refused[card];
+  if (refused && ctx.canAct) return refusalText(refused);
+  if (view.to_move !== ctx.seat && view.to_move !== null && view.to_move !== undefined) {
+    return t("fb.notYourTurn", { name: ctx.name(view.to_move) });
+  }
+  if (ctx.paused) return t("fb.paused");
+  if (!ctx.canAct) return t("fb.busy");
+  return refused ? refusalText(refused) : t("fb.notNow");
+}
+
+// The note next to the hand keeps its text across redraws of the same position (a presence
+// message redraws the board too) and is emptied once the table has moved on.
+let note = { version: null, text: "" };
+
+// The note is a live region that stays in the page (empty when there is nothing to say), so a
+// screen reader hears each new reason. D1's page may hold it; else it follows the hand.
+function noteEl(board) {
+  let el = document.getElementById("hand-note");
+  if (el) return el;
+  el = h("p", { id: "hand-note", class: "hand-note", role: "status", "aria-live": "polite" });
+  const hand = board.querySelector(".hand, .mg-hand");
+  if (hand) hand.after(el);
+  else board.append(el);
+  return el;
+}
+
+/** Say `text` next to the hand (the page's answer to a tap on a card that does not fit). */
+export function showHandNote(board, text, version) {
+  note = { version, text };
+  const el = noteEl(board);
+  el.textContent = text;
+  el.classList.remove("shake");
+  if (!reducedMotion()) {
+    void el.offsetWidth; // restart the nudge when the same card is tapped twice
+    el.classList.add("shake");
+  }
+}
+
+/** After a redraw: put the note back next to the hand, empty when the table has moved on. */
+export function placeHandNote(board, version) {
+  const el = noteEl(board);
+  if (note.version !== version) note = { version, text: "" };
+  if (el.textContent !== note.text) el.textContent = note.text;
+}
+
+// ---------------------------------------------------------------- your turn: sound, vibration, badge
+
+export function soundOn() {
+  try {
+    return localStorage.getItem(SOUND_KEY) === "1";
+  } catch (e) {
+    return false;
+  }
+}
+
+function setSound(on) {
+  try {
+    localStorage.setItem(SOUND_KEY, on ? "1" : "0");
+  } catch (e) {
+    /* private mode: the choice lasts for this page only */
+  }
+}
+
+let audio = null;
+
+/** A short two-note chime, made with the Web Audio API (no sound file). */
+export function chime() {
+  const Ctx = window.AudioContext || window.webkitAudioContext;
+  if (!Ctx) return false;
+  try {
+    audio = audio || new Ctx();
+    if (audio.state === "suspended") audio.resume();
+    const now = audio.currentTime;
+    [[660, 0], [880, 0.12]].forEach(([freq, at]) => {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = "sine";
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, now + at);
+      gain.gain.exponentialRampToValueAtTime(0.2, now + at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.18);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(now + at);
+      osc.stop(now + at + 0.2);
+    });
+    return true;
+  } catch (e) {
+    return false;
+  }
+}
+
+/** The sound switch (off until turned on, remembered in this browser); made once. */
+export function mountSoundToggle(anchor) {
+  if (document.getElementById("sound-toggle") || !anchor) return;
+  const box = h("input", { type: "checkbox", id: "sound-toggle" });
+  box.checked = soundOn();
+  box.addEventListener("change", () => {
+    setSound(box.checked);
+    if (box.checked) chime(); // a first sound, from the click: browsers allow audio after a gesture
+  });
+  // The label holds the box, so the whole line is the touch target.
+  const label = h("label", { class: "sound-switch" }, box, h("span", { id: "sound-label" }, t("fb.sound")));
+  anchor.after(h("p", { id: "sound-row", class: "sound-row" }, label));
+}
+
+/** The switch's words in the page's language (after a language change). */
+export function renderSoundToggle() {
+  const label = document.getElementById("sound-label");
+  if (label) label.textContent = t("fb.sound");
+}
+
+let turnKey = null; // the position at which this seat's turn was last signalled
+let badged = false;
+
+/** The page's title, with the badge while it is this seat's turn in a hidden tab. */
+export function titled(text) {
+  return badged ? BADGE + text : text;
+}
+
+function clearBadge() {
+  if (!badged) return;
+  badged = false;
+  if (document.title.startsWith(BADGE)) document.title = document.title.slice(BADGE.length);
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) clearBadge();
+});
+
+/**
+ * Called after every redraw: when this seat's turn begins (`key` names the position), the chime
+ * (if turned on), a short vibration where the device has one, and the badge in the title while
+ * the tab is hidden. A turn that has ended takes the badge away.
+ */
+export function signalTurn(mine, key) {
+  if (!mine) {
+    turnKey = null;
+    clearBadge();
+    return;
+  }
+  if (turnKey === key) return;
+  turnKey = key;
+  if (soundOn()) chime();
+  if (typeof navigator.vibrate === "function") {
+    try {
+      navigator.vibrate(120);
+    } catch (e) {
+      /* refused without a user gesture: nothing to do */
+    }
+  }
+  if (document.hidden && !badged) {
+    badged = true;
+    document.title = BADGE + document.title;
+  }
+}
+
+// ---------------------------------------------------------------- screen readers
+
+function sayEl() {
+  let el = document.getElementById("moves-say");
+  if (!el) {
+    el = h("p", { id: "moves-say", class: "sr-only", "aria-live": "polite", "aria-atomic": "true" });
+    document.body.append(el);
+  }
+  return el;
+}
+
+/** Tell screen readers what just happened (the lines of the log for one update). */
+export function tellMoves(lines) {
+  const text = lines.filter(Boolean).join(" ");
+  if (text) sayEl().textContent = text;
+}
+
+// ---------------------------------------------------------------- a played card moves to the pile
+
+export function reducedMotion() {
+  return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+let launch = null; // { card, rect }: a card this page has just played, where it was in the hand
+
+/** Remember where `el` (a card of the hand) is as its move is sent. */
+export function launchCard(el, card) {
+  launch = { card, rect: el.getBoundingClientRect() };
+}
+
+/**
+ * The new top card `target` flies in from where it came: the card this page played, else the
+ * box of the player `fromSeat` (another player's card). Nothing moves under reduced motion.
+ */
+export function flyToPile(board, target, card, fromSeat) {
+  let from = null;
+  if (launch && launch.card === card) from = launch.rect;
+  else if (fromSeat !== null && fromSeat !== undefined) {
+    const box = board.querySelector(`.player[data-seat="${fromSeat}"]`);
+    if (box) from = box.getBoundingClientRect();
+  }
+  launch = null;
+  if (!from || !target || reducedMotion() || typeof target.animate !== "function") return;
+  const to = target.getBoundingClientRect();
+  if (!to.width) return;
+  const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+  const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+  const scale = Math.max(0.3, Math.min(1.5, from.width / to.width));
+  target.classList.add("flying");
+  const anim = target.animate(
+    [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})` }, { transform: "none" }],
+    { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" },
+  );
+  anim.onfinish = () => target.classList.remove("flying");
+  anim.oncancel = anim.onfinish;
+}

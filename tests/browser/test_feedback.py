@@ -1,0 +1,161 @@
+"""Feedback that teaches: a tapped card that does not fit says why (the engine's reason, in the
+page's language) next to the hand and sends nothing; a tap out of turn says whose turn it is; the
+turn's sound is off until switched on and remembered; the title carries a badge while the turn
+waits in a hidden tab; every move is told to screen readers; arrow keys walk the hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mauseloch.locale import Lang, t
+
+from .helpers import ACTION, act, capture_frames, capture_sent, create_table, open_table
+
+pytestmark = pytest.mark.browser
+
+NOTE = "#hand-note"
+
+
+def card_name(card: str, lang: Lang) -> str:
+    return t("card.name", lang, rank=t("rank." + card[0], lang), suit=t("suit." + card[1], lang))
+
+
+def worded(refusal: dict[str, Any], lang: Lang) -> str:
+    """The refusal as the page must say it: the catalogue's text with cards and suits named."""
+    params = dict(refusal["params"])
+    for key in ("card", "top"):
+        if key in params:
+            params[key] = card_name(params[key], lang)
+    if "suit" in params:
+        params["suit"] = t("suit." + params["suit"], lang)
+    if "cards" in params:
+        params["cards"] = ", ".join(card_name(c.strip(), lang) for c in params["cards"].split(","))
+    text = t(refusal["reason"], lang, **params)
+    return text[0].upper() + text[1:] + "."
+
+
+def seated_pair(new_context: Any, locale: str) -> tuple[Any, Any, list[dict[str, Any]]]:
+    """Anna (seat 0, to move) and Ben at a fresh Mau-Mau table; Anna's frames."""
+    anna = new_context(locale=locale).new_page()
+    ben = new_context(locale=locale).new_page()
+    frames = capture_frames(anna)
+    _, invite = create_table(anna, "mau-mau", ["me", "human"])
+    open_table(anna)
+    ben.goto(invite)
+    ben.fill("#join-name", "Ben")
+    ben.click("#join-button")
+    ben.wait_for_selector("#board .hand button.card")
+    anna.wait_for_selector(ACTION)
+    return anna, ben, frames
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("en-US", "en"), ("de-DE", "de")])
+def test_a_card_that_does_not_fit_says_why_and_sends_nothing(new_context: Any, locale: str, lang: Lang) -> None:
+    for _ in range(6):  # a deal where Anna holds a card that does not fit (nearly every deal)
+        anna, ben, frames = seated_pair(new_context, locale)
+        refused = next(f for f in reversed(frames) if f["type"] in ("snapshot", "update"))["view"].get("refused")
+        if refused:
+            break
+    else:
+        pytest.fail("six deals in a row without a card that does not fit")
+    sent = capture_sent(anna)
+    card, refusal = next(iter(refused.items()))
+    button = anna.locator(f'#board .hand button.card[data-card="{card}"]')
+    assert "dimmed" in (button.get_attribute("class") or "")
+    button.click()
+    anna.wait_for_function("() => document.getElementById('hand-note')?.textContent")
+    assert anna.inner_text(NOTE) == worded(refusal, lang)
+    assert anna.get_attribute(NOTE, "aria-live") == "polite"
+    if lang == "de":
+        assert refusal["reason"] != "refuse.mm.noFit" or "passt nicht auf" in anna.inner_text(NOTE)
+    assert not [m for m in sent if m["type"] == "move"], "a card that does not fit was sent"
+
+    # Out of turn: Ben's tap says whose turn it is.
+    ben.locator("#board .hand button.card").first.click()
+    ben.wait_for_function("() => document.getElementById('hand-note')?.textContent")
+    assert ben.inner_text(NOTE) == t("fb.notYourTurn", lang, name="Anna")
+
+    # Anna plays: the note is emptied for the new position, and Ben's screen reader hears the move.
+    before = int(anna.get_attribute("#board", "data-version") or 0)
+    anna.locator(ACTION).first.click()
+    if anna.locator("#wish-dialog[open]").count():
+        anna.locator("#wish-dialog .wish-choice").first.click()
+    anna.wait_for_function("v => Number(document.getElementById('board').dataset.version) > v", arg=before)
+    assert anna.inner_text(NOTE) == ""
+    ben.wait_for_function("() => document.getElementById('moves-say')?.textContent.includes('Anna')")
+
+
+def test_sound_is_off_until_switched_on_and_remembered(new_context: Any) -> None:
+    ctx = new_context()
+    page = ctx.new_page()
+    create_table(page, "mau-mau", ["me", "bot:random"])
+    open_table(page)
+    toggle = page.locator("#sound-toggle")
+    assert not toggle.is_checked()
+    assert page.inner_text("#sound-label") == "Sound when it is my turn"
+    toggle.check()
+    assert page.evaluate("() => localStorage.getItem('ml_sound')") == "1"
+    page.reload()
+    page.wait_for_selector("#board[data-version]")
+    assert page.locator("#sound-toggle").is_checked()
+    page.locator("#sound-toggle").uncheck()
+    assert page.evaluate("() => localStorage.getItem('ml_sound')") == "0"
+
+
+def test_the_title_has_a_badge_while_the_turn_waits_in_a_hidden_tab(new_context: Any) -> None:
+    anna = new_context().new_page()
+    ben = new_context().new_page()
+    _, invite = create_table(anna, "mau-mau", ["me", "human"])
+    open_table(anna)
+    ben.goto(invite)
+    ben.fill("#join-name", "Ben")
+    ben.click("#join-button")
+    ben.wait_for_selector("#board .hand button.card")
+    anna.wait_for_selector(ACTION)
+    # Ben's tab goes to the background; his turn comes when Anna moves.
+    ben.evaluate("""() => {
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    assert not ben.title().startswith("●")
+    while True:  # Anna moves until the turn is Ben's (an eight or a nine keeps her on)
+        version = int(anna.get_attribute("#board", "data-version") or 0)
+        ben.wait_for_function("v => Number(document.getElementById('board').dataset.version) >= v", arg=version)
+        if ben.get_attribute("#board", "data-to-move") == "1":
+            break
+        act(anna)
+        anna.wait_for_function("v => Number(document.getElementById('board').dataset.version) > v", arg=version)
+    ben.wait_for_function("() => document.title.startsWith('● ')")
+    ben.evaluate("""() => {
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    assert not ben.title().startswith("●")
+    assert ben.title().endswith("— Mauseloch")
+
+
+def test_arrow_keys_walk_the_hand_and_the_wish_dialog(new_context: Any) -> None:
+    page = new_context().new_page()
+    create_table(page, "mau-mau", ["me", "human"])
+    open_table(page)
+    # Ben is needed for the game to start
+    ben = new_context().new_page()
+    ben.goto(page.input_value("#invite-link"))
+    ben.fill("#join-name", "Ben")
+    ben.click("#join-button")
+    page.wait_for_selector(ACTION)
+    cards = page.locator("#board .hand button.card")
+    cards.first.focus()
+    order = [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("() => document.activeElement.dataset.card") == order[1]
+    page.keyboard.press("End")
+    assert page.evaluate("() => document.activeElement.dataset.card") == order[-1]
+    page.keyboard.press("ArrowRight")  # round to the first
+    assert page.evaluate("() => document.activeElement.dataset.card") == order[0]
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("() => document.activeElement.dataset.card") == order[-1]
