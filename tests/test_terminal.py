@@ -237,7 +237,7 @@ def test_every_colour_is_drawn_in_colour_and_named() -> None:
         (["--db", "foo://bar"], "unknown kind of database 'foo'"),
         (["--db", "sqlite:///{tmp}/no-such-folder/x.db"], "cannot write the SQLite file"),
         (["--db", "{tmp}"], "is a folder"),
-        (["--bot-delay", "-1"], "--bot-delay must be 0 or more"),
+        (["--bot-delay", "-1"], "--bot-delay must be a number from 0 to 60"),
     ],
 )
 def test_serve_refuses_bad_arguments_in_one_line(tmp_path: Path, args: list[str], message: str) -> None:

@@ -134,6 +134,17 @@ def seated(client: TestClient, table: str, seat: int, token: str) -> Player:
     return player
 
 
+def open_seat(client: TestClient, url: str) -> None:
+    """Open a seat link (``/t/<id>#seat=<n>&token=<token>``) as the table page does: the seat and
+    token after the ``#`` are traded for the seat's cookie."""
+    path, _, fragment = url.partition("#")
+    fields = dict(part.split("=", 1) for part in fragment.split("&"))
+    table = path.rsplit("/", 1)[-1]
+    body = {"seat": int(fields["seat"]), "token": fields["token"]}
+    response = client.post(f"/api/tables/{table}/open-seat", json=body)
+    assert response.status_code == 200, response.text
+
+
 HUMAN = {"kind": "human"}
 RANDOM_BOT = {"kind": "bot", "bot": "random"}
 

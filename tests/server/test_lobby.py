@@ -6,7 +6,7 @@ import hashlib
 
 from starlette.testclient import TestClient
 
-from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, seated
+from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, open_seat, seated
 
 
 def test_games_lists_every_game_with_its_bots(client: TestClient) -> None:
@@ -29,7 +29,7 @@ def test_create_join_list(client: TestClient) -> None:
     )
     table = created["table"]
     assert created["seat"] == 0 and created["invite"] == f"/t/{table}"
-    assert created["url"] == f"/t/{table}?seat=0&token={created['token']}"
+    assert created["url"] == f"/t/{table}#seat=0&token={created['token']}"  # never sent, so never logged
     summary = client.get(f"/api/tables/{table}").json()
     assert summary["status"] == "waiting" and summary["title"] == "Friday"
     assert summary["options"]["ace_skips"] is True and summary["options"]["move_limit"] == 1000
@@ -38,7 +38,7 @@ def test_create_join_list(client: TestClient) -> None:
 
     joined = join(client, table, "Ben")
     assert joined["seat"] == 1 and joined["token"] != created["token"]
-    assert joined["url"] == f"/t/{table}?seat=1&token={joined['token']}"
+    assert joined["url"] == f"/t/{table}#seat=1&token={joined['token']}"
     summary = client.get(f"/api/tables/{table}").json()
     assert summary["status"] == "playing" and summary["seats"][1]["name"] == "Ben"
 
@@ -94,21 +94,34 @@ def test_tokens_are_stored_hashed(client: TestClient) -> None:
     assert row.seats[1].token_hash is None
 
 
-def test_table_page_sets_the_seat_cookie_only_for_a_good_token(client: TestClient) -> None:
+def test_opening_a_seat_link_sets_the_seat_cookie_only_for_a_good_token(client: TestClient) -> None:
     created = create_table(client, [HUMAN, HUMAN])
     table, token = created["table"], created["token"]
-    good = client.get(f"/t/{table}?seat=0&token={token}", follow_redirects=False)
-    # the token leaves the address at once: into the cookie, then on to the plain table address
-    assert good.status_code == 303 and good.headers["location"] == f"/t/{table}"
+    client.cookies.clear()
+    good = client.post(f"/api/tables/{table}/open-seat", json={"seat": 0, "token": token})
+    assert good.status_code == 200 and good.json() == {"table": table, "seat": 0}
     assert good.cookies.get(f"ml_{table}") == f"0:{token}"
     cookie = good.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=strict" in cookie
     client.cookies.clear()
-    bad = client.get(f"/t/{table}?seat=0&token=not-it", follow_redirects=False)
-    assert bad.headers["location"] == f"/t/{table}?refused=bad_token" and f"ml_{table}" not in bad.cookies
-    wrong_seat = client.get(f"/t/{table}?seat=1&token={token}", follow_redirects=False)
-    assert f"ml_{table}" not in wrong_seat.cookies
+    for body in ({"seat": 0, "token": "not-it"}, {"seat": 1, "token": token}, {"seat": 7, "token": token}):
+        bad = client.post(f"/api/tables/{table}/open-seat", json=body)
+        assert bad.status_code == 403 and bad.json()["code"] == "bad_token", body
+        assert f"ml_{table}" not in bad.cookies and token not in bad.text
+    assert client.post(f"/api/tables/{table}/open-seat", json={"seat": 0}).status_code == 400
+    assert client.post("/api/tables/nosuch/open-seat", json={"seat": 0, "token": token}).status_code == 404
     assert client.get("/t/nosuch").status_code == 404
+
+
+def test_the_old_seat_link_with_its_token_in_the_query_is_not_taken(client: TestClient) -> None:
+    """``/t/<id>?seat=&token=`` put the token in every access log: even a good one opens nothing
+    now, and the answer takes it out of the address without echoing it."""
+    created = create_table(client, [HUMAN, HUMAN])
+    table, token = created["table"], created["token"]
+    client.cookies.clear()
+    old = client.get(f"/t/{table}?seat=0&token={token}", follow_redirects=False)
+    assert old.status_code == 303 and old.headers["location"] == f"/t/{table}?refused=bad_token"
+    assert f"ml_{table}" not in old.cookies and token not in old.text
 
 
 def test_websocket_token_checks(client: TestClient) -> None:
@@ -143,7 +156,7 @@ def test_websocket_token_checks(client: TestClient) -> None:
 def test_cookie_opens_the_seat_on_the_websocket(client: TestClient) -> None:
     created = create_table(client, [HUMAN, HUMAN])
     table, token = created["table"], created["token"]
-    client.get(f"/t/{table}?seat=0&token={token}")  # sets ml_<id>
+    open_seat(client, created["url"])  # sets ml_<id>
     assert client.cookies.get(f"ml_{table}") == f"0:{token}"
     player = Player(client, table)
     frame = player.hello(None, 0)

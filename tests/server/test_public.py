@@ -23,7 +23,7 @@ from mauseloch.server.limits import (
 )
 
 from .conftest import AppFactory
-from .helpers import HUMAN, INVITES, RANDOM_BOT, Player, create_table, join, seated, shut_down
+from .helpers import HUMAN, INVITES, RANDOM_BOT, Player, create_table, join, open_seat, seated, shut_down
 
 
 class Clock:
@@ -225,7 +225,8 @@ def test_every_state_changing_endpoint_refuses_other_sites_forms_and_plain_text(
     without ``Origin`` are all refused; a program's JSON without ``Origin`` is not."""
     created = create_table(client, [HUMAN, HUMAN], public=True)
     table = created["table"]
-    assert client.get(created["url"]).status_code == 200 and f"ml_{table}" in client.cookies
+    open_seat(client, created["url"])
+    assert f"ml_{table}" in client.cookies
     changing = {"POST", "PUT", "PATCH", "DELETE"}
     paths = sorted(
         r.path.replace("{table_id}", table)
@@ -233,7 +234,7 @@ def test_every_state_changing_endpoint_refuses_other_sites_forms_and_plain_text(
         if isinstance(r, Route) and changing & set(r.methods or ())
     )
     assert paths == sorted(
-        ["/api/tables", *(f"/api/tables/{table}/{op}" for op in ("join", "renew", "seat-link"))]
+        ["/api/tables", *(f"/api/tables/{table}/{op}" for op in ("join", "renew", "seat-link", "open-seat"))]
     )
     create = b'{"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}], "public": true, "name": "M"}'
     evil = "https://evil.example"
@@ -364,7 +365,7 @@ def test_the_seat_cookie_opens_the_seat_and_can_be_renewed(client: TestClient) -
     table, token = created["table"], created["token"]
     assert client.get(f"/api/tables/{table}").json()["you"] is None
     assert post(client, f"/api/tables/{table}/renew", {}).json()["code"] == "not_seated"
-    client.get(created["url"])  # the seat link: cookie set, then the plain address
+    open_seat(client, created["url"])  # the seat link: its token after "#" traded for the cookie
     assert client.get(f"/api/tables/{table}").json()["you"] == 0
     link = post(client, f"/api/tables/{table}/seat-link", {}).json()
     assert link["url"] == created["url"]  # for another device, asked for on purpose
@@ -427,7 +428,7 @@ def test_a_rematch_carries_the_seat_cookie_to_the_new_table(make_client: AppFact
     new = anna.live["next"]  # type: ignore[index]
     stranger = client.get(f"/t/{new}?rematch={table}", follow_redirects=False)  # no cookie of the old table
     assert stranger.status_code == 303 and f"ml_{new}" not in stranger.cookies
-    client.get(f"/t/{table}?seat=1&token={ben_token}")  # Ben's browser
+    open_seat(client, f"/t/{table}#seat=1&token={ben_token}")  # Ben's browser
     moved = client.get(f"/t/{new}?rematch={table}", follow_redirects=False)
     assert moved.headers["location"] == f"/t/{new}" and moved.cookies.get(f"ml_{new}") == f"1:{ben_token}"
     assert client.get(f"/api/tables/{new}").json()["you"] == 1

@@ -20,7 +20,7 @@ from mauseloch.server.clock import GRACE_LEFT, GRACE_LOST, wall
 from mauseloch.server.protocol import ProtocolError
 from mauseloch.server.session import TableSession
 
-from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, seated, shut_down
+from .helpers import HUMAN, RANDOM_BOT, Player, create_table, join, open_seat, seated, shut_down
 
 AppFactory = Callable[..., TestClient]
 FAST = 0.01
@@ -302,8 +302,8 @@ def test_a_failing_bot_is_logged_and_its_stand_in_moves(client: TestClient, capl
 def test_one_browser_never_takes_two_seats_of_one_table(client: TestClient) -> None:
     created = create_table(client, [HUMAN, HUMAN, HUMAN])
     table = created["table"]
-    page = client.get(created["url"])  # the creator's browser opens her seat: it gets the cookie
-    assert page.status_code == 200 and f"ml_{table}" in client.cookies
+    open_seat(client, created["url"])  # the creator's browser opens her seat: it gets the cookie
+    assert f"ml_{table}" in client.cookies
     refused = client.post(f"/api/tables/{table}/join", json={"name": "Anna again"})
     assert refused.status_code == 409 and "already holds seat 1" in refused.json()["error"]
     client.cookies.clear()  # another browser

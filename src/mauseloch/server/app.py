@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
@@ -20,11 +21,22 @@ from starlette.staticfiles import StaticFiles
 from mauseloch.locale import strings_module
 
 from .clock import GRACE_LEFT, GRACE_LOST
+from .errors import error_response
 from .family import api_match_record, api_rules
 from .health import healthz, readyz
 from .limits import Guard, Limits, LimitsMiddleware, RedisCounters, Refused, refusal_response
 from .lobby import Lobby, api_my_tables, game_clocks, web_bots, web_games
-from .protocol import MAX_MESSAGE, CreateTable, JoinTable, ProtocolError, decode_body, encode, error_body, limits
+from .protocol import (
+    MAX_MESSAGE,
+    CreateTable,
+    JoinTable,
+    OpenSeat,
+    ProtocolError,
+    decode_body,
+    encode,
+    error_body,
+    limits,
+)
 from .security import SecurityMiddleware
 from .session import Settings, TableSession, record_of, replay_frames
 from .storage import Store
@@ -63,11 +75,15 @@ def lobby_of(request: Request) -> Lobby:
     return lobby
 
 
-def page(request: Request, name: str) -> Response:
+def page(request: Request, name: str, cache: str = "no-cache") -> Response:
     path = request.app.state.web_dir / name
     if not path.is_file():
         return PlainTextResponse(f"page {name} is missing from {request.app.state.web_dir}", status_code=404)
-    return FileResponse(path, headers={"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"})
+    return FileResponse(path, headers={"Cache-Control": cache, "Referrer-Policy": "no-referrer"})
+
+
+def no_table(request: Request) -> Response:
+    return error_response(request, 404, "no such table", "no_table")
 
 
 async def table_or_404(request: Request) -> TableSession:
@@ -87,7 +103,9 @@ def seat_of_cookie(request: Request, table: TableSession) -> int | None:
 
 
 def seat_url(table_id: str, seat: int, token: str) -> str:
-    return f"/t/{table_id}?seat={seat}&token={token}"
+    """The seat link: its token after ``#``, which browsers never send, so no server or proxy
+    ever logs it; the page trades it for the seat's cookie (``POST …/open-seat``)."""
+    return f"/t/{table_id}#seat={seat}&token={token}"
 
 
 # -- pages -------------------------------------------------------------------------------
@@ -126,27 +144,24 @@ async def table_page(request: Request) -> Response:
     lobby = lobby_of(request)
     table = await lobby.find(table_id)
     if table is None:
-        return PlainTextResponse("no such table", status_code=404)
-    token = request.query_params.get("token")
-    seat_text = request.query_params.get("seat", "")
+        return no_table(request)
+    if "token" in request.query_params:
+        # The old form of a seat link (its token in the query, so in every access log): not
+        # taken any more. Out of the address bar and the history at once; the page says why.
+        return RedirectResponse(
+            f"/t/{table_id}?refused=bad_token", status_code=303, headers={"Cache-Control": "no-store"}
+        )
     old_id = request.query_params.get("rematch")
-    if token is None and old_id is not None:  # a rematch or a match's next deal: the same token
-        old = await lobby.find(old_id)
-        held = seat_of_cookie(request, old) if old is not None and old.row.next_id == table_id else None
-        token = request.cookies[f"ml_{old_id}"].partition(":")[2] if held is not None else ""
-        # the seat whose token it is there: the same seat at a rematch, one seat on in a match
-        found = Lobby.check_token(table, None, token) if token else None
-        seat_text = "" if found is None else str(found)
-    if token is None:
-        return page(request, "table.html")
-    # A seat link: the token goes into the cookie, and out of the address bar and the history
-    # before the page is even shown (a bad token is simply not kept).
-    seat: int | None = None
-    if seat_text.isdigit() and int(seat_text) < table.row.players and 0 < len(token) <= 200:
-        seat = Lobby.check_token(table, int(seat_text), token)
-    # a refused link says so once on the page (which then takes the mark out of the address)
-    target = f"/t/{table_id}" if seat is not None or old_id is not None else f"/t/{table_id}?refused=bad_token"
-    response = RedirectResponse(target, status_code=303, headers={"Cache-Control": "no-store"})
+    if old_id is None:
+        # the page of a seat: Back and Forward load it afresh, never a stale copy from a cache
+        return page(request, "table.html", "no-store")
+    # a rematch or a match's next deal: the same token, into the new table's cookie
+    old = await lobby.find(old_id)
+    held = seat_of_cookie(request, old) if old is not None and old.row.next_id == table_id else None
+    token = request.cookies[f"ml_{old_id}"].partition(":")[2] if held is not None else ""
+    # the seat whose token it is there: the same seat at a rematch, one seat on in a match
+    seat = Lobby.check_token(table, None, token) if token else None
+    response = RedirectResponse(f"/t/{table_id}", status_code=303, headers={"Cache-Control": "no-store"})
     if seat is not None:
         seat_cookie(response, request, table_id, seat, token)
     return response
@@ -156,7 +171,7 @@ async def replay_page(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     table = await lobby_of(request).find(table_id)
     if table is None:
-        return PlainTextResponse("no such table", status_code=404)
+        return no_table(request)
     if table.status != "over":
         return RedirectResponse(f"/t/{table_id}", status_code=303)
     return page(request, "replay.html")
@@ -239,6 +254,19 @@ async def api_join(request: Request) -> Response:
     return response
 
 
+async def api_open_seat(request: Request) -> Response:
+    """A seat link opened in this browser: the seat and token the page read after its ``#`` go
+    into the seat's HttpOnly cookie (a bad pair is refused, and nothing is kept)."""
+    req = decode_body(await read_body(request), OpenSeat)
+    table = await table_or_404(request)
+    seat = Lobby.check_token(table, req.seat, req.token) if req.seat < table.row.players else None
+    if seat is None:
+        raise ProtocolError("bad_token", "this seat link does not open that seat (any more)", 403)
+    response = JSON({"table": table.id, "seat": seat})
+    seat_cookie(response, request, table.id, seat, req.token)
+    return response
+
+
 async def held_seat(request: Request) -> tuple[TableSession, int]:
     table = await table_or_404(request)
     seat = seat_of_cookie(request, table)
@@ -288,6 +316,15 @@ async def api_record(request: Request) -> Response:
 async def protocol_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ProtocolError)
     return JSONResponse(error_body(exc), status_code=exc.status)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own errors (no such path or file, a method a path does not take): a page in
+    the site's layout for a browser, JSON for programs."""
+    assert isinstance(exc, HTTPException)
+    response = error_response(request, exc.status_code, exc.detail)
+    response.headers.update(exc.headers or {})
+    return response
 
 
 async def refused(request: Request, exc: Exception) -> Response:
@@ -363,6 +400,7 @@ def create_app(
         Route("/api/tables/{table_id}/join", api_join, methods=["POST"]),
         Route("/api/tables/{table_id}/renew", api_renew, methods=["POST"]),
         Route("/api/tables/{table_id}/seat-link", api_seat_link, methods=["POST"]),
+        Route("/api/tables/{table_id}/open-seat", api_open_seat, methods=["POST"]),
         Route("/api/tables/{table_id}/replay", api_replay),
         Route("/api/tables/{table_id}/record", api_record),
         Route("/api/tables/{table_id}/match", api_match_record),
@@ -377,7 +415,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={ProtocolError: protocol_error, Refused: refused},
+        exception_handlers={ProtocolError: protocol_error, Refused: refused, HTTPException: http_error},
         middleware=[Middleware(SecurityMiddleware), Middleware(LimitsMiddleware, guard=guard)],
     )
     app.state.lobby = lobby

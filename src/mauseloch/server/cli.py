@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -21,21 +22,55 @@ def _refuse(message: str) -> typer.Exit:
     return typer.Exit(EXIT_BAD_ARGUMENTS)
 
 
+# Every numeric option: (smallest, largest) value it takes. Beyond them a value is a typo or a
+# trap (``inf`` seconds: bots that never move, deadlines sent as null), never a setting.
+BOUNDS: dict[str, tuple[float, float]] = {
+    "--bot-delay": (0.0, 60.0),
+    "--clock-scale": (0.001, 1000.0),
+    "--max-sockets-per-address": (0, 1_000_000),
+    "--max-sockets": (0, 1_000_000),
+    "--tables-per-minute": (0, 100_000),
+    "--open-tables-per-address": (0, 100_000),
+    "--requests-per-second": (0.0, 1_000_000.0),
+    "--waiting-minutes": (0.1, 7 * 24 * 60.0),
+    "--refusal-delay": (0.0, 60.0),
+}
+SUPPORTED_DATABASES = "SQLite (sqlite:///file.db) and PostgreSQL (postgresql://user:password@host/db)"
+
+
+def check_number(option: str, value: float) -> None:
+    """Refuse (``ValueError``, one line) a value of ``option`` outside :data:`BOUNDS`, NaN and the infinities."""
+    low, high = BOUNDS[option]
+    if not (math.isfinite(value) and low <= value <= high):
+        raise ValueError(f"{option} must be a number from {plain(low)} to {plain(high)}, got {value}")
+
+
+def plain(number: float) -> str:
+    """``1000000`` and ``0.1``, not ``1e+06`` and ``0.1000``."""
+    return str(int(number)) if number == int(number) else str(number)
+
+
 def check_database_url(url: str) -> None:
-    """Refuse (``ValueError``, one line) a URL SQLAlchemy cannot read, a database kind it has no
-    driver for, and a SQLite file that cannot be created or written; the server connects later."""
+    """Refuse (``ValueError``, one line) a URL SQLAlchemy cannot read, a database other than
+    SQLite and PostgreSQL, a missing driver, and a SQLite file that cannot be created or written;
+    the server connects later."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
     try:
         parsed = make_url(url)
-        parsed.get_dialect()
+        backend = parsed.get_backend_name()
+        if backend not in ("sqlite", "postgresql"):
+            raise ValueError(
+                f"--db: unknown kind of database {backend!r}; the supported ones are {SUPPORTED_DATABASES}"
+            )
+        parsed.get_dialect().import_dbapi()  # the driver, so a missing one is named here
     except NoSuchModuleError:  # (a kind of ArgumentError, so first)
         raise ValueError(f"--db {url!r}: unknown kind of database {url.split(':', 1)[0]!r}") from None
     except ArgumentError:
         raise ValueError(f"--db {url!r} is not a database URL (sqlite:///file.db or postgresql://...)") from None
     except ImportError as exc:
-        raise ValueError(f"--db {url!r}: the database driver is not installed ({exc.name})") from None
+        raise ValueError(f"--db: the database driver is not installed ({exc.name})") from None
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return
     path = Path(parsed.database)
@@ -75,7 +110,7 @@ def command(
         float | None, typer.Option(help="seconds a bot waits before it moves (default: about 0.6)")
     ] = None,
     clock_scale: Annotated[
-        float, typer.Option(help="multiply every turn clock and grace time (e.g. 0.05 for fast test runs)", min=0.001)
+        float, typer.Option(help="multiply every turn clock and grace time (e.g. 0.05 for fast test runs)")
     ] = 1.0,
     redis: Annotated[
         str | None,
@@ -85,26 +120,24 @@ def command(
         ),
     ] = None,
     max_sockets_per_address: Annotated[
-        int, typer.Option(help="open WebSockets per client address (0: no cap)", min=0)
+        int, typer.Option(help="open WebSockets per client address (0: no cap)")
     ] = DEFAULT_LIMITS.sockets_per_address,
-    max_sockets: Annotated[
-        int, typer.Option(help="open WebSockets in all (0: no cap)", min=0)
-    ] = DEFAULT_LIMITS.sockets_total,
+    max_sockets: Annotated[int, typer.Option(help="open WebSockets in all (0: no cap)")] = DEFAULT_LIMITS.sockets_total,
     tables_per_minute: Annotated[
-        int, typer.Option(help="tables one address may create per minute (0: no cap)", min=0)
+        int, typer.Option(help="tables one address may create per minute (0: no cap)")
     ] = DEFAULT_LIMITS.tables_per_minute,
     open_tables_per_address: Annotated[
-        int, typer.Option(help="tables of one address that may wait for players at once (0: no cap)", min=0)
+        int, typer.Option(help="tables of one address that may wait for players at once (0: no cap)")
     ] = DEFAULT_LIMITS.open_tables_per_address,
     requests_per_second: Annotated[
-        float, typer.Option(help="HTTP requests per address and second, on average (0: no cap)", min=0)
+        float, typer.Option(help="HTTP requests per address and second, on average (0: no cap)")
     ] = DEFAULT_LIMITS.requests_per_second,
     waiting_minutes: Annotated[
-        float, typer.Option(help="a table waiting for players closes after this long without a join", min=0.1)
+        float, typer.Option(help="a table waiting for players closes after this long without a join")
     ] = DEFAULT_LIMITS.waiting_minutes,
     refusal_delay: Annotated[
         float,
-        typer.Option(help="seconds a refusal repeated within the minute waits for its answer (0: none)", min=0),
+        typer.Option(help="seconds a refusal repeated within the minute waits for its answer (0: none)"),
     ] = DEFAULT_LIMITS.refusal_delay,
     trusted_proxy: Annotated[
         list[str] | None,
@@ -127,8 +160,23 @@ def command(
 
     if not 0 <= port <= 65535:
         raise _refuse(f"--port must be from 0 to 65535, got {port}")
-    if bot_delay is not None and not bot_delay >= 0:
-        raise _refuse(f"--bot-delay must be 0 or more seconds, got {bot_delay}")
+    numbers = {
+        "--bot-delay": bot_delay,
+        "--clock-scale": clock_scale,
+        "--max-sockets-per-address": max_sockets_per_address,
+        "--max-sockets": max_sockets,
+        "--tables-per-minute": tables_per_minute,
+        "--open-tables-per-address": open_tables_per_address,
+        "--requests-per-second": requests_per_second,
+        "--waiting-minutes": waiting_minutes,
+        "--refusal-delay": refusal_delay,
+    }
+    try:  # all before the socket is bound
+        for option, value in numbers.items():
+            if value is not None:
+                check_number(option, value)
+    except ValueError as exc:
+        raise _refuse(str(exc)) from None
     for proxy in trusted_proxy or ():
         try:
             ipaddress.ip_address(proxy)

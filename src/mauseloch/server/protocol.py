@@ -18,6 +18,7 @@ MAX_NAME = 32
 MAX_TITLE = 60
 MAX_MARKS = 2  # combining marks on one letter (more only pile up into a smear over other text)
 MAX_INVITE = 100  # characters of an invite secret
+TOO_DEEP = "bad message: arrays or objects nested too deeply"
 
 # Every ``code`` an error answer may carry (WebSocket error messages and HTTP error bodies alike);
 # the page shows each in the reader's language (web/js/i18n.js, "error.<code>").
@@ -130,6 +131,8 @@ def decode_client(raw: str | bytes) -> ClientMessage:
         raise ProtocolError("bad_message", f"bad message: {exc}") from None
     except msgspec.DecodeError as exc:
         raise ProtocolError("bad_message", f"not JSON: {exc}") from None
+    except RecursionError:  # a few KiB of "[[[[…" nest deeper than the decoder goes
+        raise ProtocolError("bad_message", TOO_DEEP) from None
     if isinstance(msg, Hello):
         if msg.token is not None and not (0 < len(msg.token) <= 200):
             raise ProtocolError("bad_token", "token must be a non-empty string of at most 200 characters")
@@ -241,6 +244,14 @@ class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
     invite: str | None = None  # the secret of a private table's invite link
 
 
+class OpenSeat(msgspec.Struct, forbid_unknown_fields=True):
+    """A seat link opened in a browser: the page read ``seat`` and ``token`` after the ``#`` of
+    ``/t/<id>#seat=<n>&token=<token>`` and trades them for the seat's HttpOnly cookie."""
+
+    seat: Annotated[int, msgspec.Meta(ge=0, lt=64)]
+    token: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+
+
 def decode_body(raw: bytes, kind: type[msgspec.Struct]) -> Any:
     """An HTTP JSON body of type ``kind``, with the same size limit as WebSocket messages."""
     if len(raw) > MAX_MESSAGE:
@@ -251,6 +262,8 @@ def decode_body(raw: bytes, kind: type[msgspec.Struct]) -> Any:
         raise ProtocolError("bad_message", f"bad request: {exc}") from None
     except msgspec.DecodeError as exc:
         raise ProtocolError("bad_message", f"not JSON: {exc}") from None
+    except RecursionError:
+        raise ProtocolError("bad_message", TOO_DEEP) from None
 
 
 # Names a person may not take: what bots and stand-ins are called ("Random bot 2", "Zufalls-Bot"),

@@ -2,7 +2,9 @@
 
 * Every HTTP answer carries a strict Content-Security-Policy (our own files only, no inline
   script, no framing), ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy: no-referrer``
-  (a seat link never leaks in a ``Referer``).
+  (a seat link never leaks in a ``Referer``); a 500 too: a handler that fails is answered here.
+* An answer of the API (``/api/``) is live or per seat: ``Cache-Control: no-store`` unless it
+  says otherwise (the table list revalidates with its ``ETag``).
 * A request that changes something (POST, PUT, PATCH, DELETE) must be JSON, and when it comes
   from a browser (which always sends ``Origin`` on such requests) from one of our own pages:
   another site's form or ``text/plain`` POST cannot create or join a table in a visitor's name.
@@ -11,11 +13,15 @@
 
 from __future__ import annotations
 
+import logging
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers, MutableHeaders
+from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .errors import error_response
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -29,6 +35,7 @@ HEADERS = {
     "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate it
     "Cross-Origin-Opener-Policy": "same-origin",
 }
+log = logging.getLogger("mauseloch.server")
 CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -60,6 +67,9 @@ def refusal(headers: Headers, method: str) -> JSONResponse | None:
 
 
 class SecurityMiddleware:
+    """Adds :data:`HEADERS` to every answer, and answers a request whose handler failed itself (a
+    500 page or JSON, with the same headers) instead of leaving it to Starlette's bare one."""
+
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
@@ -67,16 +77,29 @@ class SecurityMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        started = False
+        no_store = scope["path"].startswith("/api/")  # live or per-seat answers: never from a cache
 
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = MutableHeaders(scope=message)
                 for name, value in HEADERS.items():
                     headers[name] = value
+                if no_store and "cache-control" not in headers:
+                    headers["Cache-Control"] = "no-store"
             await send(message)
 
         refused = refusal(Headers(scope=scope), scope["method"])
         if refused is not None:
             await refused(scope, receive, send_with_headers)
             return
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception:
+            if started:  # half an answer went out: nothing better than to let the server drop it
+                raise
+            log.exception("%s %s failed", scope["method"], scope["path"])
+            response = error_response(HTTPConnection(scope), 500, "the server failed to answer this request")
+            await response(scope, receive, send_with_headers)

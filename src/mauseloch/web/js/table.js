@@ -569,6 +569,17 @@ function main() {
     showError(errorText(code, code), code);
     history.replaceState(null, "", location.pathname);
   }
+  // A seat link ("My seat link", opened on another device) carries its token after "#", which
+  // no server or proxy ever sees: traded for the seat's HttpOnly cookie, and out of the address.
+  const link = new URLSearchParams(location.hash.slice(1));
+  if (link.has("seat") && link.has("token")) {
+    const body = { seat: Number.parseInt(link.get("seat"), 10), token: link.get("token") };
+    history.replaceState(null, "", location.pathname + location.search);
+    postJSON(`/api/tables/${encodeURIComponent(tableId)}/open-seat`, body)
+      .catch((err) => showError(errorText(err.code, err.message), err.message))
+      .finally(() => start(params.has("watch")));
+    return;
+  }
   start(params.has("watch"));
 }
 
