@@ -75,7 +75,7 @@ def test_a_wrong_seat_link_is_refused_and_forgotten(new_context: Any) -> None:
     table_id, _ = create_table(anna, "mau-mau", ["me", "human"], public=True)  # Ben may join without an invite
 
     ben = new_context().new_page()
-    ben.goto(f"/t/{table_id}?seat=0&token=not-the-token")
+    ben.goto(f"/t/{table_id}#seat=0&token=not-the-token")
     ben.wait_for_selector("#join-panel:not([hidden])")
     assert ben.inner_text("#error-box").startswith("This seat link is not valid")
     assert ben.url.endswith(f"/t/{table_id}")  # the bad token is gone from the address

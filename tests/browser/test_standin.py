@@ -112,8 +112,16 @@ def test_the_creator_sees_her_seat_not_join_and_can_show_her_seat_link(browser: 
         page.click("#my-seat-button")
         page.wait_for_function("() => document.getElementById('my-seat-link').value !== ''")
         link = page.input_value("#my-seat-link")
-        assert f"/t/{table_id}?seat=0&token=" in link
+        assert f"/t/{table_id}#seat=0&token=" in link  # after "#": no server or proxy ever sees it
         assert Path(link).name  # a whole link, ready to open elsewhere
+        other = browser.new_context(base_url=fast_server.url, locale="en-US").new_page()  # another device
+        try:
+            other.goto(link)
+            other.wait_for_selector("#seat-actions:not([hidden])")  # her seat, not the join form
+            assert other.locator("#join-panel").is_hidden()
+            assert other.url.endswith(f"/t/{table_id}")  # the token is gone from the address
+        finally:
+            other.context.close()
     finally:
         ctx.close()
 
