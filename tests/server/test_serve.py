@@ -80,3 +80,49 @@ def test_a_socket_flood_is_refused_before_its_handshake_is_read(server: str) -> 
         assert all("date" not in a.headers and a.headers["connection"] == "close" for a in answers[1:])
         held.send(json.dumps({"type": "hello", "token": created["token"], "seat": 0, "last_seq": 0}))
         assert json.loads(held.recv(GUARD))["type"] == "snapshot"  # the address's own socket plays on
+
+
+# -- issue 23, defects 3 and 4: every number checked, one line, before the port is bound -------
+NUMERIC = {
+    "--bot-delay": ("inf", "nan", "-1", "1e9"),
+    "--clock-scale": ("inf", "nan", "0", "-inf", "1e9"),
+    "--requests-per-second": ("inf", "nan", "-5", "1e12"),
+    "--refusal-delay": ("1e9", "inf", "nan", "-1"),
+    "--waiting-minutes": ("inf", "nan", "0", "1e9"),
+    "--max-sockets-per-address": ("-1", "10000000000"),
+    "--max-sockets": ("-1", "10000000000"),
+    "--tables-per-minute": ("-1", "10000000000"),
+    "--open-tables-per-address": ("-1", "10000000000"),
+}
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [(o, v) for o, values in NUMERIC.items() for v in values], ids=lambda x: str(x)
+)
+def test_serve_refuses_every_non_finite_or_absurd_number_in_one_line(option: str, value: str) -> None:
+    import socket
+
+    from typer.testing import CliRunner
+
+    from mauseloch.cli import app
+
+    with socket.socket() as taken:  # a port in use: the number is refused before any bind is tried
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        result = CliRunner().invoke(app, ["serve", "--port", port, "--db", "sqlite://", f"{option}={value}"])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().count("\n") == 0, result.output  # one line
+    assert f"{option} must be a number from" in result.output and "cannot listen" not in result.output
+
+
+def test_serve_names_the_supported_databases_for_another_kind() -> None:
+    from typer.testing import CliRunner
+
+    from mauseloch.cli import app
+
+    result = CliRunner().invoke(app, ["serve", "--port", "0", "--db", "mysql://u:p@127.0.0.1/x"])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().count("\n") == 0, result.output
+    assert "SQLite" in result.output and "PostgreSQL" in result.output and "'mysql'" in result.output
+    assert "u:p" not in result.output  # the password is not repeated
