@@ -321,6 +321,32 @@ def test_the_caps_of_one_address_hold_across_processes(servers: Callable[..., Se
     held[0].close()
 
 
+def test_a_dead_processs_sockets_stop_counting_at_once(servers: Callable[..., Server]) -> None:
+    """Issue 23, defect 2: one address (a family behind one router) fills its cap across two
+    processes; the owner is killed. Its sockets stop counting as soon as Redis sees it gone, so
+    every reconnect is taken on the first try: no 4429, no 403 while its alive key would live."""
+    caps = ("--max-sockets-per-address", "4", "--tables-per-minute", "0", "--open-tables-per-address", "0")
+    one, two = servers(*caps), servers(*caps)
+    tables = [new_table(two, one) for _ in range(2)]  # owned by two, the process to be killed
+    seats = [Seat(p, table, *creds[i]) for table, creds in tables for i, p in enumerate((two, one))]
+    spare = connect(f"ws://{one.address}/ws/{tables[0][0]}", proxy=None, open_timeout=GUARD)
+    with pytest.raises(ConnectionClosed) as closed:  # the cap is full: four sockets, two on each
+        spare.recv(GUARD)
+    assert closed.value.rcvd is not None and closed.value.rcvd.reason == "too_many_connections"
+    rng = random.Random(11)
+    for i in range(2):
+        play(seats[2 * i : 2 * i + 2], rng, 2, [])
+    two.proc.send_signal(signal.SIGKILL)
+    two.proc.wait(GUARD)
+    for seat in seats[0::2]:  # the sockets that were on the dead process, each reconnecting once
+        with pytest.raises(ConnectionClosed):
+            while True:
+                seat.recv()
+        seat.connect(one)  # taken at once (a refusal would raise here)
+    for i in range(2):  # and every table plays on
+        play(seats[2 * i : 2 * i + 2], rng, 2, [])
+
+
 def test_the_waiting_tables_of_one_address_are_capped_across_processes(servers: Callable[..., Server]) -> None:
     """Two tables waiting for players per address in all, wherever they were created; one that
     starts playing (its last seat taken through the other process) no longer counts."""

@@ -381,11 +381,14 @@ def create_app(
         guard = Guard(limits, clock=clock)
     else:
         from .ownership import ClusterLobby  # the redis package is an extra
-        from .redis_hub import alive_key
+        from .redis_hub import alive_key, processes_gone_now
 
         lobby = cluster = ClusterLobby(store, settings, redis_url, waiting_expiry=limits.waiting_minutes * 60)
         # the caps hold across processes: one address counts the same on every process
-        guard = Guard(limits, RedisCounters(cluster.redis, cluster.pid, alive_key("")), clock=clock)
+        counters = RedisCounters(
+            cluster.redis, cluster.pid, alive_key(""), gone=lambda pids: processes_gone_now(cluster.redis, pids)
+        )
+        guard = Guard(limits, counters, clock=clock)
     lobby.restore()
     web = web_dir or WEB_DIR
     routes = [

@@ -502,15 +502,34 @@ redis.call('ZADD', KEYS[1], now, member)
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[5]))
 return 1
 """
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
 SET_KEEP_MS = 24 * 3600 * 1000  # a set nobody claimed in for a day is forgotten (its tables have expired)
 
 
 class RedisCounters:
     """:class:`Counters` shared by every process on one Redis server (``client``: a synchronous
-    ``redis.Redis``; ``pid``: this process; ``alive_prefix + pid`` exists while a process lives)."""
+    ``redis.Redis``; ``pid``: this process; ``alive_prefix + pid`` exists while a process lives).
 
-    def __init__(self, client: Any, pid: str, alive_prefix: str, prefix: str = "ml:limit:") -> None:
+    ``gone(pids)`` names the processes among ``pids`` that Redis sees no more (killed: the kernel
+    closed their connections). Before a gauge refuses, the processes holding part of it are
+    asked after: a dead one's part stops counting at once, not when its alive key runs out, so
+    the people whose sockets it held reconnect elsewhere without being refused (issue 23)."""
+
+    def __init__(
+        self,
+        client: Any,
+        pid: str,
+        alive_prefix: str,
+        prefix: str = "ml:limit:",
+        gone: Callable[[Iterable[str]], set[str]] | None = None,
+    ) -> None:
         self.pid, self.alive_prefix, self.prefix = pid, alive_prefix, prefix
+        self.gone = gone
         self._take = client.register_script(_TAKE)
         self._acquire = client.register_script(_ACQUIRE)
         self._release = client.register_script(_RELEASE)
@@ -521,6 +540,17 @@ class RedisCounters:
         return float(self._take(keys=[self.prefix + key], args=[rate, burst]))
 
     def acquire(self, key: str, limit: int) -> bool:
+        if self._acquire(keys=[self.prefix + key], args=[limit, self.pid, self.alive_prefix]):
+            return True
+        if self.gone is None:
+            return False
+        holders = {_text(p) for p in self._client.hkeys(self.prefix + key)} - {self.pid}
+        dead = self.gone(holders)
+        if not dead:
+            return False
+        # its alive key goes, so that every gauge drops its part (the script forgets the fields
+        # of a process without one), then this one is asked again
+        self._client.delete(*(self.alive_prefix + p for p in dead))
         return bool(self._acquire(keys=[self.prefix + key], args=[limit, self.pid, self.alive_prefix]))
 
     def release(self, key: str) -> None:

@@ -831,6 +831,8 @@ class ClusterLobby(Lobby):
             return
         if gone:
             log.warning("process %s: process %s is gone; taking over its tables", self.pid, ", ".join(sorted(gone)))
+            # and its sockets stop counting against the caps of their addresses now (limits.py)
+            await self.aredis.delete(*(alive_key(p) for p in gone))
         # one round trip, and only where the owner is still the one seen here (a lease renewed
         # or taken by another process meanwhile stays theirs)
         won = await self._take(keys=[lease_key(t) for t, _ in free], args=[self.pid, LEASE_MS, *(o for _, o in free)])

@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,6 +83,19 @@ async def processes_gone(redis: Redis, pids: set[str]) -> set[str]:
     if not quiet:
         return set()
     names = {c.get("name") for c in await redis.client_list()}
+    return {p for p in quiet if client_name(p) not in names}
+
+
+def processes_gone_now(redis: Any, pids: Iterable[str]) -> set[str]:
+    """:func:`processes_gone` on a synchronous client (``redis.Redis``), for the limits' counts."""
+    order = sorted(set(pids))
+    if not order:
+        return set()
+    counts = redis.pubsub_numsub(*(process_channel(p) for p in order))
+    quiet = {p for p, (_, n) in zip(order, counts, strict=True) if int(n) == 0}
+    if not quiet:
+        return set()
+    names = {c.get("name") for c in redis.client_list()}
     return {p for p in quiet if client_name(p) not in names}
 
 
