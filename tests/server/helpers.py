@@ -141,7 +141,7 @@ def open_seat(client: TestClient, url: str) -> None:
     fields = dict(part.split("=", 1) for part in fragment.split("&"))
     table = path.rsplit("/", 1)[-1]
     body = {"seat": int(fields["seat"]), "token": fields["token"]}
-    response = client.post(f"/api/tables/{table}/open-seat", json=body)
+    response = client.post(f"/api/tables/{table}/open-seat", json=body, headers={"Origin": "http://testserver"})
     assert response.status_code == 200, response.text
 
 

@@ -98,14 +98,16 @@ def test_opening_a_seat_link_sets_the_seat_cookie_only_for_a_good_token(client: 
     created = create_table(client, [HUMAN, HUMAN])
     table, token = created["table"], created["token"]
     client.cookies.clear()
-    good = client.post(f"/api/tables/{table}/open-seat", json={"seat": 0, "token": token})
+    page = {"Origin": "http://testserver"}  # the table page's request; a program gets no cookie
+    assert "set-cookie" not in client.post(f"/api/tables/{table}/open-seat", json={"seat": 0, "token": token}).headers
+    good = client.post(f"/api/tables/{table}/open-seat", json={"seat": 0, "token": token}, headers=page)
     assert good.status_code == 200 and good.json() == {"table": table, "seat": 0}
     assert good.cookies.get(f"ml_{table}") == f"0:{token}"
     cookie = good.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=strict" in cookie
     client.cookies.clear()
     for body in ({"seat": 0, "token": "not-it"}, {"seat": 1, "token": token}, {"seat": 7, "token": token}):
-        bad = client.post(f"/api/tables/{table}/open-seat", json=body)
+        bad = client.post(f"/api/tables/{table}/open-seat", json=body, headers=page)
         assert bad.status_code == 403 and bad.json()["code"] == "bad_token", body
         assert f"ml_{table}" not in bad.cookies and token not in bad.text
     assert client.post(f"/api/tables/{table}/open-seat", json={"seat": 0}).status_code == 400

@@ -256,14 +256,15 @@ async def api_join(request: Request) -> Response:
 
 async def api_open_seat(request: Request) -> Response:
     """A seat link opened in this browser: the seat and token the page read after its ``#`` go
-    into the seat's HttpOnly cookie (a bad pair is refused, and nothing is kept)."""
+    into the seat's HttpOnly cookie (a bad pair is refused, and nothing is kept). A program
+    (no ``Origin``) only learns whether the pair opens the seat."""
     req = decode_body(await read_body(request), OpenSeat)
     table = await table_or_404(request)
     seat = Lobby.check_token(table, req.seat, req.token) if req.seat < table.row.players else None
     if seat is None:
         raise ProtocolError("bad_token", "this seat link does not open that seat (any more)", 403)
     response = JSON({"table": table.id, "seat": seat})
-    seat_cookie(response, request, table.id, seat, req.token)
+    from_page(request, response, table.id, seat, req.token)  # as every seat cookie: for our pages only
     return response
 
 
