@@ -159,3 +159,45 @@ def test_arrow_keys_walk_the_hand_and_the_wish_dialog(new_context: Any) -> None:
     assert page.evaluate("() => document.activeElement.dataset.card") == order[0]
     page.keyboard.press("ArrowLeft")
     assert page.evaluate("() => document.activeElement.dataset.card") == order[-1]
+
+
+FLIGHTS = """() => {
+  window.flights = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) {
+    window.flights.push(this.className + " " + (this.dataset.card || ""));
+    return animate.apply(this, args);
+  };
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_played_card_flies_to_the_pile_unless_motion_is_reduced(new_context: Any, motion: str) -> None:
+    for _ in range(6):  # a deal where Anna may play a card at once (nearly every deal)
+        anna_ctx, ben_ctx = new_context(reduced_motion=motion), new_context(reduced_motion=motion)
+        anna_ctx.add_init_script(f"({FLIGHTS})()")
+        ben_ctx.add_init_script(f"({FLIGHTS})()")
+        anna, ben = anna_ctx.new_page(), ben_ctx.new_page()
+        _, invite = create_table(anna, "mau-mau", ["me", "human"])
+        open_table(anna)
+        ben.goto(invite)
+        ben.fill("#join-name", "Ben")
+        ben.click("#join-button")
+        ben.wait_for_selector("#board .hand button.card")
+        anna.wait_for_selector(ACTION)
+        if anna.locator("#board button.card.legal").count():
+            break
+    else:
+        pytest.fail("six deals in a row without a card Anna may play")
+    card = anna.locator("#board button.card.legal").first
+    played = card.get_attribute("data-card")
+    card.click()
+    if anna.locator("#wish-dialog[open]").count():
+        anna.locator("#wish-dialog .wish-choice").first.click()
+    for page in (anna, ben):
+        page.wait_for_function("c => document.querySelector('#board .top-card')?.dataset.card === c", arg=played)
+        flights = page.evaluate("() => window.flights")
+        if motion == "reduce":
+            assert flights == [], f"cards moved under prefers-reduced-motion: {flights}"
+        else:
+            assert any("top-card" in f and f.endswith(played) for f in flights), flights

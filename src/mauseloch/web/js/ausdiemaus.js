@@ -2,6 +2,7 @@
 
 import { h } from "./api.js";
 import { cardEl, pawSVG } from "./cards.js";
+import { landPlayedCard } from "./feedback.js";
 import { cardName, reasonText, t } from "./i18n.js";
 
 function chipsEl(n) {
@@ -69,6 +70,7 @@ export function render(board, view, ctx) {
   }
   board.replaceChildren(...parts.filter(Boolean));
   board.dataset.game = "aus-die-maus";
+  landPlayedCard(board, ctx, "flip", view.top); // a flipped card moves from its stack to the pile
 }
 
 /** The ranking table of the end screen. */

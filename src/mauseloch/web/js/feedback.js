@@ -245,3 +245,20 @@ export function flyToPile(board, target, card, fromSeat) {
   anim.onfinish = () => target.classList.remove("flying");
   anim.oncancel = anim.onfinish;
 }
+
+let lastPlayed = null; // the newest event that put a card on the pile, as last drawn
+
+/**
+ * After a redraw: when a new event of `type` (a card played, a card flipped) put the shown top
+ * card on the pile, that card flies in from where it came. The first drawing of a page only
+ * remembers (nothing moves on a reload).
+ */
+export function landPlayedCard(board, ctx, type, card) {
+  if (ctx.replay) return;
+  const events = ctx.events || [];
+  let newest = null;
+  for (let i = events.length - 1; i >= 0 && !newest; i--) if (events[i].type === type) newest = events[i];
+  const fresh = newest && lastPlayed !== null && newest !== lastPlayed;
+  if (newest || lastPlayed === null) lastPlayed = newest || false;
+  if (fresh && newest.card === card) flyToPile(board, board.querySelector(".top-card"), card, newest.seat);
+}

@@ -2,11 +2,10 @@
 
 import { h } from "./api.js";
 import { arrowKeys, cardEl, suitSVG } from "./cards.js";
-import { flyToPile, launchCard, placeHandNote, showHandNote, whyNot } from "./feedback.js";
+import { landPlayedCard, launchCard, placeHandNote, showHandNote, whyNot } from "./feedback.js";
 import { cardName, reasonText, suitName, t } from "./i18n.js";
 
 let wishHandler = null;
-let lastTop = null; // the top card of the last drawing: a new one flies in from who played it
 
 function countText(n) {
   return n === 1 ? t("table.card1") : t("table.cards", { n });
@@ -156,13 +155,7 @@ export function render(board, view, ctx) {
   board.replaceChildren(...parts);
   board.dataset.game = "mau-mau";
   if (mine) placeHandNote(board, ctx.version);
-  if (!ctx.replay) {
-    if (lastTop !== null && view.top !== lastTop) {
-      const played = [...(ctx.events || [])].reverse().find((ev) => ev.type === "play");
-      if (played && played.card === view.top) flyToPile(board, board.querySelector(".top-card"), view.top, played.seat);
-    }
-    lastTop = view.top;
-  }
+  landPlayedCard(board, ctx, "play", view.top);
   const primary = board.querySelector(".card.legal, .btn-action");
   if (primary) primary.dataset.primary = "1";
 }

@@ -7,6 +7,7 @@
 // first. Which reactions exist comes only from view.legal_moves: no rule of the game lives here.
 
 import { h } from "./api.js";
+import { arrowKeys } from "./cards.js";
 import { t, tn } from "./i18n.js";
 
 // Each clothing colour has a symbol and a word as well: colours are never told apart by colour alone.
@@ -219,11 +220,16 @@ function hand(view, ctx) {
     const move = "catch " + face;
     const key = HAND_KEYS[i] || "";
     const usable = ready && legal.includes(move);
-    const b = h("button", { type: "button", class: "mg-card" + (usable ? " legal" : ""), disabled: !usable, "aria-keyshortcuts": key || null, "aria-label": t("mg.layAria", { card: faceName(face), key }), dataset: { move, focusKey: "card-" + i } },
-      key ? h("span", { class: "mg-key", "aria-hidden": "true" }, key) : null, faceEl(face));
+    // Named by its hidden words ("Lay blue trousers on the mouse (key 1)"), which hold the face's
+    // visible name, not by an aria-label that the keycap's digit would contradict (WCAG 2.5.3).
+    const b = h("button", { type: "button", class: "mg-card" + (usable ? " legal" : ""), disabled: !usable, "aria-keyshortcuts": key || null, dataset: { move, focusKey: "card-" + i } },
+      key ? h("span", { class: "mg-key", "aria-hidden": "true" }, key) : null,
+      h("span", { class: "sr-only" }, t("mg.layAria", { card: faceName(face), key })),
+      h("span", { "aria-hidden": "true" }, faceEl(face)));
     b.addEventListener("click", (e) => react(move, e));
     row.append(b);
   });
+  arrowKeys(row, ".mg-card");
   const flip = h("button", { type: "button", class: "btn mg-flip", disabled: !(ready && legal.includes("flip")), "aria-keyshortcuts": "Space", dataset: { move: "flip", focusKey: "flip" } },
     t("mg.flip"), h("span", { class: "mg-key", "aria-hidden": "true" }, t("mg.spaceKey")));
   flip.addEventListener("click", (e) => react("flip", e));
