@@ -295,6 +295,7 @@ COMMANDS = (
     ("app", "rules", rules_command),
     ("app", "replay", "mauseloch.tui.replay"),
     ("app", "serve", "mauseloch.server.cli"),
+    ("app", "train", "mauseloch.learn.cli"),
 )
 
 for group, name, target in COMMANDS:

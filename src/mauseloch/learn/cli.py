@@ -1,0 +1,77 @@
+"""``mauseloch train mau-mau``: train a learned Mau-Mau policy (Deep Monte Carlo, ``learn.dmc``).
+
+Needs the ``train`` extra (``pip install 'mauseloch[train]'``: JAX, Flax, Optax on the CPU).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import typer
+
+
+def command(
+    game: str = typer.Argument(..., help="The game: mau-mau (the only one with learned bots)."),
+    config: Path = typer.Option(..., "--config", "-c", help="The run's TOML config (configs/maumau-learned.toml)."),  # noqa: B008
+    run: Path = typer.Option(..., "--run", "-r", help="The run's folder: checkpoints, policies, log, curve."),  # noqa: B008
+    minutes: float | None = typer.Option(None, "--minutes", "-m", help="Train until the run's CPU minutes reach this."),
+    resume: bool = typer.Option(False, "--resume", help="Go on from the run folder's checkpoint."),
+    threads: int = typer.Option(1, "--threads", help="CPU threads for JAX (the machine is shared: 1 by default)."),
+) -> None:
+    """Train a learned Mau-Mau bot: Deep Monte Carlo against a league, on the batched kernel."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = Console(stderr=True, highlight=False)
+
+    def fail(text: str) -> None:
+        console.print(f"[red]Error:[/] {escape(text)}", soft_wrap=True)
+        raise typer.Exit(2)
+
+    if game.strip().lower() != "mau-mau":
+        fail(f"learned bots exist for mau-mau only, got {game!r}")
+    if threads < 1:
+        fail(f"--threads must be at least 1, got {threads}")
+    if minutes is not None and minutes <= 0:
+        fail(f"--minutes must be positive, got {minutes}")
+    if (run / "checkpoint.pkl").exists() and not resume:
+        fail(f"{run} holds a run already: give --resume to go on with it, or another --run folder")
+    # Before JAX loads: its CPU thread pools take their size from these.
+    eigen = "true" if threads > 1 else "false"
+    os.environ.setdefault("XLA_FLAGS", f"--xla_cpu_multi_thread_eigen={eigen} intra_op_parallelism_threads={threads}")
+    try:
+        import jax  # noqa: F401
+    except ImportError:
+        fail("training needs the train extra: pip install 'mauseloch[train]' (JAX, Flax, Optax)")
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .dmc import Config, Trainer
+
+    try:
+        cfg = Config.load(config)
+    except (OSError, ValueError, TypeError) as exc:
+        fail(f"config {config}: {exc}")
+    trainer = Trainer(cfg, run)
+    if resume and not trainer.restore():
+        console.print(f"no checkpoint in {run}: starting a new run")
+    total = 60.0 * (cfg.minutes if minutes is None else minutes)
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"), TimeElapsedColumn(),
+        console=console,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("train mau-mau (CPU s)", total=total, status="", completed=int(trainer.counters["cpu"]))
+
+        def progress(entry: dict[str, Any]) -> None:
+            status = f"{entry['games']:,} games, {entry['updates']:,} updates, loss {entry['loss']:.3f}"
+            bar.update(task, completed=min(entry["cpu"], total), status=status)
+            if "win2" in entry:
+                two, four = entry["win2"], entry["win4"]
+                bar.console.print(
+                    f"{entry['cpu'] / 3600:.2f} CPU h: vs heuristic {100 * two['win']:.1f} % heads-up, "
+                    f"{100 * four['win']:.1f} % as one of four ({entry['policy']})"
+                )
+
+        trainer.run(minutes, progress)
+    console.print(f"done: {run / 'best.npz'}, learning curve {run / 'curve.png'}")
