@@ -67,6 +67,16 @@ def test_mau_mau_waiting_playing_dialogs_ended_and_replay(new_context: Any) -> N
     else:
         pytest.fail("six games without a jack to play")
     check(page, "the wish dialog")
+    # arrow keys walk the suits (the first has the focus as the dialog opens)
+    suits = page.locator("#wish-dialog .wish-choice")
+    order = [suits.nth(i).get_attribute("data-suit") for i in range(suits.count())]
+    focused = "() => document.activeElement.dataset.suit"
+    assert page.evaluate(focused) == order[0]
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == order[1]
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(focused) == order[-1]
     page.keyboard.press("Escape")
     page.wait_for_selector("#wish-dialog:not([open])", state="attached")
 

@@ -87,21 +87,36 @@ def test_a_card_that_does_not_fit_says_why_and_sends_nothing(new_context: Any, l
     ben.wait_for_function("() => document.getElementById('moves-say')?.textContent.includes('Anna')")
 
 
-def test_sound_is_off_until_switched_on_and_remembered(new_context: Any) -> None:
+SIGNALS = """() => {
+  window.signals = { tones: 0, buzz: [] };
+  const Ctx = window.AudioContext;
+  const make = Ctx.prototype.createOscillator;
+  Ctx.prototype.createOscillator = function () { window.signals.tones += 1; return make.call(this); };
+  navigator.vibrate = (pattern) => { window.signals.buzz.push(pattern); return true; };
+}"""
+
+
+def test_your_turn_vibrates_and_chimes_only_once_switched_on_and_remembered(new_context: Any) -> None:
     ctx = new_context()
+    ctx.add_init_script(f"({SIGNALS})()")
     page = ctx.new_page()
     create_table(page, "mau-mau", ["me", "bot:random"])
     open_table(page)
+    page.wait_for_selector(ACTION)  # Anna's turn: a vibration, no sound (off until switched on)
+    assert page.evaluate("() => window.signals") == {"tones": 0, "buzz": [120]}
     toggle = page.locator("#sound-toggle")
     assert not toggle.is_checked()
     assert page.inner_text("#sound-label") == "Sound when it is my turn"
     toggle.check()
     assert page.evaluate("() => localStorage.getItem('ml_sound')") == "1"
     page.reload()
-    page.wait_for_selector("#board[data-version]")
+    page.wait_for_selector(ACTION)
     assert page.locator("#sound-toggle").is_checked()
+    page.wait_for_function("() => window.signals.tones > 0")  # the chime on the turn, after the reload
     page.locator("#sound-toggle").uncheck()
     assert page.evaluate("() => localStorage.getItem('ml_sound')") == "0"
+    page.click("#lang-switch")
+    assert page.inner_text("#sound-label") == "Ton, wenn ich dran bin"
 
 
 def test_the_title_has_a_badge_while_the_turn_waits_in_a_hidden_tab(new_context: Any) -> None:
