@@ -14,7 +14,7 @@ install: $(BIN)/python
 
 # node_modules/axe-core: the accessibility checks of the browser tests (package-lock.json pins it)
 install-test: $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test,train]'
+	$(BIN)/pip install --quiet -e '.[test,train,research]'
 	npm ci --no-audit --no-fund --silent
 
 # Debian's chromium for the browser tests, PostgreSQL for the storage tests and redis-server for the
