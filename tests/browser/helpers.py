@@ -44,6 +44,8 @@ def create_table(
     page.select_option("#game-select", game)
     for key, value in (options or {}).items():
         control = page.locator(f"#opt-{key}")
+        if not control.is_visible():  # an engine setting, behind the lobby's "More options"
+            page.locator("#more-options").evaluate("(box) => { box.open = true; }")
         kind = control.get_attribute("data-kind")
         if kind == "bool":
             control.set_checked(bool(value))

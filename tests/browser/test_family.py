@@ -38,6 +38,7 @@ def test_a_three_deal_match_in_german_with_the_rules_at_hand(browser: Any, fast_
         page.goto("/")
         page.fill("#player-name", "Anna")
         page.select_option("#game-select", "mau-mau")
+        page.click("#more-options summary")  # the move limit is an engine setting
         page.fill("#opt-move_limit", "60")
         page.select_option("#seat-count", "3")
         page.select_option("#seat-1", "bot:random")

@@ -6,6 +6,11 @@ import { mountMyTables } from "./mytables.js";
 import { botLevel, errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 
 const state = { games: [], bots: {}, clocks: {}, tables: [], page: 0, more: false, etag: null };
+// What a family sees first: Mau-Mau, the game most know, with the bot that plays like a person.
+const FIRST_GAME = "mau-mau";
+// Options that tune the engine rather than the house rules (how long a test game may run, how many
+// milliseconds a reaction may take): behind "More options", their defaults suit a family game.
+const ENGINE_OPTIONS = new Set(["move_limit", "window_ms"]);
 const $ = (id) => document.getElementById(id);
 
 function playerName() {
@@ -48,13 +53,14 @@ function isDynamic(opt) {
 }
 
 function renderOptions() {
-  const box = $("options");
-  box.replaceChildren();
+  $("options").replaceChildren();
+  $("options-more").replaceChildren();
   const game = gameInfo($("game-select").value);
   if (!game) return;
   $("game-description").textContent = t("game." + game.name) === "game." + game.name ? game.description : t("game." + game.name);
-  $("options-box").hidden = game.options.length === 0;
+  $("options-box").hidden = !game.options.some((opt) => !ENGINE_OPTIONS.has(opt.name));
   for (const opt of game.options) {
+    const box = ENGINE_OPTIONS.has(opt.name) ? $("options-more") : $("options");
     const id = "opt-" + opt.name;
     const hintId = id + "-hint";
     let control;
@@ -148,7 +154,7 @@ function renderSeats() {
 
 function collectOptions() {
   const options = {};
-  for (const el of $("options").querySelectorAll("input, select")) {
+  for (const el of document.querySelectorAll("#options input, #options select, #options-more input, #options-more select")) {
     const kind = el.dataset.kind;
     if (kind === "bool") options[el.name] = el.checked;
     else if (kind === "tri") {
@@ -160,15 +166,15 @@ function collectOptions() {
   return options;
 }
 
-function showError(el, message, detail = "") {
+function showError(el, message) {
   el.textContent = message;
-  el.title = detail && detail !== message ? detail : "";
   el.hidden = !message;
 }
 
-/** A refused request in the page's language; the server's message is the fallback (and the title). */
+/** A refused request in the page's language; the server's (English) message only when the page has
+    no words for its code, never as a tooltip over the page's own words. */
 function showFailure(el, err) {
-  showError(el, errorText(err.code, err.message), err.message);
+  showError(el, errorText(err.code, err.message));
 }
 
 async function createTable(event) {
@@ -314,8 +320,12 @@ async function main() {
   state.clocks = data.clocks || {};
   const sel = $("game-select");
   for (const g of state.games) sel.append(h("option", { value: g.name }, g.title));
+  if (gameInfo(FIRST_GAME)) sel.value = FIRST_GAME;
   sel.addEventListener("change", renderOptions);
   mountCreateFields($("clock-select").parentElement);
+  // a deal code replays a known deal: a tool for those who study the games, with the engine's settings
+  const dealField = $("deal-code") && $("deal-code").closest(".field");
+  if (dealField) $("options-more").after(dealField);
   showCreateFields(sel.value);
   sel.addEventListener("change", () => showCreateFields(sel.value));
   $("seat-count").addEventListener("change", renderSeats);
