@@ -78,6 +78,9 @@ def test_a_socket_flood_is_refused_before_its_handshake_is_read(server: str) -> 
         assert [a.status_code for a in answers] == [403, 403, 403]
         assert "date" in answers[0].headers  # the application's refusal, through uvicorn
         assert all("date" not in a.headers and a.headers["connection"] == "close" for a in answers[1:])
+        for answer in answers:  # every answer, a refused handshake too, carries the security headers
+            assert answer.headers["x-content-type-options"] == "nosniff", answer.headers
+            assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
         held.send(json.dumps({"type": "hello", "token": created["token"], "seat": 0, "last_seq": 0}))
         assert json.loads(held.recv(GUARD))["type"] == "snapshot"  # the address's own socket plays on
 

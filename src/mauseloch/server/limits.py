@@ -26,6 +26,8 @@ from typing import Any, Protocol
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from .security import HEADERS as SECURITY_HEADERS
+
 log = logging.getLogger("mauseloch.server")
 
 # WebSocket close codes (4000-4999 are the application's own); the page names each (conn.js).
@@ -386,7 +388,7 @@ class LimitsMiddleware:
                 if refused.first:  # once a minute the page is told why, with a close code
                     await refuse_socket(receive, send, SOCKET_CLOSE[refused.code], refused.code)
                 else:  # a flood: the handshake is denied (HTTP 403), the cheapest answer there is
-                    await deny_socket(receive, send)
+                    await deny_socket(scope, receive, send)
                 return
             try:
                 await self.app(scope, receive, send)
@@ -396,7 +398,12 @@ class LimitsMiddleware:
             await self.app(scope, receive, send)
 
 
-DENIED = b"HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+# with the headers every answer carries (security.py), though it has no body
+DENIED = (
+    "HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n"
+    + "".join(f"{name}: {value}\r\n" for name, value in SECURITY_HEADERS.items())
+    + "\r\n"
+).encode()
 
 
 def http_protocol(guard: Guard) -> type[asyncio.Protocol]:
@@ -436,11 +443,18 @@ def refusal_response(exc: Refused) -> JSONResponse:
     )
 
 
-async def deny_socket(receive: Receive, send: Send) -> None:
-    """Refuse the handshake itself: no WebSocket is opened (the server answers 403)."""
+async def deny_socket(scope: Scope, receive: Receive, send: Send) -> None:
+    """Refuse the handshake itself: no WebSocket is opened (the server answers 403, with the
+    headers of every answer where the server lets the application write the answer)."""
     message = await receive()
-    if message["type"] == "websocket.connect":
+    if message["type"] != "websocket.connect":
+        return
+    if "websocket.http.response" not in scope.get("extensions", {}):
         await send({"type": "websocket.close", "code": 1008})
+        return
+    headers = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+    await send({"type": "websocket.http.response.start", "status": 403, "headers": headers})
+    await send({"type": "websocket.http.response.body", "body": b""})
 
 
 async def refuse_socket(receive: Receive, send: Send, code: int, reason: str) -> None:
