@@ -72,6 +72,7 @@ def test_live_and_per_seat_answers_are_never_stored(client: TestClient) -> None:
     open_seat(client, created["url"])
     answers = {
         "summary": client.get(f"/api/tables/{table}"),
+        "table list": client.get("/api/tables"),
         "page": client.get(f"/t/{table}"),
         "my tables": client.get("/api/my-tables"),
         "seat link": client.post(f"/api/tables/{table}/seat-link", json={}),

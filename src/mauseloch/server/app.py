@@ -194,13 +194,13 @@ async def api_games(request: Request) -> Response:
 
 async def api_tables(request: Request) -> Response:
     """One page of the public tables. The lobby asks again every few seconds with the ``ETag`` it
-    has; unchanged, the answer is an empty 304."""
+    keeps itself; unchanged, the answer is an empty 304. Live, so never stored by the browser."""
     page_text = request.query_params.get("page", "0")
     page_no = int(page_text) if page_text.isdigit() and len(page_text) < 6 else 0
     tables, more = lobby_of(request).listing(page_no)
     body = encode({"tables": tables, "page": page_no, "more": more}).encode()
     etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
-    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    headers = {"ETag": etag, "Cache-Control": "no-store"}
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers=headers)
     return Response(body, media_type="application/json", headers=headers)

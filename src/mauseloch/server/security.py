@@ -4,7 +4,7 @@
   script, no framing), ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy: no-referrer``
   (a seat link never leaks in a ``Referer``); a 500 too: a handler that fails is answered here.
 * An answer of the API (``/api/``) is live or per seat: ``Cache-Control: no-store`` unless it
-  says otherwise (the table list revalidates with its ``ETag``).
+  says otherwise.
 * A request that changes something (POST, PUT, PATCH, DELETE) must be JSON, and when it comes
   from a browser (which always sends ``Origin`` on such requests) from one of our own pages:
   another site's form or ``text/plain`` POST cannot create or join a table in a visitor's name.
