@@ -96,3 +96,15 @@ def test_axe_finds_nothing_serious_on_the_lobby(new_context: Any, locale: str) -
     page.wait_for_selector("#created:not([hidden])")
     found = axe_violations(page)
     assert not found, describe(found)
+
+
+def test_chromium_reads_the_manifest_without_errors(new_context: Any) -> None:
+    """What Chromium itself makes of the manifest: no parse errors, and nothing that keeps the site
+    from being installed (added to a phone's home screen as an app of its own)."""
+    page = lobby(new_context, "de-DE")
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["url"].endswith("/manifest.webmanifest") and manifest["errors"] == [], manifest["errors"]
+    found = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    errors = [e["errorId"] for e in found if e["errorId"] != "in-incognito"]  # a test's context is one
+    assert errors == [], errors
