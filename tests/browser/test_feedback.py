@@ -5,6 +5,8 @@ waits in a hidden tab; every move is told to screen readers; arrow keys walk the
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import pytest
@@ -55,7 +57,7 @@ def seated_pair(new_context: Any, locale: str) -> tuple[Any, Any, list[dict[str,
 def test_a_card_that_does_not_fit_says_why_and_sends_nothing(new_context: Any, locale: str, lang: Lang) -> None:
     for _ in range(6):  # a deal where Anna holds a card that does not fit (nearly every deal)
         anna, ben, frames = seated_pair(new_context, locale)
-        refused = next(f for f in reversed(frames) if f["type"] in ("snapshot", "update"))["view"].get("refused")
+        refused = next(f for f in reversed(frames) if f["type"] in ("snapshot", "update"))["refused"]
         if refused:
             break
     else:
@@ -94,6 +96,51 @@ SIGNALS = """() => {
   Ctx.prototype.createOscillator = function () { window.signals.tones += 1; return make.call(this); };
   navigator.vibrate = (pattern) => { window.signals.buzz.push(pattern); return true; };
 }"""
+
+
+def test_a_move_the_server_refuses_says_the_engines_reason_in_the_pages_language(new_context: Any) -> None:
+    """A refusal from the server is never silent: the page words the engine's reason it carries."""
+    anna, ben = new_context(locale="de-DE").new_page(), new_context(locale="de-DE").new_page()
+    seen: dict[str, Any] = {"refused": {}}
+
+    def swap(ws: Any) -> None:  # the page's move becomes a card that does not fit
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "move" and seen["refused"]:
+                data["move"] = seen["card"] = next(iter(seen["refused"]))
+            server.send(json.dumps(data))
+
+        def from_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") in ("snapshot", "update"):
+                seen["refused"] = data["refused"]
+            ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    anna.route_web_socket(re.compile(r"/ws/"), swap)
+    for _ in range(6):
+        _, invite = create_table(anna, "mau-mau", ["me", "human"])
+        open_table(anna)
+        ben.goto(invite)
+        ben.fill("#join-name", "Ben")
+        ben.click("#join-button")
+        anna.wait_for_selector(ACTION)
+        if seen["refused"]:
+            break
+    else:
+        pytest.fail("six deals in a row without a card that does not fit")
+    refusal = seen["refused"]
+    anna.locator(ACTION).first.click()
+    if anna.locator("#wish-dialog[open]").count():
+        anna.locator("#wish-dialog .wish-choice").first.click()
+    anna.wait_for_selector("#error-box:not([hidden])")
+    expected = t("table.refused", "de", message=worded(refusal[seen["card"]], "de"))
+    assert anna.inner_text("#error-box") == expected
+    assert anna.get_attribute("#board", "data-version") == "0"  # nothing was played
 
 
 def test_your_turn_vibrates_and_chimes_only_once_switched_on_and_remembered(new_context: Any) -> None:

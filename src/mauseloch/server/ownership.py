@@ -136,8 +136,8 @@ class RemoteTable(TableSession):
                 seat["presence"], seat["stand_in"] = known.get("presence"), known.get("stand_in")
         return fresh
 
-    def error(self, code: str, message: str) -> str:
-        return encode(ErrorMsg(version=self.version, seq=0, code=code, message=message))
+    def error(self, code: str, message: str, refusal: dict[str, Any] | None = None) -> str:
+        return encode(ErrorMsg(version=self.version, seq=0, code=code, message=message, refusal=refusal))
 
     def pong(self) -> str:
         return encode(Pong(version=self.version, seq=0))

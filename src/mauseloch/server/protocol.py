@@ -44,11 +44,12 @@ def error_body(exc: ProtocolError) -> dict[str, str]:
 class ProtocolError(ValueError):
     """A message that is refused; ``code`` is the wire error code (or an HTTP status)."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, refusal: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.refusal = refusal  # a refused move: the engine's reason key and placeholders
 
 
 # --------------------------------------------------------------------------- client -> server
@@ -158,6 +159,8 @@ class Snapshot(msgspec.Struct, tag="snapshot"):
     events: list[dict[str, Any]]
     table: dict[str, Any]
     live: dict[str, Any] = msgspec.field(default_factory=dict)
+    # the seat to move: why each card of its hand that does not fit is refused (session.refusals)
+    refused: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 class Update(msgspec.Struct, tag="update"):
@@ -167,6 +170,7 @@ class Update(msgspec.Struct, tag="update"):
     events: list[dict[str, Any]]
     by: str | None = None  # "stand-in" when a stand-in played the move for its seat
     live: dict[str, Any] = msgspec.field(default_factory=dict)
+    refused: dict[str, Any] = msgspec.field(default_factory=dict)  # as in Snapshot
 
 
 class PresenceMsg(msgspec.Struct, tag="presence"):
@@ -177,11 +181,14 @@ class PresenceMsg(msgspec.Struct, tag="presence"):
     live: dict[str, Any]
 
 
-class ErrorMsg(msgspec.Struct, tag="error"):
+class ErrorMsg(msgspec.Struct, tag="error", omit_defaults=True):
     version: int
     seq: int
     code: str
     message: str
+    # A move the engine refused: {"reason": catalogue key, "params": {...}} (IllegalMove), so the
+    # page says why in its own language; left out of every other error.
+    refusal: dict[str, Any] | None = None
 
 
 class Pong(msgspec.Struct, tag="pong"):

@@ -312,7 +312,7 @@ class RedisHub:
         try:
             reply: tuple[Any, ...] = ("r", rid, "ok", await self.handler(frm, table, op, args))
         except ProtocolError as exc:
-            reply = ("r", rid, "error", [exc.code, exc.message, exc.status])
+            reply = ("r", rid, "error", [exc.code, exc.message, exc.status, exc.refusal])
         except NotOwner:
             reply = ("r", rid, "not_owner", None)
         except Exception:
@@ -333,8 +333,8 @@ class RedisHub:
         elif status == "not_owner":
             future.set_exception(NotOwner())
         else:
-            code, message, http = value
-            future.set_exception(ProtocolError(code, message, http))
+            code, message, http, *refusal = value  # a refused move carries the engine's reason too
+            future.set_exception(ProtocolError(code, message, http, refusal[0] if refusal else None))
 
     # -- running ---------------------------------------------------------------------
     def start(self) -> None:

@@ -99,18 +99,22 @@ def record_of(row: TableRow) -> dict[str, Any]:
     return record
 
 
-def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
-    """``game.view(seat)`` and, for the seat to move in a game whose hand cards are moves, why each
-    card of its hand that is no legal move now is refused: ``refused`` maps the card to the
-    engine's refusal key and placeholders (``IllegalMove.reason``/``params``), so the page says why
-    at once when the card is tapped, in its own language, without computing any rule."""
-    view = game.view(seat)
-    hand = view.get("hand")
-    if seat is None or not hand or game.is_over or game_info(game.name).dynamics == "reactions":
-        return view
+def refusal_params(exc: IllegalMove) -> dict[str, Any]:
+    """The placeholders of a refusal that a page words (not the list of legal moves: the view has it)."""
+    return {k: v for k, v in exc.params.items() if k != "moves"}
+
+
+def refusals(game: Game, seat: int | None) -> dict[str, dict[str, Any]]:
+    """For the seat to move in a game whose hand cards are moves: why each card of its hand that is
+    no legal move now is refused, card -> the engine's refusal key and placeholders
+    (``IllegalMove.reason``/``params``), so the page says why at once when the card is tapped, in
+    its own language, without computing any rule. Empty for every other seat."""
+    if seat is None or game.is_over or game_info(game.name).dynamics == "reactions":
+        return {}
     legal = game.legal_moves(seat)
-    if not legal:
-        return view
+    hand = game.view(seat).get("hand") if legal else None
+    if not hand:
+        return {}
     playable = {m.partition(":")[0] for m in legal}
     refused: dict[str, dict[str, Any]] = {}
     for card in hand:
@@ -120,11 +124,8 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
             game.parse_move(card, seat=seat)  # checks only: the game is left as it was
         except IllegalMove as exc:
             if exc.reason:
-                params = {k: v for k, v in exc.params.items() if k != "moves"}
-                refused[card] = {"reason": exc.reason, "params": params}
-    if refused:
-        view["refused"] = refused
-    return view
+                refused[card] = {"reason": exc.reason, "params": refusal_params(exc)}
+    return refused
 
 
 def replay_frames(row: TableRow) -> list[dict[str, Any]]:
@@ -308,7 +309,8 @@ class TableSession:
                 version=self.version,
                 seq=self.seq,
                 seat=seat,
-                view=seat_view(self.game, seat),
+                view=self.game.view(seat),
+                refused=refusals(self.game, seat),
                 events=self._events_for(self.events[-SNAPSHOT_EVENTS:], seat),
                 table=self.summary(),
                 live=self.live(),
@@ -323,7 +325,8 @@ class TableSession:
                 Update(
                     version=self.version,
                     seq=self.seq,
-                    view=seat_view(self.game, seat),
+                    view=self.game.view(seat),
+                    refused=refusals(self.game, seat),
                     events=self._events_for(new, seat),
                     by=by,
                     live=live,
@@ -332,8 +335,8 @@ class TableSession:
 
         return message
 
-    def error(self, code: str, message: str) -> str:
-        return encode(ErrorMsg(version=self.version, seq=self.seq, code=code, message=message))
+    def error(self, code: str, message: str, refusal: dict[str, Any] | None = None) -> str:
+        return encode(ErrorMsg(version=self.version, seq=self.seq, code=code, message=message, refusal=refusal))
 
     def pong(self) -> str:
         return encode(Pong(version=self.version, seq=self.seq))
@@ -650,7 +653,8 @@ class TableSession:
         try:
             return self.game.parse_move(move, seat=seat)
         except IllegalMove as exc:
-            raise ProtocolError("illegal", str(exc)) from None
+            refusal = None if exc.reason is None else {"reason": exc.reason, "params": refusal_params(exc)}
+            raise ProtocolError("illegal", str(exc), refusal=refusal) from None
 
     async def _play(
         self,

@@ -154,7 +154,7 @@ async def table_socket(websocket: WebSocket) -> None:
                         table.set_pace(conn.seat, msg.paused, msg.speed)
                     refused_in_a_row = 0
                 except ProtocolError as exc:
-                    reply = table.error(exc.code, exc.message)
+                    reply = table.error(exc.code, exc.message, exc.refusal)
                     if exc.code == "bad_token" and conn is None:  # a second hello is only refused
                         await websocket.send_text(reply)
                         await websocket.close(code=4403)

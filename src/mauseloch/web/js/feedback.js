@@ -1,7 +1,8 @@
 // Feedback at the table that teaches and tells: why a tapped card does not fit (the engine's
 // refusal, worded here), a sound, a vibration and a title badge when it becomes your turn, every
 // move said to screen readers, and a played card moving to the pile. No game rule lives here: the
-// reasons come with the view (the server asks the engine, `refused`), whose turn it is as well.
+// reasons come with each snapshot and update (`refused`: the server asks the engine), whose turn
+// it is with the view.
 
 import { h } from "./api.js";
 import { cardName, suitName, t } from "./i18n.js";
@@ -20,7 +21,7 @@ const WORDING = {
   cards: (list) => String(list).split(",").map((c) => cardName(c.trim())).join(", "),
 };
 
-/** A refusal `{reason, params}` from the view in the page's language, as a sentence. */
+/** A refusal `{reason, params}` of the server's in the page's language, as a sentence. */
 export function refusalText(refusal) {
   const params = {};
   for (const [k, v] of Object.entries(refusal.params || {})) params[k] = WORDING[k] ? WORDING[k](v) : v;
@@ -29,11 +30,12 @@ export function refusalText(refusal) {
 }
 
 /**
- * Why `card` cannot be played now, for the seat of `ctx`: the engine's reason when the view has
- * one; otherwise what holds every move back (not this seat's turn, a pause, a move on its way).
+ * Why `card` cannot be played now, for the seat of `ctx`: the engine's reason when the server
+ * sent one (`ctx.refused`); otherwise what holds every move back (not this seat's turn, a pause,
+ * a move on its way).
  */
 export function whyNot(card, view, ctx) {
-  const refused = view.refused && view.refused[card];
+  const refused = ctx.refused && ctx.refused[card];
   if (refused && ctx.canAct) return refusalText(refused);
   if (view.to_move !== ctx.seat && view.to_move !== null && view.to_move !== undefined) {
     return t("fb.notYourTurn", { name: ctx.name(view.to_move) });

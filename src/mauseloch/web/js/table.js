@@ -6,7 +6,7 @@ import { TableConnection } from "./conn.js";
 import { announcement, eventText } from "./events.js";
 import { errorText, getLang, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 import { renderer as rendererOf } from "./games.js";
-import { mountSoundToggle, renderSoundToggle, signalTurn, tellMoves, titled } from "./feedback.js";
+import { mountSoundToggle, refusalText, renderSoundToggle, signalTurn, tellMoves, titled } from "./feedback.js";
 import { mountRules, renderHouseRules } from "./rules.js";
 import { followSeat, renderMatchLine } from "./match.js";
 import { renderEnd as renderEndScreen } from "./endscreen.js";
@@ -99,6 +99,9 @@ function onError(msg) {
     forgetSeat(tableId);
     history.replaceState(null, "", location.pathname);
     showJoin();
+  } else if (msg.refusal) {
+    // The engine's reason in the page's words (a card that did not fit after all, say).
+    showError(t("table.refused", { message: refusalText(msg.refusal) }), msg.message);
   } else {
     showError(t("table.refused", { message: detail }), msg.message);
   }
@@ -383,6 +386,7 @@ function render() {
     name: seatName,
     canAct: !busy() && !waiting && state.status === "connected" && !holdsMoves(state.live, view),
     paused: holdsMoves(state.live, view),
+    refused: state.refused || {},
     move: sendMove,
     wishDialog: $("wish-dialog"),
     // reaction games: claims with the device's time, the recent events, the countdown
@@ -410,6 +414,7 @@ function onSnapshot(msg) {
   setLive(msg.live);
   state.seat = msg.seat;
   state.view = msg.view;
+  state.refused = msg.refused || {}; // why each card of this seat's hand does not fit, if it is to move
   state.table = msg.table;
   state.events = msg.events || [];
   state.pending = false;
@@ -421,6 +426,7 @@ function onSnapshot(msg) {
 function onUpdate(msg) {
   setLive(msg.live);
   state.view = msg.view;
+  state.refused = msg.refused || {};
   state.pending = false;
   const events = msg.events || [];
   state.events.push(...events);
