@@ -154,3 +154,11 @@ def test_mausgeflippt_waiting_playing_and_ended(browser: Any, fast_server: Serve
         check(page, "the replay's last step")
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("path", ["/no-such-page", "/t/no-such-table", "/replay/no-such-table"])
+def test_the_error_pages(new_context: Any, path: str) -> None:
+    page = new_context().new_page()
+    page.goto(path)
+    page.wait_for_load_state("networkidle")
+    check(page, f"the page of {path}")
