@@ -53,10 +53,14 @@ def play_until_a_jack_asks_for_a_wish(page: Any) -> bool:
 
 def test_mau_mau_waiting_playing_dialogs_ended_and_replay(new_context: Any) -> None:
     page = new_context().new_page()
-    create_table(page, "mau-mau", ["me", "human"])
+    _, invite = create_table(page, "mau-mau", ["me", "human"])
     open_table(page)
     page.wait_for_selector("#waiting:not([hidden])")
     check(page, "a table waiting for a player")
+    guest = new_context(locale="de-DE").new_page()
+    guest.goto(invite)
+    guest.wait_for_selector("#join-panel:not([hidden])")
+    check(guest, "the invited guest's join panel, in German")
 
     for _ in range(6):
         table_id, _ = create_table(page, "mau-mau", ["me", "bot:random"], options={"move_limit": 80})
