@@ -70,3 +70,20 @@ def test_every_error_code_has_german_and_english_words() -> None:
         assert f"error.{code}" in words["de"], f"no German words for error {code}"
     for close in CLOSE_CODES:  # a WebSocket closed over a limit: the page says why
         assert f"close.{close}" in words["en"] and f"close.{close}" in words["de"], close
+
+
+def test_a_names_length_counts_characters_as_people_see_them(client: TestClient) -> None:
+    """Issue 24, point 7: a family emoji is one character (its zero-width joiners stay), a letter
+    with an accent no precomposed letter has is one character too, and the limit counts them so."""
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    assert protocol.graphemes(f"Familie {family}") == [*"Familie ", family]
+    assert protocol.clean_name(f"Familie {family}", "x") == f"Familie {family}"  # not four people
+    assert protocol.clean_name("Le\u200dna", "x") == "Lena"  # a joiner between letters is still dropped
+    accented = "q\u0301" * protocol.MAX_NAME  # no precomposed q́: two code points, one character
+    assert protocol.clean_name(accented, "x") == accented
+    created = client.post("/api/tables", json={"game": "mau-mau", "seats": [HUMAN, HUMAN], "name": family * 16})
+    assert created.status_code == 200, created.json()  # 16 emoji of two columns each: 32 columns
+    table = client.get(f"/api/tables/{created.json()['table']}").json()
+    assert table["seats"][0]["name"] == family * 16
+    too_long = client.post("/api/tables", json={"game": "mau-mau", "seats": [HUMAN, HUMAN], "name": family * 17})
+    assert too_long.json()["code"] == "name_too_long"
