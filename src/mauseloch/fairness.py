@@ -49,7 +49,7 @@ from typing import Any
 KEEP = 16  # recent ping samples kept per connection (the current round trip, the clock offset)
 ANTICIPATION_MS = 100  # a claimed reaction faster than this is a guess, not a reaction
 TOLERANCE_MS = 5.0  # timer and frame granularity: how much sooner an honest fastest claim may arrive
-QUOTA_MAX_MS = 30.0  # lag quota: the most transit beyond half the floor one claim may be credited
+QUOTA_MAX_MS = 25.0  # lag quota: the most transit beyond half the floor one claim may be credited
 QUOTA_GAIN_MS = 15.0  # lag quota regained per claim
 MAX_TRANSIT_MS = 200.0  # the most one-way transit ever credited from the floor (round trips to 400 ms)
 
