@@ -590,6 +590,93 @@ def test_int_options_accept_numpy_integers(name: str) -> None:
                     mauseloch.new_game(name, seed=1, options={opt.name: bad})
 
 
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("kind", ["int64", "int32", "uint16"])
+def test_every_call_that_takes_a_number_takes_numpy_integers(name: str, kind: str) -> None:
+    """api.md: a NumPy integer is taken wherever a whole number is (``g.move_of(np.argmax(q))``),
+    with the same answer as the plain int and plain ints in what comes back; bool and float are
+    still refused, also by the calls of the learning API."""
+    np = pytest.importorskip("numpy")
+    to = getattr(np, kind)
+    n = mauseloch.GAMES[name].max_players
+    g = mauseloch.new_game(name, players=to(n), seed=to(5))
+    _advance(g, random.Random(4), 15)
+    for seat in range(n):
+        assert g.legal_moves(to(seat)) == g.legal_moves(seat)
+        assert g.legal_actions(to(seat)) == g.legal_actions(seat)
+        assert g.view(to(seat)) == g.view(seat)
+        for move in g.legal_moves(seat):
+            assert g.parse_move(move, to(seat)) == g.parse_move(move, seat)
+        assert g.determinize(to(seat), to(9)).view(seat) == g.determinize(seat, 9).view(seat)
+        if hasattr(g, "hand"):  # Aus die Maus has stacks, no hands
+            assert g.hand(to(seat)) == g.hand(seat)
+    for action in range(g.num_actions):
+        assert type(g.move_of(to(action))) is str and g.move_of(to(action)) == g.move_of(action)
+    q = np.zeros(g.num_actions)
+    q[g.legal_actions(_acting_seat(g, random.Random(0)))[0]] = 1.0
+    assert g.move_of(np.argmax(q)) in g.legal_moves(_acting_seat(g, random.Random(0)))
+    for k in range(g.event_count + 1):
+        assert g.events_since(to(k)) == g.events_since(k)
+    a, b = g.clone(), g.clone()
+    rng = random.Random(6)
+    for _ in range(30):
+        if a.is_over:
+            break
+        seat = _acting_seat(a, rng)
+        move = rng.choice(a.legal_moves(seat))
+        ms = rng.randrange(6000) if a.to_move is None else None
+        a.play(move, seat=to(seat), ms=None if ms is None else to(ms))
+        b.play(move, seat=seat, ms=ms)
+    assert json.dumps(a.record()) == json.dumps(b.record())
+    before = _full_state(g)
+    for bad in (True, np.bool_(True), 1.0, np.float64(1), "1"):
+        with pytest.raises(ValueError, match="must be"):
+            g.move_of(bad)
+        with pytest.raises(ValueError, match="seat must be"):
+            g.determinize(bad, to(1))
+        with pytest.raises(ValueError, match="index must be"):
+            g.events_since(bad)
+    for bad in (to(g.num_actions), np.int64(-1)):
+        with pytest.raises(ValueError, match=f"from 0 to {g.num_actions - 1}"):
+            g.move_of(bad)
+    with pytest.raises(ValueError, match=f"seat must be a number from 0 to {n - 1}"):
+        g.determinize(to(n), 1)
+    assert _full_state(g) == before
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_int_options_have_a_range_and_say_it(name: str) -> None:
+    """Every int option has a largest value: a number past it (move_limit=10**30, which the
+    kernels cannot hold) is refused by new_game naming the allowed range, not later by an
+    OverflowError in the env, the batch kernel or the simulator; the largest value is taken."""
+    info = mauseloch.GAMES[name]
+    for opt in info.options:
+        if opt.type is not int:
+            continue
+        assert opt.maximum is not None and opt.to_dict()["maximum"] == opt.maximum
+        for bad in (opt.maximum + 1, 10**30):
+            with pytest.raises(ValueError, match=rf"option {opt.name} must be at most {opt.maximum}, got {bad} "):
+                mauseloch.new_game(name, seed=1, options={opt.name: bad})
+            with pytest.raises(ValueError, match=f"allowed: {opt.minimum} to {opt.maximum}"):
+                info.resolve_options(info.min_players, info.options_from_text([f"{opt.name}={bad}"]))
+        assert mauseloch.new_game(name, seed=1, options={opt.name: opt.maximum}).options[opt.name] == opt.maximum
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_an_option_given_twice_in_another_case_is_refused(name: str) -> None:
+    """``{"ace_skips": True, "ACE_SKIPS": False}``: which one is meant is a guess, so neither is
+    taken; the same twice on the command line too."""
+    info = mauseloch.GAMES[name]
+    for opt in info.options:
+        value = info.defaults(info.max_players)[opt.name]
+        for other in (opt.name.upper(), f" {opt.name} ", opt.name.title()):
+            with pytest.raises(ValueError, match=f"option {opt.name} is given twice"):
+                mauseloch.new_game(name, info.max_players, seed=1, options={opt.name: value, other: value})
+        text = str(value).lower()
+        with pytest.raises(ValueError, match=f"option {opt.name} is given twice"):
+            info.options_from_text([f"{opt.name}={text}", f"{opt.name.upper()}={text}"])
+
+
 # --------------------------------------------------------------------------- nothing to change from outside
 
 

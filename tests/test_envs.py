@@ -497,3 +497,27 @@ def test_single_seat_env_bad_deck_changes_nothing() -> None:
     a.reset()
     b.reset()
     assert a.game is not None and b.game is not None and a.game.seed == b.game.seed
+
+
+def test_a_move_limit_past_the_range_is_refused_where_the_env_and_batch_are_made() -> None:
+    """The env and the batch kernel died with a raw OverflowError on move_limit=10**30."""
+    from mauseloch.envs.maumau_single import MauMauSingleEnv
+    from mauseloch.kernels.maumau import MauMauBatch, options_array
+
+    with pytest.raises(ValueError, match="allowed: 1 to 1000000000"):
+        maumau_v0.env(move_limit=10**30)
+    with pytest.raises(ValueError, match="allowed: 1 to 1000000000"):
+        MauMauSingleEnv(move_limit=10**30)
+    with pytest.raises(ValueError, match="allowed: 1 to 1000000000"):
+        MauMauBatch(4, options={"move_limit": 10**30})
+    assert options_array(2, {"move_limit": 10**9})[-1] == 10**9
+
+
+def test_a_numpy_seat_picks_the_learners_seat() -> None:
+    from mauseloch.envs.maumau_single import MauMauSingleEnv
+
+    env = MauMauSingleEnv(players=3, seat=np.int64(2))
+    assert type(env.seat) is int and env.seat == 2
+    for bad in (True, 3, 1.0, np.float64(1)):
+        with pytest.raises(ValueError, match="seat"):
+            MauMauSingleEnv(players=3, seat=bad)

@@ -203,3 +203,35 @@ def test_the_simulator_tournaments_and_backends_do_not_import_the_cli_framework(
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_library_entry_points_take_numpy_integers() -> None:
+    """The simulator's and the tournament's library calls take NumPy integers as ints (api.md),
+    through the engine's one check, and still refuse bool and float."""
+    import numpy as np
+
+    from mauseloch import tournament as tour
+
+    spec = make_spec("mau-mau", np.int64(3), "random", np.uint64(7), [])
+    assert spec == make_spec("mau-mau", 3, "random", 7, []) and type(spec.seed) is int
+    t = tour.make_tournament("mau-mau", "heuristic,random", seed=np.int32(4))
+    assert type(t.sim.seed) is int
+    assert tour.play(t, np.int64(1)).ranks == tour.play(t, 1).ranks
+    for bad in (True, 1.5, np.float64(2)):
+        with pytest.raises(ValueError, match="seed must be"):
+            make_spec("mau-mau", 2, "random", bad, [])
+        with pytest.raises(ValueError, match="deals must be"):
+            tour.play(t, bad)
+
+
+@pytest.mark.parametrize("option", ["move_limit=" + "9" * 31, "ace_skips=true", "MOVE_LIMIT=99999999999"])
+def test_an_option_out_of_range_or_given_twice_is_exit_2(option: str) -> None:
+    """``--option move_limit=10**30`` died in the kernel with a raw OverflowError (exit 1); the
+    engine refuses it first, naming the range; a name given twice is refused too."""
+    args = ["simulate", "mau-mau", "-n", "4", "-w", "1", "--option", option]
+    if option.startswith("ace"):
+        args += ["--option", "ACE_SKIPS=false"]
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+    assert ("allowed: 1 to 1000000000" in res.output) != option.startswith("ace"), res.output
+    assert ("given twice" in res.output) == option.startswith("ace"), res.output

@@ -100,6 +100,10 @@ def test_tournament_command_json_and_plot(tmp_path: Path) -> None:
         (["--bots", "heuristic,random", "--address", "auto"], "--address is for the ray backend"),
         (["--bots", "heuristic,random", "-n", "0"], "at least 1"),
         (["--bots", "heuristic,random", "--plot", "/nonexistent-folder/t.png"], "does not exist"),
+        # one kind would only play itself and report 50 %: refused, pointing at simulate
+        (["--bots", "random"], "name at least two different kinds"),
+        (["--bots", "random,random"], "mauseloch simulate mau-mau --bots random"),
+        (["--bots", "heuristic", "-p", "3"], "name at least two different kinds"),
     ],
 )
 def test_tournament_command_refuses_bad_arguments(args: list[str], message: str) -> None:
@@ -112,7 +116,7 @@ def test_every_game_holds_a_tournament_between_its_registered_bots(game: str) ->
     from mauseloch.bots import bot_kinds
 
     kinds = bot_kinds(game)
-    bots = [kinds[-1], kinds[0]] if len(kinds) > 1 else [kinds[0], kinds[0]]  # strongest and weakest
+    bots = [kinds[-1], kinds[0]]  # strongest and weakest (every game has two kinds at least)
     spec = tour.make_tournament(game, ",".join(bots), seed=3)
     rep = tour.report(spec, tour.play(spec, 2), bootstrap=20)
     assert rep["games"] == 2 * len(spec.arrangements) and rep["players"] == 2

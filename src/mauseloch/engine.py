@@ -49,6 +49,33 @@ def whole_number(value: Any) -> int | None:
         return None
 
 
+def as_int(
+    value: Any,
+    name: str,
+    low: int | None = None,
+    high: int | None = None,
+    error: type[Exception] = ValueError,
+) -> int:
+    """``value`` as a plain ``int`` in ``[low, high]`` (either end may be open), else ``error``
+    naming ``name`` and the allowed range.
+
+    The one check every public call that takes a whole number goes through: ``int``, NumPy
+    integers (``g.move_of(np.argmax(q))``) and anything else with ``__index__`` pass, ``bool``
+    and ``float`` do not (see :func:`whole_number`)."""
+    number = whole_number(value)
+    if low is not None and high is not None:  # a seat, an action id: say the whole range at once
+        if number is None or not low <= number <= high:
+            raise error(f"{name} must be a number from {low} to {high}, got {value!r}")
+        return number
+    if number is None:
+        raise error(f"{name} must be a whole number, got {value!r}")
+    if low is not None and number < low:
+        raise error(f"{name} must be at least {low}, got {number}")
+    if high is not None and number > high:
+        raise error(f"{name} must be at most {high}, got {number}")
+    return number
+
+
 # --------------------------------------------------------------------------- randomness
 
 
@@ -179,6 +206,8 @@ class OptionSpec:
     default: Any  # None when ``default_for`` decides
     description: str
     minimum: int | None = None
+    # the largest value the kernels' 64-bit counters and the server's timers hold with room to spare
+    maximum: int | None = None
     # (players, the options resolved so far) -> the default
     default_for: Callable[[int, dict[str, Any]], Any] | None = field(default=None, repr=False)
     default_text: str | None = None  # how to describe such a default to people
@@ -190,6 +219,7 @@ class OptionSpec:
             "default": self.default,
             "default_text": self.default_text or str(self.default).lower(),
             "minimum": self.minimum,
+            "maximum": self.maximum,
             "description": self.description,
         }
 
@@ -260,22 +290,26 @@ class GameInfo:
             raise ValueError(f"options must be a dict of name -> value, got {options!r}")
         known = {spec.name: spec for spec in self.options}
         given: dict[str, Any] = {}
+        spelled: dict[str, Any] = {}  # the name each option was given under
         for raw_name, value in options.items():
             name = raw_name.strip().lower() if isinstance(raw_name, str) else raw_name
             if name not in known:
                 allowed = ", ".join(known) or "none"
                 raise ValueError(f"unknown option {raw_name!r} for {self.name}; allowed: {allowed}")
+            if name in spelled:  # "ace_skips" and "ACE_SKIPS": which one was meant is a guess
+                raise ValueError(f"option {name} is given twice, as {spelled[name]!r} and {raw_name!r}; give it once")
+            spelled[name] = raw_name
             spec = known[name]
             if spec.type is bool:
                 if not isinstance(value, bool):
                     raise ValueError(f"option {name} must be true or false, got {value!r}")
             elif spec.type is int:
-                number = whole_number(value)
-                if number is None:
-                    raise ValueError(f"option {name} must be a whole number, got {value!r}")
-                value = number  # a plain int, so records stay JSON
-                if spec.minimum is not None and value < spec.minimum:
-                    raise ValueError(f"option {name} must be at least {spec.minimum}, got {value}")
+                value = as_int(value, f"option {name}", spec.minimum)  # a plain int, so records stay JSON
+                if spec.maximum is not None and value > spec.maximum:
+                    raise ValueError(
+                        f"option {name} must be at most {spec.maximum}, got {value} "
+                        f"(allowed: {spec.minimum} to {spec.maximum})"
+                    )
             given[name] = value
         resolved: dict[str, Any] = {}
         for spec in self.options:  # in declaration order, so later defaults may use earlier ones
@@ -298,6 +332,8 @@ class GameInfo:
                 raise ValueError(f"option {pair!r} must look like NAME=VALUE")
             if name not in known:
                 raise ValueError(f"unknown option {name!r} for {self.name}; allowed: {', '.join(known) or 'none'}")
+            if name in options:
+                raise ValueError(f"option {name} is given twice; give it once")
             value = text.strip().lower()
             if known[name].type is bool:
                 if value in ("true", "yes", "on", "1"):
@@ -314,9 +350,7 @@ class GameInfo:
         return options
 
     def check_players(self, value: Any) -> int:
-        players = whole_number(value)
-        if players is None:
-            raise ValueError(f"players must be a whole number, got {value!r}")
+        players = as_int(value, "players")
         if not self.min_players <= players <= self.max_players:
             raise ValueError(
                 f"players={players} is not allowed for {self.name}: "
@@ -347,9 +381,7 @@ def game_info(name: Any) -> GameInfo:
 def check_seed(value: Any) -> int:
     if value is None:
         return fresh_seed()
-    seed = whole_number(value)
-    if seed is None:
-        raise ValueError(f"seed must be a whole number or None, got {value!r}")
+    seed = as_int(value, "seed")
     if not 0 <= seed < (1 << 64):
         raise ValueError(f"seed must be in [0, 2**64), got {seed}")
     return seed
@@ -495,7 +527,7 @@ class Game:
     def events_since(self, index: int) -> list[dict[str, Any]]:
         """Events from position ``index`` of the log on (servers send only what is new)."""
         to_dict = self._event_dict
-        return [to_dict(e) for e in self._log[index:]]
+        return [to_dict(e) for e in self._log[as_int(index, "index", 0) :]]
 
     @property
     def event_count(self) -> int:
@@ -519,10 +551,7 @@ class Game:
         """``seat`` as a plain int (None stays None), or IllegalMove naming the allowed seats."""
         if seat is None:
             return None
-        number = whole_number(seat)
-        if number is None or not 0 <= number < self._players:
-            raise IllegalMove(f"seat must be a number from 0 to {self._players - 1}, got {seat!r}")
-        return number
+        return as_int(seat, "seat", 0, self._players - 1, IllegalMove)
 
     def _view_head(self, seat: int | None) -> dict[str, Any]:
         """The part of every view that is the same for all games (the seat checked first)."""
@@ -593,11 +622,7 @@ class Game:
 
     def move_of(self, action_id: Any) -> str:
         """The canonical move string of an action id (the inverse of :meth:`action_id`)."""
-        if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise ValueError(f"an action id must be a whole number, got {action_id!r}")
-        if not 0 <= action_id < len(self.ACTIONS):
-            raise ValueError(f"action id {action_id} is out of range 0..{len(self.ACTIONS) - 1}")
-        return self.ACTIONS[action_id]
+        return self.ACTIONS[as_int(action_id, "an action id", 0, len(self.ACTIONS) - 1)]
 
     def legal_actions(self, seat: int | None = None) -> list[int]:
         """The action ids of ``legal_moves(seat)``."""
@@ -608,9 +633,7 @@ class Game:
         """A game drawn uniformly among those ``seat`` cannot tell apart from this one: every
         card it cannot see is dealt again; the sample depends only on what ``seat`` may know.
         Its record and events need not replay; later reshuffles come from ``seed``."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._players:
-            raise ValueError(f"seat must be a number from 0 to {self._players - 1}, got {seat!r}")
-        return self._determinize(seat, check_seed(seed))
+        return self._determinize(as_int(seat, "seat", 0, self._players - 1), check_seed(seed))
 
     def _determinize(self, seat: int, seed: int) -> Game:
         raise NotImplementedError

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from .backend import Backend, LocalBackend, run_ranges
-from .engine import SEED_LIMIT, Game, derive_seed, game_info, new_game
+from .engine import SEED_LIMIT, Game, as_int, derive_seed, game_info, new_game
 from .locale import Lang, t
 
 STREAM_BOTS = 200  # bot of seat s: derive_seed(game_seed, STREAM_BOTS + s)
@@ -316,8 +316,7 @@ def make_spec(
     n = info.check_players(info.min_players if players is None else players)
     options = info.resolve_options(n, info.options_from_text(option_pairs))
     kinds = bots_for_seats(info.name, bots or "random", n)  # every seat is a bot here
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
-        raise ValueError(f"seed must be a whole number in [0, 2**64), got {seed!r}")
+    seed = as_int(seed, "seed", 0, (1 << 64) - 1)
     # The engine has the last word on options and players together (e.g. Mausgeflippt's hand
     # size against the clothing cards): ask it once here, not in every worker after the start.
     new_game(info.name, players=n, seed=0, options=options)

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .backend import Backend, LocalBackend, run_ranges
-from .engine import derive_seed
+from .engine import as_int, derive_seed
 from .simulate import Z95, SimSpec, game_runner, make_spec, prepare_bots
 
 SEATINGS = ("permutations", "rotations")
@@ -84,6 +84,13 @@ def make_tournament(
     if players is None and len(bots.split(",")) > 1:
         players = len(bots.split(","))
     sim = make_spec(game, players, bots, seed, option_pairs)
+    if len(set(sim.bots)) < 2:
+        # one kind in every seat only plays it against itself: its share is 1/players by symmetry
+        raise ValueError(
+            f"a tournament compares bots: name at least two different kinds, one per seat "
+            f"(e.g. --bots heuristic,random), got only {sim.bots[0]!r}; "
+            f"for one bot's figures use `mauseloch simulate {sim.game} --bots {sim.bots[0]}`"
+        )
     seating = seating.strip().lower()
     return TournamentSpec(sim, arrangements(sim.bots, seating), seating)
 
@@ -134,8 +141,7 @@ def play(
 ) -> DealResults:
     """Play ``deals`` deals on ``backend`` (default: this process); ``progress(games)``;
     ``notice(text)`` hears of a slow first step (compiling the bots' kernels)."""
-    if deals < 1:
-        raise ValueError(f"deals must be at least 1, got {deals}")
+    deals = as_int(deals, "deals", 1)
     prepare_bots(spec.sim, notice)
     per_deal = len(spec.arrangements)
 

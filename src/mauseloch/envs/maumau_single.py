@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
-from ..engine import derive_seed, new_game
+from ..engine import as_int, derive_seed, new_game
 from ..games.maumau import MauMau
 from .maumau_obs import PublicLog, checked_setup, observation_size, rank_rewards
 from .maumau_v0 import render_text
@@ -64,9 +64,7 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
                 "move_limit": move_limit,
             },
         )
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
-            raise ValueError(f"seat must be None or a number from 0 to {players - 1}, got {seat!r}")
-        self.seat = seat
+        self.seat = None if seat is None else as_int(seat, "seat (or None)", 0, self.players - 1)
         if illegal_action not in ("raise", "lose"):
             raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
         self.illegal_action = illegal_action

@@ -27,7 +27,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..engine import Rng, check_seed, derive_seed, fresh_seed, new_game
+from ..engine import Rng, as_int, check_seed, derive_seed, fresh_seed, new_game
 from ..games.maumau import MauMau
 from ..kernels.maumau import MAX_PLAYERS
 from . import maumau_state as state
@@ -306,13 +306,7 @@ class raw_env(AECEnv):
         ``ValueError``."""
         if isinstance(action, np.ndarray) and action.size == 1:
             action = action.item()
-        if isinstance(action, np.integer):
-            action = int(action)
-        if type(action) is not int:
-            game = self.game
-            assert game is not None
-            game.move_of(action)  # raises: not a whole number
-        return action
+        return as_int(action, "an action id")
 
     def _refuse(self, action: int) -> None:
         """The engine's error for an action the kernel found not legal (nothing has changed)."""

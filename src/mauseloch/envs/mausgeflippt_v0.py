@@ -43,7 +43,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from ..engine import SEED_LIMIT, derive_seed, fresh_seed, new_game
+from ..engine import SEED_LIMIT, as_int, derive_seed, fresh_seed, new_game
 from ..games.mausgeflippt import CHEESE_ID, FACE_ID, N_CHEESES, N_CLOTHING, N_MICE, NFACES, Mausgeflippt
 from ..realtime import Referee
 from ..simulate import STREAM_ENGINE
@@ -232,9 +232,8 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
         seed of the last seeded sequence (or a fresh one before any seed). ``options`` is
         accepted for PettingZoo's signature and not used: the game's options are arguments."""
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < SEED_LIMIT:
-                raise ValueError(f"seed must be a whole number from 0 to {SEED_LIMIT - 1}, got {seed!r}")
-            self._seed, self._resets, game_seed = int(seed), 0, int(seed)
+            game_seed = as_int(seed, "seed", 0, SEED_LIMIT - 1)
+            self._seed, self._resets = game_seed, 0
         else:
             if self._seed is None:
                 self._seed = fresh_seed()
@@ -288,13 +287,7 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
         chosen: list[int] = []
         for agent in self.possible_agents:  # every action checked before the referee hears one
             action = actions.get(agent, self.no_reaction)
-            if (
-                isinstance(action, bool)
-                or not isinstance(action, (int, np.integer))
-                or not 0 <= action <= self.no_reaction
-            ):
-                raise ValueError(f"{agent}: action must be a whole number from 0 to {self.no_reaction}, got {action!r}")
-            chosen.append(int(action))
+            chosen.append(as_int(action, f"{agent}: action", 0, self.no_reaction))
         illegal: dict[str, bool] = {}
         before = game.scores()
         for s, agent in enumerate(self.possible_agents):

@@ -335,7 +335,8 @@ INFO = register(
             OptionSpec(
                 "chips", int, None,
                 "chips in the game; the one who takes the last ends it",
-                minimum=1, default_for=_chips_default, default_text="9, or 5 with the small deck",
+                minimum=1, maximum=1_000_000_000,  # the kernel counts chips in 64 bits
+                default_for=_chips_default, default_text="9, or 5 with the small deck",
             ),
         ),
         factory=AusDieMaus,

@@ -686,7 +686,8 @@ INFO = register(
             OptionSpec("no_jack_on_jack", bool, False, "a jack may not be played on a jack; the wish stays valid"),
             OptionSpec("no_win_with_jack", bool, False, "a last jack does not win: draw one penalty card and play on"),
             OptionSpec(
-                "move_limit", int, 1000, "the game ends after this many moves with the normal ranking", minimum=1
+                "move_limit", int, 1000, "the game ends after this many moves with the normal ranking",
+                minimum=1, maximum=1_000_000_000,  # the kernels count moves in 32 and 64 bits
             ),
         ),
         factory=MauMau,

@@ -686,11 +686,13 @@ INFO = register(
         max_players=6,
         options=(
             OptionSpec(
-                "hand_size", int, 7, "clothing cards in each hand (players × hand_size ≤ 58)", minimum=1
+                "hand_size", int, 7, "clothing cards in each hand (players × hand_size ≤ 58)",
+                minimum=1, maximum=58,  # the clothing cards; the game checks players × hand_size ≤ 58
             ),
             OptionSpec(
                 "window_ms", int, 6000, "how long the server waits for a reaction before it plays timeout",
-                minimum=100,
+                minimum=100, maximum=3_600_000,  # an hour: a longer wait is no reaction game, and timers hold it
+
             ),
         ),
         factory=Mausgeflippt,
