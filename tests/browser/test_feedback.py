@@ -166,6 +166,13 @@ def test_your_turn_vibrates_and_chimes_only_once_switched_on_and_remembered(new_
     assert page.inner_text("#sound-label") == "Ton, wenn ich dran bin"
 
 
+HIDE = """() => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+}"""
+
+
 def test_the_title_has_a_badge_while_the_turn_waits_in_a_hidden_tab(new_context: Any) -> None:
     anna = new_context().new_page()
     ben = new_context().new_page()
@@ -177,11 +184,7 @@ def test_the_title_has_a_badge_while_the_turn_waits_in_a_hidden_tab(new_context:
     ben.wait_for_selector("#board .hand button.card")
     anna.wait_for_selector(ACTION)
     # Ben's tab goes to the background; his turn comes when Anna moves.
-    ben.evaluate("""() => {
-        Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
-        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
-        document.dispatchEvent(new Event('visibilitychange'));
-    }""")
+    ben.evaluate(HIDE)
     assert not ben.title().startswith("●")
     while True:  # Anna moves until the turn is Ben's (an eight or a nine keeps her on)
         version = int(anna.get_attribute("#board", "data-version") or 0)
@@ -198,6 +201,9 @@ def test_the_title_has_a_badge_while_the_turn_waits_in_a_hidden_tab(new_context:
     }""")
     assert not ben.title().startswith("●")
     assert ben.title().endswith("— Mauseloch")
+    # Hidden again while the turn still waits: the badge is back.
+    ben.evaluate(HIDE)
+    ben.wait_for_function("() => document.title.startsWith('● ')")
 
 
 def test_arrow_keys_walk_the_hand_and_the_wish_dialog(new_context: Any) -> None:

@@ -160,8 +160,17 @@ function clearBadge() {
   if (document.title.startsWith(BADGE)) document.title = document.title.slice(BADGE.length);
 }
 
+function setBadge() {
+  if (badged) return;
+  badged = true;
+  document.title = BADGE + document.title;
+}
+
+// The badge shows while the tab is hidden and the turn is this seat's: also when the tab goes to
+// the background with the turn still waiting.
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden) clearBadge();
+  else if (turnKey !== null) setBadge();
 });
 
 /**
@@ -185,10 +194,7 @@ export function signalTurn(mine, key) {
       /* refused without a user gesture: nothing to do */
     }
   }
-  if (document.hidden && !badged) {
-    badged = true;
-    document.title = BADGE + document.title;
-  }
+  if (document.hidden) setBadge();
 }
 
 // ---------------------------------------------------------------- screen readers
