@@ -402,6 +402,35 @@ def test_gymnasium_env_checker() -> None:
     check_env(env.unwrapped, skip_render_check=True)
 
 
+def test_gymnasium_env_checker_passes_with_the_defaults() -> None:
+    """``check_env`` steps random actions: with the defaults an illegal one ends the episode
+    (reward -1) rather than raising, so the checker passes on the env as ``make`` gives it."""
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    import mauseloch.envs  # noqa: F401 (registers the id)
+
+    check_env(gymnasium.make("mauseloch/MauMau-v0").unwrapped)
+    check_env(gymnasium.make("mauseloch/MauMau-v0", players=4, render_mode="ansi").unwrapped)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import gymnasium, mauseloch.envs; gymnasium.make('mauseloch/MauMau-v0').reset(seed=1)",
+        "import gymnasium; gymnasium.make('mauseloch.envs:mauseloch/MauMau-v0').reset(seed=1)",
+    ],
+)
+def test_the_gymnasium_id_works_after_importing_the_package(code: str) -> None:
+    """Only the private module registered the id; ``import mauseloch.envs`` (or Gymnasium's
+    ``module:id`` form) is enough now. A fresh interpreter, so no earlier import helps."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 def _play_single(env: object, seed: int) -> tuple[float, list[int]]:
     rng = random.Random(seed)
     obs, info = env.reset(seed=seed)  # type: ignore[attr-defined]
@@ -443,7 +472,7 @@ def test_single_seat_env_refuses_bad_input() -> None:
         MauMauSingleEnv(players=3, opponents=["random"])
     with pytest.raises(ValueError):
         MauMauSingleEnv(seat=2)
-    env = MauMauSingleEnv()
+    env = MauMauSingleEnv(illegal_action="raise")
     with pytest.raises(RuntimeError):
         env.step(0)
     obs, info = env.reset(seed=4)
@@ -451,7 +480,7 @@ def test_single_seat_env_refuses_bad_input() -> None:
     with pytest.raises(IllegalMove):
         env.step(illegal)
     assert np.array_equal(env.step(int(np.flatnonzero(info["action_mask"])[0]))[0].shape, obs.shape)
-    lose = MauMauSingleEnv(illegal_action="lose")
+    lose = MauMauSingleEnv()  # the default: Gymnasium's checker steps random actions
     _, info = lose.reset(seed=4)
     _, reward, terminated, _, info = lose.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
     assert (reward, terminated) == (-1.0, True) and "illegal" in info

@@ -9,4 +9,21 @@
   step per mouse, decided by the real-time referee.
 
 ``docs/envs.md`` and ``docs/envs-mausgeflippt.md`` document the observations field by field.
+
+Importing this package registers ``mauseloch/MauMau-v0`` with Gymnasium (when it is installed)
+by name only, so ``gymnasium.make("mauseloch/MauMau-v0")`` works after ``import mauseloch.envs``
+and ``gymnasium.make("mauseloch.envs:mauseloch/MauMau-v0")`` with no import at all; the
+environment's module (and the bots it plays with) loads on the first ``make``.
 """
+
+from __future__ import annotations
+
+MAUMAU_ID = "mauseloch/MauMau-v0"
+
+try:
+    import gymnasium
+except ImportError:  # the ``rl`` extra is not installed: nothing to register
+    pass
+else:
+    if MAUMAU_ID not in gymnasium.registry:
+        gymnasium.register(id=MAUMAU_ID, entry_point="mauseloch.envs.maumau_single:MauMauSingleEnv")

@@ -1,7 +1,7 @@
 """Mau-Mau as a Gymnasium environment: one seat learns, the others are bots from
 ``mauseloch.bots`` (``random``, ``heuristic``, ``search-fast``, ``search``).
 
->>> import gymnasium, mauseloch.envs.maumau_single
+>>> import gymnasium, mauseloch.envs  # importing the package registers the id
 >>> env = gymnasium.make("mauseloch/MauMau-v0", players=2, opponents="heuristic")
 >>> obs, info = env.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
@@ -25,18 +25,20 @@ from gymnasium import spaces
 from ..bots import Bot, make_bot
 from ..engine import as_int, derive_seed, new_game
 from ..games.maumau import MauMau
+from . import MAUMAU_ID
 from .maumau_obs import PublicLog, checked_setup, observation_size, rank_rewards
 from .maumau_v0 import render_text
 
-ENV_ID = "mauseloch/MauMau-v0"
+ENV_ID = MAUMAU_ID
 SEED_LIMIT = 1 << 53
 
 
 class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
     """Mau-Mau for ``players`` seats; the learner sits at ``seat`` (``None``: a seat drawn from
     each game's seed), every other seat is played by a bot of kind ``opponents`` (one kind for
-    all, or one per other seat in seat order). An illegal action raises (``illegal_action="raise"``)
-    or ends the episode with reward -1 (``"lose"``, for tools that try random actions)."""
+    all, or one per other seat in seat order). An illegal action ends the episode with reward -1
+    and the game untouched (``illegal_action="lose"``, the default: Gymnasium's ``check_env`` and
+    other tools step random actions), or raises (``"raise"``, to find a masking bug)."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium declares it so)
 
@@ -51,7 +53,7 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
         no_jack_on_jack: bool = False,
         no_win_with_jack: bool = False,
         move_limit: int = 1000,
-        illegal_action: str = "raise",
+        illegal_action: str = "lose",
         render_mode: str | None = None,
     ) -> None:
         self.players, self.game_options = checked_setup(
@@ -173,4 +175,5 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
         return {"action_mask": self._log.action_mask(self._me).copy(), "seat": self._me}
 
 
-gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:MauMauSingleEnv")
+if ENV_ID not in gymnasium.registry:  # ``import mauseloch.envs`` registers it first, without this module
+    gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:MauMauSingleEnv")
