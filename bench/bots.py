@@ -12,9 +12,14 @@ Parts:
 3. one search vs three heuristic, 4 players (goal: ≥ 35 %; a fair share is 25 %).
 4. search without inference, and the cheating search that sees every hand, vs heuristic on the
    same deals as part 2: how much of the gap between them inference closes.
+5. (``--openspiel N``) OpenSpiel's ISMCTS (``open_spiel.python.algorithms.ismcts``, random
+   roll-outs, UCT c = 2) on our Mau-Mau (``mauseloch.openspiel``) against our search at equal
+   play-outs per decision (``--openspiel-playouts``), 2 players, N games of duplicate deals.
+   ``--only-openspiel`` skips parts 1-4.
 
     python bench/bots.py [--games 2000] [--games4 400] [--games-ablation 1000] [--level search]
                          [--iterations 250] [--workers 2] [--seconds S] [--json]
+                         [--openspiel 40] [--openspiel-playouts 100] [--only-openspiel]
 """
 
 from __future__ import annotations
@@ -216,6 +221,66 @@ def _line(label: str, r: dict[str, Any]) -> str:
     )
 
 
+# --------------------------------------------------------------------------- OpenSpiel's ISMCTS
+
+
+def play_openspiel(task: tuple[int, int, int]) -> dict[str, Any]:
+    """One 2-player game of deal ``deal``: OpenSpiel's ISMCTS in ``ismcts_seat``, our search (the
+    ``search`` level's options, ``playouts`` play-outs a decision) in the other."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    import mauseloch.openspiel  # noqa: F401  (registers the game)
+
+    deal, ismcts_seat, playouts = task
+    seed = derive_seed(BASE_SEED + 50, deal)
+    game = pyspiel.load_game("mauseloch_maumau", {"players": 2})
+    rs = np.random.RandomState(seed % (1 << 32))
+    theirs = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, max_simulations=playouts, random_state=rs)
+    ours = SearchBot(derive_seed(seed, 101), kind="search", **(level_options("search") | {"iterations": playouts}))
+    state = game.new_initial_state()
+    state.apply_action(deal)  # the deal is the engine game of seed ``deal``
+    cpu = {"ismcts": 0.0, "search": 0.0}
+    decisions = {"ismcts": 0, "search": 0}
+    while not state.is_terminal():
+        seat = state.current_player()
+        legal = state.legal_actions()
+        who = "ismcts" if seat == ismcts_seat else "search"
+        c0 = time.process_time()
+        if who == "ismcts":
+            action = theirs.step(state)
+        else:
+            g = state._game
+            action = g.action_id(ours.choose(g.view(seat), g.legal_moves()))
+        if len(legal) > 1:
+            cpu[who] += time.process_time() - c0
+            decisions[who] += 1
+        state.apply_action(action)
+    returns = state.returns()
+    return {"deal": deal, "ismcts_seat": ismcts_seat, "ismcts_return": returns[ismcts_seat],
+            "ismcts_won": 1.0 if returns[ismcts_seat] > 0 else 0.0, "cpu": cpu, "decisions": decisions}  # fmt: skip
+
+
+def openspiel_part(games: int, playouts: int, workers: int) -> dict[str, Any]:
+    """Part 5: the win share of OpenSpiel's ISMCTS against our search, 95 % interval over deals."""
+    tasks = [(d, s, playouts) for d in range(max(1, games // 2)) for s in range(2)]
+    with multiprocessing.Pool(workers) as pool:
+        results = pool.map(play_openspiel, tasks, chunksize=1)
+    per_deal: dict[int, list[float]] = {}
+    for r in results:
+        per_deal.setdefault(r["deal"], []).append(r["ismcts_won"])
+    shares = [statistics.fmean(v) for v in per_deal.values()]
+    mean = statistics.fmean(shares)
+    half = 1.96 * statistics.stdev(shares) / math.sqrt(len(shares)) if len(shares) > 1 else math.nan
+    ms = {
+        who: 1000 * sum(r["cpu"][who] for r in results) / max(1, sum(r["decisions"][who] for r in results))
+        for who in ("ismcts", "search")
+    }
+    return {"games": len(results), "deals": len(shares), "playouts": playouts, "ismcts_win_share": mean,
+            "interval": [mean - half, mean + half], "cpu_ms_per_decision": ms}  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="2-player duplicate games (part 2)")
@@ -229,7 +294,25 @@ def main() -> None:
     parser.add_argument("--clone-repeat", type=int, default=20_000)
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long (whole deals count)")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of all figures")
+    parser.add_argument("--openspiel", type=int, default=0, help="games of OpenSpiel's ISMCTS vs search (part 5)")
+    parser.add_argument("--openspiel-playouts", type=int, default=100, help="play-outs a decision for both")
+    parser.add_argument("--only-openspiel", action="store_true", help="run part 5 alone")
     args = parser.parse_args()
+
+    if args.openspiel or args.only_openspiel:
+        part5 = openspiel_part(args.openspiel or 40, args.openspiel_playouts, args.workers)
+        lo, hi = part5["interval"]
+        ms = part5["cpu_ms_per_decision"]
+        print(
+            f"OpenSpiel ISMCTS vs our search, 2 players, {part5['playouts']} play-outs each: ISMCTS wins "
+            f"{100 * part5['ismcts_win_share']:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}] over {part5['games']} games "
+            f"({part5['deals']} deals); CPU ms/decision: ISMCTS {ms['ismcts']:.0f}, search {ms['search']:.0f}",
+            flush=True,
+        )
+        if args.json and args.only_openspiel:
+            print(json.dumps({"openspiel_ismcts_vs_search": part5}))
+        if args.only_openspiel:
+            return
 
     level: Level = (args.level, args.iterations)
     report: dict[str, Any] = {"level": args.level, "iterations": args.iterations}
