@@ -8,7 +8,7 @@
 
 import { h } from "./api.js";
 import { arrowKeys } from "./cards.js";
-import { t, tn } from "./i18n.js";
+import { nameNode, t, tn } from "./i18n.js";
 
 // Each clothing colour has a symbol and a word as well: colours are never told apart by colour alone.
 const SYMBOLS = { blue: "■", brown: "▲", yellow: "★", green: "●", red: "♥" };
@@ -198,7 +198,7 @@ function players(view, ctx) {
     const revealer = view.revealer === s && !view.is_over;
     const label = [ctx.name(s), t("mg.scoreLine", { mice: view.mice[s], laundry: view.laundry[s].length, cheese: view.cheese[s].length, score: view.score[s] }), revealer ? t("mg.revealerNext") : null].filter(Boolean).join(", ");
     box.append(h("div", { class: "player mg-player" + (s === ctx.seat ? " me" : "") + (revealer ? " to-move" : ""), role: "group", "aria-label": label, dataset: { seat: String(s) } },
-      h("div", { class: "player-name" }, revealer ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "◆") : null, h("span", { class: "name", title: ctx.name(s) }, ctx.name(s))),
+      h("div", { class: "player-name" }, revealer ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "◆") : null, nameNode(ctx.name(s))),
       h("div", { class: "mg-stats" },
         h("span", {}, t("mg.mice", { n: view.mice[s] })),
         h("span", {}, t("mg.laundry", { n: view.laundry[s].length })),
@@ -248,7 +248,7 @@ export function render(board, view, ctx) {
     document.addEventListener("keydown", onKey);
     setInterval(tickCountdown, 250);
   }
-  const parts = [info(view), players(view, ctx), centre(view, ctx)];
+  const parts = [players(view, ctx), info(view), centre(view, ctx)];
   if (!ctx.replay && ctx.seat !== null && ctx.seat !== undefined && !view.is_over) parts.push(hand(view, ctx));
   board.replaceChildren(...parts);
   board.dataset.game = "mausgeflippt";
@@ -274,7 +274,7 @@ export function endTable(view, name) {
   for (const s of order) {
     body.append(h("tr", { dataset: { seat: String(s) } },
       h("td", { class: "rank" }, String(res.ranks[s])),
-      h("th", { scope: "row" }, h("span", { class: "name", title: name(s) }, name(s))),
+      h("th", { scope: "row" }, nameNode(name(s))),
       h("td", {}, h("strong", {}, String(res.score[s])), h("br"),
         h("span", { class: "hint" }, t("end.mg.parts", { mice: res.mice[s], laundry: res.laundry[s], cheese: res.cheese[s] })))));
   }

@@ -4,7 +4,7 @@
 import { applyLimits, copyLink, forgetSeat, getJSON, h, loadGames, postJSON, rememberSeat, savedInvite, saveInvite } from "./api.js";
 import { TableConnection } from "./conn.js";
 import { announcement, eventText } from "./events.js";
-import { errorText, getLang, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
+import { errorText, getLang, initI18n, mountLangSwitch, nameNode, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 import { renderer as rendererOf } from "./games.js";
 import { mountSoundToggle, refusalText, renderSoundToggle, signalTurn, tellMoves, titled } from "./feedback.js";
 import { mountRules, renderHouseRules } from "./rules.js";
@@ -126,19 +126,28 @@ function announceEvents(events) {
   }
 }
 
+const TICKER_LINES = 2; // the ticker above the board: the last moves; the full log is in the menu
+
 function renderLog() {
   const list = $("log");
   list.replaceChildren();
   // Nothing has happened for people before the game starts (the deal waits for every seat).
-  $("log-panel").hidden = Boolean(state.table && state.table.status === "waiting");
+  const waiting = Boolean(state.table && state.table.status === "waiting");
+  $("log-panel").hidden = waiting;
   const game = gameName();
   const recent = state.events.slice(-LOG_LIMIT);
+  const lines = [];
   for (let i = recent.length - 1; i >= 0; i--) {
     const ev = recent[i];
     const text = eventText(ev, seatName, game);
     const marked = ev.by === "stand-in" ? `${text} ${t("table.byStandIn")}` : text;
-    list.append(h("li", { class: "ev ev-" + ev.type + (ev.by ? " by-stand-in" : "") }, marked));
+    const cls = "ev ev-" + ev.type + (ev.by ? " by-stand-in" : "");
+    list.append(h("li", { class: cls }, marked));
+    if (lines.length < TICKER_LINES) lines.push(h("li", { class: cls, title: marked }, marked));
   }
+  // Newest at the bottom, next to the board, as a person reads a table top to bottom.
+  $("ticker").replaceChildren(...lines.reverse());
+  $("ticker-box").hidden = waiting || lines.length === 0;
 }
 
 // ---------------------------------------------------------------- drawing
@@ -196,7 +205,7 @@ function waitingBoard() {
   return h("section", { class: "waiting-board", "aria-label": t("table.waitingShort") },
     h("ul", { class: "seat-chips" }, seats.map((s, i) =>
       h("li", { class: "seat-chip" + (s.kind === "human" && !s.taken ? " free" : "") },
-        s.kind === "human" && !s.taken ? t("lobby.free") : seatName(i)))));
+        s.kind === "human" && !s.taken ? t("lobby.free") : nameNode(seatName(i))))));
 }
 
 function askRematch() {
@@ -253,7 +262,7 @@ function renderSeats() {
   $("seat-list").replaceChildren(
     ...live.seats.map((s, i) =>
       h("li", { class: "seat-presence-item" + (i === toMove ? " to-move" : ""), dataset: { seat: String(i), presence: s.presence, standIn: s.stand_in ? "1" : "0" } },
-        h("span", { class: "name", title: seatName(i) }, seatName(i)),
+        nameNode(seatName(i)),
         s.presence === "bot" ? "" : h("span", { class: "presence presence-" + s.presence }, t("presence." + s.presence)),
         s.stand_in ? h("span", { class: "stand-in" }, t("presence.standIn")) : ""),
     ),
@@ -402,10 +411,45 @@ function render() {
     const target = again || fallback || board;
     if (target !== document.activeElement) target.focus({ preventScroll: target === board });
   }
+  markPresence(board);
   // Your turn: a sound (if turned on), a vibration, the title's badge in a hidden tab.
   const mine = !view.is_over && state.seat !== null && view.to_move === state.seat && !holdsMoves(state.live, view);
   signalTurn(mine, board.dataset.version);
   renderEnd();
+}
+
+/** Who is here, on the board's own player boxes (the full list with words is in the menu). */
+function markPresence(board) {
+  const seats = (state.live && state.live.seats) || [];
+  for (const box of board.querySelectorAll(".player[data-seat]")) {
+    const s = seats[Number(box.dataset.seat)];
+    const head = box.querySelector(".player-name");
+    if (!s || !head || s.presence === "bot" || Number(box.dataset.seat) === state.seat || head.querySelector(".presence-dot")) continue;
+    head.prepend(h("span", { class: "presence-dot presence-" + s.presence, title: t("presence." + s.presence) },
+      h("span", { class: "sr-only" }, t("presence." + s.presence))));
+  }
+}
+
+// ---------------------------------------------------------------- the menu (side panel)
+
+// On a wide screen the menu is a side panel always in sight; on a narrow one it is a drawer over
+// the table, opened by the menu button. Its contents stay in the page either way.
+function openMenu(open) {
+  const panel = $("side-panel");
+  const button = $("menu-button");
+  panel.classList.toggle("open", open);
+  document.body.classList.toggle("menu-open", open);
+  button.setAttribute("aria-expanded", String(open));
+  if (open) $("side-close").focus();
+  else if (panel.contains(document.activeElement)) button.focus();
+}
+
+function mountMenu() {
+  $("menu-button").addEventListener("click", () => openMenu(!$("side-panel").classList.contains("open")));
+  $("side-close").addEventListener("click", () => openMenu(false));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && $("side-panel").classList.contains("open") && !document.querySelector("dialog[open]")) openMenu(false);
+  });
 }
 
 // ---------------------------------------------------------------- the connection
@@ -532,6 +576,7 @@ function main() {
     renderSoundToggle();
   });
   mountSoundToggle($("pace-row")); // next to the pace row until the table has its menu
+  mountMenu();
   $("join-button").addEventListener("click", join);
   $("join-name").addEventListener("keydown", (e) => {
     if (e.key === "Enter") join();
