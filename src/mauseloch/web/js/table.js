@@ -99,8 +99,9 @@ function onError(msg) {
     forgetSeat(tableId);
     history.replaceState(null, "", location.pathname);
     showJoin();
-  } else if (msg.refusal) {
-    // The engine's reason in the page's words (a card that did not fit after all, say).
+  } else if (msg.refusal && getLang() !== "en") {
+    // The engine's reason in the page's words (the server's English one, with the moves legal
+    // now, is made from the same catalogue: shown as it is on the English page).
     showError(t("table.refused", { message: refusalText(msg.refusal) }), msg.message);
   } else {
     showError(t("table.refused", { message: detail }), msg.message);
