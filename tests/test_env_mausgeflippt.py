@@ -47,6 +47,33 @@ def test_parallel_seed_test() -> None:
     parallel_seed_test(lambda: parallel_env(players=4))
 
 
+@pytest.mark.filterwarnings("ignore:Observation")  # a dict of vector and mask, as PettingZoo's classic envs
+@pytest.mark.parametrize("players", [2, 4])
+def test_aec_env_and_raw_env_pass_pettingzoos_tests(players: int) -> None:
+    """PettingZoo's convention: ``env()`` and ``raw_env()`` next to ``parallel_env()``; its
+    ``max_cycles_test`` asks the module for both, ``api_test`` and ``seed_test`` run on the AEC
+    form. One AEC cycle (every seat once) is one mouse of the Parallel env."""
+    from pettingzoo.test import api_test, max_cycles_test, seed_test
+
+    from mauseloch.envs import mausgeflippt_v0
+
+    max_cycles_test(mausgeflippt_v0)
+    api_test(mausgeflippt_v0.env(players=players, hand_size=5), num_cycles=300)
+    seed_test(lambda: mausgeflippt_v0.raw_env(players=players))
+    aec, par = mausgeflippt_v0.env(players=players), parallel_env(players=players)
+    aec.reset(seed=5)
+    par.reset(seed=5)
+    for _ in range(3):  # the same game: every seat's same action gives the same observations
+        actions = {a: par.no_reaction - 1 if k == 0 else par.no_reaction for k, a in enumerate(par.agents)}
+        for agent in aec.agent_iter(len(par.agents)):
+            aec.step(actions[agent])
+        obs = par.step(actions)[0]
+        for agent in par.agents:
+            assert np.array_equal(aec.observe(agent)["observation"], obs[agent]["observation"])
+    with pytest.raises(AssertionError, match="reset"):
+        mausgeflippt_v0.env().step(0)
+
+
 def test_reset_with_a_seed_is_deterministic_and_unseeded_resets_follow_it() -> None:
     a, b = parallel_env(), parallel_env()
     for env in (a, b):

@@ -41,7 +41,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import ParallelEnv
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import parallel_to_aec
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from ..engine import SEED_LIMIT, as_int, derive_seed, fresh_seed, new_game
 from ..games.mausgeflippt import CHEESE_ID, FACE_ID, N_CHEESES, N_CLOTHING, N_MICE, NFACES, Mausgeflippt
@@ -362,4 +364,17 @@ def parallel_env(**kwargs: Any) -> MausgeflipptParallelEnv:
     return MausgeflipptParallelEnv(**kwargs)
 
 
-__all__ = ["REACTIONS", "MausgeflipptParallelEnv", "fields", "observe", "parallel_env"]
+def raw_env(**kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int | None]:
+    """The same game as an AEC environment (PettingZoo's convention next to ``parallel_env``):
+    the seats act one after another on the same shown mouse, and the mouse is decided once the
+    last seat has acted, so every seat still commits without seeing the others' choices."""
+    return parallel_to_aec(MausgeflipptParallelEnv(**kwargs))
+
+
+def env(**kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int | None]:
+    """``raw_env`` behind PettingZoo's ``OrderEnforcingWrapper`` (the usual entry point): calls
+    out of order (``step`` before ``reset``) are clear errors."""
+    return OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+__all__ = ["REACTIONS", "MausgeflipptParallelEnv", "env", "fields", "observe", "parallel_env", "raw_env"]
