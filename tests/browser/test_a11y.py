@@ -95,6 +95,12 @@ def test_mau_mau_waiting_playing_dialogs_ended_and_replay(new_context: Any) -> N
     check(page, "the rules dialog")
     page.keyboard.press("Escape")
 
+    page.click("#pace-button")  # alone at the table: paused at once
+    page.wait_for_function("() => document.getElementById('pause-status').textContent")
+    check(page, "a paused table")
+    page.click("#pace-button")
+    page.wait_for_function("() => !document.getElementById('pause-status').textContent")
+
     play_to_end(page)
     check(page, "the end screen")
 
