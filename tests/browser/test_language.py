@@ -75,10 +75,16 @@ def test_server_refusals_are_shown_in_german(new_context: Any, server: Any) -> N
 def test_name_fields_take_the_servers_limit(new_context: Any) -> None:
     page = german(new_context)
     page.goto("/")
-    page.wait_for_function(f"() => document.getElementById('player-name').maxLength === {MAX_NAME}")
+    page.wait_for_selector("#seat-1 option", state="attached")  # the limits have come
     page.fill("#player-name", "")
     page.type("#player-name", "x" * 40)
     assert len(page.input_value("#player-name")) == MAX_NAME
+    # the lobby counts characters as people see them: a family emoji is one, not eleven UTF-16 units
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    page.fill("#player-name", "Anna-Lena Maximiliane Sophie " + family)
+    assert page.input_value("#player-name") == "Anna-Lena Maximiliane Sophie " + family
+    page.fill("#player-name", family * 40)
+    assert page.input_value("#player-name") == family * MAX_NAME
     _, invite = create_table(page, "mau-mau", ["me", "human"])
     other = german(new_context)
     other.goto(invite)

@@ -3,7 +3,7 @@
 import { h } from "./api.js";
 import { cardEl, pawSVG } from "./cards.js";
 import { landPlayedCard } from "./feedback.js";
-import { cardName, reasonText, t } from "./i18n.js";
+import { cardName, nameNode, reasonText, t } from "./i18n.js";
 
 function chipsEl(n) {
   const box = h("span", { class: "chips", "aria-hidden": "true" });
@@ -27,7 +27,7 @@ function playerBox(view, s, ctx) {
     { class: "player am-player" + (toMove ? " to-move" : "") + (s === ctx.seat ? " me" : ""), role: "group", "aria-label": label, dataset: { seat: String(s) } },
     h("div", { class: "player-name" },
       toMove ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶") : null,
-      h("span", { class: "name", title: ctx.name(s) }, ctx.name(s)),
+      nameNode(ctx.name(s)),
       ),
     h("div", { class: "stack" + (view.stacks[s] > 1 ? " deep" : ""), "aria-hidden": "true", dataset: { count: String(view.stacks[s]) } },
       view.stacks[s] > 0 ? cardEl(null, { className: "small back" }) : h("div", { class: "card small empty" })),
@@ -82,7 +82,7 @@ export function endTable(view, name) {
     body.append(
       h("tr", { dataset: { seat: String(s) } },
         h("td", { class: "rank" }, String(res.ranks[s])),
-        h("th", { scope: "row" }, h("span", { class: "name", title: name(s) }, name(s))),
+        h("th", { scope: "row" }, nameNode(name(s))),
         h("td", {}, String(res.cards[s])),
         h("td", {}, String(res.chips[s]))),
     );

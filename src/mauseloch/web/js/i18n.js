@@ -2,6 +2,7 @@
 // The language comes from localStorage ("ml_lang"), else from navigator.language.
 
 import STRINGS from "./strings.js"; // served from the one catalogue, src/mauseloch/locale/*.toml
+import { h } from "./api.js";
 
 const KEY = "ml_lang";
 const listeners = [];
@@ -103,6 +104,61 @@ export function botLevel(kind) {
   return s === "bot." + kind ? kind : s;
 }
 
+// ---------------------------------------------------------------- names
+
+const NAME_SHOWN = 20; // characters of a name shown in full before it is cut
+
+/** `text` as the characters people see: a family emoji or a letter with its accent is one. */
+export function graphemes(text) {
+  const s = String(text ?? "");
+  if (typeof Intl !== "undefined" && Intl.Segmenter) {
+    return Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(s), (part) => part.segment);
+  }
+  return Array.from(s); // code points: never half an emoji's surrogate pair
+}
+
+/** A long name cut to at most `max` characters with "…", between characters people see (never
+    inside an emoji or off an accent), at the end of a word when one ends in the second half. */
+export function shortName(name, max = NAME_SHOWN) {
+  const parts = graphemes(name);
+  if (parts.length <= max) return String(name ?? "");
+  let cut = max - 1;
+  const space = parts.lastIndexOf(" ", cut);
+  if (space >= max / 2) cut = space;
+  return parts.slice(0, cut).join("").trimEnd() + "…";
+}
+
+/** Hold a name field to `max` characters as people see them. A browser's maxlength counts UTF-16
+    units and would cut an emoji family after its father (👨‍👩‍👧‍👦 is eleven units), so the field
+    is cut here, between whole characters, as the server counts them (protocol.graphemes). */
+export function limitName(input, max) {
+  if (!Number.isInteger(max) || max <= 0) return;
+  input.removeAttribute("maxlength");
+  const fit = () => {
+    const parts = graphemes(input.value);
+    if (parts.length > max) input.value = parts.slice(0, max).join("");
+  };
+  input.addEventListener("input", fit);
+  fit();
+}
+
+/** The " (you)" after the name of this page's own seat. */
+export function youMark() {
+  return ` (${t("common.you")})`;
+}
+
+/** A seat's name for the page: the name (cut by `shortName`, and by an ellipsis where the line is
+    narrow) and the " (you)" mark beside it, outside what the ellipsis may hide; the full name is
+    the title. `text` is what `seatName` gives, the mark included for one's own seat. */
+export function nameNode(text) {
+  const full = String(text ?? "");
+  const mark = youMark();
+  const mine = full.endsWith(mark) && full.length > mark.length;
+  const name = mine ? full.slice(0, -mark.length) : full;
+  return h("span", { class: "name who", title: full },
+    h("span", { class: "name-text" }, shortName(name)), mine ? h("span", { class: "you" }, mark) : null);
+}
+
 /** The name a seat shows: people by their own name, bots by level and seat, in the page's language. */
 export function seatLabel(seatInfo, seat) {
   // a bot is numbered by its player, not its seat: in a match it keeps its name as the seats rotate
@@ -130,5 +186,5 @@ export function tableTitle(table, gameTitle) {
   if (table.title) return table.title;
   const game = gameTitle || table.game;
   const host = (table.seats || []).find((s) => s.kind === "human" && s.taken && s.name);
-  return host ? t("table.defaultTitle", { game, name: host.name }) : game;
+  return host ? t("table.defaultTitle", { game, name: shortName(host.name) }) : game;
 }

@@ -3,7 +3,7 @@
 import { applyLimits, copyLink, getJSONIfChanged, h, heldSeat, loadGames, postJSON, rememberSeat, saveInvite } from "./api.js";
 import { createExtras, mountCreateFields, showCreateFields } from "./match.js";
 import { mountMyTables } from "./mytables.js";
-import { botLevel, errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
+import { botLevel, errorText, initI18n, limitName, mountLangSwitch, onLangChange, seatLabel, shortName, t, tableTitle } from "./i18n.js";
 
 const state = { games: [], bots: {}, clocks: {}, tables: [], page: 0, more: false, etag: null };
 // What a family sees first: Mau-Mau, the game most know, with the bot that plays like a person.
@@ -247,7 +247,7 @@ function renderTables() {
     const status = t("lobby.status." + table.status);
     const seats = table.seats.map((s) =>
       h("li", { class: "seat-chip" + (s.taken ? "" : " free"), title: s.kind === "bot" || s.taken ? seatLabel(s, s.seat) : null },
-        s.kind === "bot" || s.taken ? seatLabel(s, s.seat) : t("lobby.free")),
+        s.kind === "bot" || s.taken ? shortName(seatLabel(s, s.seat)) : t("lobby.free")),
     );
     const free = table.status === "waiting" && table.seats.some((s) => s.kind === "human" && !s.taken);
     const mine = heldSeat(table.id) !== null; // this browser holds a seat here: never "Join" again
@@ -315,6 +315,7 @@ async function main() {
   });
   const data = await loadGames();
   applyLimits(data.limits);
+  limitName(nameInput, data.limits && data.limits.name); // in characters people see, not UTF-16 units
   state.games = data.games || [];
   state.bots = data.bots || {};
   state.clocks = data.clocks || {};

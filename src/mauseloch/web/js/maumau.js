@@ -3,7 +3,7 @@
 import { h } from "./api.js";
 import { arrowKeys, cardEl, suitSVG } from "./cards.js";
 import { landPlayedCard, launchCard, placeHandNote, showHandNote, whyNot } from "./feedback.js";
-import { cardName, reasonText, suitName, t } from "./i18n.js";
+import { cardName, nameNode, reasonText, suitName, t } from "./i18n.js";
 
 let wishHandler = null;
 
@@ -34,7 +34,7 @@ function playerBox(view, s, ctx, opts = {}) {
     { class: "player" + (toMove ? " to-move" : ""), role: "group", "aria-label": label, dataset: { seat: String(s) } },
     h("div", { class: "player-name" },
       toMove ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶") : null,
-      h("span", { class: "name", title: ctx.name(s) }, ctx.name(s)),
+      nameNode(ctx.name(s)),
       ),
     fan,
     h("div", { class: "player-count" }, countText(count), toMove ? h("span", { class: "badge" }, t("table.toMove")) : null),
@@ -172,7 +172,7 @@ export function endTable(view, name) {
     body.append(
       h("tr", { dataset: { seat: String(s) } },
         h("td", { class: "rank" }, String(res.ranks[s])),
-        h("th", { scope: "row" }, h("span", { class: "name", title: name(s) }, name(s))),
+        h("th", { scope: "row" }, nameNode(name(s))),
         h("td", {}, String(res.cards[s])),
         h("td", {}, String(res.points[s])),
         h("td", { class: "end-hand-cell" }, cards)),
