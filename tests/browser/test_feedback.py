@@ -79,7 +79,9 @@ def test_a_card_that_does_not_fit_says_why_and_sends_nothing(new_context: Any, l
     ben.wait_for_function("() => document.getElementById('hand-note')?.textContent")
     assert ben.inner_text(NOTE) == t("fb.notYourTurn", lang, name="Anna")
 
-    # Anna plays: the note is emptied for the new position, and Ben's screen reader hears the move.
+    # Anna plays: the note is emptied for the new position, and Ben's screen reader hears the move
+    # (in a live region that was in the page, empty, before the move: so it is read).
+    assert ben.get_attribute("#moves-say", "aria-live") == "polite" and ben.inner_text("#moves-say") == ""
     before = int(anna.get_attribute("#board", "data-version") or 0)
     anna.locator(ACTION).first.click()
     if anna.locator("#wish-dialog[open]").count():

@@ -126,8 +126,17 @@ export function chime() {
   }
 }
 
-/** The sound switch (off until turned on, remembered in this browser); made once. */
-export function mountSoundToggle(anchor) {
+/**
+ * Once, as the table page starts: the sound switch after `anchor` (off until turned on,
+ * remembered in this browser), and the screen readers' line for moves, which must be in the page
+ * before its first text so that text is read.
+ */
+export function mountFeedback(anchor) {
+  sayEl();
+  mountSoundToggle(anchor);
+}
+
+function mountSoundToggle(anchor) {
   if (document.getElementById("sound-toggle") || !anchor) return;
   const box = h("input", { type: "checkbox", id: "sound-toggle" });
   box.checked = soundOn();

@@ -6,7 +6,7 @@ import { TableConnection } from "./conn.js";
 import { announcement, eventText } from "./events.js";
 import { errorText, getLang, initI18n, mountLangSwitch, nameNode, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
 import { renderer as rendererOf } from "./games.js";
-import { mountSoundToggle, refusalText, renderSoundToggle, signalTurn, tellMoves, titled } from "./feedback.js";
+import { mountFeedback, refusalText, renderSoundToggle, signalTurn, tellMoves, titled } from "./feedback.js";
 import { mountRules, renderHouseRules } from "./rules.js";
 import { followSeat, renderMatchLine } from "./match.js";
 import { renderEnd as renderEndScreen } from "./endscreen.js";
@@ -576,7 +576,7 @@ function main() {
     renderLog();
     renderSoundToggle();
   });
-  mountSoundToggle($("pace-row")); // next to the pace row until the table has its menu
+  mountFeedback($("pace-row")); // the sound switch next to the pace row until the table has its menu
   mountMenu();
   $("join-button").addEventListener("click", join);
   $("join-name").addEventListener("keydown", (e) => {
