@@ -174,3 +174,21 @@ def test_a_far_player_twenty_ms_faster_beats_a_near_one_with_jitter() -> None:
         decision = decision or referee.settle()
         wins += decision.seat == 1
     assert wins == 60
+
+
+def test_held_answers_do_not_make_the_card_go_out_earlier() -> None:
+    """The card is sent ahead by the slowest connection's one-way time: a client that starts
+    holding its answers must not stretch that lead (it would have the card, and could show it,
+    that much before everyone else's screen)."""
+    from mauseloch.server.reactions import SHOW_MARGIN_MS, lead_ms
+
+    honest_link = measured(honest)
+    lead = lead_ms([honest_link])
+    assert lead == UP + SHOW_MARGIN_MS
+
+    def held_all(i: int, arrival: float) -> list[tuple[float, float]]:
+        return [(600.0 if i >= 20 else 0.0, arrival)]  # from ping 20 on, every answer 600 ms late
+
+    holding = measured(held_all)
+    assert holding.round_trip() >= 600  # its recent pings all say so
+    assert lead_ms([honest_link, holding]) == lead

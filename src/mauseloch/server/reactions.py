@@ -53,9 +53,12 @@ RETRY = 1.0  # seconds before a decision that could not be stored is tried again
 
 
 def lead_ms(links: list[Link]) -> float:
-    """How far ahead of its showing a card is sent: the slowest connection's one-way time (half
-    its round trip) plus a margin, within :data:`MIN_LEAD_MS`..:data:`MAX_LEAD_MS`."""
-    one_way = max((link.round_trip() / 2 for link in links if link.pings), default=0.0)
+    """How far ahead of its showing a card is sent: the slowest connection's credited one-way
+    time (half its lowest round trip, :meth:`Link.transit`) plus a margin, within
+    :data:`MIN_LEAD_MS`..:data:`MAX_LEAD_MS`. Not the current round trip: a client that starts
+    holding its ping answers would otherwise have every card, and could show it, that much
+    before the other screens; lag beyond the lowest round trip is not credited either."""
+    one_way = max((link.transit() for link in links if link.pings), default=0.0)
     return min(MAX_LEAD_MS, max(MIN_LEAD_MS, one_way + SHOW_MARGIN_MS))
 
 
