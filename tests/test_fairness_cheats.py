@@ -19,7 +19,7 @@ from mauseloch.realtime import Referee
 
 GOAL_MS = 50  # no cheat may be judged more than this faster than its true reaction
 SKEW = 12_345.0  # client clock = server clock - SKEW
-UP = DOWN = 50.0
+UP = 50.0  # one way, each way
 TRUE_MS = 450
 GAP = 500.0  # ms between pings
 
@@ -34,16 +34,16 @@ def honest(i: int, arrival: float) -> list[tuple[float, float]]:
 
 
 def measured(answer: Answer, pings: int = 40, first: int = 0, link: Link | None = None,
-             jitter: tuple[float, ...] = (0.0,)) -> Link:  # fmt: skip
+             jitter: tuple[float, ...] = (0.0,), one_way: float = UP) -> Link:  # fmt: skip
     """The link the server builds from ``pings`` pings (numbered from ``first``) answered by
     ``answer``; the answers reach it in the order they arrive, whatever the order they were sent."""
     link = link if link is not None else Link()
     samples = []
     for i in range(first, first + pings):
         sent = i * GAP
-        arrival = sent + DOWN
+        arrival = sent + one_way
         for hold, stamp in answer(i, arrival):
-            samples.append((arrival + hold + UP + jitter[i % len(jitter)], sent, stamp - SKEW))
+            samples.append((arrival + hold + one_way + jitter[i % len(jitter)], sent, stamp - SKEW))
     for received, sent, client in sorted(samples):
         link.ping(sent, client, received)
     return link
@@ -146,16 +146,9 @@ def test_fake_lag_from_the_first_ping_is_bounded_by_the_transit_cap() -> None:
 def test_a_far_player_twenty_ms_faster_beats_a_near_one_with_jitter() -> None:
     """150 ms each way against 10 ms each way, each message 0..20 ms late: the far player's
     honest claims win every window they are 20 ms faster in."""
-    global UP, DOWN
-    saved = UP, DOWN
-    try:
-        jitters = [(7 * i * i + 3 * i) % 21 for i in range(64)]  # 0..20, spread
-        UP = DOWN = 150.0
-        far = measured(honest, jitter=tuple(float(j) for j in jitters))
-        UP = DOWN = 10.0
-        near = measured(honest, jitter=tuple(float(j) for j in reversed(jitters)))
-    finally:
-        UP, DOWN = saved
+    jitters = [(7 * i * i + 3 * i) % 21 for i in range(64)]  # 0..20, spread
+    far = measured(honest, jitter=tuple(float(j) for j in jitters), one_way=150.0)
+    near = measured(honest, jitter=tuple(float(j) for j in reversed(jitters)), one_way=10.0)
     wins = 0
     for w in range(60):
         true_far = 350 + 11 * (w % 13)
