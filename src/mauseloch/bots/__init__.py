@@ -40,7 +40,7 @@ def register_bot(kind: str, factory: BotFactory, game: str = _ANY) -> None:
 
 def _load() -> None:
     """Import the bot modules (each registers its kinds); late, as they import this module."""
-    from . import maumau_heuristic, random_bot, reaction, search  # noqa: F401
+    from . import learned, maumau_heuristic, random_bot, reaction, search  # noqa: F401
 
 
 def bot_kinds(game: str) -> list[str]:

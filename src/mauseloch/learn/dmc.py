@@ -423,3 +423,21 @@ def plot_curve(run_dir: str | Path, path: str | Path | None = None) -> Path:
     fig.savefig(out, dpi=100)
     plt.close(fig)
     return out
+
+
+def curve_table(run_dir: str | Path) -> str:
+    """The learning curve of a run as a Markdown table (the docs and the model card quote it)."""
+    rows = [json.loads(line) for line in (Path(run_dir) / "log.jsonl").read_text().splitlines() if line.strip()]
+    lines = [
+        "| CPU h | wall h | games | updates | heads-up vs heuristic | one of four vs 3 heuristic | policy |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        two, four = r["win2"], r["win4"]
+        lines.append(
+            f"| {r['cpu'] / 3600:.2f} | {r['wall'] / 3600:.2f} | {r['games']:,} | {r['updates']:,} "
+            f"| {100 * two['win']:.1f} % [{100 * two['ci95'][0]:.1f}, {100 * two['ci95'][1]:.1f}] "
+            f"| {100 * four['win']:.1f} % [{100 * four['ci95'][0]:.1f}, {100 * four['ci95'][1]:.1f}] "
+            f"| `{r['policy']}` |"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,55 @@
+"""The learned Mau-Mau bot: a Q network trained by Deep Monte Carlo, played with numpy alone.
+
+The weights ship inside the package (``mauseloch/models/maumau-learned.npz``; the model card is
+``docs/models/maumau-learned.md``, the training command ``mauseloch train mau-mau``). On its
+turn the bot builds from its view the observation the network was trained on (the batched
+kernel's, ``learn.policy.observation_from_view``) and plays the legal move of the highest value:
+no randomness, so the same weights and position always give the same move, whatever the seed.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from ..games.maumau import MauMau
+from ..learn.policy import QPolicy, features, mask_of, observation_from_view
+from . import maumau_heuristic, register_bot  # noqa: F401  (the heuristic registers first: levels go weakest first)
+
+MODEL = "maumau-learned.npz"
+
+
+@cache
+def shipped_policy(name: str = MODEL) -> QPolicy:
+    """The policy shipped in ``mauseloch/models`` (loaded once a process)."""
+    with resources.as_file(resources.files("mauseloch.models") / name) as path:
+        return QPolicy.load(path)
+
+
+class LearnedBot:
+    kind = "learned"
+
+    def __init__(self, seed: int = 0, policy: QPolicy | None = None) -> None:
+        self.seed = seed  # no use: the bot is deterministic
+        self.policy = policy if policy is not None else shipped_policy()
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+        if not legal:
+            raise ValueError("the learned bot was asked to move with no legal moves")
+        if len(legal) == 1:
+            return legal[0]
+        mask = mask_of(legal)
+        obs = observation_from_view(view)
+        q = self.policy.values(features(obs[None, :], mask[None, :]))[0]
+        q = np.where(mask.astype(bool), q, -np.inf)
+        return MauMau.ACTIONS[int(q.argmax())]
+
+    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
+        """Mau-Mau is played in turns and never opens a reaction window: keep still."""
+        return None, 0
+
+
+register_bot("learned", LearnedBot, game="mau-mau")
