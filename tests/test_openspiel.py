@@ -14,6 +14,7 @@ import pytest
 from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import exploitability, ismcts, mcts, outcome_sampling_mccfr
 
+import mauseloch
 import mauseloch.openspiel as mos
 from mauseloch import new_game
 from mauseloch.envs import maumau_v0
@@ -41,6 +42,21 @@ def test_load_game_takes_every_option_and_the_player_count() -> None:
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert (kind.min_num_players, kind.max_num_players) == (2, 5)
+
+
+def test_game_info_says_what_the_openspiel_game_type_says() -> None:
+    game = pyspiel.load_game("mauseloch_maumau", {"players": 3, "move_limit": 77})
+    kind = game.get_type()
+    mine = mauseloch.GAMES["mau-mau"].game_type(3, {"move_limit": 77})
+    assert mine["max_game_length"] + 1 == game.max_game_length()  # OpenSpiel counts the deal
+    assert mine["utility_range"] == (game.min_utility(), game.max_utility())
+    assert (mine["dynamics"], kind.dynamics) == ("sequential", pyspiel.GameType.Dynamics.SEQUENTIAL)
+    assert (mine["information"], kind.information) == ("imperfect", pyspiel.GameType.Information.IMPERFECT_INFORMATION)
+    assert (mine["utility"], kind.utility) == ("zero-sum", pyspiel.GameType.Utility.ZERO_SUM)
+    assert (mine["reward_model"], kind.reward_model) == ("terminal", pyspiel.GameType.RewardModel.TERMINAL)
+    assert mine["players"] == (kind.min_num_players, kind.max_num_players)
+    assert mauseloch.GAMES["mausgeflippt"].game_type()["dynamics"] == "reactions"
+    assert mauseloch.GAMES["aus-die-maus"].game_type(4)["max_game_length"] is None
 
 
 @pytest.mark.parametrize(

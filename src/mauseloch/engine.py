@@ -282,6 +282,26 @@ class GameInfo:
         """One line per option with its default, for ``--help``."""
         return "; ".join(spec.help_text() for spec in self.options)
 
+    def game_type(self, players: int | None = None, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """What OpenSpiel's game type and game info say, for this game with ``options``
+        (``docs/research.md``): every game here deals and reshuffles from one seed (sampled
+        chance) and hides cards; its outcome is the final ranking, which the interfaces score as
+        rank rewards (+1 for first place down to -1 for last, ties sharing, sum 0) at the end.
+        ``max_game_length`` is the ``move_limit`` option where the game has one, else None (no
+        bound the rules set)."""
+        n = self.check_players(self.min_players if players is None else players)
+        resolved = self.resolve_options(n, options)
+        return {
+            "dynamics": "sequential" if self.dynamics == "turns" else "reactions",
+            "chance_mode": "sampled",
+            "information": "imperfect",
+            "utility": "zero-sum",
+            "reward_model": "terminal",
+            "utility_range": (-1.0, 1.0),
+            "max_game_length": resolved.get("move_limit"),
+            "players": (self.min_players, self.max_players),
+        }
+
     def resolve_options(self, players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """All options with defaults filled in, checked for name, type and range."""
         if options is None:

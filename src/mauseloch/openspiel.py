@@ -102,15 +102,16 @@ class MauMauGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.players, self.options, self.deals = _checked(MAUMAU_INFO, params or {}, _MAUMAU_PARAMS)
+        kind = MAUMAU_INFO.game_type(self.players, self.options)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(MauMau.ACTIONS),
             max_chance_outcomes=self.deals,
             num_players=self.players,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=kind["utility_range"][0],
+            max_utility=kind["utility_range"][1],
             utility_sum=0.0,
             # the deal, then at most move_limit moves (MM-15a ends the game there)
-            max_game_length=self.options["move_limit"] + 1,
+            max_game_length=kind["max_game_length"] + 1,
         )
         super().__init__(_MAUMAU_TYPE, info, {"players": self.players, "deals": self.deals} | self.options)
 
