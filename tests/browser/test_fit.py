@@ -1,0 +1,321 @@
+"""The table laid out for play (issue 24): at a decision, everything it needs is on one screen.
+
+For each game, one table is opened in a touch-enabled context and the viewport is resized through
+a phone in portrait (390x844) and landscape (844x390), a tablet (820x1180), a laptop (1366x768)
+and a desktop (1920x1080), in German and then in English. At every size, in one measurement
+(``MEASURE``): the elements that decide the move are inside the viewport at the same time (your
+hand, the pile and what decides it, whose turn with the clock, your primary action), nothing
+sticks out sideways or scrolls sideways except the hand's own strip, every control is at least
+44x44 CSS px, and axe-core finds nothing serious or critical. The end screens get the same
+checks for overflow, targets and axe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .axe import axe_violations, describe
+from .conftest import Server
+from .helpers import ACTION, act, create_table, open_table, play_to_end
+
+pytestmark = pytest.mark.browser
+
+SIZES = {
+    "phone": {"width": 390, "height": 844},
+    "phone-landscape": {"width": 844, "height": 390},
+    "tablet": {"width": 820, "height": 1180},
+    "laptop": {"width": 1366, "height": 768},
+    "desktop": {"width": 1920, "height": 1080},
+}
+
+# Where each element is, whether something sticks out or scrolls sideways, and which controls are
+# smaller than 44x44 px, measured in one go (the page cannot change in between).
+MEASURE = """
+(selectors) => {
+  const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+  const boxes = {};
+  for (const [key, sel] of Object.entries(selectors)) {
+    const el = document.querySelector(sel);
+    if (!el) { boxes[key] = null; continue; }
+    const r = el.getBoundingClientRect();
+    boxes[key] = {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height};
+  }
+  // A sideways scroller is allowed only for the hand's own strip.
+  const allowed = (el) => el.matches('.hand-cards');
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const overflow = [];
+  if (document.documentElement.scrollWidth > vw + 1) overflow.push('page ' + document.documentElement.scrollWidth);
+  for (const el of document.body.querySelectorAll('*')) {
+    if (!shown(el) || el.closest('.sr-only')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.right > vw + 1 || r.left < -1) {
+      let a = el.parentElement, inStrip = false;
+      while (a && a !== document.body) { if (allowed(a)) { inStrip = true; break; } a = a.parentElement; }
+      if (!inStrip) overflow.push('sticks out: ' + el.outerHTML.slice(0, 120));
+    }
+    const st = getComputedStyle(el);
+    if (st.overflowX !== 'visible' && st.textOverflow !== 'ellipsis' && !allowed(el)
+        && el.scrollWidth > el.clientWidth + 1) {
+      overflow.push('scrolls sideways: ' + el.outerHTML.slice(0, 120) + ' ' + el.scrollWidth + '>' + el.clientWidth);
+    }
+  }
+  const small = [];
+  for (let el of document.querySelectorAll('button, a.btn, a.brand, input, select, summary')) {
+    if (!shown(el) || el.closest('.sr-only, [inert]')) continue;
+    if (el.matches('input[type=checkbox]')) el = el.closest('label') || el;
+    const r = el.getBoundingClientRect();
+    if (r.width < 44 || r.height < 44) small.push(el.outerHTML.slice(0, 100) + ` ${r.width}x${r.height}`);
+  }
+  return {vw, vh, boxes, overflow: overflow.slice(0, 8), small: small.slice(0, 8)};
+}
+"""
+
+# What decides a move in each game, and your own part of the table.
+DECISION = {
+    "mau-mau": {
+        "hand": "#board .hand .hand-cards",
+        "top card": "#board .top-card",
+        "draw pile": "#board .draw-pile",
+        "direction": "#board .table-info .direction",
+        "turn": "#turn-banner",
+        "clock": "#turn-clock",
+        "action": "#board [data-primary]",
+    },
+    "aus-die-maus": {
+        "my stack": "#board .am-player.me",
+        "pile": "#board .am-centre .pile",
+        "chips left": "#board .chips-left",
+        "turn": "#turn-banner",
+        "clock": "#turn-clock",
+        "action": "#board .flip-button",
+    },
+    "mausgeflippt": {
+        "hand": "#board .mg-hand-cards",
+        "mouse": "#board .mg-mouse",
+        "open cheese": "#board .mg-open-cheese",
+        "action": "#board .mg-flip",
+        "last card": "#board .mg-hand-cards .mg-card:last-child",
+    },
+}
+# Shown only when they apply: checked then.
+OPTIONAL = {
+    "mau-mau": {"wish": "#board .badge-big.wish", "penalty": "#board .badge-big.penalty"},
+    "aus-die-maus": {"chase": "#board .chase-banner"},
+    "mausgeflippt": {},
+}
+READY = {
+    "mau-mau": ACTION,
+    "aus-die-maus": "#board .flip-button",
+    "mausgeflippt": '#board[data-window="shown"] .mg-mouse .mg-face',
+}
+
+
+def settle(page: Any) -> None:
+    """Two animation frames: the layout after a resize has been drawn."""
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def inside(box: dict[str, float], size: dict[str, int]) -> bool:
+    return (
+        box["width"] > 0
+        and box["height"] > 0
+        and box["left"] >= -1
+        and box["top"] >= -1
+        and box["right"] <= size["width"] + 1
+        and box["bottom"] <= size["height"] + 1
+    )
+
+
+def check_fits(page: Any, where: str, size: dict[str, int], selectors: dict[str, str]) -> dict[str, Any]:
+    got: dict[str, Any] = page.evaluate(MEASURE, selectors)
+    assert (got["vw"], got["vh"]) == (size["width"], size["height"]), got
+    assert not got["overflow"], f"{where}: sideways overflow {got['overflow']}"
+    assert not got["small"], f"{where}: touch targets under 44x44 px {got['small']}"
+    return got
+
+
+def check_decision(page: Any, game: str, where: str, size: dict[str, int]) -> None:
+    selectors = {**DECISION[game], **OPTIONAL[game]}
+    got = check_fits(page, where, size, selectors)
+    for key in DECISION[game]:
+        box = got["boxes"][key]
+        assert box is not None, f"{where}: no {key} ({selectors[key]})"
+        assert inside(box, size), f"{where}: {key} is not on the screen: {box}"
+    for key in OPTIONAL[game]:
+        box = got["boxes"][key]
+        assert box is None or inside(box, size), f"{where}: {key} is not on the screen: {box}"
+
+
+def check_axe(page: Any, where: str) -> None:
+    found = axe_violations(page)
+    assert not found, f"{where}:\n{describe(found)}"
+
+
+def reach(page: Any, game: str) -> None:
+    """Wait until this seat has a decision to make (in Mausgeflippt: reveal, then the mouse)."""
+    if game == "mausgeflippt":
+        page.wait_for_selector(f"#board .mg-reveal, {READY[game]}", timeout=60000)
+        if page.locator("#board .mg-reveal").count():
+            page.click("#board .mg-reveal")
+    page.wait_for_selector(READY[game], timeout=60000)
+
+
+def open_game(browser: Any, server: Server, game: str) -> tuple[Any, Any]:
+    """A table of `game` at its first decision for seat 0, in a touch context (German)."""
+    ctx = browser.new_context(base_url=server.url, locale="de-DE", has_touch=True, viewport=SIZES["phone"])
+    ctx.set_default_timeout(30000)
+    page = ctx.new_page()
+    if game == "mausgeflippt":
+        # A second person who never reacts and a long window: the mouse stays on the table.
+        create_table(page, game, ["me", "human"], options={"window_ms": 600000})
+        ben = browser.new_context(base_url=server.url, locale="de-DE").new_page()
+        invite = page.input_value("#invite-link")
+        open_table(page)
+        ben.goto(invite)
+        ben.fill("#join-name", "Ben")
+        ben.click("#join-button")
+    elif game == "aus-die-maus":
+        create_table(page, game, ["me", "bot:random", "bot:random"], clock="relaxed")
+        open_table(page)
+    else:
+        create_table(page, game, ["me", "bot:random", "bot:random", "bot:random"])
+        open_table(page)
+        for _ in range(3):  # a few moves in: the log's ticker has lines
+            act(page)
+    return ctx, page
+
+
+@pytest.mark.parametrize("game", ["mau-mau", "aus-die-maus", "mausgeflippt"])
+def test_a_decision_fits_every_screen_in_german_and_english(browser: Any, server: Server, game: str) -> None:
+    ctx, page = open_game(browser, server, game)
+    try:
+        for lang in ("de", "en"):
+            if lang == "en":
+                page.set_viewport_size(SIZES["laptop"])  # the menu is a side panel there
+                page.click("#lang-switch")
+                assert page.get_attribute("html", "lang") == "en"
+            for name, size in SIZES.items():
+                reach(page, game)
+                page.set_viewport_size(size)
+                settle(page)
+                check_decision(page, game, f"{game} {lang} {name}", size)
+                check_axe(page, f"{game} {lang} {name}")
+    finally:
+        ctx.close()
+
+
+def test_a_long_hand_scrolls_in_its_strip_and_keeps_the_pile_in_sight(browser: Any, server: Server) -> None:
+    """After penalties a hand can hold twenty cards: they overlap, then scroll inside the strip.
+
+    The cards are copies of the real hand's (the engine decides how long a hand gets; this is
+    about where twenty of them go)."""
+    ctx, page = open_game(browser, server, "mau-mau")
+    try:
+        page.wait_for_selector(ACTION)
+        page.evaluate(
+            """() => {
+              const row = document.querySelector('#board .hand-cards');
+              const first = row.querySelector('button.card');
+              while (row.children.length < 20) row.append(first.cloneNode(true));
+            }"""
+        )
+        for name, size in SIZES.items():
+            page.set_viewport_size(size)
+            settle(page)
+            where = f"20 cards, {name}"
+            check_decision(page, "mau-mau", where, size)
+            strip = page.evaluate(
+                """() => { const r = document.querySelector('#board .hand-cards');
+                           return {scroll: r.scrollWidth, client: r.clientWidth,
+                                   edges: [...r.children].map((c) => c.getBoundingClientRect().width)}; }"""
+            )
+            assert min(strip["edges"]) >= 44, f"{where}: a card's edge is too narrow to tap: {strip['edges']}"
+            if size["width"] < 1000:  # twenty cards do not fit a phone or a tablet: the strip scrolls
+                assert strip["scroll"] > strip["client"], f"{where}: {strip}"
+    finally:
+        ctx.close()
+
+
+def test_the_menu_holds_the_seat_controls_on_a_phone(browser: Any, server: Server) -> None:
+    """On a phone the seat link, sign-out, leave, pace and the full log are one tap away, in a
+    drawer that closes with Escape and gives the focus back to the menu button."""
+    ctx, page = open_game(browser, server, "mau-mau")
+    try:
+        page.wait_for_selector(ACTION)
+        for control in ("#leave-button", "#my-seat-button", "#log", "#pace-row", "#lang-switch"):
+            assert page.locator(control).is_hidden(), control
+        assert page.get_attribute("#menu-button", "aria-expanded") == "false"
+        page.click("#menu-button")
+        assert page.get_attribute("#menu-button", "aria-expanded") == "true"
+        for control in ("#leave-button", "#my-seat-button", "#renew-button", "#log", "#lang-switch", "#seat-list"):
+            assert page.locator(control).is_visible(), control
+        assert page.evaluate("document.activeElement.id") == "side-close"
+        check_fits(page, "menu open, phone", SIZES["phone"], {})
+        check_axe(page, "menu open, phone")
+        page.keyboard.press("Escape")
+        assert page.locator("#leave-button").is_hidden()
+        assert page.evaluate("document.activeElement.id") == "menu-button"
+        page.set_viewport_size(SIZES["laptop"])  # a side panel: always in sight, no menu button
+        settle(page)
+        assert page.locator("#leave-button").is_visible() and page.locator("#menu-button").is_hidden()
+    finally:
+        ctx.close()
+
+
+@pytest.fixture(scope="module")
+def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("mauseloch-fit"), extra=("--clock-scale", "0.05"))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def check_end_everywhere(page: Any, where: str) -> None:
+    for lang in ("de", "en"):
+        if lang == "en":
+            page.set_viewport_size(SIZES["laptop"])
+            page.click("#lang-switch")
+        for name, size in SIZES.items():
+            page.set_viewport_size(size)
+            settle(page)
+            parts = {"end": "#end-screen", "ranking": "#end-screen table"}
+            got = check_fits(page, f"{where} {lang} {name}", size, parts)
+            assert got["boxes"]["end"] is not None and got["boxes"]["ranking"] is not None
+            assert got["boxes"]["ranking"]["right"] <= size["width"], f"{where} {lang} {name}: {got['boxes']}"
+        check_axe(page, f"{where} {lang}")
+
+
+@pytest.mark.parametrize("game", ["mau-mau", "aus-die-maus"])
+def test_the_end_screen_fits_every_screen(browser: Any, server: Server, game: str) -> None:
+    ctx = browser.new_context(base_url=server.url, locale="de-DE", has_touch=True, viewport=SIZES["phone"])
+    ctx.set_default_timeout(30000)
+    try:
+        page = ctx.new_page()
+        create_table(page, game, ["me", "bot:random", "bot:random"], name="W" * 32)
+        open_table(page)
+        play_to_end(page)
+        check_end_everywhere(page, game)
+    finally:
+        ctx.close()
+
+
+def test_the_mausgeflippt_end_screen_fits_every_screen(browser: Any, fast_server: Server) -> None:
+    """Watched: hard bots play a whole game in seconds on the fast server's clocks (the creator's
+    seat never comes: a stand-in plays it)."""
+    ctx = browser.new_context(base_url=fast_server.url, locale="de-DE", has_touch=True, viewport=SIZES["phone"])
+    ctx.set_default_timeout(120000)
+    try:
+        page = ctx.new_page()
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "hard"}, {"kind": "bot", "bot": "hard"}]
+        body = {"game": "mausgeflippt", "seats": seats, "name": "W" * 32, "public": True, "options": {"window_ms": 600}}
+        answer = page.request.post("/api/tables", data=body, headers={"Origin": fast_server.url})
+        assert answer.ok, answer.text()
+        page.goto(f"/t/{answer.json()['table']}?watch=1")
+        page.wait_for_selector("#end-screen:not([hidden])")
+        check_end_everywhere(page, "mausgeflippt")
+    finally:
+        ctx.close()
