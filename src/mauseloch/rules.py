@@ -1,9 +1,9 @@
-"""The rules at hand: each game's rules page from the project's ``docs/rules`` in English or
-German, as text for the terminal and as HTML for the web table, and a table's house rules (its
-options) in words.
+"""The rules at hand: each game's rules for players in English or German, as text for the
+terminal and as HTML for the web table, and a table's house rules (its options) in words.
 
-The pages are the ones people read on the project site (``docs/rules/<game>.md`` in English,
-``docs/rules/<game>.de.md`` in German); nothing here restates a rule.
+The pages are ``rules_pages/<game>.md`` (English) and ``rules_pages/<game>.de.md`` (German): the
+rules told to the people playing, in the words of the page's buttons. The developers' pages with
+the rule ids are ``docs/rules``; nothing here restates a rule.
 """
 
 from __future__ import annotations
@@ -17,10 +17,13 @@ from typing import Any
 from .engine import game_info
 from .locale import Lang, t
 
-# docs/rules, through the package's link to it (rules_pages -> ../../docs/rules), so that a built
-# wheel carries the same pages as package data
+# package data, so that a built wheel carries the pages
 RULES_DIR = Path(__file__).parent / "rules_pages"
-_LINK = re.compile(r"\[([^\]]+)\]\((?!https?:)[^)]*\)")  # a link to another page of docs/: its text only
+_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\((?!https?:)[^)]*\)")  # a link to another page: its text only
+# ``![seven of hearts](card:7H)``: a small picture of a card beside the words that name it (the
+# pages never leave a card to its picture), so the terminal and screen readers leave it out
+_CARD = re.compile(r" ?!\[([^\]]*)\]\(card:([A-Za-z0-9]+)\)")
+_CARD_IMG = re.compile(r'<img src="card:([A-Za-z0-9]+)" alt="([^"<>]*)" />')
 
 
 def rules_path(game: str, lang: Lang) -> Path:
@@ -31,9 +34,14 @@ def rules_path(game: str, lang: Lang) -> Path:
 
 @cache
 def rules_text(game: str, lang: Lang) -> str:
-    """The rules page as Markdown, with links to other pages of the docs reduced to their text
-    (they lead nowhere in a terminal or a dialog). ``ValueError`` for an unknown game or a page
-    that cannot be read (the pages travel in the wheel as package data)."""
+    """The rules page as Markdown, with links to other pages reduced to their text (they lead
+    nowhere in a terminal or a dialog) and without the cards' pictures. ``ValueError`` for an
+    unknown game or a page that cannot be read (the pages travel in the wheel as package data)."""
+    return _CARD.sub("", _page(game, lang))
+
+
+def _page(game: str, lang: Lang) -> str:
+    """The page's Markdown without links to other pages, its card pictures kept."""
     path = rules_path(game, lang)
     try:
         text = path.read_text(encoding="utf-8")
@@ -47,10 +55,13 @@ def rules_text(game: str, lang: Lang) -> str:
 
 @cache
 def rules_html(game: str, lang: Lang) -> str:
-    """The rules page as HTML for the table's rules dialog (raw HTML in the page is escaped)."""
+    """The rules page as HTML for the table's rules dialog (raw HTML in the page is escaped). A
+    card's picture is a ``<span class="rules-card" data-card="7H">`` beside the words naming the
+    card, which the dialog fills with the card's drawing (web/js/cards.js)."""
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": False}).enable("table").render(rules_text(game, lang))
+    html = MarkdownIt("commonmark", {"html": False}).enable("table").render(_page(game, lang))
+    return _CARD_IMG.sub(r'<span class="rules-card" data-card="\1" aria-hidden="true"></span>', html)
 
 
 def house_rules(game: str, options: Mapping[str, Any], lang: Lang) -> list[str]:

@@ -1,9 +1,12 @@
-// The rules at hand at every table: a "Rules" button opening a dialog with the game's rules (the
-// project's docs/rules pages, served as HTML by /api/rules/<game>), the table's house rules and
-// its deal code; and the house rules in one line under the title, always visible.
-// The house rules are the table's options in the lobby's words (opt.* in the catalogue).
+// The rules at hand at every table: a "Rules" button opening a dialog with this table's house
+// rules first, told in sentences, then the game's rules written for players (rules_pages, served
+// as HTML by /api/rules/<game>, with small pictures of the cards drawn by cards.js) and the deal
+// code; and the house rules in one line under the title, always visible.
+// The house rules are the table's options in the lobby's words (opt.* in the catalogue); what each
+// means at this table is rulesHouse.* — the rule ids and engine words stay in docs/rules.
 
 import { getJSON, h } from "./api.js";
+import { cardSVG } from "./cards.js";
 import { getLang, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -17,6 +20,34 @@ export function houseRules(table) {
     const shown = typeof value === "boolean" ? t(value ? "common.yes" : "common.no") : String(value);
     return `${label}: ${shown}`;
   });
+}
+
+/** What an option's value means at this table, in a sentence ("" when the catalogue has none). */
+function houseSentence(name, value) {
+  let key = "rulesHouse." + name;
+  let params = { n: value };
+  if (typeof value === "boolean") key += value ? ".on" : ".off";
+  if (name === "window_ms") params = { s: (value / 1000).toLocaleString(getLang()) };
+  const s = t(key, params);
+  return s === key ? "" : s;
+}
+
+/** The house rules for the dialog: "Ace skips: no — An ace is an ordinary card." */
+export function houseRuleItems(table) {
+  if (!table || !table.options) return [];
+  const labels = houseRules(table);
+  return Object.entries(table.options).map(([name, value], i) => {
+    const sentence = houseSentence(name, value);
+    return h("li", { dataset: { option: name } }, h("strong", {}, labels[i]), sentence ? ` — ${sentence}` : "");
+  });
+}
+
+/** Draw the small card pictures the rules page marks (<span class="rules-card" data-card="7H">). */
+export function drawRuleCards(root) {
+  for (const slot of root.querySelectorAll(".rules-card[data-card]")) {
+    const svg = cardSVG(slot.dataset.card);
+    if (svg) slot.innerHTML = svg; // the page's own markup from cards.js; the words name the card
+  }
 }
 
 /** The always-visible line under the title. */
@@ -47,11 +78,11 @@ export function mountRules(getTable, tableId) {
       ]);
       const page = h("div", { class: "rules-text" });
       page.innerHTML = rules.html; // the project's own pages, rendered with raw HTML escaped
-      const house = houseRules(table);
+      drawRuleCards(page);
       body.replaceChildren(
         h("section", { class: "rules-house", "aria-labelledby": "rules-house-heading" },
           h("h3", { id: "rules-house-heading" }, t("rules.houseRules")),
-          h("ul", {}, house.map((line) => h("li", {}, line))),
+          h("ul", {}, houseRuleItems(table)),
           h("p", { class: "deal-code-line" }, `${t("rules.dealCode")}: `,
             table.deal_code ? h("code", { id: "deal-code" }, table.deal_code) : h("span", { class: "hint" }, "—")),
           table.deal_code ? h("p", { class: "hint" }, t("rules.dealCodeHint")) : ""),
