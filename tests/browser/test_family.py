@@ -50,11 +50,13 @@ def test_a_three_deal_match_in_german_with_the_rules_at_hand(browser: Any, fast_
         page.click("#go-table")
         page.wait_for_selector("#board[data-version]")
 
-        # the house rules always in sight, the rules a click away, in German
+        # the house rules in the table's menu (a drawer on a phone), the rules a click away, in German
+        page.click("#menu-button")
         page.wait_for_selector("#house-rules:not([hidden])")
         assert page.inner_text("#house-rules").startswith("Hausregeln an diesem Tisch: Ass setzt aus: nein")
         assert "Zuggrenze: 60" in page.inner_text("#house-rules")
         assert page.inner_text("#match-line") == "Partie: Runde 1 von 3 · Anna (du) spielt in dieser Runde aus."
+        page.click("#side-close")
         page.click("#rules-button")
         page.wait_for_selector("#rules-dialog[open] .rules-text h1")
         dialog = page.inner_text("#rules-dialog")
@@ -66,12 +68,14 @@ def test_a_three_deal_match_in_german_with_the_rules_at_hand(browser: Any, fast_
         page.wait_for_selector("#rules-dialog:not([open])", state="attached")
 
         # pace: pause the bots and go on again (the server keeps the pace for the table)
+        page.click("#menu-button")
         page.wait_for_selector("#pace-row:not([hidden]) #pace-button")
         page.click("#pace-button")
         page.wait_for_selector("#pace-button[aria-pressed=true]")
         assert page.inner_text("#pace-button") == "Weiter"
         page.click("#pace-button")
         page.wait_for_selector("#pace-button[aria-pressed=false]")
+        page.keyboard.press("Escape")  # the menu closes: the table again
 
         tables = []
         for deal in (1, 2, 3):
