@@ -53,7 +53,7 @@ def test_server_refusals_are_shown_in_german(new_context: Any, server: Any) -> N
     ben.wait_for_selector("#join-error:not([hidden])")
     text = ben.inner_text("#join-error")
     assert text == "Jemand war schneller: Dieser Platz ist schon besetzt.", text
-    assert ben.get_attribute("#join-error", "title")  # the server's own words stay at hand
+    assert not ben.get_attribute("#join-error", "title")  # no English tooltip over the German words
 
     lobby = german(new_context)
     lobby.goto("/")

@@ -180,6 +180,12 @@ export function errorText(code, message) {
   return s === key ? message : s;
 }
 
+/** The server's own (English) words about a refusal, as a tooltip beside the page's words: only
+    on an English page and only when they say more; a German page shows no English. */
+export function serverWords(message, shown) {
+  return lang === "en" && message && message !== shown ? message : "";
+}
+
 /** A table's title: the one its creator gave, else "<game> at <name>'s" in the page's language. */
 export function tableTitle(table, gameTitle) {
   if (!table) return "";

@@ -2,7 +2,7 @@
 
 import { getJSON, h, loadGames } from "./api.js";
 import { eventText } from "./events.js";
-import { errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
+import { errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, serverWords, t, tableTitle } from "./i18n.js";
 import { renderer as rendererOf } from "./games.js";
 
 const $ = (id) => document.getElementById(id);
@@ -94,7 +94,7 @@ async function main() {
     go(0);
   } catch (err) {
     $("replay-error").textContent = errorText(err.code, err.message);
-    $("replay-error").title = err.message;
+    $("replay-error").title = serverWords(err.message, $("replay-error").textContent);
     $("replay-error").hidden = false;
   }
 }

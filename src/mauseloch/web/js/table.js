@@ -4,7 +4,7 @@
 import { applyLimits, copyLink, forgetSeat, getJSON, h, loadGames, postJSON, rememberSeat, savedInvite, saveInvite } from "./api.js";
 import { TableConnection } from "./conn.js";
 import { announcement, eventText } from "./events.js";
-import { errorText, getLang, initI18n, mountLangSwitch, nameNode, onLangChange, seatLabel, t, tableTitle } from "./i18n.js";
+import { errorText, getLang, initI18n, mountLangSwitch, nameNode, onLangChange, seatLabel, serverWords, t, tableTitle } from "./i18n.js";
 import { renderer as rendererOf } from "./games.js";
 import { mountFeedback, refusalText, renderSoundToggle, signalTurn, tellMoves, titled } from "./feedback.js";
 import { mountRules, renderHouseRules } from "./rules.js";
@@ -70,14 +70,14 @@ function sendMove(move) {
 function showError(text, detail) {
   const box = $("error-box");
   box.textContent = text;
-  box.title = detail && detail !== text ? detail : ""; // the server's own words, for those who look
+  box.title = serverWords(detail, text); // the server's own words, for those who look (English pages)
   box.hidden = false;
 }
 
 /** A refused HTTP request in the page's language (the server's message when the code is new). */
 function showFailure(el, err) {
   el.textContent = errorText(err.code, err.message);
-  el.title = err.message;
+  el.title = serverWords(err.message, el.textContent);
   el.hidden = false;
 }
 
