@@ -101,3 +101,27 @@ def test_every_mau_mau_refusal_has_a_key_and_reads_in_german() -> None:
     refusal_keys = {k for k in catalogue()["en"] if k.startswith("refuse.mm.")}
     rare = {"refuse.mm.stockEmpty", "refuse.mm.penaltyDraw", "refuse.mm.noJackOnJack"}  # a jack turned up first
     assert seen >= refusal_keys - rare, refusal_keys - seen
+
+
+def test_every_game_option_and_bot_the_lobby_offers_has_words_in_both_languages() -> None:
+    """Issue 23, defect 14: the German lobby showed Mausgeflippt's English description and
+    "Bot: search-fast"; every game, option, house-rule sentence and bot level has its words."""
+    import mauseloch
+    from mauseloch.server.lobby import web_bots
+
+    for lang in ("en", "de"):
+        words = catalogue()[lang]
+        for name, info in mauseloch.GAMES.items():
+            assert f"game.{name}" in words, (lang, name)
+            for bot in web_bots(name):
+                assert f"bot.{bot}" in words and words[f"bot.{bot}"] != bot, (lang, name, bot)
+            for opt in info.options:
+                assert f"opt.{opt.name}" in words and f"optHelp.{opt.name}" in words, (lang, opt.name)
+                keys = (
+                    [f"rulesHouse.{opt.name}.on", f"rulesHouse.{opt.name}.off"]
+                    if opt.type is bool
+                    else [f"rulesHouse.{opt.name}"]
+                )
+                assert all(k in words for k in keys), (lang, keys)
+    assert t("game.mausgeflippt", "de").startswith("Ein Reaktionsspiel")
+    assert t("bot.search-fast", "de") == "Denker (schnell)"
