@@ -160,11 +160,14 @@ async def honest_table(run: Run, address: str, errors: Counter[str]) -> None:
 
 async def honest_seat(run: Run, address: str, table: str, seat: int, token: str) -> None:
     url = f"ws://{run.bases[0]}/ws/{table}"
+    sent: dict[int, list[str]] = {}  # the moves this seat sent at each version (bench/server.py's tally)
     async with connect(url, proxy=None, max_size=1 << 22, open_timeout=60, local_addr=(address, 0)) as ws:
-        await seat_moves(run, ws, table, seat, token)
+        await seat_moves(run, ws, table, seat, token, sent)
 
 
-async def drive(port: int, seats: int, warmup: float, think: float, idle: int, seed: int) -> dict[str, Any]:
+async def drive(
+    port: int, seats: int, warmup: float, think: float, idle: int, seed: int, baseline_moves: int = BASELINE_MOVES
+) -> dict[str, Any]:
     tables = max(1, seats // SEATS_PER_TABLE)
     start = time.perf_counter()
     run = Run(
@@ -174,7 +177,7 @@ async def drive(port: int, seats: int, warmup: float, think: float, idle: int, s
     players = [asyncio.create_task(honest_table(run, honest_address(i), errors)) for i in range(tables)]
     await asyncio.sleep(warmup)
     waited = 0.0
-    while len(run.stats.latencies) < BASELINE_MOVES and waited < 120:  # a baseline before the attack
+    while len(run.stats.latencies) < baseline_moves and waited < 120:  # a baseline before the attack
         await asyncio.sleep(1)
         waited += 1
     baseline = [x * 1000 for x in run.stats.latencies]
@@ -231,6 +234,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=15.0, help="seconds of honest play before the attack")
     parser.add_argument("--think-ms", type=float, default=500.0, help="mean pause before an honest seat moves")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--baseline-moves", type=int, default=BASELINE_MOVES, help="honest moves measured before the attack starts"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line last")
     args = parser.parse_args()
     files = raise_file_limit()
@@ -239,7 +245,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         proc, port = start_server(f"sqlite:///{Path(tmp) / 'abuse.db'}", extra=())  # the default limits
         try:
-            result = asyncio.run(drive(port, args.seats, args.warmup, args.think_ms / 1000, args.idle, args.seed))
+            result = asyncio.run(
+                drive(port, args.seats, args.warmup, args.think_ms / 1000, args.idle, args.seed, args.baseline_moves)
+            )
             result["server_up"] = result["server_up"] and proc.poll() is None
         finally:
             proc.send_signal(signal.SIGINT)

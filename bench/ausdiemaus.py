@@ -11,12 +11,13 @@ machine noise hits both alike; the medians over the rounds count, and ``paired``
 each round's own kernel/engine ratio (the steadier figure on a busy machine). Goal: kernel
 >= 200,000 games/s per core and >= 100x the engine.
 
-    python bench/ausdiemaus.py [--players 4] [--seconds 2] [--rounds 5] [--all]
+    python bench/ausdiemaus.py [--players 4] [--seconds 2] [--rounds 5] [--all] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import time
@@ -97,7 +98,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per runner and round")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--all", action="store_true", help="every player count 2..6 (default deck each)")
+    parser.add_argument("--json", action="store_true", help="end with one JSON line of all figures")
     args = parser.parse_args()
+    rows = []
     counts = list(range(2, 7)) if args.all else [args.players]
     print(f"Aus die Maus! one core, median of {args.rounds} interleaved rounds of {args.seconds:g} s each")
     header = f"{'players':>7}  {'engine games/s':>15}  {'kernel games/s':>15}  {'ratio':>7}  {'paired':>7}  "
@@ -106,10 +109,15 @@ def main() -> None:
     for n in counts:
         eg, ef, kg, kf, paired = measure(n, args.seconds, args.rounds)
         print(f"{n:>7}  {eg:>15,.0f}  {kg:>15,.0f}  {kg / eg:>6.0f}x  {paired:>6.0f}x  {ef:>15,.0f}  {kf:>15,.0f}")
+        row = {"players": n, "engine_games_per_s": round(eg), "kernel_games_per_s": round(kg)}
+        row |= {"kernel_vs_engine": round(kg / eg, 1), "paired": round(paired, 1)}
+        rows.append(row | {"engine_flips_per_s": round(ef), "kernel_flips_per_s": round(kf)})
         if n == 4:
             ok_speed = "met" if kg >= 200_000 else "NOT met"
             ok_ratio = "met" if min(kg / eg, paired) >= 100 else "NOT met"
             print(f"         goal >= 200,000 kernel games/s per core: {ok_speed}; goal >= 100x the engine: {ok_ratio}")
+    if args.json:
+        print(json.dumps({"bench": "ausdiemaus", "seconds": args.seconds, "rounds": args.rounds, "rows": rows}))
 
 
 if __name__ == "__main__":

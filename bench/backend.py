@@ -48,17 +48,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--game", default="mau-mau")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--no-ray", action="store_true", help="leave the Ray backend out even when installed")
     parser.add_argument("--json", action="store_true", help="print one JSON line last")
     args = parser.parse_args()
     spec = make_spec(args.game, args.players, "random", 1, [])
     backends: list[Backend] = [LocalBackend(1), LocalBackend(os.cpu_count() or 1)]
-    try:
-        import ray
+    ray_state = "left out (--no-ray)"
+    if not args.no_ray:
+        try:
+            import ray
 
-        ray.init(include_dashboard=False, log_to_driver=False)
-        backends.append(make_backend("ray"))
-    except ImportError:
-        print("(Ray is not installed: pip install 'mauseloch[ray]')")
+            ray.init(include_dashboard=False, log_to_driver=False)
+            backends.append(make_backend("ray"))
+            ray_state = "measured"
+        except ImportError:
+            ray_state = "not installed"
+            print("(Ray is not installed: pip install 'mauseloch[ray]')")
     rows = [measure(spec, args.games, b) for b in backends]
     base = rows[0]
     print(f"{args.game}, {args.players} players, {args.games:,} random-bot games per backend")
@@ -72,7 +77,7 @@ def main() -> None:
             f"same report: {same}"
         )
     if args.json:
-        print(json.dumps({"game": args.game, "games": args.games, "rows": [
+        print(json.dumps({"game": args.game, "games": args.games, "ray": ray_state, "rows": [
             {k: v for k, v in row.items() if k != "report"} for row in rows
         ]}))  # fmt: skip
 

@@ -281,6 +281,17 @@ def openspiel_part(games: int, playouts: int, workers: int) -> dict[str, Any]:
             "interval": [mean - half, mean + half], "cpu_ms_per_decision": ms}  # fmt: skip
 
 
+def finite(value: Any) -> Any:
+    """``value`` with NaN (an interval over one deal) as null: JSON has no NaN."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(v) for v in value]
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="2-player duplicate games (part 2)")
@@ -310,7 +321,7 @@ def main() -> None:
             flush=True,
         )
         if args.json and args.only_openspiel:
-            print(json.dumps({"openspiel_ismcts_vs_search": part5}))
+            print(json.dumps(finite({"openspiel_ismcts_vs_search": part5})))
         if args.only_openspiel:
             return
 
@@ -356,7 +367,7 @@ def main() -> None:
         f"({100 * base:.1f} %) and the cheating search ({100 * cheat:.1f} %)"
     )
     if args.json:
-        print(json.dumps(report))
+        print(json.dumps(finite(report)))
 
 
 if __name__ == "__main__":

@@ -5,18 +5,20 @@ OpenSpiel's C++ ``crazy_eights(players=4)`` (install the ``bench`` extra for the
 Decisions per second is the figure to compare (the games differ in length). Rounds are
 interleaved so that machine noise hits every engine alike; the median round counts.
 
-    python bench/engine.py [--seconds 2] [--rounds 5]
+    python bench/engine.py [--seconds 2] [--rounds 5] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import resource
 import statistics
 import time
 import tracemalloc
 from collections.abc import Callable
+from typing import Any
 
 import mauseloch
 
@@ -115,19 +117,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one measured round per engine")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds; the median counts")
+    parser.add_argument("--json", action="store_true", help="end with one JSON line of all figures")
     args = parser.parse_args()
 
     engines: dict[str, Runner] = {"mauseloch mau-mau (string API)": run_mauseloch}
+    missing = []  # peers of the ``bench`` extra that are not installed: left out, and said so
     for label, factory in (("openspiel crazy_eights (C++)", make_openspiel), ("rlcard uno", make_rlcard)):
         runner = factory()
         if runner is None:
             print(f"{label}: not installed (pip install -e '.[bench]')")
+            missing.append(label)
         else:
             engines[label] = runner
 
     rng = random.Random(2026)
     for runner in engines.values():  # warm up caches and imports
-        runner(0.3, rng)
+        runner(min(0.3, args.seconds), rng)
     rates: dict[str, list[tuple[float, float, float]]] = {k: [] for k in engines}
     for _ in range(args.rounds):
         for label, runner in engines.items():
@@ -137,20 +142,28 @@ def main() -> None:
     print(f"\n4 players, random legal moves, median of {args.rounds} interleaved rounds of {args.seconds:g} s")
     print(f"{'engine':34} {'decisions/s':>12} {'games/s':>10} {'decisions/game':>15}")
     medians = {}
+    figures: dict[str, Any] = {"bench": "engine", "seconds": args.seconds, "rounds": args.rounds, "engines": {}}
     for label, rows in rates.items():
         dps = statistics.median(r[0] for r in rows)
         gps = statistics.median(r[1] for r in rows)
         length = statistics.median(r[2] for r in rows)
         medians[label] = dps
         print(f"{label:34} {dps:12,.0f} {gps:10,.0f} {length:15.1f}")
+        figures["engines"][label] = {"decisions_per_s": round(dps), "games_per_s": round(gps, 1)}
+        figures["engines"][label]["decisions_per_game"] = round(length, 1)
     ours = medians["mauseloch mau-mau (string API)"]
     for label, dps in medians.items():
         if label.startswith("mauseloch"):
             continue
         print(f"ratio mauseloch / {label}: {ours / dps:.2f}x decisions per second")
+        figures["engines"][label]["mauseloch_vs_this"] = round(ours / dps, 2)
     peak, per_game = mauseloch_memory()
     print(f"mauseloch memory: peak {peak:,.0f} KiB playing 300 games, {per_game:.1f} KiB per finished game kept")
-    print(f"process max RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB")
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"process max RSS: {rss:,.0f} MiB")
+    if args.json:
+        figures |= {"not_installed": missing, "memory_peak_kib": round(peak), "kib_per_game_kept": round(per_game, 1)}
+        print(json.dumps(figures | {"max_rss_mib": round(rss)}))
 
 
 if __name__ == "__main__":

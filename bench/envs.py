@@ -98,7 +98,7 @@ def bench_aec(seconds: float = 2.0, rounds: int = 5) -> dict[str, Any]:
             runners[label] = runner
     rng = random.Random(2026)
     for runner in runners.values():  # warm up imports and caches
-        runner(0.3, rng)
+        runner(min(0.3, seconds), rng)
     rates: dict[str, list[float]] = {k: [] for k in runners}
     for _ in range(rounds):
         for label, runner in runners.items():

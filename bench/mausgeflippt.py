@@ -11,12 +11,13 @@ A third row plays Mausgeflippt with the reaction bots of ``bots/reaction.py`` th
 simulation runner (views, sampled times, tie-breaks): what ``mauseloch simulate`` pays per game.
 Rounds are interleaved so that machine noise hits every runner alike; the median round counts.
 
-    python bench/mausgeflippt.py [--seconds 2] [--rounds 5]
+    python bench/mausgeflippt.py [--seconds 2] [--rounds 5] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 from collections.abc import Callable
@@ -98,6 +99,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per runner per round")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds; the median counts")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="end with one JSON line of all figures")
     args = parser.parse_args()
 
     rng = Rng(args.seed)
@@ -109,10 +111,15 @@ def main() -> None:
     base = statistics.median(g for g, _ in rates["mau-mau, random bots"])
     print(f"4 players, {args.rounds} rounds of {args.seconds:g} s, median round")
     print(f"{'runner':42} {'games/s':>10} {'decisions/s':>12} {'vs mau-mau':>11}")
+    rows = []
     for name, values in rates.items():
         games = statistics.median(g for g, _ in values)
         decisions = statistics.median(d for _, d in values)
         print(f"{name:42} {games:10.0f} {decisions:12.0f} {games / base:10.2f}x")
+        rows.append({"runner": name, "games_per_s": round(games, 1), "decisions_per_s": round(decisions)})
+        rows[-1]["vs_maumau"] = round(games / base, 2)
+    if args.json:
+        print(json.dumps({"bench": "mausgeflippt", "seconds": args.seconds, "rounds": args.rounds, "rows": rows}))
 
 
 if __name__ == "__main__":
