@@ -17,8 +17,9 @@ from open_spiel.python.algorithms import exploitability, ismcts, mcts, outcome_s
 import mauseloch
 import mauseloch.openspiel as mos
 from mauseloch import new_game
+from mauseloch.bots import make_bot
 from mauseloch.envs import maumau_v0
-from mauseloch.envs.maumau_obs import observation_size, rank_rewards
+from mauseloch.envs.maumau_obs import observation_fields, observation_size, rank_rewards
 
 
 def _play_random(state: pyspiel.State, rng: np.random.Generator, moves: int) -> None:
@@ -229,3 +230,31 @@ def test_openspiel_policy_gradient_trains_on_mau_mau() -> None:
             agent.step(ts)
     after = list(agents[0]._net_torso.parameters())
     assert any(not torch.equal(a, b) for a, b in zip(before, after, strict=True))
+
+
+def test_tensors_stay_exact_when_read_only_now_and_then() -> None:
+    """A learner reads its own seat's tensor only now and then. Deal 4 at five seats, played by
+    heuristic bots: between the reads after move 0 and move 11 the draw pile runs out, the
+    discard pile is shuffled into it and grows back to one card, another card: the flags must
+    show the pile as it is, not as it was."""
+    engine = new_game("mau-mau", 5, 4)
+    bots = [make_bot("mau-mau", "heuristic", 40 + s) for s in range(5)]
+    moves = []
+    while len(moves) < 11:
+        seat = engine.to_move
+        moves.append(engine.action_id(bots[seat].choose(engine.view(seat), engine.legal_moves())))
+        engine.play(engine.move_of(moves[-1]))
+    assert any(e["type"] == "reshuffle" for e in engine.events) and len(engine.discard) == 1
+    state = pyspiel.load_game("mauseloch_maumau", {"players": 5}).new_initial_state()
+    state.apply_action(4)
+    start, size = next((s, n) for name, s, n, _ in observation_fields(5) if name == "discard")
+    for seat in range(5):
+        state.observation_tensor(seat)
+    for action in moves:
+        state.apply_action(action)
+    truth = np.zeros(size, np.float32)
+    truth[engine.discard] = 1.0
+    for seat in range(5):
+        np.testing.assert_array_equal(
+            np.asarray(state.observation_tensor(seat), np.float32)[start : start + size], truth
+        )

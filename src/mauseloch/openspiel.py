@@ -176,6 +176,10 @@ class MauMauState(pyspiel.State):
         actor: int = game.to_move  # type: ignore[assignment]
         since = game.event_count
         log.play(int(action))  # IllegalMove/ValueError leave the state as it was
+        # The log keeps the discard pile's flags by comparing the pile's length with the last
+        # read; a reshuffle between two reads can bring the length back (stale flags), so read
+        # after every move, whatever the tensors are asked for later.
+        log.observe(actor)
         got: list[str] = []
         for event in game.events_since(since):
             if event["type"] == "draw" and event["seat"] == actor:
