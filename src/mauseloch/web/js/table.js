@@ -4,7 +4,7 @@
 import { applyLimits, copyLink, forgetSeat, getJSON, h, loadGames, postJSON, rememberSeat, savedInvite, saveInvite } from "./api.js";
 import { TableConnection } from "./conn.js";
 import { announcement, eventText } from "./events.js";
-import { errorText, getLang, initI18n, mountLangSwitch, nameNode, onLangChange, seatLabel, serverWords, t, tableTitle } from "./i18n.js";
+import { errorText, getLang, initI18n, limitName, mountLangSwitch, nameNode, onLangChange, seatLabel, serverWords, t, tableTitle } from "./i18n.js";
 import { renderer as rendererOf } from "./games.js";
 import { mountFeedback, refusalText, renderSoundToggle, signalTurn, tellMoves, titled } from "./feedback.js";
 import { mountRules, renderHouseRules } from "./rules.js";
@@ -592,6 +592,7 @@ function main() {
     .then((data) => {
       state.games = data.games || [];
       applyLimits(data.limits);
+      limitName($("join-name"), data.limits && data.limits.name); // characters people see, as the server counts
       if (data.limits && data.limits.waiting_minutes) state.waitingMinutes = data.limits.waiting_minutes;
       render();
     })
