@@ -352,3 +352,29 @@ def test_view_of_a_bad_seat_raises(midgame: mauseloch.Game) -> None:
     for bad in (-1, 3, True, "1", 1.0):
         with pytest.raises(ValueError):
             midgame.view(bad)  # type: ignore[arg-type]
+
+
+def test_register_bot_refuses_kinds_make_bot_could_never_find() -> None:
+    """``make_bot`` and ``--bots`` look a kind up trimmed, in lower case and split at commas: a
+    kind registered otherwise (``"a,b"``, ``""``) was stored and never found. Refused now, as
+    are a factory that cannot be called and a game that does not exist; nothing is registered."""
+    import numpy as np
+
+    from mauseloch.bots import bot_kinds, make_bot, register_bot
+
+    before = {g: bot_kinds(g) for g in mauseloch.GAMES}
+    for kind in ("", "  ", "a,b", "two words", 7, None):
+        with pytest.raises(ValueError, match="a bot kind must be a word"):
+            register_bot(kind, lambda seed: None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="factory must be callable"):
+        register_bot("never", "not a factory")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        register_bot("never", lambda seed: None, game="chess")  # type: ignore[arg-type,return-value]
+    assert {g: bot_kinds(g) for g in mauseloch.GAMES} == before
+    # a NumPy seed makes the same bot as the plain one (api.md: NumPy integers wherever a number is taken)
+    view, legal = mauseloch.new_game("mau-mau", seed=3).view(0), mauseloch.new_game("mau-mau", seed=3).legal_moves()
+    a, b = make_bot("mau-mau", "random", np.uint64(2**63)), make_bot("mau-mau", "random", 2**63)
+    assert [a.choose(view, legal) for _ in range(20)] == [b.choose(view, legal) for _ in range(20)]
+    for bad in (True, -1, 1.0):
+        with pytest.raises(ValueError, match="seed must be"):
+            make_bot("mau-mau", "random", bad)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..engine import game_info
+from ..engine import as_int, game_info
 
 
 class Bot(Protocol):
@@ -34,8 +34,17 @@ _ANY = "*"
 
 
 def register_bot(kind: str, factory: BotFactory, game: str = _ANY) -> None:
-    """Make ``kind`` available for ``game`` (``"*"``: every game)."""
-    _REGISTRY.setdefault(game, {})[kind] = factory
+    """Make ``kind`` available for ``game`` (``"*"``: every game); ``factory(seed)`` makes one.
+
+    ``kind`` is stored as ``make_bot`` and ``--bots`` look it up (trimmed, lower case), so a kind
+    that could never be found (empty, with a comma or a space) is refused; so is a game name
+    that is not registered. Registering a kind again replaces it."""
+    key = kind.strip().lower() if isinstance(kind, str) else ""
+    if not key or any(c in key for c in ", \t"):
+        raise ValueError(f"a bot kind must be a word without commas or spaces, got {kind!r}")
+    if not callable(factory):
+        raise ValueError(f"factory must be callable (seed -> bot), got {factory!r}")
+    _REGISTRY.setdefault(game if game == _ANY else game_info(game).name, {})[key] = factory
 
 
 def _load() -> None:
@@ -57,7 +66,7 @@ def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
     factory = _REGISTRY.get(name, {}).get(key) or _REGISTRY.get(_ANY, {}).get(key)
     if factory is None:
         raise ValueError(f"unknown bot {kind!r} for {name}; available: {', '.join(bot_kinds(name))}")
-    return factory(seed)
+    return factory(as_int(seed, "seed", 0))  # a plain int: the bots do arithmetic with it
 
 
 def bots_for_seats(game: str, kinds: str, seats: int) -> list[str]:
