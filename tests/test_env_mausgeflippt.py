@@ -302,3 +302,33 @@ def test_render_ansi_shows_the_public_table() -> None:
     text = env.render()
     assert isinstance(text, str) and "mouse m" in text and "player_1: 7 cards" in text
     assert parallel_env().render() is None
+
+
+@pytest.mark.parametrize("kind", ["int64", "int32", "uint16"])
+def test_every_number_the_env_takes_may_be_a_numpy_integer(kind: str) -> None:
+    """``bucket_ms`` and ``max_cycles`` refused NumPy integers (``type(x) is int``); decode,
+    encode and action_mask took any value unchecked. Now all go through the engine's as_int."""
+    to = getattr(np, kind)
+    env = parallel_env(players=to(3), hand_size=to(5), window_ms=to(3000), bucket_ms=to(100), max_cycles=to(50))
+    plain = parallel_env(players=3, hand_size=5, window_ms=3000, bucket_ms=100, max_cycles=50)
+    assert (env.buckets, env.bucket_ms, env.max_cycles) == (plain.buckets, 100, 50) and type(env.bucket_ms) is int
+    obs, _ = env.reset(seed=to(4))
+    assert np.array_equal(obs["player_0"]["observation"], plain.reset(seed=4)[0]["player_0"]["observation"])
+    assert np.array_equal(env.action_mask(to(1)), env.action_mask(1))
+    for action in (0, 7, env.no_reaction):
+        assert env.decode(to(action)) == env.decode(action)
+    assert env.encode(REACTIONS[1], to(250)) == env.encode(REACTIONS[1], 250)
+    assert env.step({a: to(env.no_reaction) for a in env.agents})[0].keys() == set(env.agents)
+    for bad in (True, 1.5, -1, env.no_reaction + 1):
+        with pytest.raises(ValueError, match="action must be"):
+            env.decode(bad)
+    for bad_ms in (True, -1, 2.5):
+        with pytest.raises(ValueError, match="ms must be"):
+            env.encode(REACTIONS[1], bad_ms)
+    with pytest.raises(ValueError, match="is no reaction"):
+        env.encode("reveal", 100)
+    with pytest.raises(ValueError, match="seat must be"):
+        env.action_mask(3)
+    for name in ("bucket_ms", "max_cycles"):
+        with pytest.raises(ValueError, match=name):
+            parallel_env(**{name: np.float64(100)})

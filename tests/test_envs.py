@@ -547,6 +547,20 @@ def test_a_numpy_seat_picks_the_learners_seat() -> None:
 
     env = MauMauSingleEnv(players=3, seat=np.int64(2))
     assert type(env.seat) is int and env.seat == 2
+    # every number the envs take: players, options, seeds (Gymnasium's own generator refuses a
+    # NumPy seed, so the env makes it a plain int first) and actions
+    single = MauMauSingleEnv(players=np.int64(3), seat=np.int32(1), move_limit=np.int64(40))
+    plain = MauMauSingleEnv(players=3, seat=1, move_limit=40)
+    obs, info = single.reset(seed=np.int64(3))
+    assert np.array_equal(obs, plain.reset(seed=3)[0])
+    step = single.step(np.int64(np.flatnonzero(info["action_mask"])[0]))
+    assert np.array_equal(step[0], plain.step(int(np.flatnonzero(info["action_mask"])[0]))[0])
+    with pytest.raises(ValueError, match="seed"):
+        single.reset(seed=np.float64(3))
+    aec = maumau_v0.env(players=np.int64(3), move_limit=np.int32(50))
+    aec.reset(seed=np.uint64(5))
+    aec.step(np.int64(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
+    assert type(aec.unwrapped.players) is int  # type: ignore[attr-defined]
     for bad in (True, 3, 1.0, np.float64(1)):
         with pytest.raises(ValueError, match="seat"):
             MauMauSingleEnv(players=3, seat=bad)

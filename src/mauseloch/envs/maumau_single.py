@@ -92,6 +92,8 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game; its seed comes from ``seed`` (then from the env's generator).
         ``options={"deck": [...]}`` deals a fixed deck."""
+        if seed is not None:  # Gymnasium's generator takes only a plain int: a NumPy seed becomes one
+            seed = as_int(seed, "seed (or None)", 0)
         deck = options.get("deck") if isinstance(options, dict) else None
         if deck is not None:  # a bad deck is refused before the generator moves on
             new_game("mau-mau", self.players, 0, self.game_options, deck)

@@ -156,10 +156,8 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
-        if type(bucket_ms) is not int or bucket_ms < 1:
-            raise ValueError(f"bucket_ms must be a whole number of milliseconds ≥ 1, got {bucket_ms!r}")
-        if type(max_cycles) is not int or max_cycles < 1:
-            raise ValueError(f"max_cycles must be a whole number ≥ 1, got {max_cycles!r}")
+        bucket_ms = as_int(bucket_ms, "bucket_ms (milliseconds)", 1)
+        max_cycles = as_int(max_cycles, "max_cycles", 1)
         # the engine checks players and its options (the same messages as everywhere else)
         self._options = {"hand_size": hand_size, "window_ms": window_ms}
         probe = new_game(GAME, players=players, seed=0, options=self._options)
@@ -203,6 +201,7 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
     # ------------------------------------------------------------------ actions
     def decode(self, action: int) -> tuple[str, int] | None:
         """The reaction and its time (ms) of ``action``; None: no reaction."""
+        action = as_int(action, "action", 0, self.no_reaction)
         if action == self.no_reaction:
             return None
         reaction, bucket = divmod(action, self.buckets)
@@ -210,13 +209,16 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
 
     def encode(self, move: str, ms: int) -> int:
         """The action of reacting ``move`` at ``ms`` (rounded up to its bucket, at most the last)."""
-        bucket = min(self.buckets, max(1, -(-ms // self.bucket_ms))) - 1
+        if move not in REACTIONS:
+            raise ValueError(f"{move!r} is no reaction; reactions: {', '.join(REACTIONS)}")
+        bucket = min(self.buckets, max(1, -(-as_int(ms, "ms", 0) // self.bucket_ms))) - 1
         return REACTIONS.index(move) * self.buckets + bucket
 
     def action_mask(self, seat: int) -> np.ndarray:
         """1 for every action ``seat`` may take now (all buckets of each legal reaction)."""
         game = self.game
         assert game is not None
+        seat = as_int(seat, "seat", 0, self.players - 1)
         legal = np.zeros(len(REACTIONS) + 1, np.int8)
         legal[-1] = 1  # no reaction
         if not game.is_over and game.to_move is None:
