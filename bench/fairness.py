@@ -33,6 +33,11 @@ local socket and the server's own delays, can only make a gain look larger.
 ``gain_ms_by_cheat`` is the largest gain over the cheat's windows (``gain_ms_mean_by_cheat``:
 the mean); ``honest_gain_ms`` is the same for an honest client on the same line, the baseline.
 
+**The issue's duel**: the ``held-300`` cheat, really reacting in 450 ms and claiming 150 ms,
+against an honest player reacting in 350 ms, both 50 ms each way: ``held_cheat_wins`` says how
+many of the windows both reacted in the cheat won (before the referee credited only what the
+server measured: every one).
+
 **Far against near** (``--tables`` tables, played before the cheats): an honest player 150 ms
 each way who truly reacts 20 ms faster than an honest player 10 ms each way (reactions drawn
 from 300–600 ms, the same draw for both); ``faster_wins_share`` is the share of windows both
@@ -312,7 +317,7 @@ class Server:
             self.url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
         )
         with urllib.request.urlopen(req, timeout=10) as res:
-            return json.loads(res.read())  # type: ignore[no-any-return]
+            return json.loads(res.read())
 
     def table(self) -> tuple[str, list[tuple[int, str]]]:
         """A fresh two-person Mausgeflippt table: its id and (seat, token) of both persons."""
@@ -385,7 +390,16 @@ def run(windows: int, tables: int, jitter: float, seed: int) -> dict[str, Any]:
                 p = Client(ws + table, partner[0], partner[1], "silent", CHEAT_LINE_MS, jitter, mine + 50, mine + 50)
                 cheaters[cheat] = (table, c)
                 clients += [c, p]
+            # the issue's table: the held-300 cheat reacting in 450 ms (claiming 150) against an
+            # honest player reacting in 350 ms, both 50 ms each way
+            duel, (a, b) = server.table()
+            liar = Client(ws + duel, a[0], a[1], "held-300", CHEAT_LINE_MS, jitter, seed + 7, seed + 7, (450, 450))
+            rival = Client(ws + duel, b[0], b[1], "honest", CHEAT_LINE_MS, jitter, seed + 8, seed + 8, (350, 350))
+            clients += [liar, rival]
             asyncio.run(play(clients, windows))
+            duel_log = server.windows(duel)
+            rivals = {s.version for s in rival.sent}
+            duels = [duel_log[s.version]["decision"]["seat"] for s in liar.sent if s.version in rivals & set(duel_log)]
             by_cheat: dict[str, list[float]] = {}
             for cheat, (table, c) in cheaters.items():
                 by_cheat[cheat] = gains_of(c, server.windows(table))
@@ -429,6 +443,7 @@ def run(windows: int, tables: int, jitter: float, seed: int) -> dict[str, Any]:
         "far_near_windows": judged,
         "far_near_windows_skipped": skipped,
         "faster_wins_share": round(won / judged, 4) if judged else 0.0,
+        "held_cheat_wins": f"{sum(seat == liar.seat for seat in duels)} of {len(duels)}",
         "far_near_windows_server_late": stalled,
         "faster_wins_share_server_on_time": round(won_unstalled / (judged - stalled), 4) if judged > stalled else 0.0,
         "seconds": round(time.perf_counter() - start, 1),
