@@ -258,3 +258,18 @@ def test_tensors_stay_exact_when_read_only_now_and_then() -> None:
         np.testing.assert_array_equal(
             np.asarray(state.observation_tensor(seat), np.float32)[start : start + size], truth
         )
+
+
+def test_aus_die_maus_resample_keeps_every_information_state() -> None:
+    game = pyspiel.load_game("mauseloch_ausdiemaus", {"players": 3})
+    state = game.new_initial_state()
+    state.apply_action(5)
+    for _ in range(20):
+        state.apply_action(0)
+    sample = state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    for seat in range(3):
+        assert sample.information_state_string(seat) == state.information_state_string(seat)
+        assert sample.observation_string(seat) == state.observation_string(seat)
+    before = sample.information_state_string(0)
+    sample.apply_action(0)  # the sample's own flips extend what was known (perfect recall)
+    assert sample.information_state_string(0).startswith(before + " flip(seat=")

@@ -401,7 +401,10 @@ class AusDieMausState(pyspiel.State):
         self._players, self._options, self._deals = game.players, game.options, game.deals
         self._deal: int | None = None
         self._game: Game | None = None
-        self._prefix = ""  # a sample's own log starts afresh: what was turned over before it
+        # A sample's own log starts afresh: what was turned over before it, and where its own
+        # log's part begins.
+        self._prefix = ""
+        self._since = 0
 
     def current_player(self) -> int:
         if self._game is None:
@@ -439,17 +442,19 @@ class AusDieMausState(pyspiel.State):
         if self._game is not None:
             seed = int(float(probability_sampler()) * SEED_LIMIT) % SEED_LIMIT
             sample._game = self._game.determinize(player_id, seed)
-            sample._prefix = self.public_text() + " | "
+            sample._prefix = self.public_text()
+            sample._since = sample._game.event_count
         return sample
 
     def public_text(self) -> str:
         """Every card turned over so far and what it did, in order (all seats know it)."""
         if self._game is None:
             return "before the deal"
-        events = [e for e in self._game.events if "cards" not in e]
-        return self._prefix + " ".join(
+        events = [e for e in self._game.events_since(self._since) if "cards" not in e]
+        text = " ".join(
             e["type"] + "(" + ",".join(f"{k}={v}" for k, v in e.items() if k != "type") + ")" for e in events
         )
+        return " ".join(part for part in (self._prefix, text) if part)
 
     def __str__(self) -> str:
         if self._game is None:
