@@ -15,6 +15,7 @@ from ..engine import (
     IllegalMove,
     OptionSpec,
     Rng,
+    as_int,
     check_deck,
     check_seed,
     competition_ranks,
@@ -601,7 +602,7 @@ class MauMau(Game):
     # ------------------------------------------------------------------ reading
     def hand(self, seat: int) -> list[str]:
         """The cards of ``seat`` in hand order (library users and the engine's own tests)."""
-        return sorted(_bits_to_cards(self.hands[seat]), key=sort_key)
+        return sorted(_bits_to_cards(self.hands[as_int(seat, "seat", 0, self._players - 1)]), key=sort_key)
 
     # What decides the ranking in result(), in order (MM-16: fewest cards left first, then fewest card points): the
     # result's figure and whether fewer or more is better, for the pages to explain the ranking.

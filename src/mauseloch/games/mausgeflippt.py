@@ -23,6 +23,7 @@ from ..engine import (
     IllegalMove,
     OptionSpec,
     Rng,
+    as_int,
     check_deck,
     competition_ranks,
     derive_seed,
@@ -539,6 +540,7 @@ class Mausgeflippt(Game):
 
     def hand(self, seat: int) -> list[str]:
         """The cards of ``seat`` in table order (library users and the engine's own tests)."""
+        seat = as_int(seat, "seat", 0, self._players - 1)
         cached = self._hands[seat]
         if cached is None:
             cached = self._hands[seat] = [FACES[f] for f in self._hand_ids(seat)]
