@@ -1,12 +1,13 @@
 """Learner steps per CPU second: the compiled vector environment next to Gymnasium's sync vector of
 ``mauseloch/MauMau-v0`` (the same games), heads-up, each learner playing its first legal action.
 
-    python bench/vector_env.py [--envs 256] [--sync-envs 16] [--seconds 3]
+    python bench/vector_env.py [--envs 256] [--sync-envs 16] [--seconds 3] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from typing import Any
 
@@ -34,7 +35,9 @@ def main() -> None:
     ap.add_argument("--envs", type=int, default=256)
     ap.add_argument("--sync-envs", type=int, default=16)
     ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
     args = ap.parse_args()
+    rows = []
     for rivals in ("random", "heuristic"):
         ours = rate(MauMauVectorEnv(num_envs=args.envs, opponents=rivals), args.seconds)
         sync = gymnasium.make_vec("mauseloch/MauMau-v0", num_envs=args.sync_envs, vectorization_mode="sync",
@@ -42,6 +45,9 @@ def main() -> None:
         theirs = rate(sync, args.seconds)
         print(f"{rivals:<9} rivals: vector env {ours:,.0f}/s ({args.envs} games), sync MauMau-v0 {theirs:,.0f}/s "
               f"({args.sync_envs} games): {ours / theirs:.0f}×")  # fmt: skip
+        rows.append({"rivals": rivals, "vector_steps_per_s": ours, "sync_steps_per_s": theirs})
+    if args.json:
+        print(json.dumps({"bench": "vector_env", "envs": args.envs, "sync_envs": args.sync_envs, "rows": rows}))
 
 
 if __name__ == "__main__":

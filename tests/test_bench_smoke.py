@@ -55,6 +55,7 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
          "kernel_simulate_per_s", "kernel_simulate_vs_engine", "engine_per_s", "goal_met"},
     ),
     "mausgeflippt.py": (["--seconds", "0.05", "--rounds", "1"], {"bench", "seconds", "rounds", "rows"}),
+    "vector_env.py": (["--envs", "4", "--sync-envs", "2", "--seconds", "0.05"], {"bench", "envs", "sync_envs", "rows"}),
     "server.py": (
         ["--seats", "8", "--duration", "2", "--warmup", "1", "--client-procs", "1"],
         {"runs"},
