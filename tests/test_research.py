@@ -37,7 +37,10 @@ def test_the_action_table_is_the_engines() -> None:
 
 
 def test_a_trained_policy_plays_in_a_tournament(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the example registers its bot: into a copy of the registry, so other tests see the shipped kinds
+    # The example registers its bot: into a copy of the registry, so later tests see only the
+    # shipped kinds. The bot modules are loaded first (bot_kinds), or they would register
+    # themselves into the copy and be gone with it.
+    shipped = mauseloch.bots.bot_kinds("mau-mau")
     monkeypatch.setitem(mauseloch.bots._REGISTRY, "mau-mau", dict(mauseloch.bots._REGISTRY.get("mau-mau", {})))
     example = _load(ROOT / "examples" / "policy_in_tournament.py", "policy_in_tournament")
     weights = example.train(30)
@@ -46,6 +49,8 @@ def test_a_trained_policy_plays_in_a_tournament(monkeypatch: pytest.MonkeyPatch)
     assert [row["bot"] for row in rep["kinds"]] == ["linear-policy", "heuristic", "random"]
     assert rep["games"] == 3 * 6
     assert all(row["rating_ci95"] is not None for row in rep["kinds"])
+    monkeypatch.undo()
+    assert mauseloch.bots.bot_kinds("mau-mau") == shipped
 
 
 def test_the_baselines_command_writes_its_table(tmp_path: Path) -> None:
