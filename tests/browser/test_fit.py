@@ -58,8 +58,9 @@ MEASURE = """
       if (!inStrip) overflow.push('sticks out: ' + el.outerHTML.slice(0, 120));
     }
     const st = getComputedStyle(el);
+    // (a text field's own text scrolls inside it by design)
     if (st.overflowX !== 'visible' && st.textOverflow !== 'ellipsis' && !allowed(el)
-        && el.scrollWidth > el.clientWidth + 1) {
+        && !el.matches('input, select, textarea') && el.scrollWidth > el.clientWidth + 1) {
       overflow.push('scrolls sideways: ' + el.outerHTML.slice(0, 120) + ' ' + el.scrollWidth + '>' + el.clientWidth);
     }
   }
@@ -206,6 +207,54 @@ def test_a_decision_fits_every_screen_in_german_and_english(browser: Any, server
                 check_axe(page, f"{game} {lang} {name}")
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"),
+    [("mau-mau", ["me"] + ["bot:random"] * 4), ("aus-die-maus", ["me"] + ["bot:random"] * 5)],
+    ids=["mau-mau-5", "aus-die-maus-6"],
+)
+def test_a_full_table_with_long_names_fits_every_screen(
+    browser: Any, server: Server, game: str, seats: list[str]
+) -> None:
+    """The most seats a game has, and a 32-character name: the rivals' strip stays compact."""
+    ctx = browser.new_context(base_url=server.url, locale="de-DE", has_touch=True, viewport=SIZES["phone"])
+    ctx.set_default_timeout(30000)
+    try:
+        page = ctx.new_page()
+        create_table(page, game, seats, name="W" * 32, clock="relaxed")
+        open_table(page)
+        for name, size in SIZES.items():
+            reach(page, game)
+            page.set_viewport_size(size)
+            settle(page)
+            check_decision(page, game, f"{game} {len(seats)} seats {name}", size)
+    finally:
+        ctx.close()
+
+
+def test_waiting_and_joining_fit_every_screen(browser: Any, server: Server) -> None:
+    """The panels before a game: the creator's invite link, and the join form of the one invited."""
+    ctx = browser.new_context(base_url=server.url, locale="de-DE", has_touch=True, viewport=SIZES["phone"])
+    other = browser.new_context(base_url=server.url, locale="en-US", has_touch=True, viewport=SIZES["phone"])
+    try:
+        anna = ctx.new_page()
+        _, invite = create_table(anna, "mau-mau", ["me", "human", "bot:random"], name="W" * 32)
+        open_table(anna)
+        anna.wait_for_selector("#waiting:not([hidden])")
+        ben = other.new_page()
+        ben.goto(invite)
+        ben.wait_for_selector("#join-panel:not([hidden])")
+        for page, panel in ((anna, "#waiting"), (ben, "#join-panel")):
+            for name, size in SIZES.items():
+                page.set_viewport_size(size)
+                settle(page)
+                got = check_fits(page, f"{panel} {name}", size, {"panel": panel})
+                assert inside(got["boxes"]["panel"], {"width": size["width"], "height": 10**6}), got["boxes"]
+            check_axe(page, panel)
+    finally:
+        ctx.close()
+        other.close()
 
 
 def test_a_long_hand_scrolls_in_its_strip_and_keeps_the_pile_in_sight(browser: Any, server: Server) -> None:
