@@ -564,3 +564,26 @@ def test_a_numpy_seat_picks_the_learners_seat() -> None:
     for bad in (True, 3, 1.0, np.float64(1)):
         with pytest.raises(ValueError, match="seat"):
             MauMauSingleEnv(players=3, seat=bad)
+
+
+def test_the_discard_flags_follow_the_pile_when_read_now_and_then() -> None:
+    """A learner may observe only some steps (its own turns, say). The discard pile's flags must
+    match the engine's pile whenever they are read, even when a reshuffle (MM-8) between two reads
+    let the pile grow back to the length it had (a cache keyed by the length went stale)."""
+    players = 5
+    start, size = next((s, n) for name, s, n, _ in observation_fields(players) if name == "discard")
+    reshuffled_reads = 0
+    for seed in range(40):
+        game = mauseloch.new_game("mau-mau", players=players, seed=seed)
+        log = PublicLog(game)  # type: ignore[arg-type]
+        rng = random.Random(seed)
+        reshuffles_seen = 0
+        while not game.is_over:
+            if game.to_move == 0:  # read only on seat 0's turns, as a one-seat learner does
+                obs = log.observe(0)
+                assert sorted(np.flatnonzero(obs[start : start + size]).tolist()) == sorted(game.discard)
+                reshuffles = sum(1 for e in game.events if e["type"] == "reshuffle")
+                reshuffled_reads += reshuffles > reshuffles_seen
+                reshuffles_seen = reshuffles
+            log.play(game.action_id(rng.choice(game.legal_moves())))
+    assert reshuffled_reads > 0  # the games did reach reads across a reshuffle

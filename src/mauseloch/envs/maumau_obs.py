@@ -185,7 +185,7 @@ class PublicLog:
     moves, so one log serves all observers."""
 
     __slots__ = (
-        "_at", "_discard", "_discard_len", "_move_limit", "_options",
+        "_at", "_discard", "_move_limit", "_options",
         "game", "lacked", "last", "received", "size",
     )  # fmt: skip
 
@@ -199,8 +199,7 @@ class PublicLog:
         self.size = observation_size(n)
         self._options = sum(1 << i for i, name in enumerate(_OPTION_NAMES) if game.options[name])
         self._move_limit: int = game.options["move_limit"]
-        self._discard = 0  # the discard pile's cards as a mask, kept up to date by ``observe``
-        self._discard_len = 0
+        self._discard = 0  # the discard pile's cards as a mask, made by ``observe``
 
     def play(self, action: int) -> None:
         """Play action id ``action`` for the seat to move (``IllegalMove``/``ValueError`` leave
@@ -224,12 +223,10 @@ class PublicLog:
         call (``_encode``); here only the public facts are gathered."""
         game = self.game
         pile = game.discard
-        if len(pile) != self._discard_len:  # a card was laid, or the pile was reshuffled (MM-8)
-            if len(pile) == self._discard_len + 1:
-                self._discard |= 1 << pile[-1]
-            else:
-                self._discard = sum(1 << c for c in pile)
-            self._discard_len = len(pile)
+        # The pile's mask is made anew each time (about 1 µs for 30 cards): a cache keyed by the
+        # pile's length went stale when a reshuffle (MM-8) between two reads let the pile grow
+        # back to the same length.
+        self._discard = sum(1 << c for c in pile)
         to_move = -1 if game.to_move is None else game.to_move  # None once over
         obs = np.zeros(self.size, dtype=np.float32)
         _encode(
