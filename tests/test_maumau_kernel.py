@@ -197,6 +197,15 @@ def test_kernel_refuses_illegal_actions_and_changes_nothing() -> None:
         kernel.MauMauBatch(2, players=3, options={"aces": True})
     with pytest.raises(ValueError, match="num_games"):
         kernel.MauMauBatch(0)
+    with pytest.raises(ValueError, match="seed"):
+        kernel.MauMauBatch(2, seed=-1)
+
+
+def test_batch_takes_numpy_integers_as_the_engine_does() -> None:
+    """``MauMauBatch(np.int64(8), seed=np.uint64(…))`` deals the games plain ints deal."""
+    plain = kernel.MauMauBatch(8, players=3, seed=5)
+    numpy = kernel.MauMauBatch(np.int64(8), players=np.int32(3), seed=np.uint64(5))
+    assert np.array_equal(plain.obs, numpy.obs) and np.array_equal(plain.masks, numpy.masks)
 
 
 def test_kernel_action_table_is_the_engines() -> None:

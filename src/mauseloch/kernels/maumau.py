@@ -61,7 +61,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..engine import game_info
+from ..engine import as_int, game_info
 from ..games.maumau import CARD_FIT, CARD_ID, JACK, JACKS, POINTS, SEVEN, SEVENS, SUIT_MASK, SUITS, MauMau
 from .ausdiemaus import GOLDEN, LIMIT16, RECIP16, derive_seed, mix64
 
@@ -608,10 +608,8 @@ class MauMauBatch:
     """
 
     def __init__(self, num_games: int, players: int = 4, seed: int = 0, options: dict[str, Any] | None = None) -> None:
-        if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
-            raise ValueError(f"num_games must be a whole number of at least 1, got {num_games!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
-            raise ValueError(f"seed must be a whole number in [0, 2**64), got {seed!r}")
+        num_games = as_int(num_games, "num_games", 1)
+        seed = as_int(seed, "seed", 0, (1 << 64) - 1)
         self.opts = options_array(players, options)
         self.players = int(self.opts[O_PLAYERS])
         self.num_games = num_games
