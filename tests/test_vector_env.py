@@ -131,3 +131,16 @@ def test_bad_actions_and_step_before_reset() -> None:
         envs.step(np.zeros(3, dtype=np.int64))
     with pytest.raises(ValueError, match="one action id per game"):
         envs.step(np.array([0.5, 1.0]))
+
+
+def test_make_vec_with_the_vector_entry_point_gives_the_compiled_env() -> None:
+    """``gymnasium.make_vec("mauseloch/MauMau-v0", …, vectorization_mode="vector_entry_point")``
+    is the compiled vector env, with the arguments passed on."""
+    envs = gymnasium.make_vec(
+        "mauseloch/MauMau-v0", num_envs=3, vectorization_mode="vector_entry_point", players=3, opponents="heuristic"
+    )
+    assert isinstance(envs, MauMauVectorEnv)
+    assert (envs.num_envs, envs.players, envs.opponents) == (3, 3, ["heuristic", "heuristic"])
+    obs, info = envs.reset(seed=2)
+    assert obs.shape == (3, envs.single_observation_space.shape[0]) and info["action_mask"].shape == (3, 47)
+    envs.close()

@@ -26,4 +26,9 @@ except ImportError:  # the ``rl`` extra is not installed: nothing to register
     pass
 else:
     if MAUMAU_ID not in gymnasium.registry:
-        gymnasium.register(id=MAUMAU_ID, entry_point="mauseloch.envs.maumau_single:MauMauSingleEnv")
+        gymnasium.register(
+            id=MAUMAU_ID,
+            entry_point="mauseloch.envs.maumau_single:MauMauSingleEnv",
+            # gymnasium.make_vec(MAUMAU_ID, num_envs=N, vectorization_mode="vector_entry_point"): compiled
+            vector_entry_point="mauseloch.envs.vector:MauMauVectorEnv",
+        )

@@ -178,4 +178,6 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
 
 
 if ENV_ID not in gymnasium.registry:  # ``import mauseloch.envs`` registers it first, without this module
-    gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:MauMauSingleEnv")
+    gymnasium.register(
+        id=ENV_ID, entry_point=f"{__name__}:MauMauSingleEnv", vector_entry_point="mauseloch.envs.vector:MauMauVectorEnv"
+    )
