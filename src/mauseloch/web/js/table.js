@@ -435,21 +435,38 @@ function markPresence(board) {
 
 // On a wide screen the menu is a side panel always in sight; on a narrow one it is a drawer over
 // the table, opened by the menu button. Its contents stay in the page either way.
+const WIDE = window.matchMedia("(min-width: 1100px)");
+
+function menuOpen() {
+  return $("side-panel").classList.contains("open");
+}
+
 function openMenu(open) {
   const panel = $("side-panel");
   const button = $("menu-button");
+  const drawer = open && !WIDE.matches;
   panel.classList.toggle("open", open);
   document.body.classList.toggle("menu-open", open);
   button.setAttribute("aria-expanded", String(open));
+  // The open drawer covers the table: what lies under it takes no focus and no clicks.
+  $("main").inert = drawer;
+  document.querySelector(".table-topbar").inert = drawer;
   if (open) $("side-close").focus();
   else if (panel.contains(document.activeElement)) button.focus();
 }
 
 function mountMenu() {
-  $("menu-button").addEventListener("click", () => openMenu(!$("side-panel").classList.contains("open")));
+  $("menu-button").addEventListener("click", () => openMenu(!menuOpen()));
   $("side-close").addEventListener("click", () => openMenu(false));
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && $("side-panel").classList.contains("open") && !document.querySelector("dialog[open]")) openMenu(false);
+    if (e.key === "Escape" && menuOpen() && !document.querySelector("dialog[open]")) openMenu(false);
+  });
+  // A tap beside the drawer (on the dimmed table) closes it.
+  document.addEventListener("click", (e) => {
+    if (menuOpen() && !WIDE.matches && !$("side-panel").contains(e.target) && !$("menu-button").contains(e.target)) openMenu(false);
+  });
+  WIDE.addEventListener("change", () => {
+    if (menuOpen()) openMenu(false); // the side panel is always there on a wide screen
   });
 }
 
