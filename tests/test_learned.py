@@ -110,3 +110,19 @@ def test_learned_is_a_mau_mau_level() -> None:
     assert "learned" not in bot_kinds("mausgeflippt") and "learned" not in bot_kinds("aus-die-maus")
     weights = sum(f.stat().st_size for f in (Path(mauseloch.__file__).parent / "models").glob("*.npz"))
     assert 0 < weights <= 5 * 1024 * 1024
+
+
+def test_learned_bots_are_the_single_seat_envs_opponents() -> None:
+    pytest.importorskip("gymnasium", reason="the Gymnasium environment needs the rl extra")
+    from mauseloch.envs.maumau_single import MauMauSingleEnv
+
+    env = MauMauSingleEnv(players=3, seat=0, opponents="learned")
+    _, info = env.reset(seed=4)
+    steps = 0
+    while True:
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        _, reward, terminated, truncated, info = env.step(action)
+        steps += 1
+        if terminated or truncated:
+            break
+    assert env.opponents == ["learned", "learned"] and steps > 0 and reward in (-1.0, -0.5, 0.0, 0.5, 1.0)
