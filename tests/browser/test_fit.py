@@ -19,7 +19,7 @@ import pytest
 
 from .axe import axe_violations, describe
 from .conftest import Server
-from .helpers import ACTION, act, create_table, open_table, play_to_end
+from .helpers import ACTION, OVER, act, create_table, open_table, play_to_end
 
 pytestmark = pytest.mark.browser
 
@@ -71,7 +71,9 @@ MEASURE = """
     const r = el.getBoundingClientRect();
     if (r.width < 44 || r.height < 44) small.push(el.outerHTML.slice(0, 100) + ` ${r.width}x${r.height}`);
   }
-  return {vw, vh, boxes, overflow: overflow.slice(0, 8), small: small.slice(0, 8)};
+  const main = document.getElementById('main');
+  const scroll = {height: main.scrollHeight, client: main.clientHeight, top: main.scrollTop};
+  return {vw, vh, boxes, scroll, overflow: overflow.slice(0, 8), small: small.slice(0, 8)};
 }
 """
 
@@ -82,6 +84,7 @@ DECISION = {
         "top card": "#board .top-card",
         "draw pile": "#board .draw-pile",
         "direction": "#board .table-info .direction",
+        "rivals": "#board .opponents",
         "turn": "#turn-banner",
         "clock": "#turn-clock",
         "action": "#board [data-primary]",
@@ -90,6 +93,7 @@ DECISION = {
         "my stack": "#board .am-player.me",
         "pile": "#board .am-centre .pile",
         "chips left": "#board .chips-left",
+        "every stack": "#board .am-players",
         "turn": "#turn-banner",
         "clock": "#turn-clock",
         "action": "#board .flip-button",
@@ -98,6 +102,7 @@ DECISION = {
         "hand": "#board .mg-hand-cards",
         "mouse": "#board .mg-mouse",
         "open cheese": "#board .mg-open-cheese",
+        "players": "#board .mg-players",
         "action": "#board .mg-flip",
         "last card": "#board .mg-hand-cards .mg-card:last-child",
     },
@@ -139,9 +144,11 @@ def check_fits(page: Any, where: str, size: dict[str, int], selectors: dict[str,
     return got
 
 
-def check_decision(page: Any, game: str, where: str, size: dict[str, int]) -> None:
+def check_decision(page: Any, game: str, where: str, size: dict[str, int]) -> dict[str, Any]:
     selectors = {**DECISION[game], **OPTIONAL[game]}
     got = check_fits(page, where, size, selectors)
+    # the whole table fits: nothing to scroll to, nothing scrolled away (the rivals, the last moves)
+    assert got["scroll"]["height"] <= got["scroll"]["client"] + 1, f"{where}: the table scrolls {got['scroll']}"
     for key in DECISION[game]:
         box = got["boxes"][key]
         assert box is not None, f"{where}: no {key} ({selectors[key]})"
@@ -149,6 +156,7 @@ def check_decision(page: Any, game: str, where: str, size: dict[str, int]) -> No
     for key in OPTIONAL[game]:
         box = got["boxes"][key]
         assert box is None or inside(box, size), f"{where}: {key} is not on the screen: {box}"
+    return got
 
 
 def check_axe(page: Any, where: str) -> None:
@@ -287,6 +295,39 @@ def test_a_long_hand_scrolls_in_its_strip_and_keeps_the_pile_in_sight(browser: A
             assert min(strip["edges"]) >= 44, f"{where}: a card's edge is too narrow to tap: {strip['edges']}"
             if size["width"] < 1000:  # twenty cards do not fit a phone or a tablet: the strip scrolls
                 assert strip["scroll"] > strip["client"], f"{where}: {strip}"
+    finally:
+        ctx.close()
+
+
+def test_the_reason_for_a_card_that_does_not_fit_shows_beside_the_hand(browser: Any, server: Server) -> None:
+    """A tap on a card that does not fit says why next to the hand, and the hand and the pile stay
+    on the screen with it (on a landscape phone it lies over the line above the cards). Taken at
+    the fullest moment of a turn: a card just drawn that fits (its note, "keep it", the rest
+    dimmed)."""
+    full = '#board[data-pending="0"]:has(.note):has(.btn-action[data-move="pass"]):has(button.card.dimmed)'
+    ctx, page = open_game(browser, server, "mau-mau")
+    try:
+        for _ in range(600):
+            page.wait_for_selector(f"{OVER}, {ACTION}")
+            if page.locator(OVER).count():  # a new game: no drawn card that fits came in this one
+                ctx.close()
+                ctx, page = open_game(browser, server, "mau-mau")
+                continue
+            if page.locator(full).count():
+                break
+            act(page)
+        else:
+            raise AssertionError("no drawn card that fits in 600 moves")
+        for name, size in SIZES.items():
+            page.set_viewport_size(size)
+            settle(page)
+            page.locator("#board .hand button.card.dimmed").first.click()
+            page.wait_for_selector("#hand-note:not(:empty)")
+            settle(page)
+            got = check_decision(page, "mau-mau", f"reason, {name}", size)
+            note = page.evaluate(MEASURE, {"note": "#hand-note"})["boxes"]["note"]
+            assert note is not None and inside(note, size), f"reason, {name}: the reason is not on the screen: {note}"
+            assert note["bottom"] <= got["boxes"]["hand"]["bottom"], f"reason, {name}: {note} is not beside the hand"
     finally:
         ctx.close()
 
