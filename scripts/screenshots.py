@@ -58,12 +58,17 @@ def main() -> None:
                         break
                     context.close()
                     context, page = open_game(b, srv, game)
-                for _ in range(120 if game == "aus-die-maus" else 0):
-                    # a chase on the table at my turn, if one comes soon
-                    page.wait_for_selector(f"{OVER}, #board .flip-button")
-                    if page.locator(OVER).count() or page.locator("#board .chase-banner").count():
+                for _ in range(3 if game == "aus-die-maus" else 0):
+                    # a chase on the table at my turn, if one comes within a few games
+                    for _ in range(120):
+                        page.wait_for_selector(f"{OVER}, #board .flip-button")
+                        if page.locator(OVER).count() or page.locator("#board .chase-banner").count():
+                            break
+                        act(page)
+                    if not page.locator(OVER).count():
                         break
-                    act(page)
+                    context.close()
+                    context, page = open_game(b, srv, game)
                 for name, size in SIZES.items():
                     if name == "desktop":
                         page.set_viewport_size(SIZES["laptop"])
