@@ -72,6 +72,12 @@ def open_table(page: Page) -> None:
     page.wait_for_selector("#board[data-version]")
 
 
+def seen_text(page: Page, selector: str) -> str:
+    """The text a person reads in ``selector`` on one line: the player boxes lay a name and its
+    "(you)" out side by side as flex items, which ``inner_text`` puts on lines of their own."""
+    return " ".join(page.inner_text(selector).split())
+
+
 def board_state(page: Page) -> dict[str, str | None]:
     board = page.locator("#board")
     return {

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import ACTION, OVER, act, capture_frames, check_no_hidden_cards, create_table, open_table
+from .helpers import ACTION, OVER, act, capture_frames, check_no_hidden_cards, create_table, open_table, seen_text
 
 pytestmark = pytest.mark.browser
 
@@ -88,7 +88,7 @@ def test_lobby_lists_the_table_to_join_and_to_watch(new_context: Any) -> None:
     ben.fill("#player-name", "Ben")
     item.get_by_role("button", name="Join").click()
     ben.wait_for_selector("#board .hand button.card")
-    assert "Ben (you)" in ben.inner_text("#board .me")
+    assert "Ben (you)" in seen_text(ben, "#board .me")
     assert ben.url.endswith(f"/t/{table_id}")  # the seat's token is in a cookie, not in the address
 
     carla = new_context().new_page()
@@ -139,6 +139,6 @@ def test_two_people_agree_on_a_rematch_and_sit_down_again(new_context: Any, serv
     new_id = anna.url.split("/t/", 1)[1].split("?", 1)[0]
     assert new_id == server.get_json(f"/api/tables/{table_id}")["next"] != table_id
     assert ben.url.split("/t/", 1)[1].split("?", 1)[0] == new_id
-    assert "Anna (you)" in anna.inner_text("#board .me") and "Ben (you)" in ben.inner_text("#board .me")
+    assert "Anna (you)" in seen_text(anna, "#board .me") and "Ben (you)" in seen_text(ben, "#board .me")
     fresh = server.get_json(f"/api/tables/{new_id}")
     assert fresh["status"] == "playing" and [s["name"] for s in fresh["seats"]] == ["Anna", "Ben"]

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import act, board_state, capture_sent, create_table, open_table, play_to_end
+from .helpers import act, board_state, capture_sent, create_table, open_table, play_to_end, seen_text
 
 pytestmark = pytest.mark.browser
 
@@ -32,14 +32,14 @@ def test_reload_and_invite_link_keep_the_seat(new_context: Any, server: Any) -> 
     assert page.inner_text("#conn-status") == "Connected"
     assert page.locator("#join-panel").is_hidden()
     assert page.locator("#board .hand button.card").count() > 0
-    assert "Anna (you)" in page.inner_text("#board .me")
+    assert "Anna (you)" in seen_text(page, "#board .me")
     assert int(board_state(page)["version"] or 0) >= before
     make_moves(page, 1)
 
     page.goto(invite)  # no token in the address: the cookie keeps the seat
     page.wait_for_selector("#board[data-version]")
     assert page.locator("#join-panel").is_hidden()
-    assert "Anna (you)" in page.inner_text("#board .me")
+    assert "Anna (you)" in seen_text(page, "#board .me")
     make_moves(page, 1)
     assert int(server.get_json(f"/api/tables/{table_id}")["version"]) > before
 
@@ -58,7 +58,7 @@ def test_server_restart_mid_game(new_context: Any, server: Any) -> None:
     assert "reconnecting" in page.inner_text("#conn-status")
     server.start()
     page.wait_for_selector('#conn-status[data-state="connected"]', timeout=30000)
-    assert "Anna (you)" in page.inner_text("#board .me")
+    assert "Anna (you)" in seen_text(page, "#board .me")
 
     play_to_end(page)
     record = server.get_json(f"/api/tables/{table_id}/record")
@@ -86,4 +86,4 @@ def test_a_wrong_seat_link_is_refused_and_forgotten(new_context: Any) -> None:
     ben.fill("#join-name", "Ben")
     ben.click("#join-button")
     ben.wait_for_selector("#board .hand button.card")
-    assert "Ben (you)" in ben.inner_text("#board .me")
+    assert "Ben (you)" in seen_text(ben, "#board .me")
