@@ -126,7 +126,8 @@ def test_several_people_pause_when_everyone_agrees(make_client: AppFactory) -> N
     assert live["pause"]["by"] == 1 and live["pause"]["asked"] is None
     assert table.deadlines.get("turn").left is not None  # type: ignore[union-attr]
     anna.send({"type": "pace", "paused": False, "speed": 1})  # anyone seated resumes
-    live = until_live(ben, lambda live: not live["pause"]["paused"])
+    # read on Anna's socket, drained up to the pause: Ben's still holds the updates from before it
+    live = until_live(anna, lambda live: not live["pause"]["paused"])
     assert table.deadlines.get("turn").left is None  # type: ignore[union-attr]
     # a request can be withdrawn by whoever asked
     ben.send({"type": "pace", "paused": True, "speed": 1})
