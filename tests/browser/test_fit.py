@@ -332,6 +332,34 @@ def test_the_reason_for_a_card_that_does_not_fit_shows_beside_the_hand(browser: 
         ctx.close()
 
 
+def test_a_call_with_a_long_name_never_widens_the_page(browser: Any, server: Server) -> None:
+    """A call such as "Mau-Mau! — <32 characters> (you)" in the turn line is cut with an ellipsis.
+    It is written into the page the way table.js's announce() writes it, and held for every size."""
+    ctx, page = open_game(browser, server, "mau-mau")
+    try:
+        page.wait_for_selector(ACTION)
+        call = "Mau-Mau! — " + "W" * 32 + " (you)"
+        page.evaluate(
+            """(text) => {
+              const box = document.getElementById('announce');
+              const span = document.createElement('span');
+              span.className = 'announce-text mau_mau';
+              span.textContent = text;
+              box.replaceChildren(span);
+              box.classList.add('show');
+              new MutationObserver(() => { if (!box.classList.contains('show')) box.classList.add('show'); })
+                .observe(box, { attributes: true });
+            }""",
+            call,
+        )
+        for name, size in SIZES.items():
+            page.set_viewport_size(size)
+            settle(page)
+            check_decision(page, "mau-mau", f"call, {name}", size)
+    finally:
+        ctx.close()
+
+
 def test_the_menu_holds_the_seat_controls_on_a_phone(browser: Any, server: Server) -> None:
     """On a phone the seat link, sign-out, leave, pace and the full log are one tap away, in a
     drawer that closes with Escape and gives the focus back to the menu button."""
