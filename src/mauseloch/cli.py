@@ -314,8 +314,10 @@ def _leave_ctrl_c_to_the_main_thread() -> None:
     The kernel may hand a process's SIGINT to any thread that does not block it; one taken by a
     BLAS thread while the main thread waits for the player's input was lost until the next key
     (a terminal game ignored Ctrl-C now and then, seen by sending SIGINT to that thread alone;
-    tests/test_terminal.py checks every thread's mask). Importing numpy here costs about 0.1 s a
-    command."""
+    tests/test_terminal.py checks every thread's mask). Where SciPy is installed (the ``train`` and
+    ``research`` extras bring it) numba loads scipy.linalg, whose own OpenBLAS starts a second
+    pool: it is loaded here too. Importing them costs about 0.1 s a command (0.3 s with SciPy)."""
+    import contextlib
     import signal
 
     if not hasattr(signal, "pthread_sigmask"):  # Windows: no such threads' signals
@@ -323,6 +325,10 @@ def _leave_ctrl_c_to_the_main_thread() -> None:
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         import numpy  # noqa: F401  (its thread pool starts at import)
+
+        # numba loads scipy.linalg, and with it SciPy's own OpenBLAS pool, where SciPy is installed
+        with contextlib.suppress(ImportError):
+            import scipy.linalg  # noqa: F401
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
