@@ -103,12 +103,21 @@ class Server:
             return json.loads(res.read())
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("mauseloch-server"))
-    srv.start()
-    yield srv
-    srv.stop()
+def server_fixture(label: str, *extra: str, scope: str = "module") -> Any:
+    """A fixture that starts a server of its own with more ``serve`` options, e.g.
+    ``fast_server = server_fixture("pause", "--clock-scale", "0.1")`` in a test module."""
+
+    @pytest.fixture(scope=scope)  # type: ignore[call-overload]
+    def fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+        srv = Server(tmp_path_factory.mktemp(label), extra=extra)
+        srv.start()
+        yield srv
+        srv.stop()
+
+    return fixture
+
+
+server = server_fixture("mauseloch-server", scope="session")
 
 
 @pytest.fixture(scope="session")

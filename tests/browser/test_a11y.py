@@ -4,13 +4,12 @@ ended; each game), with the wish and the rules dialog open, on the replay page a
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .axe import axe_violations, describe
-from .conftest import Server
+from .conftest import Server, server_fixture
 from .helpers import ACTION, OVER, act, create_table, open_table, play_to_end
 
 pytestmark = pytest.mark.browser
@@ -21,12 +20,7 @@ def check(page: Any, state: str) -> None:
     assert not found, f"{state}:\n{describe(found)}"
 
 
-@pytest.fixture(scope="module")
-def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("mauseloch-a11y"), extra=("--clock-scale", "0.05"))
-    srv.start()
-    yield srv
-    srv.stop()
+fast_server = server_fixture("mauseloch-a11y", "--clock-scale", "0.05")
 
 
 def test_the_lobby(new_context: Any) -> None:

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .conftest import Server
+from .conftest import Server, server_fixture
 from .helpers import play_to_end
 
 pytestmark = pytest.mark.browser
@@ -20,13 +19,8 @@ PHONE = {"width": 390, "height": 844}
 RAW_KEY = re.compile(r"\b(end|match|table|pause|mytables)\.[a-zA-Z]")
 
 
-@pytest.fixture(scope="module")
-def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    # the creator never opens the table: after the 40 s grace (2 s here) a stand-in plays for her
-    srv = Server(tmp_path_factory.mktemp("mauseloch-end"), extra=("--clock-scale", "0.05"))
-    srv.start()
-    yield srv
-    srv.stop()
+# the creator never opens the table: after the 40 s grace (2 s here) a stand-in plays for her
+fast_server = server_fixture("mauseloch-end", "--clock-scale", "0.05")
 
 
 def post(page: Any, server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:

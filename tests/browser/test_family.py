@@ -4,7 +4,6 @@ Screenshots of the rules dialog and the standings go to docs/screenshots/."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ import pytest
 
 from mauseloch.match import Match, replay_match
 
-from .conftest import Server
+from .conftest import Server, server_fixture
 from .helpers import play_to_end
 
 pytestmark = pytest.mark.browser
@@ -20,14 +19,9 @@ SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="module")
-def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """Faster clocks: the standings show for 8 s × 0.5 between deals (time for a person, and for
-    this test on a busy machine, to read them before the page follows its seat)."""
-    srv = Server(tmp_path_factory.mktemp("family-server"), ("--clock-scale", "0.5"))
-    srv.start()
-    yield srv
-    srv.stop()
+# Faster clocks: the standings show for 8 s × 0.5 between deals (time for a person, and for this test
+# on a busy machine, to read them before the page follows its seat).
+fast_server = server_fixture("family-server", "--clock-scale", "0.5")
 
 
 def test_a_three_deal_match_in_german_with_the_rules_at_hand(browser: Any, fast_server: Server) -> None:

@@ -12,13 +12,12 @@ checks for overflow, targets and axe.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .axe import axe_violations, describe
-from .conftest import Server
+from .conftest import Server, server_fixture
 from .helpers import ACTION, OVER, act, create_table, open_table, play_to_end
 
 pytestmark = pytest.mark.browser
@@ -391,12 +390,7 @@ def test_the_menu_holds_the_seat_controls_on_a_phone(browser: Any, server: Serve
         ctx.close()
 
 
-@pytest.fixture(scope="module")
-def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("mauseloch-fit"), extra=("--clock-scale", "0.05"))
-    srv.start()
-    yield srv
-    srv.stop()
+fast_server = server_fixture("mauseloch-fit", "--clock-scale", "0.05")
 
 
 def check_end_everywhere(page: Any, where: str) -> None:

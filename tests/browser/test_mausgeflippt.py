@@ -11,14 +11,13 @@ bot is the child level, too slow for such a short window, so it never takes a mo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import mauseloch
 
-from .conftest import Server
+from .conftest import Server, server_fixture
 from .helpers import capture_frames, create_table, open_table
 
 pytestmark = pytest.mark.browser
@@ -42,12 +41,7 @@ OUTCOMES = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("mauseloch-reactions"), extra=("--clock-scale", "0.05"))
-    srv.start()
-    yield srv
-    srv.stop()
+fast_server = server_fixture("mauseloch-reactions", "--clock-scale", "0.05")
 
 
 def real_hands(record: dict[str, Any]) -> list[list[list[str]]]:

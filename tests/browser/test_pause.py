@@ -7,24 +7,18 @@ Its own server with fast clocks (``--clock-scale 0.1``: a relaxed 60 s turn last
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .conftest import Server
+from .conftest import Server, server_fixture
 from .helpers import create_table, open_table
 
 pytestmark = pytest.mark.browser
 TURN = 6.0  # seconds: a relaxed turn at this scale
 
 
-@pytest.fixture(scope="module")
-def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("mauseloch-pause"), extra=("--clock-scale", "0.1"))
-    srv.start()
-    yield srv
-    srv.stop()
+fast_server = server_fixture("mauseloch-pause", "--clock-scale", "0.1")
 
 
 def test_pause_stops_the_clock_and_the_stand_in(browser: Any, fast_server: Server) -> None:

@@ -7,7 +7,6 @@ lost connection lasts 2 s)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,18 +15,13 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import mauseloch
 
-from .conftest import Server
+from .conftest import Server, server_fixture
 from .helpers import act, capture_sent, create_table, open_table, play_to_end
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("mauseloch-fast"), extra=("--clock-scale", "0.05"))
-    srv.start()
-    yield srv
-    srv.stop()
+fast_server = server_fixture("mauseloch-fast", "--clock-scale", "0.05")
 
 
 def version(server: Server, table_id: str) -> int:

@@ -11,12 +11,10 @@ must give every one to the honest player, judging the cheater within 50 ms of it
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine
 from typing import Any
 
-import pytest
-
-from browser.conftest import Server
+from browser.conftest import Server, server_fixture
 from mauseloch.server.storage import Store
 
 from .test_reactions_net import DelayedClient, post
@@ -26,12 +24,7 @@ HONEST_MS, CHEAT_MS, CLAIM_MS = 400, 480, 150
 HOLD_S = 0.3
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("cheats-server"), extra=("--clock-scale", "0.5"))
-    srv.start()
-    yield srv
-    srv.stop()
+server = server_fixture("cheats-server", "--clock-scale", "0.5")
 
 
 class HoldingClient(DelayedClient):

@@ -16,13 +16,12 @@ import asyncio
 import json
 import time
 import urllib.request
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine
 from typing import Any
 
-import pytest
 import websockets
 
-from browser.conftest import Server  # the real server in a subprocess, as the browser tests start it
+from browser.conftest import Server, server_fixture  # the real server in a subprocess, as the browser tests start it
 from mauseloch.server.storage import Store
 
 MICE = 4
@@ -30,13 +29,8 @@ FAST_MS, SLOW_MS = 300, 410  # true reaction times: the slow line's player is 11
 GUARD = 30.0  # seconds: only so that a broken server fails the test instead of hanging it
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    # a short countdown (fast clock × 0.5 = 1 s): long enough for the first clock pings
-    srv = Server(tmp_path_factory.mktemp("reactions-server"), extra=("--clock-scale", "0.5"))
-    srv.start()
-    yield srv
-    srv.stop()
+# a short countdown (fast clock × 0.5 = 1 s): long enough for the first clock pings
+server = server_fixture("reactions-server", "--clock-scale", "0.5")
 
 
 def post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
