@@ -103,6 +103,10 @@ def test_rlcard_dqn_trains() -> None:
 
 def test_rlcard_nfsp_trains() -> None:
     torch.manual_seed(0)
+    # NFSP picks best response or average policy from NumPy's global generator: seeded, so the
+    # run (and whether its average policy has trained by 200 steps) does not hang on what other
+    # tests in the same worker drew before
+    np.random.seed(0)
     env = _make(game_move_limit=60)
     agents = [
         NFSPAgent(
@@ -132,7 +136,7 @@ def test_rlcard_nfsp_trains() -> None:
 
 
 _DMC = """
-import multiprocessing, sys
+import multiprocessing, os, sys
 import rlcard
 from rlcard.agents.dmc_agent import DMCTrainer
 import mauseloch.envs.rlcard  # registers the env
@@ -144,11 +148,16 @@ if __name__ == "__main__":
         total_frames=2 * 8 * 4, unroll_length=8, batch_size=4, num_buffers=4, num_threads=1, save_interval=60,
     )
     try:
-        trainer.start()
+        trainer.start()  # returns once the last checkpoint is saved
     finally:
         for child in multiprocessing.active_children():  # RLCard never stops its actors
             child.terminate()
             child.join(10)
+    # The learner's queues keep feeder threads that can hold the interpreter's exit for good
+    # (the model was saved, then the process hung): leave at once.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 """
 
 
@@ -158,13 +167,18 @@ def test_rlcard_dmc_trains(tmp_path: Path) -> None:
     fails the test after a bounded wait instead."""
     script = tmp_path / "dmc.py"
     script.write_text(_DMC, encoding="utf-8")
-    try:
-        done = subprocess.run(
-            [sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, timeout=240, check=False
-        )
-    except subprocess.TimeoutExpired as e:
-        raise AssertionError(f"DMC did not finish in 240 s:\n{(e.stderr or b'')[-2000:]!r}") from None
-    assert done.returncode == 0, done.stderr[-3000:]
+    log = tmp_path / "dmc.log"
+    # output to a file, not a pipe: a pipe stays open while any process RLCard started lives, and
+    # waiting for its end waited for them too
+    with log.open("wb") as out:
+        child = subprocess.Popen([sys.executable, str(script), str(tmp_path)], stdout=out, stderr=subprocess.STDOUT)
+        try:
+            code = child.wait(timeout=240)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+            raise AssertionError(f"DMC did not finish in 240 s:\n{log.read_text()[-2000:]}") from None
+    assert code == 0, log.read_text()[-3000:]
     saved = torch.load(f"{tmp_path}/maumau/model.tar", weights_only=False)
     assert saved["frames"] >= 2 * 8 * 4
     assert len(saved["model_state_dict"]) == 2
