@@ -145,6 +145,10 @@ def check_fits(page: Any, where: str, size: dict[str, int], selectors: dict[str,
 
 def check_decision(page: Any, game: str, where: str, size: dict[str, int]) -> dict[str, Any]:
     selectors = {**DECISION[game], **OPTIONAL[game]}
+    if "clock" in DECISION[game]:
+        # the clock comes with the table's news a moment after the view: when a bot's turn passes
+        # to this seat, the page shows the view with no clock until that news is in
+        page.wait_for_selector("#turn-clock:not(:empty)")
     got = check_fits(page, where, size, selectors)
     # the whole table fits: nothing to scroll to, nothing scrolled away (the rivals, the last moves)
     assert got["scroll"]["height"] <= got["scroll"]["client"] + 1, f"{where}: the table scrolls {got['scroll']}"
