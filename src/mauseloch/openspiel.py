@@ -57,28 +57,38 @@ def _player_id(game: Game) -> int:
     return int(game.to_move)  # type: ignore[arg-type]
 
 
+def _spiel_type(info: Any, short_name: str, params: dict[str, Any], info_state_tensor: bool) -> pyspiel.GameType:
+    """OpenSpiel's game type, from what the game's declaration says (``GameInfo.game_type``). The
+    deal is a chance node here (one outcome per seed), so the chance mode is explicit."""
+    kind = info.game_type()
+    assert (kind["dynamics"], kind["information"], kind["utility"], kind["reward_model"]) == (
+        "sequential", "imperfect", "zero-sum", "terminal",
+    ), f"{info.name}: no OpenSpiel game of this kind"  # fmt: skip
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=f"Mauseloch {info.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=info_state_tensor,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
+
+
 # --------------------------------------------------------------------------- Mau-Mau
 
 _MAUMAU_PARAMS: dict[str, Any] = {"players": 2, "deals": DEALS} | {
     spec.name: spec.default for spec in MAUMAU_INFO.options
 }
 
-_MAUMAU_TYPE = pyspiel.GameType(
-    short_name="mauseloch_maumau",
-    long_name="Mauseloch Mau-Mau",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAUMAU_INFO.max_players,
-    min_num_players=MAUMAU_INFO.min_players,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_MAUMAU_PARAMS,
-)
+_MAUMAU_TYPE = _spiel_type(MAUMAU_INFO, "mauseloch_maumau", _MAUMAU_PARAMS, info_state_tensor=True)
 
 
 def _checked(info: Any, params: dict[str, Any], defaults: dict[str, Any]) -> tuple[int, dict[str, Any], int]:
@@ -331,22 +341,7 @@ _MAUS_INFO = new_game("aus-die-maus", 2, 0).info
 _MAUS_PARAMS: dict[str, Any] = {"players": 2, "deals": DEALS, "deck": "default", "chips": -1}
 _MAUS_MAX_LENGTH = 100_000  # the engine ends a repeated position (AM-11); no game seen came near
 
-_MAUS_TYPE = pyspiel.GameType(
-    short_name="mauseloch_ausdiemaus",
-    long_name="Mauseloch Aus die Maus!",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=_MAUS_INFO.max_players,
-    min_num_players=_MAUS_INFO.min_players,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_MAUS_PARAMS,
-)
+_MAUS_TYPE = _spiel_type(_MAUS_INFO, "mauseloch_ausdiemaus", _MAUS_PARAMS, info_state_tensor=False)
 
 
 class AusDieMausGame(pyspiel.Game):
