@@ -72,6 +72,14 @@ def open_table(page: Page) -> None:
     page.wait_for_selector("#board[data-version]")
 
 
+def join_as(page: Page, invite: str, name: str) -> None:
+    """Open an invite link, take the seat as ``name`` and wait for the hand (Mau-Mau)."""
+    page.goto(invite)
+    page.fill("#join-name", name)
+    page.click("#join-button")
+    page.wait_for_selector("#board .hand button.card")
+
+
 def seen_text(page: Page, selector: str) -> str:
     """The text a person reads in ``selector`` on one line: the player boxes lay a name and its
     "(you)" out side by side as flex items, which ``inner_text`` puts on lines of their own."""

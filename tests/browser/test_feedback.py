@@ -13,7 +13,7 @@ import pytest
 
 from mauseloch.locale import Lang, t
 
-from .helpers import ACTION, act, capture_frames, capture_sent, create_table, open_table
+from .helpers import ACTION, act, capture_frames, capture_sent, create_table, join_as, open_table
 
 pytestmark = pytest.mark.browser
 
@@ -45,10 +45,7 @@ def seated_pair(new_context: Any, locale: str) -> tuple[Any, Any, list[dict[str,
     frames = capture_frames(anna)
     _, invite = create_table(anna, "mau-mau", ["me", "human"])
     open_table(anna)
-    ben.goto(invite)
-    ben.fill("#join-name", "Ben")
-    ben.click("#join-button")
-    ben.wait_for_selector("#board .hand button.card")
+    join_as(ben, invite, "Ben")
     anna.wait_for_selector(ACTION)
     return anna, ben, frames
 
@@ -180,10 +177,7 @@ def test_the_title_has_a_badge_while_the_turn_waits_in_a_hidden_tab(new_context:
     ben = new_context().new_page()
     _, invite = create_table(anna, "mau-mau", ["me", "human"])
     open_table(anna)
-    ben.goto(invite)
-    ben.fill("#join-name", "Ben")
-    ben.click("#join-button")
-    ben.wait_for_selector("#board .hand button.card")
+    join_as(ben, invite, "Ben")
     anna.wait_for_selector(ACTION)
     # Ben's tab goes to the background; his turn comes when Anna moves.
     ben.evaluate(HIDE)
@@ -250,10 +244,7 @@ def test_a_played_card_flies_to_the_pile_unless_motion_is_reduced(new_context: A
         anna, ben = anna_ctx.new_page(), ben_ctx.new_page()
         _, invite = create_table(anna, "mau-mau", ["me", "human"])
         open_table(anna)
-        ben.goto(invite)
-        ben.fill("#join-name", "Ben")
-        ben.click("#join-button")
-        ben.wait_for_selector("#board .hand button.card")
+        join_as(ben, invite, "Ben")
         anna.wait_for_selector(ACTION)
         if anna.locator("#board button.card.legal").count():
             break

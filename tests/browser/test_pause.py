@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from .conftest import Server, server_fixture
-from .helpers import create_table, open_table
+from .helpers import create_table, join_as, open_table
 
 pytestmark = pytest.mark.browser
 TURN = 6.0  # seconds: a relaxed turn at this scale
@@ -70,10 +70,7 @@ def test_two_people_pause_when_both_agree(browser: Any, fast_server: Server) -> 
     try:
         _table_id, invite = create_table(anna, "mau-mau", ["me", "human"], clock="relaxed")
         open_table(anna)
-        ben.goto(invite)
-        ben.fill("#join-name", "Ben")
-        ben.click("#join-button")
-        ben.wait_for_selector("#board .hand button.card")
+        join_as(ben, invite, "Ben")
         anna.wait_for_selector('#seat-list li[data-seat="1"][data-presence="online"]')
         anna.wait_for_selector("#pace-button:has-text('Ask to pause')")
         assert "Everyone at the table must agree" in anna.inner_text("#pause-hint")

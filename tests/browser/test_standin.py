@@ -16,7 +16,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 import mauseloch
 
 from .conftest import Server, server_fixture
-from .helpers import act, capture_sent, create_table, open_table, play_to_end
+from .helpers import act, capture_sent, create_table, join_as, open_table, play_to_end
 
 pytestmark = pytest.mark.browser
 
@@ -47,10 +47,7 @@ def test_a_stand_in_plays_for_someone_who_closed_the_tab(browser: Any, fast_serv
     try:
         table_id, invite = create_table(anna, "mau-mau", ["me", "human"], clock="off")
         open_table(anna)
-        ben.goto(invite)
-        ben.fill("#join-name", "Ben")
-        ben.click("#join-button")
-        ben.wait_for_selector("#board .hand button.card")
+        join_as(ben, invite, "Ben")
         anna.wait_for_selector('#seat-list li[data-seat="1"][data-presence="online"]')
         assert anna.locator("#join-button").is_hidden()
 
@@ -132,10 +129,7 @@ def test_the_turn_clock_is_shown_and_said_politely_and_leave_makes_the_seat_gone
         _table_id, invite = create_table(anna, "mau-mau", ["me", "human"], clock="relaxed")
         open_table(anna)
         sent = capture_sent(ben)
-        ben.goto(invite)
-        ben.fill("#join-name", "Ben")
-        ben.click("#join-button")
-        ben.wait_for_selector("#board .hand button.card")
+        join_as(ben, invite, "Ben")
         assert anna.get_attribute("#clock-say", "aria-live") == "polite"
         for page in (anna, ben):  # everything the polite announcer says from now on
             page.evaluate(
