@@ -136,28 +136,40 @@ def test_rlcard_nfsp_trains() -> None:
 
 
 _DMC = """
-import multiprocessing, os, sys
+import multiprocessing, os, sys, threading, time
+import torch
 import rlcard
 from rlcard.agents.dmc_agent import DMCTrainer
 import mauseloch.envs.rlcard  # registers the env
+
+FRAMES = 2 * 8 * 4
 
 if __name__ == "__main__":
     env = rlcard.make("mauseloch-maumau", config={"seed": 0, "game_move_limit": 60})
     trainer = DMCTrainer(
         env, cuda="", savedir=sys.argv[1], xpid="maumau", num_actors=1, training_device="cpu",
-        total_frames=2 * 8 * 4, unroll_length=8, batch_size=4, num_buffers=4, num_threads=1, save_interval=60,
+        total_frames=FRAMES, unroll_length=8, batch_size=4, num_buffers=4, num_threads=1, save_interval=60,
     )
-    try:
-        trainer.start()  # returns once the last checkpoint is saved
-    finally:
-        for child in multiprocessing.active_children():  # RLCard never stops its actors
-            child.terminate()
-            child.join(10)
-    # The learner's queues keep feeder threads that can hold the interpreter's exit for good
-    # (the model was saved, then the process hung): leave at once.
+    # RLCard's learner threads may wait for a batch forever once the frames are reached (the
+    # model saved, then start() never returned): train in a thread and stop once the saved
+    # model holds the frames asked for.
+    model = os.path.join(sys.argv[1], "maumau", "model.tar")
+    learner = threading.Thread(target=trainer.start, daemon=True)
+    learner.start()
+    trained = False
+    deadline = time.monotonic() + 200
+    while not trained and time.monotonic() < deadline:
+        learner.join(0.5)
+        try:
+            trained = torch.load(model, weights_only=False)["frames"] >= FRAMES
+        except Exception:  # not saved yet, or being written
+            trained = False
+    for child in multiprocessing.active_children():  # RLCard never stops its actors
+        child.terminate()
+        child.join(10)
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(0)
+    os._exit(0 if trained else 1)  # the queues' feeder threads could hold a normal exit
 """
 
 
