@@ -50,7 +50,7 @@ export function heldSeat(tableId) {
   try {
     const seat = Number.parseInt(localStorage.getItem("ml_seat_" + tableId) ?? "", 10);
     return Number.isInteger(seat) && seat >= 0 ? seat : null;
-  } catch (e) {
+  } catch {
     return null;
   }
 }
@@ -58,7 +58,7 @@ export function heldSeat(tableId) {
 export function rememberSeat(tableId, seat) {
   try {
     localStorage.setItem("ml_seat_" + tableId, String(seat));
-  } catch (e) {
+  } catch {
     /* the server's cookie is what counts */
   }
 }
@@ -67,7 +67,7 @@ export function rememberSeat(tableId, seat) {
 export function forgetSeat(tableId) {
   try {
     localStorage.removeItem("ml_seat_" + tableId);
-  } catch (e) {
+  } catch {
     /* nothing stored */
   }
 }
@@ -76,7 +76,7 @@ export function forgetSeat(tableId) {
 export function savedInvite(tableId) {
   try {
     return localStorage.getItem("ml_invite_" + tableId);
-  } catch (e) {
+  } catch {
     return null;
   }
 }
@@ -84,7 +84,7 @@ export function savedInvite(tableId) {
 export function saveInvite(tableId, link) {
   try {
     localStorage.setItem("ml_invite_" + tableId, link);
-  } catch (e) {
+  } catch {
     /* the link still works; only this page forgets it */
   }
 }
@@ -123,7 +123,7 @@ export function h(tag, attrs = {}, ...children) {
 export async function copyLink(input, status, message) {
   try {
     await navigator.clipboard.writeText(input.value);
-  } catch (e) {
+  } catch {
     input.select();
     if (document.execCommand) document.execCommand("copy");
   }

@@ -144,7 +144,7 @@ export class TableConnection {
     let msg;
     try {
       msg = JSON.parse(text);
-    } catch (e) {
+    } catch {
       return;
     }
     if (msg.type === "clock_ping") {

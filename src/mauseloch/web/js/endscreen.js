@@ -26,6 +26,7 @@ export function ruleSentence(game, ranking) {
   if (!ranking || !ranking.length) return "";
   const phrase = (r) => t("end.better." + r.better, { figure: figureName(game, r.figure) });
   if (ranking.length === 1) return t("end.rule1", { first: phrase(ranking[0]) });
+  // biome-ignore lint/suspicious/noThenProperty: "then" names the locale's placeholder; the object is never awaited
   return t("end.rule", { first: phrase(ranking[0]), then: ranking.slice(1).map(phrase).join(", ") });
 }
 

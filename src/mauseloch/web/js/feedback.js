@@ -85,7 +85,7 @@ export function placeHandNote(board, version) {
 export function soundOn() {
   try {
     return localStorage.getItem(SOUND_KEY) === "1";
-  } catch (e) {
+  } catch {
     return false;
   }
 }
@@ -93,7 +93,7 @@ export function soundOn() {
 function setSound(on) {
   try {
     localStorage.setItem(SOUND_KEY, on ? "1" : "0");
-  } catch (e) {
+  } catch {
     /* private mode: the choice lasts for this page only */
   }
 }
@@ -121,7 +121,7 @@ export function chime() {
       osc.stop(now + at + 0.2);
     });
     return true;
-  } catch (e) {
+  } catch {
     return false;
   }
 }
@@ -199,7 +199,7 @@ export function signalTurn(mine, key) {
   if (typeof navigator.vibrate === "function") {
     try {
       navigator.vibrate(120);
-    } catch (e) {
+    } catch {
       /* refused without a user gesture: nothing to do */
     }
   }

@@ -11,7 +11,7 @@ function detect() {
   let saved = null;
   try {
     saved = localStorage.getItem(KEY);
-  } catch (e) {
+  } catch {
     saved = null;
   }
   if (saved && STRINGS[saved]) return saved;
@@ -30,7 +30,7 @@ export function setLang(next) {
   lang = next;
   try {
     localStorage.setItem(KEY, next);
-  } catch (e) {
+  } catch {
     /* private mode: the choice lasts for this page only */
   }
   document.documentElement.lang = next;

@@ -303,13 +303,13 @@ async function main() {
   const nameInput = $("player-name");
   try {
     nameInput.value = localStorage.getItem("ml_name") || "";
-  } catch (e) {
+  } catch {
     /* no storage */
   }
   nameInput.addEventListener("input", () => {
     try {
       localStorage.setItem("ml_name", nameInput.value.trim());
-    } catch (e) {
+    } catch {
       /* no storage */
     }
   });

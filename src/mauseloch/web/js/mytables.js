@@ -54,7 +54,7 @@ function render(section) {
 async function load(section) {
   try {
     tables = (await getJSON("/api/my-tables")).tables || [];
-  } catch (e) {
+  } catch {
     return; // the list stays as it was; the next look tries again
   }
   render(section);

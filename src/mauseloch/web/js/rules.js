@@ -88,7 +88,7 @@ export function mountRules(getTable, tableId) {
           table.deal_code ? h("p", { class: "hint" }, t("rules.dealCodeHint")) : ""),
         page,
       );
-    } catch (err) {
+    } catch {
       body.replaceChildren(h("p", { class: "error" }, t("error.server_error")));
     }
   });

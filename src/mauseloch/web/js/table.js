@@ -537,7 +537,7 @@ async function showJoin(known = null) {
   $("join-panel").hidden = false;
   try {
     $("join-name").value = localStorage.getItem("ml_name") || "";
-  } catch (e) {
+  } catch {
     /* no storage */
   }
   try {
@@ -567,7 +567,7 @@ async function join() {
   }
   try {
     localStorage.setItem("ml_name", name);
-  } catch (e) {
+  } catch {
     /* no storage */
   }
   try {
@@ -658,7 +658,7 @@ async function start(watch) {
   let summary = null;
   try {
     summary = await getJSON(`/api/tables/${encodeURIComponent(tableId)}`);
-  } catch (err) {
+  } catch {
     showJoin();
     return;
   }
