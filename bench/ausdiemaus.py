@@ -27,7 +27,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")  # one core: the kernel is seria
 import numpy as np
 
 import mauseloch
-from mauseloch.engine import derive_seed
+from mauseloch.core.engine import derive_seed
 from mauseloch.kernels.ausdiemaus import simulate_range
 
 GAME = "aus-die-maus"

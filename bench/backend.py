@@ -17,8 +17,8 @@ import statistics
 import time
 from typing import Any
 
-from mauseloch.backend import Backend, LocalBackend, make_backend, run_ranges
-from mauseloch.simulate import SimSpec, Tally, _run_chunk, make_spec, report
+from mauseloch.study.backend import Backend, LocalBackend, make_backend, run_ranges
+from mauseloch.study.simulate import SimSpec, Tally, _run_chunk, make_spec, report
 
 
 def _timed(payload: SimSpec, start: int, stop: int) -> tuple[Tally, float]:

@@ -13,7 +13,7 @@ Parts:
 4. search without inference, and the cheating search that sees every hand, vs heuristic on the
    same deals as part 2: how much of the gap between them inference closes.
 5. (``--openspiel N``) OpenSpiel's ISMCTS (``open_spiel.python.algorithms.ismcts``, random
-   roll-outs, UCT c = 2) on our Mau-Mau (``mauseloch.openspiel``) against our search at equal
+   roll-outs, UCT c = 2) on our Mau-Mau (``mauseloch.envs.openspiel``) against our search at equal
    play-outs per decision (``--openspiel-playouts``), 2 players, N games of duplicate deals.
    ``--only-openspiel`` skips parts 1-4.
 
@@ -37,7 +37,7 @@ from typing import Any
 import mauseloch
 from mauseloch.bots import make_bot
 from mauseloch.bots.search import LEVELS, SearchBot, level_options
-from mauseloch.engine import Game, derive_seed
+from mauseloch.core.engine import Game, derive_seed
 
 GAME = "mau-mau"
 BASE_SEED = 20_261_201
@@ -184,9 +184,7 @@ def whole_deals(results: list[dict[str, Any]], players: int, variant: str, limit
     return [r for r in mine if seats[r["deal"]] == players and (limit is None or r["deal"] < limit)]
 
 
-def summary(
-    results: list[dict[str, Any]], players: int, variant: str, level: Level, seconds: float
-) -> dict[str, Any]:
+def summary(results: list[dict[str, Any]], players: int, variant: str, level: Level, seconds: float) -> dict[str, Any]:
     per_deal: dict[int, list[float]] = {}
     for r in results:
         per_deal.setdefault(r["deal"], []).append(r["win"])
@@ -231,7 +229,7 @@ def play_openspiel(task: tuple[int, int, int]) -> dict[str, Any]:
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    import mauseloch.openspiel  # noqa: F401  (registers the game)
+    import mauseloch.envs.openspiel  # noqa: F401  (registers the game)
 
     deal, ismcts_seat, playouts = task
     seed = derive_seed(BASE_SEED + 50, deal)
@@ -353,9 +351,7 @@ def main() -> None:
     # The same deals for every variant: the inference figure is the part of the 2p run on them.
     played = [whole_deals(results, 2, v) for v in ("no-inference", "cheat")]
     common = min(len({r["deal"] for r in p}) for p in played)
-    ablation = {
-        v: summary(whole_deals(results, 2, v, limit=common), 2, v, level, seconds) for v in VARIANTS
-    }
+    ablation = {v: summary(whole_deals(results, 2, v, limit=common), 2, v, level, seconds) for v in VARIANTS}
     for variant in VARIANTS:
         print(_line(f"  2p, {variant}", ablation[variant]), flush=True)
     base, inf, cheat = (ablation[v]["win_share"] for v in ("no-inference", "inference", "cheat"))

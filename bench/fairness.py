@@ -50,7 +50,7 @@ event loop may take a claim in late, which no referee can tell from a slow line:
 the share over the others; the goal is judged on ``faster_wins_share``, all windows.
 
 Goal: ``faster_wins_share`` ≥ 0.99 and every gain ≤ 50 ms. ``fake-lag-connect`` cannot be told
-apart from a slow line (see ``mauseloch.fairness``): ``largest_gain_ms_detectable`` leaves it
+apart from a slow line (see ``mauseloch.realtime.fairness``): ``largest_gain_ms_detectable`` leaves it
 out.
 
     python bench/fairness.py --json            # about a minute

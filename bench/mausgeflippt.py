@@ -23,8 +23,8 @@ import time
 from collections.abc import Callable
 
 import mauseloch
-from mauseloch.engine import SEED_LIMIT, Rng
-from mauseloch.sim_runners.mausgeflippt import play_game
+from mauseloch.core.engine import SEED_LIMIT, Rng
+from mauseloch.study.mausgeflippt_runner import play_game
 
 Runner = Callable[[float, Rng], tuple[int, int, float]]  # -> decisions, games, seconds
 

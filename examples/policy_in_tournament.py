@@ -7,7 +7,7 @@
 2. Put it behind the ``Bot`` protocol (``choose(view, legal) -> move``, ``react`` for reaction
    games) and register it with ``register_bot`` under a kind of its own.
 3. Run a duplicate tournament of it against the shipped random and heuristic bots
-   (``mauseloch.tournament``): win shares and Bradley-Terry ratings with intervals.
+   (``mauseloch.study.tournament``): win shares and Bradley-Terry ratings with intervals.
 
 A bot sees only its seat's view and its legal moves, as every shipped bot does; any trained model
 fits the same way: compute its input from the view, score the legal moves, return one.
@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 import mauseloch
-from mauseloch import tournament
 from mauseloch.bots import make_bot, register_bot
 from mauseloch.games.maumau import POINTS, RANKS
+from mauseloch.study import tournament
 
 FEATURES = 11
 

@@ -3,7 +3,7 @@
     python scripts/baselines.py [--deals 60] [--speed-games 2] [--games mau-mau,aus-die-maus,mausgeflippt]
                                 [--seed 2026] [--workers 1] [--out docs/baselines.md]
 
-Strength: one duplicate tournament per game (``mauseloch.tournament``) with every bot kind the
+Strength: one duplicate tournament per game (``mauseloch.study.tournament``) with every bot kind the
 registry offers (``bot_kinds``) at one table, one seat each, in every rotation of the seats, so
 each bot meets each other in every game and every deal is played from every seat. Bradley–Terry
 ratings on the pairwise placings (Elo scale, mean 0) with 95 % bootstrap intervals over deals;
@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any
 
 import mauseloch
-from mauseloch import tournament
-from mauseloch.backend import LocalBackend
 from mauseloch.bots import bot_kinds
-from mauseloch.engine import derive_seed, game_info
-from mauseloch.simulate import game_runner, make_spec, prepare_bots
+from mauseloch.core.engine import derive_seed, game_info
+from mauseloch.study import tournament
+from mauseloch.study.backend import LocalBackend
+from mauseloch.study.simulate import game_runner, make_spec, prepare_bots
 
 ROOT = Path(__file__).resolve().parent.parent
 STREAM_SPEED = 500  # speed games: derive_seed(seed, STREAM_SPEED + i)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 
 import mauseloch  # noqa: F401  (registers every game)
-from mauseloch.events import SCHEMA_PATH, write_schema
+from mauseloch.core.events import SCHEMA_PATH, write_schema
 
 if "--check" in sys.argv[1:]:
     if not write_schema(check=True):

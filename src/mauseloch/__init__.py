@@ -7,9 +7,9 @@
 
 from __future__ import annotations
 
-from .engine import GAMES, Game, GameInfo, IllegalMove, OptionSpec, event_for, new_game
-from .games import load_all as _load_all
-from .record import replay
+from mauseloch.core.engine import GAMES, Game, GameInfo, IllegalMove, OptionSpec, event_for, new_game
+from mauseloch.core.record import replay
+from mauseloch.games import load_all as _load_all
 
 _load_all()
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:
-    from mauseloch.backend import Backend
+    from mauseloch.study.backend import Backend
 
 app = typer.Typer(
     name="mauseloch",
@@ -83,13 +83,12 @@ class ProgressBar:
         self._bar.advance(self._task, amount)
 
 
-
 def _run_checks(games: int, plot_file: Path | None, backend_name: str, workers: int, address: str | None) -> Backend:
     """What ``simulate`` and ``tournament`` check before any work (``ValueError`` names what is
     wrong), and then their backend (made last: it may start Ray)."""
-    from mauseloch.backend import make_backend
-    from mauseloch.outputs import check_output_file
-    from mauseloch.simulate import plot_formats
+    from mauseloch.study.backend import make_backend
+    from mauseloch.study.outputs import check_output_file
+    from mauseloch.study.simulate import plot_formats
 
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
@@ -122,7 +121,7 @@ def simulate_command(
     from rich.markup import escape
 
     from mauseloch.locale import t
-    from mauseloch.simulate import make_spec, plot, print_report, report, simulate
+    from mauseloch.study.simulate import make_spec, plot, print_report, report, simulate
     from mauseloch.tui.common import pick_lang
 
     console = Console(stderr=json_out, highlight=False)
@@ -165,7 +164,7 @@ def tournament_command(
     from rich.console import Console
     from rich.markup import escape
 
-    from mauseloch import tournament as tour
+    from mauseloch.study import tournament as tour
 
     console = Console(stderr=json_out, highlight=False)
     try:
@@ -205,10 +204,10 @@ def analyze_command(
     from rich.markup import escape
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from mauseloch.analyze import GAME, save_finds, search
-    from mauseloch.engine import game_info
+    from mauseloch.core.engine import game_info
     from mauseloch.locale import t
-    from mauseloch.outputs import check_output_dir
+    from mauseloch.study.analyze import GAME, save_finds, search
+    from mauseloch.study.outputs import check_output_dir
     from mauseloch.tui.ausdiemaus import end_why
     from mauseloch.tui.common import pick_lang
 
@@ -272,7 +271,7 @@ def rules_command(
     from rich.console import Console
     from rich.markdown import Markdown
 
-    from mauseloch.rules import rules_text
+    from mauseloch.locale.rules import rules_text
     from mauseloch.tui.common import fail, pick_lang
 
     console = Console(highlight=False)

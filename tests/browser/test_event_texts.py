@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 import mauseloch
-from mauseloch import events
-from mauseloch.engine import event_for
+from mauseloch.core import events
+from mauseloch.core.engine import event_for
 
 JS = Path(mauseloch.__file__).parent / "web" / "js"
 ENTRY = re.compile(r"^  (\w+): \(ev, c\) =>", re.M)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mauseloch.match import Match, replay_match
+from mauseloch.core.match import Match, replay_match
 
 from .conftest import Server, server_fixture
 from .helpers import play_to_end

@@ -95,10 +95,10 @@ def client(make_client: AppFactory) -> TestClient:
 @pytest.fixture
 def seeds(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     """``seeds(n)``: tables created from now on are dealt from seeds n, n+1, ... (reproducible games)."""
-    import mauseloch.engine
+    import mauseloch.core.engine
 
     def use(first: int) -> None:
         counter = itertools.count(first)
-        monkeypatch.setattr(mauseloch.engine, "fresh_seed", lambda: next(counter))
+        monkeypatch.setattr(mauseloch.core.engine, "fresh_seed", lambda: next(counter))
 
     return use

@@ -9,8 +9,8 @@ from typing import Any
 from starlette.testclient import TestClient
 
 import mauseloch
-from mauseloch.dealcode import code_of, decode
-from mauseloch.match import Match, deal_seed, replay_match
+from mauseloch.core.dealcode import code_of, decode
+from mauseloch.core.match import Match, deal_seed, replay_match
 
 from .conftest import AppFactory
 from .helpers import HUMAN, RANDOM_BOT, Player, create_table, seated

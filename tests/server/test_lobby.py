@@ -24,9 +24,7 @@ def test_games_lists_every_game_with_its_bots(client: TestClient) -> None:
 
 
 def test_create_join_list(client: TestClient) -> None:
-    created = create_table(
-        client, [HUMAN, HUMAN, RANDOM_BOT], options={"ace_skips": True}, title="Friday", public=True
-    )
+    created = create_table(client, [HUMAN, HUMAN, RANDOM_BOT], options={"ace_skips": True}, title="Friday", public=True)
     table = created["table"]
     assert created["seat"] == 0 and created["invite"] == f"/t/{table}"
     assert created["url"] == f"/t/{table}#seat=0&token={created['token']}"  # never sent, so never logged

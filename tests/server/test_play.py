@@ -200,7 +200,7 @@ def test_two_tabs_racing_for_one_version_play_once(client: TestClient) -> None:
 @pytest.mark.parametrize("name", ["mau-mau", "aus-die-maus", "mausgeflippt"])
 def test_the_declared_ranking_is_the_ranking_of_the_result(name: str) -> None:
     """The end screen explains the ranking with each game's RANKED_BY: it must be what ranks."""
-    from mauseloch.engine import competition_ranks
+    from mauseloch.core.engine import competition_ranks
 
     finished = 0
     for seed in range(40):

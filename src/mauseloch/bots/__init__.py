@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..engine import as_int, game_info
+from mauseloch.core.engine import as_int, game_info
 
 
 class Bot(Protocol):
@@ -18,7 +18,7 @@ class Bot(Protocol):
     ``choose``: on its turn, pick one of the moves. ``react``: in a reaction window (games whose
     ``GameInfo.dynamics`` is ``"reactions"``), the move it makes and when, in ms after the card
     was shown; ``None`` keeps its paws still. Who was first is the referee's business
-    (:mod:`mauseloch.realtime`), never the bot's.
+    (:mod:`mauseloch.realtime.referee`), never the bot's.
     """
 
     kind: str
@@ -49,7 +49,7 @@ def register_bot(kind: str, factory: BotFactory, game: str = _ANY) -> None:
 
 def _load() -> None:
     """Import the bot modules (each registers its kinds); late, as they import this module."""
-    from . import learned, maumau_heuristic, random_bot, reaction, search  # noqa: F401
+    from mauseloch.bots import learned, maumau_heuristic, random_bot, reaction, search  # noqa: F401
 
 
 def bot_kinds(game: str) -> list[str]:

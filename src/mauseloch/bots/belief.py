@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import Rng
-from ..games.maumau import CARD_ID, NINE, SEVEN, SEVENS, SUITS, MauMau, fit_mask
+from mauseloch.core.engine import Rng
+from mauseloch.games.maumau import CARD_ID, NINE, SEVEN, SEVENS, SUITS, MauMau, fit_mask
 
 OWNER_PILE = -1  # a position still in the draw pile
 OWNER_DISCARD = -2  # the turned-up starting card (MM-2)
@@ -63,7 +63,7 @@ class History:
             self.ok = False
 
     def _begin(self, view: dict[str, Any]) -> None:
-        from ..kernels.belief import RECV
+        from mauseloch.kernels.belief import RECV
 
         self.ok = True
         self.seat: int = view["seat"]
@@ -118,7 +118,7 @@ class History:
 
     def _receive(self, seat: int, count: int) -> list[int]:
         """``seat`` draws ``count`` cards (fewer when none are left), reshuffling as MM-8 says."""
-        from ..kernels.belief import RECV
+        from mauseloch.kernels.belief import RECV
 
         got = []
         for _ in range(count):
@@ -145,7 +145,7 @@ class History:
 
     def _settle_draw(self, next_seat: int | None) -> None:
         """A rival's draw whose card was neither played nor kept did not fit (MM-7)."""
-        from ..kernels.belief import DRAWN_NO_FIT
+        from mauseloch.kernels.belief import DRAWN_NO_FIT
 
         if self.drawing is not None and next_seat != self.drawing[0]:
             seat, p, fit = self.drawing
@@ -154,7 +154,7 @@ class History:
             self.drawing = None
 
     def _move(self, who: int, move: str) -> None:
-        from ..kernels.belief import DRAWN_KEPT, NO_FIT, PLAY_COUNTER, PLAY_DRAWN, PLAY_FREE, TAKE
+        from mauseloch.kernels.belief import DRAWN_KEPT, NO_FIT, PLAY_COUNTER, PLAY_DRAWN, PLAY_FREE, TAKE
 
         self._settle_draw(who)
         rival = who != self.seat
@@ -234,7 +234,7 @@ class History:
         before the play (a drawn card played at once in the position of that draw), the rest of
         each group at random; with the positions' owners and groups (the draw pile's last) and
         which positions the history fixes. None when the history cannot be explained."""
-        from ..kernels import belief as kb
+        from mauseloch.kernels import belief as kb
 
         n_pos = len(self.owner)
         owner = self.owner + [OWNER_PILE] * self.pile
@@ -314,7 +314,7 @@ class History:
         hands in seat order, then the draw pile top first), or None when the history is not
         usable. ``read_choices``: the weight a particle keeps for each choice it explains
         otherwise than the heuristic would."""
-        from ..kernels import belief as kb
+        from mauseloch.kernels import belief as kb
 
         if not self.ok:
             return None
@@ -356,7 +356,7 @@ class History:
 def warm() -> None:
     """Compile (the first time) or load from numba's cache the chain's kernels, on a short game
     of their own, so that no decision of a search level waits for them."""
-    from ..engine import new_game
+    from mauseloch.core.engine import new_game
 
     game = new_game("mau-mau", players=2, seed=1)
     history = History()
@@ -370,8 +370,8 @@ def warm() -> None:
 
 def kernels_need_compiling() -> bool:
     """True when the chain's kernels are neither loaded nor in numba's cache."""
-    from ..kernels import belief as kb
-    from ..kernels.ausdiemaus import needs_compiling
+    from mauseloch.kernels import belief as kb
+    from mauseloch.kernels.ausdiemaus import needs_compiling
 
     return any(needs_compiling(f) for f in (kb.contradictions, kb.chain, kb.deals_of))
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ..games.maumau import MauMau
-from ..learn.policy import QPolicy, features, mask_of, observation_from_view
-from . import maumau_heuristic, register_bot  # noqa: F401  (the heuristic registers first: levels go weakest first)
+from mauseloch.bots import maumau_heuristic, register_bot  # noqa: F401  (the heuristic registers first: levels go weakest first)
+from mauseloch.games.maumau import MauMau
+from mauseloch.learn.policy import QPolicy, features, mask_of, observation_from_view
 
 MODEL = "maumau-learned.npz"
 

@@ -27,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import Rng
-from ..games.maumau import CARD_ID, MauMau
-from . import register_bot
+from mauseloch.bots import register_bot
+from mauseloch.core.engine import Rng
+from mauseloch.games.maumau import CARD_ID, MauMau
 
 _ACTION_ID = MauMau._ACTION_ID
 _OTHER = {"draw", "pass", "take"}
@@ -38,7 +38,7 @@ _OTHER = {"draw", "pass", "take"}
 def kernel() -> Any:
     """The compiled kernel module (``kernels.maumau``), imported at the first decision (numba
     takes a moment to load, and a bot registry that only lists kinds should not pay for it)."""
-    from ..kernels import maumau
+    from mauseloch.kernels import maumau
 
     return maumau
 
@@ -49,7 +49,7 @@ KERNEL_BOTS = ("heuristic", "search-fast", "search")  # Mau-Mau bots that decide
 def kernels_need_compiling() -> bool:
     """True when the first decision of a heuristic or search bot would compile their kernels
     (seconds, once: later runs load them from numba's cache); callers say so first."""
-    from . import belief
+    from mauseloch.bots import belief
 
     return bool(kernel().bot_kernels_need_compiling()) or belief.kernels_need_compiling()
 
@@ -61,7 +61,7 @@ def prepare(on_compile: Callable[[], None] | None = None) -> None:
     if on_compile is not None and kernels_need_compiling():
         on_compile()
     kernel().warm_bot_kernels()
-    from . import belief  # the levels' chain over the history (bots.belief)
+    from mauseloch.bots import belief  # the levels' chain over the history (bots.belief)
 
     belief.warm()
 

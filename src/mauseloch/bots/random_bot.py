@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import Rng
-from . import register_bot
+from mauseloch.bots import register_bot
+from mauseloch.core.engine import Rng
 
 
 class RandomBot:

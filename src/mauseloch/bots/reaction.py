@@ -5,7 +5,7 @@ A bot sees only its own view (its hand, the shown mouse, whether it is protected
 moves, and draws every random number from its own seeded generator. When a mouse is shown it
 answers :meth:`ReactionBot.react` with the move it would make and *when* (ms after the reveal);
 ``None`` means it keeps its paws still. Who is first is decided by the referee
-(:mod:`mauseloch.realtime`), never here.
+(:mod:`mauseloch.realtime.referee`), never here.
 
 The model, per reaction:
 
@@ -71,8 +71,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Rng
-from . import register_bot
+from mauseloch.bots import register_bot
+from mauseloch.core.engine import Rng
 
 GAME = "mausgeflippt"
 

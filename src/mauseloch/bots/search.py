@@ -64,8 +64,11 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import Game, Rng, derive_seed
-from ..games.maumau import (
+from mauseloch.bots import register_bot
+from mauseloch.bots.belief import History
+from mauseloch.bots.maumau_heuristic import HeuristicBot, kernel
+from mauseloch.core.engine import Game, Rng, derive_seed
+from mauseloch.games.maumau import (
     CARD_ID,
     CARD_STR,
     JACK,
@@ -78,9 +81,6 @@ from ..games.maumau import (
     MauMau,
     fit_mask,
 )
-from . import register_bot
-from .belief import History
-from .maumau_heuristic import HeuristicBot, kernel
 
 SOFT_WEIGHT = 0.15  # how much a deal keeps when a rival holds a seven it did not play on a penalty
 ROLLOUT_LIMIT = 400  # moves; a rollout still running then is scored as it stands

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..games.maumau import MauMau
-from ..kernels.maumau import DRAW_A, PASS_A, TAKE_A, _lowest
+from mauseloch.games.maumau import MauMau
+from mauseloch.kernels.maumau import DRAW_A, PASS_A, TAKE_A, _lowest
 
 # How a rival last moved (the ``last_move`` field of each rival).
 LAST_NONE, LAST_PLAY, LAST_DRAW, LAST_PASS_DRAWN, LAST_PASS_EMPTY, LAST_TAKE = range(6)

@@ -22,12 +22,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import Bot, make_bot
-from ..engine import as_int, derive_seed, new_game
-from ..games.maumau import MauMau
-from . import MAUMAU_ID
-from .maumau_obs import PublicLog, checked_setup, observation_size, rank_rewards
-from .maumau_v0 import render_text
+from mauseloch.bots import Bot, make_bot
+from mauseloch.core.engine import as_int, derive_seed, new_game
+from mauseloch.envs import MAUMAU_ID
+from mauseloch.envs.maumau_obs import PublicLog, checked_setup, observation_size, rank_rewards
+from mauseloch.envs.maumau_v0 import render_text
+from mauseloch.games.maumau import MauMau
 
 ENV_ID = MAUMAU_ID
 SEED_LIMIT = 1 << 53

@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..games.maumau import CARD_ID, JACK
-from ..kernels import maumau as k
-from .maumau_obs import _OPTION_NAMES, LAST_NONE, _encode, _layout, note_move
+from mauseloch.envs.maumau_obs import _OPTION_NAMES, LAST_NONE, _encode, _layout, note_move
+from mauseloch.games.maumau import CARD_ID, JACK
+from mauseloch.kernels import maumau as k
 
 ST_INTS = 0
 ST_CARDS = ST_INTS + k.N_INTS

@@ -27,11 +27,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..engine import Rng, as_int, check_seed, derive_seed, fresh_seed, new_game
-from ..games.maumau import MauMau
-from ..kernels.maumau import MAX_PLAYERS
-from . import maumau_state as state
-from .maumau_obs import checked_setup, observation_size, rank_rewards
+from mauseloch.core.engine import Rng, as_int, check_seed, derive_seed, fresh_seed, new_game
+from mauseloch.envs import maumau_state as state
+from mauseloch.envs.maumau_obs import checked_setup, observation_size, rank_rewards
+from mauseloch.games.maumau import MauMau
+from mauseloch.kernels.maumau import MAX_PLAYERS
 
 NAME = "maumau_v0"
 SEED_LIMIT = 1 << 53

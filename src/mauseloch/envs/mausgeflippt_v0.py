@@ -7,7 +7,7 @@ resolves it (MG-3..MG-6). Here **one environment step is one mouse**:
    choice is lost) and every seat observes the shown mouse;
 2. every seat answers at once with one action: a reaction *and a reaction time* from a fixed
    grid of buckets, or "no reaction";
-3. the one referee of the real-time game (:class:`mauseloch.realtime.Referee`, in virtual time,
+3. the one referee of the real-time game (:class:`mauseloch.realtime.referee.Referee`, in virtual time,
    as the simulator drives it) decides: the smallest time wins, exact ties are drawn from the
    referee's seeded tie stream, nobody reacting is the window's ``timeout``.
 
@@ -45,10 +45,10 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from ..engine import SEED_LIMIT, as_int, derive_seed, fresh_seed, new_game
-from ..games.mausgeflippt import CHEESE_ID, FACE_ID, N_CHEESES, N_CLOTHING, N_MICE, NFACES, Mausgeflippt
-from ..realtime import Referee
-from ..simulate import STREAM_ENGINE
+from mauseloch.core.engine import SEED_LIMIT, as_int, derive_seed, fresh_seed, new_game
+from mauseloch.games.mausgeflippt import CHEESE_ID, FACE_ID, N_CHEESES, N_CLOTHING, N_MICE, NFACES, Mausgeflippt
+from mauseloch.realtime.referee import Referee
+from mauseloch.study.simulate import STREAM_ENGINE
 
 GAME = "mausgeflippt"
 STREAM_RESETS = 300  # reset() without a seed: the k-th game's seed is derive_seed(last_seed, STREAM_RESETS + k)

@@ -23,9 +23,9 @@ import numpy as np
 from rlcard.envs import Env
 from rlcard.envs.registration import registry
 
-from ..engine import SEED_LIMIT, new_game
-from ..games.maumau import INFO, MauMau
-from .maumau_obs import PublicLog, observation_size, rank_rewards
+from mauseloch.core.engine import SEED_LIMIT, new_game
+from mauseloch.envs.maumau_obs import PublicLog, observation_size, rank_rewards
+from mauseloch.games.maumau import INFO, MauMau
 
 ENV_ID = "mauseloch-maumau"
 DEFAULT_GAME_CONFIG: dict[str, Any] = {"game_num_players": 2} | {

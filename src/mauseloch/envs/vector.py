@@ -43,11 +43,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from numba import njit
 
-from ..engine import SEED_LIMIT, Rng, as_int, derive_seed
-from ..games.maumau import MauMau
-from ..kernels import maumau as k
-from .maumau_obs import checked_setup, observation_size
-from .maumau_state import (
+from mauseloch.core.engine import SEED_LIMIT, Rng, as_int, derive_seed
+from mauseloch.envs.maumau_obs import checked_setup, observation_size
+from mauseloch.envs.maumau_state import (
     ILLEGAL,
     OVER,
     ST_CARDS,
@@ -61,6 +59,8 @@ from .maumau_state import (
     play,
     start,
 )
+from mauseloch.games.maumau import MauMau
+from mauseloch.kernels import maumau as k
 
 RIVALS = ("random", "heuristic")  # the built-in rivals, by code
 MOVE_LIMIT_REASON = k.REASONS.index("move_limit") + 1  # outcome()'s reason code of a move-limit end

@@ -4,4 +4,4 @@ from __future__ import annotations
 
 
 def load_all() -> None:
-    from . import ausdiemaus, maumau, mausgeflippt  # noqa: F401  (registration on import)
+    from mauseloch.games import ausdiemaus, maumau, mausgeflippt  # noqa: F401  (registration on import)

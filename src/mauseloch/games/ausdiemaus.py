@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from ..engine import (
+from mauseloch.core.engine import (
     Game,
     GameInfo,
     IllegalMove,
@@ -80,9 +80,7 @@ class AusDieMaus(Game):
     )  # fmt: skip
 
     @classmethod
-    def create(
-        cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None
-    ) -> AusDieMaus:
+    def create(cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None) -> AusDieMaus:
         small: bool = options["small_deck"]
         if deck is None:  # AM-3: the seeded deal stream, like every game (api.md)
             ids = deck_ids(small)
@@ -328,15 +326,22 @@ INFO = register(
         max_players=6,
         options=(
             OptionSpec(
-                "small_deck", bool, None,
+                "small_deck",
+                bool,
+                None,
                 "play with the red-back cards only (45 cards) and 5 chips",
-                default_for=_small_default, default_text="true for 2-3 players, else false",
+                default_for=_small_default,
+                default_text="true for 2-3 players, else false",
             ),
             OptionSpec(
-                "chips", int, None,
+                "chips",
+                int,
+                None,
                 "chips in the game; the one who takes the last ends it",
-                minimum=1, maximum=1_000_000_000,  # the kernel counts chips in 64 bits
-                default_for=_chips_default, default_text="9, or 5 with the small deck",
+                minimum=1,
+                maximum=1_000_000_000,  # the kernel counts chips in 64 bits
+                default_for=_chips_default,
+                default_text="9, or 5 with the small deck",
             ),
         ),
         factory=AusDieMaus,
@@ -354,7 +359,7 @@ from typing import Annotated, Literal  # noqa: E402
 
 import msgspec  # noqa: E402
 
-from ..events import Count, Event, PerSeat, Seat  # noqa: E402
+from mauseloch.core.events import Count, Event, PerSeat, Seat  # noqa: E402
 
 Card = Annotated[str, msgspec.Meta(pattern="^(cheese|mouse[123]|cat)$")]
 

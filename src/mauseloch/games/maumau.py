@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import (
+from mauseloch.core.engine import (
     Game,
     GameInfo,
     IllegalMove,
@@ -22,7 +22,7 @@ from ..engine import (
     derive_seed,
     register,
 )
-from ..locale import t as say
+from mauseloch.locale import t as say
 
 RANKS = "789TJQKA"
 SUITS = "CSHD"
@@ -160,9 +160,7 @@ class MauMau(Game):
     )  # fmt: skip
 
     @classmethod
-    def create(
-        cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None
-    ) -> MauMau:
+    def create(cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None) -> MauMau:
         if deck is None:
             cards = list(FULL_DECK)
             Rng(derive_seed(seed, 1)).shuffle(cards)
@@ -681,14 +679,20 @@ INFO = register(
         options=(
             OptionSpec("ace_skips", bool, False, "an ace makes the next player miss a turn, like an eight"),
             OptionSpec(
-                "seven_draw_then_play", bool, False,
+                "seven_draw_then_play",
+                bool,
+                False,
                 "after taking a seven-penalty you move at once instead of missing the turn",
             ),
             OptionSpec("no_jack_on_jack", bool, False, "a jack may not be played on a jack; the wish stays valid"),
             OptionSpec("no_win_with_jack", bool, False, "a last jack does not win: draw one penalty card and play on"),
             OptionSpec(
-                "move_limit", int, 1000, "the game ends after this many moves with the normal ranking",
-                minimum=1, maximum=1_000_000_000,  # the kernels count moves in 32 and 64 bits
+                "move_limit",
+                int,
+                1000,
+                "the game ends after this many moves with the normal ranking",
+                minimum=1,
+                maximum=1_000_000_000,  # the kernels count moves in 32 and 64 bits
             ),
         ),
         factory=MauMau,
@@ -705,7 +709,7 @@ from typing import Annotated, Literal  # noqa: E402
 
 import msgspec  # noqa: E402
 
-from ..events import Count, Event, PerSeat, Seat  # noqa: E402
+from mauseloch.core.events import Count, Event, PerSeat, Seat  # noqa: E402
 
 Card = Annotated[str, msgspec.Meta(pattern="^[789TJQKA][CSHD]$")]
 Suit = Literal["C", "S", "H", "D"]

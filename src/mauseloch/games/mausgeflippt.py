@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from ..engine import (
+from mauseloch.core.engine import (
     Game,
     GameInfo,
     IllegalMove,
@@ -53,9 +53,7 @@ FACE_ID: dict[str, int] = {face: i for i, face in enumerate(FACES)}
 NFACES = len(FACES)
 THIRD_COPIES = ("trousers-blue", "tie-yellow", "dress-red", "shoes-blue", "tshirt-blue", "sneakers-red")
 # Unshuffled clothing: every face twice (three times for the six above), in table order.
-CLOTHING_DECK: tuple[str, ...] = tuple(
-    face for face in FACES for _ in range(3 if face in THIRD_COPIES else 2)
-)
+CLOTHING_DECK: tuple[str, ...] = tuple(face for face in FACES for _ in range(3 if face in THIRD_COPIES else 2))
 
 CHEESES: tuple[str, ...] = (
     "emmental", "gouda", "brie", "camembert", "cheddar", "edam", "tilsiter", "parmesan", "roquefort",
@@ -183,9 +181,7 @@ class Mausgeflippt(Game):
     )  # fmt: skip
 
     @classmethod
-    def create(
-        cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None
-    ) -> Mausgeflippt:
+    def create(cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None) -> Mausgeflippt:
         hand_size = options["hand_size"]
         if players * hand_size > MAX_CARDS_DEALT:
             raise ValueError(
@@ -272,7 +268,11 @@ class Mausgeflippt(Game):
                     self._react(seat, move, action, ms)
                     return
         elif (
-            type(move) is str and move == "reveal" and ms is None and not self.is_over and self.current < 0
+            type(move) is str
+            and move == "reveal"
+            and ms is None
+            and not self.is_over
+            and self.current < 0
             and (seat is None or (type(seat) is int and seat == self.revealer))
         ):
             self._reveal()
@@ -688,13 +688,20 @@ INFO = register(
         max_players=6,
         options=(
             OptionSpec(
-                "hand_size", int, 7, "clothing cards in each hand (players × hand_size ≤ 58)",
-                minimum=1, maximum=58,  # the clothing cards; the game checks players × hand_size ≤ 58
+                "hand_size",
+                int,
+                7,
+                "clothing cards in each hand (players × hand_size ≤ 58)",
+                minimum=1,
+                maximum=58,  # the clothing cards; the game checks players × hand_size ≤ 58
             ),
             OptionSpec(
-                "window_ms", int, 6000, "how long the server waits for a reaction before it plays timeout",
-                minimum=100, maximum=3_600_000,  # an hour: a longer wait is no reaction game, and timers hold it
-
+                "window_ms",
+                int,
+                6000,
+                "how long the server waits for a reaction before it plays timeout",
+                minimum=100,
+                maximum=3_600_000,  # an hour: a longer wait is no reaction game, and timers hold it
             ),
         ),
         factory=Mausgeflippt,
@@ -713,7 +720,7 @@ from typing import Annotated, Literal  # noqa: E402
 
 import msgspec  # noqa: E402
 
-from ..events import Count, Event, PerSeat, Seat  # noqa: E402
+from mauseloch.core.events import Count, Event, PerSeat, Seat  # noqa: E402
 
 
 def _one_of(words: tuple[str, ...]) -> str:

@@ -37,7 +37,7 @@ Public functions (all ``@njit(cache=True)``; card codes as in the engine: 0 chee
 - ``simulate_range(seed, start, stop, players, small, chips)``: games ``start..stop-1`` with
   game seeds ``derive_seed(seed, i)``; arrays of reasons, flips, cards, chips
 - ``play_position(...)``: play on from any position (tests and analysis)
-- ``search_deals(...)``: the deal search of ``mauseloch.analyze``
+- ``search_deals(...)``: the deal search of ``mauseloch.study.analyze``
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..games.ausdiemaus import FULL_COUNTS, REASONS, SMALL_COUNTS
+from mauseloch.games.ausdiemaus import FULL_COUNTS, REASONS, SMALL_COUNTS
 
 CHEESE, CAT = 0, 4
 M_START = 4  # the mode of the first card of a new pile (AM-8); 0 a normal turn, 1..3 a chase
@@ -86,9 +86,7 @@ FULL_DECK_IDS = np.array([c for c, k in enumerate(FULL_COUNTS) for _ in range(k)
 SMALL_DECK_IDS = np.array([c for c, k in enumerate(SMALL_COUNTS) for _ in range(k)], dtype=np.int8)
 # the same as whole uint64 words (zero padded to CAP cards), for a fast copy before every shuffle
 FULL_DECK_WORDS = np.concatenate([FULL_DECK_IDS, np.zeros(CAP - FULL_DECK_IDS.size, dtype=np.int8)]).view(np.uint64)
-SMALL_DECK_WORDS = np.concatenate([SMALL_DECK_IDS, np.zeros(CAP - SMALL_DECK_IDS.size, dtype=np.int8)]).view(
-    np.uint64
-)
+SMALL_DECK_WORDS = np.concatenate([SMALL_DECK_IDS, np.zeros(CAP - SMALL_DECK_IDS.size, dtype=np.int8)]).view(np.uint64)
 
 # Indices into the int64 scalar-state array of a game in progress.
 (S_TO_MOVE, S_MODE, S_OWNER, S_FLIPS, S_WINS, S_CHIPS_LEFT, S_PLEN, S_REASON, S_WINNER, S_LAST_CHIP,

@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .ausdiemaus import GOLDEN, mix64
-from .maumau import ACT_CARD, JACKS, SEVENS, _popcount, heuristic_agrees
+from mauseloch.kernels.ausdiemaus import GOLDEN, mix64
+from mauseloch.kernels.maumau import ACT_CARD, JACKS, SEVENS, _popcount, heuristic_agrees
 
 # Event kinds (column 0 of an event row); column 1 is the seat.
 RECV = 0  # the seat receives the card at position col 2

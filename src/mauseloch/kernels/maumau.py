@@ -61,9 +61,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..engine import as_int, game_info
-from ..games.maumau import CARD_FIT, CARD_ID, JACK, JACKS, POINTS, SEVEN, SEVENS, SUIT_MASK, SUITS, MauMau
-from .ausdiemaus import GOLDEN, LIMIT16, RECIP16, derive_seed, mix64
+from mauseloch.core.engine import as_int, game_info
+from mauseloch.games.maumau import CARD_FIT, CARD_ID, JACK, JACKS, POINTS, SEVEN, SEVENS, SUIT_MASK, SUITS, MauMau
+from mauseloch.kernels.ausdiemaus import GOLDEN, LIMIT16, RECIP16, derive_seed, mix64
 
 MAX_PLAYERS = 5
 NUM_ACTIONS = len(MauMau.ACTIONS)
@@ -126,7 +126,7 @@ U58 = np.uint64(58)
 DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
 for _i in range(64):
     DEBRUIJN_INDEX[(((1 << _i) * 0x03F79D71B4CB0A89) & ((1 << 64) - 1)) >> 58] = _i
-STREAM_BOTS = 200  # mauseloch.simulate: the bot of seat s draws from derive_seed(game_seed, 200 + s)
+STREAM_BOTS = 200  # mauseloch.study.simulate: the bot of seat s draws from derive_seed(game_seed, 200 + s)
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -981,7 +981,7 @@ BOT_KERNELS = (heuristic_action, heuristic_agrees, playout, flat_deal)
 def bot_kernels_need_compiling() -> bool:
     """True when the heuristic's and the search's kernels are neither loaded in this process
     nor in numba's cache: their first use compiles them (seconds), and callers say so."""
-    from .ausdiemaus import needs_compiling
+    from mauseloch.kernels.ausdiemaus import needs_compiling
 
     return any(needs_compiling(f) for f in BOT_KERNELS)
 

@@ -47,7 +47,7 @@ def command(
         fail("training needs the train extra: pip install 'mauseloch[train]' (JAX, Flax, Optax)")
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from .dmc import Config, Trainer
+    from mauseloch.learn.dmc import Config, Trainer
 
     try:
         cfg = Config.load(config)

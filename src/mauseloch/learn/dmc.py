@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..kernels import maumau as K
-from .policy import NUM_ACTIONS, OBS_SIZE, QPolicy, features
+from mauseloch.kernels import maumau as K
+from mauseloch.learn.policy import NUM_ACTIONS, OBS_SIZE, QPolicy, features
 
 LEARNER, HEURISTIC, SNAPSHOT = 0, 1, 2
 TABLES = ("heuristic", "league", "self")

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ..games.maumau import CARD_ID, SUITS, MauMau
+from mauseloch.games.maumau import CARD_ID, SUITS, MauMau
 
 OBS_SIZE = 112
 NUM_ACTIONS = 47

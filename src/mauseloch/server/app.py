@@ -19,14 +19,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from mauseloch.locale import strings_module
-
-from .clock import GRACE_LEFT, GRACE_LOST
-from .errors import error_response
-from .family import api_match_record, api_rules
-from .health import healthz, readyz
-from .limits import Guard, Limits, LimitsMiddleware, RedisCounters, Refused, refusal_response
-from .lobby import Lobby, api_my_tables, game_clocks, web_bots, web_games
-from .protocol import (
+from mauseloch.server.clock import GRACE_LEFT, GRACE_LOST
+from mauseloch.server.errors import error_response
+from mauseloch.server.family import api_match_record, api_rules
+from mauseloch.server.health import healthz, readyz
+from mauseloch.server.limits import Guard, Limits, LimitsMiddleware, RedisCounters, Refused, refusal_response
+from mauseloch.server.lobby import Lobby, api_my_tables, game_clocks, web_bots, web_games
+from mauseloch.server.protocol import (
     MAX_MESSAGE,
     CreateTable,
     JoinTable,
@@ -37,10 +36,10 @@ from .protocol import (
     error_body,
     limits,
 )
-from .security import SecurityMiddleware
-from .session import Settings, TableSession, record_of, replay_frames
-from .storage import Store
-from .ws import FLOOD_CLOSE, RATE_LIMIT, table_socket
+from mauseloch.server.security import SecurityMiddleware
+from mauseloch.server.session import Settings, TableSession, record_of, replay_frames
+from mauseloch.server.storage import Store
+from mauseloch.server.ws import FLOOD_CLOSE, RATE_LIMIT, table_socket
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 __all__ = ["FLOOD_CLOSE", "RATE_LIMIT", "create_app"]
@@ -381,8 +380,8 @@ def create_app(
         lobby: Lobby = Lobby(store, settings, waiting_expiry=limits.waiting_minutes * 60)
         guard = Guard(limits, clock=clock)
     else:
-        from .ownership import ClusterLobby  # the redis package is an extra
-        from .redis_hub import alive_key, processes_gone_now
+        from mauseloch.server.ownership import ClusterLobby  # the redis package is an extra
+        from mauseloch.server.redis_hub import alive_key, processes_gone_now
 
         lobby = cluster = ClusterLobby(store, settings, redis_url, waiting_expiry=limits.waiting_minutes * 60)
         # the caps hold across processes: one address counts the same on every process

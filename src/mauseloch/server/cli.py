@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from .limits import Limits, http_protocol
+from mauseloch.server.limits import Limits, http_protocol
 
 EXIT_BAD_ARGUMENTS = 2
 DEFAULT_LIMITS = Limits()
@@ -154,9 +154,9 @@ def command(
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
 
-    from .app import create_app
-    from .protocol import MAX_MESSAGE
-    from .storage import default_url, normalise_url
+    from mauseloch.server.app import create_app
+    from mauseloch.server.protocol import MAX_MESSAGE
+    from mauseloch.server.storage import default_url, normalise_url
 
     if not 0 <= port <= 65535:
         raise _refuse(f"--port must be from 0 to 65535, got {port}")

@@ -11,11 +11,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from mauseloch.dealcode import encode
+from mauseloch.core.dealcode import encode
+from mauseloch.core.match import deal_seed
+from mauseloch.core.record import RECORD_KEYS
 from mauseloch.locale import LANGS, Lang
-from mauseloch.match import deal_seed
-from mauseloch.record import RECORD_KEYS
-from mauseloch.rules import rules_html
+from mauseloch.locale.rules import rules_html
 
 
 async def api_rules(request: Request) -> Response:
@@ -42,14 +42,14 @@ def deal_code(row: Any) -> str | None:
 # A web match is a chain of tables, one per deal (like a rematch): each table row keeps the
 # match as JSON — {"seed", "deal" (0-based), "deals", "target", "scores" (booked deals, points per
 # player)} — and the next table is dealt from deal_seed(seed, deal + 1) with every person one
-# seat on, so the lead rotates (mauseloch.match has the arithmetic; MM-1: seat 0 leads).
+# seat on, so the lead rotates (mauseloch.core.match has the arithmetic; MM-1: seat 0 leads).
 MATCH_PAUSE = 8.0  # seconds the standings show before the next deal starts (scaled like clocks)
 
 
 def start_match(game: str, seed: int, deals: int, target: int) -> tuple[dict[str, Any], int]:
     """A new match's JSON and the seed of its first deal; ``ValueError`` for a bad length or a
     game without match play."""
-    from mauseloch.match import MATCH_GAMES, check_length
+    from mauseloch.core.match import MATCH_GAMES, check_length
 
     if game not in MATCH_GAMES:
         raise ValueError(f"match play is for {', '.join(MATCH_GAMES)}, not {game}")
@@ -59,7 +59,7 @@ def start_match(game: str, seed: int, deals: int, target: int) -> tuple[dict[str
 
 def booked(row: Any) -> list[list[int]]:
     """The match's scores with this table's deal booked once it is over."""
-    from mauseloch.match import points_by_player
+    from mauseloch.core.match import points_by_player
 
     info = row.match
     scores = [list(s) for s in info["scores"]]
@@ -70,7 +70,7 @@ def booked(row: Any) -> list[list[int]]:
 
 def match_state(row: Any) -> dict[str, Any] | None:
     """What the page shows of a match: which deal, the standings by name, whether it is over."""
-    from mauseloch.match import ends_after, player_in_deal, seat_in_deal, standings_of
+    from mauseloch.core.match import ends_after, player_in_deal, seat_in_deal, standings_of
 
     info = row.match
     if info is None:
@@ -95,8 +95,7 @@ def match_state(row: Any) -> dict[str, Any] | None:
 def next_deal_row(old: Any, new_id: str) -> Any:
     """The table of the match's next deal: the same people, each one seat on, a derived seed."""
     import mauseloch
-
-    from .storage import SeatRow, TableRow, now
+    from mauseloch.server.storage import SeatRow, TableRow, now
 
     info = old.match
     deal = info["deal"] + 1
@@ -150,8 +149,8 @@ async def api_match_record(request: Request) -> Response:
 
 
 def match_record(lobby: Any, row: Any) -> dict[str, Any]:
-    """The whole match as one record (mauseloch.match): every deal's table, in order."""
-    from .session import record_of
+    """The whole match as one record (mauseloch.core.match): every deal's table, in order."""
+    from mauseloch.server.session import record_of
 
     info = row.match
     rows = [lobby.store.load_table(table_id) for table_id in info.get("tables", [])] + [row]
@@ -166,8 +165,8 @@ def family_setup(game: str, players: int, req: Any) -> tuple[int | None, dict[st
     """A new table's seed, options and match from the create form: a deal code names the seed
     and options (and must fit the game and the seats); ``deals``/``target`` make it a match.
     ``ValueError`` says what does not fit."""
-    from mauseloch.dealcode import decode
-    from mauseloch.engine import check_seed
+    from mauseloch.core.dealcode import decode
+    from mauseloch.core.engine import check_seed
 
     seed: int | None = None
     options: dict[str, Any] = dict(req.options)

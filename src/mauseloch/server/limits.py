@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .security import HEADERS as SECURITY_HEADERS
+from mauseloch.server.security import HEADERS as SECURITY_HEADERS
 
 log = logging.getLogger("mauseloch.server")
 

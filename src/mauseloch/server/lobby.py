@@ -19,15 +19,14 @@ from starlette.responses import JSONResponse, Response
 
 import mauseloch
 from mauseloch.bots import bot_kinds
-from mauseloch.engine import GameInfo, game_info
-
-from .clock import CLOCK_NAMES, CLOCKS, default_clock
-from .family import family_setup, match_state, next_deal_row
-from .hub import Hub, LocalHub
-from .limits import CLOSE_SIGNED_OUT
-from .protocol import MAX_INVITE, CreateTable, ProtocolError, clean_name, clean_title
-from .session import LIVE, Settings, TableSession
-from .storage import SeatRow, Store, TableRow, now
+from mauseloch.core.engine import GameInfo, game_info
+from mauseloch.server.clock import CLOCK_NAMES, CLOCKS, default_clock
+from mauseloch.server.family import family_setup, match_state, next_deal_row
+from mauseloch.server.hub import Hub, LocalHub
+from mauseloch.server.limits import CLOSE_SIGNED_OUT
+from mauseloch.server.protocol import MAX_INVITE, CreateTable, ProtocolError, clean_name, clean_title
+from mauseloch.server.session import LIVE, Settings, TableSession
+from mauseloch.server.storage import SeatRow, Store, TableRow, now
 
 log = logging.getLogger("mauseloch.server")
 

@@ -44,12 +44,21 @@ import redis
 import redis.asyncio
 from redis.exceptions import RedisError
 
-from .hub import Connection
-from .lobby import PAGE_SIZE, Lobby
-from .protocol import ErrorMsg, Pong, ProtocolError, encode
-from .redis_hub import PREFIX, NotOwner, RedisHub, RemoteConn, Unreachable, alive_key, client_name, processes_gone
-from .session import LIVE, Settings, TableSession
-from .storage import Store, TableRow
+from mauseloch.server.hub import Connection
+from mauseloch.server.lobby import PAGE_SIZE, Lobby
+from mauseloch.server.protocol import ErrorMsg, Pong, ProtocolError, encode
+from mauseloch.server.redis_hub import (
+    PREFIX,
+    NotOwner,
+    RedisHub,
+    RemoteConn,
+    Unreachable,
+    alive_key,
+    client_name,
+    processes_gone,
+)
+from mauseloch.server.session import LIVE, Settings, TableSession
+from mauseloch.server.storage import Store, TableRow
 
 log = logging.getLogger("mauseloch.server")
 

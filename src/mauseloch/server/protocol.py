@@ -116,7 +116,6 @@ class PaceMsg(msgspec.Struct, tag="pace", forbid_unknown_fields=True):
     speed: Annotated[float, msgspec.Meta(ge=0.25, le=4.0)] = 1.0
 
 
-
 ClientMessage = Hello | MoveMsg | Resync | Ping | Leave | Rematch | ReactMsg | ClockPong | PaceMsg
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 
@@ -240,7 +239,7 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     title: str | None = None
     clock: Literal["off", "relaxed", "normal", "fast"] | None = None  # None: the game's default
     public: bool = False  # listed in the lobby for anyone to join; else only through the invite link
-    deal: str | None = None  # a deal code (mauseloch.dealcode): the same deal again
+    deal: str | None = None  # a deal code (mauseloch.core.dealcode): the same deal again
     deals: int = 1  # Mau-Mau match play: the number of deals (1: one game)
     target: int = 0  # match play: it also ends once somebody has this many points (0: no target)
 

@@ -1,9 +1,9 @@
 """Reaction windows at a table (games whose ``GameInfo.dynamics`` is ``"reactions"``: Mausgeflippt).
 
-The table session owns the game; this module drives the one referee (:mod:`mauseloch.realtime`)
+The table session owns the game; this module drives the one referee (:mod:`mauseloch.realtime.referee`)
 for it with the server's clock, as the simulator and the terminal drive it with theirs:
 
-* **Measuring connections.** Every connection of the table gets a :class:`mauseloch.fairness.Link`,
+* **Measuring connections.** Every connection of the table gets a :class:`mauseloch.realtime.fairness.Link`,
   fed by clock pings the server sends (``clock_ping``; the page answers at once in its network
   code with its own clock, ``clock_pong``): a burst when it connects, then one a second.
 * **Showing the card.** When the revealer's ``reveal`` is played, the card is sent ahead: every
@@ -30,15 +30,14 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from mauseloch import IllegalMove
-from mauseloch.fairness import Link
-from mauseloch.realtime import Decision, Referee
-
-from .hub import Connection
-from .protocol import ClockPing, ProtocolError, WindowMsg, encode
-from .seats import STAND_IN, BotSeat, Person
+from mauseloch.realtime.fairness import Link
+from mauseloch.realtime.referee import Decision, Referee
+from mauseloch.server.hub import Connection
+from mauseloch.server.protocol import ClockPing, ProtocolError, WindowMsg, encode
+from mauseloch.server.seats import STAND_IN, BotSeat, Person
 
 if TYPE_CHECKING:
-    from .session import TableSession
+    from mauseloch.server.session import TableSession
 
 log = logging.getLogger("mauseloch.server")
 
@@ -229,7 +228,7 @@ class Reactions:
         self._timer = asyncio.get_running_loop().call_later(delay, self._fire)
 
     def _fire(self) -> None:
-        from .session import unbroken
+        from mauseloch.server.session import unbroken
 
         self._timer = None
         asyncio.get_running_loop().create_task(unbroken(self._settle()))

@@ -32,8 +32,8 @@ import msgspec
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from .hub import Connection, MessageFor
-from .protocol import ProtocolError
+from mauseloch.server.hub import Connection, MessageFor
+from mauseloch.server.protocol import ProtocolError
 
 log = logging.getLogger("mauseloch.server")
 

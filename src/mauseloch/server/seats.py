@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mauseloch.bots import Bot, bot_kinds, make_bot
-from mauseloch.engine import derive_seed
-
-from .storage import SeatRow
+from mauseloch.core.engine import derive_seed
+from mauseloch.server.storage import SeatRow
 
 log = logging.getLogger("mauseloch.server")
 

@@ -34,16 +34,15 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 import mauseloch
 from mauseloch import IllegalMove, event_for
 from mauseloch.bots.random_bot import pause_factor
-from mauseloch.engine import Game, game_info
-from mauseloch.match import player_in_deal
-
-from .clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, Deadlines, clock_seconds, wall
-from .family import deal_code, deal_ended, match_state
-from .hub import Connection, Hub
-from .protocol import ErrorMsg, Pong, PresenceMsg, ProtocolError, Snapshot, Update, encode
-from .reactions import Reactions
-from .seats import STAND_IN, BotSeat, Controller, Person, controllers
-from .storage import Store, TableRow
+from mauseloch.core.engine import Game, game_info
+from mauseloch.core.match import player_in_deal
+from mauseloch.server.clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, Deadlines, clock_seconds, wall
+from mauseloch.server.family import deal_code, deal_ended, match_state
+from mauseloch.server.hub import Connection, Hub
+from mauseloch.server.protocol import ErrorMsg, Pong, PresenceMsg, ProtocolError, Snapshot, Update, encode
+from mauseloch.server.reactions import Reactions
+from mauseloch.server.seats import STAND_IN, BotSeat, Controller, Person, controllers
+from mauseloch.server.storage import Store, TableRow
 
 log = logging.getLogger("mauseloch.server")
 

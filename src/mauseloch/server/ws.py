@@ -13,10 +13,10 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .hub import Connection
-from .limits import CLOSE_HELLO_LATE, Guard
-from .lobby import Lobby
-from .protocol import (
+from mauseloch.server.hub import Connection
+from mauseloch.server.limits import CLOSE_HELLO_LATE, Guard
+from mauseloch.server.lobby import Lobby
+from mauseloch.server.protocol import (
     ClockPong,
     ErrorMsg,
     Hello,
@@ -31,7 +31,7 @@ from .protocol import (
     decode_client,
     encode,
 )
-from .session import TableSession
+from mauseloch.server.session import TableSession
 
 RATE_LIMIT = 20  # messages per second and connection
 FLOOD_CLOSE = 200  # refused messages in a row before a flooding connection is closed

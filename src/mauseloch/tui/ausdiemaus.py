@@ -19,8 +19,7 @@ from typing import Any
 import typer
 
 from mauseloch.locale import Lang, t, tn
-
-from .common import (
+from mauseloch.tui.common import (
     check_save_path,
     fail,
     lang_option,
@@ -347,11 +346,10 @@ def command(
 
     import mauseloch
     from mauseloch.bots import bots_for_seats
-    from mauseloch.dealcode import code_of, decode
-    from mauseloch.record import load as load_game
-    from mauseloch.rules import house_rules
-
-    from .pace import Pace
+    from mauseloch.core.dealcode import code_of, decode
+    from mauseloch.core.record import load as load_game
+    from mauseloch.locale.rules import house_rules
+    from mauseloch.tui.pace import Pace
 
     console = Console(highlight=False)
     lang = pick_lang(console, lang_text)

@@ -45,7 +45,7 @@ def pick_lang(console: Any, value: str | None) -> Lang:
 def options_help(game: str) -> str:
     """``--option``'s help: every option of ``game`` with its name and help from the catalogue
     (the lobby's words) in the locale's language; the engine's description where it has none."""
-    from mauseloch.engine import game_info
+    from mauseloch.core.engine import game_info
 
     lang = detect_lang()
     lines = []
@@ -120,7 +120,7 @@ def save_for_user(
     start, but it may go away) is a clear message and exit code 1, never a traceback."""
     if path is None:
         return
-    from mauseloch.record import save
+    from mauseloch.core.record import save
 
     try:
         save(game, path, record)

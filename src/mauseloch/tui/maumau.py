@@ -11,8 +11,7 @@ import typer
 
 from mauseloch.games.maumau import parse_card, parse_wish
 from mauseloch.locale import Lang, t, tn
-
-from .common import (
+from mauseloch.tui.common import (
     ask,
     check_save_path,
     fail,
@@ -24,7 +23,7 @@ from .common import (
     say_error,
     shown,
 )
-from .words import ACTIONS, german_suit, to_notation
+from mauseloch.tui.words import ACTIONS, german_suit, to_notation
 
 SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 SUIT_STYLE = {"C": "bold", "S": "bold", "H": "bold red", "D": "bold red"}
@@ -126,10 +125,10 @@ def command(
 
     import mauseloch
     from mauseloch.bots import bots_for_seats, make_bot
-    from mauseloch.dealcode import code_of, decode, encode
-    from mauseloch.match import Match
-    from mauseloch.record import load_any
-    from mauseloch.rules import house_rules
+    from mauseloch.core.dealcode import code_of, decode, encode
+    from mauseloch.core.match import Match
+    from mauseloch.core.record import load_any
+    from mauseloch.locale.rules import house_rules
 
     console = Console(highlight=False)
     lang = pick_lang(console, lang_text)
@@ -258,8 +257,7 @@ def _show_table(console: Any, game: Any, me: int, names: list[str], lang: Lang) 
     legal = set(view["legal_moves"])
     legal_cards = {m.partition(":")[0] for m in legal}
     others = "   ".join(
-        t("term.others", lang, name=shown(names[s]), cards=_cards(c, lang))
-        + (" ←" if s == view["to_move"] else "")
+        t("term.others", lang, name=shown(names[s]), cards=_cards(c, lang)) + (" ←" if s == view["to_move"] else "")
         for s, c in enumerate(view["hand_counts"])
         if s != me
     )
@@ -294,7 +292,7 @@ def _cards(count: int, lang: Lang) -> str:
 def _show_rules(console: Any, lang: Lang) -> None:
     from rich.markdown import Markdown
 
-    from mauseloch.rules import rules_text
+    from mauseloch.locale.rules import rules_text
 
     try:
         console.print(Markdown(rules_text("mau-mau", lang)))

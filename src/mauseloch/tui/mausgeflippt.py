@@ -3,7 +3,7 @@
 After a short countdown the next mouse appears. Your hand is on the keys 1–9, 0, a, b… (``catch``),
 space shouts "Mausgeflippt!" (``flip``). Bots react after the times they sampled (see
 ``bots/reaction.py``), in real time. Who was first is decided by the one referee
-(:mod:`mauseloch.realtime`), the same as in the simulator: this client only gives it the times —
+(:mod:`mauseloch.realtime.referee`), the same as in the simulator: this client only gives it the times —
 the bots' sampled ones, and yours, measured here with a monotonic clock from the moment the
 mouse is drawn on screen — and wakes it with Textual timers. The engine never reads a clock.
 """
@@ -18,8 +18,7 @@ from typing import Any
 import typer
 
 from mauseloch.locale import Lang, t, tn
-
-from .common import (
+from mauseloch.tui.common import (
     check_save_path,
     fail,
     lang_option,
@@ -222,7 +221,7 @@ def make_app(
     from textual.widgets import Footer, Header, RichLog, Static
 
     from mauseloch import event_for
-    from mauseloch.realtime import Referee
+    from mauseloch.realtime.referee import Referee
 
     referee = Referee.for_seed(game, game.seed) if ties_seed is None else Referee(game, ties_seed)
 
@@ -456,9 +455,9 @@ def command(
 
     import mauseloch
     from mauseloch.bots import bots_for_seats, make_bot
-    from mauseloch.dealcode import code_of, decode
-    from mauseloch.engine import derive_seed
-    from mauseloch.rules import house_rules
+    from mauseloch.core.dealcode import code_of, decode
+    from mauseloch.core.engine import derive_seed
+    from mauseloch.locale.rules import house_rules
 
     console = Console(highlight=False)
     lang = pick_lang(console, lang_text)

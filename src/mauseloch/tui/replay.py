@@ -17,8 +17,7 @@ from typing import Any
 import typer
 
 from mauseloch.locale import Lang, t, tn
-
-from .common import EXIT_INTERRUPTED, ask, fail, lang_option, pick_lang, plural, shown
+from mauseloch.tui.common import EXIT_INTERRUPTED, ask, fail, lang_option, pick_lang, plural, shown
 
 
 def command(
@@ -33,8 +32,8 @@ def command(
     """Replay a saved game or match: every move with every hand visible, then the result."""
     from rich.console import Console
 
-    from mauseloch.match import Match
-    from mauseloch.record import load_any
+    from mauseloch.core.match import Match
+    from mauseloch.core.record import load_any
 
     console = Console(highlight=False)
     lang = pick_lang(console, lang_text)
@@ -175,8 +174,8 @@ class Replayer:
         record's notation, as typed, for anything else)."""
         name, lang = self.game.name, self.lang
         if name == "mau-mau":
-            from .maumau import pretty as card_text
-            from .maumau import suit_text
+            from mauseloch.tui.maumau import pretty as card_text
+            from mauseloch.tui.maumau import suit_text
 
             if move in ("draw", "pass", "take"):
                 return t(f"term.replayMove.{move}", lang)
@@ -186,7 +185,7 @@ class Replayer:
                     return t("term.replayMove.wish", lang, card=card_text(card, lang=lang), suit=suit_text(wish, lang))
                 return card_text(card, lang=lang)
         elif name == "mausgeflippt":
-            from .mausgeflippt import pretty as clothing_text
+            from mauseloch.tui.mausgeflippt import pretty as clothing_text
 
             kind, _, card = move.partition(" ")
             if kind == "catch" and card:
@@ -202,15 +201,15 @@ class Replayer:
         if event["type"] == "deal":
             return None
         if name == "mau-mau":
-            from .maumau import describe as describe_maumau
+            from mauseloch.tui.maumau import describe as describe_maumau
 
             return describe_maumau(event, None, self.lang, self.names)
         if name == "aus-die-maus":
-            from .ausdiemaus import describe as describe_ausdiemaus
+            from mauseloch.tui.ausdiemaus import describe as describe_ausdiemaus
 
             return describe_ausdiemaus(event, self.names, self.lang)
         if name == "mausgeflippt":
-            from .mausgeflippt import describe as describe_mausgeflippt
+            from mauseloch.tui.mausgeflippt import describe as describe_mausgeflippt
 
             return describe_mausgeflippt(event, None, self.game.view(None)["mouse_pile"], self.lang)
         return shown(event["type"])
@@ -231,7 +230,7 @@ class Replayer:
         from rich.console import Group
         from rich.text import Text
 
-        from .maumau import pretty, suit_text
+        from mauseloch.tui.maumau import pretty, suit_text
 
         view, lang = self.game.view(None), self.lang
         lines = [
@@ -250,7 +249,7 @@ class Replayer:
     def _ausdiemaus(self) -> Any:
         from rich.table import Table
 
-        from .ausdiemaus import SHORT_LEGEND, card_short, card_text
+        from mauseloch.tui.ausdiemaus import SHORT_LEGEND, card_short, card_text
 
         view, lang = self.game.view(None), self.lang
         table = Table(box=None, padding=(0, 1), show_header=True)
@@ -294,7 +293,7 @@ class Replayer:
         from rich.table import Table
         from rich.text import Text
 
-        from .mausgeflippt import mouse_text, piles_text, pretty, scores_table
+        from mauseloch.tui.mausgeflippt import mouse_text, piles_text, pretty, scores_table
 
         view = self.game.view(None)
         parts: list[Any] = [scores_table(view, self.names, expand=False, lang=self.lang)]
@@ -335,9 +334,8 @@ class Replayer:
 
 def _replay_match(console: Any, match: Any, as_json: bool, interactive: bool, lang: Lang) -> None:
     """A match record: its summary as JSON, or every deal in turn with the standings after it."""
-    from mauseloch.match import Match
-
-    from .maumau import _show_standings
+    from mauseloch.core.match import Match
+    from mauseloch.tui.maumau import _show_standings
 
     if as_json:
         summary = {

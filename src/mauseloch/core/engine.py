@@ -1,0 +1,684 @@
+"""Shared vocabulary of every game: errors, options, the seeded generator, the game base class
+and the registry behind ``mauseloch.GAMES``.
+
+A game module subclasses :class:`Game`, describes itself with a :class:`GameInfo` and calls
+:func:`register`. Everything public (``new_game``, ``replay``, records, events) is built here once,
+so the games only hold their rules.
+"""
+
+from __future__ import annotations
+
+import operator
+import secrets
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64's increment
+SEED_LIMIT = 1 << 53  # seeds survive JSON in a browser (exact in a double)
+
+
+class IllegalMove(ValueError):
+    """A move that is not legal now: unknown string, wrong seat, not allowed, or game over.
+
+    The game is left exactly as it was. ``reason`` (when the game gives one) is the message
+    catalogue's key of the refusal and ``params`` its placeholders, so that a client can say it in
+    the player's language (``mauseloch.locale.t(exc.reason, lang, **exc.params)``).
+    """
+
+    def __init__(self, message: str = "", reason: str | None = None, **params: object) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params = params
+
+
+def whole_number(value: Any) -> int | None:
+    """``value`` as a plain ``int`` if it is a whole number, else None.
+
+    Anything integral counts (``int``, ``numpy.int64``: whatever has ``__index__``), so callers
+    can pass numbers straight from NumPy; ``bool`` does not (``True`` is no player count), nor
+    ``float``. Returning a plain ``int`` keeps records and views JSON-able.
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def as_int(
+    value: Any,
+    name: str,
+    low: int | None = None,
+    high: int | None = None,
+    error: type[Exception] = ValueError,
+) -> int:
+    """``value`` as a plain ``int`` in ``[low, high]`` (either end may be open), else ``error``
+    naming ``name`` and the allowed range.
+
+    The one check every public call that takes a whole number goes through: ``int``, NumPy
+    integers (``g.move_of(np.argmax(q))``) and anything else with ``__index__`` pass, ``bool``
+    and ``float`` do not (see :func:`whole_number`)."""
+    number = whole_number(value)
+    if low is not None and high is not None:  # a seat, an action id: say the whole range at once
+        if number is None or not low <= number <= high:
+            raise error(f"{name} must be a number from {low} to {high}, got {value!r}")
+        return number
+    if number is None:
+        raise error(f"{name} must be a whole number, got {value!r}")
+    if low is not None and number < low:
+        raise error(f"{name} must be at least {low}, got {number}")
+    if high is not None and number > high:
+        raise error(f"{name} must be at most {high}, got {number}")
+    return number
+
+
+# --------------------------------------------------------------------------- randomness
+
+
+def mix64(x: int) -> int:
+    """SplitMix64's finaliser: a well-spread 64-bit hash of ``x``."""
+    x &= MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+def derive_seed(seed: int, stream: int) -> int:
+    """An independent 64-bit seed for sub-generator ``stream`` of ``seed``.
+
+    Deal and reshuffles use different streams (api.md), so a game dealt from an explicit
+    deck reshuffles exactly like the game its seed would have dealt.
+    """
+    return mix64((seed & MASK64) ^ mix64(stream + 0x632BE59BD9B4E019))
+
+
+class Rng:
+    """SplitMix64 with unbiased bounded integers and Fisher-Yates shuffles.
+
+    Written out here (not ``random.Random``) so every Python version and the numba kernels
+    produce the same numbers from the same seed. Bounds up to 2**16 use 16-bit chunks of a
+    64-bit output (four per output, lowest first) with rejection, so they stay unbiased and a
+    32-card shuffle costs eight outputs instead of 31; larger bounds use a whole output.
+    """
+
+    __slots__ = ("_chunks", "_word", "state")
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK64
+        self._word = 0  # unused 16-bit chunks of the last output, lowest first
+        self._chunks = 0
+
+    def words(self) -> tuple[int, int, int]:
+        """The whole state, as three words (a compiled kernel carries the generator on in them)."""
+        return self.state, self._word, self._chunks
+
+    def load(self, words: Sequence[int]) -> None:
+        """Go on from :meth:`words` (as a kernel left them)."""
+        self.state, self._word, self._chunks = (int(w) for w in words)
+
+    def next64(self) -> int:
+        self.state = (self.state + GOLDEN) & MASK64
+        return mix64(self.state)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in ``[0, n)`` by rejection (no modulo bias)."""
+        if n <= 0:
+            raise ValueError(f"bound must be positive, got {n}")
+        if n <= 1 << 16:
+            limit = 65536 - 65536 % n
+            while True:
+                if not self._chunks:
+                    self._word = self.next64()
+                    self._chunks = 4
+                v = self._word & 0xFFFF
+                self._word >>= 16
+                self._chunks -= 1
+                if v < limit:
+                    return v % n
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Fisher-Yates from the end, in place: ``j = below(i + 1)`` for i = len-1 .. 1."""
+        if len(items) > 1 << 16:
+            for i in range(len(items) - 1, 0, -1):
+                j = self.below(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        # ``below`` inlined: a deal is on the hot path of every simulated game.
+        s, word, chunks = self.state, self._word, self._chunks
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            limit = 65536 - 65536 % n
+            while True:
+                if not chunks:
+                    s = (s + GOLDEN) & MASK64
+                    z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+                    word = z ^ (z >> 31)
+                    chunks = 4
+                v = word & 0xFFFF
+                word >>= 16
+                chunks -= 1
+                if v < limit:
+                    break
+            j = v % n
+            items[i], items[j] = items[j], items[i]
+        self.state, self._word, self._chunks = s, word, chunks
+
+    def random(self) -> float:
+        """Uniform float in ``[0, 1)`` with 53 random bits (a whole output)."""
+        return (self.next64() >> 11) / float(1 << 53)
+
+    def copy(self) -> Rng:
+        """An independent generator that goes on exactly like this one (for ``Game.clone``)."""
+        other = Rng.__new__(Rng)
+        other.state, other._word, other._chunks = self.state, self._word, self._chunks
+        return other
+
+
+def fresh_seed() -> int:
+    """A new seed from the operating system (never the global ``random``)."""
+    return secrets.randbelow(SEED_LIMIT)
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its type, default, range and a one-line description for CLI and lobby.
+
+    A default that depends on the player count (Aus die Maus' small deck) has ``default=None``,
+    a ``default_for`` that computes it and a ``default_text`` that says it to people; the game's
+    metadata then lists the default for every player count (``GameInfo.to_dict``).
+    """
+
+    name: str
+    type: type  # bool or int
+    default: Any  # None when ``default_for`` decides
+    description: str
+    minimum: int | None = None
+    # the largest value the kernels' 64-bit counters and the server's timers hold with room to spare
+    maximum: int | None = None
+    # (players, the options resolved so far) -> the default
+    default_for: Callable[[int, dict[str, Any]], Any] | None = field(default=None, repr=False)
+    default_text: str | None = None  # how to describe such a default to people
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "type": self.type.__name__,
+            "default": self.default,
+            "default_text": self.default_text or str(self.default).lower(),
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "description": self.description,
+        }
+
+    def help_text(self) -> str:
+        """``chips=N: chips in the game ... (default: 9, or 5 with the small deck)``"""
+        value = "true/false" if self.type is bool else "N"
+        default = self.default_text or str(self.default).lower()
+        return f"{self.name}={value}: {self.description} (default: {default})"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What ``mauseloch.GAMES[name]`` says about a game."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...]
+    factory: type[Game] = field(repr=False, compare=False)
+    description: str = ""
+    # How play flows (like OpenSpiel's declared game type): "turns", one seat moves at a time;
+    # "reactions", a shown card opens a window in which every seat may react at once and a
+    # referee (mauseloch.realtime.referee) decides who was first. Such a game has a window_ms option.
+    dynamics: Literal["turns", "reactions"] = "turns"
+
+    def option(self, name: str) -> OptionSpec:
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+    def defaults(self, players: int) -> dict[str, Any]:
+        """Every option's default for a game of ``players`` (some depend on the count)."""
+        return self.resolve_options(self.check_players(players), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form the lobby and the command line read.
+
+        Each option carries ``defaults_by_players`` (player count as a string -> default), and
+        ``default`` is None where that default depends on the count.
+        """
+        by_players = {n: self.defaults(n) for n in range(self.min_players, self.max_players + 1)}
+        options = []
+        for spec in self.options:
+            entry = spec.to_dict()
+            entry["defaults_by_players"] = {str(n): d[spec.name] for n, d in by_players.items()}
+            options.append(entry)
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "dynamics": self.dynamics,
+            "options": options,
+        }
+
+    def options_help(self) -> str:
+        """One line per option with its default, for ``--help``."""
+        return "; ".join(spec.help_text() for spec in self.options)
+
+    def game_type(self, players: int | None = None, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """What OpenSpiel's game type and game info say, for this game with ``options``
+        (``docs/research.md``): every game here deals and reshuffles from one seed (sampled
+        chance) and hides cards; its outcome is the final ranking, which the interfaces score as
+        rank rewards (+1 for first place down to -1 for last, ties sharing, sum 0) at the end.
+        ``max_game_length`` is the ``move_limit`` option where the game has one, else None (no
+        bound the rules set)."""
+        n = self.check_players(self.min_players if players is None else players)
+        resolved = self.resolve_options(n, options)
+        return {
+            "dynamics": "sequential" if self.dynamics == "turns" else "reactions",
+            "chance_mode": "sampled",
+            "information": "imperfect",
+            "utility": "zero-sum",
+            "reward_model": "terminal",
+            "utility_range": (-1.0, 1.0),
+            "max_game_length": resolved.get("move_limit"),
+            "players": (self.min_players, self.max_players),
+        }
+
+    def resolve_options(self, players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """All options with defaults filled in, checked for name, type and range."""
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):  # a dict, or another game's read-only options
+            raise ValueError(f"options must be a dict of name -> value, got {options!r}")
+        known = {spec.name: spec for spec in self.options}
+        given: dict[str, Any] = {}
+        spelled: dict[str, Any] = {}  # the name each option was given under
+        for raw_name, value in options.items():
+            name = raw_name.strip().lower() if isinstance(raw_name, str) else raw_name
+            if name not in known:
+                allowed = ", ".join(known) or "none"
+                raise ValueError(f"unknown option {raw_name!r} for {self.name}; allowed: {allowed}")
+            if name in spelled:  # "ace_skips" and "ACE_SKIPS": which one was meant is a guess
+                raise ValueError(f"option {name} is given twice, as {spelled[name]!r} and {raw_name!r}; give it once")
+            spelled[name] = raw_name
+            spec = known[name]
+            if spec.type is bool:
+                if not isinstance(value, bool):
+                    raise ValueError(f"option {name} must be true or false, got {value!r}")
+            elif spec.type is int:
+                value = as_int(value, f"option {name}", spec.minimum)  # a plain int, so records stay JSON
+                if spec.maximum is not None and value > spec.maximum:
+                    raise ValueError(
+                        f"option {name} must be at most {spec.maximum}, got {value} "
+                        f"(allowed: {spec.minimum} to {spec.maximum})"
+                    )
+            given[name] = value
+        resolved: dict[str, Any] = {}
+        for spec in self.options:  # in declaration order, so later defaults may use earlier ones
+            if spec.name in given:
+                resolved[spec.name] = given[spec.name]
+            elif spec.default_for is not None:
+                resolved[spec.name] = spec.default_for(players, resolved)
+            else:
+                resolved[spec.name] = spec.default
+        return resolved
+
+    def options_from_text(self, pairs: Iterable[str]) -> dict[str, Any]:
+        """``["ace_skips=true", "move_limit=50"]`` (command-line form) -> typed option values."""
+        known = {spec.name: spec for spec in self.options}
+        options: dict[str, Any] = {}
+        for pair in pairs:
+            name, sep, text = pair.partition("=")
+            name = name.strip().lower().replace("-", "_")
+            if not sep:
+                raise ValueError(f"option {pair!r} must look like NAME=VALUE")
+            if name not in known:
+                raise ValueError(f"unknown option {name!r} for {self.name}; allowed: {', '.join(known) or 'none'}")
+            if name in options:
+                raise ValueError(f"option {name} is given twice; give it once")
+            value = text.strip().lower()
+            if known[name].type is bool:
+                if value in ("true", "yes", "on", "1"):
+                    options[name] = True
+                elif value in ("false", "no", "off", "0"):
+                    options[name] = False
+                else:
+                    raise ValueError(f"option {name} must be true or false, got {text!r}")
+            else:
+                try:
+                    options[name] = int(value)
+                except ValueError:
+                    raise ValueError(f"option {name} must be a whole number, got {text!r}") from None
+        return options
+
+    def check_players(self, value: Any) -> int:
+        players = as_int(value, "players")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"players={players} is not allowed for {self.name}: {self.min_players} to {self.max_players} players"
+            )
+        return players
+
+
+_REGISTRY: dict[str, GameInfo] = {}
+# Read-only for everybody else: a game is added only by registering its module.
+GAMES: Mapping[str, GameInfo] = MappingProxyType(_REGISTRY)
+
+
+def register(info: GameInfo) -> GameInfo:
+    _REGISTRY[info.name] = info
+    return info
+
+
+def game_info(name: Any) -> GameInfo:
+    if not isinstance(name, str):
+        raise ValueError(f"game name must be a string, got {name!r}")
+    key = name.strip().lower()
+    if key not in GAMES:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+    return GAMES[key]
+
+
+def check_seed(value: Any) -> int:
+    if value is None:
+        return fresh_seed()
+    seed = as_int(value, "seed")
+    if not 0 <= seed < (1 << 64):
+        raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+    return seed
+
+
+def check_deck(deck: Any, expected: Sequence[str], parse: Callable[[str], str]) -> list[str]:
+    """``deck`` normalised to canonical strings; it must be a permutation of ``expected``."""
+    if not isinstance(deck, (list, tuple)):
+        raise ValueError(f"deck must be a list of card strings, got {type(deck).__name__}")
+    cards: list[str] = []
+    for i, raw in enumerate(deck):
+        if not isinstance(raw, str):
+            raise ValueError(f"deck[{i}] must be a card string, got {raw!r}")
+        try:
+            cards.append(parse(raw))
+        except ValueError as exc:
+            raise ValueError(f"deck[{i}]: {exc}") from None
+    if len(cards) != len(expected):
+        raise ValueError(f"deck must hold exactly {len(expected)} cards, got {len(cards)}")
+    if sorted(cards) != sorted(expected):
+        have: dict[str, int] = {}
+        for c in cards:
+            have[c] = have.get(c, 0) + 1
+        want: dict[str, int] = {}
+        for c in expected:
+            want[c] = want.get(c, 0) + 1
+        extra = sorted(c for c in have if have[c] > want.get(c, 0))
+        missing = sorted(c for c in want if want[c] > have.get(c, 0))
+        raise ValueError(
+            f"deck is not the game's deck: too many {', '.join(extra) or '-'}; missing {', '.join(missing) or '-'}"
+        )
+    return cards
+
+
+# --------------------------------------------------------------------------- results
+
+
+def competition_ranks(keys: Sequence[Any]) -> list[int]:
+    """Rank 1 for the smallest key; equal keys share a rank, the next rank skips (1, 2, 2, 4)."""
+    return [1 + sum(1 for other in keys if other < key) for key in keys]
+
+
+def event_for(event: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+    """The copy of ``event`` that ``seat`` (None: a spectator) may see.
+
+    A private event carries its hidden part under ``cards``; the others get it without them.
+    """
+    owner = event.get("private")
+    if owner is None or owner == seat:
+        return event
+    return {k: v for k, v in event.items() if k not in ("cards", "private")}
+
+
+# --------------------------------------------------------------------------- the game base
+
+
+class Game:
+    """Behaviour shared by every game. Subclasses implement the rules.
+
+    ``to_move`` and ``is_over`` are plain attributes (read them, never assign): the hot loop
+    of a simulation reads them millions of times.
+    """
+
+    __slots__ = ("__dict__",)  # subclasses list their own hot fields
+
+    info: ClassVar[GameInfo]
+    name: ClassVar[str]
+
+    to_move: int | None
+    is_over: bool
+    _players: int  # read through ``players``, ``seed``, ``options`` and ``deck``: nobody may
+    _seed: int  # change them under a running game, or record() would lie
+    _options: dict[str, Any]
+    _deck: tuple[str, ...]
+
+    # Subclasses log events as compact tuples (fast); ``_event_dict`` turns an entry into a new
+    # public dict each time, so no caller can alter the log.
+    _log: list[Any]
+    _moves: list[Any]  # (seat, move) or (seat, move, ms) in the order played
+
+    def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
+        self._players = players
+        self._seed = seed
+        self._options = options
+        self._deck = tuple(deck)
+        self._log = []
+        self._moves = []
+        self.to_move = 0  # every game starts with seat 0
+        self.is_over = False
+        self.reason: str | None = None
+
+    # -- to implement ------------------------------------------------------------------
+    @classmethod
+    def create(cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None) -> Game:
+        """A new game from checked arguments (``deck`` still to be checked)."""
+        raise NotImplementedError
+
+    def legal_moves(self, seat: int | None = None) -> list[str]:
+        raise NotImplementedError
+
+    def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
+        raise NotImplementedError
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def result(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _event_dict(self, entry: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # -- shared -----------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        """The number of players the game was dealt for."""
+        return self._players
+
+    @property
+    def seed(self) -> int:
+        """The seed the game was made with (drawn and kept when ``new_game`` got None)."""
+        return self._seed
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """Every option of this game, defaults filled in: a read-only view."""
+        return MappingProxyType(self._options)
+
+    @property
+    def deck(self) -> tuple[str, ...]:
+        """The deck as dealt, top card first (a tuple: the deal cannot be changed afterwards)."""
+        return self._deck
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The full log as new dicts: a caller may change them without touching the game."""
+        to_dict = self._event_dict
+        return [to_dict(e) for e in self._log]
+
+    def events_since(self, index: int) -> list[dict[str, Any]]:
+        """Events from position ``index`` of the log on (servers send only what is new)."""
+        to_dict = self._event_dict
+        return [to_dict(e) for e in self._log[as_int(index, "index", 0) :]]
+
+    @property
+    def event_count(self) -> int:
+        return len(self._log)
+
+    @property
+    def move_count(self) -> int:
+        return len(self._moves)
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "players": self._players,
+            "options": dict(self._options),
+            "seed": self._seed,
+            "deck": list(self._deck),
+            "moves": [list(m) for m in self._moves],
+        }
+
+    def _check_seat_arg(self, seat: Any) -> int | None:
+        """``seat`` as a plain int (None stays None), or IllegalMove naming the allowed seats."""
+        if seat is None:
+            return None
+        return as_int(seat, "seat", 0, self._players - 1, IllegalMove)
+
+    def _view_head(self, seat: int | None) -> dict[str, Any]:
+        """The part of every view that is the same for all games (the seat checked first)."""
+        seat = self._check_seat_arg(seat)
+        return {
+            "game": self.name,
+            "players": self._players,
+            "options": dict(self._options),
+            "seat": seat,
+            "to_move": self.to_move,
+        }
+
+    def _check_turn_move(self, move: Any, seat: Any, ms: Any) -> str:
+        """The refusals every turn-based game shares (no reaction time, game over, wrong seat,
+        not a string); returns the move trimmed for the game's own checks."""
+        if ms is not None:
+            raise IllegalMove("ms (a reaction time) is only for Mausgeflippt reactions")
+        if self.is_over:
+            raise IllegalMove(f"the game is over ({self.reason}); no more moves")
+        seat = self._check_seat_arg(seat)
+        if seat is not None and seat != self.to_move:
+            raise IllegalMove(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move must be a string, got {move!r}")
+        return move.strip()
+
+    # -- the second version: search bots and learning (api.md) ---------------------------
+    # Each game lists every move string of its action space once, in action-id order, and
+    # says how a move string is spelled canonically (``_move_key``); the rest is shared.
+    ACTIONS: ClassVar[tuple[str, ...]] = ()
+    _ACTION_ID: ClassVar[dict[str, int]] = {}
+
+    def clone(self) -> Game:
+        """An independent copy: playing on either never changes the other."""
+        raise NotImplementedError
+
+    def parse_move(self, text: Any, seat: int | None = None) -> str:
+        """The canonical spelling of ``text`` if it is a legal move now (for ``seat``), else
+        :class:`IllegalMove` saying why; the game is left as it was."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _move_key(text: str) -> str:
+        """``text`` spelled as the game spells its moves (case, spaces)."""
+        return text.strip().lower()
+
+    @property
+    def acting_seats(self) -> frozenset[int]:
+        """The seats that may move now (turn-based games: the seat to move)."""
+        return frozenset() if self.to_move is None else frozenset((self.to_move,))
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space: every move string the game knows has an id below it."""
+        return len(self.ACTIONS)
+
+    def action_id(self, move: Any) -> int:
+        """The stable id of a move string (legal now or not); ValueError for a non-move."""
+        if not isinstance(move, str):
+            raise ValueError(f"a move must be a string, got {move!r}")
+        ids = self._ACTION_ID
+        action = ids.get(move)
+        if action is None:
+            action = ids.get(self._move_key(move))
+            if action is None:
+                raise ValueError(f"{move!r} is not a {self.name} move")
+        return action
+
+    def move_of(self, action_id: Any) -> str:
+        """The canonical move string of an action id (the inverse of :meth:`action_id`)."""
+        return self.ACTIONS[as_int(action_id, "an action id", 0, len(self.ACTIONS) - 1)]
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """The action ids of ``legal_moves(seat)``."""
+        ids = self._ACTION_ID
+        return [ids[m] for m in self.legal_moves(seat)]
+
+    def determinize(self, seat: Any, seed: int | None = None) -> Game:
+        """A game drawn uniformly among those ``seat`` cannot tell apart from this one: every
+        card it cannot see is dealt again; the sample depends only on what ``seat`` may know.
+        Its record and events need not replay; later reshuffles come from ``seed``."""
+        return self._determinize(as_int(seat, "seat", 0, self._players - 1), check_seed(seed))
+
+    def _determinize(self, seat: int, seed: int) -> Game:
+        raise NotImplementedError
+
+    @classmethod
+    def _register_actions(cls, actions: tuple[str, ...]) -> None:
+        cls.ACTIONS = actions
+        cls._ACTION_ID = {m: i for i, m in enumerate(actions)}
+
+    def _ensure_over(self) -> None:
+        if not self.is_over:
+            raise ValueError("the game is not over yet; result() is only available at the end")
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"to_move={self.to_move}"
+        return f"<{type(self).__name__} players={self._players} seed={self._seed} {state}>"
+
+
+def new_game(
+    game: str,
+    players: int | None = None,
+    seed: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    deck: Iterable[str] | None = None,
+) -> Game:
+    """Start a game: ``new_game("mau-mau", players=3, seed=7, options={"ace_skips": True})``."""
+    info = game_info(game)
+    n = info.check_players(info.min_players if players is None else players)
+    resolved = info.resolve_options(n, options)
+    if deck is not None and not isinstance(deck, (list, tuple)):
+        raise ValueError(f"deck must be a list of card strings, got {type(deck).__name__}")
+    return info.factory.create(n, check_seed(seed), resolved, None if deck is None else list(deck))

@@ -1,0 +1,91 @@
+"""Records: the JSON form of a game (api.md), checked on the way in, and replay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mauseloch.core.engine import Game, IllegalMove, new_game, whole_number
+
+if TYPE_CHECKING:
+    from mauseloch.core.match import Match
+
+RECORD_KEYS = ("game", "players", "options", "seed", "deck", "moves")
+
+
+def replay(record: Any) -> Game:
+    """The game a record describes: same state, same events, same result.
+
+    A record that is not one (wrong shape, foreign game, a move that is not legal) raises
+    ``ValueError`` naming what is wrong.
+    """
+    if not isinstance(record, dict):
+        raise ValueError(f"a record must be a JSON object, got {type(record).__name__}")
+    missing = [k for k in RECORD_KEYS if k not in record]
+    if missing:
+        raise ValueError(f"not a Mauseloch record: missing {', '.join(missing)}")
+    moves = record["moves"]
+    if not isinstance(moves, list):
+        raise ValueError("record moves must be a list of [seat, move] pairs")
+    game = new_game(
+        record["game"],
+        players=record["players"],
+        seed=record["seed"],
+        options=record["options"],
+        deck=record["deck"],
+    )
+    for i, entry in enumerate(moves):
+        if not isinstance(entry, list) or len(entry) not in (2, 3):
+            raise ValueError(f"record move {i}: expected [seat, move] or [seat, move, ms], got {entry!r}")
+        seat, move = whole_number(entry[0]), entry[1]
+        if seat is None:
+            raise ValueError(f"record move {i}: the seat must be a whole number, got {entry[0]!r}")
+        ms = entry[2] if len(entry) == 3 else None
+        try:
+            game.play(move, seat=seat, ms=ms)
+        except IllegalMove as exc:
+            raise ValueError(f"record move {i} ({entry!r}) is not legal: {exc}") from None
+    return game
+
+
+def save(game: Game | Match, path: str | Path, record: dict[str, Any] | None = None) -> Path:
+    """Write ``game``'s record (or ``record``, e.g. a referee's, which adds its log) as JSON."""
+    target = Path(path)
+    target.write_text(json.dumps(game.record() if record is None else record, indent=1) + "\n", encoding="utf-8")
+    return target
+
+
+def read_json(path: str | Path) -> Any:
+    """A record file's JSON; every problem becomes a ``ValueError`` with the file named."""
+    source = Path(path)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"cannot read {source}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{source} is not a text file, so not a Mauseloch record") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{source} is not valid JSON ({exc.msg} at line {exc.lineno}), so not a record") from None
+
+
+def load(path: str | Path) -> Game:
+    """Read and replay a record file; every problem becomes a ``ValueError`` with the file named."""
+    data = read_json(path)
+    try:
+        return replay(data)
+    except ValueError as exc:
+        raise ValueError(f"{Path(path)}: {exc}") from None
+
+
+def load_any(path: str | Path) -> Game | Match:
+    """Read a record file of one game or of a whole match (``mauseloch.core.match``) and replay it."""
+    from mauseloch.core.match import is_match_record, replay_match
+
+    data = read_json(path)
+    try:
+        return replay_match(data) if is_match_record(data) else replay(data)
+    except ValueError as exc:
+        raise ValueError(f"{Path(path)}: {exc}") from None

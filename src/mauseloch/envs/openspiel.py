@@ -1,0 +1,515 @@
+"""Mau-Mau and Aus die Maus! as OpenSpiel games (``import mauseloch.envs.openspiel`` registers them).
+
+    import pyspiel, mauseloch.envs.openspiel
+    game = pyspiel.load_game("mauseloch_maumau", {"players": 4, "ace_skips": True})
+
+Every Mau-Mau option is a game parameter, and so is ``players`` (2-5). The rules stay in the
+engine: a state holds a :class:`~mauseloch.games.maumau.MauMau` and asks it for legal moves and
+results; nothing here decides a rule.
+
+Chance. The engine deals (and reshuffles, MM-8) from a seed, so the deal is one chance node at
+the root with ``deals`` equally likely outcomes (default 2**16): outcome ``i`` is the game
+``mauseloch.new_game("mau-mau", players, seed=i, options)``, its deal and every later reshuffle.
+This is OpenSpiel's explicit stochastic mode over a finite sample of deals rather than over every
+one of the 32! orders; a small ``deals`` gives a small game for tabular algorithms (MCCFR).
+
+Tensors. The observation tensor, and the information-state tensor too, is the observation of the
+PettingZoo and Gymnasium environments (``mauseloch.envs.maumau_obs``, ``docs/envs.md``: 156 values
+for two players, 40 more per further player). It summarises the information state (the rivals'
+histories as their last move, the cards they lacked and what they received since); the exact,
+perfect-recall information state is the string: the seat's dealt hand and every move in order,
+with the cards the seat drew itself and only the number a rival drew.
+
+``resample_from_infostate`` deals every card the seat cannot see again (the engine's
+``determinize``); the sample is a state in which that seat's information-state string is the same,
+but it has no chance history of its own, so it can be cloned and played on, not serialised.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from mauseloch import new_game
+from mauseloch.core.engine import SEED_LIMIT, Game
+from mauseloch.envs.maumau_obs import PublicLog, observation_fields, observation_size, rank_rewards
+from mauseloch.games.ausdiemaus import CARD_STR as MAUS_CARDS
+from mauseloch.games.ausdiemaus import PHASE_NAMES
+from mauseloch.games.maumau import INFO as MAUMAU_INFO
+from mauseloch.games.maumau import MauMau
+
+__all__ = ["AusDieMausGame", "MauMauGame", "game_type"]
+
+DEALS = 1 << 16  # chance outcomes of the deal by default: seeds 0 .. 65535
+
+
+def _rank_returns(game: Game) -> list[float]:
+    """The environments' reward (``rank_rewards``): +1 for first place down to -1 for last, ties
+    sharing; the returns of a game add up to 0."""
+    return rank_rewards(game.result())
+
+
+def _player_id(game: Game) -> int:
+    if game.is_over:
+        return int(pyspiel.PlayerId.TERMINAL)
+    return int(game.to_move)  # type: ignore[arg-type]
+
+
+def _spiel_type(info: Any, short_name: str, params: dict[str, Any], info_state_tensor: bool) -> pyspiel.GameType:
+    """OpenSpiel's game type, from what the game's declaration says (``GameInfo.game_type``). The
+    deal is a chance node here (one outcome per seed), so the chance mode is explicit."""
+    kind = info.game_type()
+    assert (kind["dynamics"], kind["information"], kind["utility"], kind["reward_model"]) == (
+        "sequential", "imperfect", "zero-sum", "terminal",
+    ), f"{info.name}: no OpenSpiel game of this kind"  # fmt: skip
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=f"Mauseloch {info.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=info_state_tensor,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
+
+
+# --------------------------------------------------------------------------- Mau-Mau
+
+_MAUMAU_PARAMS: dict[str, Any] = {"players": 2, "deals": DEALS} | {
+    spec.name: spec.default for spec in MAUMAU_INFO.options
+}
+
+_MAUMAU_TYPE = _spiel_type(MAUMAU_INFO, "mauseloch_maumau", _MAUMAU_PARAMS, info_state_tensor=True)
+
+
+def _checked(info: Any, params: dict[str, Any], defaults: dict[str, Any]) -> tuple[int, dict[str, Any], int]:
+    """Player count, engine options and number of deals from OpenSpiel's parameters, checked by
+    the engine (a ValueError names the bad one)."""
+    values = defaults | dict(params or {})
+    unknown = set(values) - set(defaults)
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {sorted(unknown)}; allowed: {', '.join(defaults)}")
+    players = info.check_players(values.pop("players"))
+    deals = values.pop("deals")
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= SEED_LIMIT:
+        raise ValueError(f"deals must be a whole number from 1 to 2**53, got {deals!r}")
+    options = info.resolve_options(players, {k: v for k, v in values.items() if v is not None})
+    return players, options, deals
+
+
+class MauMauGame(pyspiel.Game):
+    """Mau-Mau for OpenSpiel: actions are the engine's action ids (47: each card, each jack with
+    each wish, draw, pass, take), utilities the rank rewards in [-1, 1]."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        self.players, self.options, self.deals = _checked(MAUMAU_INFO, params or {}, _MAUMAU_PARAMS)
+        kind = MAUMAU_INFO.game_type(self.players, self.options)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(MauMau.ACTIONS),
+            max_chance_outcomes=self.deals,
+            num_players=self.players,
+            min_utility=kind["utility_range"][0],
+            max_utility=kind["utility_range"][1],
+            utility_sum=0.0,
+            # the deal, then at most move_limit moves (MM-15a ends the game there)
+            max_game_length=kind["max_game_length"] + 1,
+        )
+        super().__init__(_MAUMAU_TYPE, info, {"players": self.players, "deals": self.deals} | self.options)
+
+    def new_initial_state(self) -> MauMauState:
+        return MauMauState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
+    ) -> MauMauObserver:
+        if params:
+            raise ValueError(f"the Mau-Mau observer takes no parameters, got {params!r}")
+        return MauMauObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self.players)
+
+
+class MauMauState(pyspiel.State):
+    """A Mau-Mau position: the chance node of the deal, then the engine's game.
+
+    ``_moves`` keeps what the information-state strings are made of: per move the actor, the
+    move and the cards it received (private to the actor; the others see how many). ``_known``
+    says, per seat, from which move on its private facts are exact: 0, except in a sample made by
+    ``resample_from_infostate``, where the rivals' pasts are made up and only their hands of
+    that moment are known (their ``_dealt`` is that hand)."""
+
+    def __init__(self, game: MauMauGame) -> None:
+        super().__init__(game)
+        self._players = game.players
+        self._options = game.options
+        self._deals = game.deals
+        self._deal: int | None = None  # the chance outcome (the engine seed), once dealt
+        self._t: _Table | None = None  # the engine's game and its public log, once dealt
+        self._moves: list[tuple[int, str, tuple[str, ...]]] = []
+        self._dealt: list[tuple[str, ...]] = []
+        self._start = ""  # the card that started the discard pile (MM-2)
+        self._known = [0] * game.players
+
+    # -- OpenSpiel's state API ---------------------------------------------------------
+    def current_player(self) -> int:
+        if self._game is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        return _player_id(self._game)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        p = 1.0 / self._deals
+        return [(i, p) for i in range(self._deals)]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self._game is not None
+        return sorted(self._game.legal_actions(player))
+
+    def _apply_action(self, action: int) -> None:
+        if self._game is None:
+            if not 0 <= action < self._deals:
+                raise ValueError(f"deal {action} is out of range 0..{self._deals - 1}")
+            self._deal = int(action)
+            dealt: MauMau = new_game("mau-mau", self._players, int(action), self._options)  # type: ignore[assignment]
+            self._t = _Table(dealt)
+            self._dealt = [tuple(dealt.hand(s)) for s in range(self._players)]
+            self._start = dealt.deck[5 * self._players]
+            return
+        game, log = self._game, self._log
+        assert log is not None
+        actor: int = game.to_move  # type: ignore[assignment]
+        since = game.event_count
+        log.play(int(action))  # IllegalMove/ValueError leave the state as it was
+        # The log keeps the discard pile's flags by comparing the pile's length with the last
+        # read; a reshuffle between two reads can bring the length back (stale flags), so read
+        # after every move, whatever the tensors are asked for later.
+        log.observe(actor)
+        got: list[str] = []
+        for event in game.events_since(since):
+            if event["type"] == "draw" and event["seat"] == actor:
+                got.extend(event["cards"])
+        self._moves.append((actor, game.ACTIONS[action], tuple(got)))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action}"
+        return MauMau.ACTIONS[action]
+
+    def is_terminal(self) -> bool:
+        return self._game is not None and self._game.is_over
+
+    def returns(self) -> list[float]:
+        if self._game is None or not self._game.is_over:
+            return [0.0] * self._players
+        return _rank_returns(self._game)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MauMauState:
+        """A state ``player_id`` cannot tell from this one: every card it cannot see dealt again,
+        the engine seed of later reshuffles drawn with ``probability_sampler``."""
+        if self._game is None:
+            return self.clone()  # nothing is dealt yet: nothing to hide
+        seed = int(float(probability_sampler()) * SEED_LIMIT) % SEED_LIMIT
+        sample = self.get_game().new_initial_state()
+        game: MauMau = self._game.determinize(player_id, seed)  # type: ignore[assignment]
+        sample._deal = self._deal
+        sample._t = _Table(game, self._log)
+        sample._moves = list(self._moves)
+        sample._start = self._start
+        here = len(self._moves)
+        sample._dealt = [self._dealt[s] if s == player_id else tuple(game.hand(s)) for s in range(self._players)]
+        sample._known = [self._known[s] if s == player_id else here for s in range(self._players)]
+        return sample
+
+    @property
+    def _game(self) -> MauMau | None:
+        return None if self._t is None else self._t.game
+
+    @property
+    def _log(self) -> PublicLog | None:
+        return None if self._t is None else self._t.log
+
+    def __str__(self) -> str:
+        """Everything, hidden cards too (for debugging; OpenSpiel compares clones by it)."""
+        if self._game is None:
+            return "chance: the deal"
+        g = self._game
+        hands = " | ".join(f"seat {s}: {' '.join(g.hand(s)) or '-'}" for s in range(self._players))
+        moves = " ".join(f"{a}:{m}" for a, m, _ in self._moves)
+        return (
+            f"deal {self._deal} | {hands} | top {g.view(None)['top']} wish {g.view(None)['wish'] or '-'} "
+            f"penalty {g.penalty} direction {g.direction:+d} draw pile {len(g.draw_pile)} | moves {moves}"
+        )
+
+    # -- what a seat knows --------------------------------------------------------------
+    def information_state_text(self, seat: int, private: bool = True) -> str:
+        """The perfect-recall information state of ``seat`` (see the module docstring)."""
+        if self._game is None:
+            return f"seat {seat} | before the deal"
+        parts = [f"seat {seat}", f"players {self._players}"]
+        if private:
+            since = self._known[seat]
+            parts.append(("hand " if since == 0 else f"hand at move {since} ") + " ".join(self._dealt[seat]))
+        parts.append(f"start {self._start}")
+        known = self._known[seat]
+        for i, (actor, move, got) in enumerate(self._moves):
+            text = f"{actor}:{move}"
+            if got:
+                mine = private and actor == seat and i >= known
+                text += "+" + ("".join(got) if mine else str(len(got)))
+            parts.append(text)
+        return " ".join(parts)
+
+    def observation_text(self, seat: int, private: bool = True) -> str:
+        """What ``seat`` observes now: its hand, the table, every hand's size."""
+        if self._game is None:
+            return f"seat {seat} | before the deal"
+        v = self._game.view(seat)
+        parts = [f"seat {seat}"]
+        if private:
+            parts.append("hand " + " ".join(v["hand"]))
+            if v["drawn"]:
+                parts.append(f"drawn {v['drawn']}")
+        parts += [
+            f"top {v['top']}",
+            f"wish {v['wish'] or '-'}",
+            f"penalty {v['penalty']}",
+            f"direction {v['direction']:+d}",
+            "counts " + " ".join(map(str, v["hand_counts"])),
+            f"draw pile {v['draw_pile']}",
+            f"discard pile {v['discard_pile']}",
+            f"to move {'-' if v['to_move'] is None else v['to_move']}",
+            f"moves {v['moves_played']}",
+        ]
+        return " | ".join(parts)
+
+
+class _Table:
+    """The engine's game and its public log. OpenSpiel's ``clone`` deep-copies each attribute of
+    a state on its own, so the two live in one object whose copy is the engine's fast ``clone``
+    with the log noted again for it."""
+
+    __slots__ = ("game", "log")
+
+    def __init__(self, game: MauMau, log: PublicLog | None = None) -> None:
+        self.game = game
+        self.log = PublicLog(game)
+        if log is not None:  # every seat saw those moves: the facts carry over to ``game``
+            self.log.last[:] = log.last
+            self.log.lacked[:] = log.lacked
+            self.log.received[:] = log.received
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
+        return _Table(self.game.clone(), self.log)
+
+
+class MauMauObserver:
+    """OpenSpiel's Python observer: the environments' vector as the tensor (``dict`` names its
+    fields as ``observation_fields`` does) and the strings of :class:`MauMauState`."""
+
+    def __init__(self, iig_obs_type: pyspiel.IIGObservationType, players: int) -> None:
+        self._recall = iig_obs_type.perfect_recall
+        self._private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.tensor = np.zeros(observation_size(players), np.float32)
+        self.dict = {name: self.tensor[start : start + size] for name, start, size, _ in observation_fields(players)}
+        self._hand = self.dict["hand"]
+
+    def set_from(self, state: MauMauState, player: int) -> None:
+        if state._log is None:
+            self.tensor.fill(0.0)
+            return
+        self.tensor[:] = state._log.observe(player)
+        if not self._private:  # a public observer: no hand
+            self._hand.fill(0.0)
+
+    def string_from(self, state: MauMauState, player: int) -> str:
+        if self._recall:
+            return state.information_state_text(player, self._private)
+        return state.observation_text(player, self._private)
+
+
+# --------------------------------------------------------------------------- Aus die Maus!
+
+_MAUS_INFO = new_game("aus-die-maus", 2, 0).info
+# small_deck and chips depend on the player count: -1 (an int, as OpenSpiel wants one type) and
+# the absent small_deck take the engine's default for the count.
+_MAUS_PARAMS: dict[str, Any] = {"players": 2, "deals": DEALS, "deck": "default", "chips": -1}
+_MAUS_MAX_LENGTH = 100_000  # the engine ends a repeated position (AM-11); no game seen came near
+
+_MAUS_TYPE = _spiel_type(_MAUS_INFO, "mauseloch_ausdiemaus", _MAUS_PARAMS, info_state_tensor=False)
+
+
+class AusDieMausGame(pyspiel.Game):
+    """Aus die Maus! for OpenSpiel: one action (``flip``); the deal decides the game, so it is
+    chiefly a check of the tooling. ``deck`` is ``"default"``, ``"small"`` or
+    ``"full"``; ``chips`` -1 takes the engine's default."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        values = _MAUS_PARAMS | dict(params or {})
+        mode = values.pop("deck")
+        if mode not in ("default", "small", "full"):
+            raise ValueError(f"deck must be default, small or full, got {mode!r}")
+        chips = values.pop("chips")
+        given = {"players": values["players"], "deals": values["deals"]}
+        extra: dict[str, Any] = {} if mode == "default" else {"small_deck": mode == "small"}
+        if chips != -1:
+            extra["chips"] = chips
+        self.players, self.options, self.deals = _checked(
+            _MAUS_INFO, given | extra, {"players": 2, "deals": DEALS, "small_deck": None, "chips": None}
+        )
+        info = pyspiel.GameInfo(
+            num_distinct_actions=1,
+            max_chance_outcomes=self.deals,
+            num_players=self.players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=_MAUS_MAX_LENGTH,
+        )
+        super().__init__(
+            _MAUS_TYPE, info,
+            {"players": self.players, "deals": self.deals, "deck": mode, "chips": chips},
+        )  # fmt: skip
+
+    def new_initial_state(self) -> AusDieMausState:
+        return AusDieMausState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
+    ) -> AusDieMausObserver:
+        if params:
+            raise ValueError(f"the Aus die Maus! observer takes no parameters, got {params!r}")
+        return AusDieMausObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self.players)
+
+
+class AusDieMausState(pyspiel.State):
+    """An Aus die Maus! position: the deal, then the engine's game. Nobody sees a stack's
+    order, so every seat knows the same: the cards turned over so far."""
+
+    def __init__(self, game: AusDieMausGame) -> None:
+        super().__init__(game)
+        self._players, self._options, self._deals = game.players, game.options, game.deals
+        self._deal: int | None = None
+        self._game: Game | None = None
+        # A sample's own log starts afresh: what was turned over before it, and where its own
+        # log's part begins.
+        self._prefix = ""
+        self._since = 0
+
+    def current_player(self) -> int:
+        if self._game is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        return _player_id(self._game)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        p = 1.0 / self._deals
+        return [(i, p) for i in range(self._deals)]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self._game is not None
+        return self._game.legal_actions(player)
+
+    def _apply_action(self, action: int) -> None:
+        if self._game is None:
+            self._deal = int(action)
+            self._game = new_game("aus-die-maus", self._players, int(action), self._options)
+            return
+        self._game.play(self._game.move_of(int(action)))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return f"deal {action}" if player == pyspiel.PlayerId.CHANCE else "flip"
+
+    def is_terminal(self) -> bool:
+        return self._game is not None and self._game.is_over
+
+    def returns(self) -> list[float]:
+        if self._game is None or not self._game.is_over:
+            return [0.0] * self._players
+        return _rank_returns(self._game)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> AusDieMausState:
+        sample = self.clone()
+        if self._game is not None:
+            seed = int(float(probability_sampler()) * SEED_LIMIT) % SEED_LIMIT
+            sample._game = self._game.determinize(player_id, seed)
+            sample._prefix = self.public_text()
+            sample._since = sample._game.event_count
+        return sample
+
+    def public_text(self) -> str:
+        """Every card turned over so far and what it did, in order (all seats know it)."""
+        if self._game is None:
+            return "before the deal"
+        events = [e for e in self._game.events_since(self._since) if "cards" not in e]
+        text = " ".join(
+            e["type"] + "(" + ",".join(f"{k}={v}" for k, v in e.items() if k != "type") + ")" for e in events
+        )
+        return " ".join(part for part in (self._prefix, text) if part)
+
+    def __str__(self) -> str:
+        if self._game is None:
+            return "chance: the deal"
+        return f"deal {self._deal} | stacks {[list(s) for s in self._game.stacks]} | {self.public_text()}"  # type: ignore[attr-defined]
+
+
+class AusDieMausObserver:
+    """The table as a vector: per seat (from the observer on) its stack and its chips, then the
+    chips left, the pile's size and top card, the phase and the chase's attempts left."""
+
+    def __init__(self, iig_obs_type: pyspiel.IIGObservationType, players: int) -> None:
+        self._recall = iig_obs_type.perfect_recall
+        pieces = [
+            ("stacks", players), ("chips", players), ("chips_left", 1), ("pile", 1),
+            ("top", len(MAUS_CARDS)), ("phase", len(PHASE_NAMES)), ("attempts", 1),
+        ]  # fmt: skip
+        self.tensor = np.zeros(sum(size for _, size in pieces), np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for name, size in pieces:
+            self.dict[name] = self.tensor[at : at + size]
+            at += size
+
+    def set_from(self, state: AusDieMausState, player: int) -> None:
+        self.tensor.fill(0.0)
+        if state._game is None:
+            return
+        v = state._game.view(player)
+        n = len(v["stacks"])
+        total = float(sum(v["stacks"]) + len(v["pile"]))
+        chips = float(sum(v["chips"]) + v["chips_left"]) or 1.0
+        for k in range(n):
+            s = (player + k) % n
+            self.dict["stacks"][k] = v["stacks"][s] / total
+            self.dict["chips"][k] = v["chips"][s] / chips
+        self.dict["chips_left"][0] = v["chips_left"] / chips
+        self.dict["pile"][0] = len(v["pile"]) / total
+        if v["top"] is not None:
+            self.dict["top"][MAUS_CARDS.index(v["top"])] = 1.0
+        if not v["is_over"]:
+            self.dict["phase"][PHASE_NAMES.index(v["phase"])] = 1.0
+        if v["chase"]:
+            self.dict["attempts"][0] = v["chase"]["attempts_left"] / 3.0
+
+    def string_from(self, state: AusDieMausState, player: int) -> str:
+        if self._recall:
+            return f"seat {player} | {state.public_text()}"
+        if state._game is None:
+            return f"seat {player} | before the deal"
+        v = state._game.view(player)
+        keys = ("stacks", "top", "chips", "chips_left", "phase", "chase", "flips", "to_move")
+        return f"seat {player} | " + " | ".join(f"{k} {v.get(k)}" for k in keys)
+
+
+def game_type(name: str) -> pyspiel.GameType:
+    """The OpenSpiel game type registered for an engine game name (``"mau-mau"``)."""
+    types = {"mau-mau": _MAUMAU_TYPE, "aus-die-maus": _MAUS_TYPE}
+    return types[name]
+
+
+pyspiel.register_game(_MAUMAU_TYPE, MauMauGame)
+pyspiel.register_game(_MAUS_TYPE, AusDieMausGame)

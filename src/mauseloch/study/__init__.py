@@ -1,0 +1,1 @@
+"""Studying the games: the simulator, tournaments, analysis and the backends that spread the work."""

@@ -1,0 +1,583 @@
+"""``mauseloch simulate GAME``: many bot games in parallel, with statistics, a report and a plot.
+
+Determinism
+    Game ``i`` of a run with ``--seed S`` is played from the game seed ``derive_seed(S, i)``.
+    Games are cut into chunks ``[start, stop)``; every chunk is summarised into integer counts
+    (:class:`Tally`) and the tallies are merged in game order, so the same seed gives the same
+    report whatever ``--workers`` and the backend are (``mauseloch.study.backend``: local processes
+    or Ray, which also decides how the games are cut).
+
+Runners: how one game (or a chunk of games) is played
+    The default runner plays any turn-based game through the public API: the engine gets the
+    game seed itself (``new_game(seed=derive_seed(S, i))``), the bot of seat ``s`` is
+    ``make_bot(game, kind, seed=derive_seed(game_seed, 200 + s))``. A game can replace it in
+    either of two ways:
+
+    1. ``RUNNERS[name]``: a *chunk runner* ``(spec: SimSpec, start, stop) -> Tally`` registered
+       here (``register_runner``). Aus die Maus uses one that plays whole chunks in the numba
+       kernel (``mauseloch.kernels.ausdiemaus``), which plays exactly the engine's games; the
+       engine's events are not needed for statistics. Mau-Mau with a random bot on every seat
+       plays in its batched kernel (``mauseloch.kernels.maumau``, the same games and the same
+       bot choices); a runner may apply to some specs only (``register_runner(..., applies)``).
+       ``--engine`` forces the default runner.
+    2. By the kind of game it declares: a game with ``GameInfo.dynamics == "reactions"``
+       (Mausgeflippt) is played by :func:`play_reactions`, whose windows the one referee
+       (:mod:`mauseloch.realtime.referee`) decides in virtual time from the bots' ``react`` answers,
+       ties drawn from the simulator's own stream. A game may add figures of its own
+       (``register_figures``; Mausgeflippt's are in ``study/mausgeflippt_runner.py``): a list of
+       ints per seat (e.g. ``"mice_catch"``) or an int for the game (e.g. ``"timeouts"``).
+
+Report
+    Win share per seat (rank 1, shared first places count for each) with 95 % Wilson intervals,
+    mean rank, game length in moves (mean, quantiles, histogram), end reasons, and the game's own
+    figures from ``result()`` (per seat means; Aus die Maus: cards and chips at the end, and the
+    length is its number of flips). ``--json`` prints the same as JSON, ``--plot`` draws it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mauseloch.core.engine import SEED_LIMIT, Game, as_int, derive_seed, game_info, new_game
+from mauseloch.locale import Lang, t
+from mauseloch.study.backend import Backend, LocalBackend, run_ranges
+
+STREAM_BOTS = 200  # bot of seat s: derive_seed(game_seed, STREAM_BOTS + s)
+STREAM_ENGINE = 100  # reaction games: the engine's seed is derive_seed(game_seed, STREAM_ENGINE)
+Z95 = 1.959963984540054
+QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
+COMPILING = "compiling the fast kernel, once (10 s or more; later runs load it from the cache)…"
+
+
+@dataclass(frozen=True)
+class SimSpec:
+    """What to simulate: everything a worker needs (picklable)."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    bots: tuple[str, ...]  # one kind per seat
+    seed: int
+    engine_only: bool = False  # True: ignore RUNNERS, play through the public API
+
+    def game_seed(self, i: int) -> int:
+        return derive_seed(self.seed, i)
+
+
+@dataclass
+class Tally:
+    """Integer counts over a range of games; ``merge`` them in game order for the report."""
+
+    players: int
+    games: int = 0
+    wins: list[int] = field(default_factory=list)  # rank 1 (shared or not) per seat
+    sole_wins: list[int] = field(default_factory=list)
+    rank_sum: list[int] = field(default_factory=list)
+    reasons: dict[str, int] = field(default_factory=dict)
+    lengths: dict[int, int] = field(default_factory=dict)  # moves -> games
+    seat_figures: dict[str, list[int]] = field(default_factory=dict)  # name -> sum per seat
+    game_figures: dict[str, int] = field(default_factory=dict)  # name -> sum
+
+    def __post_init__(self) -> None:
+        n = self.players
+        self.wins = self.wins or [0] * n
+        self.sole_wins = self.sole_wins or [0] * n
+        self.rank_sum = self.rank_sum or [0] * n
+
+    def add(self, reason: str, ranks: Sequence[int], moves: int, figures: dict[str, Any]) -> None:
+        """Count one game."""
+        self.games += 1
+        firsts = sum(1 for r in ranks if r == 1)
+        for s, r in enumerate(ranks):
+            self.rank_sum[s] += r
+            if r == 1:
+                self.wins[s] += 1
+                if firsts == 1:
+                    self.sole_wins[s] += 1
+        self.reasons[reason] = self.reasons.get(reason, 0) + 1
+        self.lengths[moves] = self.lengths.get(moves, 0) + 1
+        for name, value in figures.items():
+            if isinstance(value, bool):
+                continue
+            if isinstance(value, int):
+                self.game_figures[name] = self.game_figures.get(name, 0) + value
+            elif isinstance(value, (list, tuple)) and len(value) == self.players:
+                sums = self.seat_figures.setdefault(name, [0] * self.players)
+                for s, v in enumerate(value):
+                    sums[s] += int(v)
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        for s in range(self.players):
+            self.wins[s] += other.wins[s]
+            self.sole_wins[s] += other.sole_wins[s]
+            self.rank_sum[s] += other.rank_sum[s]
+        for key, count in other.reasons.items():
+            self.reasons[key] = self.reasons.get(key, 0) + count
+        for length, count in other.lengths.items():
+            self.lengths[length] = self.lengths.get(length, 0) + count
+        for name, sums in other.seat_figures.items():
+            mine = self.seat_figures.setdefault(name, [0] * self.players)
+            for s in range(self.players):
+                mine[s] += sums[s]
+        for name, total in other.game_figures.items():
+            self.game_figures[name] = self.game_figures.get(name, 0) + total
+
+
+ChunkRunner = Callable[[SimSpec, int, int], Tally]
+GameRunner = Callable[[Sequence[str], int, dict[str, Any]], tuple[Any, dict[str, Any]]]
+RUNNERS: dict[str, ChunkRunner] = {}
+FIGURES: dict[str, Callable[[Game], dict[str, Any]]] = {}
+RUNNER_APPLIES: dict[str, Callable[[SimSpec], bool]] = {}
+
+
+def register_runner(game: str, runner: ChunkRunner, applies: Callable[[SimSpec], bool] | None = None) -> None:
+    """Play chunks of ``game`` with ``runner`` instead of the default (see the module docstring),
+    for the specs where ``applies(spec)`` (all of them when it is None)."""
+    RUNNERS[game] = runner
+    if applies is not None:
+        RUNNER_APPLIES[game] = applies
+
+
+def register_figures(game: str, figures: Callable[[Game], dict[str, Any]]) -> None:
+    """Add ``figures(finished game)`` to each simulated game of ``game`` (reaction games)."""
+    FIGURES[game] = figures
+
+
+# --------------------------------------------------------------------------- runners
+
+
+def play_turn_based(kinds: Sequence[str], seed: int, options: dict[str, Any], game: str) -> tuple[Any, dict[str, Any]]:
+    """The default: one game through the public API, each seat's bot choosing from its view."""
+    from mauseloch.bots import make_bot
+
+    g = new_game(game, players=len(kinds), seed=seed, options=options)
+    bots = [make_bot(game, kind, seed=derive_seed(seed, STREAM_BOTS + s)) for s, kind in enumerate(kinds)]
+    while not g.is_over:
+        seat = g.to_move
+        if seat is None:
+            raise ValueError(f"{game} needs a simulation runner for moves outside turns (see mauseloch.study.simulate)")
+        g.play(bots[seat].choose(g.view(seat), g.legal_moves()))
+    stats = dict(g.result())
+    stats["moves"] = g.move_count
+    return g, stats
+
+
+def play_reactions(kinds: Sequence[str], seed: int, options: dict[str, Any], game: str) -> tuple[Any, dict[str, Any]]:
+    """One game of a reaction game (``dynamics == "reactions"``), each window decided by the
+    referee in virtual time. ``seed`` is the simulator's seed for this game: the engine's seed,
+    each bot's seed and the tie stream are derived from it on separate streams."""
+    from mauseloch.bots import make_bot
+    from mauseloch.realtime.referee import Referee, play_bots
+
+    g = new_game(game, players=len(kinds), seed=derive_seed(seed, STREAM_ENGINE) % SEED_LIMIT, options=options)
+    bots = [make_bot(game, kind, seed=derive_seed(seed, STREAM_BOTS + s)) for s, kind in enumerate(kinds)]
+    play_bots(Referee.for_seed(g, seed), bots)
+    stats = dict(g.result())
+    stats["moves"] = g.move_count
+    extra = FIGURES.get(g.name)
+    if extra is not None:
+        stats.update(extra(g))
+    return g, stats
+
+
+def game_runner(game: str) -> GameRunner:
+    """The runner for one whole game, chosen by the kind of game ``game`` declares."""
+    name = game_info(game).name
+    play = play_reactions if game_info(game).dynamics == "reactions" else play_turn_based
+
+    def run(kinds: Sequence[str], seed: int, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        return play(kinds, seed, options, name)
+
+    return run
+
+
+def run_games(spec: SimSpec, start: int, stop: int) -> Tally:
+    """The default chunk runner: games ``start..stop-1`` one by one through ``game_runner``."""
+    play = game_runner(spec.game)
+    tally = Tally(spec.players)
+    for i in range(start, stop):
+        _, stats = play(spec.bots, spec.game_seed(i), dict(spec.options))
+        ranks = stats.get("ranks", stats.get("rank"))
+        if ranks is None:
+            raise ValueError(f"the {spec.game} runner gave no ranks")
+        figures = {k: v for k, v in stats.items() if k not in ("reason", "ranks", "rank", "moves")}
+        tally.add(str(stats["reason"]), ranks, int(stats["moves"]), figures)
+    return tally
+
+
+def run_ausdiemaus_kernel(spec: SimSpec, start: int, stop: int) -> Tally:
+    """Aus die Maus chunks in the numba kernel: the same games as the engine from the same seeds."""
+    import numpy as np
+
+    from mauseloch.kernels.ausdiemaus import REASON_CODES, simulate_range
+
+    n = spec.players
+    reasons, flips, cards, chips = simulate_range(
+        np.uint64(spec.seed), start, stop, n, bool(spec.options["small_deck"]), int(spec.options["chips"])
+    )
+    tally = Tally(n)
+    g = stop - start
+    tally.games = g
+    # AM-12 ranks, vectorised: rank = 1 + the seats with more cards, or as many and more chips
+    key = cards.astype(np.int64) * 1000 + chips.astype(np.int64)
+    ranks = 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
+    firsts = (ranks == 1).sum(axis=1)
+    for s in range(n):
+        tally.wins[s] = int((ranks[:, s] == 1).sum())
+        tally.sole_wins[s] = int(((ranks[:, s] == 1) & (firsts == 1)).sum())
+        tally.rank_sum[s] = int(ranks[:, s].sum())
+    names = {code: name for name, code in REASON_CODES.items()}
+    for code, count in enumerate(np.bincount(reasons, minlength=4)):
+        if count:
+            tally.reasons[names[code]] = int(count)
+    values, counts = np.unique(flips, return_counts=True)
+    tally.lengths = {int(v): int(c) for v, c in zip(values, counts, strict=True)}
+    tally.seat_figures = {
+        "cards": [int(x) for x in cards.sum(axis=0, dtype=np.int64)],
+        "chips": [int(x) for x in chips.sum(axis=0, dtype=np.int64)],
+    }
+    return tally
+
+
+register_runner("aus-die-maus", run_ausdiemaus_kernel)
+
+
+def _register_mausgeflippt_figures() -> None:
+    from mauseloch.study.mausgeflippt_runner import figures
+
+    register_figures("mausgeflippt", figures)
+
+
+_register_mausgeflippt_figures()
+
+
+def run_maumau_kernel(spec: SimSpec, start: int, stop: int) -> Tally:
+    """Mau-Mau chunks with a random bot on every seat in the numba kernel: the same games and the
+    same bot choices as the engine path from the same seeds."""
+    import numpy as np
+
+    from mauseloch.kernels.maumau import REASONS, options_array, simulate_range
+
+    n = spec.players
+    reasons, moves, ranks, cards, points = simulate_range(
+        np.uint64(spec.seed), start, stop, options_array(n, spec.options)
+    )
+    tally = Tally(n)
+    tally.games = stop - start
+    firsts = (ranks == 1).sum(axis=1)
+    for s in range(n):
+        tally.wins[s] = int((ranks[:, s] == 1).sum())
+        tally.sole_wins[s] = int(((ranks[:, s] == 1) & (firsts == 1)).sum())
+        tally.rank_sum[s] = int(ranks[:, s].sum())
+    for code, count in enumerate(np.bincount(reasons, minlength=len(REASONS) + 1)):
+        if count:
+            tally.reasons[REASONS[code - 1]] = int(count)
+    values, counts = np.unique(moves, return_counts=True)
+    tally.lengths = {int(v): int(c) for v, c in zip(values, counts, strict=True)}
+    tally.seat_figures = {
+        "cards": [int(x) for x in cards.sum(axis=0)],
+        "points": [int(x) for x in points.sum(axis=0)],
+    }
+    return tally
+
+
+register_runner("mau-mau", run_maumau_kernel, lambda spec: all(kind == "random" for kind in spec.bots))
+
+
+def chunk_runner(spec: SimSpec) -> ChunkRunner:
+    if not spec.engine_only and spec.game in RUNNERS:
+        applies = RUNNER_APPLIES.get(spec.game)
+        if applies is None or applies(spec):
+            return RUNNERS[spec.game]
+    return run_games
+
+
+def _run_chunk(spec: SimSpec, start: int, stop: int) -> Tally:
+    return chunk_runner(spec)(spec, start, stop)
+
+
+# --------------------------------------------------------------------------- running
+
+
+def make_spec(
+    game: str, players: int | None, bots: str, seed: int, option_pairs: Sequence[str], engine_only: bool = False
+) -> SimSpec:
+    """Check the command-line arguments and build the spec (``ValueError`` names what is wrong)."""
+    from mauseloch.bots import bots_for_seats
+
+    info = game_info(game)
+    n = info.check_players(info.min_players if players is None else players)
+    options = info.resolve_options(n, info.options_from_text(option_pairs))
+    kinds = bots_for_seats(info.name, bots or "random", n)  # every seat is a bot here
+    seed = as_int(seed, "seed", 0, (1 << 64) - 1)
+    # The engine has the last word on options and players together (e.g. Mausgeflippt's hand
+    # size against the clothing cards): ask it once here, not in every worker after the start.
+    new_game(info.name, players=n, seed=0, options=options)
+    return SimSpec(info.name, n, options, tuple(kinds), seed, engine_only)
+
+
+def simulate(
+    spec: SimSpec,
+    games: int,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
+    notice: Callable[[str], None] | None = None,
+) -> Tally:
+    """Play ``games`` games of ``spec`` on ``backend`` (default: ``workers`` local processes);
+    the tally in game order. ``notice(text)`` hears of a slow first step (compiling a kernel)."""
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if backend is None:
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, got {workers}")
+        backend = LocalBackend(workers)
+    runner = chunk_runner(spec)
+    prepare_bots(spec, notice)
+    if runner is run_ausdiemaus_kernel:
+        from mauseloch.kernels.ausdiemaus import needs_compiling
+
+        if notice and needs_compiling():
+            notice(COMPILING)
+    if runner is not run_games:
+        # compile (or load) a kernel once here, before workers start: forked ones inherit it,
+        # others load numba's cache that this writes
+        runner(spec, 0, 1)
+    cap = 50_000 if runner is not run_games else 500
+    total = Tally(spec.players)
+    for part in run_ranges(backend, _run_chunk, spec, games, cap, progress):
+        total.merge(part)
+    return total
+
+
+def prepare_bots(spec: SimSpec, notice: Callable[[str], None] | None = None) -> None:
+    """Compile or load the Mau-Mau bots' kernels (heuristic, search) once here, before workers
+    start (forked ones inherit them, others load numba's cache that this writes); ``notice``
+    hears COMPILING when that takes seconds."""
+    from mauseloch.bots.maumau_heuristic import KERNEL_BOTS, prepare
+
+    if game_info(spec.game).name == "mau-mau" and set(spec.bots) & set(KERNEL_BOTS):
+        prepare(None if notice is None else lambda: notice(COMPILING))
+
+
+# --------------------------------------------------------------------------- report
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def quantile(lengths: dict[int, int], q: float) -> int:
+    """The smallest length with at least a share ``q`` of the games at or below it."""
+    total = sum(lengths.values())
+    need = q * total
+    seen = 0
+    for length in sorted(lengths):
+        seen += lengths[length]
+        if seen >= need:
+            return length
+    return max(lengths)
+
+
+def histogram(lengths: dict[int, int], bins: int = 20) -> list[dict[str, int]]:
+    """Equal-width bins over the observed lengths: ``[{"from", "to", "games"}, ...]``."""
+    lo, hi = min(lengths), max(lengths)
+    width = max(1, math.ceil((hi - lo + 1) / bins))
+    out = [{"from": lo + k * width, "to": lo + (k + 1) * width - 1, "games": 0} for k in range(bins)]
+    for length, count in lengths.items():
+        out[(length - lo) // width]["games"] += count
+    while out and out[-1]["games"] == 0:
+        out.pop()
+    return out
+
+
+def report(spec: SimSpec, tally: Tally) -> dict[str, Any]:
+    """The JSON-able report of a finished simulation."""
+    g = tally.games
+    n = spec.players
+    seats = []
+    for s in range(n):
+        low, high = wilson(tally.wins[s], g)
+        seats.append(
+            {
+                "seat": s,
+                "bot": spec.bots[s],
+                "wins": tally.wins[s],
+                "sole_wins": tally.sole_wins[s],
+                "win_share": tally.wins[s] / g,
+                "ci95": [low, high],
+                "mean_rank": tally.rank_sum[s] / g,
+            }
+        )
+    # integer sums, so the figures do not depend on the order the tallies arrived in
+    s1 = sum(length * count for length, count in tally.lengths.items())
+    s2 = sum(length * length * count for length, count in tally.lengths.items())
+    mean = s1 / g
+    var = (g * s2 - s1 * s1) / (g * g)
+    return {
+        "game": spec.game,
+        "players": n,
+        "options": spec.options,
+        "bots": list(spec.bots),
+        "seed": spec.seed,
+        "games": g,
+        "seats": seats,
+        "length": {
+            "unit": "flips" if spec.game == "aus-die-maus" else "moves",
+            "mean": mean,
+            "sd": math.sqrt(var),
+            "min": min(tally.lengths),
+            "max": max(tally.lengths),
+            "quantiles": {f"p{round(q * 100)}": quantile(tally.lengths, q) for q in QUANTILES},
+            "histogram": histogram(tally.lengths),
+        },
+        "reasons": {k: {"games": v, "share": v / g} for k, v in sorted(tally.reasons.items())},
+        "seat_figures": {name: [v / g for v in sums] for name, sums in sorted(tally.seat_figures.items())},
+        "game_figures": {name: total / g for name, total in sorted(tally.game_figures.items())},
+        "bot_figures": bot_figures(spec, tally),
+    }
+
+
+def bot_figures(spec: SimSpec, tally: Tally) -> dict[str, dict[str, Any]]:
+    """Per bot kind (or level): its seats, and the mean per seat and game of the win share, the
+    rank and every seat figure, so mixed tables compare levels directly."""
+    g = tally.games
+    kinds: dict[str, list[int]] = {}
+    for seat, kind in enumerate(spec.bots):
+        kinds.setdefault(kind, []).append(seat)
+    out: dict[str, dict[str, Any]] = {}
+    for kind, seats in kinds.items():
+        k = len(seats)
+        out[kind] = {
+            "seats": seats,
+            "win_share": sum(tally.wins[s] for s in seats) / (g * k),
+            "mean_rank": sum(tally.rank_sum[s] for s in seats) / (g * k),
+            "figures": {
+                name: sum(sums[s] for s in seats) / (g * k) for name, sums in sorted(tally.seat_figures.items())
+            },
+        }
+    return out
+
+
+def print_report(rep: dict[str, Any], console: Any, lang: Lang = "en") -> None:
+    from rich.table import Table
+
+    opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items()) or t("sim.none", lang)
+    head = t("sim.head", lang, game=f"[bold]{rep['game']}[/]", games=f"{rep['games']:,}", players=rep["players"],
+             seed=rep["seed"], options=opts)  # fmt: skip
+    console.print(head)
+    seats = Table(title=t("sim.wins", lang), title_justify="left")
+    for col in ("seat", "bot", "wins", "share", "ci", "sole", "rank"):  # shares in %
+        seats.add_column(t(f"sim.col.{col}", lang), justify="left" if col == "bot" else "right")
+    for row in rep["seats"]:
+        low, high = row["ci95"]
+        seats.add_row(
+            str(row["seat"]), row["bot"], f"{row['wins']:,}", f"{100 * row['win_share']:.2f} %",
+            f"{100 * low:.2f}–{100 * high:.2f}", f"{row['sole_wins']:,}", f"{row['mean_rank']:.3f}",
+        )  # fmt: skip
+    console.print(seats)
+    length = rep["length"]
+    q = length["quantiles"]
+    line = t("sim.lengthLine", lang, mean=f"{length['mean']:.2f}", sd=f"{length['sd']:.2f}", min=length["min"],
+             max=length["max"])  # fmt: skip
+    console.print(
+        f"[bold]{t('sim.length', lang)}[/] ({length['unit']}): {line}; " + ", ".join(f"{k} {v}" for k, v in q.items())
+    )
+    hist = length["histogram"]
+    top = max(b["games"] for b in hist)
+    for b in hist:
+        bar = "█" * max(1 if b["games"] else 0, round(40 * b["games"] / top))
+        console.print(f"  {b['from']:>5}–{b['to']:<5} {b['games']:>10,}  {bar}")
+    reasons = Table(title=t("sim.reasons", lang), title_justify="left")
+    reasons.add_column(t("sim.col.reason", lang))
+    reasons.add_column(t("sim.col.games", lang), justify="right")
+    reasons.add_column(t("sim.col.shareOf", lang), justify="right")
+    for name, r in rep["reasons"].items():
+        reasons.add_row(name, f"{r['games']:,}", f"{100 * r['share']:.3f} %")
+    console.print(reasons)
+    if rep["seat_figures"]:
+        figs = Table(title=t("sim.figures", lang), title_justify="left")
+        figs.add_column(t("sim.col.figure", lang))
+        for s in range(rep["players"]):
+            figs.add_column(t("sim.seatCol", lang, n=s, bot=rep["bots"][s]), justify="right")
+        figs.add_column(t("sim.allSeats", lang), justify="right")
+        for name, values in rep["seat_figures"].items():
+            figs.add_row(name, *(f"{v:.3f}" for v in values), f"{sum(values):.3f}")
+        console.print(figs)
+    for name, value in rep["game_figures"].items():
+        console.print(t("sim.perGame", lang, name=name, value=f"{value:.3f}"))
+    by_bot = rep["bot_figures"]
+    if len(by_bot) > 1:
+        table = Table(title=t("sim.perBot", lang), title_justify="left")
+        table.add_column("")
+        for kind, row in by_bot.items():
+            table.add_column(
+                f"{kind} (seat{'s' if len(row['seats']) > 1 else ''} {', '.join(map(str, row['seats']))})",
+                justify="right",
+            )
+        rows = by_bot.values()
+        table.add_row(t("sim.col.share", lang), *(f"{100 * r['win_share']:.2f} %" for r in rows))
+        table.add_row(t("sim.col.rank", lang), *(f"{r['mean_rank']:.3f}" for r in rows))
+        for name in rep["seat_figures"]:
+            table.add_row(name, *(f"{r['figures'][name]:.3f}" for r in rows))
+        console.print(table)
+
+
+def plot_formats() -> list[str]:
+    """The file suffixes matplotlib can draw into (``--plot`` is checked against them first)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    return sorted(Figure().canvas.get_supported_filetypes())
+
+
+def plot(rep: dict[str, Any], path: Path) -> Path:
+    """Win shares with their intervals and the histogram of game lengths, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    seats = rep["seats"]
+    xs = [row["seat"] for row in seats]
+    shares = [100 * row["win_share"] for row in seats]
+    err = [
+        [100 * (row["win_share"] - row["ci95"][0]) for row in seats],
+        [100 * (row["ci95"][1] - row["win_share"]) for row in seats],
+    ]
+    ax1.bar(xs, shares, yerr=err, capsize=4, color="#d08c2c")
+    ax1.axhline(100 / rep["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
+    ax1.set_xticks(xs)
+    ax1.set_xlabel("seat")
+    ax1.set_ylabel("win share (%), 95 % Wilson interval")
+    ax1.legend()
+    ax1.set_title(f"{rep['game']}, {rep['players']} players, {rep['games']:,} games")
+    hist = rep["length"]["histogram"]
+    ax2.bar(
+        [b["from"] for b in hist], [b["games"] for b in hist],
+        width=[b["to"] - b["from"] + 1 for b in hist], align="edge", color="#4a7ab0",
+    )  # fmt: skip
+    ax2.set_xlabel(f"game length ({rep['length']['unit']})")
+    ax2.set_ylabel("games")
+    reasons = ", ".join(f"{k} {100 * v['share']:.1f} %" for k, v in rep["reasons"].items())
+    ax2.set_title(f"mean {rep['length']['mean']:.1f}; {reasons}", fontsize=9)
+    fig.tight_layout()
+    target = Path(path)
+    fig.savefig(target, dpi=110)
+    plt.close(fig)
+    return target

@@ -1,0 +1,122 @@
+"""Every script in bench/ runs, tiny-sized, and ends with the JSON line it promises.
+
+A bench is run only now and then, by hand, so it can rot unseen: bench/abuse.py called a client
+function of bench/server.py with an argument short, and every honest client failed for months
+(issue 23). Each script here runs as a subprocess, as a person runs it, with the smallest sizes
+it takes and ``--json``; the last line of its output must be JSON with the keys listed below.
+The figures themselves are not checked (a tiny run on a shared machine measures nothing), only
+that the run did what a run does: no errors where the bench counts them.
+
+Peers from the ``bench`` extra (RLCard, OpenSpiel, PettingZoo's leduc) are optional in the
+scripts themselves: one that is not installed is left out and named in the JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from tests.paths import ROOT
+
+BENCH = ROOT / "bench"
+
+# script -> (tiny arguments, keys its JSON line must hold)
+RUNS: dict[str, tuple[list[str], set[str]]] = {
+    "abuse.py": (
+        ["--seats", "4", "--idle", "20", "--warmup", "1", "--think-ms", "20", "--baseline-moves", "5"],
+        {"idle_sockets_opened", "idle_sockets_left_after_15s", "tables_created_by_attacker", "honest_seats",
+         "honest_moves_during_attack", "honest_p50_ms", "honest_p99_ms", "baseline_moves", "honest_errors",
+         "honest_error_kinds", "server_up", "server_log_refusal_lines", "goals_met"},
+    ),
+    "ausdiemaus.py": (["--seconds", "0.05", "--rounds", "1"], {"bench", "seconds", "rounds", "rows"}),
+    "backend.py": (["--games", "40", "--no-ray"], {"game", "games", "ray", "rows"}),
+    "bots.py": (
+        ["--games", "2", "--games4", "4", "--games-ablation", "2", "--level", "search-fast", "--iterations", "10",
+         "--workers", "1", "--clone-repeat", "20"],
+        {"level", "iterations", "clone", "search_vs_heuristic_2p", "search_vs_3_heuristic_4p", "ablation_2p",
+         "gap_closed_by_inference"},
+    ),
+    "chaos.py": (
+        ["--games", "4", "--parallel", "2"],
+        {"games", "finished", "lost_moves", "resume_mismatches", "clients", "acked_moves", "elapsed_s"},
+    ),
+    "engine.py": (
+        ["--seconds", "0.05", "--rounds", "1"],
+        {"bench", "engines", "not_installed", "memory_peak_kib", "kib_per_game_kept", "max_rss_mib"},
+    ),
+    "envs.py": (["--seconds", "0.05", "--rounds", "1"], {"bench", "aec"}),
+    "kernel_maumau.py": (
+        ["--batch", "16", "--seconds", "0.05", "--rounds", "1"],
+        {"players", "batch", "not_installed", "kernel_steps_per_s", "kernel_steps_vs_engine",
+         "kernel_simulate_per_s", "kernel_simulate_vs_engine", "engine_per_s", "goal_met"},
+    ),
+    "mausgeflippt.py": (["--seconds", "0.05", "--rounds", "1"], {"bench", "seconds", "rounds", "rows"}),
+    "vector_env.py": (["--envs", "4", "--sync-envs", "2", "--seconds", "0.05"], {"bench", "envs", "sync_envs", "rows"}),
+    "server.py": (
+        ["--seats", "8", "--duration", "2", "--warmup", "1", "--client-procs", "1"],
+        {"runs"},
+    ),
+    # two servers on one PostgreSQL and Redis: run when the suite has them (tests/server/conftest.py)
+    "failover_one_address.py": (
+        ["--db", "{MAUSELOCH_TEST_PG_URL}", "--redis", "{MAUSELOCH_TEST_REDIS_URL}", "--tables", "2", "--moves", "1"],
+        {"tables", "sockets", "resumed_s", "max_resume_s", "refused_4429", "refused_403"},
+    ),
+}  # fmt: skip
+# bench/fairness.py has its own smoke run (``--smoke --json``) in tests/test_fairness.py.
+ELSEWHERE = {"fairness.py"}
+
+
+def _run(script: str, args: list[str]) -> dict[str, Any]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    done = subprocess.run(
+        [sys.executable, str(BENCH / script), *args, "--json"],
+        cwd=BENCH.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=100,
+    )
+    assert done.returncode == 0, f"{script} exited {done.returncode}:\n{done.stderr[-3000:]}"
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    assert lines, f"{script} printed nothing"
+    return json.loads(lines[-1])  # type: ignore[no-any-return]
+
+
+def test_every_bench_script_has_a_smoke_run() -> None:
+    """A new script in bench/ gets its tiny run here (or names where it has one)."""
+    scripts = {p.name for p in BENCH.glob("*.py")}
+    assert scripts == set(RUNS) | ELSEWHERE
+
+
+@pytest.mark.parametrize("script", sorted(RUNS))
+def test_bench_runs_tiny_and_prints_its_json(script: str) -> None:
+    args, keys = RUNS[script]
+    for name in {a[1:-1] for a in args if a.startswith("{")}:
+        if not os.environ.get(name):
+            pytest.skip(f"{script} needs {name} (scripts/start-postgres.sh, scripts/start-redis.sh print them)")
+    figures = _run(script, [a.format_map(os.environ) for a in args])
+    assert keys <= set(figures), f"{script}: missing {sorted(keys - set(figures))}"
+    if script == "abuse.py":  # every honest client failed (a missing argument): 8,122 errors, no figures
+        assert figures["honest_errors"] == 0, figures["honest_error_kinds"]
+        assert figures["baseline_moves"] >= 5 and figures["honest_moves_during_attack"] > 0
+        assert figures["server_up"] is True
+    elif script == "server.py":
+        (run,) = figures["runs"]
+        assert run["errors"] == 0 and run["moves"] > 0, run["error_kinds"]
+    elif script == "chaos.py":
+        assert figures["finished"] == figures["games"] == 4 and figures["lost_moves"] == 0
+    elif script == "failover_one_address.py":
+        assert len(figures["resumed_s"]) == figures["tables"] == 2  # every table played on after the kill
+    elif script == "backend.py":
+        assert figures["ray"] == "left out (--no-ray)" and all(row["same_report"] for row in figures["rows"])
+    elif script == "engine.py":  # each peer is measured, or named as not installed
+        peers = {"openspiel crazy_eights (C++)", "rlcard uno"}
+        assert set(figures["engines"]) | set(figures["not_installed"]) == peers | {"mauseloch mau-mau (string API)"}
+    elif script == "envs.py":
+        aec = figures["aec"]
+        assert set(aec["steps_per_s"]) | set(aec["missing"]) >= {"mauseloch maumau_v0", "rlcard uno"}

@@ -1,0 +1,73 @@
+"""docs/research.md and what it promises: the action table is the engine's, the plug-in example
+puts a trained policy into a tournament, the baselines command writes its table, and the
+citation names the package's version."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import mauseloch.bots
+from mauseloch import new_game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load(path: Path, name: str):  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_action_table_is_the_engines() -> None:
+    text = (ROOT / "docs" / "research.md").read_text(encoding="utf-8")
+    actions = new_game("mau-mau", 2, 0).ACTIONS
+    clubs = re.search(r"\| 0–10 \| clubs: `([^`]*)` \|", text)
+    assert clubs is not None and clubs.group(1).split() == list(actions[:11])
+    assert re.search(r"\| 44, 45, 46 \| `draw`, `pass`", text) and actions[44:] == ("draw", "pass", "take")
+    assert [a[1] for a in actions[:44:11]] == ["C", "S", "H", "D"]
+
+
+def test_a_trained_policy_plays_in_a_tournament(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The example registers its bot: into a copy of the registry, so later tests see only the
+    # shipped kinds. The bot modules are loaded first (bot_kinds), or they would register
+    # themselves into the copy and be gone with it.
+    shipped = mauseloch.bots.bot_kinds("mau-mau")
+    monkeypatch.setitem(mauseloch.bots._REGISTRY, "mau-mau", dict(mauseloch.bots._REGISTRY.get("mau-mau", {})))
+    example = _load(ROOT / "examples" / "policy_in_tournament.py", "policy_in_tournament")
+    weights = example.train(30)
+    assert weights.shape == (example.FEATURES,) and weights.any()
+    rep = example.main(["--games", "10", "--deals", "3"])
+    assert [row["bot"] for row in rep["kinds"]] == ["linear-policy", "heuristic", "random"]
+    assert rep["games"] == 3 * 6
+    assert all(row["rating_ci95"] is not None for row in rep["kinds"])
+    monkeypatch.undo()
+    assert mauseloch.bots.bot_kinds("mau-mau") == shipped
+
+
+def test_the_baselines_command_writes_its_table(tmp_path: Path) -> None:
+    baselines = _load(ROOT / "scripts" / "baselines.py", "baselines")
+    out = tmp_path / "baselines.md"
+    assert baselines.main(["--deals", "2", "--speed-games", "1", "--games", "aus-die-maus", "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "python scripts/baselines.py --deals 2 --speed-games 1 --games aus-die-maus --seed 2026" in text
+    rows = [line for line in text.splitlines() if line.startswith("| random |") or line.startswith("| slow |")]
+    assert len(rows) == 4  # the ratings table and the pairwise table, one row per bot each
+    with pytest.raises(SystemExit):
+        baselines.main(["--deals", "1"])
+
+
+def test_citation_names_the_package_version() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    cff = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    assert re.search(r'^version: "([^"]+)"$', cff, re.M).group(1) == project["version"]  # type: ignore[union-attr]
+    assert re.search(r"^cff-version: 1\.2\.0$", cff, re.M)
+    assert f"license: {project['license']}" in cff
