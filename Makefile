@@ -28,8 +28,11 @@ system-deps:
 run: install
 	$(BIN)/mauseloch serve
 
+# Biome (package-lock.json pins it) lints the web page's modules in src/mauseloch/web/js (biome.jsonc).
 lint: install-test
 	$(BIN)/ruff check src tests bench scripts examples
+	$(BIN)/ruff format --check src tests bench scripts examples
+	npx biome lint
 	$(BIN)/mypy
 
 # PostgreSQL for the storage tests: scripts/start-postgres.sh prints its URL (nothing without root);
