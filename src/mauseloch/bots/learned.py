@@ -2,9 +2,10 @@
 
 The weights ship inside the package (``mauseloch/models/maumau-learned.npz``; the model card is
 ``docs/models/maumau-learned.md``, the training command ``mauseloch train mau-mau``). On its
-turn the bot builds from its view the observation the network was trained on (the batched
-kernel's, ``learn.policy.observation_from_view``) and plays the legal move of the highest value:
-no randomness, so the same weights and position always give the same move, whatever the seed.
+turn the bot builds from its views the observation the network was trained on (the batched
+kernel's, the rivals' public history included: ``learn.history.SeatHistory`` reads the moves
+since its last turn) and plays the legal move of the highest value: no randomness, so the same
+weights and position (and moves before it) always give the same move, whatever the seed.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import numpy as np
 
 from mauseloch.bots import maumau_heuristic, register_bot  # noqa: F401  (the heuristic registers first: levels go weakest first)
 from mauseloch.games.maumau import MauMau
-from mauseloch.learn.policy import QPolicy, features, mask_of, observation_from_view
+from mauseloch.learn.history import SeatHistory
+from mauseloch.learn.policy import QPolicy, mask_of
 
 MODEL = "maumau-learned.npz"
 
@@ -35,15 +37,16 @@ class LearnedBot:
     def __init__(self, seed: int = 0, policy: QPolicy | None = None) -> None:
         self.seed = seed  # no use: the bot is deterministic
         self.policy = policy if policy is not None else shipped_policy()
+        self.history = SeatHistory()  # the rivals' public history, read from each view
 
     def choose(self, view: dict[str, Any], legal: list[str]) -> str:
         if not legal:
             raise ValueError("the learned bot was asked to move with no legal moves")
+        obs = self.history.observation(view)  # every view: the history must see each move
         if len(legal) == 1:
             return legal[0]
         mask = mask_of(legal)
-        obs = observation_from_view(view)
-        q = self.policy.values(features(obs[None, :], mask[None, :]))[0]
+        q = self.policy.values(self.policy.features(obs[None, :], mask[None, :]))[0]
         q = np.where(mask.astype(bool), q, -np.inf)
         return MauMau.ACTIONS[int(q.argmax())]
 

@@ -20,11 +20,21 @@ import numpy as np
 from numba import njit
 
 from mauseloch.games.maumau import MauMau
-from mauseloch.kernels.maumau import DRAW_A, PASS_A, TAKE_A, _lowest
 
-# How a rival last moved (the ``last_move`` field of each rival).
-LAST_NONE, LAST_PLAY, LAST_DRAW, LAST_PASS_DRAWN, LAST_PASS_EMPTY, LAST_TAKE = range(6)
-LAST_MOVE_KINDS = ("none yet", "played a card", "drew", "passed after drawing", "passed, nothing to draw", "took")
+# How a rival last moved (the ``last_move`` field of each rival) and the log's facts: one home,
+# the kernel's (its batches observe the same history).
+from mauseloch.kernels.maumau import (  # noqa: F401  (LAST_* and note_move: this module's public names)
+    LAST_DRAW,
+    LAST_MOVE_KINDS,
+    LAST_NONE,
+    LAST_PASS_DRAWN,
+    LAST_PASS_EMPTY,
+    LAST_PLAY,
+    LAST_TAKE,
+    _lowest,
+    note_move,
+)
+
 PENALTIES = (0, 2, 4, 6, 8)  # four sevens at most (MM-9)
 SCALE = 32.0  # counts are divided by the deck size, so every field lies in [0, 1]
 
@@ -148,34 +158,6 @@ def _layout(players: int) -> tuple[int, ...]:
     then rival 1)."""
     fields = {name: start for name, start, _, _ in observation_fields(players)}
     return (*(fields[name] for name in _FIELD_ORDER), fields["rival1.count"])
-
-
-@njit(cache=True)
-def note_move(
-    last: np.ndarray, lacked: np.ndarray, received: np.ndarray, actor: int, action: int, drew_before: bool,
-    fit: int, got: int,
-) -> None:  # fmt: skip
-    """What every seat saw ``actor`` do: it played action id ``action`` while ``fit`` (the cards
-    that fitted) was open, deciding on a drawn card (``drew_before``), and its hand grew by
-    ``got`` cards (a count: public). The one home of the log's facts, for :class:`PublicLog` and
-    the compiled game of ``maumau_v0``."""
-    if action == DRAW_A:
-        last[actor] = LAST_DRAW
-        lacked[actor] = fit  # MM-6: it drew, so nothing fitted
-        received[actor] = got
-    elif action == PASS_A:
-        if drew_before:
-            last[actor] = LAST_PASS_DRAWN
-        else:  # MM-14: nothing to draw and nothing fitted
-            last[actor] = LAST_PASS_EMPTY
-            lacked[actor] = fit
-            received[actor] = 0
-    elif action == TAKE_A:
-        last[actor] = LAST_TAKE
-        received[actor] += got
-    else:
-        last[actor] = LAST_PLAY
-        received[actor] += got + 1  # a last jack under no_win_with_jack brings a card
 
 
 class PublicLog:

@@ -18,7 +18,7 @@ Exactly the engine's games
     the next number (slots in increasing order within a step). ``tests/test_maumau_kernel.py``
     plays more than 10,000 games through both and compares every step.
 
-Observation (int8, ``OBS_SIZE`` = 112 per game; ``obs.astype(np.float32)`` is the float form),
+Observation (int8, ``OBS_SIZE`` = 268 per game; ``obs.astype(np.float32)`` is the float form),
 always seen by the seat to move (``to_move``); "slot j" of the counts is seat ``(to_move + j) %
 players``, the own seat first, then the seats in increasing seat order:
 
@@ -38,7 +38,21 @@ players``, the own seat first, then the seats in increasing seat order:
     78..109    the discard pile's cards (the top one included), 1 for each card in it
     110        number of players
     111        the seat to move (absolute seat number)
+    112..267   the rivals' public history, 39 values for each rival slot j = 1..4 (seat
+               ``(to_move + j) % players``; all 0 beyond the player count), at
+               ``112 + 39 (j - 1)``:
+               +0..5   how it last moved, one-hot (``LAST_*``: none yet, played a card,
+                       drew, passed after drawing, passed with nothing to draw, took)
+               +6..37  the cards that fitted when it last had to draw or pass without
+                       drawing (MM-6, MM-14): it held none of them then; all 0 before
+               +38     cards it has received since that moment (drawn, taken, a last
+                       jack's card under ``no_win_with_jack``)
     =========  ====================================================================
+
+The rivals' history is what every seat saw, kept per game in ``hist`` (``H_*`` columns: last
+move, lacked, received for each absolute seat) by ``note_move``, the one home of these facts
+(the environments' public log, ``envs.maumau_obs``, calls it too); ``learn.history`` builds the
+same 268 values from a seat's views, for the learned bots.
 
 Action mask: uint8 ``(N, 47)``, 1 for every legal action id of the seat to move.
 
@@ -113,7 +127,15 @@ N_FINAL = F_POINTS + MAX_PLAYERS
 
 OBS_HAND, OBS_TOP, OBS_WISH, OBS_PENALTY, OBS_DIR, OBS_DRAWN = 0, 32, 64, 68, 69, 70
 OBS_COUNTS, OBS_PILE, OBS_DISC_COUNT, OBS_DISC, OBS_PLAYERS, OBS_SEAT = 71, 76, 77, 78, 110, 111
-OBS_SIZE = 112
+OBS_RIVALS = 112  # rival slot j = 1..4 at OBS_RIVALS + RIVAL_OBS * (j - 1)
+RIVAL_OBS = 39  # last move (6, one-hot), lacked (32 flags), received since (1)
+OBS_SIZE = OBS_RIVALS + RIVAL_OBS * (MAX_PLAYERS - 1)
+# How a seat last moved (the rivals' history: ``note_move``).
+LAST_NONE, LAST_PLAY, LAST_DRAW, LAST_PASS_DRAWN, LAST_PASS_EMPTY, LAST_TAKE = range(6)
+LAST_MOVE_KINDS = ("none yet", "played a card", "drew", "passed after drawing", "passed, nothing to draw", "took")
+# Columns of ``hist`` (one row per game): each absolute seat's last move, lacked cards, received since.
+H_LAST, H_LACKED, H_RECEIVED = 0, MAX_PLAYERS, 2 * MAX_PLAYERS
+N_HIST = 3 * MAX_PLAYERS
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -430,9 +452,56 @@ def result(ints: np.ndarray, n: int, ranks: np.ndarray, hand_cards: np.ndarray, 
 
 
 @njit(cache=True)
+def note_move(
+    last: np.ndarray, lacked: np.ndarray, received: np.ndarray, actor: int, action: int, drew_before: bool,
+    fit: int, got: int,
+) -> None:  # fmt: skip
+    """What every seat saw ``actor`` do: it played action id ``action`` while ``fit`` (the cards
+    that fitted) was open, deciding on a drawn card (``drew_before``), and its hand grew by
+    ``got`` cards (a count: public). ``last``, ``lacked`` and ``received`` are indexed by
+    absolute seat. The one home of the rivals' history, for the batches (``hist``), the
+    environments' public log (``envs.maumau_obs``) and the learned bots (``learn.history``)."""
+    if action == DRAW_A:
+        last[actor] = LAST_DRAW
+        lacked[actor] = fit  # MM-6: it drew, so nothing fitted
+        received[actor] = got
+    elif action == PASS_A:
+        if drew_before:
+            last[actor] = LAST_PASS_DRAWN
+        else:  # MM-14: nothing to draw and nothing fitted
+            last[actor] = LAST_PASS_EMPTY
+            lacked[actor] = fit
+            received[actor] = 0
+    elif action == TAKE_A:
+        last[actor] = LAST_TAKE
+        received[actor] += got
+    else:
+        last[actor] = LAST_PLAY
+        received[actor] += got + 1  # a last jack under no_win_with_jack brings a card
+
+
+@njit(cache=True)
+def _observe_rivals(hist: np.ndarray, p: int, n: int, obs: np.ndarray) -> None:
+    """The rivals' history (``hist``: one game's row) into ``obs[OBS_RIVALS:]`` as seat ``p``
+    sees it; 0 beyond the player count."""
+    for i in range(OBS_RIVALS, OBS_SIZE):
+        obs[i] = 0
+    for j in range(1, n):
+        s = _seat(p + j, n)
+        o = OBS_RIVALS + RIVAL_OBS * (j - 1)
+        obs[o + hist[H_LAST + s]] = 1
+        bits = hist[H_LACKED + s]
+        while bits:
+            obs[o + 6 + _lowest(bits)] = 1
+            bits &= bits - 1
+        obs[o + RIVAL_OBS - 1] = min(hist[H_RECEIVED + s], 127)
+
+
+@njit(cache=True)
 def _observe(ints: np.ndarray, cards: np.ndarray, n: int, obs: np.ndarray, mask: np.ndarray) -> None:
-    """The observation and action mask of the seat to move (see the module docstring)."""
-    for i in range(OBS_SIZE):
+    """The observation and action mask of the seat to move (see the module docstring), the
+    rivals' history left to ``_observe_rivals``."""
+    for i in range(OBS_RIVALS):
         obs[i] = 0
     for i in range(NUM_ACTIONS):
         mask[i] = 0
@@ -478,13 +547,16 @@ def _observe(ints: np.ndarray, cards: np.ndarray, n: int, obs: np.ndarray, mask:
 @njit(cache=True)
 def reset_batch(
     ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, seed: np.uint64, first: int, opts: np.ndarray,
-    obs: np.ndarray, masks: np.ndarray, to_move: np.ndarray,
+    obs: np.ndarray, masks: np.ndarray, to_move: np.ndarray, hist: np.ndarray,
 ) -> None:  # fmt: skip
     """Deal games ``first .. first + N - 1`` into the N slots (game ``first + k`` in slot k)."""
     n = opts[O_PLAYERS]
     for k in range(ints.shape[0]):
         deal(ints[k], cards[k], rngs[k], seed, first + k, opts)
+        for i in range(N_HIST):
+            hist[k, i] = 0  # LAST_NONE, nothing lacked, nothing received
         _observe(ints[k], cards[k], n, obs[k], masks[k])
+        _observe_rivals(hist[k], ints[k, I_TO_MOVE], n, obs[k])
         to_move[k] = ints[k, I_TO_MOVE]
 
 
@@ -502,18 +574,27 @@ def step_batch(
     ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, seed: np.uint64, counter: np.ndarray,
     opts: np.ndarray, actions: np.ndarray,
     obs: np.ndarray, masks: np.ndarray, to_move: np.ndarray, rewards: np.ndarray, dones: np.ndarray,
-    final: np.ndarray,
+    final: np.ndarray, hist: np.ndarray,
 ) -> None:  # fmt: skip
     """One (legal, see ``first_illegal``) action per slot. A game that ends writes its rewards,
     ``dones[k] = 1`` and its result into ``final[k]``, and slot k deals the next game (number
     ``counter[0]``, which then counts on); ``obs``, ``masks`` and ``to_move`` are the next
-    decision's, in the new game for a slot that was reset."""
+    decision's, in the new game for a slot that was reset; ``hist`` notes every move."""
     n = opts[O_PLAYERS]
     for k in range(ints.shape[0]):
         row = ints[k]
         for s in range(MAX_PLAYERS):
             rewards[k, s] = 0.0
+        actor = row[I_TO_MOVE]
+        drew_before = row[I_DRAWN] >= 0
+        fit = row[I_FIT]
+        before = row[I_COUNTS + actor]
         apply(row, cards[k], rngs[k], actions[k], opts)
+        h = hist[k]
+        note_move(
+            h[H_LAST:H_LACKED], h[H_LACKED:H_RECEIVED], h[H_RECEIVED:N_HIST], actor, actions[k], drew_before, fit,
+            row[I_COUNTS + actor] - before,
+        )  # fmt: skip
         if row[I_OVER]:
             fk = final[k]
             fk[F_REASON] = row[I_OVER]
@@ -532,9 +613,12 @@ def step_batch(
             dones[k] = 1
             deal(row, cards[k], rngs[k], seed, counter[0], opts)
             counter[0] += 1
+            for i in range(N_HIST):
+                h[i] = 0
         else:
             dones[k] = 0
         _observe(row, cards[k], n, obs[k], masks[k])
+        _observe_rivals(h, row[I_TO_MOVE], n, obs[k])
         to_move[k] = row[I_TO_MOVE]
 
 
@@ -604,7 +688,8 @@ class MauMauBatch:
     batch and are overwritten by the next call (copy what you keep). ``to_move[k]`` is the seat
     that ``obs[k]`` and ``masks[k]`` belong to; ``final[k]`` the result of the game that ended
     last in slot k (``F_*`` columns: reason code, moves, game number, ranks, cards, points);
-    ``game_index[k]`` the number of the game now in slot k (its seed: ``derive_seed(seed, i)``).
+    ``game_index[k]`` the number of the game now in slot k (its seed: ``derive_seed(seed, i)``);
+    ``hist[k]`` the public history of its seats so far (``H_*`` columns, ``note_move``).
     """
 
     def __init__(self, num_games: int, players: int = 4, seed: int = 0, options: dict[str, Any] | None = None) -> None:
@@ -624,6 +709,7 @@ class MauMauBatch:
         self.rewards = np.zeros((num_games, MAX_PLAYERS), dtype=np.float32)
         self.dones = np.zeros(num_games, dtype=np.uint8)
         self.final = np.zeros((num_games, N_FINAL), dtype=np.int64)
+        self.hist = np.zeros((num_games, N_HIST), dtype=np.int64)
         self.reset()
 
     @property
@@ -636,7 +722,9 @@ class MauMauBatch:
         self.rewards[:] = 0
         self.dones[:] = 0
         self.final[:] = 0
-        reset_batch(self.ints, self.cards, self.rngs, self.seed, 0, self.opts, self.obs, self.masks, self.to_move)
+        reset_batch(
+            self.ints, self.cards, self.rngs, self.seed, 0, self.opts, self.obs, self.masks, self.to_move, self.hist
+        )
         return self.obs, self.masks
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -651,7 +739,7 @@ class MauMauBatch:
             raise ValueError(f"action {int(acts[bad])} is not legal in game slot {bad}; legal there: {legal}")
         step_batch(
             self.ints, self.cards, self.rngs, self.seed, self.counter, self.opts, acts,
-            self.obs, self.masks, self.to_move, self.rewards, self.dones, self.final,
+            self.obs, self.masks, self.to_move, self.rewards, self.dones, self.final, self.hist,
         )  # fmt: skip
         return self.obs, self.masks, self.rewards, self.dones
 

@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from mauseloch.kernels import maumau as K
-from mauseloch.learn.policy import NUM_ACTIONS, OBS_SIZE, QPolicy, features
+from mauseloch.learn.policy import NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features
 
 LEARNER, HEURISTIC, SNAPSHOT = 0, 1, 2
 TABLES = ("heuristic", "league", "self")
@@ -149,7 +149,7 @@ class Trainer:
 
         self.net = QNet()
         self.tx = optax.adam(config.lr)
-        self.params = self.net.init(jax.random.PRNGKey(config.seed), np.zeros((1, 159), dtype=np.float32))
+        self.params = self.net.init(jax.random.PRNGKey(config.seed), np.zeros((1, NUM_FEATURES), dtype=np.float32))
         self.opt_state = self.tx.init(self.params)
         self.apply = jax.jit(self.net.apply)
 

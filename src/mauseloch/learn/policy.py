@@ -1,24 +1,30 @@
 """The learned Mau-Mau policy in plain numpy: features, the Q network's forward pass, the choice.
 
 One layout for the trainer and the bot. The input of the network is ``features(obs, mask)``:
-the kernel's observation (``kernels.maumau``, 112 values, ``OBS_SIZE``) scaled to about [0, 1]
-and the action mask (47 values) after it, ``NUM_FEATURES`` = 159 floats:
+the kernel's observation (``kernels.maumau``, 268 values, ``OBS_SIZE``: its module docstring
+lays them out) scaled to about [0, 1] and the action mask (47 values) after it,
+``NUM_FEATURES`` = 315 floats:
 
     =========  ====================================================================
     offset     feature
     =========  ====================================================================
-    0..111     the kernel's observation (the module docstring of ``kernels.maumau``),
-               every value as is except: penalty (68) / 8, direction (69) as is (+-1),
-               cards per slot (71..75) / 16, draw pile (76) / 32, discard pile (77)
-               / 32, players (110) / 5, seat (111) / 5
-    112..158   the action mask: 1 for each legal action id
+    0..267     the kernel's observation, every value as is except: penalty (68) / 8,
+               direction (69) as is (+-1), cards per slot (71..75) / 16, draw pile
+               (76) / 32, discard pile (77) / 32, players (110) / 5, seat (111) / 5,
+               each rival's cards received since it lacked (112 + 39 j + 38) / 8
+    268..314   the action mask: 1 for each legal action id
     =========  ====================================================================
 
-The bot builds the same observation from its view (``observation_from_view``), so the shipped
-network sees in a real game exactly what it saw in training. The network is a multilayer
-perceptron with ReLU between its dense layers and one output per action id, the value of
-playing that action (the expected final reward); the policy plays the legal action of the
-highest value, the lowest id on an exact tie: the same weights and position give the same move.
+A network of the first layout (159 inputs: the observation's first 112 values without the
+rivals' history, then the mask) is read as well: ``QPolicy.features`` gives each network the
+layout its first layer takes.
+
+The bot builds the same observation from its views (``learn.history.SeatHistory``), so the
+shipped network sees in a real game exactly what it saw in training. The network is a
+multilayer perceptron with ReLU between its dense layers and one output per action id, the
+value of playing that action (the expected final reward); the policy plays the legal action of
+the highest value, the lowest id on an exact tie: the same weights and position give the same
+move.
 """
 
 from __future__ import annotations
@@ -28,11 +34,13 @@ from typing import Any
 
 import numpy as np
 
-from mauseloch.games.maumau import CARD_ID, SUITS, MauMau
+from mauseloch.games.maumau import MauMau
+from mauseloch.kernels.maumau import OBS_RIVALS, OBS_SIZE, RIVAL_OBS
+from mauseloch.learn.history import SeatHistory
 
-OBS_SIZE = 112
 NUM_ACTIONS = 47
 NUM_FEATURES = OBS_SIZE + NUM_ACTIONS
+BASE_FEATURES = OBS_RIVALS + NUM_ACTIONS  # the first layout: no rivals' history
 _SCALE = np.ones(OBS_SIZE, dtype=np.float32)
 _SCALE[68] = 1 / 8
 _SCALE[71:76] = 1 / 16
@@ -40,40 +48,25 @@ _SCALE[76] = 1 / 32
 _SCALE[77] = 1 / 32
 _SCALE[110] = 1 / 5
 _SCALE[111] = 1 / 5
+_SCALE[OBS_RIVALS + RIVAL_OBS - 1 :: RIVAL_OBS] = 1 / 8
 _ACTION_ID = MauMau._ACTION_ID
 
 
-def features(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """``(N, 159)`` float32 network inputs of N observations ``(N, 112)`` and masks ``(N, 47)``."""
-    out = np.empty((obs.shape[0], NUM_FEATURES), dtype=np.float32)
-    np.multiply(obs, _SCALE, out=out[:, :OBS_SIZE], casting="unsafe")
-    out[:, OBS_SIZE:] = masks
+def features(obs: np.ndarray, masks: np.ndarray, width: int = NUM_FEATURES) -> np.ndarray:
+    """``(N, width)`` float32 network inputs of N observations ``(N, 268)`` and masks ``(N, 47)``:
+    ``NUM_FEATURES`` wide, or ``BASE_FEATURES`` for a network of the first layout."""
+    size = width - NUM_ACTIONS
+    out = np.empty((obs.shape[0], width), dtype=np.float32)
+    np.multiply(obs[:, :size], _SCALE[:size], out=out[:, :size], casting="unsafe")
+    out[:, size:] = masks
     return out
 
 
-def observation_from_view(view: dict[str, Any]) -> np.ndarray:
-    """The kernel's observation (int8, 112 values) of the seat whose Mau-Mau ``view`` this is, on
-    its turn: what ``kernels.maumau._observe`` writes for the same position."""
-    obs = np.zeros(OBS_SIZE, dtype=np.int8)
-    for card in view["hand"]:
-        obs[CARD_ID[card]] = 1
-    obs[32 + CARD_ID[view["top"]]] = 1
-    if view["wish"] is not None:
-        obs[64 + SUITS.index(view["wish"])] = 1
-    obs[68] = view["penalty"]
-    obs[69] = view["direction"]
-    obs[70] = 1 if view["deciding_drawn"] else 0
-    seat, n = view["seat"], view["players"]
-    counts = view["hand_counts"]
-    for j in range(n):
-        obs[71 + j] = counts[(seat + j) % n]
-    obs[76] = view["draw_pile"]
-    obs[77] = view["discard_pile"]
-    for card in view["discard"]:
-        obs[78 + CARD_ID[card]] = 1
-    obs[110] = n
-    obs[111] = seat
-    return obs
+def observation_from_view(view: dict[str, Any], history: SeatHistory | None = None) -> np.ndarray:
+    """The kernel's observation (int8, 268 values) of the seat whose Mau-Mau ``view`` this is, on
+    its turn: what ``kernels.maumau._observe`` writes for the same position. ``history`` is the
+    seat's reading of the moves so far (a new one knows only this view's moves)."""
+    return (history or SeatHistory()).observation(view)
 
 
 def mask_of(legal: list[str]) -> np.ndarray:
@@ -88,9 +81,17 @@ class QPolicy:
     """The network's weights (``layers``: a list of ``(W, b)``, float32) and its choice."""
 
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]]) -> None:
-        if not layers or layers[0][0].shape[0] != NUM_FEATURES or layers[-1][0].shape[1] != NUM_ACTIONS:
-            raise ValueError(f"a Q network takes {NUM_FEATURES} features and gives {NUM_ACTIONS} values")
+        if (not layers or layers[0][0].shape[0] not in (NUM_FEATURES, BASE_FEATURES)
+                or layers[-1][0].shape[1] != NUM_ACTIONS):  # fmt: skip
+            raise ValueError(
+                f"a Q network takes {NUM_FEATURES} (or {BASE_FEATURES}) features and gives {NUM_ACTIONS} values"
+            )
         self.layers = [(np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)) for w, b in layers]
+        self.width = self.layers[0][0].shape[0]
+
+    def features(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The inputs of this network (its first layer's layout) for observations and masks."""
+        return features(obs, masks, self.width)
 
     @classmethod
     def load(cls, path: str | Path) -> QPolicy:
@@ -117,6 +118,6 @@ class QPolicy:
 
     def act(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The greedy legal action id of each row (lowest id on a tie)."""
-        q = self.values(features(obs, masks))
+        q = self.values(self.features(obs, masks))
         q = np.where(masks.astype(bool), q, -np.inf)
         return q.argmax(axis=1)
