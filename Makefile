@@ -14,7 +14,7 @@ install: $(BIN)/python
 
 # node_modules/axe-core: the accessibility checks of the browser tests (package-lock.json pins it)
 install-test: $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test,train,research]'
+	$(BIN)/pip install --quiet -e '.[test,train,research,docs]'
 	npm ci --no-audit --no-fund --silent
 
 # Debian's chromium for the browser tests, PostgreSQL for the storage tests and redis-server for the
@@ -34,6 +34,7 @@ lint: install-test
 	$(BIN)/ruff format --check src tests bench scripts examples
 	npx biome lint
 	$(BIN)/mypy
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site
 
 # PostgreSQL for the storage tests: scripts/start-postgres.sh prints its URL (nothing without root);
 # Redis for the tests of several server processes: scripts/start-redis.sh (nothing without redis-server).
