@@ -49,7 +49,7 @@ def register_bot(kind: str, factory: BotFactory, game: str = _ANY) -> None:
 
 def _load() -> None:
     """Import the bot modules (each registers its kinds); late, as they import this module."""
-    from mauseloch.bots import learned, maumau_heuristic, random_bot, reaction, search  # noqa: F401
+    from mauseloch.bots import learned, maumau_heuristic, random_bot, reaction, search, search_learned  # noqa: F401
 
 
 def bot_kinds(game: str) -> list[str]:

@@ -1,0 +1,265 @@
+"""``search-learned``: the determinised flat search of ``bots.search``, guided by the learned policy.
+
+The search draws the hidden cards as the level ``search`` does (deals from the whole public
+history, ``bots.belief``), tries each candidate move on every deal with the same luck (common
+random numbers) and plays the move of the best mean. What the learned Q network
+(``bots.learned``, the shipped weights) adds:
+
+- **Prior**: the network's value of each legal move at the root orders the moves, keeps the
+  best ``width`` of them for the search (a jack's four wishes are four moves: the network tells
+  the wishes apart), breaks ties, and is added to each move's mean with weight ``q_prior``.
+- **Play-outs**: after the move tried, the rivals play as the heuristic would (the model of the
+  rivals the search already uses) until the seat is to move again; there the learned policy
+  chooses the seat's move (``depth`` times, one batched network call for all deals and moves at
+  once), and the position reached is valued by the network (``leaf="q"``: the best legal move's
+  value, the expected final reward) or played out to the end with the heuristic on every seat
+  (``leaf="playout"``). A game that ends on the way scores its final reward, in the network's
+  units (``learn.dmc``'s reward: ``1 - rank_share`` times winning plus ``rank_share`` times the
+  rank).
+
+Everything is deterministic for a seed and a budget: ``iterations`` play-outs (a move on a
+deal) at two players, × (players/2) at more. The network sees in the play-outs what it saw in
+training: the kernel's observation with the rivals' public history, kept along each play-out
+by the kernel's own ``note_move`` from the history the seat has read (``learn.history``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from mauseloch.bots import register_bot
+from mauseloch.bots.learned import shipped_policy
+from mauseloch.bots.search import SearchBot, level_options
+from mauseloch.core.engine import derive_seed
+from mauseloch.games.maumau import CARD_STR, MauMau
+from mauseloch.kernels import maumau as K
+from mauseloch.learn.history import SeatHistory
+from mauseloch.learn.policy import QPolicy, mask_of
+
+RANK_SHARE = 0.25  # the reward the shipped network learned (configs/maumau-learned.toml)
+
+
+@njit(cache=True)
+def _step(row: np.ndarray, cards: np.ndarray, rngs: np.ndarray, h: np.ndarray, opts: np.ndarray, a: int) -> None:
+    """Play action ``a`` and note it in the history row ``h`` (what every seat saw)."""
+    actor = row[K.I_TO_MOVE]
+    drew_before = row[K.I_DRAWN] >= 0
+    fit = row[K.I_FIT]
+    before = row[K.I_COUNTS + actor]
+    K.apply(row, cards, rngs, a, opts)
+    K.note_move(
+        h[K.H_LAST : K.H_LACKED], h[K.H_LACKED : K.H_RECEIVED], h[K.H_RECEIVED : K.N_HIST], actor, a, drew_before,
+        fit, row[K.I_COUNTS + actor] - before,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def _final_value(row: np.ndarray, n: int, seat: int, share: float) -> float:
+    """``seat``'s reward of the ended game in ``row``, in the network's units."""
+    ranks = np.zeros(n, dtype=np.int64)
+    hand_cards = np.zeros(n, dtype=np.int64)
+    points = np.zeros(n, dtype=np.int64)
+    K.result(row, n, ranks, hand_cards, points)
+    better = 0
+    worse = 0
+    for o in range(n):
+        if ranks[o] < ranks[seat]:
+            better += 1
+        elif ranks[o] > ranks[seat]:
+            worse += 1
+    win = 1.0 if ranks[seat] == 1 else -1.0 / (n - 1)
+    return (1.0 - share) * win + share * (worse - better) / (n - 1)
+
+
+@njit(cache=True)
+def start_rows(
+    base_ints: np.ndarray, base_cards: np.ndarray, base_rngs: np.ndarray, opts: np.ndarray, seat: int,
+    deals: np.ndarray, seeds: np.ndarray, actions: np.ndarray, hist0: np.ndarray,
+    ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, hist: np.ndarray,
+) -> None:  # fmt: skip
+    """Row ``d * M + i``: the position redealt as deal ``d`` (``kernels.maumau.redeal``, later
+    reshuffles from ``seeds[d]``) with move ``actions[i]`` played, the history ``hist0`` on."""
+    n = opts[K.O_PLAYERS]
+    m = actions.shape[0]
+    bi = base_ints.copy()
+    bc = base_cards.copy()
+    br = base_rngs.copy()
+    for d in range(deals.shape[0]):
+        bi[:] = base_ints
+        bc[:] = base_cards
+        br[:] = base_rngs
+        K.redeal(bi, bc, br, n, seat, deals[d], np.uint64(seeds[d]))
+        for i in range(m):
+            r = d * m + i
+            ints[r] = bi
+            cards[r] = bc
+            rngs[r] = br
+            hist[r] = hist0
+            _step(ints[r], cards[r], rngs[r], hist[r], opts, actions[i])
+
+
+@njit(cache=True)
+def advance_rows(
+    ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, hist: np.ndarray, opts: np.ndarray, seat: int,
+    gens: np.ndarray, live: np.ndarray, obs: np.ndarray, masks: np.ndarray, values: np.ndarray, share: float,
+) -> None:  # fmt: skip
+    """Each live row on with the heuristic for the rivals (ties from ``gens[r]``) until ``seat``
+    is to move, its observation and mask then into ``obs[r]``, ``masks[r]``; a game that ends
+    first leaves the live rows with its value in ``values[r]``."""
+    n = opts[K.O_PLAYERS]
+    for r in range(ints.shape[0]):
+        if not live[r]:
+            continue
+        row = ints[r]
+        while not row[K.I_OVER] and row[K.I_TO_MOVE] != seat:
+            _step(row, cards[r], rngs[r], hist[r], opts, K._move_heuristic(row, n, opts, gens[r]))
+        if row[K.I_OVER]:
+            live[r] = 0
+            values[r] = _final_value(row, n, seat, share)
+        else:
+            K._observe(row, cards[r], n, obs[r], masks[r])
+            K._observe_rivals(hist[r], seat, n, obs[r])
+
+
+@njit(cache=True)
+def apply_rows(
+    ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, hist: np.ndarray, opts: np.ndarray, live: np.ndarray,
+    actions: np.ndarray,
+) -> None:  # fmt: skip
+    """The learned policy's ``actions[r]`` for ``seat`` in each live row."""
+    for r in range(ints.shape[0]):
+        if live[r]:
+            _step(ints[r], cards[r], rngs[r], hist[r], opts, actions[r])
+
+
+@njit(cache=True)
+def playout_rows(
+    ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, opts: np.ndarray, seat: int, gens: np.ndarray,
+    live: np.ndarray, values: np.ndarray, limit: int, share: float,
+) -> None:  # fmt: skip
+    """Each live row played out with the heuristic on every seat; ``seat``'s value (a game cut
+    short by ``limit``: the play-out's estimate from the cards in hand)."""
+    n = opts[K.O_PLAYERS]
+    rewards = np.zeros(n)
+    trace = np.zeros(0, dtype=np.int64)
+    for r in range(ints.shape[0]):
+        if not live[r]:
+            continue
+        K.playout(ints[r], cards[r], rngs[r], opts, gens[r], limit, share, rewards, trace)
+        if ints[r, K.I_OVER]:
+            values[r] = _final_value(ints[r], n, seat, share)
+        else:
+            values[r] = 2.0 * rewards[seat] - 1.0
+
+
+class SearchLearnedBot(SearchBot):
+    """The flat search guided by a learned Q network; see the module docstring."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        kind: str = "search-learned",
+        policy: QPolicy | None = None,
+        depth: int = 1,
+        leaf: str = "q",
+        width: int = 6,
+        q_prior: float = 0.0,
+        **search: Any,
+    ) -> None:
+        if leaf not in ("q", "playout"):
+            raise ValueError(f"leaf must be 'q' or 'playout', got {leaf!r}")
+        if depth < 0 or width < 1:
+            raise ValueError(f"depth must be at least 0 and width at least 1, got {depth} and {width}")
+        super().__init__(seed, kind=kind, **search)
+        if self.iterations is None:
+            raise ValueError("search-learned needs a budget in play-outs (iterations)")
+        self.policy = policy if policy is not None else shipped_policy()
+        self.depth, self.leaf, self.width, self.q_prior = depth, leaf, width, q_prior
+        self.seat_history = SeatHistory()
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+        if legal and view.get("game") == MauMau.name:
+            self.seat_history.observe(view)  # every view: the history must see each move
+        return super().choose(view, legal)
+
+    def _choose_flat(self, view: dict[str, Any], legal: list[str], budget: int | None) -> str:
+        assert budget is not None
+        policy = self.policy
+        seat: int = view["seat"]
+        root = self.seat_history.observation(view)
+        mask = mask_of(legal)
+        q = policy.values(policy.features(root[None, :], mask[None, :]))[0]
+        ids = sorted((MauMau._ACTION_ID[m] for m in legal), key=lambda a: (-q[a], a))[: self.width]
+        if len(ids) == 1:
+            return MauMau.ACTIONS[ids[0]]
+        actions = np.array(ids, dtype=np.int64)
+        m = len(ids)
+        deals_wanted = max(1, budget // m)
+        decision_seed = derive_seed(self._seed, view["moves_played"])
+        drawn: np.ndarray | None = None
+        if self._history is not None and self.peek is None:
+            drawn = self._history.sample(
+                deals_wanted, self._rng, derive_seed(decision_seed, 3_000_000),
+                burn=self.burn, thin=self.thin, read_choices=self.read_choices, ace_skips=self._ace_skips,
+            )  # fmt: skip
+        pool = self._pool(view)
+        have = 0 if drawn is None else len(drawn)
+        deals = np.array([drawn[d] if d < have else self._deal_ids(view, pool) for d in range(deals_wanted)],  # type: ignore[index]
+                         dtype=np.int64)  # fmt: skip
+        k = K
+        base = k.state_of(MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deals[0]]))
+        opts = k.options_array(view["players"], options=view["options"])
+        seeds = np.array([derive_seed(decision_seed, d) for d in range(deals_wanted)], dtype=np.uint64)
+        rows = deals_wanted * m
+        ints = np.empty((rows, k.N_INTS), dtype=np.int64)
+        cards = np.empty((rows, 64), dtype=np.int8)
+        rngs = np.empty((rows, k.N_RNGS), dtype=np.uint64)
+        hist = np.empty((rows, k.N_HIST), dtype=np.int64)
+        start_rows(*base, opts, seat, deals, seeds, actions, self.seat_history.hist, ints, cards, rngs, hist)
+        gens = np.zeros((rows, 3), dtype=np.uint64)
+        gens[:, 0] = np.repeat([derive_seed(decision_seed, 1_000_000 + d) for d in range(deals_wanted)], m)
+        live = np.ones(rows, dtype=np.uint8)
+        values = np.zeros(rows)
+        obs = np.zeros((rows, k.OBS_SIZE), dtype=np.int8)
+        masks = np.zeros((rows, k.NUM_ACTIONS), dtype=np.uint8)
+        for level in range(self.depth + 1):
+            advance_rows(ints, cards, rngs, hist, opts, seat, gens, live, obs, masks, values, RANK_SHARE)
+            at = np.flatnonzero(live)
+            if not len(at):
+                break
+            if level == self.depth and self.leaf == "playout":
+                playout_rows(ints, cards, rngs, opts, seat, gens, live, values, self._limit(), RANK_SHARE)
+                break
+            qs = policy.values(policy.features(obs[at], masks[at]))
+            qs = np.where(masks[at].astype(bool), qs, -np.inf)
+            if level == self.depth:  # the leaf: the value of the seat's best move there
+                values[at] = qs.max(axis=1)
+                break
+            chosen = np.zeros(rows, dtype=np.int64)
+            chosen[at] = qs.argmax(axis=1)
+            apply_rows(ints, cards, rngs, hist, opts, live, chosen)
+        self.last_iterations = rows
+        score = values.reshape(deals_wanted, m).mean(axis=0) + self.q_prior * q[actions]
+        best = int(np.argmax(score))  # the first of the best: the move the network values more
+        return MauMau.ACTIONS[ids[best]]
+
+
+# The levels: the budget of ``search`` (play-outs a decision at two players, more at more seats)
+# and its deals from the whole history; what the network adds is set here.
+LEVELS: dict[str, dict[str, Any]] = {
+    "search-learned": {"iterations": 600, "depth": 1, "leaf": "q", "width": 6, "q_prior": 0.0},
+}
+
+
+def _level(kind: str) -> Callable[[int], SearchLearnedBot]:
+    options = level_options("search") | {"halving": False} | LEVELS[kind]
+    return lambda seed: SearchLearnedBot(seed, kind=kind, **options)
+
+
+for _kind in LEVELS:
+    register_bot(_kind, _level(_kind), game="mau-mau")
