@@ -1,5 +1,5 @@
 """The project documents itself: no pointer to files a user of the project does not have, and
-every relative link in the README and docs/ leads to a file the project holds."""
+every relative link in the README, CONTRIBUTING.md and docs/ leads to a file the project holds."""
 
 from __future__ import annotations
 
@@ -24,7 +24,12 @@ def _tracked() -> list[Path]:
 
 
 def _markdown() -> list[Path]:
-    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "tests").rglob("README.md"))]
+    return [
+        ROOT / "README.md",
+        ROOT / "CONTRIBUTING.md",
+        *sorted((ROOT / "docs").rglob("*.md")),
+        *sorted((ROOT / "tests").rglob("README.md")),
+    ]
 
 
 def test_no_tracked_file_points_outside_the_project() -> None:
