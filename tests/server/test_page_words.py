@@ -5,9 +5,9 @@ take from the server."""
 from __future__ import annotations
 
 import re
-import typing
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
 from mauseloch.locale import catalogue
@@ -52,18 +52,19 @@ def test_refusals_carry_a_code(client: TestClient) -> None:
 
 
 def test_every_error_code_has_german_and_english_words() -> None:
-    """Every code the server can send is declared, and the page has words for it in both languages."""
-    declared = set(typing.get_args(protocol.ErrorCode))
-    sent: set[str] = set()
+    """Every refusal names its code from the enum (no bare string), and the page has words for
+    every code in both languages."""
+    declared = {code.value for code in protocol.ErrorCode}
     for path in SERVER.glob("*.py"):
         source = path.read_text(encoding="utf-8")
-        sent.update(re.findall(r'ProtocolError\(\s*"(\w+)"', source))
-        sent.update(re.findall(r'\.error\(\s*\w+,\s*"(\w+)"', source))
-        sent.update(re.findall(r'Refused\(\s*"(\w+)"', source))  # limits.py
-        sent.update(re.findall(r'"code": "(\w+)"', source))  # security.py's refusals
-    # built from the field name in protocol._clean_text
-    sent.update({"name_too_long", "title_too_long", "name_marks", "title_marks"})
-    assert sent <= declared, f"codes sent but not declared in protocol.ErrorCode: {sent - declared}"
+        bare = re.findall(r'(?:ProtocolError|Refused|no_table_error|\.error)\(\s*"(\w+)"|"code": "(\w+)"', source)
+        assert not bare, f"{path.name}: error codes as bare strings, not ErrorCode: {bare}"
+        named = set(re.findall(r"ErrorCode\.(\w+)", source))
+        assert named <= set(protocol.ErrorCode.__members__), (
+            f"{path.name}: {named - set(protocol.ErrorCode.__members__)}"
+        )
+    with pytest.raises(ValueError):  # a code relayed between processes is checked on arrival too
+        protocol.ProtocolError("no_such_code", "?")  # type: ignore[arg-type]
     words = catalogue()
     for code in declared:
         assert f"error.{code}" in words["en"], f"no English words for error {code}"

@@ -28,6 +28,7 @@ from mauseloch.server.lobby import Lobby, api_my_tables, game_clocks, web_bots, 
 from mauseloch.server.protocol import (
     MAX_MESSAGE,
     CreateTable,
+    ErrorCode,
     JoinTable,
     OpenSeat,
     ProtocolError,
@@ -58,13 +59,13 @@ async def read_body(request: Request) -> bytes:
     """The request body, refused with 413 beyond the message limit (without reading it all)."""
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > MAX_MESSAGE:
-        raise ProtocolError("too_large", f"body over the {MAX_MESSAGE}-byte limit", 413)
+        raise ProtocolError(ErrorCode.TOO_LARGE, f"body over the {MAX_MESSAGE}-byte limit", 413)
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_MESSAGE:
-            raise ProtocolError("too_large", f"body over the {MAX_MESSAGE}-byte limit", 413)
+            raise ProtocolError(ErrorCode.TOO_LARGE, f"body over the {MAX_MESSAGE}-byte limit", 413)
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -88,7 +89,7 @@ def no_table(request: Request) -> Response:
 async def table_or_404(request: Request) -> TableSession:
     table = await lobby_of(request).find(request.path_params["table_id"])
     if table is None:
-        raise ProtocolError("not_found", "no such table", 404)
+        raise ProtocolError(ErrorCode.NOT_FOUND, "no such table", 404)
     return table
 
 
@@ -246,7 +247,7 @@ async def api_join(request: Request) -> Response:
     table = await table_or_404(request)
     held = seat_of_cookie(request, table)
     if held is not None:  # one browser never takes a second seat of one table by accident
-        raise ProtocolError("taken", f"this browser already holds seat {held + 1} of this table", 409)
+        raise ProtocolError(ErrorCode.TAKEN, f"this browser already holds seat {held + 1} of this table", 409)
     seat, token = await lobby_of(request).join(table, req.name, req.seat, req.invite)
     response = JSON({"table": table.id, "seat": seat, "token": token, "url": seat_url(table.id, seat, token)})
     from_page(request, response, table.id, seat, token)
@@ -261,7 +262,7 @@ async def api_open_seat(request: Request) -> Response:
     table = await table_or_404(request)
     seat = Lobby.check_token(table, req.seat, req.token) if req.seat < table.row.players else None
     if seat is None:
-        raise ProtocolError("bad_token", "this seat link does not open that seat (any more)", 403)
+        raise ProtocolError(ErrorCode.BAD_TOKEN, "this seat link does not open that seat (any more)", 403)
     response = JSON({"table": table.id, "seat": seat})
     from_page(request, response, table.id, seat, req.token)  # as every seat cookie: for our pages only
     return response
@@ -271,7 +272,7 @@ async def held_seat(request: Request) -> tuple[TableSession, int]:
     table = await table_or_404(request)
     seat = seat_of_cookie(request, table)
     if seat is None:
-        raise ProtocolError("not_seated", "this browser holds no seat at this table", 403)
+        raise ProtocolError(ErrorCode.NOT_SEATED, "this browser holds no seat at this table", 403)
     return table, seat
 
 
@@ -298,7 +299,7 @@ async def api_seat_link(request: Request) -> Response:
 async def finished(request: Request) -> TableSession:
     table = await table_or_404(request)
     if table.status != "over":
-        raise ProtocolError("not_over", "the game is not finished yet", 409)
+        raise ProtocolError(ErrorCode.NOT_OVER, "the game is not finished yet", 409)
     return table
 
 

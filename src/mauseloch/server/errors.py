@@ -18,10 +18,11 @@ from starlette.requests import HTTPConnection
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from mauseloch.locale import Lang, t
+from mauseloch.server.protocol import ErrorCode
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "web" / "error.html"
 KINDS = {404: "not_found", 500: "server_error"}
-JSON_CODES = {404: "not_found", 500: "server_error"}
+JSON_CODES = {404: ErrorCode.NOT_FOUND, 500: ErrorCode.SERVER_ERROR}
 
 
 @cache
@@ -82,5 +83,5 @@ def error_response(conn: HTTPConnection, status: int, message: str, kind: str | 
     """The answer to an error: a page for a browser, JSON (``error`` and ``code``) for programs."""
     if wants_html(conn.url.path, conn.headers.get("accept")):
         return error_page(status, pick_lang(conn.headers.get("accept-language")), kind)
-    code = JSON_CODES.get(status, "bad_message")
+    code = JSON_CODES.get(status, ErrorCode.BAD_MESSAGE)
     return JSONResponse({"error": message, "code": code}, status_code=status, headers={"Cache-Control": "no-store"})

@@ -16,6 +16,7 @@ from mauseloch.core.match import deal_seed
 from mauseloch.core.record import RECORD_KEYS
 from mauseloch.locale import LANGS, Lang
 from mauseloch.locale.rules import rules_html
+from mauseloch.server.protocol import ErrorCode
 
 
 async def api_rules(request: Request) -> Response:
@@ -26,7 +27,7 @@ async def api_rules(request: Request) -> Response:
     try:
         html = rules_html(game, lang)
     except ValueError as exc:
-        return JSONResponse({"error": str(exc), "code": "not_found"}, status_code=404)
+        return JSONResponse({"error": str(exc), "code": ErrorCode.NOT_FOUND}, status_code=404)
     return JSONResponse({"game": game, "lang": lang, "html": html}, headers={"Cache-Control": "max-age=300"})
 
 
@@ -140,9 +141,9 @@ async def api_match_record(request: Request) -> Response:
     lobby = request.app.state.lobby
     table = await lobby.find(request.path_params["table_id"])
     if table is None or table.row.match is None:
-        return JSONResponse({"error": "no match at this table", "code": "not_found"}, status_code=404)
+        return JSONResponse({"error": "no match at this table", "code": ErrorCode.NOT_FOUND}, status_code=404)
     if table.row.status != "over":
-        return JSONResponse({"error": "this deal is not over yet", "code": "not_over"}, status_code=409)
+        return JSONResponse({"error": "this deal is not over yet", "code": ErrorCode.NOT_OVER}, status_code=409)
     name = f"mauseloch-match-{table.id}.json"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     return JSONResponse(await lobby.store.call(match_record, lobby, table.row), headers=headers)

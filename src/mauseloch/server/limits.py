@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from mauseloch.server.protocol import ErrorCode
 from mauseloch.server.security import HEADERS as SECURITY_HEADERS
 
 log = logging.getLogger("mauseloch.server")
@@ -67,7 +68,7 @@ class Limits:
 class Refused(Exception):
     """A request over a cap: ``status`` 429 or 503, ``code`` for the page, ``retry_after`` seconds."""
 
-    def __init__(self, code: str, message: str, status: int = 429, retry_after: float = 1.0) -> None:
+    def __init__(self, code: ErrorCode, message: str, status: int = 429, retry_after: float = 1.0) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -271,7 +272,9 @@ class Guard:
             return
         wait = self.counters.take(f"req:{address}", lim.requests_per_second, lim.request_burst, self.clock())
         if wait:
-            raise self.refuse(address, Refused("rate_limited", "too many requests from this address", 429, wait))
+            raise self.refuse(
+                address, Refused(ErrorCode.RATE_LIMITED, "too many requests from this address", 429, wait)
+            )
 
     def check_create(self, address: str, still_open: Callable[[str], bool]) -> str | None:
         """Before a table is created by ``address``: its tables per minute and its tables waiting
@@ -287,7 +290,7 @@ class Guard:
             claim = PENDING + secrets.token_hex(8)
             if not self.counters.claim(key, claim, lim.open_tables_per_address, drop):
                 message = f"this address already has {lim.open_tables_per_address} tables waiting for players"
-                raise self.refuse(address, Refused("too_many_tables", message, 429, 60.0))
+                raise self.refuse(address, Refused(ErrorCode.TOO_MANY_TABLES, message, 429, 60.0))
         if lim.tables_per_minute > 0:
             wait = self.counters.take(
                 f"create:{address}", lim.tables_per_minute / 60.0, lim.tables_per_minute, self.clock()
@@ -295,7 +298,7 @@ class Guard:
             if wait:
                 self.abandoned(address, claim)
                 message = f"more than {lim.tables_per_minute} new tables a minute from this address"
-                raise self.refuse(address, Refused("too_many_tables", message, 429, wait))
+                raise self.refuse(address, Refused(ErrorCode.TOO_MANY_TABLES, message, 429, wait))
         return claim
 
     def created(self, address: str, claim: str | None, table_id: str, waiting: bool = True) -> None:
@@ -334,12 +337,12 @@ class Guard:
         lim = self.limits
         refused: Refused | None = None
         if lim.sockets_total > 0 and not self.counters.acquire("ws", lim.sockets_total):
-            refused = Refused("server_full", "the server has no room for more connections", 503, 30)
+            refused = Refused(ErrorCode.SERVER_FULL, "the server has no room for more connections", 503, 30)
         elif lim.sockets_per_address > 0 and not self.counters.acquire(f"ws:{address}", lim.sockets_per_address):
             if lim.sockets_total > 0:
                 self.counters.release("ws")
             message = f"more than {lim.sockets_per_address} connections from this address"
-            refused = Refused("too_many_connections", message, 429, 10)
+            refused = Refused(ErrorCode.TOO_MANY_CONNECTIONS, message, 429, 10)
         if refused is None:
             return None
         self.refuse(address, refused)
@@ -358,7 +361,7 @@ class Guard:
             self.counters.release(f"ws:{address}")
 
 
-SOCKET_CLOSE = {"too_many_connections": CLOSE_TOO_MANY, "server_full": CLOSE_SERVER_FULL}
+SOCKET_CLOSE = {ErrorCode.TOO_MANY_CONNECTIONS: CLOSE_TOO_MANY, ErrorCode.SERVER_FULL: CLOSE_SERVER_FULL}
 
 
 class LimitsMiddleware:

@@ -24,7 +24,7 @@ from mauseloch.server.clock import CLOCK_NAMES, CLOCKS, default_clock
 from mauseloch.server.family import family_setup, match_state, next_deal_row
 from mauseloch.server.hub import Hub, LocalHub
 from mauseloch.server.limits import CLOSE_SIGNED_OUT
-from mauseloch.server.protocol import MAX_INVITE, CreateTable, ProtocolError, clean_name, clean_title
+from mauseloch.server.protocol import MAX_INVITE, CreateTable, ErrorCode, ProtocolError, clean_name, clean_title
 from mauseloch.server.session import LIVE, Settings, TableSession
 from mauseloch.server.storage import SeatRow, Store, TableRow, now
 
@@ -141,28 +141,30 @@ class Lobby:
         try:
             info = game_info(req.game)
         except ValueError as exc:
-            raise ProtocolError("bad_message", str(exc)) from None
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc)) from None
         kinds = web_bots(info.name)
         humans = [i for i, s in enumerate(req.seats) if s.kind == "human"]
         if not humans:
-            raise ProtocolError("bad_message", "a table needs at least one human seat")
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "a table needs at least one human seat")
         seats: list[SeatRow] = []
         for i, spec in enumerate(req.seats):
             if spec.kind == "bot":
                 kind = (spec.bot or "").strip().lower()
                 if kind not in kinds:
                     allowed = ", ".join(kinds)
-                    raise ProtocolError("bad_message", f"seat {i}: unknown bot {spec.bot!r}; available: {allowed}")
+                    raise ProtocolError(
+                        ErrorCode.BAD_MESSAGE, f"seat {i}: unknown bot {spec.bot!r}; available: {allowed}"
+                    )
                 seats.append(SeatRow(seat=i, kind="bot", name=f"{kind.capitalize()} bot {i + 1}", bot=kind))
             else:
                 if spec.bot is not None:
-                    raise ProtocolError("bad_message", f"seat {i}: a human seat has no bot")
+                    raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {i}: a human seat has no bot")
                 seats.append(SeatRow(seat=i, kind="human", name=f"Player {i + 1}"))
         try:
             seed, options, match = family_setup(info.name, len(req.seats), req)
             game = mauseloch.new_game(info.name, players=len(req.seats), seed=seed, options=options)
         except ValueError as exc:
-            raise ProtocolError("bad_message", str(exc)) from None
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc)) from None
         record = game.record()
         first = humans[0]
         name = clean_name(req.name, f"Player {first + 1}")
@@ -228,15 +230,15 @@ class Lobby:
         """Take a free human seat (``seat``, or the first free one). A private table needs the
         secret of its invite link."""
         if table.status not in LIVE:
-            raise ProtocolError("taken", "this table is not open any more", 409)
+            raise ProtocolError(ErrorCode.TAKEN, "this table is not open any more", 409)
         if not self.invited(table, invite):
-            raise ProtocolError("invite_needed", "this table is private: join through its invite link", 403)
+            raise ProtocolError(ErrorCode.INVITE_NEEDED, "this table is private: join through its invite link", 403)
         free = [s.seat for s in table.row.seats if s.kind == "human" and not s.taken]
         if seat is not None:
             if not 0 <= seat < table.row.players or table.row.seats[seat].kind != "human":
-                raise ProtocolError("bad_message", f"seat {seat} is not a human seat of this table")
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {seat} is not a human seat of this table")
             if seat not in free:
-                raise ProtocolError("taken", f"seat {seat} is taken", 409)
+                raise ProtocolError(ErrorCode.TAKEN, f"seat {seat} is taken", 409)
             choices = [seat]
         else:
             choices = free
@@ -256,7 +258,7 @@ class Lobby:
                     await table.write(self.store.set_status, table.id, "playing")
                 table.seat_taken(s)
                 return s, token
-        raise ProtocolError("taken", "no human seat is free at this table", 409)
+        raise ProtocolError(ErrorCode.TAKEN, "no human seat is free at this table", 409)
 
     def rematch(self, old: TableSession) -> None:
         """Everyone still at a finished table agreed: a new deal with the same seats (same names,

@@ -46,7 +46,7 @@ from redis.exceptions import RedisError
 
 from mauseloch.server.hub import Connection
 from mauseloch.server.lobby import PAGE_SIZE, Lobby
-from mauseloch.server.protocol import ErrorMsg, Pong, ProtocolError, encode
+from mauseloch.server.protocol import ErrorCode, ErrorMsg, Pong, ProtocolError, encode
 from mauseloch.server.redis_hub import (
     PREFIX,
     NotOwner,
@@ -145,7 +145,7 @@ class RemoteTable(TableSession):
                 seat["presence"], seat["stand_in"] = known.get("presence"), known.get("stand_in")
         return fresh
 
-    def error(self, code: str, message: str, refusal: dict[str, Any] | None = None) -> str:
+    def error(self, code: ErrorCode, message: str, refusal: dict[str, Any] | None = None) -> str:
         return encode(ErrorMsg(version=self.version, seq=0, code=code, message=message, refusal=refusal))
 
     def pong(self) -> str:
@@ -186,7 +186,9 @@ class RemoteTable(TableSession):
     def set_pace(self, seat: int | None, paused: bool, speed: float) -> None:
         # the owner keeps the pause and the pace: its clocks and bots are the ones that wait
         if seat is None:  # refused here, where the spectator hears it
-            raise ProtocolError("not_your_turn", "only the people seated at the table pause it or set the bots' pace")
+            raise ProtocolError(
+                ErrorCode.NOT_YOUR_TURN, "only the people seated at the table pause it or set the bots' pace"
+            )
         self.lobby.spawn(self.call("pace", [seat, paused, speed]))
 
     def seat_taken(self, seat: int) -> None:
@@ -328,7 +330,9 @@ class ClusterLobby(Lobby):
             except RedisError as exc:
                 log.warning("request %s for table %s: %s", op, table, exc)
             if loop.time() > give_up:
-                raise ProtocolError("server_error", "the table's server does not answer; nothing changed, try again")
+                raise ProtocolError(
+                    ErrorCode.SERVER_ERROR, "the table's server does not answer; nothing changed, try again"
+                )
             self.owners.pop(table, None)
             await asyncio.sleep(TICK / 2)
 
@@ -464,7 +468,7 @@ class ClusterLobby(Lobby):
                 raise NotOwner
             found = await Lobby.find(self, table)  # a finished table, owned here, loaded again
             if found is None:
-                raise ProtocolError("bad_message", "no such table")
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "no such table")
             session = self.hold(found)
         if session.stopping:
             raise NotOwner
@@ -493,7 +497,7 @@ class ClusterLobby(Lobby):
             cid, *rest = args
             conn = hub.remote(table, frm, cid)
             if conn is None:
-                raise ProtocolError("bad_message", "this connection is not attached to the table")
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "this connection is not attached to the table")
             if op == "react":
                 await session.react(conn, *rest)
             else:
@@ -512,7 +516,7 @@ class ClusterLobby(Lobby):
         if op == "joined":
             seat, name, token_hash, joined = args
             if not 0 <= seat < len(session.row.seats):
-                raise ProtocolError("bad_message", f"no seat {seat!r} at table {session.id}")
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, f"no seat {seat!r} at table {session.id}")
             taken = session.row.seats[seat]
             taken.name, taken.token_hash = name, token_hash
             if joined is not None:  # a join through another process counts for the expiry here
@@ -520,7 +524,7 @@ class ClusterLobby(Lobby):
             self._seats_changed(session, None)
             session.seat_taken(seat)
             return None
-        raise ProtocolError("bad_message", f"unknown request {op!r}")
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"unknown request {op!r}")
 
     async def refresh_seats(self, session: TableSession) -> None:
         """Another process gave a seat away (in the store): take over names, tokens and status."""

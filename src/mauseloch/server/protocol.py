@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -20,14 +21,37 @@ MAX_MARKS = 2  # combining marks on one letter (more only pile up into a smear o
 MAX_INVITE = 100  # characters of an invite secret
 TOO_DEEP = "bad message: arrays or objects nested too deeply"
 
-# Every ``code`` an error answer may carry (WebSocket error messages and HTTP error bodies alike);
-# the page shows each in the reader's language (web/js/i18n.js, "error.<code>").
-ErrorCode = Literal[
-    "illegal", "stale", "not_your_turn", "bad_message", "bad_token", "too_large", "rate_limited", "not_started",
-    "not_found", "not_over", "taken", "name_too_long", "title_too_long", "server_error",
-    "name_marks", "title_marks", "name_reserved", "invite_needed", "too_many_tables", "too_many_connections",
-    "server_full", "bad_origin", "not_json", "not_seated", "paused",
-]  # fmt: skip
+
+class ErrorCode(StrEnum):
+    """Every ``code`` an error answer may carry (WebSocket error messages, HTTP error bodies, the
+    limits' refusals); the page shows each in the reader's language (web/js/i18n.js,
+    ``"error.<code>"``). A ``StrEnum``, so the wire carries the same plain string as before."""
+
+    ILLEGAL = "illegal"
+    STALE = "stale"
+    NOT_YOUR_TURN = "not_your_turn"
+    BAD_MESSAGE = "bad_message"
+    BAD_TOKEN = "bad_token"
+    TOO_LARGE = "too_large"
+    RATE_LIMITED = "rate_limited"
+    NOT_STARTED = "not_started"
+    NOT_FOUND = "not_found"
+    NOT_OVER = "not_over"
+    TAKEN = "taken"
+    NAME_TOO_LONG = "name_too_long"
+    TITLE_TOO_LONG = "title_too_long"
+    SERVER_ERROR = "server_error"
+    NAME_MARKS = "name_marks"
+    TITLE_MARKS = "title_marks"
+    NAME_RESERVED = "name_reserved"
+    INVITE_NEEDED = "invite_needed"
+    TOO_MANY_TABLES = "too_many_tables"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    SERVER_FULL = "server_full"
+    BAD_ORIGIN = "bad_origin"
+    NOT_JSON = "not_json"
+    NOT_SEATED = "not_seated"
+    PAUSED = "paused"
 
 
 def limits() -> dict[str, int]:
@@ -42,11 +66,12 @@ def error_body(exc: ProtocolError) -> dict[str, str]:
 
 
 class ProtocolError(ValueError):
-    """A message that is refused; ``code`` is the wire error code (or an HTTP status)."""
+    """A message that is refused: ``code`` for the page, ``message`` for people, ``status`` for HTTP."""
 
-    def __init__(self, code: str, message: str, status: int = 400, refusal: dict[str, Any] | None = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, status: int = 400, refusal: dict[str, Any] | None = None) -> None:
         super().__init__(message)
-        self.code = code
+        # checked here too: a refusal relayed from another process arrives as its plain string
+        self.code = ErrorCode(code)
         self.message = message
         self.status = status
         self.refusal = refusal  # a refused move: the engine's reason key and placeholders
@@ -124,26 +149,28 @@ def decode_client(raw: str | bytes) -> ClientMessage:
     """One client WebSocket message, checked for size, JSON, type and fields."""
     data = raw.encode() if isinstance(raw, str) else raw
     if len(data) > MAX_MESSAGE:
-        raise ProtocolError("too_large", f"message of {len(data)} bytes is over the {MAX_MESSAGE}-byte limit", 413)
+        raise ProtocolError(
+            ErrorCode.TOO_LARGE, f"message of {len(data)} bytes is over the {MAX_MESSAGE}-byte limit", 413
+        )
     try:
         msg = _client_decoder.decode(data)
     except msgspec.ValidationError as exc:
-        raise ProtocolError("bad_message", f"bad message: {exc}") from None
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"bad message: {exc}") from None
     except msgspec.DecodeError as exc:
-        raise ProtocolError("bad_message", f"not JSON: {exc}") from None
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"not JSON: {exc}") from None
     except RecursionError:  # a few KiB of "[[[[…" nest deeper than the decoder goes
-        raise ProtocolError("bad_message", TOO_DEEP) from None
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, TOO_DEEP) from None
     if isinstance(msg, Hello):
         if msg.token is not None and not (0 < len(msg.token) <= 200):
-            raise ProtocolError("bad_token", "token must be a non-empty string of at most 200 characters")
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "token must be a non-empty string of at most 200 characters")
         if msg.seat is not None and not 0 <= msg.seat < 64:
-            raise ProtocolError("bad_message", f"seat {msg.seat} does not exist")
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {msg.seat} does not exist")
     elif isinstance(msg, (MoveMsg, ReactMsg)) and not 0 < len(msg.move) <= 100:
-        raise ProtocolError("bad_message", "move must be a non-empty string of at most 100 characters")
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "move must be a non-empty string of at most 100 characters")
     if isinstance(msg, ReactMsg) and not 0 <= msg.ms <= MAX_REACTION_MS:
-        raise ProtocolError("bad_message", f"ms must be a whole number from 0 to {MAX_REACTION_MS}")
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"ms must be a whole number from 0 to {MAX_REACTION_MS}")
     if isinstance(msg, ClockPong) and not (msg.t == msg.t and abs(msg.t) < 1e15):  # not NaN nor huge
-        raise ProtocolError("bad_message", "t must be the page's clock in ms")
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "t must be the page's clock in ms")
     return msg
 
 
@@ -183,7 +210,7 @@ class PresenceMsg(msgspec.Struct, tag="presence"):
 class ErrorMsg(msgspec.Struct, tag="error", omit_defaults=True):
     version: int
     seq: int
-    code: str
+    code: ErrorCode
     message: str
     # A move the engine refused: {"reason": catalogue key, "params": {...}} (IllegalMove), so the
     # page says why in its own language; left out of every other error.
@@ -261,15 +288,15 @@ class OpenSeat(msgspec.Struct, forbid_unknown_fields=True):
 def decode_body(raw: bytes, kind: type[msgspec.Struct]) -> Any:
     """An HTTP JSON body of type ``kind``, with the same size limit as WebSocket messages."""
     if len(raw) > MAX_MESSAGE:
-        raise ProtocolError("too_large", f"body of {len(raw)} bytes is over the {MAX_MESSAGE}-byte limit", 413)
+        raise ProtocolError(ErrorCode.TOO_LARGE, f"body of {len(raw)} bytes is over the {MAX_MESSAGE}-byte limit", 413)
     try:
         return msgspec.json.decode(raw or b"{}", type=kind)
     except msgspec.ValidationError as exc:
-        raise ProtocolError("bad_message", f"bad request: {exc}") from None
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"bad request: {exc}") from None
     except msgspec.DecodeError as exc:
-        raise ProtocolError("bad_message", f"not JSON: {exc}") from None
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"not JSON: {exc}") from None
     except RecursionError:
-        raise ProtocolError("bad_message", TOO_DEEP) from None
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, TOO_DEEP) from None
 
 
 # Names a person may not take: what bots and stand-ins are called ("Random bot 2", "Zufalls-Bot"),
@@ -355,7 +382,9 @@ def _base(kept: list[str]) -> str:
     return ""
 
 
-def _clean_text(text: str | None, fallback: str, limit: int, what: str) -> str:
+def _clean_text(
+    text: str | None, fallback: str, limit: int, what: str, too_long: ErrorCode, marks_code: ErrorCode
+) -> str:
     """NFC, printable, inner spaces collapsed, trimmed, at most ``limit`` columns wide and
     ``MAX_MARKS`` combining marks on a letter; ``fallback`` if missing or empty."""
     if text is None:
@@ -366,23 +395,23 @@ def _clean_text(text: str | None, fallback: str, limit: int, what: str) -> str:
     cleaned = " ".join(_visible(text).split())
     # counted in characters as people see them: a family emoji is one, not seven code points
     if len(graphemes(cleaned)) > limit or display_width(cleaned) > limit:
-        raise ProtocolError(f"{what}_too_long", f"{what} must be at most {limit} characters")
+        raise ProtocolError(too_long, f"{what} must be at most {limit} characters")
     marks = 0
     for ch in cleaned:
         marks = marks + 1 if unicodedata.combining(ch) else 0
         if marks > MAX_MARKS:
-            raise ProtocolError(f"{what}_marks", f"{what} has more than {MAX_MARKS} accents on one letter")
+            raise ProtocolError(marks_code, f"{what} has more than {MAX_MARKS} accents on one letter")
     return cleaned or fallback
 
 
 def clean_name(name: str | None, fallback: str) -> str:
     """A display name (at most ``MAX_NAME`` columns); bots' and stand-ins' names are reserved."""
-    cleaned = _clean_text(name, fallback, MAX_NAME, "name")
+    cleaned = _clean_text(name, fallback, MAX_NAME, "name", ErrorCode.NAME_TOO_LONG, ErrorCode.NAME_MARKS)
     if cleaned != fallback and RESERVED_NAME.fullmatch(unicodedata.normalize("NFKC", cleaned).casefold()):
-        raise ProtocolError("name_reserved", f"the name {cleaned!r} is kept for bots and stand-ins")
+        raise ProtocolError(ErrorCode.NAME_RESERVED, f"the name {cleaned!r} is kept for bots and stand-ins")
     return cleaned
 
 
 def clean_title(title: str | None, fallback: str) -> str:
     """A table title (at most ``MAX_TITLE`` columns)."""
-    return _clean_text(title, fallback, MAX_TITLE, "title")
+    return _clean_text(title, fallback, MAX_TITLE, "title", ErrorCode.TITLE_TOO_LONG, ErrorCode.TITLE_MARKS)

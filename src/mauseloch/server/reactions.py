@@ -33,7 +33,7 @@ from mauseloch import IllegalMove
 from mauseloch.realtime.fairness import Link
 from mauseloch.realtime.referee import Decision, Referee
 from mauseloch.server.hub import Connection
-from mauseloch.server.protocol import ClockPing, ProtocolError, WindowMsg, encode
+from mauseloch.server.protocol import ClockPing, ErrorCode, ProtocolError, WindowMsg, encode
 from mauseloch.server.seats import STAND_IN, BotSeat, Person
 
 if TYPE_CHECKING:
@@ -195,24 +195,28 @@ class Reactions:
         s = self.session
         seat = conn.seat
         if seat is None:
-            raise ProtocolError("not_your_turn", "spectators cannot react")
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "spectators cannot react")
         if s.row.status != "playing" or s.game.is_over:
-            raise ProtocolError("illegal", "the game is over; no more reactions")
+            raise ProtocolError(ErrorCode.ILLEGAL, "the game is over; no more reactions")
         if isinstance(s.seats[seat], BotSeat):
-            raise ProtocolError("not_your_turn", "a bot plays this seat")
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "a bot plays this seat")
         if version != s.version or not self.referee.is_open or self.show is None:
-            raise ProtocolError("stale", f"no reaction window is open at version {version} (table: {s.version})")
+            raise ProtocolError(
+                ErrorCode.STALE, f"no reaction window is open at version {version} (table: {s.version})"
+            )
         judge = self.judges.get(seat)
         link = self.links.get(conn)
         if judge is None or link is None:  # connected after the card was sent: measured from now on
-            raise ProtocolError("stale", "this connection joined after the mouse was shown; the next one counts")
+            raise ProtocolError(
+                ErrorCode.STALE, "this connection joined after the mouse was shown; the next one counts"
+            )
         if link not in judge.links:
             judge.links.append(link)
         judge.current = link
         try:
             self.referee.claim(seat, move, ms, at=self.elapsed())
         except ValueError as exc:  # IllegalMove too: nothing changed
-            code = "illegal" if isinstance(exc, IllegalMove) else "stale"
+            code = ErrorCode.ILLEGAL if isinstance(exc, IllegalMove) else ErrorCode.STALE
             raise ProtocolError(code, str(exc)) from None
         self.wake()
 

@@ -22,6 +22,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mauseloch.server.errors import error_response
+from mauseloch.server.protocol import ErrorCode
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -54,13 +55,16 @@ def refusal(headers: Headers, method: str) -> JSONResponse | None:
     origin = headers.get("origin")
     site = headers.get("sec-fetch-site")
     if (origin is not None and not same_origin(origin, headers.get("host"))) or site in ("cross-site", "same-site"):
-        body = {"error": "requests that change something must come from this site's own pages", "code": "bad_origin"}
+        body = {
+            "error": "requests that change something must come from this site's own pages",
+            "code": ErrorCode.BAD_ORIGIN,
+        }
         return JSONResponse(body, status_code=403)
     kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if kind != "application/json":
         body = {
             "error": "requests that change something must send JSON (Content-Type: application/json)",
-            "code": "not_json",
+            "code": ErrorCode.NOT_JSON,
         }
         return JSONResponse(body, status_code=415)
     return None

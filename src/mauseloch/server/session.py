@@ -39,7 +39,16 @@ from mauseloch.core.match import player_in_deal
 from mauseloch.server.clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, Deadlines, clock_seconds, wall
 from mauseloch.server.family import deal_code, deal_ended, match_state
 from mauseloch.server.hub import Connection, Hub
-from mauseloch.server.protocol import ErrorMsg, Pong, PresenceMsg, ProtocolError, Snapshot, Update, encode
+from mauseloch.server.protocol import (
+    ErrorCode,
+    ErrorMsg,
+    Pong,
+    PresenceMsg,
+    ProtocolError,
+    Snapshot,
+    Update,
+    encode,
+)
 from mauseloch.server.reactions import Reactions
 from mauseloch.server.seats import STAND_IN, BotSeat, Controller, Person, controllers
 from mauseloch.server.storage import Store, TableRow
@@ -334,7 +343,7 @@ class TableSession:
 
         return message
 
-    def error(self, code: str, message: str, refusal: dict[str, Any] | None = None) -> str:
+    def error(self, code: ErrorCode, message: str, refusal: dict[str, Any] | None = None) -> str:
         return encode(ErrorMsg(version=self.version, seq=self.seq, code=code, message=message, refusal=refusal))
 
     def pong(self) -> str:
@@ -565,9 +574,9 @@ class TableSession:
     # -- rematch -----------------------------------------------------------------------
     def vote_rematch(self, seat: int | None) -> None:
         if seat is None or self.person(seat) is None:
-            raise ProtocolError("not_your_turn", "only the people at the table can ask for a rematch")
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "only the people at the table can ask for a rematch")
         if self.row.status != "over":
-            raise ProtocolError("not_over", "a rematch is possible once the game is over")
+            raise ProtocolError(ErrorCode.NOT_OVER, "a rematch is possible once the game is over")
         self.rematch.add(seat)
         self.publish_live()
         self._check_rematch()
@@ -592,29 +601,35 @@ class TableSession:
     async def _person_move(self, seat: int | None, move: str, version: int, ms: int | None, again: bool) -> None:
         async with self.lock:  # one change at a time; the checks see the latest state
             if self.stopping:
-                raise ProtocolError("server_error", "the server is shutting down; nothing changed")
+                raise ProtocolError(ErrorCode.SERVER_ERROR, "the server is shutting down; nothing changed")
             if self.row.status == "waiting":
-                raise ProtocolError("not_started", "the game starts when every human seat is taken")
+                raise ProtocolError(ErrorCode.NOT_STARTED, "the game starts when every human seat is taken")
             if again and 0 <= version < self.version and self._played(version, seat, move):
                 return  # played once, before its first answer was lost with the owner
             if self.paused:
-                raise ProtocolError("paused", "the table is paused; nothing changed (anyone seated can resume it)")
+                raise ProtocolError(
+                    ErrorCode.PAUSED, "the table is paused; nothing changed (anyone seated can resume it)"
+                )
             if version != self.version:
-                raise ProtocolError("stale", f"the table is at version {self.version}, your move was for {version}")
+                raise ProtocolError(
+                    ErrorCode.STALE, f"the table is at version {self.version}, your move was for {version}"
+                )
             if seat is None:
-                raise ProtocolError("not_your_turn", "spectators cannot move")
+                raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "spectators cannot move")
             game = self.game
             if game.is_over or self.row.status != "playing":
-                raise ProtocolError("illegal", "the game is over; no more moves")
+                raise ProtocolError(ErrorCode.ILLEGAL, "the game is over; no more moves")
             if isinstance(self.seats[seat], BotSeat):
-                raise ProtocolError("not_your_turn", "a bot plays this seat")
+                raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "a bot plays this seat")
             legal = game.legal_moves(seat)
             if not legal:
-                raise ProtocolError("not_your_turn", f"it is seat {game.to_move}'s turn, not yours")
+                raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"it is seat {game.to_move}'s turn, not yours")
             if move.strip().lower() == "timeout":
-                raise ProtocolError("illegal", "timeout is played by the server's clock, never by a client")
+                raise ProtocolError(ErrorCode.ILLEGAL, "timeout is played by the server's clock, never by a client")
             if self.reactions is not None and self._window_open():
-                raise ProtocolError("illegal", "a reaction is sent as a react message with its time (docs/protocol.md)")
+                raise ProtocolError(
+                    ErrorCode.ILLEGAL, "a reaction is sent as a react message with its time (docs/protocol.md)"
+                )
             await self._play(seat, self._canonical(seat, move), None, ms)
 
     async def react(self, conn: Connection, move: str, version: int, ms: int) -> None:
@@ -622,11 +637,11 @@ class TableSession:
         :class:`ProtocolError` when refused (nothing changed)."""
         async with self.lock:
             if self.stopping:
-                raise ProtocolError("server_error", "the server is shutting down; nothing changed")
+                raise ProtocolError(ErrorCode.SERVER_ERROR, "the server is shutting down; nothing changed")
             if self.reactions is None:
-                raise ProtocolError("illegal", f"{self.row.game} is played in turns, not by reactions")
+                raise ProtocolError(ErrorCode.ILLEGAL, f"{self.row.game} is played in turns, not by reactions")
             if self.row.status == "waiting":
-                raise ProtocolError("not_started", "the game starts when every human seat is taken")
+                raise ProtocolError(ErrorCode.NOT_STARTED, "the game starts when every human seat is taken")
             self.reactions.claim(conn, move, version, ms)
 
     def clock_answer(self, conn: Connection, n: int, t: float) -> None:
@@ -653,7 +668,7 @@ class TableSession:
             return self.game.parse_move(move, seat=seat)
         except IllegalMove as exc:
             refusal = None if exc.reason is None else {"reason": exc.reason, "params": refusal_params(exc)}
-            raise ProtocolError("illegal", str(exc), refusal=refusal) from None
+            raise ProtocolError(ErrorCode.ILLEGAL, str(exc), refusal=refusal) from None
 
     async def _play(
         self,
@@ -682,10 +697,14 @@ class TableSession:
             # is behind. Catch up from the store; the client is told its move was stale.
             log.warning("table %s version %s was stored by another writer; reloading", self.id, self.version)
             await self._reload()
-            raise ProtocolError("stale", f"the table moved on to version {self.version}; nothing changed") from None
+            raise ProtocolError(
+                ErrorCode.STALE, f"the table moved on to version {self.version}; nothing changed"
+            ) from None
         except SQLAlchemyError:
             log.exception("move at table %s version %s could not be stored", self.id, self.version)
-            raise ProtocolError("server_error", "the server could not store the move; nothing changed") from None
+            raise ProtocolError(
+                ErrorCode.SERVER_ERROR, "the server could not store the move; nothing changed"
+            ) from None
         if play is None:
             self.game.play(move, seat=seat, ms=ms)
         else:  # a referee's decision: it plays the move itself
@@ -784,11 +803,13 @@ class TableSession:
         the same stand sent again changes only the speed. Spectators change nothing."""
         person = self.person(seat) if seat is not None else None
         if seat is None or person is None or not person.row.taken:
-            raise ProtocolError("not_your_turn", "only the people seated at the table pause it or set the bots' pace")
+            raise ProtocolError(
+                ErrorCode.NOT_YOUR_TURN, "only the people seated at the table pause it or set the bots' pace"
+            )
         stands = self.paused or seat in self.pause_asked
         if paused and not stands:
             if self.row.status != "playing" or self.game.is_over:
-                raise ProtocolError("not_started", "only a game being played can be paused")
+                raise ProtocolError(ErrorCode.NOT_STARTED, "only a game being played can be paused")
             self.pause_asked.append(seat)
         elif not paused and stands:
             if self.paused:

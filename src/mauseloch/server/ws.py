@@ -18,6 +18,7 @@ from mauseloch.server.limits import CLOSE_HELLO_LATE, Guard
 from mauseloch.server.lobby import Lobby
 from mauseloch.server.protocol import (
     ClockPong,
+    ErrorCode,
     ErrorMsg,
     Hello,
     Leave,
@@ -54,13 +55,13 @@ def identify(websocket: WebSocket, table: TableSession, hello: Hello) -> int | N
             token = cookie_token
     if token is None:
         if seat is not None:
-            raise ProtocolError("bad_token", f"a token is needed to play seat {seat}")
+            raise ProtocolError(ErrorCode.BAD_TOKEN, f"a token is needed to play seat {seat}")
         return None
     if seat is not None and seat >= table.row.players:
-        raise ProtocolError("bad_token", f"this table has no seat {seat}")
+        raise ProtocolError(ErrorCode.BAD_TOKEN, f"this table has no seat {seat}")
     found = Lobby.check_token(table, seat, token)
     if found is None:
-        raise ProtocolError("bad_token", "this token does not open that seat")
+        raise ProtocolError(ErrorCode.BAD_TOKEN, "this token does not open that seat")
     return found
 
 
@@ -74,7 +75,7 @@ async def drain(websocket: WebSocket, conn: Connection) -> None:
             await websocket.send_text(text)
 
 
-def no_table_error(code: str, message: str) -> str:
+def no_table_error(code: ErrorCode, message: str) -> str:
     return encode(ErrorMsg(version=0, seq=0, code=code, message=message))
 
 
@@ -88,7 +89,7 @@ async def table_socket(websocket: WebSocket) -> None:
     hello_by = loop.time() + guard.limits.hello_timeout  # an idle socket holds a file: not for long
     table = await lobby.find(websocket.path_params["table_id"])
     if table is None:
-        await websocket.send_text(no_table_error("bad_message", "no such table"))
+        await websocket.send_text(no_table_error(ErrorCode.BAD_MESSAGE, "no such table"))
         await websocket.close(code=4404)
         return
     conn: Connection | None = None
@@ -118,20 +119,20 @@ async def table_socket(websocket: WebSocket) -> None:
                 recent.popleft()
             reply: str | None = None
             if len(recent) >= rate_limit:
-                reply = table.error("rate_limited", f"more than {rate_limit} messages a second")
+                reply = table.error(ErrorCode.RATE_LIMITED, f"more than {rate_limit} messages a second")
             else:
                 recent.append(t)
                 try:
                     msg = decode_client(raw)
                     if conn is None:
                         if not isinstance(msg, Hello):
-                            raise ProtocolError("bad_message", "say hello first")
+                            raise ProtocolError(ErrorCode.BAD_MESSAGE, "say hello first")
                         conn = Connection(seat=identify(websocket, table, msg))
                         sender = asyncio.create_task(drain(websocket, conn))
                         table = lobby.hold(table)
                         table.attach(conn)
                     elif isinstance(msg, Hello):
-                        raise ProtocolError("bad_message", "hello was already said on this connection")
+                        raise ProtocolError(ErrorCode.BAD_MESSAGE, "hello was already said on this connection")
                     elif isinstance(msg, MoveMsg):
                         await table.apply(conn.seat, msg.move, msg.version)
                     elif isinstance(msg, ReactMsg):
@@ -144,7 +145,7 @@ async def table_socket(websocket: WebSocket) -> None:
                         conn.send(table.pong())
                     elif isinstance(msg, Leave):
                         if conn.seat is None:
-                            raise ProtocolError("bad_message", "a spectator has no seat to leave")
+                            raise ProtocolError(ErrorCode.BAD_MESSAGE, "a spectator has no seat to leave")
                         left = True
                         everywhere = not msg.tab_closed
                         break
@@ -155,7 +156,7 @@ async def table_socket(websocket: WebSocket) -> None:
                     refused_in_a_row = 0
                 except ProtocolError as exc:
                     reply = table.error(exc.code, exc.message, exc.refusal)
-                    if exc.code == "bad_token" and conn is None:  # a second hello is only refused
+                    if exc.code is ErrorCode.BAD_TOKEN and conn is None:  # a second hello is only refused
                         await websocket.send_text(reply)
                         await websocket.close(code=4403)
                         return
