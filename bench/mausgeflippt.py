@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 import mauseloch
 from mauseloch.core.engine import SEED_LIMIT, Rng
-from mauseloch.study.mausgeflippt_runner import play_game
+from mauseloch.study.simulate import game_runner
 
 Runner = Callable[[float, Rng], tuple[int, int, float]]  # -> decisions, games, seconds
 
@@ -77,11 +77,12 @@ def run_mausgeflippt_random(seconds: float, rng: Rng) -> tuple[int, int, float]:
 
 def run_mausgeflippt_reaction(seconds: float, rng: Rng) -> tuple[int, int, float]:
     kinds = ("easy", "normal", "hard", "normal")
+    play_game = game_runner("mausgeflippt")
     decisions = games = 0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
-        _game, stats = play_game(kinds, seed=rng.next64())
+        _game, stats = play_game(kinds, rng.next64(), {})
         decisions += stats["reveals"] * 5  # a reveal and four sampled reactions per mouse
         games += 1
     return decisions, games, time.perf_counter() - start

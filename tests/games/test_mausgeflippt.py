@@ -15,11 +15,16 @@ from mauseloch import IllegalMove, event_for
 from mauseloch.bots import bot_kinds, make_bot
 from mauseloch.bots.reaction import LEVELS, ReactionBot
 from mauseloch.games.mausgeflippt import CHEESES, CLOTHING_DECK, FULL_DECK, MICE, MOUSE_WEARS, fits
-from mauseloch.study.mausgeflippt_runner import play_game
+from mauseloch.study.simulate import game_runner
 from tests.paths import VECTORS as SPEC_VECTORS
 
 GAME = "mausgeflippt"
 VECTORS = SPEC_VECTORS / "mausgeflippt.jsonl"
+
+
+def play_game(kinds: list[str], seed: int, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    """One whole simulated game as ``mauseloch simulate`` plays it: the game and its figures."""
+    return game_runner(GAME)(kinds, seed, options or {})
 
 
 def make_deck(

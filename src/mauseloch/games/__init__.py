@@ -1,4 +1,4 @@
-"""One module per game; importing a module registers it in ``mauseloch.GAMES``."""
+"""One package per game; importing a game's rules registers it in ``mauseloch.GAMES``."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ Runners: how one game (or a chunk of games) is played
        (Mausgeflippt) is played by :func:`play_reactions`, whose windows the one referee
        (:mod:`mauseloch.realtime.referee`) decides in virtual time from the bots' ``react`` answers,
        ties drawn from the simulator's own stream. A game may add figures of its own
-       (``register_figures``; Mausgeflippt's are in ``study/mausgeflippt_runner.py``): a list of
+       (``register_figures``; Mausgeflippt's are in ``games/mausgeflippt/figures.py``): a list of
        ints per seat (e.g. ``"mice_catch"``) or an int for the game (e.g. ``"timeouts"``).
 
 Report
@@ -248,7 +248,7 @@ register_runner("aus-die-maus", run_ausdiemaus_kernel)
 
 
 def _register_mausgeflippt_figures() -> None:
-    from mauseloch.study.mausgeflippt_runner import figures
+    from mauseloch.games.mausgeflippt.figures import figures
 
     register_figures("mausgeflippt", figures)
 

@@ -1,5 +1,5 @@
 // The event log's lines for Aus die Maus! One entry per event type of
-// src/mauseloch/games/ausdiemaus.py; each reads only the fields that game's event struct declares
+// src/mauseloch/games/ausdiemaus/rules.py; each reads only the fields that game's event struct declares
 // (tests/browser/test_event_texts.py parses this table and checks every `ev.<field>`).
 // Its `catch` is the cat catching a mouse (seat = catcher, owner) — not Mausgeflippt's `catch`.
 

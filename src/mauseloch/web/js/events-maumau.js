@@ -1,4 +1,4 @@
-// The event log's lines for Mau-Mau. One entry per event type of src/mauseloch/games/maumau.py;
+// The event log's lines for Mau-Mau. One entry per event type of src/mauseloch/games/maumau/rules.py;
 // each reads only the fields that game's event struct declares (tests/browser/test_event_texts.py
 // parses this table and checks every `ev.<field>` against docs/events.schema.json).
 // `c` gives names: c.name(seat), c.card(card), c.cards(list), c.suit(suit), c.reason(reason).

@@ -1,5 +1,5 @@
 // The event log's lines for Mausgeflippt. One entry per event type of
-// src/mauseloch/games/mausgeflippt.py; each reads only the fields that game's event struct declares
+// src/mauseloch/games/mausgeflippt/rules.py; each reads only the fields that game's event struct declares
 // (tests/browser/test_event_texts.py parses this table and checks every `ev.<field>`).
 // Its `catch` is a clothing card laid on a mouse — not Aus die Maus!'s cat. The reveal's line
 // does not name the mouse's clothes: the board shows the mouse at the same moment on every screen.

@@ -1,25 +1,16 @@
-"""Mausgeflippt's simulation figures, and one simulated game for tests and benchmarks.
+"""Mausgeflippt's simulation figures: what is worth counting in a finished game.
 
-Who reacts first is decided by the one referee (:mod:`mauseloch.realtime.referee`) in virtual time:
-every bot answers ``react(view, legal) -> (move or None, ms)`` from its own view, the earliest
-reaction below ``window_ms`` is played with its ``ms``, exact ties are drawn from the
-*simulator's* tie stream (never the engine's), nobody in time gives ``timeout``. The simulator
-(:mod:`mauseloch.study.simulate`) picks that runner because the game declares
-``dynamics="reactions"``; this module adds what is worth counting in Mausgeflippt.
-
-Seeds: one simulator seed per game gives the engine seed, one seed per bot and the tie stream,
-each through :func:`mauseloch.core.engine.derive_seed` on its own stream number.
+The simulator (:mod:`mauseloch.study.simulate`) plays Mausgeflippt with its reaction runner
+because the game declares ``dynamics="reactions"`` (the one referee decides every window in
+virtual time) and adds these figures to each game's statistics. This module reads only the
+finished game, so it imports nothing from the simulator.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from mauseloch.core.engine import Game
-from mauseloch.games.mausgeflippt import Mausgeflippt
-
-GAME = "mausgeflippt"
 
 # Score bands: each is a 0/1 figure per seat, so a simulation's mean is the share of games
 # in that band (the distribution of the score; ``mauseloch simulate`` sums figures).
@@ -63,14 +54,3 @@ def figures(game: Game) -> dict[str, Any]:
     for name, low, high in SCORE_BANDS:
         stats[name] = [1 if low <= x <= high else 0 for x in score]
     return stats
-
-
-def play_game(
-    kinds: Sequence[str], seed: int, options: dict[str, Any] | None = None
-) -> tuple[Mausgeflippt, dict[str, Any]]:
-    """One whole simulated game with one bot kind per seat: the game and its figures (those of
-    ``result()`` per seat, ``rank``, ``reason``, ``moves`` and :func:`figures`)."""
-    from mauseloch.study.simulate import play_reactions
-
-    game, stats = play_reactions(kinds, seed, options or {}, GAME)
-    return cast(Mausgeflippt, game), stats

@@ -5,7 +5,7 @@ The game has no decisions: the only move is ``flip``. Cards are small ints (``CH
 the left, so a flip is ``popleft`` and a won pile goes under it with ``extend`` (AM-7).
 
 The fast kernel ``mauseloch.kernels.ausdiemaus`` plays the same games from the same seed or deck;
-``tests/test_ausdiemaus_kernel.py`` keeps the two identical.
+``tests/kernels/test_ausdiemaus.py`` keeps the two identical.
 """
 
 from __future__ import annotations
