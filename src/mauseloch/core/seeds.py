@@ -7,9 +7,11 @@ number already in use without it showing here. The numbers are fixed forever: re
 the spec's vectors, simulator reports and trained models replay only while each stays what it is.
 
 Where a stream belongs to a seat, seat ``s`` draws from ``STREAM + s`` (seats stay below 100, so
-the ranges never overlap). Two streams count up from the seed itself and need no name here: game
+a seat's range never reaches the next stream of the same seed). Indexed streams count up from 0
+and need no name here: game
 ``i`` of a simulation or tournament has the seed ``derive_seed(run_seed, i)``, deal ``d`` of a match
-``derive_seed(match_seed, d)``.
+``derive_seed(match_seed, d)``; a search bot's decision seed is ``derive_seed(bot_seed, moves_played)``
+and its ``k``-th sampled deal ``derive_seed(decision_seed, k)``.
 """
 
 from __future__ import annotations
@@ -37,7 +39,10 @@ STREAM_SEAT_BOTS = 1000  # + seat: the bot a table starts in a seat
 STREAM_STANDIN = 2000  # + seat: the stand-in bot that plays for a person who left
 STREAM_STANDIN_FALLBACK = 3000  # + seat: the random bot the stand-in falls back on
 
+# Of a deal search's seed (mauseloch.study.analyze)
+STREAM_DEAL_SEARCH = 7  # the random walk over decks that looks for the longest and endless games
+
 # Of a bot's seed (mauseloch.bots) and of a search's decision seed
-STREAM_PRIOR = 7  # the search bot's heuristic prior; the longest-game search's generator (study.analyze)
+STREAM_PRIOR = 7  # the search bot's heuristic prior
 STREAM_PLAYOUTS = 1_000_000  # + deal: the play-out generator of each sampled deal
 STREAM_HISTORY = 3_000_000  # the sampler that draws deals consistent with the moves seen
