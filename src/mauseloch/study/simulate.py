@@ -10,7 +10,7 @@ Determinism
 Runners: how one game (or a chunk of games) is played
     The default runner plays any turn-based game through the public API: the engine gets the
     game seed itself (``new_game(seed=derive_seed(S, i))``), the bot of seat ``s`` is
-    ``make_bot(game, kind, seed=derive_seed(game_seed, 200 + s))``. A game can replace it in
+    ``make_bot(game, kind, seed=derive_seed(game_seed, STREAM_BOTS + s))``. A game can replace it in
     either of two ways:
 
     1. ``RUNNERS[name]``: a *chunk runner* ``(spec: SimSpec, start, stop) -> Tally`` registered
@@ -43,11 +43,10 @@ from pathlib import Path
 from typing import Any
 
 from mauseloch.core.engine import SEED_LIMIT, Game, as_int, derive_seed, game_info, new_game
+from mauseloch.core.seeds import STREAM_BOTS, STREAM_ENGINE
 from mauseloch.locale import Lang, t
 from mauseloch.study.backend import Backend, LocalBackend, run_ranges
 
-STREAM_BOTS = 200  # bot of seat s: derive_seed(game_seed, STREAM_BOTS + s)
-STREAM_ENGINE = 100  # reaction games: the engine's seed is derive_seed(game_seed, STREAM_ENGINE)
 Z95 = 1.959963984540054
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 COMPILING = "compiling the fast kernel, once (10 s or more; later runs load it from the cache)…"
