@@ -42,8 +42,8 @@ from typing import Any, Protocol
 
 from mauseloch.bots import Bot
 from mauseloch.core.engine import Game, IllegalMove, Rng, derive_seed
+from mauseloch.core.seeds import STREAM_TIES
 
-STREAM_TIES = 101  # the tie stream of a seed: derive_seed(seed, STREAM_TIES)
 COLLECT_CAP_MS = 300.0  # the longest the referee waits after the first valid claim
 
 VALID, LATE, AGAIN, ANTICIPATION = "valid", "late", "again", "anticipation"
