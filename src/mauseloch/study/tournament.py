@@ -34,11 +34,11 @@ from pathlib import Path
 from typing import Any
 
 from mauseloch.core.engine import as_int, derive_seed
+from mauseloch.core.seeds import STREAM_BOOTSTRAP
 from mauseloch.study.backend import Backend, LocalBackend, run_ranges
 from mauseloch.study.simulate import Z95, SimSpec, game_runner, make_spec, prepare_bots
 
 SEATINGS = ("permutations", "rotations")
-STREAM_BOOTSTRAP = 300  # the bootstrap's generator: derive_seed(S, STREAM_BOOTSTRAP)
 BOOTSTRAP = 400  # resamples of the deals for the rating intervals
 PRIOR = 0.5  # virtual half win each way per pair of bots, so a bot that never wins has a rating
 SKIP = ("reason", "ranks", "rank", "moves")
