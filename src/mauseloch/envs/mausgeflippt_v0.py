@@ -46,12 +46,11 @@ from pettingzoo.utils.conversions import parallel_to_aec
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from mauseloch.core.engine import SEED_LIMIT, as_int, derive_seed, fresh_seed, new_game
+from mauseloch.core.seeds import STREAM_ENGINE, STREAM_RESETS
 from mauseloch.games.mausgeflippt import CHEESE_ID, FACE_ID, N_CHEESES, N_CLOTHING, N_MICE, NFACES, Mausgeflippt
 from mauseloch.realtime.referee import Referee
-from mauseloch.study.simulate import STREAM_ENGINE
 
 GAME = "mausgeflippt"
-STREAM_RESETS = 300  # reset() without a seed: the k-th game's seed is derive_seed(last_seed, STREAM_RESETS + k)
 REWARDS = ("score", "rank")
 
 
