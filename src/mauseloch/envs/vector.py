@@ -44,6 +44,7 @@ from gymnasium.vector.utils import batch_space
 from numba import njit
 
 from mauseloch.core.engine import SEED_LIMIT, Rng, as_int, derive_seed
+from mauseloch.core.seeds import STREAM_LEARNER_SEAT, STREAM_RIVALS
 from mauseloch.envs.maumau_obs import checked_setup, observation_size
 from mauseloch.envs.maumau_state import (
     ILLEGAL,
@@ -269,11 +270,11 @@ class MauMauVectorEnv(VectorEnv):
         st = self._states[i]
         while True:
             game_seed = int(self._rngs[i].integers(SEED_LIMIT))
-            me = self.seat if self.seat is not None else derive_seed(game_seed, 77) % n
+            me = self.seat if self.seat is not None else derive_seed(game_seed, STREAM_LEARNER_SEAT) % n
             others = [s for s in range(n) if s != me]
             for s, kind in zip(others, self.opponents, strict=True):
                 self._kinds[i, s] = RIVALS.index(kind)
-                self._gens[i, s] = Rng(derive_seed(game_seed, 100 + s)).words()
+                self._gens[i, s] = Rng(derive_seed(game_seed, STREAM_RIVALS + s)).words()
             start(st, np.uint64(game_seed), False)
             if _rivals_move(st, me, self._kinds[i], self._gens[i]) != OVER:
                 break
