@@ -24,6 +24,7 @@ from gymnasium import spaces
 
 from mauseloch.bots import Bot, make_bot
 from mauseloch.core.engine import as_int, derive_seed, new_game
+from mauseloch.core.seeds import STREAM_LEARNER_SEAT, STREAM_RIVALS
 from mauseloch.envs import MAUMAU_ID
 from mauseloch.envs.maumau_obs import PublicLog, checked_setup, observation_size, rank_rewards
 from mauseloch.envs.maumau_v0 import render_text
@@ -105,10 +106,12 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
             self.game = game
             self._log = PublicLog(game)
             self._lost = False
-            self._me = self.seat if self.seat is not None else derive_seed(game_seed, 77) % self.players
+            self._me = (
+                self.seat if self.seat is not None else derive_seed(game_seed, STREAM_LEARNER_SEAT) % self.players
+            )
             others = [s for s in range(self.players) if s != self._me]
             self._bots = {
-                s: make_bot("mau-mau", kind, derive_seed(game_seed, 100 + s))
+                s: make_bot("mau-mau", kind, derive_seed(game_seed, STREAM_RIVALS + s))
                 for s, kind in zip(others, self.opponents, strict=True)
             }
             self._bots_move()
