@@ -28,6 +28,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from mauseloch.core.engine import Rng, as_int, check_seed, derive_seed, fresh_seed, new_game
+from mauseloch.core.seeds import STREAM_NEXT_SEEDS
 from mauseloch.envs import maumau_state as state
 from mauseloch.envs.maumau_obs import checked_setup, observation_size, rank_rewards
 from mauseloch.games.maumau import MauMau
@@ -199,7 +200,7 @@ class raw_env(AECEnv):
             game_seed = check_seed(seed)  # ValueError for anything but a whole number in [0, 2**64)
             seeds = game_seed  # the generator of the next seeds, made when a reset needs it
         elif seeds is not None:
-            seeds = Rng(derive_seed(seeds, 0x5EED)) if isinstance(seeds, int) else seeds.copy()
+            seeds = Rng(derive_seed(seeds, STREAM_NEXT_SEEDS)) if isinstance(seeds, int) else seeds.copy()
             game_seed = seeds.next64() % SEED_LIMIT
         else:
             game_seed = fresh_seed()
