@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from mauseloch.bots import Bot, bot_kinds, make_bot
 from mauseloch.core.engine import derive_seed
+from mauseloch.core.seeds import STREAM_SEAT_BOTS, STREAM_STANDIN, STREAM_STANDIN_FALLBACK
 from mauseloch.server.storage import SeatRow
 
 log = logging.getLogger("mauseloch.server")
@@ -36,8 +37,8 @@ class StandIn:
     def __init__(self, game: str, seed: int, seat: int) -> None:
         self.game = game
         self.seat = seat
-        self.bot = make_bot(game, standin_kind(game), seed=derive_seed(seed, 2000 + seat))
-        self._fallback = make_bot(game, "random", seed=derive_seed(seed, 3000 + seat))
+        self.bot = make_bot(game, standin_kind(game), seed=derive_seed(seed, STREAM_STANDIN + seat))
+        self._fallback = make_bot(game, "random", seed=derive_seed(seed, STREAM_STANDIN_FALLBACK + seat))
 
     def choose(self, view: dict[str, Any], legal: list[str]) -> str:
         try:
@@ -107,7 +108,7 @@ def controllers(game: str, seed: int, seats: list[SeatRow]) -> list[Controller]:
     for s in seats:
         standin = StandIn(game, seed, s.seat)
         if s.kind == "bot" and s.bot is not None:
-            bot = make_bot(game, s.bot, seed=derive_seed(seed, 1000 + s.seat))
+            bot = make_bot(game, s.bot, seed=derive_seed(seed, STREAM_SEAT_BOTS + s.seat))
             out.append(BotSeat(row=s, bot=bot, standin=standin))
         else:
             out.append(Person(row=s, standin=standin))
