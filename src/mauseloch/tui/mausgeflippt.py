@@ -457,6 +457,7 @@ def command(
     from mauseloch.bots import bots_for_seats, make_bot
     from mauseloch.core.dealcode import code_of, decode
     from mauseloch.core.engine import derive_seed
+    from mauseloch.core.seeds import STREAM_BOTS
     from mauseloch.locale.rules import house_rules
 
     console = Console(highlight=False)
@@ -472,7 +473,7 @@ def command(
         game = mauseloch.new_game("mausgeflippt", players=players, seed=seed, options=options)
         levels = bots_for_seats("mausgeflippt", bots, game.players - 1)
         seat_bots = {
-            s: make_bot("mausgeflippt", levels[s - 1], seed=derive_seed(game.seed, 200 + s))
+            s: make_bot("mausgeflippt", levels[s - 1], seed=derive_seed(game.seed, STREAM_BOTS + s))
             for s in range(1, game.players)
         }
     except ValueError as exc:
