@@ -55,6 +55,7 @@ def search(
     """Search deals for ``budget`` seconds; ``progress(elapsed, best_flips, endless_found)`` each slice."""
     import numpy as np
 
+    from mauseloch.core.seeds import STREAM_DEAL_SEARCH
     from mauseloch.games.ausdiemaus import CARD_STR
     from mauseloch.kernels import ausdiemaus as kernel
 
@@ -65,7 +66,7 @@ def search(
     small = bool(options["small_deck"])
     chips = int(options["chips"])
     cur = kernel.deal_deck(np.uint64(seed), small)
-    rng = np.array([kernel.derive_seed(np.uint64(seed), np.uint64(7))], dtype=np.uint64)
+    rng = np.array([kernel.derive_seed(np.uint64(seed), np.uint64(STREAM_DEAL_SEARCH))], dtype=np.uint64)
     state = np.array([-1, 0, -1, 0, 0], dtype=np.int64)
     best = cur.copy()
     cap = max(keep * 20, 64)
