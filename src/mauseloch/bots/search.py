@@ -68,6 +68,7 @@ from mauseloch.bots import register_bot
 from mauseloch.bots.belief import History
 from mauseloch.bots.maumau_heuristic import HeuristicBot, kernel
 from mauseloch.core.engine import Game, Rng, derive_seed
+from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS, STREAM_PRIOR
 from mauseloch.games.maumau import (
     CARD_ID,
     CARD_STR,
@@ -164,7 +165,7 @@ class SearchBot:
         self.peek = peek  # the cheating variant's window on the real game (bench only)
         # The heuristic's choice gets a head start of ``prior`` wins at the root (progressive bias).
         self.prior = prior
-        self._heuristic = HeuristicBot(derive_seed(seed, 7)) if prior > 0 or flat else None
+        self._heuristic = HeuristicBot(derive_seed(seed, STREAM_PRIOR)) if prior > 0 or flat else None
         self.rollout_depth = rollout_depth  # None: play out to the end; else score by cards left
         self._rng = Rng(seed)
         self._seed = seed
@@ -272,7 +273,7 @@ class SearchBot:
         if self._history is not None and self.peek is None and budget is not None:
             wanted = sum(n for n, _ in rounds) if rounds else max(budget, len(moves)) // len(moves)
             drawn = self._history.sample(
-                wanted, self._rng, derive_seed(decision_seed, 3_000_000),
+                wanted, self._rng, derive_seed(decision_seed, STREAM_HISTORY),
                 burn=self.burn, thin=self.thin, read_choices=self.read_choices, ace_skips=self._ace_skips,
             )  # fmt: skip
         alive = list(range(len(moves)))
@@ -296,7 +297,7 @@ class SearchBot:
                 # heuristic on every seat, the engine's game step), as MauMau.redealt would deal it.
                 k.flat_deal(
                     *state, opts, seat, np.array(deal, dtype=np.int64), np.uint64(derive_seed(decision_seed, deals)),
-                    np.uint64(derive_seed(decision_seed, 1_000_000 + deals)), playing, limit, self.rank_share,
+                    np.uint64(derive_seed(decision_seed, STREAM_PLAYOUTS + deals)), playing, limit, self.rank_share,
                     round_sums if rounds else sums,
                 )  # fmt: skip
                 count += len(alive)
