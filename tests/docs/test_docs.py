@@ -72,7 +72,9 @@ def test_every_game_has_rules_in_english_and_german_with_all_rule_ids_and_option
     from mauseloch import GAMES
 
     pages = [ROOT / "docs" / "rules" / f"{game}.md", ROOT / "docs" / "rules" / f"{game}.de.md"]
-    code = (ROOT / "src" / "mauseloch" / "games" / f"{game.replace('-', '')}.py").read_text(encoding="utf-8")
+    home = ROOT / "src" / "mauseloch" / "games" / game.replace("-", "")  # a module, or a package of them
+    sources = [home.with_suffix(".py")] if home.with_suffix(".py").exists() else sorted(home.rglob("*.py"))
+    code = "\n".join(p.read_text(encoding="utf-8") for p in sources)
     prefix = {"mau-mau": "MM", "aus-die-maus": "AM", "mausgeflippt": "MG"}[game]
     ids_in_code = set(re.findall(rf"\b{prefix}-\d+a?\b", code))
     assert ids_in_code
