@@ -73,9 +73,10 @@ def test_a_seat_without_history_sees_only_this_view() -> None:
     assert observation_from_view(view).shape == (kernel.OBS_SIZE,)
 
 
-def play_positions(bot_for_seat: Any, target: int, seed: int) -> int:
+def play_positions(bot_for_seat: Any, target: int, seed: int, on_game: Any = None) -> int:
     """Play whole games (2 to 5 players, every option now and then) with ``bot_for_seat(seat)``
-    choosing every move until ``target`` decisions were made; each choice must be legal."""
+    choosing every move until ``target`` decisions were made; each choice must be legal.
+    ``on_game(players)`` hears of each game before it starts (to seat new bots)."""
     variants: list[dict[str, Any]] = [
         {}, {"ace_skips": True}, {"seven_draw_then_play": True}, {"no_jack_on_jack": True}, {"no_win_with_jack": True},
     ]  # fmt: skip
@@ -84,6 +85,8 @@ def play_positions(bot_for_seat: Any, target: int, seed: int) -> int:
     while positions < target:
         players = 2 + g % 4
         options = variants[(g // 4) % len(variants)]
+        if on_game is not None:
+            on_game(players)
         game = new_game("mau-mau", players=players, seed=seed + g, options=options)
         while not game.is_over:
             seat = game.to_move

@@ -94,8 +94,9 @@ class SeatHistory:
     def observe(self, view: dict[str, Any]) -> None:
         recent: list[list[Any]] = view.get("recent", [])
         start = view["moves_played"] - len(recent)
-        if self._next < 0 or self._next < start or view["players"] != self._players:  # first look, or a gap
-            self._begin(view, start)
+        moves = view["moves_played"]
+        if self._next < 0 or self._next < start or moves < self._next or view["players"] != self._players:
+            self._begin(view, start)  # the first look, a gap, or another game
         h = self.hist
         last, lacked, received = h[H_LAST:H_LACKED], h[H_LACKED:H_RECEIVED], h[H_RECEIVED:N_HIST]
         for i in range(self._next - start, len(recent)):
