@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import multiprocessing
@@ -47,14 +48,13 @@ import sys
 import tempfile
 import time
 from collections import Counter, deque
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import msgspec
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 SEATS_PER_TABLE = 4
 MAX_PER_SECOND = 15  # moves a client sends per second at most (the server refuses more than 20)
@@ -103,15 +103,24 @@ NO_CAPS = ("--max-sockets-per-address", "0", "--max-sockets", "0", "--tables-per
 
 
 def start_server(
-    db: str, profile: str | None = None, redis: str | None = None, extra: tuple[str, ...] = NO_CAPS
+    db: str,
+    profile: str | None = None,
+    redis: str | None = None,
+    extra: tuple[str, ...] = NO_CAPS,
+    source: str | None = None,
 ) -> tuple[subprocess.Popen[str], int]:
+    """A ``mauseloch serve`` process on a free port; ``source``: a folder whose ``src`` it runs
+    instead of the installed package (``--against``)."""
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
     entry = os.environ.get("BENCH_SERVER_ENTRY")  # e.g. a wrapper script that instruments the server
     target = [entry] if entry else ["-m", "mauseloch.cli"]
     cmd = [sys.executable, *profiler, *target, "serve", "--port", "0", "--db", db, *extra]
     if redis:
         cmd += ["--redis", redis]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = None
+    if source is not None:  # ahead of the editable install's path in sys.path
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     assert proc.stdout is not None
     line = proc.stdout.readline()
     match = re.search(r"http://[^:]+:(\d+)/", line)
@@ -161,6 +170,149 @@ def cpu_of(pids: list[int]) -> float:
     return sum(c for c in (cpu_seconds(p) for p in pids) if c is not None)
 
 
+# -- a lean WebSocket client ------------------------------------------------------------------
+class Closed(Exception):
+    """The socket closed (by the server, or the connection dropped)."""
+
+
+class LeanSocket(asyncio.Protocol):
+    """A WebSocket client of the few parts this benchmark uses, on asyncio's protocol API.
+
+    The ``websockets`` client cost about 1.2 ms of CPU a move (issue 26), as much as the server it
+    measured on the same two cores. This one parses the server's unfragmented text frames from
+    one buffer and masks its own frames with the zero key (RFC 6455 lets a client choose any key;
+    XOR with zero leaves the payload as it is, so nothing is copied byte by byte). It has the
+    methods :func:`seat_moves` uses of a ``websockets`` connection (``send``, ``recv``, ``async
+    for``, ``wait_closed``), so bench/abuse.py's clients on ``websockets`` share that function.
+    """
+
+    def __init__(self, host: str, path: str) -> None:
+        self._request = (
+            f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+        loop = asyncio.get_running_loop()
+        self.opened: asyncio.Future[None] = loop.create_future()
+        self.closed: asyncio.Future[None] = loop.create_future()
+        self._transport: asyncio.Transport | None = None
+        self._buf = bytearray()
+        self._inbox: deque[bytes] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    # asyncio's protocol callbacks
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._transport = transport  # type: ignore[assignment]  # uvloop's is a Transport, not a subclass
+        transport.write(self._request)
+
+    def data_received(self, data: bytes) -> None:
+        buf = self._buf
+        buf += data
+        if not self.opened.done():
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = bytes(buf[: buf.find(b"\r\n")])
+            del buf[: end + 4]
+            if b" 101 " not in status:
+                self.opened.set_exception(Closed(status.decode(errors="replace")))
+                self._finish()
+                return
+            self.opened.set_result(None)
+        while len(buf) >= 2:
+            n = buf[1] & 0x7F
+            start = 2
+            if n == 126:
+                if len(buf) < 4:
+                    return
+                n, start = int.from_bytes(buf[2:4]), 4
+            elif n == 127:
+                if len(buf) < 10:
+                    return
+                n, start = int.from_bytes(buf[2:10]), 10
+            if len(buf) < start + n:
+                return
+            opcode = buf[0] & 0x0F
+            payload = bytes(buf[start : start + n])
+            del buf[: start + n]
+            if opcode in (1, 2):
+                self._inbox.append(payload)
+                self._wake()
+            elif opcode == 9:  # ping: pong
+                self._frame(10, payload)
+            elif opcode == 8:  # close: answered, then the server closes the TCP connection
+                self._frame(8, payload[:2])
+                self._finish()
+                return
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._finish()
+
+    def _finish(self) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(Closed("closed during the handshake"))
+        if not self.closed.done():
+            self.closed.set_result(None)
+        if self._transport is not None:
+            self._transport.close()
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    def _frame(self, opcode: int, payload: bytes) -> None:
+        if self._transport is None or self._transport.is_closing():
+            raise Closed("the socket is closed")
+        n = len(payload)
+        if n < 126:
+            head = bytes((0x80 | opcode, 0x80 | n))
+        elif n < 1 << 16:
+            head = bytes((0x80 | opcode, 0xFE)) + n.to_bytes(2)
+        else:
+            head = bytes((0x80 | opcode, 0xFF)) + n.to_bytes(8)
+        self._transport.write(head + b"\0\0\0\0" + payload)
+
+    # what seat_moves uses
+    async def send(self, message: str | bytes) -> None:
+        self._frame(1, message.encode() if isinstance(message, str) else message)
+
+    async def recv(self) -> bytes:
+        while not self._inbox:
+            if self.closed.done():
+                raise Closed("the socket is closed")
+            self._waiter = asyncio.get_running_loop().create_future()
+            await self._waiter
+        return self._inbox.popleft()
+
+    def __aiter__(self) -> LeanSocket:
+        return self
+
+    async def __anext__(self) -> bytes:
+        return await self.recv()
+
+    async def wait_closed(self) -> None:
+        await asyncio.shield(self.closed)
+
+    def close(self) -> None:
+        if self._transport is not None and not self._transport.is_closing():
+            with contextlib.suppress(Closed):
+                self._frame(8, (1000).to_bytes(2))
+        self._finish()
+
+
+@contextlib.asynccontextmanager
+async def lean_connect(base: str, path: str, timeout: float = 60.0) -> AsyncIterator[LeanSocket]:
+    host, _, port = base.rpartition(":")
+    loop = asyncio.get_running_loop()
+    async with asyncio.timeout(timeout):
+        _, sock = await loop.create_connection(lambda: LeanSocket(base, path), host, int(port))
+        await sock.opened
+    try:
+        yield sock
+    finally:
+        sock.close()
+
+
 # -- the clients ------------------------------------------------------------------------------
 async def play_seat(run: Run, table: str, seat: int, token: str, index: int) -> None:
     """One seat until its game ends: reconnects (to the next process alive) when its socket drops."""
@@ -170,7 +322,7 @@ async def play_seat(run: Run, table: str, seat: int, token: str, index: int) -> 
     while True:
         base = run.base(index + attempt)
         try:
-            async with connect(f"ws://{base}/ws/{table}", proxy=None, max_size=1 << 22, open_timeout=60) as ws:
+            async with lean_connect(base, f"/ws/{table}") as ws:
                 stats.open_now += 1
                 stats.max_open = max(stats.max_open, stats.open_now)
                 try:
@@ -178,7 +330,7 @@ async def play_seat(run: Run, table: str, seat: int, token: str, index: int) -> 
                     return
                 finally:
                     stats.open_now -= 1
-        except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError):
+        except (Closed, OSError, TimeoutError):
             if run.stopping:
                 return
             if run.kill_at is None or time.time() < run.kill_at:
@@ -309,10 +461,12 @@ def client_process(run: Run, first_table: int, tables: int, out: Any) -> None:
     gc.collect()
     gc.freeze()
     gc.disable()  # the client's own collector pauses would count as server latency
-    t0, own0 = time.perf_counter(), time.process_time()
-    stats = asyncio.run(drive(run, first_table, tables))
-    cpu = (time.process_time() - own0) / (time.perf_counter() - t0)
-    out.put((stats, cpu))
+    try:
+        from uvloop import new_event_loop as loop_factory
+    except ImportError:
+        loop_factory = asyncio.new_event_loop
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        out.put(runner.run(drive(run, first_table, tables)))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -434,6 +588,7 @@ def bench(
     redis_pid: int | None = None,
     client_procs: int = 2,
     kill_after: float | None = None,
+    source: str | None = None,
 ) -> dict[str, Any]:
     tables = max(1, seats // SEATS_PER_TABLE)
     with tempfile.TemporaryDirectory() as tmp:
@@ -444,7 +599,7 @@ def bench(
             base_db = db
             db, schema = fresh_schema(db)
         shared = redis_url if processes > 1 else None
-        procs = [start_server(db, profile if i == 0 else None, shared) for i in range(processes)]
+        procs = [start_server(db, profile if i == 0 else None, shared, source=source) for i in range(processes)]
         bases = [f"127.0.0.1:{port}" for _, port in procs]
         wait_ready(bases)
         pg = db.startswith("postgres")
@@ -467,24 +622,28 @@ def bench(
                 mine = Run(**{**run.__dict__, "rng": random.Random(seed * 1000 + i), "stats": Stats(), "dead": set()})
                 workers.append(ctx.Process(target=client_process, args=(mine, first, n, out)))
                 first += n
-            cpu0 = [cpu_seconds(p.pid) for p, _ in procs]
             pg0 = pg_counters(db, schema) if schema else None
             redis0 = redis_counters(shared, redis_pid) if shared else None
-            t0 = time.perf_counter()
             for w in workers:
                 w.start()
+            # CPU over the measured window only (the warm-up opens the tables): the servers' and the
+            # clients' from /proc, read at its start and its end
+            time.sleep(max(0.0, run.measure_from - time.time()))
+            cpu0 = [cpu_seconds(p.pid) for p, _ in procs]
+            client0 = [cpu_seconds(w.pid) for w in workers if w.pid is not None]
             killed_cpu: float | None = None
             if run.kill_at is not None:
                 time.sleep(max(0.0, run.kill_at - time.time()))
                 killed_cpu = cpu_seconds(procs[0][0].pid)
                 procs[0][0].send_signal(signal.SIGKILL)
+            time.sleep(max(0.0, run.deadline - time.time()))
+            cpu1 = [cpu_seconds(p.pid) for p, _ in procs]
+            client1 = [cpu_seconds(w.pid) for w in workers if w.pid is not None]
+            if killed_cpu is not None:
+                cpu1[0] = killed_cpu
             results = [out.get() for _ in workers]
             for w in workers:
                 w.join()
-            t1 = time.perf_counter()
-            cpu1 = [cpu_seconds(p.pid) for p, _ in procs]
-            if killed_cpu is not None:
-                cpu1[0] = killed_cpu
             time.sleep(1.0)  # PostgreSQL publishes its table statistics about once a second
             pg1 = pg_counters(db, schema) if schema else None
             redis1 = redis_counters(shared, redis_pid) if shared else None
@@ -505,8 +664,7 @@ def bench(
             if schema is not None:
                 drop_schema(base_db, schema)
     stats = Stats()
-    client_cpu = 0.0
-    for s, cpu in results:
+    for s in results:
         stats.latencies += s.latencies
         stats.errors.update(s.errors)
         stats.games += s.games
@@ -514,8 +672,9 @@ def bench(
         stats.reconnects += s.reconnects
         stats.around_kill.update(s.around_kill)
         stats.acked += s.acked
-        client_cpu += cpu
     window = max(1e-9, duration)
+    server_s = [b - a if a is not None and b is not None else 0.0 for a, b in zip(cpu0, cpu1, strict=True)]
+    client_s = sum(b - a for a, b in zip(client0, client1, strict=True) if a is not None and b is not None)
     lat = [x * 1000 for x in stats.latencies]
     moves_all = len(lat)
     if os.environ.get("BENCH_SERVER_ENTRY"):
@@ -539,10 +698,12 @@ def bench(
         "games": stats.games,
         "errors": sum(stats.errors.values()),
         "error_kinds": dict(stats.errors),
-        "server_cpu": sum(
-            (b - a) / (t1 - t0) for a, b in zip(cpu0, cpu1, strict=True) if a is not None and b is not None
-        ),
-        "client_cpu": client_cpu,
+        # CPU in the measured window: a share of one core, and microseconds a move answered in it
+        "server_cpu": sum(server_s) / window,
+        "client_cpu": client_s / window,
+        "server_cpu_us_per_move": sum(server_s) * 1e6 / max(1, moves_all),
+        "server_cpu_us_per_move_by_process": [c * 1e6 / max(1, moves_all) for c in server_s],
+        "client_cpu_us_per_move": client_s * 1e6 / max(1, moves_all),
         "servers_alive": alive,
         "server_log": [line for err in errs for line in err.splitlines() if line.strip()][-5:],
         "takeovers": sum(err.count(" took over table ") for err in errs),  # tables that changed owner
@@ -568,6 +729,33 @@ def bench(
     return result
 
 
+def report(columns: list[tuple[str, int, Any]], r: dict[str, Any]) -> None:
+    """One run's line of the table, and what went wrong in it."""
+    print(" ".join(f"{f(r):>{w}}" for _, w, f in columns), flush=True)
+    if r["error_kinds"]:
+        print(f"       errors: {r['error_kinds']}")
+    if r["takeovers"] or r["leases_lost"]:
+        print(f"       tables taken over: {r['takeovers']}, leases lost by a live one: {r['leases_lost']}")
+    if "lost" in r:
+        print(
+            f"       SIGKILL of one process at {r['killed_at_s']:.0f} s: {r['lost']} acknowledged moves lost,"
+            f" every table moved again within {r['resume_max_s']:.2f} s (median {r['resume_p50_s']:.2f} s,"
+            f" 90 % within {r['resume_p90_s']:.2f} s), {r['reconnects']} reconnects"
+        )
+    for table, version, acked, stored in r.get("lost_moves", []):
+        print(f"       lost: table {table} version {version}: {acked} acknowledged, {stored} stored")
+    if not all(r["servers_alive"]) and "lost" not in r:
+        print("       a server died:", *r["server_log"], sep="\n       ")
+
+
+def checkout(rev: str, into: Path) -> str:
+    """The package's source at git revision ``rev``, unpacked into ``into`` (the repository and
+    its work tree are left as they are); the folder to put on the server's PYTHONPATH."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src"], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return str(into / "src")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", type=int, nargs="+", default=[200], help="client seats (4 per table); several runs")
@@ -585,9 +773,15 @@ def main() -> None:
     parser.add_argument("--client-procs", type=int, default=2, help="client processes the seats are spread over")
     parser.add_argument("--kill-after", type=float, help="SIGKILL the first server this many seconds into the window")
     parser.add_argument("--profile", metavar="FILE", help="run the (first) server under cProfile, writing FILE")
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="also run each configuration with the server of git revision REV, just before, and print the ratios",
+    )
     parser.add_argument("--json", action="store_true", help="print every run as one JSON line last")
     args = parser.parse_args()
     columns = [  # heading, width, value
+        ("server", 8, lambda r: r["server"][:8]),
         ("procs", 5, lambda r: str(r["processes"])),
         ("seats", 6, lambda r: str(r["seats"])),
         ("think", 6, lambda r: f"{r['think_ms']:.0f}"),
@@ -602,6 +796,8 @@ def main() -> None:
         ("errors", 6, lambda r: str(r["errors"])),
         ("srv cpu", 7, lambda r: f"{r['server_cpu'] * 100:.0f}%"),
         ("cli cpu", 7, lambda r: f"{r['client_cpu'] * 100:.0f}%"),
+        ("srv µs/mv", 9, lambda r: f"{r['server_cpu_us_per_move']:.0f}"),
+        ("cli µs/mv", 9, lambda r: f"{r['client_cpu_us_per_move']:.0f}"),
         ("pg rows/mv", 10, lambda r: f"{r['pg_rows_per_move']:.2f}" if "pg_rows_per_move" in r else "-"),
         ("pg ms/mv", 8, lambda r: f"{r['pg_cpu_ms_per_move']:.2f}" if "pg_cpu_ms_per_move" in r else "-"),
         ("rd cmd/mv", 9, lambda r: f"{r['redis_cmds_per_move']:.1f}" if "redis_cmds_per_move" in r else "-"),
@@ -616,43 +812,52 @@ def main() -> None:
         redis_url, redis_pid = start_redis()
     results = []
     print(" ".join(f"{h:>{w}}" for h, w, _ in columns))
+    old_tree = tempfile.TemporaryDirectory() if args.against else None
     try:
+        sources: list[tuple[str, str | None]] = [("tree", None)]
+        if old_tree is not None:
+            sources.insert(0, (args.against, checkout(args.against, Path(old_tree.name))))
         for seats in args.seats:
             for processes in args.processes:
-                r = bench(
-                    seats,
-                    args.duration,
-                    args.warmup,
-                    args.think_ms,
-                    args.seed,
-                    args.profile,
-                    db,
-                    processes,
-                    redis_url,
-                    redis_pid,
-                    args.client_procs,
-                    args.kill_after if processes > 1 else None,
-                )
-                results.append(r)
-                print(" ".join(f"{f(r):>{w}}" for _, w, f in columns), flush=True)
-                if r["error_kinds"]:
-                    print(f"       errors: {r['error_kinds']}")
-                if r["takeovers"] or r["leases_lost"]:
-                    print(f"       tables taken over: {r['takeovers']}, leases lost by a live one: {r['leases_lost']}")
-                if "lost" in r:
-                    print(
-                        f"       SIGKILL of one process at {r['killed_at_s']:.0f} s: {r['lost']} acknowledged moves"
-                        " lost,"
-                        f" every table moved again within {r['resume_max_s']:.2f} s (median {r['resume_p50_s']:.2f} s,"
-                        f" 90 % within {r['resume_p90_s']:.2f} s),"
-                        f" {r['reconnects']} reconnects"
+                pair = []
+                for name, source in sources:
+                    r = bench(
+                        seats,
+                        args.duration,
+                        args.warmup,
+                        args.think_ms,
+                        args.seed,
+                        args.profile,
+                        db,
+                        processes,
+                        redis_url,
+                        redis_pid,
+                        args.client_procs,
+                        args.kill_after if processes > 1 else None,
+                        source,
                     )
-                for table, version, acked, stored in r.get("lost_moves", []):
-                    print(f"       lost: table {table} version {version}: {acked} acknowledged, {stored} stored")
-                if not all(r["servers_alive"]) and "lost" not in r:
-                    print("       a server died:", *r["server_log"], sep="\n       ")
+                    r["server"] = name
+                    pair.append(r)
+                    results.append(r)
+                    report(columns, r)
+                if len(pair) == 2:  # the work tree against the revision, measured one after the other
+                    before, after = pair
+                    r["against"] = {
+                        "rev": args.against,
+                        **{
+                            f"{key}_ratio": after[key] / before[key] if before[key] else float("nan")
+                            for key in ("server_cpu_us_per_move", "client_cpu_us_per_move", "p50_ms", "p99_ms")
+                        },
+                    }
+                    ratios = r["against"]
+                    print(
+                        f"       against {args.against}: server µs/move x{ratios['server_cpu_us_per_move_ratio']:.2f},"
+                        f" p50 x{ratios['p50_ms_ratio']:.2f}, p99 x{ratios['p99_ms_ratio']:.2f}"
+                    )
     finally:
         stop_redis(redis_pid)
+        if old_tree is not None:
+            old_tree.cleanup()
     if args.json:
         print(json.dumps({"runs": results}))
 

@@ -108,6 +108,9 @@ def test_bench_runs_tiny_and_prints_its_json(script: str) -> None:
     elif script == "server.py":
         (run,) = figures["runs"]
         assert run["errors"] == 0 and run["moves"] > 0, run["error_kinds"]
+        per_move = {"server_cpu_us_per_move", "server_cpu_us_per_move_by_process", "client_cpu_us_per_move"}
+        assert per_move | {"p50_ms", "p99_ms", "moves_per_s"} <= set(run)
+        assert len(run["server_cpu_us_per_move_by_process"]) == run["processes"] == 1
     elif script == "chaos.py":
         assert figures["finished"] == figures["games"] == 4 and figures["lost_moves"] == 0
     elif script == "failover_one_address.py":
