@@ -24,6 +24,7 @@ from mauseloch.core.engine import (
     derive_seed,
     register,
 )
+from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE
 
 CHEESE, MOUSE1, MOUSE2, MOUSE3, CAT = 0, 1, 2, 3, 4
 CARD_STR = ("cheese", "mouse1", "mouse2", "mouse3", "cat")
@@ -84,7 +85,7 @@ class AusDieMaus(Game):
         small: bool = options["small_deck"]
         if deck is None:  # AM-3: the seeded deal stream, like every game (api.md)
             ids = deck_ids(small)
-            Rng(derive_seed(seed, 1)).shuffle(ids)
+            Rng(derive_seed(seed, STREAM_DEAL)).shuffle(ids)
             cards = [CARD_STR[c] for c in ids]
         else:
             cards = check_deck(deck, SMALL_DECK if small else FULL_DECK, parse_card)
@@ -232,7 +233,7 @@ class AusDieMaus(Game):
         d = self.clone()
         d._seed, d._deck, d._log, d._seen = seed, (), [], {}
         pool = sorted(c for s in self.stacks for c in s)
-        Rng(derive_seed(seed, 3)).shuffle(pool)
+        Rng(derive_seed(seed, STREAM_DETERMINIZE)).shuffle(pool)
         i = 0
         for s, stack in enumerate(self.stacks):
             d.stacks[s] = deque(pool[i : i + len(stack)])
