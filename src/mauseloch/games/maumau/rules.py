@@ -22,6 +22,7 @@ from mauseloch.core.engine import (
     derive_seed,
     register,
 )
+from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE, STREAM_RESHUFFLE
 from mauseloch.locale import t as say
 
 RANKS = "789TJQKA"
@@ -163,7 +164,7 @@ class MauMau(Game):
     def create(cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None) -> MauMau:
         if deck is None:
             cards = list(FULL_DECK)
-            Rng(derive_seed(seed, 1)).shuffle(cards)
+            Rng(derive_seed(seed, STREAM_DEAL)).shuffle(cards)
         else:
             cards = check_deck(deck, FULL_DECK, parse_card)
         return cls(players, seed, options, cards)
@@ -389,7 +390,7 @@ class MauMau(Game):
                 pile.extend(self.discard[:-1])
                 del self.discard[:-1]
                 if self._reshuffle_rng is None:  # MM-8: its own stream, apart from the deal
-                    self._reshuffle_rng = Rng(derive_seed(self._seed, 2))
+                    self._reshuffle_rng = Rng(derive_seed(self._seed, STREAM_RESHUFFLE))
                 self._reshuffle_rng.shuffle(pile)
                 self._log.append(("reshuffle", len(pile)))
             got.append(pile.pop())
@@ -520,7 +521,7 @@ class MauMau(Game):
                 if drawn < 0:
                     raise ValueError(f"seat {decider} decides on a drawn card, but deal gives it none that fits")
         else:
-            rng = Rng(derive_seed(seed, 3))
+            rng = Rng(derive_seed(seed, STREAM_DETERMINIZE))
             if decider is not None:  # MM-7: the card it drew fits; uniform among the hidden ones that do
                 fitting = [c for c in pool if 1 << c & game.fit]
                 drawn = fitting[rng.below(len(fitting))]
