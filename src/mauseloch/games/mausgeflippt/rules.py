@@ -30,6 +30,7 @@ from mauseloch.core.engine import (
     register,
     whole_number,
 )
+from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE, STREAM_RESHUFFLE
 
 # --------------------------------------------------------------------------- cards
 
@@ -192,7 +193,7 @@ class Mausgeflippt(Game):
             raise ValueError(f"option window_ms must be at least 100, got {options['window_ms']}")
         if deck is None:
             clothing, mice, cheeses = list(CLOTHING_DECK), list(MICE), list(CHEESES)
-            rng = Rng(derive_seed(seed, 1))  # MG-2: the deal's own stream
+            rng = Rng(derive_seed(seed, STREAM_DEAL))  # MG-2: the deal's own stream
             rng.shuffle(clothing)
             rng.shuffle(mice)
             rng.shuffle(cheeses)
@@ -216,7 +217,7 @@ class Mausgeflippt(Game):
         super().__init__(players, seed, options, deck)
         self.hand_size: int = options["hand_size"]
         self.window_ms: int = options["window_ms"]
-        self._reshuffle_rng = Rng(derive_seed(seed, 2))  # MG-7: separate from the deal
+        self._reshuffle_rng = Rng(derive_seed(seed, STREAM_RESHUFFLE))  # MG-7: separate from the deal
         clothing = [FACE_ID[c] for c in deck[:N_CLOTHING]]
         # MG-2: one card at a time to seats 0, 1, ... until each holds hand_size.
         self.counts = [[0] * NFACES for _ in range(players)]
@@ -504,10 +505,10 @@ class Mausgeflippt(Game):
         """Deal again what ``seat`` cannot see: the other hands and the draw pile, the mice never
         shown since the deal (those put under the pile were seen going there) and the closed
         cheeses. Each part is gathered in a fixed order first, so nothing hidden decides it."""
-        rng = Rng(derive_seed(seed, 3))
+        rng = Rng(derive_seed(seed, STREAM_DETERMINIZE))
         d = self.clone()
         d._seed, d._deck, d._log = seed, (), []  # nothing of the real deal or its log stays
-        d._reshuffle_rng = Rng(derive_seed(seed, 2))
+        d._reshuffle_rng = Rng(derive_seed(seed, STREAM_RESHUFFLE))
         # once over, every view shows every hand (the end screen): only the piles stay hidden
         others = [] if self.is_over else [s for s in range(self._players) if s != seat]
         pool = sorted(self.draw_pile + [f for s in others for f in self._hand_ids(s)])
