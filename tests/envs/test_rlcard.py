@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -107,6 +108,7 @@ def test_rlcard_nfsp_trains() -> None:
     # run (and whether its average policy has trained by 200 steps) does not hang on what other
     # tests in the same worker drew before
     np.random.seed(0)
+    random.seed(0)  # the reservoir buffer samples with the random module
     env = _make(game_move_limit=60)
     agents = [
         NFSPAgent(

@@ -14,9 +14,9 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from browser.conftest import Server, server_fixture
 from mauseloch.server.storage import Store
 
+from ..browser.conftest import Server, server_fixture
 from .test_reactions_net import DelayedClient, post
 
 MICE = 4

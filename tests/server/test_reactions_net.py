@@ -21,8 +21,9 @@ from typing import Any
 
 import websockets
 
-from browser.conftest import Server, server_fixture  # the real server in a subprocess, as the browser tests start it
 from mauseloch.server.storage import Store
+
+from ..browser.conftest import Server, server_fixture  # the real server in a subprocess, as the browser tests start it
 
 MICE = 4
 FAST_MS, SLOW_MS = 300, 410  # true reaction times: the slow line's player is 110 ms faster
