@@ -25,7 +25,13 @@ from mauseloch.server.storage import Store
 
 from ..browser.conftest import Server, server_fixture  # the real server in a subprocess, as the browser tests start it
 
-MICE = 4
+MICE = 4  # windows the test judges
+MOST_MICE = 12  # windows it may play to find MICE in which this process kept its own timing
+# How late this test process may be, in all, at playing the far player's part of one window (its
+# timers and its handling of the window's message), for that window to count: the far player wins by
+# 110 ms of true reaction, less at most the lag quota (25 ms), so a harness that lags more than that
+# plays another race than the one it stages. Such windows are shown, not judged.
+HARNESS_LATE_MS = 40.0
 FAST_MS, SLOW_MS = 300, 410  # true reaction times: the slow line's player is 110 ms faster
 GUARD = 30.0  # seconds: only so that a broken server fails the test instead of hanging it
 
@@ -57,23 +63,36 @@ class DelayedClient:
         self.windows: dict[int, dict[str, Any]] = {}
         self.reacted: set[int] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.late_ms: dict[int, float] = {}  # per window (its version): how late this process played it
+        self.handling_late_ms = 0.0
+
+    def add_late(self, version: int | None, ms: float) -> None:
+        if version is not None:
+            self.late_ms[version] = self.late_ms.get(version, 0.0) + max(0.0, ms)
+
+    def on_time(self, versions: list[int]) -> list[int]:
+        """Indexes (in window order) of the windows this client played on time."""
+        return [i for i, v in enumerate(versions) if self.late_ms.get(v, 0.0) <= HARNESS_LATE_MS]
 
     def clock(self) -> float:
         """This client's own clock in ms (like performance.now(): its own zero)."""
         return time.monotonic() * 1000.0 + self.clock_off_ms
 
-    def later(self, seconds: float, coro: Coroutine[Any, Any, None]) -> None:
+    def later(self, seconds: float, coro: Coroutine[Any, Any, None], version: int | None = None) -> None:
+        due = time.monotonic() + seconds
+
         async def run() -> None:
             await asyncio.sleep(seconds)
+            self.add_late(version, (time.monotonic() - due) * 1000.0)
             await coro
 
         task = asyncio.get_running_loop().create_task(run())
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def send(self, ws: Any, msg: dict[str, Any]) -> None:
+    def send(self, ws: Any, msg: dict[str, Any], version: int | None = None) -> None:
         """Sent now, arriving one way later (messages keep their order: equal delays)."""
-        self.later(self.one_way, ws.send(json.dumps(msg)))
+        self.later(self.one_way, ws.send(json.dumps(msg)), version)
 
     async def run(self, done: Callable[[], bool]) -> None:
         async with websockets.connect(self.url) as ws:
@@ -91,6 +110,7 @@ class DelayedClient:
                         due, raw = await line.get()
                         # the message spends one way on the line: handled when it "arrives"
                         await asyncio.sleep(max(0.0, due - time.monotonic()))
+                        self.handling_late_ms = (time.monotonic() - due) * 1000.0
                         self.handle(ws, json.loads(raw))
             finally:
                 reader.cancel()
@@ -109,6 +129,8 @@ class DelayedClient:
             self.maybe_react(ws)
         elif kind == "window":
             show = self.clock() + msg["in_ms"] if msg["start"] is None else msg["start"]
+            if msg["start"] is None:  # shown relative to when it was handled: late handling shows late
+                self.add_late(msg["version"], self.handling_late_ms)
             self.windows[msg["version"]] = {"show": show}
             self.maybe_react(ws)
         elif kind == "error":
@@ -125,10 +147,11 @@ class DelayedClient:
         move = next((m for m in legal if m.startswith("catch")), legal[0])
         wait = (window["show"] - self.clock() + self.react_ms) / 1000.0
         msg = {"type": "react", "move": move, "version": self.version, "ms": self.react_ms}
-        self.later(max(0.0, wait), self._claim(ws, msg))
+        self.add_late(self.version, -wait * 1000.0)  # the update came after the reaction was due
+        self.later(max(0.0, wait), self._claim(ws, msg), self.version)
 
     async def _claim(self, ws: Any, msg: dict[str, Any]) -> None:
-        self.send(ws, msg)
+        self.send(ws, msg, msg["version"])
 
 
 def test_the_truly_faster_reactor_wins_over_a_slower_line(
@@ -141,8 +164,13 @@ def test_the_truly_faster_reactor_wins_over_a_slower_line(
     near = DelayedClient(ws_url, 0, created["token"], rtt_ms=20, react_ms=SLOW_MS, clock_off_ms=-7000.0)
     far = DelayedClient(ws_url, joined["seat"], joined["token"], rtt_ms=300, react_ms=FAST_MS, clock_off_ms=5000.0)
 
+    def judged() -> list[int]:
+        decided = min(len(near.winners), len(far.winners))
+        return far.on_time(sorted(far.windows)[:decided])
+
     def done() -> bool:
-        return len(near.winners) >= MICE and len(far.winners) >= MICE
+        decided = min(len(near.winners), len(far.winners))
+        return len(judged()) >= MICE or decided >= MOST_MICE
 
     async def play() -> None:
         await asyncio.gather(near.run(done), far.run(done))
@@ -150,14 +178,20 @@ def test_the_truly_faster_reactor_wins_over_a_slower_line(
     run_async(play())
     # first-message-wins would give every mouse to the near player: 410 + 10 < 300 + 150 ms
     assert SLOW_MS + 10 < FAST_MS + 150
-    assert near.winners[:MICE] == [far.seat] * MICE
-    assert far.winners[:MICE] == [far.seat] * MICE
+    played = sorted(far.windows)[: min(len(near.winners), len(far.winners))]
+    lateness = {v: round(far.late_ms.get(v, 0.0)) for v in played}
+    counted = judged()
+    # fewer means this process could not keep time on this machine, not that the referee erred
+    assert len(counted) >= MICE // 2, f"the far player's part was played late in most windows: {lateness}"
+    assert [near.winners[i] for i in counted] == [far.seat] * len(counted), (near.winners, lateness)
+    assert [far.winners[i] for i in counted] == [far.seat] * len(counted), (far.winners, lateness)
     # the server's own log: the near player's claim reached it first, and lost
     store = Store(server.db)
     row = store.load_table(table)
     store.close()
     assert row is not None
-    windows = [row.referee[i] for i in sorted(row.referee)][:MICE]
+    logged = [row.referee[i] for i in sorted(row.referee)]
+    windows = [logged[i] for i in counted]
     first_and_lost = 0
     for window in windows:
         assert window["decision"]["seat"] == far.seat, window
