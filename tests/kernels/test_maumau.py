@@ -14,6 +14,7 @@ import pytest
 import mauseloch
 from mauseloch.core.engine import derive_seed
 from mauseloch.games.maumau import CARD_ID, SUITS, MauMau
+from mauseloch.games.maumau.simulation import run_kernel
 from mauseloch.kernels import maumau as kernel
 from mauseloch.study import simulate as sim
 
@@ -234,7 +235,7 @@ def test_kernel_action_table_is_the_engines() -> None:
 )
 def test_simulate_random_uses_the_kernel_and_reports_as_the_engine(players: int, options: list[str]) -> None:
     spec = sim.make_spec("mau-mau", players, "random", 123, options)
-    assert sim.chunk_runner(spec) is sim.run_maumau_kernel
+    assert sim.chunk_runner(spec) is run_kernel
     engine_spec = sim.make_spec("mau-mau", players, "random", 123, options, engine_only=True)
     assert sim.chunk_runner(engine_spec) is sim.run_games
     want = sim.report(engine_spec, sim.simulate(engine_spec, 300, workers=1))

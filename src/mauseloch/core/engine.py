@@ -8,7 +8,9 @@ so the games only hold their rules.
 
 from __future__ import annotations
 
+import importlib
 import operator
+import re
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -230,9 +232,91 @@ class OptionSpec:
         return f"{self.name}={value}: {self.description} (default: {default})"
 
 
+CLOCK_SETTINGS = ("off", "relaxed", "normal", "fast")
+ClockSetting = Literal["off", "relaxed", "normal", "fast"]
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Seconds a seat has per move at each clock setting of a web table (``off``: no clock), and
+    the setting a new table starts with. In a reaction game it is the countdown before each card
+    the game shows."""
+
+    relaxed: float = 60.0
+    normal: float = 30.0
+    fast: float = 15.0
+    default: ClockSetting = "normal"
+
+    def seconds(self, setting: str) -> float | None:
+        """Seconds per move at ``setting``; None for ``off`` and for a setting that is none."""
+        return {"relaxed": self.relaxed, "normal": self.normal, "fast": self.fast}.get(setting)
+
+    def choices(self) -> dict[str, float | None]:
+        """Every setting with its seconds, in the order the lobby offers them."""
+        return {name: self.seconds(name) for name in CLOCK_SETTINGS}
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who plays a seat of the game at a web table besides the people who sit down.
+
+    ``bot_delay``: seconds a bot waits before it moves, so the people at the table can follow.
+    ``standin``: the bot kind that plays for a person who has gone (the strongest registered kind
+    where the game has no such kind). ``study_bots``: kinds registered for simulations only, that a
+    table does not offer (a reaction game's random bot reacts at 0 ms, faster than any person).
+    """
+
+    bot_delay: float = 0.6
+    standin: str = "heuristic"
+    study_bots: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What ``mauseloch simulate`` and ``mauseloch tournament`` use beyond the default runner
+    (which plays any game through the public API). Each hook is ``"module:function"``, imported
+    on first use, so declaring a game never loads a compiled kernel.
+
+    ``runner``: plays a chunk of games, ``(SimSpec, start, stop) -> Tally`` (a compiled kernel
+    that plays exactly the engine's games); ``applies``: ``(SimSpec) -> bool``, the specs the
+    runner plays (all when None); ``prepare``: ``(SimSpec, notice) -> None``, compiles what the
+    bots need once before the workers start; ``figures``: ``(finished Game) -> {name: int or a
+    list of ints per seat}``, added to each game's statistics; ``length_unit``: what the report
+    counts as a game's length (``moves``, or Aus die Maus!' ``flips``).
+    """
+
+    runner: str | None = None
+    applies: str | None = None
+    prepare: str | None = None
+    figures: str | None = None
+    length_unit: str = "moves"
+
+
+def load_hook(ref: str) -> Any:
+    """The object a declaration's ``"module:function"`` names (imported now)."""
+    module, sep, name = ref.partition(":")
+    if not sep or not module or not name:
+        raise ValueError(f"a hook is 'module:function', got {ref!r}")
+    return getattr(importlib.import_module(module), name)
+
+
 @dataclass(frozen=True)
 class GameInfo:
-    """What ``mauseloch.GAMES[name]`` says about a game."""
+    """What ``mauseloch.GAMES[name]`` says about a game: its declaration. Everything the platform
+    needs to know about a game is here; generic code (server, simulator, terminal, page) asks it
+    and never names a game.
+
+    Besides the rules (``factory``, players, options, ``dynamics``) a game declares: ``clock``
+    (the web table's clock settings), ``seating`` (bots at a table, the stand-in), ``simulation``
+    (the simulator's hooks), ``deal_letter`` (the first letter of its deal codes, one capital
+    letter per game), ``words`` (the prefix of its keys in ``locale/*.toml``: ``<words>.reason.<reason>``
+    says an end reason, ``<words>.ev.<type>`` an event), ``web`` (the page's module for it,
+    ``web/js/<web>.js`` with ``events-<web>.js``; None: the page draws a generic view),
+    ``terminal`` (the module that plays it in a terminal, its ``command``, and describes its
+    replays: ``replay_move``, ``replay_event``, ``replay_board``; None: generic text) and
+    ``match`` (its result carries card points that a match adds up).
+    """
+
 
     name: str
     title: str
@@ -245,6 +329,14 @@ class GameInfo:
     # "reactions", a shown card opens a window in which every seat may react at once and a
     # referee (mauseloch.realtime.referee) decides who was first. Such a game has a window_ms option.
     dynamics: Literal["turns", "reactions"] = "turns"
+    clock: Clock = Clock()
+    seating: Seating = Seating()
+    simulation: Simulation = Simulation()
+    deal_letter: str = ""
+    words: str = ""
+    web: str | None = None
+    terminal: str | None = None
+    match: bool = False
 
     def option(self, name: str) -> OptionSpec:
         for spec in self.options:
@@ -276,6 +368,9 @@ class GameInfo:
             "max_players": self.max_players,
             "dynamics": self.dynamics,
             "options": options,
+            "words": self.words,
+            "web": self.web,
+            "match": self.match,
         }
 
     def options_help(self) -> str:
@@ -379,13 +474,37 @@ class GameInfo:
 
 
 _REGISTRY: dict[str, GameInfo] = {}
-# Read-only for everybody else: a game is added only by registering its module.
+# Read-only for everybody else: a game is added only by registering its declaration.
 GAMES: Mapping[str, GameInfo] = MappingProxyType(_REGISTRY)
+_NAME = re.compile(r"[a-z][a-z0-9-]*")
+_MODULE = re.compile(r"[a-z][a-z0-9_]*")
 
 
 def register(info: GameInfo) -> GameInfo:
+    """Add a game to ``mauseloch.GAMES`` (``mauseloch.register_game``): the one call that makes
+    a game known to the library, the simulator, the terminal and the web platform. Registering
+    a name again replaces its declaration (a module imported twice); a declaration whose deal
+    letter another game has, or whose names the platform could not use, is refused."""
+    if not isinstance(info, GameInfo):
+        raise ValueError(f"register a GameInfo, got {type(info).__name__}")
+    if not _NAME.fullmatch(info.name):
+        raise ValueError(f"a game's name is lower case letters, digits and '-', got {info.name!r}")
+    if not (len(info.deal_letter) == 1 and "A" <= info.deal_letter <= "Z"):
+        raise ValueError(f"{info.name}: deal_letter must be one capital letter, got {info.deal_letter!r}")
+    for other in _REGISTRY.values():
+        if other.name != info.name and other.deal_letter == info.deal_letter:
+            raise ValueError(f"{info.name}: deal letter {info.deal_letter} is {other.name}'s already")
+    if info.web is not None and not _MODULE.fullmatch(info.web):
+        raise ValueError(f"{info.name}: web must name a module of web/js (lower case), got {info.web!r}")
     _REGISTRY[info.name] = info
+    info.factory.info = info  # a game knows its declaration (``Game.info``) and its name
+    info.factory.name = info.name
     return info
+
+
+def unregister(name: str) -> None:
+    """Take a game out of ``mauseloch.GAMES`` again (tests that register a game of their own)."""
+    _REGISTRY.pop(game_info(name).name)
 
 
 def game_info(name: Any) -> GameInfo:

@@ -20,15 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-# Seconds per move for each clock setting; Aus die Maus! only flips, so its clock is short.
-CLOCKS: dict[str, dict[str, float | None]] = {
-    "mau-mau": {"off": None, "relaxed": 60.0, "normal": 30.0, "fast": 15.0},
-    "aus-die-maus": {"off": None, "relaxed": 10.0, "normal": 6.0, "fast": 3.0},
-    # a reaction game: the countdown before each mouse (off: the revealer turns it by hand)
-    "mausgeflippt": {"off": None, "relaxed": 5.0, "normal": 3.0, "fast": 2.0},
-}
-DEFAULT_CLOCK = {"mau-mau": "normal", "aus-die-maus": "normal", "mausgeflippt": "normal"}
-CLOCK_NAMES = ("off", "relaxed", "normal", "fast")
+from mauseloch.core.engine import CLOCK_SETTINGS, game_info
+
+CLOCK_NAMES = CLOCK_SETTINGS  # each game declares its seconds per setting (GameInfo.clock)
 
 GRACE_LEFT = 10.0  # seconds after a person leaves on purpose before a stand-in plays
 GRACE_LOST = 40.0  # seconds after a lost connection before the seat counts as gone
@@ -40,12 +34,18 @@ KINDS = ("turn", "grace", "close", "pause")
 
 
 def clock_seconds(game: str, clock: str) -> float | None:
-    """Seconds per move at ``clock`` for ``game`` (None: no clock)."""
-    return CLOCKS.get(game, CLOCKS["mau-mau"]).get(clock)
+    """Seconds per move at ``clock`` for ``game`` (None: no clock), as the game declares them."""
+    return game_info(game).clock.seconds(clock)
 
 
 def default_clock(game: str) -> str:
-    return DEFAULT_CLOCK.get(game, "normal")
+    """The clock setting a new table of ``game`` starts with."""
+    return game_info(game).clock.default
+
+
+def clock_choices(game: str) -> dict[str, float | None]:
+    """Every clock setting ``game`` offers with its seconds per move (None: off)."""
+    return game_info(game).clock.choices()
 
 
 def wall() -> float:

@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse, Response
 import mauseloch
 from mauseloch.bots import bot_kinds
 from mauseloch.core.engine import GameInfo, game_info
-from mauseloch.server.clock import CLOCK_NAMES, CLOCKS, default_clock
+from mauseloch.server.clock import clock_choices, default_clock
 from mauseloch.server.family import family_setup, match_state, next_deal_row
 from mauseloch.server.hub import Hub, LocalHub
 from mauseloch.server.limits import CLOSE_SIGNED_OUT
@@ -41,18 +41,16 @@ def web_games() -> list[GameInfo]:
 
 
 def web_bots(game: str) -> list[str]:
-    """The bot kinds a table offers. In a reaction game the random bot reacts at 0 ms (a test
-    tool for the simulator): at a real table it would take every card before anyone saw it, so
-    only the levels modelled on people are offered there."""
-    kinds = bot_kinds(game)
-    if game_info(game).dynamics == "reactions":
-        return [k for k in kinds if k != "random"]
-    return kinds
+    """The bot kinds a table offers: every kind registered for the game but those it declares
+    for simulations only (``GameInfo.seating.study_bots``: in a reaction game the random bot
+    reacts at 0 ms and would take every card before anyone saw it)."""
+    study = game_info(game).seating.study_bots
+    return [k for k in bot_kinds(game) if k not in study]
 
 
 def game_clocks(game: str) -> dict[str, Any]:
     """The clock settings a game offers (seconds per move, None: off) and its default."""
-    return {"choices": {name: CLOCKS[game][name] for name in CLOCK_NAMES}, "default": default_clock(game)}
+    return {"choices": clock_choices(game), "default": default_clock(game)}
 
 
 PAGE_SIZE = 20  # tables per page of the lobby's list

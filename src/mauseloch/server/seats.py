@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mauseloch.bots import Bot, bot_kinds, make_bot
-from mauseloch.core.engine import derive_seed
+from mauseloch.core.engine import derive_seed, game_info
 from mauseloch.core.seeds import STREAM_SEAT_BOTS, STREAM_STANDIN, STREAM_STANDIN_FALLBACK
 from mauseloch.server.storage import SeatRow
 
@@ -24,10 +24,11 @@ STAND_IN = "stand-in"
 
 
 def standin_kind(game: str) -> str:
-    """The heuristic level where the game has one; in Aus die Maus! every move is a flip, so
-    any bot flips for the seat."""
+    """The kind the game declares for a stand-in (``GameInfo.seating``) where it has that kind,
+    else its strongest (the last registered)."""
     kinds = bot_kinds(game)
-    return "heuristic" if "heuristic" in kinds else kinds[-1]
+    wanted = game_info(game).seating.standin
+    return wanted if wanted in kinds else kinds[-1]
 
 
 class StandIn:

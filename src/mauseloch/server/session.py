@@ -56,8 +56,6 @@ from mauseloch.server.storage import Store, TableRow
 log = logging.getLogger("mauseloch.server")
 
 SNAPSHOT_EVENTS = 50
-BOT_DELAY = {"aus-die-maus": 0.8}  # seconds before a bot moves, per game
-DEFAULT_BOT_DELAY = 0.6
 BOT_RETRY = 2.0  # seconds before a bot tries again when its move could not be stored
 LIVE = ("waiting", "playing")
 T = TypeVar("T")
@@ -794,7 +792,7 @@ class TableSession:
     def _delay(self) -> float:
         if self.settings.bot_delay is not None:
             return self.settings.bot_delay
-        return BOT_DELAY.get(self.row.game, DEFAULT_BOT_DELAY) / float(self.speed)
+        return game_info(self.row.game).seating.bot_delay / float(self.speed)
 
     # -- pause -------------------------------------------------------------------------
     def set_pace(self, seat: int | None, paused: bool, speed: float) -> None:

@@ -10,22 +10,17 @@ Determinism
 Runners: how one game (or a chunk of games) is played
     The default runner plays any turn-based game through the public API: the engine gets the
     game seed itself (``new_game(seed=derive_seed(S, i))``), the bot of seat ``s`` is
-    ``make_bot(game, kind, seed=derive_seed(game_seed, STREAM_BOTS + s))``. A game can replace it in
-    either of two ways:
+    ``make_bot(game, kind, seed=derive_seed(game_seed, STREAM_BOTS + s))``. A game with
+    ``GameInfo.dynamics == "reactions"`` is played by :func:`play_reactions`, whose windows the one
+    referee (:mod:`mauseloch.realtime.referee`) decides in virtual time from the bots' ``react``
+    answers, ties drawn from the simulator's own stream.
 
-    1. ``RUNNERS[name]``: a *chunk runner* ``(spec: SimSpec, start, stop) -> Tally`` registered
-       here (``register_runner``). Aus die Maus uses one that plays whole chunks in the numba
-       kernel (``mauseloch.kernels.ausdiemaus``), which plays exactly the engine's games; the
-       engine's events are not needed for statistics. Mau-Mau with a random bot on every seat
-       plays in its batched kernel (``mauseloch.kernels.maumau``, the same games and the same
-       bot choices); a runner may apply to some specs only (``register_runner(..., applies)``).
-       ``--engine`` forces the default runner.
-    2. By the kind of game it declares: a game with ``GameInfo.dynamics == "reactions"``
-       (Mausgeflippt) is played by :func:`play_reactions`, whose windows the one referee
-       (:mod:`mauseloch.realtime.referee`) decides in virtual time from the bots' ``react`` answers,
-       ties drawn from the simulator's own stream. A game may add figures of its own
-       (``register_figures``; Mausgeflippt's are in ``games/mausgeflippt/figures.py``): a list of
-       ints per seat (e.g. ``"mice_catch"``) or an int for the game (e.g. ``"timeouts"``).
+    Everything else comes from the game's declaration (``GameInfo.simulation``): a *chunk runner*
+    ``(spec: SimSpec, start, stop) -> Tally`` that replaces the default for the specs it applies
+    to (a compiled kernel that plays exactly the engine's games; ``--engine`` forces the default
+    runner), what to compile before the workers start, the game's own figures (a list of ints per
+    seat, e.g. ``"mice_catch"``, or an int for the game, e.g. ``"timeouts"``) and the unit of a
+    game's length.
 
 Report
     Win share per seat (rank 1, shared first places count for each) with 95 % Wilson intervals,
@@ -42,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mauseloch.core.engine import SEED_LIMIT, Game, as_int, derive_seed, game_info, new_game
+from mauseloch.core.engine import SEED_LIMIT, Game, as_int, derive_seed, game_info, load_hook, new_game
 from mauseloch.core.seeds import STREAM_BOTS, STREAM_ENGINE
 from mauseloch.locale import Lang, t
 from mauseloch.study.backend import Backend, LocalBackend, run_ranges
@@ -61,7 +56,7 @@ class SimSpec:
     options: dict[str, Any]
     bots: tuple[str, ...]  # one kind per seat
     seed: int
-    engine_only: bool = False  # True: ignore RUNNERS, play through the public API
+    engine_only: bool = False  # True: ignore the game's declared runner, play through the public API
 
     def game_seed(self, i: int) -> int:
         return derive_seed(self.seed, i)
@@ -129,22 +124,12 @@ class Tally:
 
 ChunkRunner = Callable[[SimSpec, int, int], Tally]
 GameRunner = Callable[[Sequence[str], int, dict[str, Any]], tuple[Any, dict[str, Any]]]
-RUNNERS: dict[str, ChunkRunner] = {}
-FIGURES: dict[str, Callable[[Game], dict[str, Any]]] = {}
-RUNNER_APPLIES: dict[str, Callable[[SimSpec], bool]] = {}
 
 
-def register_runner(game: str, runner: ChunkRunner, applies: Callable[[SimSpec], bool] | None = None) -> None:
-    """Play chunks of ``game`` with ``runner`` instead of the default (see the module docstring),
-    for the specs where ``applies(spec)`` (all of them when it is None)."""
-    RUNNERS[game] = runner
-    if applies is not None:
-        RUNNER_APPLIES[game] = applies
-
-
-def register_figures(game: str, figures: Callable[[Game], dict[str, Any]]) -> None:
-    """Add ``figures(finished game)`` to each simulated game of ``game`` (reaction games)."""
-    FIGURES[game] = figures
+def _declared_figures(g: Game) -> dict[str, Any]:
+    """The finished game's own figures, as its declaration names them (none for most games)."""
+    hook = g.info.simulation.figures
+    return {} if hook is None else dict(load_hook(hook)(g))
 
 
 # --------------------------------------------------------------------------- runners
@@ -163,6 +148,7 @@ def play_turn_based(kinds: Sequence[str], seed: int, options: dict[str, Any], ga
         g.play(bots[seat].choose(g.view(seat), g.legal_moves()))
     stats = dict(g.result())
     stats["moves"] = g.move_count
+    stats.update(_declared_figures(g))
     return g, stats
 
 
@@ -178,9 +164,7 @@ def play_reactions(kinds: Sequence[str], seed: int, options: dict[str, Any], gam
     play_bots(Referee.for_seed(g, seed), bots)
     stats = dict(g.result())
     stats["moves"] = g.move_count
-    extra = FIGURES.get(g.name)
-    if extra is not None:
-        stats.update(extra(g))
+    stats.update(_declared_figures(g))
     return g, stats
 
 
@@ -209,90 +193,13 @@ def run_games(spec: SimSpec, start: int, stop: int) -> Tally:
     return tally
 
 
-def run_ausdiemaus_kernel(spec: SimSpec, start: int, stop: int) -> Tally:
-    """Aus die Maus chunks in the numba kernel: the same games as the engine from the same seeds."""
-    import numpy as np
-
-    from mauseloch.kernels.ausdiemaus import REASON_CODES, simulate_range
-
-    n = spec.players
-    reasons, flips, cards, chips = simulate_range(
-        np.uint64(spec.seed), start, stop, n, bool(spec.options["small_deck"]), int(spec.options["chips"])
-    )
-    tally = Tally(n)
-    g = stop - start
-    tally.games = g
-    # AM-12 ranks, vectorised: rank = 1 + the seats with more cards, or as many and more chips
-    key = cards.astype(np.int64) * 1000 + chips.astype(np.int64)
-    ranks = 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
-    firsts = (ranks == 1).sum(axis=1)
-    for s in range(n):
-        tally.wins[s] = int((ranks[:, s] == 1).sum())
-        tally.sole_wins[s] = int(((ranks[:, s] == 1) & (firsts == 1)).sum())
-        tally.rank_sum[s] = int(ranks[:, s].sum())
-    names = {code: name for name, code in REASON_CODES.items()}
-    for code, count in enumerate(np.bincount(reasons, minlength=4)):
-        if count:
-            tally.reasons[names[code]] = int(count)
-    values, counts = np.unique(flips, return_counts=True)
-    tally.lengths = {int(v): int(c) for v, c in zip(values, counts, strict=True)}
-    tally.seat_figures = {
-        "cards": [int(x) for x in cards.sum(axis=0, dtype=np.int64)],
-        "chips": [int(x) for x in chips.sum(axis=0, dtype=np.int64)],
-    }
-    return tally
-
-
-register_runner("aus-die-maus", run_ausdiemaus_kernel)
-
-
-def _register_mausgeflippt_figures() -> None:
-    from mauseloch.games.mausgeflippt.figures import figures
-
-    register_figures("mausgeflippt", figures)
-
-
-_register_mausgeflippt_figures()
-
-
-def run_maumau_kernel(spec: SimSpec, start: int, stop: int) -> Tally:
-    """Mau-Mau chunks with a random bot on every seat in the numba kernel: the same games and the
-    same bot choices as the engine path from the same seeds."""
-    import numpy as np
-
-    from mauseloch.kernels.maumau import REASONS, options_array, simulate_range
-
-    n = spec.players
-    reasons, moves, ranks, cards, points = simulate_range(
-        np.uint64(spec.seed), start, stop, options_array(n, spec.options)
-    )
-    tally = Tally(n)
-    tally.games = stop - start
-    firsts = (ranks == 1).sum(axis=1)
-    for s in range(n):
-        tally.wins[s] = int((ranks[:, s] == 1).sum())
-        tally.sole_wins[s] = int(((ranks[:, s] == 1) & (firsts == 1)).sum())
-        tally.rank_sum[s] = int(ranks[:, s].sum())
-    for code, count in enumerate(np.bincount(reasons, minlength=len(REASONS) + 1)):
-        if count:
-            tally.reasons[REASONS[code - 1]] = int(count)
-    values, counts = np.unique(moves, return_counts=True)
-    tally.lengths = {int(v): int(c) for v, c in zip(values, counts, strict=True)}
-    tally.seat_figures = {
-        "cards": [int(x) for x in cards.sum(axis=0)],
-        "points": [int(x) for x in points.sum(axis=0)],
-    }
-    return tally
-
-
-register_runner("mau-mau", run_maumau_kernel, lambda spec: all(kind == "random" for kind in spec.bots))
-
-
 def chunk_runner(spec: SimSpec) -> ChunkRunner:
-    if not spec.engine_only and spec.game in RUNNERS:
-        applies = RUNNER_APPLIES.get(spec.game)
-        if applies is None or applies(spec):
-            return RUNNERS[spec.game]
+    """The game's declared chunk runner where it applies to ``spec``, else :func:`run_games`."""
+    declared = game_info(spec.game).simulation
+    runs = declared.runner is not None and (declared.applies is None or load_hook(declared.applies)(spec))
+    if runs and not spec.engine_only:
+        runner: ChunkRunner = load_hook(str(declared.runner))
+        return runner
     return run_games
 
 
@@ -338,11 +245,6 @@ def simulate(
         backend = LocalBackend(workers)
     runner = chunk_runner(spec)
     prepare_bots(spec, notice)
-    if runner is run_ausdiemaus_kernel:
-        from mauseloch.kernels.ausdiemaus import needs_compiling
-
-        if notice and needs_compiling():
-            notice(COMPILING)
     if runner is not run_games:
         # compile (or load) a kernel once here, before workers start: forked ones inherit it,
         # others load numba's cache that this writes
@@ -355,13 +257,12 @@ def simulate(
 
 
 def prepare_bots(spec: SimSpec, notice: Callable[[str], None] | None = None) -> None:
-    """Compile or load the Mau-Mau bots' kernels (heuristic, search) once here, before workers
-    start (forked ones inherit them, others load numba's cache that this writes); ``notice``
-    hears COMPILING when that takes seconds."""
-    from mauseloch.bots.maumau_heuristic import KERNEL_BOTS, prepare
-
-    if game_info(spec.game).name == "mau-mau" and set(spec.bots) & set(KERNEL_BOTS):
-        prepare(None if notice is None else lambda: notice(COMPILING))
+    """What the game declares to do before the workers start (``Simulation.prepare``: compile or
+    load the kernels its bots or its runner use, so that forked workers inherit them and others
+    load numba's cache that this writes); ``notice`` hears COMPILING when that takes seconds."""
+    hook = game_info(spec.game).simulation.prepare
+    if hook is not None:
+        load_hook(hook)(spec, notice)
 
 
 # --------------------------------------------------------------------------- report
@@ -434,7 +335,7 @@ def report(spec: SimSpec, tally: Tally) -> dict[str, Any]:
         "games": g,
         "seats": seats,
         "length": {
-            "unit": "flips" if spec.game == "aus-die-maus" else "moves",
+            "unit": game_info(spec.game).simulation.length_unit,
             "mean": mean,
             "sd": math.sqrt(var),
             "min": min(tally.lengths),

@@ -14,11 +14,14 @@ from collections import deque
 from typing import Any
 
 from mauseloch.core.engine import (
+    Clock,
     Game,
     GameInfo,
     IllegalMove,
     OptionSpec,
     Rng,
+    Seating,
+    Simulation,
     check_deck,
     competition_ranks,
     derive_seed,
@@ -346,6 +349,18 @@ INFO = register(
             ),
         ),
         factory=AusDieMaus,
+        # every move is a flip: a short clock, and a bot flips a little slower than it could
+        clock=Clock(relaxed=10.0, normal=6.0, fast=3.0),
+        seating=Seating(bot_delay=0.8, standin="heuristic"),
+        simulation=Simulation(
+            runner="mauseloch.games.ausdiemaus.simulation:run_kernel",
+            prepare="mauseloch.games.ausdiemaus.simulation:prepare",
+            length_unit="flips",
+        ),
+        deal_letter="A",
+        words="am",
+        web="ausdiemaus",
+        terminal="mauseloch.tui.ausdiemaus",
     )
 )
 AusDieMaus.info = INFO

@@ -10,11 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from mauseloch.core.engine import (
+    Clock,
     Game,
     GameInfo,
     IllegalMove,
     OptionSpec,
     Rng,
+    Seating,
+    Simulation,
     as_int,
     check_deck,
     check_seed,
@@ -697,6 +700,18 @@ INFO = register(
             ),
         ),
         factory=MauMau,
+        clock=Clock(relaxed=60.0, normal=30.0, fast=15.0),
+        seating=Seating(bot_delay=0.6, standin="heuristic"),
+        simulation=Simulation(
+            runner="mauseloch.games.maumau.simulation:run_kernel",
+            applies="mauseloch.games.maumau.simulation:all_random",
+            prepare="mauseloch.games.maumau.simulation:prepare",
+        ),
+        deal_letter="M",
+        words="mm",
+        web="maumau",
+        terminal="mauseloch.tui.maumau",
+        match=True,
     )
 )
 MauMau.info = INFO

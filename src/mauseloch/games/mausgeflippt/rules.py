@@ -18,11 +18,14 @@ from collections import deque
 from typing import Any
 
 from mauseloch.core.engine import (
+    Clock,
     Game,
     GameInfo,
     IllegalMove,
     OptionSpec,
     Rng,
+    Seating,
+    Simulation,
     as_int,
     check_deck,
     competition_ranks,
@@ -707,6 +710,15 @@ INFO = register(
         ),
         factory=Mausgeflippt,
         dynamics="reactions",
+        # the countdown before each mouse (off: the revealer turns it by hand)
+        clock=Clock(relaxed=5.0, normal=3.0, fast=2.0),
+        # the random bot reacts at 0 ms: a tool for the simulator, faster than any person at a table
+        seating=Seating(bot_delay=0.6, standin="heuristic", study_bots=("random",)),
+        simulation=Simulation(figures="mauseloch.games.mausgeflippt.figures:figures"),
+        deal_letter="F",
+        words="mg",
+        web="mausgeflippt",
+        terminal="mauseloch.tui.mausgeflippt",
     )
 )
 Mausgeflippt.info = INFO
