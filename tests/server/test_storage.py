@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from collections.abc import Callable
 from typing import Any
@@ -10,7 +11,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from mauseloch.server.storage import SeatRow, Store, TableRow, normalise_url
+from mauseloch.server.storage import PgWrites, SeatRow, Store, TableRow, normalise_url
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -174,14 +175,14 @@ def test_a_broken_table_among_many_is_reported_alone(store: Store) -> None:
 
 def test_the_hot_writes_survive_a_dropped_connection(pg_url: str, run_async: Callable[[Any], Any]) -> None:
     """On PostgreSQL a server's writes of every move go from the event loop through the driver's
-    own connections (LoopWrites): one the database dropped (a restart, an idle timeout) is opened
+    own connections (PgWrites): one the database dropped (a restart, an idle timeout) is opened
     again and the write goes on; a stored version is still refused."""
     store = Store(pg_url)
 
     async def play() -> None:
         await store.call(store.add_move, "t1", 0, 0, "draw")
-        assert store._loop_writes is not None
-        pids = [c.info.backend_pid for c in store._loop_writes._free]
+        assert isinstance(store._writes, PgWrites)
+        pids = [c.info.backend_pid for c in store._writes._free]
         with store.engine.begin() as conn:
             dropped = conn.execute(text("SELECT count(pg_terminate_backend(pid)) FROM unnest(:p) AS pid"), {"p": pids})
             assert dropped.scalar() == len(pids) == 1
@@ -197,5 +198,70 @@ def test_the_hot_writes_survive_a_dropped_connection(pg_url: str, run_async: Cal
         row = store.load_table("t1")
         assert row is not None and row.moves == [[0, "draw"], [1, "8C"]] and row.seats[1].gone
         assert row.deadlines == [{"kind": "turn", "due": 3.0, "version": 2}]
+    finally:
+        store.close()
+
+
+def test_the_writes_of_one_tick_commit_together_and_fail_alone(store: Store, run_async: Callable[[Any], Any]) -> None:
+    """Hot writes sent in one tick of the event loop share a transaction (a group commit): each
+    sender hears of its own write once it is committed; a version stored first fails that write
+    alone, not the others of its batch."""
+    store.create_table(table_row("t1", status="playing"))
+    store.create_table(table_row("t2", status="playing"))
+    store.add_move("t2", 0, 0, "draw")
+    outcomes: list[Any] = []
+
+    async def play() -> None:
+        writes = [
+            store.call(store.add_move, "t1", 0, 0, "7C", None, None, [{"kind": "turn", "due": 5.0, "version": 1}]),
+            store.call(store.add_move, "t2", 0, 1, "8C"),  # version 0 of t2 is stored: refused
+            store.call(store.add_move, "t1", 1, 1, "draw"),
+            store.call(store.set_gone, "t1", 1, True),
+        ]
+        outcomes.extend(await asyncio.gather(*writes, return_exceptions=True))
+        await store.aclose()
+
+    run_async(play())
+    assert [type(o) for o in outcomes] == [type(None), IntegrityError, type(None), type(None)]
+    row = store.load_table("t1")
+    assert row is not None and row.moves == [[0, "7C"], [1, "draw"]] and row.seats[1].gone
+    assert row.deadlines == [{"kind": "turn", "due": 5.0, "version": 1}]  # the second move carried none
+    other = store.load_table("t2")
+    assert other is not None and other.moves == [[0, "draw"]]
+
+
+def test_the_newest_deadlines_hold_whether_written_with_a_move_or_alone(store: Store) -> None:
+    """A move carries the table's deadlines in its own row; deadlines written alone (a pause, a
+    grace time) after it replace them, and a move after those replaces them again."""
+    store.create_table(table_row(status="playing"))
+    turn = [{"kind": "turn", "due": 1.0, "version": 1}]
+    store.add_move("t1", 0, 0, "draw", deadlines=turn)
+    paused = [{"kind": "grace", "due": 9.0, "seat": 1}]
+    store.set_deadlines("t1", paused)
+    assert store.load_table("t1").deadlines == paused  # type: ignore[union-attr]
+    store.add_move("t1", 1, 1, "8C")  # no deadlines given: they stay as they were
+    assert store.load_table("t1").deadlines == paused  # type: ignore[union-attr]
+    later = [{"kind": "turn", "due": 3.0, "version": 3}]
+    store.add_move("t1", 2, 2, "draw", deadlines=later)
+    assert store.load_table("t1").deadlines == later  # type: ignore[union-attr]
+    assert store.load_tables(["t1"])["t1"].deadlines == later  # type: ignore[union-attr]
+
+
+def test_a_read_sees_the_writes_sent_before_it(db_url: str, run_async: Callable[[Any], Any]) -> None:
+    """On SQLite a write sent through the event loop waits for the next tick to be committed; a
+    call made meanwhile (a read, a seat taken) commits it first, so the store is read in the
+    order it was written."""
+    store = Store(db_url)
+    store.create_table(table_row(status="playing"))
+
+    async def play() -> None:
+        pending = asyncio.ensure_future(store.call(store.add_move, "t1", 0, 0, "7C"))
+        await asyncio.sleep(0)  # the write is sent, its tick's commit not yet made
+        row = store.load_table("t1")
+        assert row is not None and row.moves == [[0, "7C"]]
+        await pending
+
+    try:
+        run_async(play())
     finally:
         store.close()

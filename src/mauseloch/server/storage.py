@@ -7,10 +7,10 @@ table is restored by replaying its stored moves. Seat tokens are stored only as 
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import datetime as dt
 import functools
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -35,12 +35,15 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
     inspect,
     select,
     update,
 )
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
+from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 metadata = MetaData()
 
@@ -73,6 +76,8 @@ tables_t = Table(
     Column("result", JSON, nullable=True),
     Column("clock", String(10), nullable=True),  # off | relaxed | normal | fast (NULL: older tables, off)
     Column("deadlines", JSON, nullable=True),  # the table's running deadlines (clock.Deadline dicts)
+    # the moves stored when ``deadlines`` was written: a move stored after it carries newer ones
+    Column("deadlines_at", Integer, nullable=True),
     Column("next_id", String(32), nullable=True),  # the rematch table, once agreed
     Column("public", Boolean, nullable=True),  # listed in the lobby (NULL: older tables, which all were)
     Column("invite_hash", String(64), nullable=True),  # sha256 hex of the invite secret of a private table
@@ -106,6 +111,8 @@ moves_t = Table(
     Column("by", String(10), nullable=True),  # "stand-in" when a stand-in bot played it for the seat
     # a reaction game's decided window: every claim, what was observed and the decision
     Column("referee", JSON(none_as_null=True), nullable=True),
+    # the table's deadlines from this move on (NULL: as they were), in the move's own row
+    Column("deadlines", JSON(none_as_null=True), nullable=True),
 )
 
 # Columns added after the first release: created on an older database at start-up (all nullable).
@@ -118,9 +125,10 @@ LATER_COLUMNS = {
         tables_t.c.invite_hash,
         tables_t.c.match,
         tables_t.c.joined,
+        tables_t.c.deadlines_at,
     ],
     "ml_seats": [seats_t.c.gone],
-    "ml_moves": [moves_t.c.by, moves_t.c.referee],
+    "ml_moves": [moves_t.c.by, moves_t.c.referee, moves_t.c.deadlines],
 }
 
 
@@ -193,21 +201,23 @@ def _aware(value: dt.datetime) -> dt.datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)  # SQLite drops the zone
 
 
-_MOVE_COLUMNS = ("table_id", "version", "seat", "move", "ms", "played", "by", "referee")
+_MOVE_COLUMNS = ("table_id", "version", "seat", "move", "ms", "played", "by", "referee", "deadlines")
 _move_values = {c: bindparam(c, type_=moves_t.c[c].type) for c in _MOVE_COLUMNS}
 _DEADLINES = bindparam("deadlines", type_=tables_t.c.deadlines.type)
+# the moves stored when a table's deadlines are written (a move's own deadlines count if newer)
+_MOVES_SO_FAR = (
+    select(func.count()).select_from(moves_t).where(moves_t.c.table_id == bindparam("table_id")).scalar_subquery()
+)
 
 # The writes of every move and turn, built once: the hot path only binds values (building an
 # update per call cost more CPU than executing it: SQLAlchemy's coercions and cache keys).
+# A move carries the table's deadlines from then on in its own row: one INSERT a move, where an
+# UPDATE of the table's JSON column came with it before (issue 26: 248 µs of a move's storage).
 HOT = {
-    "move": insert(moves_t).values(_move_values),
-    # one statement, so one round trip: the insert as a data-modifying CTE of the update (it runs
-    # whether or not the update reads it; a version stored already fails them both)
-    "move_deadlines": update(tables_t)
+    "move": insert(moves_t).values(_move_values),  # "ON CONFLICT DO NOTHING" added once compiled
+    "deadlines": update(tables_t)
     .where(tables_t.c.id == bindparam("table_id"))
-    .values(deadlines=_DEADLINES)
-    .add_cte(insert(moves_t).values(_move_values).returning(moves_t.c.version).cte("stored")),
-    "deadlines": update(tables_t).where(tables_t.c.id == bindparam("table_id")).values(deadlines=_DEADLINES),
+    .values(deadlines=_DEADLINES, deadlines_at=_MOVES_SO_FAR),
     "gone": update(seats_t)
     .where(seats_t.c.table_id == bindparam("of_table"), seats_t.c.seat == bindparam("of_seat"))
     .values(gone=bindparam("gone")),
@@ -222,64 +232,207 @@ HOT = {
 }
 _json = msgspec.json.Encoder()
 _DRIVER_OPTIONS: dict[str, Any] = {"autocommit": True, "application_name": "mauseloch-writes"}
-# PostgreSQL connections of a process's hot writes (LoopWrites). Each is held for a few of the
-# loop's turns per statement, so a busy process needs many (bench/server.py, 2,000 seats, one
-# process: with 8 or 16 a write waited 140–290 ms for one at the median, with 32 12 ms). A
-# process opens at most LOOP_CONNECTIONS + POOL_SIZE + POOL_OVERFLOW = 44 (docs/deploy.md).
-LOOP_CONNECTIONS = 32
-
+# PostgreSQL connections that commit a process's batches of hot writes at the same time. One
+# batch holds every write of a loop tick and the ticks while the batches before it commit, so a
+# few connections carry any load (issue 26; 32 connections of one statement each before).
+WRITE_CONNECTIONS = 4
 
 Plan = list[tuple[str, dict[str, Any]]]  # which of HOT, with which values, in one transaction
 P = ParamSpec("P")
+Bound = tuple[str, dict[str, Callable[[Any], Any]]]  # a statement's SQL and its values' conversions
+
+
+def _json_param(value: Any) -> str | None:
+    return None if value is None else _json.encode(value).decode()
+
+
+def compile_hot(dialect: Dialect) -> dict[str, Bound]:
+    """:data:`HOT` as the driver's own SQL, each value's conversion beside it (JSON as text,
+    a time as SQLite stores it), so that a write skips SQLAlchemy's execute path."""
+    compiled: dict[str, Bound] = {}
+    for name, stmt in HOT.items():
+        c = stmt.compile(dialect=dialect)
+        convert: dict[str, Callable[[Any], Any]] = {}
+        for key, bind in c.binds.items():
+            if isinstance(bind.type, JSON):
+                convert[key] = _json_param
+            else:
+                process = bind.type._cached_bind_processor(dialect)
+                if process is not None:
+                    convert[key] = process
+        # a version stored already inserts nothing (its row count tells) instead of failing the
+        # transaction that the other writes of its batch share
+        sql = str(c) + (" ON CONFLICT DO NOTHING" if name == "move" else "")
+        compiled[name] = (sql, convert)
+    return compiled
+
+
+def _bind(bound: Bound, params: dict[str, Any]) -> dict[str, Any]:
+    convert = bound[1]
+    return {k: convert[k](v) if k in convert else v for k, v in params.items()}
+
+
+def _stored_first(sql: str, params: dict[str, Any]) -> IntegrityError:
+    """What a move at a version stored already raises (as the unique key's violation would)."""
+    return IntegrityError(
+        sql, params, Exception(f"version {params.get('version')} of {params.get('table_id')} is stored")
+    )
 
 
 def hot_write(plan: Callable[Concatenate[Store, P], Plan]) -> Callable[Concatenate[Store, P], None]:
     """A write of every move or turn, as the statements of :data:`HOT` that ``plan`` names. Called
-    as a method it runs them in one transaction; :meth:`Store.call` sends them from the event loop
-    itself on a database server (:class:`LoopWrites`)."""
+    as a method it is committed at once, on its own; sent through :meth:`Store.call` on an event
+    loop it joins that tick's batch (:class:`SqliteWrites`, :class:`PgWrites`)."""
 
     @functools.wraps(plan)
     def write(self: Store, *args: P.args, **kwargs: P.kwargs) -> None:
-        # a transaction on SQLite, autocommit on a database server (where a plan is one statement)
-        with self._single() as conn:
-            for name, params in plan(self, *args, **kwargs):
-                conn.execute(HOT[name], params)
+        self._writes.now(plan(self, *args, **kwargs))
 
     write.plan = plan  # type: ignore[attr-defined]
     return write
 
 
-class LoopWrites:
+def _settle(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    """Each write's future its outcome, on the future's own loop."""
+    try:
+        running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    for fut, exc in done:
+        loop = fut.get_loop()
+        if loop is running:
+            _resolve(fut, exc)
+        elif not loop.is_closed():
+            loop.call_soon_threadsafe(_resolve, fut, exc)
+
+
+def _resolve(fut: asyncio.Future[None], exc: BaseException | None) -> None:
+    if fut.done():  # its waiter gave up (cancelled); the write stands
+        return
+    if exc is None:
+        fut.set_result(None)
+    else:
+        fut.set_exception(exc)
+
+
+class SqliteWrites:
+    """The hot writes on SQLite through one held ``sqlite3`` connection: every write sent in one
+    tick of the event loop is committed in one transaction at the start of the next tick, and
+    each sender's await returns after that commit (a group commit: never an acknowledgement
+    before its commit, at most one tick later).
+
+    Measured (issue 26): SQLAlchemy's ``engine.begin()`` a write, with an UPDATE of the
+    deadlines, cost 248 µs of a move; raw sqlite3 INSERT and COMMIT 13 µs, 10 µs in a group of
+    16. A direct call (a tool, a test, a start-up) commits what is pending first, then its own.
+    A lock keeps the connection to one thread at a time (tests drive a loop in another thread)."""
+
+    def __init__(self, engine: Engine) -> None:
+        import sqlite3
+
+        self._sqlite3 = sqlite3
+        path = engine.url.database or ":memory:"
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+        _sqlite_pragmas(self._db, None)
+        self._sql = compile_hot(SQLiteDialect_pysqlite(paramstyle="named"))
+        self._lock = threading.Lock()
+        self._pending: list[tuple[Plan, asyncio.Future[None]]] = []
+
+    def usable(self) -> bool:
+        return True
+
+    def later(self, plan: Plan) -> asyncio.Future[None]:
+        """``plan`` in this tick's batch; the future is done once the batch is committed."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        if not self._pending:
+            loop.call_soon(self.flush)
+        self._pending.append((plan, fut))
+        return fut
+
+    def flush(self) -> None:
+        """Commit the pending writes, in the order they were sent."""
+        with self._lock:
+            pending, self._pending = self._pending, []
+            if not pending:
+                return
+            outcomes = self._commit([plan for plan, _ in pending])
+        _settle([(fut, exc) for (_, fut), exc in zip(pending, outcomes, strict=True)])
+
+    def now(self, plan: Plan) -> None:
+        """``plan`` committed at once, after whatever is pending; raises what it raised."""
+        self.flush()
+        with self._lock:
+            (exc,) = self._commit([plan])
+        if exc is not None:
+            raise exc
+
+    def _commit(self, plans: list[Plan]) -> list[BaseException | None]:
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            outcomes = [self._run(plan) for plan in plans]
+            db.execute("COMMIT")
+            return outcomes
+        except Exception as exc:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            if len(plans) > 1:  # each alone: only the one at fault fails
+                return [self._commit([plan])[0] for plan in plans]
+            if isinstance(exc, self._sqlite3.Error):
+                return [DBAPIError.instance("", None, exc, self._sqlite3.Error)]
+            return [exc]
+
+    def _run(self, plan: Plan) -> BaseException | None:
+        for name, params in plan:
+            bound = self._sql[name]
+            cur = self._db.execute(bound[0], _bind(bound, params))
+            if name == "move" and cur.rowcount == 0:
+                return _stored_first(bound[0], params)  # the plan's later statements are skipped
+        return None
+
+    def settle(self) -> None:
+        """Before any other call of the store: what was sent before it is committed."""
+        if self._pending:
+            self.flush()
+
+    async def aclose(self) -> None:
+        self.flush()
+
+    def close(self) -> None:
+        self.flush()
+        with self._lock:
+            self._db.close()
+
+
+class PgWrites:
     """The hot writes on PostgreSQL, sent from the event loop through psycopg's own async
-    connections (at most :data:`LOOP_CONNECTIONS`, autocommit; the SQL compiled once by
-    SQLAlchemy from :data:`HOT`, and psycopg prepares each on the server after a few runs).
+    connections (autocommit; the SQL compiled once from :data:`HOT`, and psycopg prepares each
+    on the server after a few runs).
 
-    The connections are handed from one write straight to the next waiting one (a list and a
-    queue of futures), not through psycopg_pool: with its ``AsyncConnectionPool`` of the same 32
-    connections a write waited 370 ms for one at the median in the same benchmark, here 12 ms.
+    Every write sent while :data:`WRITE_CONNECTIONS` batches are committing waits for the next
+    batch; a batch is one transaction sent in pipeline mode (BEGIN, its statements, COMMIT: one
+    round trip). Measured (issue 26): 110 µs of CPU a write one statement at a time against 24
+    pipelined. A version stored first inserts nothing and fails only its own write; any other
+    error fails the batch's writes one by one (each sent again alone). A connection the server
+    dropped (a restart, an idle timeout) is opened again once. Errors are SQLAlchemy's
+    (``IntegrityError`` for a version stored first), as from every other call.
 
-    Why not the worker threads: with eight of them, a process at 2,000 seats waited on the GIL's
-    hand-overs, not on the database (bench/server.py, 2026-12-02, 1 process: the event loop
-    late by 20 ms at the median, a thread's result back on the loop after 33 ms, each call
-    queued 20 ms; with two threads the hand-overs went (1 ms) but the calls queued behind them).
-    Measured on one connection (1,500 moves with their deadlines): 573 µs of CPU per move
-    through SQLAlchemy's execute path, 258 µs with the statement built once, 133–168 µs here, in
-    the loop's own thread. Errors are SQLAlchemy's (``IntegrityError`` for a version stored
-    first), as from every other call."""
+    Why not worker threads: with eight of them a process at 2,000 seats waited on the GIL's
+    hand-overs, not on the database (bench/server.py, 2026-12-02)."""
 
     def __init__(self, engine: Engine) -> None:
         import psycopg  # the PostgreSQL driver, installed with the package
 
         self._psycopg = psycopg
+        self._engine = engine
         self._conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        compiled = {name: stmt.compile(dialect=engine.dialect) for name, stmt in HOT.items()}
-        self._sql = {name: str(c) for name, c in compiled.items()}
-        # the values psycopg gets as JSON text (SQLAlchemy's JSON type would serialise them)
-        self._json = {name: {k for k, b in c.binds.items() if isinstance(b.type, JSON)} for name, c in compiled.items()}
+        self._sql = compile_hot(engine.dialect)
         self.loop: asyncio.AbstractEventLoop | None = None  # the loop the connections belong to
         self._free: list[Any] = []  # idle connections
-        self._waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
-        self._count = 0  # connections open or being opened
+        self._pending: list[tuple[Plan, asyncio.Future[None]]] = []
+        self._scheduled = False
+        self._committing = 0  # batches on their way
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def usable(self) -> bool:
         """Whether this loop may use the connections (the first loop to write owns them)."""
@@ -288,76 +441,116 @@ class LoopWrites:
             self.loop = loop
         return self.loop is loop
 
-    async def run(self, plan: Plan) -> None:
-        """The plan's statements (one on a database server: see :meth:`Store.add_move`)."""
-        for name, params in plan:
-            sql = self._sql[name]
-            as_json = self._json[name]
-            bound = {k: _json_param(v) if k in as_json else v for k, v in params.items()}
-            conn = await self._take()
-            try:
-                await conn.execute(sql, bound)
-            except self._psycopg.Error as exc:
-                if not conn.broken:
-                    raise DBAPIError.instance(sql, bound, exc, self._psycopg.Error) from exc
-                # the server restarted or dropped the connection: once more on a new one (a move
-                # that reached the store before fails then as a stored version)
-                await conn.close()
-                try:
+    def later(self, plan: Plan) -> asyncio.Future[None]:
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self._pending.append((plan, fut))
+        if not self._scheduled:
+            self._scheduled = True
+            loop.call_soon(self._start)
+        return fut
+
+    def _start(self) -> None:
+        self._scheduled = False
+        if not self._pending or self._committing >= WRITE_CONNECTIONS:
+            return  # a batch that finishes starts the next
+        batch, self._pending = self._pending, []
+        self._committing += 1
+        task = asyncio.get_running_loop().create_task(self._send(batch))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _send(self, batch: list[tuple[Plan, asyncio.Future[None]]]) -> None:
+        outcomes: list[BaseException | None]
+        try:
+            outcomes = await self._commit([plan for plan, _ in batch])
+        except Exception as exc:  # the database out of reach: every write of the batch fails
+            outcomes = [self._error(exc)] * len(batch)
+        except asyncio.CancelledError:  # the loop is closing
+            outcomes = [self._error(ConnectionError("the server stopped before the commit"))] * len(batch)
+        finally:
+            self._committing -= 1
+            if self._pending and not self._scheduled:
+                self._start()
+        _settle([(fut, exc) for (_, fut), exc in zip(batch, outcomes, strict=True)])
+
+    def _error(self, exc: Exception) -> Exception:
+        if isinstance(exc, self._psycopg.Error):
+            return DBAPIError.instance("", None, exc, self._psycopg.Error)
+        return DBAPIError("", None, exc)
+
+    async def _commit(self, plans: list[Plan]) -> list[BaseException | None]:
+        """The batch in one transaction; where that fails, each write alone on the same
+        connection, so that only the one at fault fails."""
+        conn = self._free.pop() if self._free else None
+        try:
+            for _ in range(2):  # a dropped connection gets one more try on a new one
+                if conn is None or conn.closed:
                     conn = await self._connect()
-                    await conn.execute(sql, bound)
-                except self._psycopg.Error as again:
-                    raise DBAPIError.instance(sql, bound, again, self._psycopg.Error) from exc
-            finally:
-                self._give(conn)
+                try:
+                    return await self._pipeline(conn, plans)
+                except self._psycopg.Error as exc:
+                    failed: Exception = exc
+                    if not conn.broken:
+                        break
+                    await conn.close()  # the server restarted or dropped it: once more on a new one
+            if len(plans) == 1:
+                return [self._error(failed)]
+            outcomes: list[BaseException | None] = []
+            for plan in plans:
+                if conn is None or conn.closed:
+                    conn = await self._connect()
+                try:
+                    outcomes += await self._pipeline(conn, [plan])
+                except self._psycopg.Error as exc:
+                    outcomes.append(self._error(exc))
+            return outcomes
+        finally:
+            if conn is not None and not conn.closed:
+                self._free.append(conn)
+
+    async def _pipeline(self, conn: Any, plans: list[Plan]) -> list[BaseException | None]:
+        runs: list[list[tuple[str, Any, dict[str, Any]]]] = []
+        async with conn.pipeline(), conn.transaction():
+            for plan in plans:
+                run = []
+                for name, params in plan:
+                    bound = self._sql[name]
+                    cur = conn.cursor()
+                    await cur.execute(bound[0], _bind(bound, params))
+                    run.append((name, cur, params))
+                runs.append(run)
+        return [
+            next((_stored_first(self._sql[n][0], p) for n, c, p in run if n == "move" and not c.rowcount), None)
+            for run in runs
+        ]
 
     async def _connect(self) -> Any:
         return await self._psycopg.AsyncConnection.connect(self._conninfo, **_DRIVER_OPTIONS)
 
-    async def _take(self) -> Any:
-        """A free connection: an idle one, a new one while there are fewer than
-        :data:`LOOP_CONNECTIONS`, else the next one handed back (first come, first served)."""
-        while self._free:
-            conn = self._free.pop()
-            if not conn.closed:
-                return conn
-            self._count -= 1
-        if self._count < LOOP_CONNECTIONS:
-            self._count += 1
-            try:
-                return await self._connect()
-            except BaseException:
-                self._count -= 1
-                raise
-        waiter: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._waiting.append(waiter)
-        try:
-            return await waiter
-        except BaseException:  # cancelled just after a connection was handed over: pass it on
-            if waiter.done() and not waiter.cancelled():
-                self._give(waiter.result())
-            raise
+    def now(self, plan: Plan) -> None:
+        """``plan`` committed at once through SQLAlchemy's connections (a tool, a test)."""
+        with self._engine.begin() as conn:
+            for name, params in plan:
+                bound = self._sql[name]
+                result = conn.exec_driver_sql(bound[0], _bind(bound, params))
+                if name == "move" and result.rowcount == 0:
+                    raise _stored_first(bound[0], params)
 
-    def _give(self, conn: Any) -> None:
-        if conn.closed:
-            self._count -= 1
-            return
-        while self._waiting:  # straight to the first waiter still waiting
-            waiter = self._waiting.popleft()
-            if not waiter.done():
-                waiter.set_result(conn)
-                return
-        self._free.append(conn)
+    def settle(self) -> None:
+        """Nothing to do: a table's calls are ordered by its session (TableSession.write)."""
 
-    async def close(self) -> None:
+    async def aclose(self) -> None:
+        while self._pending or self._tasks:  # the last batches first
+            if self._pending and not self._scheduled:
+                self._start()
+            await asyncio.sleep(0.01)
         free, self._free = self._free, []
         for conn in free:
             await conn.close()
-            self._count -= 1
 
-
-def _json_param(value: Any) -> str | None:
-    return None if value is None else _json.encode(value).decode()
+    def close(self) -> None:
+        """The loop's connections are closed by :meth:`aclose` on that loop."""
 
 
 class Store:
@@ -376,7 +569,7 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
         _add_later_columns(self.engine)
-        self._loop_writes = None if self.local else LoopWrites(self.engine)
+        self._writes: SqliteWrites | PgWrites = SqliteWrites(self.engine) if self.local else PgWrites(self.engine)
         self._executors: dict[bool, ThreadPoolExecutor] = {}
         # On a database server a call of one statement runs in autocommit mode, its own
         # transaction: one round trip instead of BEGIN, statement, COMMIT. Each round trip also
@@ -385,27 +578,30 @@ class Store:
         self._auto: Engine = self.engine if self.local else self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     def close(self) -> None:
+        self._writes.close()
         for executor in self._executors.values():
             executor.shutdown(wait=True)
         self.engine.dispose()
 
     async def aclose(self) -> None:
-        """Close the event loop's own connections (the app's shutdown, before :meth:`close`)."""
-        if self._loop_writes is not None and self._loop_writes.loop is asyncio.get_running_loop():
-            await self._loop_writes.close()
+        """Commit what is pending and close the event loop's own connections (the app's
+        shutdown, before :meth:`close`)."""
+        if self._writes.usable():
+            await self._writes.aclose()
 
     async def call(self, fn: Callable[..., T], *args: Any, urgent: bool = False) -> T:
-        """``fn(*args)`` (a method of this store) without holding up the event loop: on a database
-        server in one of :data:`DB_THREADS` worker threads; on SQLite at once, where a commit
-        costs less than the trip to a thread. ``urgent`` work (loading the tables a dead process
-        left) has threads of its own, so a thousand clients reconnecting at once, each loading
-        its table, do not queue ahead of it."""
+        """``fn(*args)`` (a method of this store) without holding up the event loop. A hot write
+        (:func:`hot_write`) joins this tick's batch and returns once it is committed. Anything
+        else runs on a database server in one of :data:`DB_THREADS` worker threads; on SQLite at
+        once (a commit costs less than the trip to a thread), after the writes sent before it.
+        ``urgent`` work (loading the tables a dead process left) has threads of its own, so a
+        thousand clients reconnecting at once, each loading its table, do not queue ahead of it."""
+        plan = getattr(fn, "plan", None)
+        if plan is not None and self._writes.usable():
+            await self._writes.later(plan(self, *args))
+            return None  # type: ignore[return-value]  # a hot write returns nothing
         if self.local:
             return fn(*args)
-        plan = getattr(fn, "plan", None)
-        if plan is not None and self._loop_writes is not None and self._loop_writes.usable():
-            await self._loop_writes.run(plan(self, *args))
-            return None  # type: ignore[return-value]  # a hot write returns nothing
         executor = self._executors.get(urgent)
         if executor is None:
             threads, name = (URGENT_THREADS, "mauseloch-db-urgent") if urgent else (DB_THREADS, "mauseloch-db")
@@ -414,7 +610,9 @@ class Store:
 
     @contextlib.contextmanager
     def _single(self) -> Iterator[Connection]:
-        """A connection for one statement (or reads): autocommitted on a database server."""
+        """A connection for one statement (or reads): autocommitted on a database server. On
+        SQLite the hot writes sent before it are committed first (they are in call order)."""
+        self._writes.settle()
         if self._auto is self.engine:  # SQLite: a transaction of its own
             with self.engine.begin() as conn:
                 yield conn
@@ -422,9 +620,16 @@ class Store:
             with self._auto.connect() as conn:
                 yield conn
 
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """A transaction of several statements, after the hot writes sent before it."""
+        self._writes.settle()
+        with self.engine.begin() as conn:
+            yield conn
+
     # -- writing -----------------------------------------------------------------------
     def create_table(self, row: TableRow) -> None:
-        with self.engine.begin() as conn:
+        with self._transaction() as conn:
             conn.execute(
                 insert(tables_t).values(
                     id=row.id,
@@ -438,6 +643,7 @@ class Store:
                     created=row.created,
                     clock=row.clock,
                     deadlines=row.deadlines,
+                    deadlines_at=len(row.moves),
                     public=row.public,
                     invite_hash=row.invite_hash,
                     match=row.match,
@@ -466,7 +672,7 @@ class Store:
         """Give a free human seat to ``name``; False when someone took it first. ``joined``: the
         moment of the join, stored with the table in the same transaction (a waiting table's
         expiry counts from there, across restarts)."""
-        with self.engine.begin() as conn:
+        with self._transaction() as conn:
             done = conn.execute(
                 update(seats_t)
                 .where(
@@ -510,9 +716,10 @@ class Store:
         deadlines: list[dict[str, Any]] | None = None,
         referee: dict[str, Any] | None = None,
     ) -> Plan:
-        """Store the move played at ``version`` (and, in the same transaction, the table's deadlines
-        from then on when given); a second move for the same version raises ``IntegrityError``.
-        ``referee``: the reaction window this move decided (its claims and the decision)."""
+        """Store the move played at ``version``, with the table's deadlines from then on when
+        given (in the move's row: one statement); a second move for the same version raises
+        ``IntegrityError``. ``referee``: the reaction window this move decided (its claims and
+        the decision)."""
         values = {
             "table_id": table_id,
             "version": version,
@@ -522,13 +729,9 @@ class Store:
             "played": now(),
             "by": by,
             "referee": referee,
+            "deadlines": deadlines,
         }
-        if deadlines is None:
-            return [("move", values)]
-        if not self.local:  # one statement: one round trip, one transaction however it is sent
-            return [("move_deadlines", {**values, "deadlines": deadlines})]
-        # SQLite has no data-modifying CTE: two statements (one transaction, see hot_write)
-        return [("move", values), ("deadlines", {"table_id": table_id, "deadlines": deadlines})]
+        return [("move", values)]  # alone in its plan: a version stored first skips nothing else
 
     @hot_write
     def set_deadlines(self, table_id: str, deadlines: list[dict[str, Any]]) -> Plan:
@@ -612,6 +815,10 @@ def _table_row(row: Any, seat_rows: list[Any], move_rows: list[Any]) -> TableRow
     moves: list[list[Any]] = []
     by: list[str | None] = []
     referee: dict[int, dict[str, Any]] = {}
+    # the table's deadlines: those written with the table, unless a move stored after them
+    # carries its own (a table's writes are in order, so the later one holds)
+    deadlines = row["deadlines"]
+    deadlines_at = row["deadlines_at"]
     for m in move_rows:
         if m["version"] != len(moves):
             raise RuntimeError(f"table {table_id}: stored move versions have a gap at {len(moves)}")
@@ -619,6 +826,8 @@ def _table_row(row: Any, seat_rows: list[Any], move_rows: list[Any]) -> TableRow
         by.append(m["by"])
         if m["referee"] is not None:
             referee[len(moves) - 1] = dict(m["referee"])
+        if m["deadlines"] is not None and (deadlines_at is None or len(moves) > deadlines_at):
+            deadlines = m["deadlines"]
     return TableRow(
         id=table_id,
         game=row["game"],
@@ -633,7 +842,7 @@ def _table_row(row: Any, seat_rows: list[Any], move_rows: list[Any]) -> TableRow
         moves=moves,
         result=row["result"],
         clock=row["clock"] or "off",
-        deadlines=list(row["deadlines"] or []),
+        deadlines=list(deadlines or []),
         next_id=row["next_id"],
         by=by,
         public=True if row["public"] is None else bool(row["public"]),
