@@ -7,12 +7,23 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mauseloch
-from mauseloch.core.dealcode import GAME_LETTER, code_of, decode, encode
+from mauseloch.core.dealcode import code_of, decode, encode
+from mauseloch.core.engine import register
 
 
-def test_every_game_has_a_letter() -> None:
-    assert set(GAME_LETTER) == set(mauseloch.GAMES)
-    assert len(set(GAME_LETTER.values())) == len(GAME_LETTER)
+def test_every_game_has_its_own_letter() -> None:
+    letters = [info.deal_letter for info in mauseloch.GAMES.values()]
+    assert all(len(letter) == 1 and letter.isupper() for letter in letters)
+    assert len(set(letters)) == len(letters)
+
+
+def test_a_game_cannot_take_another_games_letter() -> None:
+    from dataclasses import replace
+
+    taken = mauseloch.GAMES["mau-mau"]
+    with pytest.raises(ValueError, match="deal letter M"):
+        register(replace(taken, name="mau-mau-copy"))
+    assert "mau-mau-copy" not in mauseloch.GAMES
 
 
 @given(

@@ -1,10 +1,11 @@
 """Deal codes: a short code that names one deal (game, players, options, seed), so a family can
 play "the same deal again" at another table or in the terminal.
 
-A code reads ``M4-1Z3KQ8V0`` or ``M4-1Z3KQ8V0-a1e50``: a letter for the game and the number of
-players, the seed in Crockford's base 32 (case does not matter; O reads as 0, I and L as 1), and
-then only the options that differ from the game's defaults, each as a letter (the option's place
-in the game's list: a, b, c, …) followed by its value (1 or 0 for yes or no, else the number).
+A code reads ``M4-1Z3KQ8V0`` or ``M4-1Z3KQ8V0-a1e50``: a letter for the game (its declaration's
+``deal_letter``) and the number of players, the seed in Crockford's base 32 (case does not
+matter; O reads as 0, I and L as 1), and then only the options that differ from the game's
+defaults, each as a letter (the option's place in the game's list: a, b, c, …) followed by its
+value (1 or 0 for yes or no, else the number).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from typing import Any
 
 from mauseloch.core.engine import GAMES, check_seed, game_info
 
-GAME_LETTER = {"mau-mau": "M", "aus-die-maus": "A", "mausgeflippt": "F"}
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _READ = {c: i for i, c in enumerate(_ALPHABET)} | {"O": 0, "I": 1, "L": 1}
 _HEAD = re.compile(r"([A-Z])(\d)")
@@ -57,7 +57,7 @@ def encode(game: str, players: int, options: Mapping[str, Any], seed: int) -> st
         value = resolved[spec.name]
         if value != defaults[spec.name]:
             parts.append(f"{chr(ord('a') + i)}{int(value)}")
-    code = f"{GAME_LETTER[info.name]}{n}-{_base32(check_seed(seed))}"
+    code = f"{info.deal_letter}{n}-{_base32(check_seed(seed))}"
     return f"{code}-{''.join(parts)}" if parts else code
 
 
@@ -75,7 +75,7 @@ def decode(text: Any) -> Deal:
     match = _HEAD.fullmatch(parts[0].upper())
     if match is None or len(parts) not in (2, 3) or not parts[1]:
         raise ValueError(f"{raw!r} is not a deal code (it looks like M4-1Z3KQ8V0)")
-    names = {v: k for k, v in GAME_LETTER.items() if k in GAMES}
+    names = {info.deal_letter: name for name, info in GAMES.items()}  # each game declares its letter
     if match[1] not in names:
         raise ValueError(f"{raw!r}: {match[1]} is no game's letter ({', '.join(sorted(names))})")
     info = game_info(names[match[1]])
