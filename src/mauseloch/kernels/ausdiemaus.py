@@ -1,6 +1,6 @@
 """A compiled Aus die Maus! that plays exactly the games of ``mauseloch.games.ausdiemaus``.
 
-Same seeded deal (SplitMix64, ``derive_seed(seed, 1)``, the engine's Fisher-Yates over the
+Same seeded deal (SplitMix64, ``derive_seed(seed, STREAM_DEAL)``, the engine's Fisher-Yates over the
 canonical deck order), same deal to the stacks (AM-3), same chase (AM-5..AM-8), same ends
 (AM-9, AM-10) and the same exact loop detection (AM-11), so for every seed and deck
 ``kernel == engine``: reason, flips, cards and chips per seat. ``tests/test_ausdiemaus_kernel.py``
@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from mauseloch.core.seeds import STREAM_DEAL
 from mauseloch.games.ausdiemaus import FULL_COUNTS, REASONS, SMALL_COUNTS
 
 CHEESE, CAT = 0, 4
@@ -187,7 +188,7 @@ def deal_deck(seed: np.uint64, small: bool) -> np.ndarray:
     """The deck (top first, card codes) that ``new_game("aus-die-maus", seed=seed)`` deals."""
     deck = SMALL_DECK_IDS.copy() if small else FULL_DECK_IDS.copy()
     dest = np.zeros(deck.shape[0], dtype=np.uint64)
-    _shuffle_into(deck, derive_seed(seed, U64(1)), np.empty(1, dtype=np.int8), dest)
+    _shuffle_into(deck, derive_seed(seed, U64(STREAM_DEAL)), np.empty(1, dtype=np.int8), dest)
     return deck
 
 
@@ -579,7 +580,7 @@ def simulate_range(
     lists = np.empty((3, room), dtype=np.int64)
     for r in range(g):
         _copy_words(deck_words[:words], base[:words])
-        _shuffle_into(deck, derive_seed(derive_seed(seed, U64(start + r)), U1), flat, dest)
+        _shuffle_into(deck, derive_seed(derive_seed(seed, U64(start + r)), U64(STREAM_DEAL)), flat, dest)
         _start(players, size, chips_total, ht, chips, st)
         if not _play(
             deck, players, chips_total, flat2[:0], ht2[:0], chips2[:0], st2[:0],
