@@ -9,7 +9,7 @@ plays whole games with random bots inside the kernel for ``mauseloch simulate ma
 Exactly the engine's games
     Game ``i`` of a batch (or of a simulation) with seed ``S`` is ``new_game("mau-mau",
     seed=derive_seed(S, i))``: the same SplitMix64 streams (the deal from ``derive_seed(seed,
-    1)``, every reshuffle from one generator on ``derive_seed(seed, 2)``, MM-2, MM-8), the same
+    STREAM_DEAL)``, every reshuffle from one generator on ``derive_seed(seed, STREAM_RESHUFFLE)``, MM-2, MM-8), the same
     Fisher-Yates and 16-bit draws as ``engine.Rng``, the same rules MM-1..MM-16 with every option,
     the same action ids as ``game.action_id`` (47 of them: cards by id, each jack once per wished
     suit, then ``draw`` 44, ``pass`` 45, ``take`` 46; built from ``MauMau.ACTIONS``), the same end
@@ -76,6 +76,7 @@ import numpy as np
 from numba import njit
 
 from mauseloch.core.engine import as_int, game_info
+from mauseloch.core.seeds import STREAM_BOTS, STREAM_DEAL, STREAM_RESHUFFLE
 from mauseloch.games.maumau import CARD_FIT, CARD_ID, JACK, JACKS, POINTS, SEVEN, SEVENS, SUIT_MASK, SUITS, MauMau
 from mauseloch.kernels.ausdiemaus import GOLDEN, LIMIT16, RECIP16, derive_seed, mix64
 
@@ -148,7 +149,6 @@ U58 = np.uint64(58)
 DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
 for _i in range(64):
     DEBRUIJN_INDEX[(((1 << _i) * 0x03F79D71B4CB0A89) & ((1 << 64) - 1)) >> 58] = _i
-STREAM_BOTS = 200  # mauseloch.study.simulate: the bot of seat s draws from derive_seed(game_seed, 200 + s)
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -232,7 +232,7 @@ def deal(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, seed: np.uint64,
 @njit(cache=True)
 def deal_seeded(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, game_seed: np.uint64, opts: np.ndarray) -> None:
     """Start ``new_game("mau-mau", seed=game_seed)``: its deck shuffled (MM-2), then dealt."""
-    rngs[R_DEAL] = derive_seed(game_seed, U1)
+    rngs[R_DEAL] = derive_seed(game_seed, np.uint64(STREAM_DEAL))
     rngs[R_DEAL + 1] = U0
     rngs[R_DEAL + 2] = U0
     for c in range(32):  # the canonical deck (FULL_DECK is card ids 0..31), shuffled in the discard area
@@ -249,7 +249,7 @@ def deal_deck(ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, game_seed: 
     rngs[R_SEED] = game_seed
     # MM-8: the reshuffles' own generator; the engine makes it at the first reshuffle, which
     # draws the same numbers as making it now.
-    rngs[R_STATE] = derive_seed(game_seed, np.uint64(2))
+    rngs[R_STATE] = derive_seed(game_seed, np.uint64(STREAM_RESHUFFLE))
     rngs[R_WORD] = U0
     rngs[R_CHUNKS] = U0
     dealt = 5 * n
@@ -639,7 +639,7 @@ def simulate_range(
     seed: np.uint64, start: int, stop: int, opts: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Games ``start .. stop - 1`` of ``mauseloch simulate mau-mau --seed seed`` with a random bot
-    on every seat, each exactly ``bots.random_bot.RandomBot(derive_seed(game_seed, 200 + s))``
+    on every seat, each exactly ``bots.random_bot.RandomBot(derive_seed(game_seed, STREAM_BOTS + s))``
     choosing ``legal[rng.below(len(legal))]``. Returns ``(reasons, moves, ranks, cards, points)``,
     row ``i - start`` for game i."""
     n = opts[O_PLAYERS]
@@ -999,7 +999,7 @@ def redeal(
         cards[j] = ids[ids.shape[0] - 1 - j]
     ints[I_PILE] = pile
     rngs[R_SEED] = seed
-    rngs[R_STATE] = derive_seed(seed, np.uint64(2))
+    rngs[R_STATE] = derive_seed(seed, np.uint64(STREAM_RESHUFFLE))
     rngs[R_WORD] = U0
     rngs[R_CHUNKS] = U0
 
@@ -1057,7 +1057,7 @@ def state_of(game: MauMau) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = game._reshuffle_rng
     rngs[R_SEED] = game.seed
     if rng is None:  # made from the seed at the first reshuffle (MM-8)
-        rngs[R_STATE] = derive_seed(np.uint64(game.seed), np.uint64(2))
+        rngs[R_STATE] = derive_seed(np.uint64(game.seed), np.uint64(STREAM_RESHUFFLE))
     else:
         rngs[R_STATE], rngs[R_WORD], rngs[R_CHUNKS] = rng.state, rng._word, rng._chunks
     return ints, cards, rngs
