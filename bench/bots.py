@@ -38,6 +38,7 @@ import mauseloch
 from mauseloch.bots import make_bot
 from mauseloch.bots.search import LEVELS, SearchBot, level_options
 from mauseloch.core.engine import Game, derive_seed
+from mauseloch.core.seeds import STREAM_RIVALS
 
 GAME = "mau-mau"
 BASE_SEED = 20_261_201
@@ -107,9 +108,9 @@ def play_one(task: tuple[int, int, int, str, Level]) -> dict[str, Any]:
     g = mauseloch.new_game(GAME, players=players, seed=seed)
     ref = [g]
     bots: list[Any] = [
-        _search(derive_seed(seed, 100 + s), variant, level, ref)
+        _search(derive_seed(seed, STREAM_RIVALS + s), variant, level, ref)
         if s == search_seat
-        else make_bot(GAME, "heuristic", seed=derive_seed(seed, 100 + s))
+        else make_bot(GAME, "heuristic", seed=derive_seed(seed, STREAM_RIVALS + s))
         for s in range(players)
     ]
     cpu: list[float] = []
@@ -236,7 +237,9 @@ def play_openspiel(task: tuple[int, int, int]) -> dict[str, Any]:
     game = pyspiel.load_game("mauseloch_maumau", {"players": 2})
     rs = np.random.RandomState(seed % (1 << 32))
     theirs = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, max_simulations=playouts, random_state=rs)
-    ours = SearchBot(derive_seed(seed, 101), kind="search", **(level_options("search") | {"iterations": playouts}))
+    ours = SearchBot(
+        derive_seed(seed, STREAM_RIVALS + 1), kind="search", **(level_options("search") | {"iterations": playouts})
+    )
     state = game.new_initial_state()
     state.apply_action(deal)  # the deal is the engine game of seed ``deal``
     cpu = {"ismcts": 0.0, "search": 0.0}
