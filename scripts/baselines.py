@@ -31,12 +31,12 @@ from typing import Any
 import mauseloch
 from mauseloch.bots import bot_kinds
 from mauseloch.core.engine import derive_seed, game_info
+from mauseloch.core.seeds import STREAM_SPEED
 from mauseloch.study import tournament
 from mauseloch.study.backend import LocalBackend
 from mauseloch.study.simulate import game_runner, make_spec, prepare_bots
 
 ROOT = Path(__file__).resolve().parent.parent
-STREAM_SPEED = 500  # speed games: derive_seed(seed, STREAM_SPEED + i)
 
 
 def strength(game: str, deals: int, seed: int, workers: int) -> dict[str, Any]:
