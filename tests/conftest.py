@@ -1,5 +1,5 @@
-"""Shared test settings: hypothesis profiles (select one with HYPOTHESIS_PROFILE=ci|dev), and
-the ``run_async`` fixture."""
+"""Shared test settings: hypothesis profiles (select one with HYPOTHESIS_PROFILE=ci|dev), the
+``slow`` mark of whole test folders, and the ``run_async`` fixture."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import asyncio
 import os
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -22,6 +23,20 @@ settings.register_profile(
 )
 settings.register_profile("dev", deadline=None, max_examples=500, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# Folders whose every test runs for seconds: a browser test drives chromium against a server
+# process of its own, a bench test runs a whole benchmark script. Elsewhere a long test carries
+# @pytest.mark.slow itself; `pytest -m "not slow"` is the quick loop.
+SLOW_FOLDERS = ("browser", "bench")
+TESTS = Path(__file__).parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by mark
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
+        if folder in SLOW_FOLDERS:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture
