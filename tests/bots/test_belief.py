@@ -12,7 +12,7 @@ from mauseloch.bots import make_bot
 from mauseloch.bots.belief import History
 from mauseloch.bots.search import SearchBot
 from mauseloch.core.engine import Rng, derive_seed
-from mauseloch.games.maumau import CARD_ID, MauMau
+from mauseloch.games.maumau import CARD_ID, MauMau, MauMauDraw
 from mauseloch.kernels import belief as kb
 
 OPTION_SETS = [
@@ -26,9 +26,9 @@ def _true_particle(game: MauMau, history: History) -> np.ndarray:
     """The real card of every position the history wrote down, then the draw pile top first."""
     n = game.players
     seq = [CARD_ID[c] for c in game._deck[: 5 * n + 1]]  # MM-2: the deal and the turned-up card
-    for entry in game._log:
-        if entry[0] == "draw":
-            seq += list(entry[2])
+    for entry in game.event_log():
+        if isinstance(entry, MauMauDraw):
+            seq += [CARD_ID[c] for c in entry.cards]
     assert len(seq) == len(history.owner)
     # the seat's own positions hold its cards in an order of its own: the same cards
     own = [p for p, k in enumerate(history.known) if k >= 0]

@@ -146,7 +146,7 @@ def test_kernel_steps_equal_engine(players: int, options: dict[str, Any], quota:
             assert rewards[k, :n].tolist() == pytest.approx(rewards_from(res["ranks"]))
             assert float(rewards[k].sum()) == pytest.approx(0.0, abs=1e-6)
             ends[res["reason"]] = ends.get(res["reason"], 0) + 1
-            for kind in {e[0] for e in g._log} & {"reshuffle", "jack_no_win", "take", "reverse"}:
+            for kind in {e["type"] for e in g.events} & {"reshuffle", "jack_no_win", "take", "reverse"}:
                 ends[kind] = ends.get(kind, 0) + 1  # the rare rules these games went through
             finished += 1
             games[k] = new_engine_game(players, seed, int(batch.game_index[k]), options)

@@ -106,7 +106,7 @@ def test_playout_steps_equal_the_engine(players: int, options: dict[str, Any], g
             assert meaningful(ints, cards, rngs) == meaningful(*kernel.state_of(g)), f"position {j}, move {played}"
             assert gen.tolist() == [rng.state, rng._word, rng._chunks]
         steps += played
-        reshuffles += any(e[0] == "reshuffle" for e in g._log)
+        reshuffles += any(e["type"] == "reshuffle" for e in g.events)
         cut += not g.is_over
         # scored as it stands: no move left to play
         assert kernel.playout(ints, cards, rngs, opts, gen, 0, SHARE, rewards, trace) == 0

@@ -17,6 +17,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
+import msgspec
+
+from mauseloch.core.events import Event, event_for  # noqa: F401  (event_for: re-exported)
+
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64's increment
 SEED_LIMIT = 1 << 53  # seeds survive JSON in a browser (exact in a double)
@@ -317,7 +321,6 @@ class GameInfo:
     ``match`` (its result carries card points that a match adds up).
     """
 
-
     name: str
     title: str
     min_players: int
@@ -562,17 +565,6 @@ def competition_ranks(keys: Sequence[Any]) -> list[int]:
     return [1 + sum(1 for other in keys if other < key) for key in keys]
 
 
-def event_for(event: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
-    """The copy of ``event`` that ``seat`` (None: a spectator) may see.
-
-    A private event carries its hidden part under ``cards``; the others get it without them.
-    """
-    owner = event.get("private")
-    if owner is None or owner == seat:
-        return event
-    return {k: v for k, v in event.items() if k not in ("cards", "private")}
-
-
 # --------------------------------------------------------------------------- the game base
 
 
@@ -595,9 +587,9 @@ class Game:
     _options: dict[str, Any]
     _deck: tuple[str, ...]
 
-    # Subclasses log events as compact tuples (fast); ``_event_dict`` turns an entry into a new
-    # public dict each time, so no caller can alter the log.
-    _log: list[Any]
+    # Subclasses log their declared event structs (games/<game>/events.py) as they happen;
+    # ``events`` hands out new dicts each time, so no caller can alter the log.
+    _log: list[Event]
     _moves: list[Any]  # (seat, move) or (seat, move, ms) in the order played
 
     def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
@@ -629,9 +621,6 @@ class Game:
     def result(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def _event_dict(self, entry: Any) -> dict[str, Any]:
-        raise NotImplementedError
-
     # -- shared -----------------------------------------------------------------------
     @property
     def players(self) -> int:
@@ -656,13 +645,18 @@ class Game:
     @property
     def events(self) -> list[dict[str, Any]]:
         """The full log as new dicts: a caller may change them without touching the game."""
-        to_dict = self._event_dict
-        return [to_dict(e) for e in self._log]
+        result: list[dict[str, Any]] = msgspec.to_builtins(self._log)
+        return result
 
     def events_since(self, index: int) -> list[dict[str, Any]]:
         """Events from position ``index`` of the log on (servers send only what is new)."""
-        to_dict = self._event_dict
-        return [to_dict(e) for e in self._log[as_int(index, "index", 0) :]]
+        result: list[dict[str, Any]] = msgspec.to_builtins(self._log[as_int(index, "index", 0) :])
+        return result
+
+    def event_log(self, index: int = 0) -> list[Event]:
+        """The log from position ``index`` on as the declared event structs: read them, never
+        change them; a private one is whole (redact with :func:`mauseloch.core.events.seen_by`)."""
+        return self._log[as_int(index, "index", 0) :]
 
     @property
     def event_count(self) -> int:

@@ -1,10 +1,14 @@
-"""Declared shapes of every game's events, and their JSON Schema (``docs/events.schema.json``).
+"""Events: each declared once, as a tagged msgspec struct, with its redaction rule.
 
-Each game module ends with one msgspec struct per event it logs (tagged by ``type``) and lists
-them in ``EVENTS``; an event that hides cards from other seats (``"private": seat``, see
-:func:`mauseloch.core.engine.event_for`) also has its redacted copy in ``PUBLIC_EVENTS``. The engine
-keeps logging plain dicts (the hot paths stay as they are); the structs are the contract that
-the tests hold every emitted event to, and that the page's event texts are checked against.
+A game declares its events in its package (``games/<game>/events.py``): one struct per event,
+tagged by ``type``, listed in the module's ``EVENTS = declare(...)``. The rules log these structs as they
+happen; ``Game.events`` hands out their JSON form (``msgspec.to_builtins``), so an event's
+shape exists only in its struct, and ``docs/events.schema.json`` is generated from the structs.
+
+The redaction rule: an event with a ``private`` field belongs to that seat, and its ``hidden``
+fields (the cards) are for that seat alone. Every other seat, and a spectator, receives the
+public copy: the event without ``private`` and without the hidden fields. The public copy's
+struct is derived from the private one (:func:`public_type`), never written by hand.
 
 Regenerate the schema file with ``python scripts/event_schema.py`` (``--check`` only compares).
 """
@@ -13,28 +17,105 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Any, Union
+from typing import Annotated, Any, ClassVar, Union
 
 import msgspec
-
-from mauseloch.core.engine import GAMES, event_for, game_info
 
 Seat = Annotated[int, msgspec.Meta(ge=0)]
 Count = Annotated[int, msgspec.Meta(ge=0)]
 PerSeat = list[int]  # a figure per seat, indexed by seat (result lists)
 
 SCHEMA_PATH = Path(__file__).resolve().parents[3] / "docs" / "events.schema.json"
+OWNER = "private"  # the field naming the seat a private event belongs to
+
+# event type -> the fields only its owner sees, over every game's declared events: the rule
+# ``event_for`` applies to an event's JSON form, which does not say which game logged it
+_HIDDEN: dict[str, frozenset[str]] = {}
 
 
 class Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
-    """Base of every event shape: the ``type`` tag names the event; no other field is allowed."""
+    """Base of every event shape: the ``type`` tag names the event; no other field is allowed.
+
+    A private event declares a ``private`` field (its owner's seat) and lists in ``hidden`` the
+    fields only that seat sees; every other field is public."""
+
+    hidden: ClassVar[tuple[str, ...]] = ()
+
+
+def tag(cls: type[Event]) -> str:
+    return str(cls.__struct_config__.tag)
+
+
+def fields(cls: type[Event]) -> tuple[str, ...]:
+    """The field names of an event shape (``type`` included)."""
+    return ("type", *cls.__struct_fields__)
+
+
+@cache
+def public_type(cls: type[Event]) -> type[Event]:
+    """The shape other seats see of ``cls``: ``cls`` itself for a public event, else a struct
+    of the same tag without ``private`` and the hidden fields (named ``<cls>Public``)."""
+    if not cls.hidden:
+        return cls
+    drop = {OWNER, *cls.hidden}
+    kept = [
+        (f.name, f.type) if f.required else (f.name, f.type, f.default)
+        for f in msgspec.structs.fields(cls)
+        if f.name not in drop
+    ]
+    made = msgspec.defstruct(
+        cls.__name__ + "Public", kept, bases=(Event,), tag=tag(cls), module=cls.__module__, kw_only=True
+    )
+    assert issubclass(made, Event)
+    public: type[Event] = made
+    public.__doc__ = f"What the other seats see of {tag(cls)!r}: {', '.join(sorted(cls.hidden))} left out."
+    return public
+
+
+def seen_by(event: Event, seat: int | None) -> Event:
+    """The copy of ``event`` that ``seat`` (None: a spectator) may see, as its struct."""
+    owner = getattr(event, OWNER, None)
+    if owner is None or owner == seat:
+        return event
+    public = public_type(type(event))
+    return public(**{name: getattr(event, name) for name in public.__struct_fields__})
+
+
+def event_for(event: Mapping[str, Any], seat: int | None) -> dict[str, Any] | None:
+    """The copy of ``event`` (an event's JSON form, as ``Game.events`` gives it) that ``seat``
+    (None: a spectator) may see: by the redaction rule of its declared struct."""
+    owner = event.get(OWNER)
+    if owner is None or owner == seat:
+        return event if isinstance(event, dict) else dict(event)
+    hidden = _HIDDEN.get(event.get("type"), frozenset()) | {OWNER}  # type: ignore[arg-type]
+    return {k: v for k, v in event.items() if k not in hidden}
+
+
+def declare(*events: type[Event]) -> tuple[type[Event], ...]:
+    """A game's events (its module's ``EVENTS``), checked and their redaction rules noted for
+    :func:`event_for`: a private event has the ``private`` field and its hidden fields, and an
+    event type hides the same fields in every game."""
+    for cls in events:
+        if not cls.hidden:
+            continue
+        missing = {OWNER, *cls.hidden} - set(cls.__struct_fields__)
+        if missing:
+            raise TypeError(f"{cls.__name__}: a private event needs the fields {sorted(missing)}")
+        kind, rule = tag(cls), frozenset(cls.hidden)
+        if _HIDDEN.setdefault(kind, rule) != rule:
+            raise TypeError(f"{cls.__name__}: {kind!r} events already hide {sorted(_HIDDEN[kind])} in another game")
+    return events
 
 
 def _module(game: str) -> ModuleType:
-    return sys.modules[game_info(game).factory.__module__]
+    from mauseloch.core.engine import game_info  # the engine logs events: imported when asked
+
+    rules = sys.modules[game_info(game).factory.__module__]
+    return sys.modules[rules.__name__.rsplit(".", 1)[0] + ".events"]
 
 
 def event_types(game: str) -> tuple[type[Event], ...]:
@@ -43,10 +124,13 @@ def event_types(game: str) -> tuple[type[Event], ...]:
 
 
 def public_event_types(game: str) -> tuple[type[Event], ...]:
-    """The shapes other seats see: private events replaced by their redacted copies."""
-    redacted = tuple(_module(game).PUBLIC_EVENTS)
-    tags = {cls.__struct_config__.tag for cls in redacted}
-    return tuple(cls for cls in event_types(game) if cls.__struct_config__.tag not in tags) + redacted
+    """The shapes other seats see: private events replaced by their derived public copies."""
+    return tuple(public_type(cls) for cls in event_types(game))
+
+
+def private_event_types(game: str) -> tuple[type[Event], ...]:
+    """The events of ``game`` that hide something from all but their owner."""
+    return tuple(cls for cls in event_types(game) if cls.hidden)
 
 
 def _union(types: tuple[type[Event], ...]) -> Any:
@@ -75,17 +159,10 @@ def check_seen(game: str, event: dict[str, Any], seat: int | None) -> Event:
     return check_event(game, copy, public=copy is not event)
 
 
-def fields(cls: type[Event]) -> tuple[str, ...]:
-    """The field names of an event shape (``type`` included)."""
-    return ("type", *cls.__struct_fields__)
-
-
-def tag(cls: type[Event]) -> str:
-    return str(cls.__struct_config__.tag)
-
-
 def schema() -> dict[str, Any]:
     """One JSON Schema document: per game, the union of its events and of their public copies."""
+    from mauseloch.core.engine import GAMES
+
     names = sorted(GAMES)
     unions = [u for name in names for u in _unions(name)]
     refs, components = msgspec.json.schema_components(unions, ref_template="#/$defs/{name}")

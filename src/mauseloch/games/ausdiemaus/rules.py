@@ -11,7 +11,9 @@ The fast kernel ``mauseloch.kernels.ausdiemaus`` plays the same games from the s
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from typing import Any, Final
+
+import msgspec
 
 from mauseloch.core.engine import (
     Clock,
@@ -28,11 +30,24 @@ from mauseloch.core.engine import (
     register,
 )
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE
+from mauseloch.games.ausdiemaus.events import (
+    AusDieMausCall,
+    AusDieMausCatch,
+    AusDieMausChase,
+    AusDieMausDeal,
+    AusDieMausEnd,
+    AusDieMausEscape,
+    AusDieMausFlip,
+    AusDieMausNewPile,
+    AusDieMausPileWon,
+    AusDieMausStart,
+    Reason,
+)
 
 CHEESE, MOUSE1, MOUSE2, MOUSE3, CAT = 0, 1, 2, 3, 4
 CARD_STR = ("cheese", "mouse1", "mouse2", "mouse3", "cat")
 CARD_ID = {s: c for c, s in enumerate(CARD_STR)}
-CALL = "Mouse, watch out, the cat is coming!"
+CALL: Final = "Mouse, watch out, the cat is coming!"
 
 # Canonical deck order (before the seeded shuffle); the kernel builds the same list.
 FULL_COUNTS = (58, 6, 6, 6, 14)  # 90 cards
@@ -109,8 +124,8 @@ class AusDieMaus(Game):
         # AM-11: positions after pile wins since the last chip was taken (a chip changes the
         # position for good, so older ones can never repeat) -> flip count when first seen.
         self._seen: dict[tuple[Any, ...], int] = {}
-        self._log.append(("deal", tuple(len(s) for s in self.stacks)))
-        self._log.append(("start", start))
+        self._log.append(AusDieMausDeal(stacks=[len(s) for s in self.stacks]))
+        self._log.append(AusDieMausStart(card=CARD_STR[start]))
 
     # ------------------------------------------------------------------ moves
     def legal_moves(self, seat: int | None = None) -> list[str]:
@@ -140,27 +155,27 @@ class AusDieMaus(Game):
         self.pile.append(card)
         self.flips += 1
         self._moves.append([p, "flip"])
-        log.append(("flip", p, card))
+        log.append(AusDieMausFlip(seat=p, card=CARD_STR[card]))
         phase = self.phase
         nxt = p + 1 if p + 1 < n else 0
         if phase == START:  # AM-8: the new pile's first card has no effect
-            log.append(("new_pile", p, card))
+            log.append(AusDieMausNewPile(seat=p, card=CARD_STR[card]))
             self.phase = NORMAL
         elif MOUSE1 <= card <= MOUSE3:  # AM-5 (also AM-6: a mouse passes the chase on at once)
             self.owner = p
             self.attempts = card
             self.phase = CHASE
-            log.append(("call", p, card, nxt))
-            log.append(("chase", p, nxt, card))
+            log.append(AusDieMausCall(seat=p, text=CALL, paws=card, chaser=nxt))
+            log.append(AusDieMausChase(owner=p, chaser=nxt, attempts_left=card))
         elif phase == CHASE:  # AM-6
             if card == CAT:
-                log.append(("catch", p, self.owner))
+                log.append(AusDieMausCatch(seat=p, owner=self.owner))
                 self._win_pile(p, True)
                 return
             self.attempts -= 1
-            log.append(("chase", self.owner, p, self.attempts))
+            log.append(AusDieMausChase(owner=self.owner, chaser=p, attempts_left=self.attempts))
             if self.attempts == 0:
-                log.append(("escape", self.owner, p))
+                log.append(AusDieMausEscape(seat=self.owner, chaser=p))
                 self._win_pile(self.owner, False)
                 return
             nxt = p  # the chaser tries again
@@ -184,7 +199,9 @@ class AusDieMaus(Game):
         if chip:
             self.chips[winner] += 1
             self.chips_left -= 1
-        self._log.append(("pile_won", winner, count, chip, self.chips[winner], self.chips_left))
+        self._log.append(
+            AusDieMausPileWon(seat=winner, count=count, chip=chip, chips=self.chips[winner], chips_left=self.chips_left)
+        )
         if chip and self.chips_left == 0:  # AM-9 comes before AM-11
             self._finish("chips", winner)
             return
@@ -201,12 +218,24 @@ class AusDieMaus(Game):
         self.phase = START  # AM-8: the winner starts the new pile
         self.to_move = winner
 
-    def _finish(self, reason: str, seat: int) -> None:
+    def _finish(self, reason: Reason, seat: int) -> None:
         self.is_over = True
         self.reason = reason
         self.to_move = None
         self._seen = {}
-        self._log.append(("end", reason, seat))
+        res = self.result()
+        self._log.append(
+            AusDieMausEnd(
+                reason=reason,
+                seat=seat,
+                flips=self.flips,
+                ranks=res["ranks"],
+                cards=res["cards"],
+                chips=res["chips"],
+                # AM-11: the flip count when the repeated position first occurred
+                loop_from=self.loop_from if reason == "endless" else msgspec.UNSET,
+            )
+        )
 
     # ------------------------------------------------------------------ search and learning (api.md v2)
     def clone(self) -> AusDieMaus:
@@ -216,7 +245,7 @@ class AusDieMaus(Game):
         new._deck = self._deck  # a tuple, and the options are read only through a proxy: shared
         new._options = self._options
         new.to_move, new.is_over, new.reason = self.to_move, self.is_over, self.reason
-        new._log = list(self._log)  # entries are tuples, never changed
+        new._log = list(self._log)  # entries are never changed after they are logged
         new._moves = list(self._moves)  # entries are never changed after they are appended
         new._seen = dict(self._seen)
         new.stacks = [deque(s) for s in self.stacks]
@@ -280,38 +309,6 @@ class AusDieMaus(Game):
             view["result"] = self.result()
         return view
 
-    def _event_dict(self, entry: tuple[Any, ...]) -> dict[str, Any]:
-        kind = entry[0]
-        if kind == "flip":
-            return {"type": "flip", "seat": entry[1], "card": CARD_STR[entry[2]]}
-        if kind == "call":
-            return {"type": "call", "seat": entry[1], "text": CALL, "paws": entry[2], "chaser": entry[3]}
-        if kind == "chase":
-            return {"type": "chase", "owner": entry[1], "chaser": entry[2], "attempts_left": entry[3]}
-        if kind == "catch":
-            return {"type": "catch", "seat": entry[1], "owner": entry[2]}
-        if kind == "escape":
-            return {"type": "escape", "seat": entry[1], "chaser": entry[2]}
-        if kind == "pile_won":
-            return {
-                "type": "pile_won", "seat": entry[1], "count": entry[2], "chip": entry[3],
-                "chips": entry[4], "chips_left": entry[5],
-            }  # fmt: skip
-        if kind == "new_pile":
-            return {"type": "new_pile", "seat": entry[1], "card": CARD_STR[entry[2]]}
-        if kind == "deal":
-            return {"type": "deal", "stacks": list(entry[1])}
-        if kind == "start":
-            return {"type": "start", "card": CARD_STR[entry[1]]}
-        if kind == "end":
-            res = self.result()
-            event = {"type": "end", "reason": entry[1], "seat": entry[2], "flips": self.flips}
-            event.update((k, res[k]) for k in ("ranks", "cards", "chips"))
-            if entry[1] == "endless":
-                event["loop_from"] = self.loop_from  # the flip count when the position first occurred
-            return event
-        raise AssertionError(f"unknown event {entry!r}")
-
 
 def _small_default(players: int, resolved: dict[str, Any]) -> bool:
     return players <= 3
@@ -364,86 +361,6 @@ INFO = register(
     )
 )
 AusDieMaus.info = INFO
-
-
-# --------------------------------------------------------------------------- event shapes
-# The declared shape of every event above (docs/events.schema.json is generated from them).
-# The engine logs plain dicts; tests/test_events.py holds every emitted event to these.
-# Aus die Maus! has no hidden event: every seat sees every event as it is.
-
-from typing import Annotated, Literal  # noqa: E402
-
-import msgspec  # noqa: E402
-
-from mauseloch.core.events import Count, Event, PerSeat, Seat  # noqa: E402
-
-Card = Annotated[str, msgspec.Meta(pattern="^(cheese|mouse[123]|cat)$")]
-
-
-class AusDieMausDeal(Event, tag="deal"):
-    stacks: list[int]  # cards per stack, by seat (AM-3)
-
-
-class AusDieMausStart(Event, tag="start"):
-    card: Card
-
-
-class AusDieMausFlip(Event, tag="flip"):
-    seat: Seat
-    card: Card
-
-
-class AusDieMausCall(Event, tag="call"):  # AM-5: a mouse flipped, the chase begins
-    seat: Seat  # the mouse's owner
-    text: Literal["Mouse, watch out, the cat is coming!"]
-    paws: Annotated[int, msgspec.Meta(ge=1, le=3)]
-    chaser: Seat
-
-
-class AusDieMausChase(Event, tag="chase"):
-    owner: Seat
-    chaser: Seat
-    attempts_left: Count
-
-
-class AusDieMausCatch(Event, tag="catch"):  # AM-6: the chaser's cat catches the mouse
-    seat: Seat  # the catcher
-    owner: Seat  # whose mouse it was
-
-
-class AusDieMausEscape(Event, tag="escape"):  # AM-7
-    seat: Seat  # the mouse's owner
-    chaser: Seat
-
-
-class AusDieMausPileWon(Event, tag="pile_won"):
-    seat: Seat
-    count: Count
-    chip: bool
-    chips: Count  # the winner's chips now
-    chips_left: Count
-
-
-class AusDieMausNewPile(Event, tag="new_pile"):  # AM-8
-    seat: Seat
-    card: Card
-
-
-class AusDieMausEnd(Event, tag="end"):
-    reason: Literal["chips", "empty_stack", "endless"]
-    seat: Seat
-    flips: Count
-    ranks: PerSeat
-    cards: PerSeat
-    chips: PerSeat
-    loop_from: Count | msgspec.UnsetType = msgspec.UNSET  # only when endless (AM-11)
-
-
-EVENTS = (
-    AusDieMausDeal, AusDieMausStart, AusDieMausFlip, AusDieMausCall, AusDieMausChase, AusDieMausCatch,
-    AusDieMausEscape, AusDieMausPileWon, AusDieMausNewPile, AusDieMausEnd,
-)  # fmt: skip
-PUBLIC_EVENTS: tuple[type[Event], ...] = ()
 
 
 AusDieMaus._register_actions(("flip",))  # the action space (api.md v2): one move

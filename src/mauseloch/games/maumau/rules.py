@@ -26,6 +26,24 @@ from mauseloch.core.engine import (
     register,
 )
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE, STREAM_RESHUFFLE
+from mauseloch.games.maumau.events import (
+    WISHES,
+    MauMauDeal,
+    MauMauDraw,
+    MauMauEnd,
+    MauMauJackNoWin,
+    MauMauMau,
+    MauMauMauMau,
+    MauMauPass,
+    MauMauPenalty,
+    MauMauPlay,
+    MauMauReshuffle,
+    MauMauReverse,
+    MauMauSkip,
+    MauMauStart,
+    MauMauTake,
+    MauMauWish,
+)
 from mauseloch.locale import t as say
 
 RANKS = "789TJQKA"
@@ -201,8 +219,9 @@ class MauMau(Game):
         self._legal: tuple[list[str], dict[str, int]] | None = None
         self._update_fit()
         for seat in range(players):
-            self._log.append(("deal", seat, self.hands[seat]))
-        self._log.append(("start", self.top))
+            cards = _bits_to_cards(self.hands[seat])
+            self._log.append(MauMauDeal(seat=seat, count=len(cards), cards=cards, private=seat))
+        self._log.append(MauMauStart(card=CARD_STR[self.top]))
 
     # ------------------------------------------------------------------ legal moves
     def _update_fit(self) -> None:
@@ -266,9 +285,9 @@ class MauMau(Game):
             self.wish = wish
             self.drawn = -1
             log = self._log
-            log.append(("play", actor, card))
+            log.append(MauMauPlay(seat=actor, card=CARD_STR[card]))
             if wish >= 0:
-                log.append(("wish", actor, wish))
+                log.append(MauMauWish(seat=actor, suit=WISHES[wish]))
                 # _update_fit inlined on the hot path; a played jack always carries a wish.
                 fit = SUIT_MASK[wish]
                 self.fit = fit & ~JACKS if self._no_jack_on_jack else fit | JACKS
@@ -282,23 +301,23 @@ class MauMau(Game):
                 if not (wish >= 0 and self._no_win_with_jack and self._can_draw()):
                     self._finish("out", actor)
                     return  # the winning card has no effect
-                log.append(("jack_no_win", actor))
+                log.append(MauMauJackNoWin(seat=actor))
                 self._draw(actor, 1)
                 nxt = (actor + d) % n
             else:
                 if left == 1:
-                    log.append(("mau", actor))  # MM-13
+                    log.append(MauMauMau(seat=actor))  # MM-13
                 rank = card & 7
                 if rank == SEVEN:  # MM-9
                     self.penalty += 2
                     nxt = (actor + d) % n
-                    log.append(("penalty", nxt, self.penalty))
+                    log.append(MauMauPenalty(seat=nxt, amount=self.penalty))
                 elif rank == EIGHT or (rank == ACE and self._ace_skips):  # MM-10, MM-11
-                    log.append(("skip", (actor + d) % n))
+                    log.append(MauMauSkip(seat=(actor + d) % n))
                     nxt = (actor + 2 * d) % n
                 elif rank == NINE:  # MM-10a
                     d = self.direction = -d
-                    log.append(("reverse", actor, d))
+                    log.append(MauMauReverse(seat=actor, direction=1 if d > 0 else -1))
                     nxt = actor if n == 2 else (actor + d) % n
                 else:
                     nxt = (actor + d) % n
@@ -312,7 +331,7 @@ class MauMau(Game):
                 self.to_move = (actor + self.direction) % self._players
         elif action == PASS:
             self.drawn = -1
-            self._log.append(("pass", actor))
+            self._log.append(MauMauPass(seat=actor))
             self.to_move = (actor + self.direction) % self._players
         else:
             self._take(actor)
@@ -395,18 +414,18 @@ class MauMau(Game):
                 if self._reshuffle_rng is None:  # MM-8: its own stream, apart from the deal
                     self._reshuffle_rng = Rng(derive_seed(self._seed, STREAM_RESHUFFLE))
                 self._reshuffle_rng.shuffle(pile)
-                self._log.append(("reshuffle", len(pile)))
+                self._log.append(MauMauReshuffle(count=len(pile)))
             got.append(pile.pop())
         hand = self.hands[seat]
         for c in got:
             hand |= 1 << c
         self.hands[seat] = hand
-        self._log.append(("draw", seat, tuple(got)))
+        self._log.append(MauMauDraw(seat=seat, count=len(got), cards=[CARD_STR[c] for c in got], private=seat))
         return got
 
     def _take(self, actor: int) -> None:
         amount = self.penalty
-        self._log.append(("take", actor, amount))  # then the draw event says how many came
+        self._log.append(MauMauTake(seat=actor, amount=amount))  # then the draw event says how many came
         self._draw(actor, amount)
         self.penalty = 0
         if not self._then_play:  # MM-9: taking costs the turn unless the option says otherwise
@@ -426,8 +445,8 @@ class MauMau(Game):
         self.to_move = None
         self._legal = None
         if winner is not None:
-            self._log.append(("mau_mau", winner))
-        self._log.append(("end", reason))
+            self._log.append(MauMauMauMau(seat=winner))
+        self._log.append(MauMauEnd(**self.result()))
 
     # ------------------------------------------------------------------ search and learning (api.md v2)
     def clone(self) -> MauMau:
@@ -438,7 +457,7 @@ class MauMau(Game):
         new._deck = self._deck  # a tuple, and the options are read only through a proxy: shared
         new._options = self._options
         new.to_move, new.is_over, new.reason, new.winner = self.to_move, self.is_over, self.reason, self.winner
-        new._log = list(self._log)  # entries are tuples, never changed
+        new._log = list(self._log)  # entries are never changed after they are logged
         new._moves = list(self._moves)
         new.hands = list(self.hands)  # ints: a copied list is a copied hand
         new.draw_pile = list(self.draw_pile)
@@ -641,37 +660,6 @@ class MauMau(Game):
             view["hands"] = [self.hand(s) for s in range(self._players)]
         return view
 
-    def _event_dict(self, entry: tuple[Any, ...]) -> dict[str, Any]:
-        kind = entry[0]
-        if kind == "play":
-            return {"type": "play", "seat": entry[1], "card": CARD_STR[entry[2]]}
-        if kind == "wish":
-            return {"type": "wish", "seat": entry[1], "suit": SUITS[entry[2]]}
-        if kind == "draw":
-            cards = [CARD_STR[c] for c in entry[2]]
-            return {"type": "draw", "seat": entry[1], "count": len(cards), "cards": cards, "private": entry[1]}
-        if kind == "penalty":
-            return {"type": "penalty", "seat": entry[1], "amount": entry[2]}
-        if kind == "take":
-            return {"type": "take", "seat": entry[1], "amount": entry[2]}
-        if kind == "skip":
-            return {"type": "skip", "seat": entry[1]}
-        if kind == "reverse":
-            return {"type": "reverse", "seat": entry[1], "direction": entry[2]}
-        if kind in ("pass", "mau", "mau_mau", "jack_no_win"):
-            return {"type": kind, "seat": entry[1]}
-        if kind == "reshuffle":
-            return {"type": "reshuffle", "count": entry[1]}
-        if kind == "deal":
-            cards = _bits_to_cards(entry[2])
-            return {"type": "deal", "seat": entry[1], "count": len(cards), "cards": cards, "private": entry[1]}
-        if kind == "start":
-            return {"type": "start", "card": CARD_STR[entry[1]]}
-        if kind == "end":
-            res = self.result()
-            return {"type": "end", **res}
-        raise AssertionError(f"unknown event {entry!r}")
-
 
 INFO = register(
     GameInfo(
@@ -715,117 +703,6 @@ INFO = register(
     )
 )
 MauMau.info = INFO
-
-
-# --------------------------------------------------------------------------- event shapes
-# The declared shape of every event above (docs/events.schema.json is generated from them).
-# The engine logs plain dicts; tests/test_events.py holds every emitted event to these.
-
-from typing import Annotated, Literal  # noqa: E402
-
-import msgspec  # noqa: E402
-
-from mauseloch.core.events import Count, Event, PerSeat, Seat  # noqa: E402
-
-Card = Annotated[str, msgspec.Meta(pattern="^[789TJQKA][CSHD]$")]
-Suit = Literal["C", "S", "H", "D"]
-
-
-class MauMauDeal(Event, tag="deal"):
-    """A hand dealt (private: only its seat sees the cards)."""
-
-    seat: Seat
-    count: Count
-    cards: list[Card]
-    private: Seat
-
-
-class MauMauDealPublic(Event, tag="deal"):
-    """What the other seats see of a deal."""
-
-    seat: Seat
-    count: Count
-
-
-class MauMauStart(Event, tag="start"):
-    card: Card  # the first upcard
-
-
-class MauMauPlay(Event, tag="play"):
-    seat: Seat
-    card: Card
-
-
-class MauMauWish(Event, tag="wish"):  # MM-8
-    seat: Seat
-    suit: Suit
-
-
-class MauMauDraw(Event, tag="draw"):
-    """Cards drawn (private)."""
-
-    seat: Seat
-    count: Count
-    cards: list[Card]
-    private: Seat
-
-
-class MauMauDrawPublic(Event, tag="draw"):
-    seat: Seat
-    count: Count
-
-
-class MauMauPenalty(Event, tag="penalty"):  # MM-6: the open seven-penalty
-    seat: Seat
-    amount: Count
-
-
-class MauMauTake(Event, tag="take"):  # the penalty taken; the draw event that follows has the cards
-    seat: Seat
-    amount: Count
-
-
-class MauMauSkip(Event, tag="skip"):  # MM-7
-    seat: Seat
-
-
-class MauMauReverse(Event, tag="reverse"):  # MM-9
-    seat: Seat
-    direction: Literal[1, -1]
-
-
-class MauMauPass(Event, tag="pass"):
-    seat: Seat
-
-
-class MauMauMau(Event, tag="mau"):
-    seat: Seat
-
-
-class MauMauMauMau(Event, tag="mau_mau"):
-    seat: Seat
-
-
-class MauMauJackNoWin(Event, tag="jack_no_win"):
-    seat: Seat
-
-
-class MauMauReshuffle(Event, tag="reshuffle"):
-    count: Count
-
-
-class MauMauEnd(Event, tag="end"):
-    reason: Literal["out", "stalemate", "move_limit"]
-    ranks: PerSeat
-    cards: PerSeat
-    points: PerSeat
-
-
-EVENTS = (
-    MauMauDeal, MauMauStart, MauMauPlay, MauMauWish, MauMauDraw, MauMauPenalty, MauMauTake, MauMauSkip,
-    MauMauReverse, MauMauPass, MauMauMau, MauMauMauMau, MauMauJackNoWin, MauMauReshuffle, MauMauEnd,
-)  # fmt: skip
-PUBLIC_EVENTS = (MauMauDealPublic, MauMauDrawPublic)
 
 
 # The action space (api.md v2): plain cards by card id, each jack with each wish, then the rest.

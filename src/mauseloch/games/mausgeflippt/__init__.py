@@ -4,16 +4,13 @@ mauseloch.games.mausgeflippt import ...`` reads the rules."""
 
 from __future__ import annotations
 
-from mauseloch.games.mausgeflippt.rules import (
+from mauseloch.games.mausgeflippt.cards import (
     CHEESE_ID,
     CHEESES,
     CLOTHING_DECK,
-    EVENTS,
     FACE_ID,
     FACES,
-    FLIP,
     FULL_DECK,
-    INFO,
     KINDS,
     MAX_CARDS_DEALT,
     MICE,
@@ -25,20 +22,17 @@ from mauseloch.games.mausgeflippt.rules import (
     N_CLOTHING,
     N_MICE,
     NFACES,
-    PUBLIC_EVENTS,
-    REVEAL,
     THIRD_COPIES,
-    TIMEOUT,
+)
+from mauseloch.games.mausgeflippt.events import (
+    EVENTS,
     Cheese,
     Face,
-    Mausgeflippt,
     MausgeflipptCatch,
     MausgeflipptCheeseOpen,
     MausgeflipptCheeseTaken,
     MausgeflipptDeal,
-    MausgeflipptDealPublic,
     MausgeflipptDraw,
-    MausgeflipptDrawPublic,
     MausgeflipptEnd,
     MausgeflipptLaundry,
     MausgeflipptMausgeflippt,
@@ -52,6 +46,13 @@ from mauseloch.games.mausgeflippt.rules import (
     MausgeflipptTimeout,
     MausgeflipptWrongCard,
     Mouse,
+)
+from mauseloch.games.mausgeflippt.rules import (
+    FLIP,
+    INFO,
+    REVEAL,
+    TIMEOUT,
+    Mausgeflippt,
     fits,
     parse_card,
 )
@@ -77,7 +78,6 @@ __all__ = [
     "N_CHEESES",
     "N_CLOTHING",
     "N_MICE",
-    "PUBLIC_EVENTS",
     "REVEAL",
     "THIRD_COPIES",
     "TIMEOUT",
@@ -88,9 +88,7 @@ __all__ = [
     "MausgeflipptCheeseOpen",
     "MausgeflipptCheeseTaken",
     "MausgeflipptDeal",
-    "MausgeflipptDealPublic",
     "MausgeflipptDraw",
-    "MausgeflipptDrawPublic",
     "MausgeflipptEnd",
     "MausgeflipptLaundry",
     "MausgeflipptMausgeflippt",

@@ -34,81 +34,43 @@ from mauseloch.core.engine import (
     whole_number,
 )
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE, STREAM_RESHUFFLE
-
-# --------------------------------------------------------------------------- cards
-
-KINDS: tuple[tuple[str, tuple[str, str]], ...] = (
-    ("trousers", ("blue", "brown")),
-    ("tie", ("blue", "yellow")),
-    ("belt", ("brown", "green")),
-    ("shoes", ("yellow", "blue")),
-    ("dress", ("red", "yellow")),
-    ("jacket", ("red", "green")),
-    ("tshirt", ("blue", "red")),
-    ("sneakers", ("red", "green")),
-    ("blazer", ("red", "blue")),
-    ("bag", ("brown", "yellow")),
-    ("ring", ("yellow", "green")),
-    ("shirt", ("green", "blue")),
-    ("cap", ("brown", "red")),
+from mauseloch.games.mausgeflippt.cards import (
+    CHEESE_ID,
+    CHEESES,
+    CLOTHING_DECK,
+    FACE_ID,
+    FACES,
+    FULL_DECK,
+    MAX_CARDS_DEALT,
+    MICE,
+    MOUSE_CHEESE,
+    MOUSE_ID,
+    MOUSE_MASK,
+    MOUSE_WEARS,
+    N_CHEESES,
+    N_CLOTHING,
+    N_MICE,
+    NFACES,
 )
-FACES: tuple[str, ...] = tuple(f"{kind}-{colour}" for kind, colours in KINDS for colour in colours)
-FACE_ID: dict[str, int] = {face: i for i, face in enumerate(FACES)}
-NFACES = len(FACES)
-THIRD_COPIES = ("trousers-blue", "tie-yellow", "dress-red", "shoes-blue", "tshirt-blue", "sneakers-red")
-# Unshuffled clothing: every face twice (three times for the six above), in table order.
-CLOTHING_DECK: tuple[str, ...] = tuple(face for face in FACES for _ in range(3 if face in THIRD_COPIES else 2))
-
-CHEESES: tuple[str, ...] = (
-    "emmental", "gouda", "brie", "camembert", "cheddar", "edam", "tilsiter", "parmesan", "roquefort",
-)  # fmt: skip
-CHEESE_ID: dict[str, int] = {c: i for i, c in enumerate(CHEESES)}
-
-_MOUSE_TABLE = """
-m01 belt-brown blazer-blue dress-red emmental
-m02 belt-green blazer-red trousers-brown edam
-m03 blazer-red cap-red tshirt-blue camembert
-m04 shirt-green sneakers-red tie-yellow gouda
-m05 blazer-blue ring-yellow shoes-yellow parmesan
-m06 blazer-red shoes-yellow sneakers-green emmental
-m07 blazer-blue tie-blue trousers-blue brie
-m08 bag-yellow shirt-green shoes-blue roquefort
-m09 bag-brown shoes-yellow tshirt-red brie
-m10 bag-yellow dress-red tie-blue tilsiter
-m11 bag-yellow trousers-blue tshirt-red camembert
-m12 belt-green jacket-red ring-green camembert
-m13 bag-brown ring-green tie-yellow cheddar
-m14 cap-red jacket-green shirt-blue parmesan
-m15 jacket-green ring-yellow tie-yellow gouda
-m16 blazer-red ring-green sneakers-red cheddar
-m17 bag-yellow sneakers-green tie-yellow brie
-m18 blazer-blue cap-brown tshirt-blue brie
-m19 shirt-green sneakers-green trousers-brown parmesan
-m20 dress-yellow jacket-green trousers-blue gouda
-m21 cap-brown dress-red sneakers-green camembert
-m22 bag-brown belt-brown tshirt-blue roquefort
-m23 dress-yellow trousers-brown tshirt-blue cheddar
-m24 bag-brown shirt-blue shoes-blue edam
-m25 belt-brown ring-green shirt-blue roquefort
-m26 belt-green ring-yellow shoes-blue emmental
-m27 belt-brown cap-red dress-yellow tilsiter
-m28 cap-red jacket-red shoes-yellow edam
-m29 jacket-red ring-yellow tie-blue cheddar
-m30 dress-red shirt-blue sneakers-red emmental
-m31 dress-yellow shoes-blue tshirt-red tilsiter
-m32 cap-brown jacket-red sneakers-red gouda
-"""
-_rows = [line.split() for line in _MOUSE_TABLE.strip().splitlines()]
-MICE: tuple[str, ...] = tuple(row[0] for row in _rows)
-MOUSE_ID: dict[str, int] = {m: i for i, m in enumerate(MICE)}
-MOUSE_WEARS: tuple[tuple[str, str, str], ...] = tuple((row[1], row[2], row[3]) for row in _rows)
-MOUSE_MASK: tuple[int, ...] = tuple(sum(1 << FACE_ID[f] for f in row[1:4]) for row in _rows)
-MOUSE_CHEESE: tuple[int, ...] = tuple(CHEESE_ID[row[4]] for row in _rows)
-del _rows
-
-FULL_DECK: tuple[str, ...] = CLOTHING_DECK + MICE + CHEESES
-N_CLOTHING, N_MICE, N_CHEESES = len(CLOTHING_DECK), len(MICE), len(CHEESES)  # 58, 32, 9
-MAX_CARDS_DEALT = N_CLOTHING
+from mauseloch.games.mausgeflippt.events import (
+    MausgeflipptCatch,
+    MausgeflipptCheeseOpen,
+    MausgeflipptCheeseTaken,
+    MausgeflipptDeal,
+    MausgeflipptDraw,
+    MausgeflipptEnd,
+    MausgeflipptLaundry,
+    MausgeflipptMausgeflippt,
+    MausgeflipptMouseUnder,
+    MausgeflipptMouseWon,
+    MausgeflipptProtectedCatch,
+    MausgeflipptReaction,
+    MausgeflipptReshuffle,
+    MausgeflipptReveal,
+    MausgeflipptRevealer,
+    MausgeflipptTimeout,
+    MausgeflipptWrongCard,
+)
 
 # Action codes: a catch is its face id; the rest are negative.
 FLIP, TIMEOUT, REVEAL = -1, -2, -3
@@ -243,8 +205,9 @@ class Mausgeflippt(Game):
         self._hands: list[list[str] | None] = [None] * players  # hand() cache, dropped on change
         # MG-1: seat 0 reveals first (the base class starts every game there)
         for seat in range(players):
-            self._log.append(("deal", seat, tuple(self._hand_ids(seat))))
-        self._log.append(("cheese_open", self.cheese_pile[0], len(self.cheese_pile)))
+            cards = [FACES[f] for f in self._hand_ids(seat)]
+            self._log.append(MausgeflipptDeal(seat=seat, count=len(cards), cards=cards, private=seat))
+        self._log.append(MausgeflipptCheeseOpen(cheese=CHEESES[self.cheese_pile[0]], left=len(self.cheese_pile)))
 
     # ------------------------------------------------------------------ legal moves
     def legal_moves(self, seat: int | None = None) -> list[str]:
@@ -335,24 +298,32 @@ class Mausgeflippt(Game):
         self.protected = MOUSE_CHEESE[m] == self.cheese_pile[0]
         self.to_move = None
         self._moves.append([self.revealer, "reveal"])
-        self._log.append(("reveal", self.revealer, m, self.protected))
+        self._log.append(
+            MausgeflipptReveal(
+                seat=self.revealer,
+                mouse=MICE[m],
+                wears=list(MOUSE_WEARS[m]),
+                cheese=CHEESES[MOUSE_CHEESE[m]],
+                protected=self.protected,
+            )
+        )
 
     def _react(self, actor: int, move: str, action: int, ms: int | None) -> None:
         m = self.current
         self.current = -1
         self._moves.append([actor, move] if ms is None else [actor, move, ms])
         log = self._log
-        log.append(("reaction", actor, move, ms))
+        log.append(MausgeflipptReaction(seat=actor, move=move, ms=ms))
         if action == TIMEOUT:  # MG-6
             self.mouse_pile.append(m)
             self.streak += 1
-            log.append(("timeout", self.revealer, m, self.streak))
-            log.append(("mouse_under", m, len(self.mouse_pile)))
+            log.append(MausgeflipptTimeout(seat=self.revealer, mouse=MICE[m], in_row=self.streak))
+            log.append(MausgeflipptMouseUnder(mouse=MICE[m], pile=len(self.mouse_pile)))
             self.revealer = (self.revealer + 1) % self._players
             if self.streak >= len(self.mouse_pile):  # MG-8: nobody will take the rest
                 self._finish("mice")
                 return
-            log.append(("revealer", self.revealer))
+            log.append(MausgeflipptRevealer(seat=self.revealer))
             self.to_move = self.revealer
             return
         self.streak = 0
@@ -360,55 +331,86 @@ class Mausgeflippt(Game):
             if action >= 0:
                 self._remove(actor, action, 1)
                 self.discard.append(action)
-                log.append(("protected_catch", actor, action, m))
+                log.append(MausgeflipptProtectedCatch(seat=actor, card=FACES[action], mouse=MICE[m]))
             else:
                 size = self.sizes[actor]
                 washed = self._wash(actor, self.masks[actor] & MOUSE_MASK[m])
-                log.append(("mausgeflippt", actor, m, False, tuple(washed), size, True))
+                log.append(
+                    MausgeflipptMausgeflippt(
+                        seat=actor,
+                        mouse=MICE[m],
+                        correct=False,
+                        fitting=[FACES[f] for f in washed],
+                        hand_count=size,
+                        protected=True,
+                    )
+                )
                 if washed:
                     self._to_laundry(actor, washed)
             cheese = self.cheese_pile.popleft()
             self.cheese[actor].append(CHEESES[cheese])
-            log.append(("cheese_taken", actor, cheese, m, len(self.cheese[actor])))
+            log.append(
+                MausgeflipptCheeseTaken(
+                    seat=actor, cheese=CHEESES[cheese], mouse=MICE[m], total=len(self.cheese[actor])
+                )
+            )
             self.mouse_pile.append(m)
-            log.append(("mouse_under", m, len(self.mouse_pile)))
+            log.append(MausgeflipptMouseUnder(mouse=MICE[m], pile=len(self.mouse_pile)))
             self._draw(actor, self.hand_size - self.sizes[actor])
             if not self.cheese_pile:
                 self._finish("cheese")  # MG-8
                 return
-            log.append(("cheese_open", self.cheese_pile[0], len(self.cheese_pile)))
+            log.append(MausgeflipptCheeseOpen(cheese=CHEESES[self.cheese_pile[0]], left=len(self.cheese_pile)))
         elif action >= 0:  # MG-3
             self._remove(actor, action, 1)
             if MOUSE_MASK[m] >> action & 1:
                 self.discard.append(action)
                 self.mice[actor] += 1
-                log.append(("catch", actor, action, m))
-                log.append(("mouse_won", actor, m, "catch", self.mice[actor]))
+                log.append(MausgeflipptCatch(seat=actor, card=FACES[action], mouse=MICE[m]))
+                log.append(MausgeflipptMouseWon(seat=actor, mouse=MICE[m], by="catch", total=self.mice[actor]))
             else:
-                log.append(("wrong_card", actor, action, m))
+                log.append(MausgeflipptWrongCard(seat=actor, card=FACES[action], mouse=MICE[m]))
                 self._to_laundry(actor, [action])
                 self.mouse_pile.append(m)
-                log.append(("mouse_under", m, len(self.mouse_pile)))
+                log.append(MausgeflipptMouseUnder(mouse=MICE[m], pile=len(self.mouse_pile)))
             self._draw(actor, 1)
         else:  # MG-4
             fitting = self.masks[actor] & MOUSE_MASK[m]
             if not fitting:
                 self.mice[actor] += 1
-                log.append(("mausgeflippt", actor, m, True, (), self.sizes[actor], False))
-                log.append(("mouse_won", actor, m, "flip", self.mice[actor]))
+                log.append(
+                    MausgeflipptMausgeflippt(
+                        seat=actor,
+                        mouse=MICE[m],
+                        correct=True,
+                        fitting=[],
+                        hand_count=self.sizes[actor],
+                        protected=False,
+                    )
+                )
+                log.append(MausgeflipptMouseWon(seat=actor, mouse=MICE[m], by="flip", total=self.mice[actor]))
             else:
                 size = self.sizes[actor]
                 washed = self._wash(actor, fitting)
-                log.append(("mausgeflippt", actor, m, False, tuple(washed), size, False))
+                log.append(
+                    MausgeflipptMausgeflippt(
+                        seat=actor,
+                        mouse=MICE[m],
+                        correct=False,
+                        fitting=[FACES[f] for f in washed],
+                        hand_count=size,
+                        protected=False,
+                    )
+                )
                 self._to_laundry(actor, washed)
                 self.mouse_pile.append(m)
-                log.append(("mouse_under", m, len(self.mouse_pile)))
+                log.append(MausgeflipptMouseUnder(mouse=MICE[m], pile=len(self.mouse_pile)))
                 self._draw(actor, len(washed))
         self.revealer = actor  # MG-6: the reacting player reveals next
         if not self.mouse_pile:
             self._finish("mice")  # MG-8: the last mouse is taken
             return
-        log.append(("revealer", actor))
+        log.append(MausgeflipptRevealer(seat=actor))
         self.to_move = actor
 
     def _remove(self, seat: int, face: int, n: int) -> None:
@@ -434,7 +436,9 @@ class Mausgeflippt(Game):
 
     def _to_laundry(self, seat: int, cards: list[int]) -> None:
         self.laundry[seat].extend(FACES[f] for f in cards)
-        self._log.append(("laundry", seat, tuple(cards), len(self.laundry[seat])))
+        self._log.append(
+            MausgeflipptLaundry(seat=seat, laundry=[FACES[f] for f in cards], total=len(self.laundry[seat]))
+        )
 
     def _draw(self, seat: int, count: int) -> None:
         """Draw up to ``count`` cards, reshuffling the discard pile when needed (MG-7)."""
@@ -451,20 +455,22 @@ class Mausgeflippt(Game):
                 pile.extend(self.discard)
                 self.discard.clear()
                 self._reshuffle_rng.shuffle(pile)
-                self._log.append(("reshuffle", len(pile)))
+                self._log.append(MausgeflipptReshuffle(count=len(pile)))
             f = pile.pop()
             got.append(f)
             counts[f] += 1
             self.masks[seat] |= 1 << f
         self.sizes[seat] += len(got)
-        self._log.append(("draw", seat, tuple(got), count))
+        self._log.append(
+            MausgeflipptDraw(seat=seat, count=len(got), wanted=count, cards=[FACES[f] for f in got], private=seat)
+        )
 
     def _finish(self, reason: str) -> None:
         self.is_over = True
         self.reason = reason
         self.to_move = None
         self.current = -1
-        self._log.append(("end", reason))
+        self._log.append(MausgeflipptEnd(**self.result()))
 
     # ------------------------------------------------------------------ search and learning (api.md v2)
     def clone(self) -> Mausgeflippt:
@@ -475,7 +481,7 @@ class Mausgeflippt(Game):
         new._options = self._options
         new.to_move, new.is_over, new.reason = self.to_move, self.is_over, self.reason
         new.hand_size, new.window_ms = self.hand_size, self.window_ms
-        new._log = list(self._log)  # entries are tuples, never changed
+        new._log = list(self._log)  # entries are never changed after they are logged
         new._moves = list(self._moves)  # entries are never changed after they are appended
         new._reshuffle_rng = self._reshuffle_rng.copy()
         new.counts = [list(c) for c in self.counts]
@@ -614,71 +620,6 @@ class Mausgeflippt(Game):
             view["hands"] = [self.hand(s) for s in range(self._players)]
         return view
 
-    def _event_dict(self, entry: tuple[Any, ...]) -> dict[str, Any]:
-        kind = entry[0]
-        if kind == "reveal":
-            m = entry[2]
-            return {
-                "type": "reveal",
-                "seat": entry[1],
-                "mouse": MICE[m],
-                "wears": list(MOUSE_WEARS[m]),
-                "cheese": CHEESES[MOUSE_CHEESE[m]],
-                "protected": entry[3],
-            }
-        if kind == "reaction":
-            return {"type": "reaction", "seat": entry[1], "move": entry[2], "ms": entry[3]}
-        if kind in ("catch", "wrong_card", "protected_catch"):
-            return {"type": kind, "seat": entry[1], "card": FACES[entry[2]], "mouse": MICE[entry[3]]}
-        if kind == "mausgeflippt":
-            return {
-                "type": "mausgeflippt",
-                "seat": entry[1],
-                "mouse": MICE[entry[2]],
-                "correct": entry[3],
-                "fitting": [FACES[f] for f in entry[4]],
-                "hand_count": entry[5],
-                "protected": entry[6],
-            }
-        if kind == "mouse_won":
-            return {"type": "mouse_won", "seat": entry[1], "mouse": MICE[entry[2]], "by": entry[3], "total": entry[4]}
-        if kind == "mouse_under":
-            return {"type": "mouse_under", "mouse": MICE[entry[1]], "pile": entry[2]}
-        if kind == "laundry":
-            return {"type": "laundry", "seat": entry[1], "laundry": [FACES[f] for f in entry[2]], "total": entry[3]}
-        if kind == "cheese_taken":
-            return {
-                "type": "cheese_taken",
-                "seat": entry[1],
-                "cheese": CHEESES[entry[2]],
-                "mouse": MICE[entry[3]],
-                "total": entry[4],
-            }
-        if kind == "cheese_open":
-            return {"type": "cheese_open", "cheese": CHEESES[entry[1]], "left": entry[2]}
-        if kind == "draw":
-            cards = [FACES[f] for f in entry[2]]
-            return {
-                "type": "draw",
-                "seat": entry[1],
-                "count": len(cards),
-                "wanted": entry[3],
-                "cards": cards,
-                "private": entry[1],
-            }
-        if kind == "timeout":
-            return {"type": "timeout", "seat": entry[1], "mouse": MICE[entry[2]], "in_row": entry[3]}
-        if kind == "revealer":
-            return {"type": "revealer", "seat": entry[1]}
-        if kind == "reshuffle":
-            return {"type": "reshuffle", "count": entry[1]}
-        if kind == "deal":
-            cards = [FACES[f] for f in entry[2]]
-            return {"type": "deal", "seat": entry[1], "count": len(cards), "cards": cards, "private": entry[1]}
-        if kind == "end":
-            return {"type": "end", **self.result()}
-        raise AssertionError(f"unknown event {entry!r}")
-
 
 INFO = register(
     GameInfo(
@@ -722,160 +663,6 @@ INFO = register(
     )
 )
 Mausgeflippt.info = INFO
-
-
-# --------------------------------------------------------------------------- event shapes
-# The declared shape of every event above (docs/events.schema.json is generated from them).
-# The engine logs plain dicts; tests/test_events.py holds every emitted event to these.
-# Mausgeflippt's ``catch`` (a card laid on a mouse) is not Aus die Maus!'s ``catch`` (a cat).
-
-from typing import Annotated, Literal  # noqa: E402
-
-import msgspec  # noqa: E402
-
-from mauseloch.core.events import Count, Event, PerSeat, Seat  # noqa: E402
-
-
-def _one_of(words: tuple[str, ...]) -> str:
-    return "^(" + "|".join(words) + ")$"  # plain words and hyphens: nothing to escape
-
-
-Face = Annotated[str, msgspec.Meta(pattern=_one_of(FACES))]
-Mouse = Annotated[str, msgspec.Meta(pattern=_one_of(MICE))]
-Cheese = Annotated[str, msgspec.Meta(pattern=_one_of(CHEESES))]
-
-
-class MausgeflipptDeal(Event, tag="deal"):
-    """A hand dealt (private)."""
-
-    seat: Seat
-    count: Count
-    cards: list[Face]
-    private: Seat
-
-
-class MausgeflipptDealPublic(Event, tag="deal"):
-    seat: Seat
-    count: Count
-
-
-class MausgeflipptCheeseOpen(Event, tag="cheese_open"):
-    cheese: Cheese  # the cheese now face up
-    left: Count
-
-
-class MausgeflipptReveal(Event, tag="reveal"):  # MG-2: a mouse turned face up, the window opens
-    seat: Seat
-    mouse: Mouse
-    wears: list[Face]
-    cheese: Cheese
-    protected: bool
-
-
-class MausgeflipptReaction(Event, tag="reaction"):  # the reaction that resolved the window
-    seat: Seat
-    move: str
-    ms: Count | None
-
-
-class MausgeflipptCatch(Event, tag="catch"):  # MG-3: a fitting card laid on the mouse
-    seat: Seat
-    card: Face
-    mouse: Mouse
-
-
-class MausgeflipptWrongCard(Event, tag="wrong_card"):  # MG-4
-    seat: Seat
-    card: Face
-    mouse: Mouse
-
-
-class MausgeflipptProtectedCatch(Event, tag="protected_catch"):  # MG-5
-    seat: Seat
-    card: Face
-    mouse: Mouse
-
-
-class MausgeflipptMausgeflippt(Event, tag="mausgeflippt"):  # the shout, right or wrong
-    seat: Seat
-    mouse: Mouse
-    correct: bool
-    fitting: list[Face]  # the fitting cards the shouter held (washed when wrong)
-    hand_count: Count
-    protected: bool
-
-
-class MausgeflipptMouseWon(Event, tag="mouse_won"):
-    seat: Seat
-    mouse: Mouse
-    by: Literal["catch", "flip"]
-    total: Count
-
-
-class MausgeflipptMouseUnder(Event, tag="mouse_under"):  # the mouse goes under the mouse pile
-    mouse: Mouse
-    pile: Count
-
-
-class MausgeflipptLaundry(Event, tag="laundry"):
-    seat: Seat
-    laundry: list[Face]
-    total: Count
-
-
-class MausgeflipptCheeseTaken(Event, tag="cheese_taken"):
-    seat: Seat
-    cheese: Cheese
-    mouse: Mouse
-    total: Count
-
-
-class MausgeflipptDraw(Event, tag="draw"):
-    """Cards drawn (private)."""
-
-    seat: Seat
-    count: Count
-    wanted: Count
-    cards: list[Face]
-    private: Seat
-
-
-class MausgeflipptDrawPublic(Event, tag="draw"):
-    seat: Seat
-    count: Count
-    wanted: Count
-
-
-class MausgeflipptTimeout(Event, tag="timeout"):  # MG-6
-    seat: Seat
-    mouse: Mouse
-    in_row: Count
-
-
-class MausgeflipptRevealer(Event, tag="revealer"):
-    seat: Seat
-
-
-class MausgeflipptReshuffle(Event, tag="reshuffle"):
-    count: Count
-
-
-class MausgeflipptEnd(Event, tag="end"):  # MG-8, MG-9
-    reason: Literal["mice", "cheese"]
-    ranks: PerSeat
-    mice: PerSeat
-    laundry: PerSeat
-    cheese: PerSeat
-    score: PerSeat
-
-
-EVENTS = (
-    MausgeflipptDeal, MausgeflipptCheeseOpen, MausgeflipptReveal, MausgeflipptReaction, MausgeflipptCatch,
-    MausgeflipptWrongCard, MausgeflipptProtectedCatch, MausgeflipptMausgeflippt, MausgeflipptMouseWon,
-    MausgeflipptMouseUnder, MausgeflipptLaundry, MausgeflipptCheeseTaken, MausgeflipptDraw, MausgeflipptTimeout,
-    MausgeflipptRevealer, MausgeflipptReshuffle, MausgeflipptEnd,
-)  # fmt: skip
-PUBLIC_EVENTS = (MausgeflipptDealPublic, MausgeflipptDrawPublic)
 
 
 # The action space (api.md v2): a catch per clothing face, then flip, timeout and reveal.
