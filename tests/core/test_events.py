@@ -68,6 +68,7 @@ def check_all(name: str, g: mauseloch.Game) -> collections.Counter[str]:
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(mauseloch.GAMES))
 def test_every_event_fits_its_struct_with_random_options(name: str) -> None:
     @settings(max_examples=25)
@@ -79,6 +80,7 @@ def test_every_event_fits_its_struct_with_random_options(name: str) -> None:
     run()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(mauseloch.GAMES))
 def test_seeded_games_use_every_declared_event(name: str) -> None:
     """Over seeded games every declared shape occurs (none is dead or misnamed)."""

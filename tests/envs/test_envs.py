@@ -414,6 +414,7 @@ def test_gymnasium_env_checker_passes_with_the_defaults() -> None:
     check_env(gymnasium.make("mauseloch/MauMau-v0", players=4, render_mode="ansi").unwrapped)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "code",
     [

@@ -103,6 +103,7 @@ def test_actions_encode_reaction_and_time_bucket() -> None:
     assert env.decode(7) == ("catch " + REACTIONS[1][6:], 300)
 
 
+@pytest.mark.slow
 def test_masks_are_the_engines_legal_reactions_in_every_bucket() -> None:
     env = parallel_env(players=3, hand_size=4)
     rng = np.random.default_rng(1)

@@ -69,6 +69,7 @@ def test_load_game_refuses_bad_parameters(params: dict[str, object]) -> None:
         pyspiel.load_game("mauseloch_maumau", params)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "params"),
     [
@@ -192,6 +193,7 @@ def test_openspiel_ismcts_plays_mau_mau() -> None:
         state.apply_action(action)
 
 
+@pytest.mark.slow
 def test_openspiel_mccfr_lowers_nash_conv_on_a_small_variant() -> None:
     """Four deals, four moves: a game small enough to measure exploitability exactly."""
     game = pyspiel.load_game("mauseloch_maumau", {"players": 2, "deals": 4, "move_limit": 4})
@@ -205,6 +207,7 @@ def test_openspiel_mccfr_lowers_nash_conv_on_a_small_variant() -> None:
     assert after < before / 3
 
 
+@pytest.mark.slow
 def test_openspiel_policy_gradient_trains_on_mau_mau() -> None:
     torch = pytest.importorskip("torch")
     from open_spiel.python.pytorch import policy_gradient

@@ -175,6 +175,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 def test_rlcard_dmc_trains(tmp_path: Path) -> None:
     """DMC with one actor process, in a process of its own: RLCard's learner waits for its actor
     without a time-out, so an actor lost inside a test worker would hang the whole suite; here it

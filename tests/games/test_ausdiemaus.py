@@ -409,6 +409,7 @@ def test_simulate_default_runner_for_other_games_is_deterministic() -> None:
     assert report(spec, simulate(spec, 24, workers=1)) == report(spec, simulate(spec, 24, workers=2))
 
 
+@pytest.mark.slow
 def test_simulate_command_json_and_bad_arguments(tmp_path: Path) -> None:
     runner = CliRunner()
     plot = tmp_path / "sim.png"

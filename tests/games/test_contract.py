@@ -329,6 +329,7 @@ def test_new_game_with_defaults_for_every_player_count(name: str) -> None:
 # --------------------------------------------------------------------------- playing
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_random_games_to_the_end(name: str) -> None:
     for n, seed in [(p, base + p) for p in _players(name) for base in (1000, 2000)]:

@@ -29,6 +29,7 @@ def engine_outcome(game: mauseloch.Game) -> tuple[int, int, list[int], list[int]
     return kernel.REASON_CODES[res["reason"]], flips, res["cards"], res["chips"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "small"), CASES, ids=[f"{n}p-{'small' if s else 'full'}" for n, s in CASES])
 def test_kernel_equals_engine_on_seeded_deals(players: int, small: bool) -> None:
     seed = 1000 * players + small
@@ -98,6 +99,7 @@ def test_kernel_bounded_draws_need_no_division() -> None:
         assert np.array_equal(v - q * np.uint64(n), v % np.uint64(n)), n
 
 
+@pytest.mark.slow
 def test_kernel_equals_engine_with_other_chip_counts() -> None:
     rng = Rng(77)
     for players, small, chips in ((2, True, 1), (3, False, 2), (4, False, 30), (5, True, 12), (6, False, 100)):

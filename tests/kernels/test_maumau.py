@@ -99,6 +99,7 @@ def new_engine_game(players: int, seed: int, index: int, options: dict[str, Any]
     return g
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("players", "options", "quota"), CONFIGS, ids=[f"{n}p-{i}" for i, (n, _, _) in enumerate(CONFIGS)]
 )

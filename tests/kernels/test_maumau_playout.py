@@ -82,6 +82,7 @@ def rewards_of(g: MauMau, players: int) -> list[float]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("players", "options", "games"), CONFIGS, ids=[f"{n}p-{i}" for i, (n, _, _) in enumerate(CONFIGS)]
 )
@@ -170,6 +171,7 @@ def test_bot_kernels_are_cached_and_prepared_once() -> None:
     assert not kernels_need_compiling()
 
 
+@pytest.mark.slow
 def test_an_empty_numba_cache_means_the_bots_compile(tmp_path: Any) -> None:
     import os
     import subprocess

@@ -31,6 +31,7 @@ minutes = 0.05
 """
 
 
+@pytest.mark.slow
 def test_a_tiny_run_trains_checkpoints_and_resumes(tmp_path: Path) -> None:
     config = tmp_path / "tiny.toml"
     config.write_text(TINY)
@@ -81,6 +82,7 @@ def test_an_unknown_setting_is_refused(tmp_path: Path) -> None:
         Config.load(config)
 
 
+@pytest.mark.slow
 def test_the_same_seed_trains_the_same_weights(tmp_path: Path) -> None:
     """Training is deterministic for a seed and a number of updates (one thread)."""
     config = Config(seed=5, hidden=[8], batch_size=32, buffer=2000, games={"2": 8}, minutes=1.0)

@@ -223,6 +223,7 @@ def test_a_refereed_record_with_remote_claims_replays() -> None:
     assert [[d["move"], d["ms"]] for d in decisions] == [m[1:] for m in played]
 
 
+@pytest.mark.slow
 def test_the_benchmark_plays_every_cheat_through_the_real_server() -> None:
     """bench/fairness.py --smoke --json: every cheat is reported (no timing is asserted here)."""
     import subprocess

@@ -172,6 +172,7 @@ class StillBot(ScriptedBot):
         return None, 0
 
 
+@pytest.mark.slow
 def test_simulator_and_terminal_give_the_same_game_for_the_same_reaction_times(run_async: Any) -> None:
     options = {"hand_size": 4, "window_ms": 2000}
     sim_game = mauseloch.new_game(GAME, players=3, seed=42, options=options)

@@ -164,6 +164,7 @@ class Attacker:
         assert await socket.until_pong() in ([], ["presence"]), self.table
 
 
+@pytest.mark.slow
 def test_hostile_messages_change_nothing(make_client: AppFactory, caplog: pytest.LogCaptureFixture) -> None:
     client = make_client()
     app = client.app

@@ -79,6 +79,7 @@ def test_alone_a_pause_freezes_the_clock_and_the_stand_in_waits(make_client: App
     assert table.row.by[version] == "stand-in"
 
 
+@pytest.mark.slow
 def test_bots_wait_while_paused(make_client: AppFactory) -> None:
     delay = 1.0  # seconds a bot waits before it moves: time enough to pause during its turn
     client = make_client(clock_scale=SCALE, bot_delay=delay)
@@ -174,6 +175,7 @@ def test_a_restart_keeps_the_pause_and_the_time_left(make_client: AppFactory, db
     assert anna.live is not None and anna.live["deadline"]["left"] == round(frozen.left, 3)
 
 
+@pytest.mark.slow
 def test_a_pause_holds_the_next_mouse_back(make_client: AppFactory) -> None:
     client = make_client(clock_scale=1.0)  # a 3 s countdown before the first mouse
     created = create_table(client, [HUMAN, {"kind": "bot", "bot": "normal"}], game="mausgeflippt", clock="normal")
@@ -191,6 +193,7 @@ def test_a_pause_holds_the_next_mouse_back(make_client: AppFactory) -> None:
     anna.until(lambda p: p.state is not None and p.state["version"] > 0)  # the mouse comes after the rest
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")

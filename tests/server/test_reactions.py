@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 import mauseloch
@@ -55,6 +56,7 @@ def react(player: Player, window: dict[str, Any], move: str, ms: int = REACT_MS)
     player.send({"type": "react", "move": move, "version": window["version"], "ms": ms})
 
 
+@pytest.mark.slow
 def test_people_and_bots_react_and_every_claim_is_recorded(
     make_client: AppFactory, seeds: Callable[[int], None]
 ) -> None:

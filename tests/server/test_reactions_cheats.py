@@ -14,6 +14,8 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+import pytest
+
 from mauseloch.server.storage import Store
 
 from ..browser.conftest import Server, server_fixture
@@ -50,6 +52,7 @@ class HoldingClient(DelayedClient):
         self.send(ws, msg | {"ms": CLAIM_MS})  # it reacted CHEAT_MS after the show
 
 
+@pytest.mark.slow
 def test_held_clock_answers_do_not_buy_a_faster_reaction(
     server: Server, run_async: Callable[[Coroutine[Any, Any, None]], None]
 ) -> None:

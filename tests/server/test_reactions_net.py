@@ -19,6 +19,7 @@ import urllib.request
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+import pytest
 import websockets
 
 from mauseloch.server.storage import Store
@@ -154,6 +155,7 @@ class DelayedClient:
         self.send(ws, msg, msg["version"])
 
 
+@pytest.mark.slow
 def test_the_truly_faster_reactor_wins_over_a_slower_line(
     server: Server, run_async: Callable[[Coroutine[Any, Any, None]], None]
 ) -> None:

@@ -33,6 +33,7 @@ def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
         proc.wait(GUARD)
 
 
+@pytest.mark.slow
 def test_serve_plays_over_real_sockets(server: str) -> None:
     with httpx.Client(base_url=f"http://{server}", trust_env=False, timeout=GUARD) as http:
         created = http.post(
@@ -55,6 +56,7 @@ def test_serve_plays_over_real_sockets(server: str) -> None:
         assert http.get(f"/api/tables/{created['table']}").json()["version"] == 0  # alive, unchanged
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("server", [("--max-sockets-per-address", "1")], ids=["one-socket"], indirect=True)
 @pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")
 def test_a_socket_flood_is_refused_before_its_handshake_is_read(server: str) -> None:

@@ -344,6 +344,7 @@ def live_next(player: Player) -> str | None:
     return player.live["next"]  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow
 def test_someone_gone_after_the_game_does_not_hold_up_a_rematch(make_client: AppFactory) -> None:
     client = make_client(clock_scale=FAST)
     _table, anna, ben, _ = duel(client, clock="fast", options={"move_limit": 10})

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import mauseloch
 from mauseloch.bots import make_bot
 from mauseloch.core.record import save
@@ -155,6 +157,7 @@ def test_events_and_the_end_in_german() -> None:
     assert "Game over: nobody reacted to the last 3 mice." in (describe({"type": "end", "reason": "mice"}, 0, 3) or "")
 
 
+@pytest.mark.slow
 def test_a_whole_game_ends_with_german_results(run_async: Any) -> None:
     async def play() -> tuple[Any, str, str]:
         from textual.widgets import RichLog

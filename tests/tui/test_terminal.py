@@ -502,6 +502,7 @@ def _exit_code(child: subprocess.Popen[bytes], seen: bytearray) -> int:
         pytest.fail(f"no exit 60 s after Ctrl-C; the screen:\n{seen.decode(errors='replace')}")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_a_real_ctrl_c_in_a_terminal_leaves_mau_mau_cleanly(tmp_path: Path) -> None:
     target = tmp_path / "game.json"
@@ -517,6 +518,7 @@ def test_a_real_ctrl_c_in_a_terminal_leaves_mau_mau_cleanly(tmp_path: Path) -> N
     assert target.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_a_ctrl_c_the_moment_the_prompt_shows_is_never_lost(tmp_path: Path) -> None:
     """``input()`` blocks in C, and a SIGINT that came just before its read waited there for the next
@@ -563,6 +565,7 @@ def test_ctrl_c_always_reaches_the_main_thread(tmp_path: Path) -> None:
     assert all(mask & sigint for mask in masks.values()), masks
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_ctrl_c_in_the_mausgeflippt_screen_offers_to_save(tmp_path: Path) -> None:
     """Ctrl-C is a key inside the full-screen app (no SIGINT): it leaves, and like Ctrl-C in the
