@@ -9,8 +9,8 @@ import pytest
 
 import mauseloch
 from mauseloch.bots import make_bot
-from mauseloch.core.match import Match, deal_seed, replay_match
-from mauseloch.core.record import load_any, save
+from mauseloch.core.match import Match, deal_seed, load_any, replay_match
+from mauseloch.core.record import save
 
 
 def play_out(match: Match, deals: int | None = None) -> None:

@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import mauseloch
-from mauseloch.server.session import _marked, record_of, replay_frames
+from mauseloch.server.table.records import marked, record_of, replay_frames
 
 from .conftest import AppFactory
 from .helpers import HUMAN, Player, create_table, join, seated
@@ -167,5 +167,5 @@ def test_with_the_clock_off_the_revealer_turns_the_mouse(make_client: AppFactory
 def test_a_stand_ins_mark_keeps_an_events_own_by() -> None:
     """Mausgeflippt's mouse_won says how the mouse was won (``by``: catch or flip); a stand-in's
     move marks its events ``by: stand-in`` without overwriting that."""
-    marked = _marked([{"type": "mouse_won", "by": "flip"}, {"type": "draw"}], "stand-in")
-    assert marked == [{"type": "mouse_won", "by": "flip"}, {"type": "draw", "by": "stand-in"}]
+    events = marked([{"type": "mouse_won", "by": "flip"}, {"type": "draw"}], "stand-in")
+    assert events == [{"type": "mouse_won", "by": "flip"}, {"type": "draw", "by": "stand-in"}]

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import mauseloch
 from mauseloch.cli import app
 from mauseloch.core.dealcode import code_of
-from mauseloch.core.record import load_any
+from mauseloch.core.match import load_any
 from mauseloch.tui.words import german_card, to_notation
 
 runner = CliRunner()

@@ -14,6 +14,7 @@ record (every deal's record) replays to the same standings.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from mauseloch.core.engine import (
@@ -26,6 +27,7 @@ from mauseloch.core.engine import (
     new_game,
     whole_number,
 )
+from mauseloch.core.record import read_json, replay
 
 MATCH_GAMES = ("mau-mau",)  # games whose result carries card points to add up
 MATCH_KEYS = ("match", "game", "players", "options", "seed", "deals", "target", "games")
@@ -201,8 +203,6 @@ def is_match_record(record: Any) -> bool:
 def replay_match(record: Any) -> Match:
     """The match a match record describes, every deal replayed and booked; the last deal may be
     unfinished (a saved match goes on from there). ``ValueError`` names what is wrong."""
-    from mauseloch.core.record import replay
-
     if not isinstance(record, dict):
         raise ValueError(f"a record must be a JSON object, got {type(record).__name__}")
     missing = [k for k in MATCH_KEYS if k not in record]
@@ -233,3 +233,13 @@ def replay_match(record: Any) -> Match:
         if game.is_over:
             match.deal_over()
     return match
+
+
+def load_any(path: str | Path) -> Game | Match:
+    """Read a record file of one game or of a whole match and replay it; every problem becomes
+    a ``ValueError`` with the file named."""
+    data = read_json(path)
+    try:
+        return replay_match(data) if is_match_record(data) else replay(data)
+    except ValueError as exc:
+        raise ValueError(f"{Path(path)}: {exc}") from None

@@ -3,15 +3,46 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from mauseloch.core.engine import Game, IllegalMove, new_game, whole_number
 
-if TYPE_CHECKING:
-    from mauseloch.core.match import Match
-
 RECORD_KEYS = ("game", "players", "options", "seed", "deck", "moves")
+
+
+class Recorded(Protocol):
+    """Anything with a record: a game, or a whole match (mauseloch.core.match)."""
+
+    def record(self) -> dict[str, Any]: ...
+
+
+def played(game: Game, moves: Sequence[Any], *, check: bool = False) -> Iterator[int]:
+    """Play ``moves`` (``[seat, move]`` or ``[seat, move, ms]``) on ``game`` one after another,
+    yielding each move's index once it is played: the one replay loop, for records, stored tables
+    and replay frames alike (each caller looks at the game between moves).
+
+    ``check``: the moves come from outside (a record file): an entry of the wrong shape or a move
+    that is not legal raises ``ValueError`` naming it. Unchecked, the engine's own errors pass.
+    """
+    for i, entry in enumerate(moves):
+        if check:
+            if not isinstance(entry, list) or len(entry) not in (2, 3):
+                raise ValueError(f"record move {i}: expected [seat, move] or [seat, move, ms], got {entry!r}")
+            seat = whole_number(entry[0])
+            if seat is None:
+                raise ValueError(f"record move {i}: the seat must be a whole number, got {entry[0]!r}")
+        else:
+            seat = entry[0]
+        ms = entry[2] if len(entry) > 2 else None
+        try:
+            game.play(entry[1], seat=seat, ms=ms)
+        except IllegalMove as exc:
+            if not check:
+                raise
+            raise ValueError(f"record move {i} ({entry!r}) is not legal: {exc}") from None
+        yield i
 
 
 def replay(record: Any) -> Game:
@@ -35,21 +66,12 @@ def replay(record: Any) -> Game:
         options=record["options"],
         deck=record["deck"],
     )
-    for i, entry in enumerate(moves):
-        if not isinstance(entry, list) or len(entry) not in (2, 3):
-            raise ValueError(f"record move {i}: expected [seat, move] or [seat, move, ms], got {entry!r}")
-        seat, move = whole_number(entry[0]), entry[1]
-        if seat is None:
-            raise ValueError(f"record move {i}: the seat must be a whole number, got {entry[0]!r}")
-        ms = entry[2] if len(entry) == 3 else None
-        try:
-            game.play(move, seat=seat, ms=ms)
-        except IllegalMove as exc:
-            raise ValueError(f"record move {i} ({entry!r}) is not legal: {exc}") from None
+    for _ in played(game, moves, check=True):
+        pass
     return game
 
 
-def save(game: Game | Match, path: str | Path, record: dict[str, Any] | None = None) -> Path:
+def save(game: Recorded, path: str | Path, record: dict[str, Any] | None = None) -> Path:
     """Write ``game``'s record (or ``record``, e.g. a referee's, which adds its log) as JSON."""
     target = Path(path)
     target.write_text(json.dumps(game.record() if record is None else record, indent=1) + "\n", encoding="utf-8")
@@ -76,16 +98,5 @@ def load(path: str | Path) -> Game:
     data = read_json(path)
     try:
         return replay(data)
-    except ValueError as exc:
-        raise ValueError(f"{Path(path)}: {exc}") from None
-
-
-def load_any(path: str | Path) -> Game | Match:
-    """Read a record file of one game or of a whole match (``mauseloch.core.match``) and replay it."""
-    from mauseloch.core.match import is_match_record, replay_match
-
-    data = read_json(path)
-    try:
-        return replay_match(data) if is_match_record(data) else replay(data)
     except ValueError as exc:
         raise ValueError(f"{Path(path)}: {exc}") from None

@@ -22,6 +22,7 @@ from mauseloch.locale import strings_module
 from mauseloch.server.clock import GRACE_LEFT, GRACE_LOST
 from mauseloch.server.errors import error_response
 from mauseloch.server.family import api_match_record, api_rules
+from mauseloch.server.handle import TableHandle
 from mauseloch.server.health import healthz, readyz
 from mauseloch.server.limits import Guard, Limits, LimitsMiddleware, RedisCounters, Refused, refusal_response
 from mauseloch.server.lobby import Lobby, api_my_tables, game_clocks, web_bots, web_games
@@ -38,8 +39,9 @@ from mauseloch.server.protocol import (
     limits,
 )
 from mauseloch.server.security import SecurityMiddleware
-from mauseloch.server.session import Settings, TableSession, record_of, replay_frames
+from mauseloch.server.session import Settings
 from mauseloch.server.storage import Store
+from mauseloch.server.table.records import record_of, replay_frames
 from mauseloch.server.ws import FLOOD_CLOSE, RATE_LIMIT, table_socket
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -86,14 +88,14 @@ def no_table(request: Request) -> Response:
     return error_response(request, 404, "no such table", "no_table")
 
 
-async def table_or_404(request: Request) -> TableSession:
+async def table_or_404(request: Request) -> TableHandle:
     table = await lobby_of(request).find(request.path_params["table_id"])
     if table is None:
         raise ProtocolError(ErrorCode.NOT_FOUND, "no such table", 404)
     return table
 
 
-def seat_of_cookie(request: Request, table: TableSession) -> int | None:
+def seat_of_cookie(request: Request, table: TableHandle) -> int | None:
     """The seat this browser already holds at ``table`` (its ``ml_<id>`` cookie), if any."""
     cookie = request.cookies.get(f"ml_{table.id}", "")
     seat_text, _, token = cookie.partition(":")
@@ -268,7 +270,7 @@ async def api_open_seat(request: Request) -> Response:
     return response
 
 
-async def held_seat(request: Request) -> tuple[TableSession, int]:
+async def held_seat(request: Request) -> tuple[TableHandle, int]:
     table = await table_or_404(request)
     seat = seat_of_cookie(request, table)
     if seat is None:
@@ -296,7 +298,7 @@ async def api_seat_link(request: Request) -> Response:
     return JSON({"table": table.id, "seat": seat, "url": seat_url(table.id, seat, cookie.partition(":")[2])})
 
 
-async def finished(request: Request) -> TableSession:
+async def finished(request: Request) -> TableHandle:
     table = await table_or_404(request)
     if table.status != "over":
         raise ProtocolError(ErrorCode.NOT_OVER, "the game is not finished yet", 409)

@@ -17,6 +17,7 @@ from mauseloch.core.record import RECORD_KEYS
 from mauseloch.locale import LANGS, Lang
 from mauseloch.locale.rules import rules_html
 from mauseloch.server.protocol import ErrorCode
+from mauseloch.server.table.records import record_of
 
 
 async def api_rules(request: Request) -> Response:
@@ -151,8 +152,6 @@ async def api_match_record(request: Request) -> Response:
 
 def match_record(lobby: Any, row: Any) -> dict[str, Any]:
     """The whole match as one record (mauseloch.core.match): every deal's table, in order."""
-    from mauseloch.server.session import record_of
-
     info = row.match
     rows = [lobby.store.load_table(table_id) for table_id in info.get("tables", [])] + [row]
     return {

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from mauseloch.server.hub import Connection
+from mauseloch.server.protocol import ErrorCode
 from mauseloch.server.storage import TableRow
 
 T = TypeVar("T")
@@ -51,7 +52,7 @@ class TableHandle(Protocol):
         """The table as the lobby lists it and the page's header shows it."""
         ...
 
-    def error(self, code: str, message: str, refusal: dict[str, Any] | None = None) -> str:
+    def error(self, code: ErrorCode, message: str, refusal: dict[str, Any] | None = None) -> str:
         """The encoded refusal a connection is sent."""
         ...
 

@@ -22,6 +22,7 @@ from mauseloch.bots import bot_kinds
 from mauseloch.core.engine import GameInfo, game_info
 from mauseloch.server.clock import clock_choices, default_clock
 from mauseloch.server.family import family_setup, match_state, next_deal_row
+from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Hub, LocalHub
 from mauseloch.server.limits import CLOSE_SIGNED_OUT
 from mauseloch.server.protocol import MAX_INVITE, CreateTable, ErrorCode, ProtocolError, clean_name, clean_title
@@ -61,7 +62,7 @@ SWEEP_EVERY = 30.0  # seconds between two looks for waiting tables that expired
 
 
 class Created(NamedTuple):
-    table: TableSession
+    table: TableHandle
     seat: int
     token: str
     invite: str | None  # the invite secret of a private table (None: a public one)
@@ -223,7 +224,7 @@ class Lobby:
                 return table_id
 
     async def join(
-        self, table: TableSession, name: str | None, seat: int | None, invite: str | None = None
+        self, table: TableHandle, name: str | None, seat: int | None, invite: str | None = None
     ) -> tuple[int, str]:
         """Take a free human seat (``seat``, or the first free one). A private table needs the
         secret of its invite link."""
@@ -315,7 +316,7 @@ class Lobby:
                 row.id = self._new_id()
 
     # -- finding -----------------------------------------------------------------------
-    def get(self, table_id: str) -> TableSession | None:
+    def get(self, table_id: str) -> TableHandle | None:
         """A table by id. Finished tables are loaded from the store on demand and kept in memory
         only while connections watch them (see :meth:`release`). The requests use :meth:`find`."""
         table = self.tables.get(table_id)
@@ -328,7 +329,7 @@ class Lobby:
             return None
         return self._loaded(table_id, row)
 
-    async def find(self, table_id: str) -> TableSession | None:
+    async def find(self, table_id: str) -> TableHandle | None:
         """:meth:`get` for a request: a table not in memory is loaded in a worker thread."""
         table = self.tables.get(table_id)
         if table is not None:
@@ -362,14 +363,16 @@ class Lobby:
         table = self.tables.get(table_id)
         return table is not None and table.status == "waiting"
 
-    def hold(self, table: TableSession) -> TableSession:
+    def hold(self, table: TableHandle) -> TableHandle:
         """The instance of ``table`` kept in memory while a connection uses it."""
+        if not isinstance(table, TableSession):  # a table owned elsewhere: its owner holds it
+            return table
         held = self.tables.setdefault(table.id, table)
         if self.running:
             held.start()
         return held
 
-    def release(self, table: TableSession) -> None:
+    def release(self, table: TableHandle) -> None:
         if table.status not in LIVE and not self.hub.listeners(table.id):
             if table.writing:  # its status may not be stored yet: let go once it is
                 task = asyncio.get_running_loop().create_task(self._release_later(table))
@@ -379,7 +382,7 @@ class Lobby:
             if self.tables.get(table.id) is table:
                 self.tables.pop(table.id, None)  # finished and unwatched: the store keeps it
 
-    async def _release_later(self, table: TableSession) -> None:
+    async def _release_later(self, table: TableHandle) -> None:
         await table.flush()
         self.release(table)
 
@@ -417,7 +420,7 @@ class Lobby:
 
     # -- seats -------------------------------------------------------------------------
     @staticmethod
-    def invited(table: TableSession, invite: str | None) -> bool:
+    def invited(table: TableHandle, invite: str | None) -> bool:
         """Whether ``invite`` lets someone join ``table`` (anyone may join a public table)."""
         if table.row.public or table.row.invite_hash is None:
             return True
@@ -425,7 +428,7 @@ class Lobby:
             return False
         return hmac.compare_digest(hash_token(invite), table.row.invite_hash)
 
-    async def renew(self, table: TableSession, seat: int) -> str:
+    async def renew(self, table: TableHandle, seat: int) -> str:
         """A new token for a taken seat; every connection that opened it with the old one ends."""
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
@@ -456,7 +459,7 @@ class Lobby:
         return found
 
     @staticmethod
-    def check_token(table: TableSession, seat: int | None, token: str) -> int | None:
+    def check_token(table: TableHandle, seat: int | None, token: str) -> int | None:
         """The seat ``token`` opens (``seat`` if given), or None; constant-time comparison."""
         digest = hash_token(token)
         candidates = table.row.seats if seat is None else table.row.seats[seat : seat + 1]

@@ -36,14 +36,16 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Awaitable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import msgspec
 import redis
 import redis.asyncio
 from redis.exceptions import RedisError
 
+from mauseloch.server import ipc
+from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
 from mauseloch.server.lobby import PAGE_SIZE, Lobby
 from mauseloch.server.protocol import ErrorCode, ErrorMsg, Pong, ProtocolError, encode
@@ -59,8 +61,11 @@ from mauseloch.server.redis_hub import (
 )
 from mauseloch.server.session import LIVE, Settings, TableSession
 from mauseloch.server.storage import Store, TableRow
+from mauseloch.server.table.summary import stored_presence, table_summary
+from mauseloch.server.table.writes import WriteQueue
 
 log = logging.getLogger("mauseloch.server")
+T = TypeVar("T")
 
 LEASE_MS = 2000  # a dead owner's tables are free after this long (four missed renewals)
 TICK = 0.5  # seconds between lease renewals, sweeps for orphaned tables and lobby summaries
@@ -120,30 +125,41 @@ def _text(value: bytes | str | None) -> str | None:
     return value.decode() if isinstance(value, bytes) else value
 
 
-class RemoteTable(TableSession):
-    """A table another process owns, as this process's sockets and HTTP API see it.
+class RemoteTable:
+    """A table another process owns, as this process's sockets and HTTP API see it
+    (:class:`~.handle.TableHandle`, beside the owner's :class:`~.session.TableSession`).
 
-    Built from the store like a session (summaries, tokens, records) but never started: every
-    change is a request to the owner (:meth:`call`)."""
+    It holds the table's stored row (seats, tokens, records) and never replays the game: every
+    change and every snapshot is a request to the owner (:meth:`call`), whose messages come back
+    through the hub."""
 
     def __init__(self, lobby: ClusterLobby, row: TableRow) -> None:
-        super().__init__(row, lobby.store, lobby.hub, lobby.settings)
+        self.row = row
         self.lobby = lobby
+        self.hub = lobby.cluster_hub
+        self.version = len(row.moves)  # as stored when loaded: refusals and pongs carry it
+        self.stopping = False
+        self.writes = WriteQueue(lobby.store, row.id)  # a seat taken through this process
 
-    def start(self) -> None:  # the owner runs the clocks and the bots
-        pass
+    @property
+    def id(self) -> str:
+        return self.row.id
 
-    async def stop(self) -> None:
-        pass
+    @property
+    def status(self) -> str:
+        return self.row.status
+
+    @property
+    def writing(self) -> bool:
+        return self.writes.writing
 
     def summary(self) -> dict[str, Any]:
         """From the store (just read), with the presence the owner last wrote to Redis."""
-        fresh = super().summary()
+        presence = stored_presence(self.row)
         kept = self.lobby.summary_of(self.id)
-        if kept is not None and len(kept.get("seats", ())) == len(fresh["seats"]):
-            for seat, known in zip(fresh["seats"], kept["seats"], strict=True):
-                seat["presence"], seat["stand_in"] = known.get("presence"), known.get("stand_in")
-        return fresh
+        if kept is not None and len(kept.get("seats", ())) == len(presence):
+            presence = [(known.get("presence"), known.get("stand_in")) for known in kept["seats"]]
+        return table_summary(self.row, self.version, presence)
 
     def error(self, code: ErrorCode, message: str, refusal: dict[str, Any] | None = None) -> str:
         return encode(ErrorMsg(version=self.version, seq=0, code=code, message=message, refusal=refusal))
@@ -151,8 +167,8 @@ class RemoteTable(TableSession):
     def pong(self) -> str:
         return encode(Pong(version=self.version, seq=0))
 
-    async def call(self, op: str, args: list[Any]) -> Any:
-        return await self.lobby.call(self.id, op, args)
+    async def call(self, op: ipc.Op) -> ipc.Done | ipc.Shown:
+        return await self.lobby.call(self.id, op)
 
     # -- what a socket does, as requests ----------------------------------------------------
     def attach(self, conn: Connection) -> None:
@@ -161,27 +177,28 @@ class RemoteTable(TableSession):
 
     def detach(self, conn: Connection, left: bool = False, everywhere: bool = False) -> None:
         self.hub.unsubscribe(self.id, conn)
-        self.lobby.spawn(self.call("detach", [id(conn), left, everywhere]))
+        self.lobby.spawn(self.call(ipc.Detach(id(conn), left, everywhere)))
 
     async def apply(
         self, seat: int | None, move: str, version: int, ms: int | None = None, *, again: bool = False
     ) -> None:
-        await self.call("move", [seat, move, version, ms, True] if again else [seat, move, version, ms])
+        await self.call(ipc.Move(seat, move, version, ms, again))
 
     async def react(self, conn: Connection, move: str, version: int, ms: int) -> None:
         """A reaction claim: judged at the owner with the link of this connection (its pings
         went the same way, through this process, so the round trip they measured includes it)."""
-        await self.call("react", [id(conn), move, version, ms])
+        await self.call(ipc.React(id(conn), move, version, ms))
 
     def clock_answer(self, conn: Connection, n: int, t: float) -> None:
-        self.lobby.spawn(self.call("clock", [id(conn), n, t]))
+        self.lobby.spawn(self.call(ipc.ClockAnswer(id(conn), n, t)))
 
     async def resync(self, conn: Connection) -> None:
-        text, _ = await self.call("snapshot", [conn.seat])
-        conn.send(text)
+        shown = await self.call(ipc.Snapshot(conn.seat))
+        if isinstance(shown, ipc.Shown):
+            conn.send(shown.text)
 
     def vote_rematch(self, seat: int | None) -> None:
-        self.lobby.spawn(self.call("rematch", [seat]))
+        self.lobby.spawn(self.call(ipc.RematchVote(seat)))
 
     def set_pace(self, seat: int | None, paused: bool, speed: float) -> None:
         # the owner keeps the pause and the pace: its clocks and bots are the ones that wait
@@ -189,14 +206,30 @@ class RemoteTable(TableSession):
             raise ProtocolError(
                 ErrorCode.NOT_YOUR_TURN, "only the people seated at the table pause it or set the bots' pace"
             )
-        self.lobby.spawn(self.call("pace", [seat, paused, speed]))
+        self.lobby.spawn(self.call(ipc.Pace(seat, paused, speed)))
 
     def seat_taken(self, seat: int) -> None:
         # what the store now holds for the seat travels with the news: the owner need not read
         # the table back (a full row, three queries, once for every join through another process)
         taken = self.row.seats[seat]
         joined = None if self.row.joined is None else self.row.joined.isoformat()
-        self.lobby.spawn(self.call("joined", [seat, taken.name, taken.token_hash, joined]))
+        self.lobby.spawn(self.call(ipc.Joined(seat, taken.name, taken.token_hash, joined)))
+
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        return await self.writes.write(fn, *args)
+
+    # -- the life cycle runs at the owner ---------------------------------------------------
+    def start(self) -> None:  # the owner runs the clocks and the bots
+        pass
+
+    async def stop(self) -> None:
+        pass
+
+    async def expire(self) -> None:  # the owner's lobby sweeps its waiting tables
+        pass
+
+    async def flush(self) -> None:
+        await self.writes.flush()
 
 
 class OwnedTable(TableSession):
@@ -243,7 +276,7 @@ class ClusterLobby(Lobby):
         # and every request for one waits for that one load instead of loading it again
         self._loading: dict[str, asyncio.Future[TableSession | None]] = {}
         # a table owned elsewhere, as loaded for the requests asking for it at the same moment
-        self._remote_loads: dict[str, asyncio.Future[RemoteTable | None]] = {}
+        self._remote_loads: dict[str, asyncio.Future[TableHandle | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()  # a request found a table's owner gone, or a message reached nobody: sweep now
@@ -306,7 +339,7 @@ class ClusterLobby(Lobby):
                 log.error("cluster work failed", exc_info=exc)
 
     # -- ownership ---------------------------------------------------------------------
-    async def call(self, table: str, op: str, args: list[Any]) -> Any:
+    async def call(self, table: str, op: ipc.Op) -> ipc.Done | ipc.Shown:
         """Do ``op`` at the owner of ``table``, finding the owner again (or taking the table over)
         when it went away; :class:`ProtocolError` if none answers within :data:`FAILOVER` seconds."""
         loop = asyncio.get_running_loop()
@@ -315,20 +348,20 @@ class ClusterLobby(Lobby):
             try:
                 owner = self.owners.get(table) or await self._owner(table)
                 if owner == self.pid:
-                    return await self.handle(owner, table, op, args)
+                    return await self.handle(owner, table, op)
                 if owner is not None:
-                    return await self.cluster_hub.call(owner, table, op, args)
+                    return await self.cluster_hub.call(owner, table, op)
             except Unreachable:
                 self._wake.set()  # the owner may be dead: take its tables over now, not when its leases lapse
-                if op == "move" and len(args) == 4:
+                if isinstance(op, ipc.Move) and not op.again:
                     # It may have played the move and died before its answer left: the next owner
                     # is told this is the same request again, so it answers a move already played
                     # as done instead of stale (test_owner_killed_mid_game, 1 run in 20 on CI).
-                    args = [*args, True]
+                    op = msgspec.structs.replace(op, again=True)
             except NotOwner:
                 pass
             except RedisError as exc:
-                log.warning("request %s for table %s: %s", op, table, exc)
+                log.warning("request %s for table %s: %s", type(op).__name__, table, exc)
             if loop.time() > give_up:
                 raise ProtocolError(
                     ErrorCode.SERVER_ERROR, "the table's server does not answer; nothing changed, try again"
@@ -450,16 +483,19 @@ class ClusterLobby(Lobby):
         try:
             if wait:
                 await hub.ready(table)
-            text, version = await self.call(table, "attach", [id(conn), conn.seat])
+            shown = await self.call(table, ipc.Attach(id(conn), conn.seat))
+            if isinstance(shown, ipc.Shown):
+                text, version = shown.text, shown.version
             if conn not in hub.local(table):  # it closed while attaching: its detach may have come first
-                await self.call(table, "detach", [id(conn), False, False])
+                await self.call(table, ipc.Detach(id(conn)))
         except ProtocolError as exc:
             conn.send(encode(ErrorMsg(version=0, seq=0, code=exc.code, message=exc.message)))
         finally:
             hub.end_sync(conn, text, version)
 
     # -- the owner's side of requests ---------------------------------------------------------
-    async def handle(self, frm: str, table: str, op: str, args: list[Any]) -> Any:
+    async def handle(self, frm: str, table: str, op: ipc.Op) -> ipc.Done | ipc.Shown:
+        """Carry out request ``op`` from process ``frm`` at ``table``, which this process owns."""
         session = self.tables.get(table)
         if session is None and table in self._loading:  # being taken over here: wait for its load
             session = await asyncio.shield(self._loading[table])
@@ -467,64 +503,54 @@ class ClusterLobby(Lobby):
             if _text(await self.aredis.get(lease_key(table))) != self.pid:
                 raise NotOwner
             found = await Lobby.find(self, table)  # a finished table, owned here, loaded again
-            if found is None:
+            if not isinstance(found, TableSession):
                 raise ProtocolError(ErrorCode.BAD_MESSAGE, "no such table")
-            session = self.hold(found)
-        if session.stopping:
+            held = self.hold(found)
+            session = held if isinstance(held, TableSession) else None
+        if session is None or session.stopping:
             raise NotOwner
         hub = self.cluster_hub
-        if op == "attach":
-            cid, seat = args
-            conn = hub.remote(table, frm, cid)
-            if conn is None:
-                conn = RemoteConn(seat=seat, pid=frm, cid=cid)
-                session.attach(conn)
-                return [conn.first, session.version]
-            return [session.snapshot(seat), session.version]
-        if op == "detach":
-            cid, left, everywhere = args
-            gone = hub.remote(table, frm, cid)
-            if gone is not None:
-                session.detach(gone, left=left, everywhere=everywhere)
-            return None
-        if op == "move":
-            seat, move, version, ms, *again = args  # ``again``: sent anew after its owner died
-            await session.apply(seat, move, version, ms, again=bool(again and again[0]))
-            return None
-        if op == "snapshot":
-            return [session.snapshot(args[0]), session.version]
-        if op in ("react", "clock"):
-            cid, *rest = args
-            conn = hub.remote(table, frm, cid)
-            if conn is None:
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, "this connection is not attached to the table")
-            if op == "react":
-                await session.react(conn, *rest)
-            else:
-                session.clock_answer(conn, *rest)
-            return None
-        if op == "rematch":
-            session.vote_rematch(args[0])
-            return None
-        if op == "pace":
-            session.set_pace(*args)
-            return None
-        if op == "joined" and len(args) == 1:  # from a process of the version before: read the store
-            await self.refresh_seats(session)
-            session.seat_taken(args[0])
-            return None
-        if op == "joined":
-            seat, name, token_hash, joined = args
-            if not 0 <= seat < len(session.row.seats):
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, f"no seat {seat!r} at table {session.id}")
-            taken = session.row.seats[seat]
-            taken.name, taken.token_hash = name, token_hash
-            if joined is not None:  # a join through another process counts for the expiry here
-                session.row.joined = dt.datetime.fromisoformat(joined)
-            self._seats_changed(session, None)
-            session.seat_taken(seat)
-            return None
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"unknown request {op!r}")
+        match op:
+            case ipc.Attach(cid=cid, seat=seat):
+                conn = hub.remote(table, frm, cid)
+                if conn is None:
+                    conn = RemoteConn(seat=seat, pid=frm, cid=cid)
+                    session.attach(conn)
+                    if conn.first is not None:
+                        return ipc.Shown(conn.first, session.version)
+                return ipc.Shown(session.snapshot(seat), session.version)
+            case ipc.Detach(cid=cid, left=left, everywhere=everywhere):
+                gone = hub.remote(table, frm, cid)
+                if gone is not None:
+                    session.detach(gone, left=left, everywhere=everywhere)
+            case ipc.Move(seat=seat, move=move, version=version, ms=ms, again=again):
+                await session.apply(seat, move, version, ms, again=again)
+            case ipc.Snapshot(seat=seat):
+                return ipc.Shown(session.snapshot(seat), session.version)
+            case ipc.React(cid=cid, move=move, version=version, ms=ms):
+                await session.react(self._remote_conn(table, frm, cid), move, version, ms)
+            case ipc.ClockAnswer(cid=cid, n=n, t=t):
+                session.clock_answer(self._remote_conn(table, frm, cid), n, t)
+            case ipc.RematchVote(seat=seat):
+                session.vote_rematch(seat)
+            case ipc.Pace(seat=seat, paused=paused, speed=speed):
+                session.set_pace(seat, paused, speed)
+            case ipc.Joined(seat=seat, name=name, token_hash=token_hash, joined=joined):
+                if not 0 <= seat < len(session.row.seats):
+                    raise ProtocolError(ErrorCode.BAD_MESSAGE, f"no seat {seat!r} at table {session.id}")
+                taken = session.row.seats[seat]
+                taken.name, taken.token_hash = name, token_hash
+                if joined is not None:  # a join through another process counts for the expiry here
+                    session.row.joined = dt.datetime.fromisoformat(joined)
+                self._seats_changed(session, None)
+                session.seat_taken(seat)
+        return ipc.Done()
+
+    def _remote_conn(self, table: str, frm: str, cid: int) -> RemoteConn:
+        conn = self.cluster_hub.remote(table, frm, cid)
+        if conn is None:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "this connection is not attached to the table")
+        return conn
 
     async def refresh_seats(self, session: TableSession) -> None:
         """Another process gave a seat away (in the store): take over names, tokens and status."""
@@ -574,7 +600,7 @@ class ClusterLobby(Lobby):
             await pipe.execute()
         return session
 
-    def get(self, table_id: str) -> TableSession | None:
+    def get(self, table_id: str) -> TableHandle | None:
         session = self.tables.get(table_id)
         if session is not None and not session.stopping:
             if any(s.kind == "human" and not s.taken for s in session.row.seats):
@@ -599,7 +625,7 @@ class ClusterLobby(Lobby):
             log.error("table %s cannot be loaded: %s", table_id, exc)
             return None
 
-    async def find(self, table_id: str) -> TableSession | None:
+    async def find(self, table_id: str) -> TableHandle | None:
         """:meth:`get` without holding up the event loop (the requests' and sockets' way)."""
         session = self.tables.get(table_id)
         if session is not None and not session.stopping:
@@ -631,7 +657,7 @@ class ClusterLobby(Lobby):
             await self.refresh_seats(session)
         return session
 
-    async def _load_remote(self, table_id: str) -> RemoteTable | None:
+    async def _load_remote(self, table_id: str) -> TableHandle | None:
         try:
             row = await self.store.call(self.store.load_table, table_id)
             return None if row is None else RemoteTable(self, row)
@@ -639,10 +665,10 @@ class ClusterLobby(Lobby):
             log.error("table %s cannot be loaded: %s", table_id, exc)
             return None
 
-    def hold(self, table: TableSession) -> TableSession:
+    def hold(self, table: TableHandle) -> TableHandle:
         return table if isinstance(table, RemoteTable) else super().hold(table)
 
-    def release(self, table: TableSession) -> None:
+    def release(self, table: TableHandle) -> None:
         if isinstance(table, RemoteTable):
             return
         held = table.id in self.tables

@@ -27,17 +27,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from mauseloch import IllegalMove
+from mauseloch.core.engine import Game
 from mauseloch.realtime.fairness import Link
 from mauseloch.realtime.referee import Decision, Referee
 from mauseloch.server.hub import Connection
 from mauseloch.server.protocol import ClockPing, ErrorCode, ProtocolError, WindowMsg, encode
-from mauseloch.server.seats import STAND_IN, BotSeat, Person
-
-if TYPE_CHECKING:
-    from mauseloch.server.session import TableSession
+from mauseloch.server.seats import STAND_IN, BotSeat, Controller, Person
+from mauseloch.server.storage import TableRow
+from mauseloch.server.table.work import unbroken
 
 log = logging.getLogger("mauseloch.server")
 
@@ -61,6 +62,26 @@ def lead_ms(links: list[Link]) -> float:
     return min(MAX_LEAD_MS, max(MIN_LEAD_MS, one_way + SHOW_MARGIN_MS))
 
 
+class ReactionHost(Protocol):
+    """What the reaction windows need of their table (the session): its state, its lock, and
+    the one way to store a window's decision."""
+
+    row: TableRow
+    game: Game
+    seats: list[Controller]
+    version: int
+    seq: int
+    stopping: bool
+    lock: asyncio.Lock
+
+    @property
+    def id(self) -> str: ...
+
+    async def play_decided(
+        self, seat: int, move: str, by: str | None, ms: int, referee: dict[str, Any], play: Callable[[], Any]
+    ) -> None: ...
+
+
 class SeatJudge:
     """A seat's connections as the one judge the referee asks for that seat: a claim is judged
     with the link of the connection it came on; the waits allow for the slowest of them."""
@@ -82,7 +103,7 @@ class SeatJudge:
 class Reactions:
     """The reaction windows of one table session (see the module docstring)."""
 
-    def __init__(self, session: TableSession) -> None:
+    def __init__(self, session: ReactionHost) -> None:
         self.session = session
         self.links: dict[Connection, Link] = {}
         self._pings: dict[Connection, dict[int, float]] = {}  # unanswered: n -> sent (ms)
@@ -232,8 +253,6 @@ class Reactions:
         self._timer = asyncio.get_running_loop().call_later(delay, self._fire)
 
     def _fire(self) -> None:
-        from mauseloch.server.session import unbroken
-
         self._timer = None
         asyncio.get_running_loop().create_task(unbroken(self._settle()))
 

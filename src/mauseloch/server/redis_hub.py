@@ -11,6 +11,9 @@ hold WebSockets of any table. Two kinds of Redis pub/sub channels carry what the
 - ``ml:p:<process>``: requests to that process (a move, a connection that came or went, a
   snapshot, a rematch vote, a seat taken) and the replies to requests it made.
 
+Every frame is one of the tagged structs of ipc.py, with the protocol version in its header: a
+process of another version is refused, never misread.
+
 At the owner, a connection held by another process is a :class:`RemoteConn` stand-in: the
 session counts it like any connection (presence, grace times) and the hub knows which seats
 to publish for. Pub/sub is fire and forget: a process that misses a frame leaves a gap in the
@@ -32,8 +35,9 @@ import msgspec
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from mauseloch.server import ipc
 from mauseloch.server.hub import Connection, MessageFor
-from mauseloch.server.protocol import ProtocolError
+from mauseloch.server.protocol import ErrorCode, ProtocolError
 
 log = logging.getLogger("mauseloch.server")
 
@@ -47,10 +51,8 @@ POLL = 0.01  # seconds the reader waits for a frame before it looks at subscript
 # and those checks were 9 % of a process's CPU (py-spy, bench/server.py, 2026-12-02).
 ALIVE_FOR = 0.25
 
-_pack = msgspec.msgpack.Encoder().encode
-_unpack = msgspec.msgpack.Decoder().decode
-
-Handler = Callable[[str, str, str, list[Any]], Awaitable[Any]]  # (from process, table, op, args) -> result
+# (from process, table, request) -> what the owner hands back; raises ProtocolError or NotOwner
+Handler = Callable[[str, str, ipc.Op], Awaitable[ipc.Done | ipc.Shown]]
 
 
 def table_channel(table: str) -> str:
@@ -140,7 +142,7 @@ class RedisHub:
         self._subscribed: set[str] = set()
         self._wanted: set[str] = set()
         self._ready: dict[str, asyncio.Event] = {}
-        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._pending: dict[int, asyncio.Future[ipc.Done | ipc.Shown]] = {}
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
         self._work: set[asyncio.Task[None]] = set()
@@ -201,11 +203,12 @@ class RedisHub:
                 text = texts.get(rc.seat)
                 pairs[key] = text if text is not None else message_for(rc.seat)
         if pairs:
-            self._out.put_nowait((table_channel(table), _pack(("m", self.pid, version, pairs)), True, None))
+            frame = ipc.encode("t", self.pid, ipc.TableMessage(version, pairs))
+            self._out.put_nowait((table_channel(table), frame, True, None))
 
     def close_seat(self, table: str, seat: int, code: int) -> None:
         self._close_local(table, seat, code)
-        self._out.put_nowait((table_channel(table), _pack(("c", self.pid, seat, code)), False, None))
+        self._out.put_nowait((table_channel(table), ipc.encode("t", self.pid, ipc.CloseSeat(seat, code)), False, None))
 
     def close_all(self, code: int) -> None:
         for conns in self._local.values():
@@ -236,7 +239,7 @@ class RedisHub:
 
     def announce_owner(self, table: str) -> None:
         """Tell every process holding connections of ``table`` that this process owns it now."""
-        self._out.put_nowait((table_channel(table), _pack(("o", self.pid)), False, None))
+        self._out.put_nowait((table_channel(table), ipc.encode("t", self.pid, ipc.NewOwner()), False, None))
 
     def begin_sync(self, conn: Connection) -> None:
         """Hold back ``conn``'s messages until :meth:`end_sync` gives it its snapshot."""
@@ -270,17 +273,18 @@ class RedisHub:
                 conn.close(code)
 
     # -- requests to other processes -------------------------------------------------------
-    async def call(self, pid: str, table: str, op: str, args: list[Any]) -> Any:
+    async def call(self, pid: str, table: str, op: ipc.Op) -> ipc.Done | ipc.Shown:
         """Ask process ``pid`` to do ``op`` at ``table``; its answer, or :class:`ProtocolError`,
         :class:`NotOwner`, :class:`Unreachable` (nobody listens, or it died while we waited)."""
         rid = next(self._ids)
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[ipc.Done | ipc.Shown] = loop.create_future()
         self._pending[rid] = future
         try:
             # sent in order with the table messages, in the same round trip (see _publish)
             heard: asyncio.Future[int] = loop.create_future()
-            self._out.put_nowait((process_channel(pid), _pack(("q", self.pid, rid, table, op, args)), False, heard))
+            frame = ipc.encode("q", self.pid, ipc.Request(table, op), rid)
+            self._out.put_nowait((process_channel(pid), frame, False, heard))
             if await heard == 0:
                 raise Unreachable(pid)
             waited = 0.0
@@ -308,33 +312,38 @@ class RedisHub:
     async def _ask_alive(self, pid: str) -> bool:
         return bool(await self.redis.exists(alive_key(pid))) and not await processes_gone(self.redis, {pid})
 
-    async def _answer(self, frm: str, rid: int, table: str, op: str, args: list[Any]) -> None:
+    async def _answer(self, frm: str, rid: int, table: str, op: ipc.Op) -> None:
+        reply: ipc.Outcome
         try:
-            reply: tuple[Any, ...] = ("r", rid, "ok", await self.handler(frm, table, op, args))
+            reply = await self.handler(frm, table, op)
         except ProtocolError as exc:
-            reply = ("r", rid, "error", [exc.code, exc.message, exc.status, exc.refusal])
+            reply = ipc.Refused(exc.code, exc.message, exc.status, exc.refusal)
         except NotOwner:
-            reply = ("r", rid, "not_owner", None)
+            reply = ipc.NotOwned()
         except Exception:
-            log.exception("request %s at table %s from process %s failed", op, table, frm)
-            reply = ("r", rid, "error", ["server_error", "the table's server failed; nothing changed", 500])
+            log.exception("request %s at table %s from process %s failed", type(op).__name__, table, frm)
+            reply = ipc.Refused(ErrorCode.SERVER_ERROR, "the table's server failed; nothing changed", 500)
+        await self._reply(frm, rid, reply)
+
+    async def _reply(self, frm: str, rid: int, reply: ipc.Outcome) -> None:
         # At once, not behind the table messages in _publish: an owner killed between the update
         # and a queued reply left the request to be sent again to the next owner, which refused
         # it as stale though it was played (test_owner_killed_mid_game, 2 runs in 10).
         with contextlib.suppress(RedisError):
-            await self.redis.publish(process_channel(frm), _pack(reply))
+            await self.redis.publish(process_channel(frm), ipc.encode("r", self.pid, reply, rid))
 
-    def _replied(self, rid: int, status: str, value: Any) -> None:
+    def _replied(self, rid: int, outcome: ipc.Outcome | Exception) -> None:
         future = self._pending.get(rid)
         if future is None or future.done():
             return
-        if status == "ok":
-            future.set_result(value)
-        elif status == "not_owner":
+        if isinstance(outcome, Exception):
+            future.set_exception(outcome)
+        elif isinstance(outcome, ipc.NotOwned):
             future.set_exception(NotOwner())
+        elif isinstance(outcome, ipc.Refused):  # a refused move carries the engine's reason too
+            future.set_exception(ProtocolError(outcome.code, outcome.message, outcome.status, outcome.refusal))
         else:
-            code, message, http, *refusal = value  # a refused move carries the engine's reason too
-            future.set_exception(ProtocolError(code, message, http, refusal[0] if refusal else None))
+            future.set_result(outcome)
 
     # -- running ---------------------------------------------------------------------
     def start(self) -> None:
@@ -417,27 +426,45 @@ class RedisHub:
                 await asyncio.sleep(0.5)
 
     def _received(self, channel: bytes, data: bytes) -> None:
-        frame = _unpack(data)
-        kind = frame[0]
-        if kind == "q":
-            _, frm, rid, table, op, args = frame
-            task = asyncio.create_task(self._answer(frm, rid, table, op, args))
+        try:
+            header = ipc.read_header(data)
+            body = ipc.read_body(header)
+        except ipc.VersionMismatch as exc:
+            self._mismatch(header, exc)
+            return
+        except msgspec.DecodeError as exc:  # a process of the version that sent tuples, or no process of ours
+            version = ipc.PROTOCOL_VERSION
+            log.error("a frame on %s that is no frame of protocol %s was dropped: %s", channel, version, exc)
+            return
+        if isinstance(body, ipc.Request):
+            task = asyncio.create_task(self._answer(header.frm, header.rid, body.table, body.op))
             self._work.add(task)
             task.add_done_callback(self._work.discard)
             return
-        if kind == "r":
-            self._replied(frame[1], frame[2], frame[3])
+        if isinstance(body, ipc.OUTCOMES):
+            self._replied(header.rid, body)
             return
-        if frame[1] == self.pid:
+        if header.frm == self.pid:
             return  # our own publication: our connections had it directly
         table = channel.decode()[len(PREFIX) + 2 :]
-        if kind == "m":
-            _, _, version, pairs = frame
+        if isinstance(body, ipc.TableMessage):
             for conn in self._local.get(table, ()):
-                text = pairs.get(SPECTATOR if conn.seat is None else conn.seat)
+                text = body.texts.get(SPECTATOR if conn.seat is None else conn.seat)
                 if text is not None:
-                    self._deliver(conn, version, text)
-        elif kind == "c":
-            self._close_local(table, frame[2], frame[3])
-        elif kind == "o":
-            self.on_owner(table, frame[1])
+                    self._deliver(conn, body.version, text)
+        elif isinstance(body, ipc.CloseSeat):
+            self._close_local(table, body.seat, body.code)
+        elif isinstance(body, ipc.NewOwner):
+            self.on_owner(table, header.frm)
+
+    def _mismatch(self, header: ipc.Header, exc: ipc.VersionMismatch) -> None:
+        """A frame of another protocol version: its request is refused with the reason, the
+        request its reply answers fails with it; the process is named in the log."""
+        log.error("%s", exc)
+        if header.kind == "q":
+            refused = ipc.Refused(ErrorCode.SERVER_ERROR, str(exc), 500)
+            task = asyncio.create_task(self._reply(header.frm, header.rid, refused))
+            self._work.add(task)
+            task.add_done_callback(self._work.discard)
+        elif header.kind == "r":
+            self._replied(header.rid, ProtocolError(ErrorCode.SERVER_ERROR, str(exc), 500))

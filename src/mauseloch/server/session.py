@@ -25,19 +25,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-import mauseloch
 from mauseloch import IllegalMove, event_for
 from mauseloch.bots.random_bot import pause_factor
 from mauseloch.core.engine import Game, game_info
-from mauseloch.core.match import player_in_deal
 from mauseloch.server.clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, Deadlines, clock_seconds, wall
-from mauseloch.server.family import deal_code, deal_ended, match_state
+from mauseloch.server.family import deal_ended, match_state
 from mauseloch.server.hub import Connection, Hub
 from mauseloch.server.protocol import (
     ErrorCode,
@@ -52,6 +50,10 @@ from mauseloch.server.protocol import (
 from mauseloch.server.reactions import Reactions
 from mauseloch.server.seats import STAND_IN, BotSeat, Controller, Person, controllers
 from mauseloch.server.storage import Store, TableRow
+from mauseloch.server.table.records import build, marked
+from mauseloch.server.table.summary import table_summary
+from mauseloch.server.table.work import unbroken
+from mauseloch.server.table.writes import WriteQueue
 
 log = logging.getLogger("mauseloch.server")
 
@@ -68,41 +70,6 @@ class Settings:
 
     bot_delay: float | None = None
     clock_scale: float = 1.0
-
-
-def build(row: TableRow) -> tuple[Game, list[dict[str, Any]]]:
-    """The game a stored table describes, every stored move replayed, and its events (those of
-    moves a stand-in played marked ``"by": "stand-in"``)."""
-    game = mauseloch.new_game(row.game, players=row.players, seed=row.seed, options=row.options, deck=row.deck)
-    events = game.events
-    for i, entry in enumerate(row.moves):
-        game.play(entry[1], seat=entry[0], ms=entry[2] if len(entry) > 2 else None)
-        new = game.events_since(len(events))
-        by = row.by[i] if i < len(row.by) else None
-        events.extend(_marked(new, by))
-    return game, events
-
-
-def build_game(row: TableRow) -> Game:
-    return build(row)[0]
-
-
-def _marked(events: list[dict[str, Any]], by: str | None) -> list[dict[str, Any]]:
-    # an event with a ``by`` of its own (Mausgeflippt's mouse_won: catch or flip) keeps it
-    return [e if "by" in e else {**e, "by": by} for e in events] if by is not None else events
-
-
-def record_of(row: TableRow) -> dict[str, Any]:
-    """The game's record plus ``played_by``: per move, who played it ("person", "bot" or
-    "stand-in"). ``mauseloch.replay`` reads the record as usual and ignores the extra key."""
-    record = build_game(row).record()
-    kinds = {s.seat: "bot" if s.kind == "bot" else "person" for s in row.seats}
-    record["played_by"] = [
-        row.by[i] if i < len(row.by) and row.by[i] is not None else kinds[m[0]] for i, m in enumerate(row.moves)
-    ]
-    if row.referee:  # a reaction game: per decided window its claims, what was observed, the decision
-        record["referee"] = [row.referee[i] for i in sorted(row.referee)]
-    return record
 
 
 def refusal_params(exc: IllegalMove) -> dict[str, Any]:
@@ -132,30 +99,6 @@ def refusals(game: Game, seat: int | None) -> dict[str, dict[str, Any]]:
             if exc.reason:
                 refused[card] = {"reason": exc.reason, "params": refusal_params(exc)}
     return refused
-
-
-def replay_frames(row: TableRow) -> list[dict[str, Any]]:
-    """One frame per position of a finished game, every hand visible, with the events that led to it."""
-    game = mauseloch.new_game(row.game, players=row.players, seed=row.seed, options=row.options, deck=row.deck)
-
-    has_hands = "hand" in game.view(0)  # Aus die Maus! has face-down stacks nobody sees, not hands
-
-    def frame(move: list[Any] | None, seen: int) -> tuple[dict[str, Any], int]:
-        view = game.view(None)
-        if has_hands and "hands" not in view:
-            view["hands"] = [game.view(s)["hand"] for s in range(game.players)]
-        events = game.events_since(seen)
-        return {"move": move, "view": view, "events": events}, seen + len(events)
-
-    first, seen = frame(None, 0)
-    frames = [first]
-    for i, entry in enumerate(row.moves):
-        game.play(entry[1], seat=entry[0], ms=entry[2] if len(entry) > 2 else None)
-        f, seen = frame(list(entry), seen)
-        if i in row.referee:  # every reaction of the window this move decided, with its times
-            f["referee"] = row.referee[i]
-        frames.append(f)
-    return frames
 
 
 class TableSession:
@@ -192,7 +135,7 @@ class TableSession:
         self.pause_asked: list[int] = []  # seats that asked for a pause or agreed to it, the asker first
         self.stopping = False
         self.started = False
-        self._last_write: asyncio.Future[Any] | None = None  # the table's latest write to a database server
+        self.writes = WriteQueue(store, row.id)
         # a reaction game's windows, driven with this server's clock (reactions.py)
         self.reactions = Reactions(self) if game_info(row.game).dynamics == "reactions" else None
 
@@ -239,41 +182,7 @@ class TableSession:
         }
 
     def summary(self) -> dict[str, Any]:
-        row = self.row
-        deal = row.match["deal"] if row.match else 0
-        return {
-            "id": row.id,
-            "game": row.game,
-            "title": row.title,
-            "players": row.players,
-            "options": row.options,
-            "clock": row.clock,
-            "seats": [
-                {
-                    "seat": s.seat,
-                    # who sits here through a match's deals (one seat on each deal): a bot is named
-                    # by this, so it keeps its name as the seats rotate
-                    "player": player_in_deal(s.seat, deal, row.players),
-                    "kind": s.kind,
-                    "name": s.name,
-                    "bot": s.bot,
-                    "taken": s.taken,
-                    "presence": ctl.presence,
-                    "stand_in": ctl.stand_in,
-                }
-                for s, ctl in zip(row.seats, self.seats, strict=True)
-            ],
-            "status": row.status,
-            "version": self.version,
-            "created": row.created.isoformat().replace("+00:00", "Z"),
-            "next": row.next_id,
-            "public": row.public,  # listed in the lobby (private tables are joined by invite only)
-            "deal_code": deal_code(row),  # family play: "the same deal again", once it is over
-            "match": match_state(row),
-            # what decides the ranking, in order, for the end screen to explain: the result's
-            # figure and whether fewer or more is better (each game declares it next to result())
-            "ranking": [{"figure": f, "better": b} for f, b in getattr(type(self.game), "RANKED_BY", ())],
-        }
+        return table_summary(self.row, self.version, [(c.presence, c.stand_in) for c in self.seats])
 
     def live(self) -> dict[str, Any]:
         """What changes without a move: presence, stand-ins, the running clock, rematch votes."""
@@ -398,65 +307,19 @@ class TableSession:
         # the timers run on in memory; a failed write is logged, only a restart would forget them
         self.write_later("deadlines", self.store.set_deadlines, self.id, self.deadlines.to_list())
 
-    # -- writes to the store, in order -------------------------------------------------------
+    # -- writes to the store, in order (table/writes.py) ---------------------------------------
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` on the store, awaited, after every earlier write of this table (a move,
-        a seat taken, a table loaded again): on a database server in a worker thread, so the
-        event loop serves other tables meanwhile (Store.call)."""
-        if self.store.local:
-            return fn(*args)
-        return await asyncio.shield(self._queue(fn, *args))
+        return await self.writes.write(fn, *args)
 
     def write_later(self, what: str, fn: Callable[..., Any], *args: Any) -> None:
-        """A write nobody waits for (deadlines, presence, a status that follows from the moves):
-        queued behind this table's earlier writes and ahead of its later ones, so the store never
-        goes back to an older state and every stored move finds what came before it stored.
-        A process killed within those milliseconds loses them as if killed a moment earlier;
-        what counts (moves, seat tokens, a game starting) is written with :meth:`write`."""
-        try:
-            if self.store.local:
-                fn(*args)
-                return
-            asyncio.get_running_loop()
-        except SQLAlchemyError:
-            log.exception("%s of table %s could not be stored", what, self.id)
-            return
-        except RuntimeError:  # no event loop (a tool, a test): at once
-            try:
-                fn(*args)
-            except SQLAlchemyError:
-                log.exception("%s of table %s could not be stored", what, self.id)
-            return
-        self._queue(fn, *args).add_done_callback(lambda f: self._write_failed(what, f))
-
-    def _write_failed(self, what: str, done: asyncio.Future[Any]) -> None:
-        exc = None if done.cancelled() else done.exception()
-        if exc is not None:
-            log.error("%s of table %s could not be stored", what, self.id, exc_info=exc)
-
-    def _queue(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
-        before = self._last_write
-
-        async def run() -> T:
-            if before is not None and not before.done():
-                await asyncio.wait([before])  # its outcome is its caller's; only the order is ours
-            return await self.store.call(fn, *args)
-
-        task = asyncio.get_running_loop().create_task(run())
-        self._last_write = task
-        return task
+        self.writes.write_later(what, fn, *args)
 
     @property
     def writing(self) -> bool:
-        """Whether writes of this table are still queued (a finished table stays in memory until
-        they are done: loaded from the store before, it would still look unfinished)."""
-        return self._last_write is not None and not self._last_write.done()
+        return self.writes.writing
 
     async def flush(self) -> None:
-        """Until every write queued so far is done (a stopping server's last writes)."""
-        last = self._last_write
-        if last is not None and not last.done():
-            await asyncio.wait([last])
+        await self.writes.flush()
 
     # -- connections and presence ------------------------------------------------------
     def attach(self, conn: Connection) -> None:
@@ -736,7 +599,7 @@ class TableSession:
 
     def _advance(self, by: str | None) -> None:
         game = self.game
-        new = _marked(game.events_since(self.seq), by)
+        new = marked(game.events_since(self.seq), by)
         self.events.extend(new)
         self.version += 1
         self.seq += len(new)
@@ -957,18 +820,3 @@ class TableSession:
                 return
             log.info("table %s: seat %s ran out of time; the stand-in moves", self.id, seat)
             await self._bot_play(seat, self.seats[seat], d.due)
-
-
-async def unbroken(work: Coroutine[Any, Any, None]) -> None:
-    """Run ``work`` to its end even if the caller is cancelled: a move that was written to the
-    store is always played and announced, so memory and store never disagree."""
-    task = asyncio.ensure_future(work)
-    task.add_done_callback(_retrieve)
-    await asyncio.shield(task)
-
-
-def _retrieve(task: asyncio.Future[None]) -> None:
-    if not task.cancelled():
-        exc = task.exception()  # seen, so an error nobody awaited any more is not reported twice
-        if exc is not None and not isinstance(exc, ProtocolError):
-            log.error("table work failed", exc_info=exc)

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import CLOSE_HELLO_LATE, Guard
 from mauseloch.server.lobby import Lobby
@@ -32,7 +33,6 @@ from mauseloch.server.protocol import (
     decode_client,
     encode,
 )
-from mauseloch.server.session import TableSession
 
 RATE_LIMIT = 20  # messages per second and connection
 FLOOD_CLOSE = 200  # refused messages in a row before a flooding connection is closed
@@ -45,7 +45,7 @@ def same_origin(websocket: WebSocket) -> bool:
     return origin is None or urlsplit(origin).netloc == websocket.headers.get("host")
 
 
-def identify(websocket: WebSocket, table: TableSession, hello: Hello) -> int | None:
+def identify(websocket: WebSocket, table: TableHandle, hello: Hello) -> int | None:
     """The seat a hello opens; None for a spectator. A bad or missing token is refused."""
     token, seat = hello.token, hello.seat
     if token is None and seat is not None and same_origin(websocket):  # the cookie set by /t/<id>

@@ -127,7 +127,7 @@ def command(
     from mauseloch.bots import bots_for_seats, make_bot
     from mauseloch.core.dealcode import code_of, decode, encode
     from mauseloch.core.match import Match
-    from mauseloch.core.record import load_any
+    from mauseloch.core.match import load_any
     from mauseloch.locale.rules import house_rules
 
     console = Console(highlight=False)

@@ -33,7 +33,7 @@ def command(
     from rich.console import Console
 
     from mauseloch.core.match import Match
-    from mauseloch.core.record import load_any
+    from mauseloch.core.match import load_any
 
     console = Console(highlight=False)
     lang = pick_lang(console, lang_text)

@@ -1,0 +1,76 @@
+"""A stored table as a game, a record and replay frames: built here, in one pure module.
+
+Every function reads a :class:`~mauseloch.server.storage.TableRow` and replays its moves through
+the one replay loop (:func:`mauseloch.core.record.played`); nothing here runs, stores or sends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mauseloch
+from mauseloch.core.engine import Game
+from mauseloch.core.record import played
+from mauseloch.server.storage import TableRow
+
+
+def new_game_of(row: TableRow) -> Game:
+    """The game a stored table starts from, before any move."""
+    return mauseloch.new_game(row.game, players=row.players, seed=row.seed, options=row.options, deck=row.deck)
+
+
+def build(row: TableRow) -> tuple[Game, list[dict[str, Any]]]:
+    """The game a stored table describes, every stored move replayed, and its events (those of
+    moves a stand-in played marked ``"by": "stand-in"``)."""
+    game = new_game_of(row)
+    events = game.events
+    for i in played(game, row.moves):
+        new = game.events_since(len(events))
+        by = row.by[i] if i < len(row.by) else None
+        events.extend(marked(new, by))
+    return game, events
+
+
+def marked(events: list[dict[str, Any]], by: str | None) -> list[dict[str, Any]]:
+    """``events`` of a move ``by`` a stand-in, say, each marked so."""
+    # an event with a ``by`` of its own (Mausgeflippt's mouse_won: catch or flip) keeps it
+    return [e if "by" in e else {**e, "by": by} for e in events] if by is not None else events
+
+
+def record_of(row: TableRow) -> dict[str, Any]:
+    """The game's record plus ``played_by``: per move, who played it ("person", "bot" or
+    "stand-in"). ``mauseloch.replay`` reads the record as usual and ignores the extra key."""
+    game = new_game_of(row)
+    for _ in played(game, row.moves):
+        pass
+    record = game.record()
+    kinds = {s.seat: "bot" if s.kind == "bot" else "person" for s in row.seats}
+    record["played_by"] = [
+        row.by[i] if i < len(row.by) and row.by[i] is not None else kinds[m[0]] for i, m in enumerate(row.moves)
+    ]
+    if row.referee:  # a reaction game: per decided window its claims, what was observed, the decision
+        record["referee"] = [row.referee[i] for i in sorted(row.referee)]
+    return record
+
+
+def replay_frames(row: TableRow) -> list[dict[str, Any]]:
+    """One frame per position of a finished game, every hand visible, with the events that led to it."""
+    game = new_game_of(row)
+
+    has_hands = "hand" in game.view(0)  # Aus die Maus! has face-down stacks nobody sees, not hands
+
+    def frame(move: list[Any] | None, seen: int) -> tuple[dict[str, Any], int]:
+        view = game.view(None)
+        if has_hands and "hands" not in view:
+            view["hands"] = [game.view(s)["hand"] for s in range(game.players)]
+        events = game.events_since(seen)
+        return {"move": move, "view": view, "events": events}, seen + len(events)
+
+    first, seen = frame(None, 0)
+    frames = [first]
+    for i in played(game, row.moves):
+        f, seen = frame(list(row.moves[i]), seen)
+        if i in row.referee:  # every reaction of the window this move decided, with its times
+            f["referee"] = row.referee[i]
+        frames.append(f)
+    return frames
