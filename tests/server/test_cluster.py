@@ -29,6 +29,7 @@ from mauseloch.server.storage import Store
 pytestmark = [
     pytest.mark.postgres,
     pytest.mark.redis,
+    pytest.mark.slow,  # every test starts server processes of its own
     pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager"),
 ]
 
