@@ -15,6 +15,7 @@ from mauseloch.study.backend import LocalBackend, RayBackend, make_backend
 from mauseloch.study.simulate import make_spec, report, simulate
 
 ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'mauseloch[ray]'")
+pytestmark = pytest.mark.slow  # starting the module's Ray instance takes seconds
 
 
 @pytest.fixture(scope="module", autouse=True)
