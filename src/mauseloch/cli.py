@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from mauseloch import GAMES
+
 if TYPE_CHECKING:
     from mauseloch.study.backend import Backend
 
@@ -283,11 +285,10 @@ def rules_command(
     console.print(Markdown(text))
 
 
-# (group, command name, a function here or a module holding a function named ``command``)
+# (group, command name, a function here or a module holding a function named ``command``);
+# ``play`` has one command per game that declares a terminal module (GameInfo.terminal)
 COMMANDS = (
-    ("play", "mau-mau", "mauseloch.tui.maumau"),
-    ("play", "aus-die-maus", "mauseloch.tui.ausdiemaus"),
-    ("play", "mausgeflippt", "mauseloch.tui.mausgeflippt"),
+    *(("play", info.name, info.terminal) for info in GAMES.values() if info.terminal is not None),
     ("app", "simulate", simulate_command),
     ("app", "tournament", tournament_command),
     ("app", "analyze", analyze_command),

@@ -26,6 +26,7 @@ from mauseloch.tui.common import (
     leave_unfinished,
     options_help,
     pick_lang,
+    plural,
     save_for_user,
     shown,
 )
@@ -406,3 +407,51 @@ def command(
         raise leave_unfinished(console, game, save, interrupted=False, lang=lang)
     console.print(ranking(game, names, lang))
     save_for_user(console, game, save, lang=lang)
+
+
+# -- replays (``mauseloch replay``): the declaration names this module (GameInfo.terminal)
+def replay_move(move: str, lang: Lang = "en") -> str | None:
+    """A move in the reader's words (every move is a flip)."""
+    return t("term.replayMove.flipStack", lang) if move == "flip" else None
+
+
+def replay_event(event: dict[str, Any], game: Any, names: list[str], lang: Lang = "en") -> str | None:
+    """What happened, as the game's screen says it."""
+    return describe(event, names, lang)
+
+
+def replay_board(game: Any, names: list[str], lang: Lang = "en") -> Any:
+    """Every stack with its cards (top first), chips and role in a chase; the pile and the chips left.
+
+    The engine offers no view of the face-down stacks, so this reads the game's own stacks; they
+    are only read, never changed.
+    """
+    from rich.table import Table
+
+    from mauseloch.games.ausdiemaus import CARD_STR
+
+    view = game.view(None)
+    table = Table(box=None, padding=(0, 1), show_header=True)
+    for col, right in (("", False), (t("am.stackCol", lang), True), (t("am.chipsCol", lang), True),
+                       (t("term.stackTopFirst", lang), False)):  # fmt: skip
+        table.add_column(col, justify="right" if right else "left")
+    chase = view["chase"]
+    for s, stack in enumerate(game.stacks):
+        role = ""
+        if chase and chase["chaser"] == s:
+            role = f" [bold red](must catch, {plural(chase['attempts_left'], 'attempt')} left)[/]"
+        elif chase and chase["owner"] == s:
+            role = " [magenta](mouse owner)[/]"
+        mark = " ▶" if view["to_move"] == s else ""
+        table.add_row(
+            shown(names[s]) + mark + role,
+            plural(view["stacks"][s], "card"),
+            str(view["chips"][s]),
+            " ".join(card_short(CARD_STR[c]) for c in stack) or "[dim]—[/]",
+        )
+    table.caption = (
+        f"pile: {card_text(view['top'])} ({plural(len(view['pile']), 'card')})   "
+        f"chips left: {view['chips_left']}   [dim]({SHORT_LEGEND})[/]"
+    )
+    table.caption_justify = "left"
+    return table

@@ -411,3 +411,42 @@ def _show_standings(console: Any, match: Any, names: list[str], lang: Lang) -> N
     for row in sorted(match.standings(), key=lambda r: (r["rank"], r["player"])):
         table.add_row(str(row["rank"]), shown(names[row["player"]]), str(row["last"]), f"[bold]{row['total']}[/]")
     console.print(table)
+
+
+# -- replays (``mauseloch replay``): the declaration names this module (GameInfo.terminal)
+def replay_move(move: str, lang: Lang = "en") -> str | None:
+    """A move in the reader's words, its cards drawn as the game's screen draws them."""
+    if move in ("draw", "pass", "take"):
+        return t(f"term.replayMove.{move}", lang)
+    card, _, wish = move.partition(":")
+    if len(card) == 2 and card[1] in "CSHD":
+        if wish in ("C", "S", "H", "D"):
+            return t("term.replayMove.wish", lang, card=pretty(card, lang=lang), suit=suit_text(wish, lang))
+        return pretty(card, lang=lang)
+    return None
+
+
+def replay_event(event: dict[str, Any], game: Any, names: list[str], lang: Lang = "en") -> str | None:
+    """What happened, as the game's screen says it to a spectator."""
+    return describe(event, None, lang, names)
+
+
+def replay_board(game: Any, names: list[str], lang: Lang = "en") -> Any:
+    """Every hand (a replay sees them all), the top card, the wish, the penalty and the draw pile."""
+    from rich.console import Group
+    from rich.text import Text
+
+    view = game.view(None)
+    hands = [game.view(s).get("hand") or [] for s in range(game.players)]
+    lines = [
+        f"   {shown(names[s])}{' ▶' if view['to_move'] == s else '  '} "
+        + (" ".join(pretty(c, lang=lang) for c in hand) or f"[dim]{t('term.noCards', lang)}[/]")
+        for s, hand in enumerate(hands)
+    ]
+    top = "   " + t("term.replayMm", lang, card=pretty(view["top"], lang=lang))
+    if view["wish"]:
+        top += "   " + t("mm.wish", lang, suit=suit_text(view["wish"], lang))
+    if view["penalty"]:
+        top += "   " + t("mm.penaltyOther", lang, n=view["penalty"])
+    top += "   " + t("term.drawPile", lang, n=view["draw_pile"])
+    return Group(*(Text.from_markup(line) for line in [*lines, top]))

@@ -497,3 +497,43 @@ def command(
     save_for_user(console, game, save, record, lang)
     res = game.result()
     console.print(t("mgt.yourScore", lang, score=res["score"][0], rank=res["ranks"][0], n=game.players))
+
+
+# -- replays (``mauseloch replay``): the declaration names this module (GameInfo.terminal)
+def replay_move(move: str, lang: Lang = "en") -> str | None:
+    """A move in the reader's words, a clothing card drawn as the game's screen draws it."""
+    kind, _, card = move.partition(" ")
+    if kind == "catch" and card:
+        return t("term.replayMove.catch", lang, card=pretty(card, lang))
+    if move in ("reveal", "flip", "timeout"):
+        return t(f"term.replayMove.{move}", lang)
+    return None
+
+
+def replay_event(event: dict[str, Any], game: Any, names: list[str], lang: Lang = "en") -> str | None:
+    """What happened, as the game's screen says it to a spectator."""
+    return describe(event, None, game.view(None)["mouse_pile"], lang)
+
+
+def replay_board(game: Any, names: list[str], lang: Lang = "en") -> Any:
+    """The scores, the shown mouse (and whether it is protected), the piles and every hand."""
+    from rich.console import Group
+    from rich.padding import Padding
+    from rich.table import Table
+    from rich.text import Text
+
+    view = game.view(None)
+    parts: list[Any] = [scores_table(view, names, expand=False, lang=lang)]
+    if view["mouse"] is not None:
+        parts.append(
+            Padding(Text.from_markup(mouse_text(view, tell_protected=True, lang=lang).replace("\n\n", "\n")), (0, 3))
+        )
+    parts.append(Padding(Text.from_markup(f"[dim]{piles_text(view, lang)}[/]"), (0, 3)))
+    hands = Table.grid(padding=(0, 1))
+    for s in range(game.players):
+        hand = game.view(s).get("hand") or []
+        hands.add_row(
+            shown(names[s]) + ":", ", ".join(pretty(c, lang) for c in hand) or f"[dim]{t('term.noCards', lang)}[/]"
+        )
+    parts.append(Padding(hands, (0, 3)))
+    return Group(*parts)

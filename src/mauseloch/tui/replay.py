@@ -1,13 +1,15 @@
 """``mauseloch replay FILE``: step through a saved record with every hand visible, or print JSON.
 
-Each position shows the move that led to it, what happened, and the table as the game draws it
-(Mau-Mau: hands, top card, wish; Aus die Maus!: every stack with its cards, chips and the pile;
-Mausgeflippt: the scores, the shown mouse and every hand). Stepping: Enter goes on, ``b`` steps
+Each position shows the move that led to it, what happened, and the table as the game draws it:
+the game's terminal module (its declaration's ``terminal``) has ``replay_move``, ``replay_event``
+and ``replay_board`` for that; a game without one gets generic text (its moves as recorded, its
+events' fields, each hand and the public view). Stepping: Enter goes on, ``b`` steps
 back, a number jumps to that move, ``q`` quits.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from collections.abc import Callable
@@ -17,7 +19,7 @@ from typing import Any
 import typer
 
 from mauseloch.locale import Lang, t, tn
-from mauseloch.tui.common import EXIT_INTERRUPTED, ask, fail, lang_option, pick_lang, plural, shown
+from mauseloch.tui.common import EXIT_INTERRUPTED, ask, fail, lang_option, pick_lang, shown
 
 
 def command(
@@ -169,150 +171,50 @@ class Replayer:
                 console.print(f"   {text}")
         console.print(self.table())
 
+    def _terminal(self) -> Any:
+        """The game's terminal module (``GameInfo.terminal``) where it has one: it describes the
+        game's moves, events and table; None for a game without one (generic text)."""
+        name = self.game.info.terminal
+        return None if name is None else importlib.import_module(name)
+
     def move_text(self, move: str) -> str:
         """A move in the reader's words, its cards drawn as every screen draws them (the
-        record's notation, as typed, for anything else)."""
-        name, lang = self.game.name, self.lang
-        if name == "mau-mau":
-            from mauseloch.tui.maumau import pretty as card_text
-            from mauseloch.tui.maumau import suit_text
-
-            if move in ("draw", "pass", "take"):
-                return t(f"term.replayMove.{move}", lang)
-            card, _, wish = move.partition(":")
-            if len(card) == 2 and card[1] in "CSHD":
-                if wish in ("C", "S", "H", "D"):
-                    return t("term.replayMove.wish", lang, card=card_text(card, lang=lang), suit=suit_text(wish, lang))
-                return card_text(card, lang=lang)
-        elif name == "mausgeflippt":
-            from mauseloch.tui.mausgeflippt import pretty as clothing_text
-
-            kind, _, card = move.partition(" ")
-            if kind == "catch" and card:
-                return t("term.replayMove.catch", lang, card=clothing_text(card, lang))
-            if move in ("reveal", "flip", "timeout"):
-                return t(f"term.replayMove.{move}", lang)
-        elif move == "flip":
-            return t("term.replayMove.flipStack", lang)
-        return f"[cyan]{shown(move)}[/]"
+        record's notation, as typed, where the game has no words for it)."""
+        module = self._terminal()
+        text = None if module is None or not hasattr(module, "replay_move") else module.replay_move(move, self.lang)
+        return text if text is not None else f"[cyan]{shown(move)}[/]"
 
     def describe(self, event: dict[str, Any]) -> str | None:
-        name = self.game.name
         if event["type"] == "deal":
             return None
-        if name == "mau-mau":
-            from mauseloch.tui.maumau import describe as describe_maumau
-
-            return describe_maumau(event, None, self.lang, self.names)
-        if name == "aus-die-maus":
-            from mauseloch.tui.ausdiemaus import describe as describe_ausdiemaus
-
-            return describe_ausdiemaus(event, self.names, self.lang)
-        if name == "mausgeflippt":
-            from mauseloch.tui.mausgeflippt import describe as describe_mausgeflippt
-
-            return describe_mausgeflippt(event, None, self.game.view(None)["mouse_pile"], self.lang)
-        return shown(event["type"])
+        module = self._terminal()
+        if module is not None and hasattr(module, "replay_event"):
+            text: str | None = module.replay_event(event, self.game, self.names, self.lang)
+            return text
+        details = ", ".join(f"{key} {shown(value)}" for key, value in event.items() if key != "type")
+        return f"{shown(event['type'])}{': ' + details if details else ''}"
 
     def table(self) -> Any:
-        name = self.game.name
-        if name == "mau-mau":
-            return self._maumau()
-        if name == "aus-die-maus":
-            return self._ausdiemaus()
-        return self._mausgeflippt()
+        module = self._terminal()
+        if module is not None and hasattr(module, "replay_board"):
+            return module.replay_board(self.game, self.names, self.lang)
+        return self._generic_board()
 
-    def _hands(self) -> list[list[str]]:
-        """Each seat's own view shows its own hand, so the engine decides what a hand is."""
-        return [self.game.view(s).get("hand") or [] for s in range(self.game.players)]
-
-    def _maumau(self) -> Any:
+    def _generic_board(self) -> Any:
+        """A game without a terminal module: each seat's hand where its view has one, then what
+        everybody sees, one entry a line."""
         from rich.console import Group
         from rich.text import Text
-
-        from mauseloch.tui.maumau import pretty, suit_text
-
-        view, lang = self.game.view(None), self.lang
-        lines = [
-            f"   {shown(self.names[s])}{' ▶' if view['to_move'] == s else '  '} "
-            + (" ".join(pretty(c, lang=lang) for c in hand) or f"[dim]{t('term.noCards', lang)}[/]")
-            for s, hand in enumerate(self._hands())
-        ]
-        top = "   " + t("term.replayMm", lang, card=pretty(view["top"], lang=lang))
-        if view["wish"]:
-            top += "   " + t("mm.wish", lang, suit=suit_text(view["wish"], lang))
-        if view["penalty"]:
-            top += "   " + t("mm.penaltyOther", lang, n=view["penalty"])
-        top += "   " + t("term.drawPile", lang, n=view["draw_pile"])
-        return Group(*(Text.from_markup(line) for line in [*lines, top]))
-
-    def _ausdiemaus(self) -> Any:
-        from rich.table import Table
-
-        from mauseloch.tui.ausdiemaus import SHORT_LEGEND, card_short, card_text
-
-        view, lang = self.game.view(None), self.lang
-        table = Table(box=None, padding=(0, 1), show_header=True)
-        for col, right in (("", False), (t("am.stackCol", lang), True), (t("am.chipsCol", lang), True),
-                           (t("term.stackTopFirst", lang), False)):  # fmt: skip
-            table.add_column(col, justify="right" if right else "left")
-        chase = view["chase"]
-        for s, cards in enumerate(self._stacks()):
-            role = ""
-            if chase and chase["chaser"] == s:
-                role = f" [bold red](must catch, {plural(chase['attempts_left'], 'attempt')} left)[/]"
-            elif chase and chase["owner"] == s:
-                role = " [magenta](mouse owner)[/]"
-            mark = " ▶" if view["to_move"] == s else ""
-            table.add_row(
-                shown(self.names[s]) + mark + role,
-                plural(view["stacks"][s], "card"),
-                str(view["chips"][s]),
-                " ".join(card_short(c) for c in cards) or "[dim]—[/]",
-            )
-        table.caption = (
-            f"pile: {card_text(view['top'])} ({plural(len(view['pile']), 'card')})   "
-            f"chips left: {view['chips_left']}   [dim]({SHORT_LEGEND})[/]"
-        )
-        table.caption_justify = "left"
-        return table
-
-    def _stacks(self) -> list[list[str]]:
-        """Every stack's cards, top first: a replay may see what no player's view shows.
-
-        The engine offers no view of the face-down stacks, so this reads the game's own stacks;
-        they are only read, never changed.
-        """
-        from mauseloch.games.ausdiemaus import CARD_STR
-
-        return [[CARD_STR[c] for c in stack] for stack in self.game.stacks]
-
-    def _mausgeflippt(self) -> Any:
-        from rich.console import Group
-        from rich.padding import Padding
-        from rich.table import Table
-        from rich.text import Text
-
-        from mauseloch.tui.mausgeflippt import mouse_text, piles_text, pretty, scores_table
 
         view = self.game.view(None)
-        parts: list[Any] = [scores_table(view, self.names, expand=False, lang=self.lang)]
-        if view["mouse"] is not None:
-            parts.append(
-                Padding(
-                    Text.from_markup(mouse_text(view, tell_protected=True, lang=self.lang).replace("\n\n", "\n")),
-                    (0, 3),
-                )
-            )
-        parts.append(Padding(Text.from_markup(f"[dim]{piles_text(view, self.lang)}[/]"), (0, 3)))
-        hands = Table.grid(padding=(0, 1))
-        for s, hand in enumerate(self._hands()):
-            hands.add_row(
-                shown(self.names[s]) + ":",
-                ", ".join(pretty(c, self.lang) for c in hand) or f"[dim]{t('term.noCards', self.lang)}[/]",
-            )
-        parts.append(Padding(hands, (0, 3)))
-        return Group(*parts)
+        lines = []
+        for s in range(self.game.players):
+            hand = self.game.view(s).get("hand")
+            mark = " ▶" if view.get("to_move") == s else "  "
+            lines.append(f"   {shown(self.names[s])}{mark} {shown(hand) if hand is not None else ''}")
+        hidden = ("game", "players", "options", "seat", "to_move", "legal_moves", "result")
+        lines += [f"   {key}: {shown(value)}" for key, value in view.items() if key not in hidden]
+        return Group(*(Text(line) for line in lines))
 
     def show_result(self) -> None:
         from rich.table import Table
