@@ -608,6 +608,13 @@ class Store:
             executor = self._executors[urgent] = ThreadPoolExecutor(threads, thread_name_prefix=name)
         return await asyncio.get_running_loop().run_in_executor(executor, functools.partial(fn, *args))
 
+    def send(self, fn: Callable[..., None], *args: Any) -> asyncio.Future[None]:
+        """A hot write (:func:`hot_write`) into this tick's batch without waiting for it (no task):
+        the future is done once it is committed. The writes of one tick are committed in the order
+        sent; on SQLite every batch, and every other call, in the order made (one connection), so
+        a table's writes need no queue of their own there."""
+        return self._writes.later(fn.plan(self, *args))  # type: ignore[attr-defined]
+
     @contextlib.contextmanager
     def _single(self) -> Iterator[Connection]:
         """A connection for one statement (or reads): autocommitted on a database server. On
