@@ -60,6 +60,7 @@ def test_heuristic_counters_a_seven() -> None:
     assert make_bot("mau-mau", "heuristic").choose(game.view(1), game.legal_moves()) == "7H"
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random() -> None:
     """Seat rotated, one heuristic against three random bots: a fair share is 25 %."""
     wins = 0

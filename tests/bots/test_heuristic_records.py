@@ -117,6 +117,7 @@ def _data() -> dict[str, Any]:
     return data
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("players", "options", "games"),
     HEURISTIC_CONFIGS,

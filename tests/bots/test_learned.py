@@ -99,6 +99,7 @@ def play_positions(bot_for_seat: Any, target: int, seed: int, on_game: Any = Non
     return positions
 
 
+@pytest.mark.slow
 def test_the_shipped_policy_never_chooses_an_illegal_move() -> None:
     bots = [LearnedBot(seed) for seed in range(5)]
     assert play_positions(lambda seat: bots[seat], 10_000, seed=1) >= 10_000

@@ -39,6 +39,7 @@ def test_the_same_seed_and_budget_give_the_same_game(players: int) -> None:
     assert first == game_moves(kinds, [3] * players, 21, players) and len(first) > 5
 
 
+@pytest.mark.slow
 def test_search_learned_never_chooses_an_illegal_move() -> None:
     """Every player count and option, with the shipped network and with arbitrary weights (which
     value illegal actions highest all the time: the masks alone keep the search legal); a bot

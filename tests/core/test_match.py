@@ -29,6 +29,7 @@ def play_out(match: Match, deals: int | None = None) -> None:
         match.next_deal()
 
 
+@pytest.mark.slow
 def test_points_add_up_and_the_first_player_rotates() -> None:
     match = Match(players=3, seed=11, deals=3)
     leaders = []

@@ -104,6 +104,7 @@ def _section_code(page: str, heading: str) -> str:
     return "\n".join(blocks)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("page", "heading"), [(p, h) for p, hs in RUNNABLE.items() for h in hs])
 def test_documented_examples_run(page: str, heading: str) -> None:
     """MauMauBatch and the bot plug-in API were documented only in docstrings; their sections

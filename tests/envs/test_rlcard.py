@@ -84,6 +84,7 @@ def _train(agent_for: list[object], env: rlcard.envs.Env, episodes: int) -> int:
     return steps
 
 
+@pytest.mark.slow
 def test_rlcard_dqn_trains() -> None:
     torch.manual_seed(0)
     env = _make(game_move_limit=60)
@@ -102,6 +103,7 @@ def test_rlcard_dqn_trains() -> None:
     assert action in state["legal_actions"]
 
 
+@pytest.mark.slow
 def test_rlcard_nfsp_trains() -> None:
     torch.manual_seed(0)
     # NFSP picks best response or average policy from NumPy's global generator: seeded, so the

@@ -42,6 +42,7 @@ async def _play(tmp: Path) -> tuple[mauseloch.Game, list[str]]:
     return game, pressed
 
 
+@pytest.mark.slow
 def test_tui_plays_a_whole_game_and_records_my_reaction_times(tmp_path: Path, run_async: Any) -> None:
     game, pressed = run_async(_play(tmp_path))
     assert game.is_over and pressed
