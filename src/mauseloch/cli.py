@@ -1,8 +1,9 @@
 """The ``mauseloch`` command: play | simulate | tournament | analyze | rules | replay | serve.
 
-The library (``mauseloch`` minus this file, ``tui`` and ``server.cli``) never imports Typer or
-Rich; the commands of the simulator, tournaments and the deal search live here, the terminal
-games and the server in their own modules. Heavy libraries are imported inside the commands,
+The library (``mauseloch`` minus this file, ``tui``, ``server.cli`` and ``learn.cli``) never imports
+Typer or Rich, and matplotlib only in ``study.plots``; the commands of the simulator, tournaments
+and the deal search live here, their Rich tables in ``tui.reports``, the terminal games and the
+server in their own modules. Heavy libraries are imported inside the commands,
 so ``mauseloch --help`` stays quick.
 """
 
@@ -90,7 +91,7 @@ def _run_checks(games: int, plot_file: Path | None, backend_name: str, workers: 
     wrong), and then their backend (made last: it may start Ray)."""
     from mauseloch.study.backend import make_backend
     from mauseloch.study.outputs import check_output_file
-    from mauseloch.study.simulate import plot_formats
+    from mauseloch.study.plots import plot_formats
 
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
@@ -123,8 +124,10 @@ def simulate_command(
     from rich.markup import escape
 
     from mauseloch.locale import t
-    from mauseloch.study.simulate import make_spec, plot, print_report, report, simulate
+    from mauseloch.study.plots import plot_simulation
+    from mauseloch.study.simulate import make_spec, report, simulate
     from mauseloch.tui.common import pick_lang
+    from mauseloch.tui.reports import print_simulation
 
     console = Console(stderr=json_out, highlight=False)
     lang = pick_lang(console, lang_text)
@@ -140,9 +143,9 @@ def simulate_command(
     if json_out:
         sys.stdout.write(json.dumps(rep, indent=1) + "\n")
     else:
-        print_report(rep, console, lang)
+        print_simulation(rep, console, lang)
     if plot_file is not None:
-        target = plot(rep, plot_file)
+        target = plot_simulation(rep, plot_file)
         console.print(t("sim.plot", lang, path=target))
 
 
@@ -167,6 +170,8 @@ def tournament_command(
     from rich.markup import escape
 
     from mauseloch.study import tournament as tour
+    from mauseloch.study.plots import plot_tournament
+    from mauseloch.tui.reports import print_tournament
 
     console = Console(stderr=json_out, highlight=False)
     try:
@@ -183,9 +188,9 @@ def tournament_command(
     if json_out:
         sys.stdout.write(json.dumps(rep, indent=1) + "\n")
     else:
-        tour.print_report(rep, console)
+        print_tournament(rep, console)
     if plot_file is not None:
-        console.print(f"Plot written to {tour.plot(rep, plot_file)}")
+        console.print(f"Plot written to {plot_tournament(rep, plot_file)}")
 
 
 def analyze_command(

@@ -34,12 +34,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from mauseloch.core.engine import SEED_LIMIT, Game, as_int, derive_seed, game_info, load_hook, new_game
 from mauseloch.core.seeds import STREAM_BOTS, STREAM_ENGINE
-from mauseloch.locale import Lang, t
 from mauseloch.study.backend import Backend, LocalBackend, run_ranges
 
 Z95 = 1.959963984540054
@@ -369,115 +367,3 @@ def bot_figures(spec: SimSpec, tally: Tally) -> dict[str, dict[str, Any]]:
             },
         }
     return out
-
-
-def print_report(rep: dict[str, Any], console: Any, lang: Lang = "en") -> None:
-    from rich.table import Table
-
-    opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items()) or t("sim.none", lang)
-    head = t("sim.head", lang, game=f"[bold]{rep['game']}[/]", games=f"{rep['games']:,}", players=rep["players"],
-             seed=rep["seed"], options=opts)  # fmt: skip
-    console.print(head)
-    seats = Table(title=t("sim.wins", lang), title_justify="left")
-    for col in ("seat", "bot", "wins", "share", "ci", "sole", "rank"):  # shares in %
-        seats.add_column(t(f"sim.col.{col}", lang), justify="left" if col == "bot" else "right")
-    for row in rep["seats"]:
-        low, high = row["ci95"]
-        seats.add_row(
-            str(row["seat"]), row["bot"], f"{row['wins']:,}", f"{100 * row['win_share']:.2f} %",
-            f"{100 * low:.2f}–{100 * high:.2f}", f"{row['sole_wins']:,}", f"{row['mean_rank']:.3f}",
-        )  # fmt: skip
-    console.print(seats)
-    length = rep["length"]
-    q = length["quantiles"]
-    line = t("sim.lengthLine", lang, mean=f"{length['mean']:.2f}", sd=f"{length['sd']:.2f}", min=length["min"],
-             max=length["max"])  # fmt: skip
-    console.print(
-        f"[bold]{t('sim.length', lang)}[/] ({length['unit']}): {line}; " + ", ".join(f"{k} {v}" for k, v in q.items())
-    )
-    hist = length["histogram"]
-    top = max(b["games"] for b in hist)
-    for b in hist:
-        bar = "█" * max(1 if b["games"] else 0, round(40 * b["games"] / top))
-        console.print(f"  {b['from']:>5}–{b['to']:<5} {b['games']:>10,}  {bar}")
-    reasons = Table(title=t("sim.reasons", lang), title_justify="left")
-    reasons.add_column(t("sim.col.reason", lang))
-    reasons.add_column(t("sim.col.games", lang), justify="right")
-    reasons.add_column(t("sim.col.shareOf", lang), justify="right")
-    for name, r in rep["reasons"].items():
-        reasons.add_row(name, f"{r['games']:,}", f"{100 * r['share']:.3f} %")
-    console.print(reasons)
-    if rep["seat_figures"]:
-        figs = Table(title=t("sim.figures", lang), title_justify="left")
-        figs.add_column(t("sim.col.figure", lang))
-        for s in range(rep["players"]):
-            figs.add_column(t("sim.seatCol", lang, n=s, bot=rep["bots"][s]), justify="right")
-        figs.add_column(t("sim.allSeats", lang), justify="right")
-        for name, values in rep["seat_figures"].items():
-            figs.add_row(name, *(f"{v:.3f}" for v in values), f"{sum(values):.3f}")
-        console.print(figs)
-    for name, value in rep["game_figures"].items():
-        console.print(t("sim.perGame", lang, name=name, value=f"{value:.3f}"))
-    by_bot = rep["bot_figures"]
-    if len(by_bot) > 1:
-        table = Table(title=t("sim.perBot", lang), title_justify="left")
-        table.add_column("")
-        for kind, row in by_bot.items():
-            table.add_column(
-                f"{kind} (seat{'s' if len(row['seats']) > 1 else ''} {', '.join(map(str, row['seats']))})",
-                justify="right",
-            )
-        rows = by_bot.values()
-        table.add_row(t("sim.col.share", lang), *(f"{100 * r['win_share']:.2f} %" for r in rows))
-        table.add_row(t("sim.col.rank", lang), *(f"{r['mean_rank']:.3f}" for r in rows))
-        for name in rep["seat_figures"]:
-            table.add_row(name, *(f"{r['figures'][name]:.3f}" for r in rows))
-        console.print(table)
-
-
-def plot_formats() -> list[str]:
-    """The file suffixes matplotlib can draw into (``--plot`` is checked against them first)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
-
-    return sorted(Figure().canvas.get_supported_filetypes())
-
-
-def plot(rep: dict[str, Any], path: Path) -> Path:
-    """Win shares with their intervals and the histogram of game lengths, as a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
-    seats = rep["seats"]
-    xs = [row["seat"] for row in seats]
-    shares = [100 * row["win_share"] for row in seats]
-    err = [
-        [100 * (row["win_share"] - row["ci95"][0]) for row in seats],
-        [100 * (row["ci95"][1] - row["win_share"]) for row in seats],
-    ]
-    ax1.bar(xs, shares, yerr=err, capsize=4, color="#d08c2c")
-    ax1.axhline(100 / rep["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
-    ax1.set_xticks(xs)
-    ax1.set_xlabel("seat")
-    ax1.set_ylabel("win share (%), 95 % Wilson interval")
-    ax1.legend()
-    ax1.set_title(f"{rep['game']}, {rep['players']} players, {rep['games']:,} games")
-    hist = rep["length"]["histogram"]
-    ax2.bar(
-        [b["from"] for b in hist], [b["games"] for b in hist],
-        width=[b["to"] - b["from"] + 1 for b in hist], align="edge", color="#4a7ab0",
-    )  # fmt: skip
-    ax2.set_xlabel(f"game length ({rep['length']['unit']})")
-    ax2.set_ylabel("games")
-    reasons = ", ".join(f"{k} {100 * v['share']:.1f} %" for k, v in rep["reasons"].items())
-    ax2.set_title(f"mean {rep['length']['mean']:.1f}; {reasons}", fontsize=9)
-    fig.tight_layout()
-    target = Path(path)
-    fig.savefig(target, dpi=110)
-    plt.close(fig)
-    return target

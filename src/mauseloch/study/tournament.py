@@ -30,7 +30,6 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from mauseloch.core.engine import as_int, derive_seed
@@ -278,92 +277,3 @@ def report(spec: TournamentSpec, res: DealResults, bootstrap: int = BOOTSTRAP) -
             "interval": f"95 %, bootstrap over deals ({bootstrap} resamples)",
         },
     }
-
-
-# --------------------------------------------------------------------------- output
-
-
-def print_report(rep: dict[str, Any], console: Any) -> None:
-    """The report as Rich tables (``console`` is a Rich console)."""
-    from rich.table import Table
-
-    def ci(x: dict[str, Any], scale: float = 1.0, digits: int = 2) -> str:
-        if x["ci95"] is None:
-            return "–"
-        return f"{scale * x['ci95'][0]:.{digits}f}–{scale * x['ci95'][1]:.{digits}f}"
-
-    opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items()) or "none"
-    console.print(
-        f"[bold]{rep['game']}[/] tournament: {rep['deals']:,} deals × {len(rep['arrangements'])} arrangements "
-        f"({rep['seating']}) = {rep['games']:,} games, {rep['players']} players, seed {rep['seed']}, options {opts}"
-    )
-    table = Table(title="Per bot (95 % intervals over deals; ratings: bootstrap)", title_justify="left")
-    for col in ("bot", "win share per seat", "mean rank", "rating"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
-    for row in rep["kinds"]:
-        r_ci = row["rating_ci95"]
-        table.add_row(
-            row["bot"],
-            f"{100 * row['win_share']['mean']:.2f} % ({ci(row['win_share'], 100)})",
-            f"{row['mean_rank']['mean']:.3f} ({ci(row['mean_rank'], 1, 3)})",
-            f"{row['rating']:+.0f}" + ("" if r_ci is None else f" ({r_ci[0]:+.0f} to {r_ci[1]:+.0f})"),
-        )
-    console.print(table)
-    names = list(rep["kinds"][0]["figures"]) if rep["kinds"] else []
-    if names:
-        figs = Table(title="Figures at the end (mean per seat and game, 95 % interval)", title_justify="left")
-        figs.add_column("figure")
-        for row in rep["kinds"]:
-            figs.add_column(row["bot"], justify="right")
-        for name in names:
-            figs.add_row(
-                name, *(f"{r['figures'][name]['mean']:.3f} ({ci(r['figures'][name], 1, 3)})" for r in rep["kinds"])
-            )
-        console.print(figs)
-    if len(rep["kinds"]) > 1:
-        pair = Table(title="Placed above (row over column; ties half)", title_justify="left")
-        pair.add_column("")
-        kinds = [r["bot"] for r in rep["kinds"]]
-        for b in kinds:
-            pair.add_column(b, justify="right")
-        for a in kinds:
-            pair.add_row(a, *("–" if a == b else f"{100 * rep['pairwise'][a][b]:.1f} %" for b in kinds))
-        console.print(pair)
-    console.print(f"Ratings: {rep['rating']['model']}; {rep['rating']['scale']}; {rep['rating']['interval']}.")
-
-
-def plot(rep: dict[str, Any], path: Path) -> Path:
-    """Win shares and ratings per bot with their intervals, as an image."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = rep["kinds"]
-    names = [r["bot"] for r in rows]
-    xs = list(range(len(rows)))
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
-
-    def errors(values: list[float], cis: list[list[float] | None]) -> list[list[float]]:
-        return [[v - c[0] if c else 0.0 for v, c in zip(values, cis, strict=True)],
-                [c[1] - v if c else 0.0 for v, c in zip(values, cis, strict=True)]]  # fmt: skip
-
-    shares = [100 * r["win_share"]["mean"] for r in rows]
-    share_ci = [[100 * x for x in r["win_share"]["ci95"]] if r["win_share"]["ci95"] else None for r in rows]
-    ax1.bar(xs, shares, yerr=errors(shares, share_ci), capsize=4, color="#d08c2c")
-    ax1.axhline(100 / rep["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
-    ax1.set_xticks(xs, names)
-    ax1.set_ylabel("win share per seat (%), 95 % interval")
-    ax1.legend()
-    ax1.set_title(f"{rep['game']}, {rep['players']} players, {rep['deals']:,} deals, {rep['games']:,} games")
-    ratings = [r["rating"] for r in rows]
-    ax2.bar(xs, ratings, yerr=errors(ratings, [r["rating_ci95"] for r in rows]), capsize=4, color="#4a7ab0")
-    ax2.axhline(0, color="grey", linewidth=1)
-    ax2.set_xticks(xs, names)
-    ax2.set_ylabel("rating (Elo scale, mean 0), 95 % bootstrap")
-    ax2.set_title("Bradley–Terry ratings", fontsize=10)
-    fig.tight_layout()
-    target = Path(path)
-    fig.savefig(target, dpi=110)
-    plt.close(fig)
-    return target

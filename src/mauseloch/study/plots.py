@@ -1,0 +1,96 @@
+"""The study tools' figures drawn with matplotlib: the one home of matplotlib in the library.
+
+Each function takes a report as :mod:`mauseloch.study.simulate`, :mod:`mauseloch.study.tournament`
+or the learner's log make it and writes an image. matplotlib is imported inside them, on the
+headless Agg backend, so that importing this module costs nothing and no window ever opens.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def plot_formats() -> list[str]:
+    """The file suffixes matplotlib can draw into (``--plot`` is checked against them first)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    return sorted(Figure().canvas.get_supported_filetypes())
+
+
+def plot_simulation(rep: dict[str, Any], path: Path) -> Path:
+    """Win shares with their intervals and the histogram of game lengths, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    seats = rep["seats"]
+    xs = [row["seat"] for row in seats]
+    shares = [100 * row["win_share"] for row in seats]
+    err = [
+        [100 * (row["win_share"] - row["ci95"][0]) for row in seats],
+        [100 * (row["ci95"][1] - row["win_share"]) for row in seats],
+    ]
+    ax1.bar(xs, shares, yerr=err, capsize=4, color="#d08c2c")
+    ax1.axhline(100 / rep["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
+    ax1.set_xticks(xs)
+    ax1.set_xlabel("seat")
+    ax1.set_ylabel("win share (%), 95 % Wilson interval")
+    ax1.legend()
+    ax1.set_title(f"{rep['game']}, {rep['players']} players, {rep['games']:,} games")
+    hist = rep["length"]["histogram"]
+    ax2.bar(
+        [b["from"] for b in hist], [b["games"] for b in hist],
+        width=[b["to"] - b["from"] + 1 for b in hist], align="edge", color="#4a7ab0",
+    )  # fmt: skip
+    ax2.set_xlabel(f"game length ({rep['length']['unit']})")
+    ax2.set_ylabel("games")
+    reasons = ", ".join(f"{k} {100 * v['share']:.1f} %" for k, v in rep["reasons"].items())
+    ax2.set_title(f"mean {rep['length']['mean']:.1f}; {reasons}", fontsize=9)
+    fig.tight_layout()
+    target = Path(path)
+    fig.savefig(target, dpi=110)
+    plt.close(fig)
+    return target
+
+
+def plot_tournament(rep: dict[str, Any], path: Path) -> Path:
+    """Win shares and ratings per bot with their intervals, as an image."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = rep["kinds"]
+    names = [r["bot"] for r in rows]
+    xs = list(range(len(rows)))
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+
+    def errors(values: list[float], cis: list[list[float] | None]) -> list[list[float]]:
+        return [[v - c[0] if c else 0.0 for v, c in zip(values, cis, strict=True)],
+                [c[1] - v if c else 0.0 for v, c in zip(values, cis, strict=True)]]  # fmt: skip
+
+    shares = [100 * r["win_share"]["mean"] for r in rows]
+    share_ci = [[100 * x for x in r["win_share"]["ci95"]] if r["win_share"]["ci95"] else None for r in rows]
+    ax1.bar(xs, shares, yerr=errors(shares, share_ci), capsize=4, color="#d08c2c")
+    ax1.axhline(100 / rep["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
+    ax1.set_xticks(xs, names)
+    ax1.set_ylabel("win share per seat (%), 95 % interval")
+    ax1.legend()
+    ax1.set_title(f"{rep['game']}, {rep['players']} players, {rep['deals']:,} deals, {rep['games']:,} games")
+    ratings = [r["rating"] for r in rows]
+    ax2.bar(xs, ratings, yerr=errors(ratings, [r["rating_ci95"] for r in rows]), capsize=4, color="#4a7ab0")
+    ax2.axhline(0, color="grey", linewidth=1)
+    ax2.set_xticks(xs, names)
+    ax2.set_ylabel("rating (Elo scale, mean 0), 95 % bootstrap")
+    ax2.set_title("Bradley–Terry ratings", fontsize=10)
+    fig.tight_layout()
+    target = Path(path)
+    fig.savefig(target, dpi=110)
+    plt.close(fig)
+    return target
