@@ -41,6 +41,7 @@ from numba import njit
 
 from mauseloch.kernels import maumau as K
 from mauseloch.learn.policy import NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features
+from mauseloch.study.plots import plot_learning_curve
 
 LEARNER, HEURISTIC, SNAPSHOT = 0, 1, 2
 TABLES = ("heuristic", "league", "self")
@@ -356,7 +357,7 @@ class Trainer:
         entry = {**self.counters, "policy": tag, "win2": two, "win4": four}
         with open(self.run_dir / "log.jsonl", "a") as f:
             f.write(json.dumps(entry) + "\n")
-        plot_curve(self.run_dir)
+        plot_learning_curve(self.run_dir)
         return entry
 
     def run(self, minutes: float | None = None, on_progress: Callable[[dict[str, Any]], None] | None = None) -> None:
@@ -394,35 +395,6 @@ class Trainer:
                 pending -= 1
             if on_progress:
                 on_progress({**self.counters, "loss": loss})
-
-
-def plot_curve(run_dir: str | Path, path: str | Path | None = None) -> Path:
-    """The learning curve of a run (win share against the heuristic over CPU hours) as a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    run_dir = Path(run_dir)
-    rows = [json.loads(line) for line in (run_dir / "log.jsonl").read_text().splitlines() if line.strip()]
-    out = Path(path) if path else run_dir / "curve.png"
-    fig, ax = plt.subplots(figsize=(7, 4))
-    hours = [r["cpu"] / 3600 for r in rows]
-    for key, label, chance in (("win2", "heads-up", 0.5), ("win4", "one of four", 0.25)):
-        mean = [100 * r[key]["win"] for r in rows]
-        lo = [100 * r[key]["ci95"][0] for r in rows]
-        hi = [100 * r[key]["ci95"][1] for r in rows]
-        line = ax.plot(hours, mean, marker="o", label=f"{label} vs heuristic")[0]
-        ax.fill_between(hours, lo, hi, alpha=0.2, color=line.get_color())
-        ax.axhline(100 * chance, ls=":", color=line.get_color())
-    ax.set_xlabel("training CPU hours")
-    ax.set_ylabel("win share (%), 95 % interval")
-    ax.set_title("Mau-Mau Deep Monte Carlo: greedy policy vs heuristic (duplicate deals)")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(out, dpi=100)
-    plt.close(fig)
-    return out
 
 
 def curve_table(run_dir: str | Path) -> str:

@@ -1,12 +1,13 @@
-"""The study tools' figures drawn with matplotlib: the one home of matplotlib in the library.
+"""The figures of the study tools and the learner, drawn with matplotlib: its one home in the library.
 
-Each function takes a report as :mod:`mauseloch.study.simulate`, :mod:`mauseloch.study.tournament`
-or the learner's log make it and writes an image. matplotlib is imported inside them, on the
-headless Agg backend, so that importing this module costs nothing and no window ever opens.
+Each function takes what :mod:`mauseloch.study.simulate`, :mod:`mauseloch.study.tournament` or a
+learning run (:mod:`mauseloch.learn.dmc`) reports and writes an image. matplotlib is imported inside
+them, on the headless Agg backend, so that importing this module costs nothing and no window opens.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -94,3 +95,33 @@ def plot_tournament(rep: dict[str, Any], path: Path) -> Path:
     fig.savefig(target, dpi=110)
     plt.close(fig)
     return target
+
+
+def plot_learning_curve(run_dir: str | Path, path: str | Path | None = None) -> Path:
+    """The learning curve of a :mod:`mauseloch.learn.dmc` run (win share against the heuristic over
+    CPU hours, from its ``log.jsonl``) as a PNG, by default ``curve.png`` beside the log."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    run_dir = Path(run_dir)
+    rows = [json.loads(line) for line in (run_dir / "log.jsonl").read_text().splitlines() if line.strip()]
+    out = Path(path) if path else run_dir / "curve.png"
+    fig, ax = plt.subplots(figsize=(7, 4))
+    hours = [r["cpu"] / 3600 for r in rows]
+    for key, label, chance in (("win2", "heads-up", 0.5), ("win4", "one of four", 0.25)):
+        mean = [100 * r[key]["win"] for r in rows]
+        lo = [100 * r[key]["ci95"][0] for r in rows]
+        hi = [100 * r[key]["ci95"][1] for r in rows]
+        line = ax.plot(hours, mean, marker="o", label=f"{label} vs heuristic")[0]
+        ax.fill_between(hours, lo, hi, alpha=0.2, color=line.get_color())
+        ax.axhline(100 * chance, ls=":", color=line.get_color())
+    ax.set_xlabel("training CPU hours")
+    ax.set_ylabel("win share (%), 95 % interval")
+    ax.set_title("Mau-Mau Deep Monte Carlo: greedy policy vs heuristic (duplicate deals)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(out, dpi=100)
+    plt.close(fig)
+    return out
