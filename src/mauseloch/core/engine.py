@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from mauseloch.core.events import Event, event_for  # noqa: F401  (event_for: re-exported)
+from mauseloch.core.views import Result, View, ViewHead
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64's increment
@@ -615,11 +616,23 @@ class Game:
     def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
         raise NotImplementedError
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def typed_view(self, seat: int | None) -> View:
+        """What ``seat`` may know (None: a spectator), as the game's view struct."""
         raise NotImplementedError
 
-    def result(self) -> dict[str, Any]:
+    def typed_result(self) -> Result:
+        """The end of the game as the game's result struct (only once it is over)."""
         raise NotImplementedError
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know, as a new JSON-able dict (the view struct's JSON form)."""
+        view: dict[str, Any] = msgspec.to_builtins(self.typed_view(seat))
+        return view
+
+    def result(self) -> dict[str, Any]:
+        """The end of the game as a new JSON-able dict (the result struct's JSON form)."""
+        result: dict[str, Any] = msgspec.to_builtins(self.typed_result())
+        return result
 
     # -- shared -----------------------------------------------------------------------
     @property
@@ -682,7 +695,7 @@ class Game:
             return None
         return as_int(seat, "seat", 0, self._players - 1, IllegalMove)
 
-    def _view_head(self, seat: int | None) -> dict[str, Any]:
+    def _view_head(self, seat: int | None) -> ViewHead:
         """The part of every view that is the same for all games (the seat checked first)."""
         seat = self._check_seat_arg(seat)
         return {

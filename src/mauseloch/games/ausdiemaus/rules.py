@@ -11,7 +11,7 @@ The fast kernel ``mauseloch.kernels.ausdiemaus`` plays the same games from the s
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgspec
 
@@ -43,6 +43,7 @@ from mauseloch.games.ausdiemaus.events import (
     AusDieMausStart,
     Reason,
 )
+from mauseloch.games.ausdiemaus.views import AusDieMausResult, AusDieMausView, Chase, Phase
 
 CHEESE, MOUSE1, MOUSE2, MOUSE3, CAT = 0, 1, 2, 3, 4
 CARD_STR = ("cheese", "mouse1", "mouse2", "mouse3", "cat")
@@ -66,7 +67,7 @@ SMALL_DECK = tuple(CARD_STR[c] for c in deck_ids(True))
 
 # Phases of the player to move.
 NORMAL, CHASE, START = 0, 1, 2
-PHASE_NAMES = ("flip", "chase", "new_pile")
+PHASE_NAMES: tuple[Phase, ...] = ("flip", "chase", "new_pile")
 REASONS = ("chips", "empty_stack", "endless")
 
 
@@ -277,36 +278,37 @@ class AusDieMaus(Game):
     # result's figure and whether fewer or more is better, for the pages to explain the ranking.
     RANKED_BY = (("cards", "more"), ("chips", "more"))
 
-    def result(self) -> dict[str, Any]:
+    def typed_result(self) -> AusDieMausResult:
         self._ensure_over()
         cards = [len(s) for s in self.stacks]
         chips = list(self.chips)
         ranks = competition_ranks([(-c, -k) for c, k in zip(cards, chips, strict=True)])  # AM-12
-        return {"reason": self.reason, "ranks": ranks, "cards": cards, "chips": chips}
+        return AusDieMausResult(reason=cast(Reason, self.reason), ranks=ranks, cards=cards, chips=chips)
 
-    def chase(self) -> dict[str, int] | None:
+    def chase(self) -> Chase | None:
         """The open chase: the mouse's owner, the chaser and the chaser's attempts left."""
-        if self.phase != CHASE or self.is_over:
+        if self.phase != CHASE or self.is_over or self.to_move is None:
             return None
-        return {"owner": self.owner, "chaser": self.to_move, "attempts_left": self.attempts}  # type: ignore[dict-item]
+        return Chase(owner=self.owner, chaser=self.to_move, attempts_left=self.attempts)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def typed_view(self, seat: int | None) -> AusDieMausView:
         """What ``seat`` may know: stack sizes (never their order), the face-up pile, chips."""
-        view: dict[str, Any] = self._view_head(seat) | {
-            "phase": None if self.is_over else PHASE_NAMES[self.phase],
-            "stacks": [len(s) for s in self.stacks],
-            "pile": [CARD_STR[c] for c in self.pile],
-            "top": CARD_STR[self.pile[-1]] if self.pile else None,
-            "chips": list(self.chips),
-            "chips_left": self.chips_left,
-            "chase": self.chase(),
-            "flips": self.flips,
-            "is_over": self.is_over,
-        }
+        view = AusDieMausView(
+            **self._view_head(seat),
+            phase=None if self.is_over else PHASE_NAMES[self.phase],
+            stacks=[len(s) for s in self.stacks],
+            pile=[CARD_STR[c] for c in self.pile],
+            top=CARD_STR[self.pile[-1]] if self.pile else None,
+            chips=list(self.chips),
+            chips_left=self.chips_left,
+            chase=self.chase(),
+            flips=self.flips,
+            is_over=self.is_over,
+        )
         if seat is not None:
-            view["legal_moves"] = self.legal_moves(seat)
+            view.legal_moves = self.legal_moves(seat)
         if self.is_over:
-            view["result"] = self.result()
+            view.result = self.typed_result()
         return view
 
 

@@ -7,7 +7,7 @@ cards, phase): a simulation asks for the same few hundred lists millions of time
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from mauseloch.core.engine import (
     Clock,
@@ -44,6 +44,7 @@ from mauseloch.games.maumau.events import (
     MauMauTake,
     MauMauWish,
 )
+from mauseloch.games.maumau.views import MauMauResult, MauMauView, Played, Reason
 from mauseloch.locale import t as say
 
 RANKS = "789TJQKA"
@@ -612,13 +613,13 @@ class MauMau(Game):
         game._legal = None
         return game
 
-    def _recent_moves(self, seat: int) -> list[list[Any]]:
+    def _recent_moves(self, seat: int) -> list[Played]:
         """The moves since ``seat``'s own last move, that one included (all when it has none)."""
         moves = self._moves
         i = len(moves) - 1
         while i >= 0 and moves[i][0] != seat:
             i -= 1
-        return [list(m) for m in moves[max(i, 0) :]]
+        return [Played(m[0], m[1]) for m in moves[max(i, 0) :]]
 
     # ------------------------------------------------------------------ reading
     def hand(self, seat: int) -> list[str]:
@@ -629,35 +630,36 @@ class MauMau(Game):
     # result's figure and whether fewer or more is better, for the pages to explain the ranking.
     RANKED_BY = (("cards", "fewer"), ("points", "fewer"))
 
-    def result(self) -> dict[str, Any]:
+    def typed_result(self) -> MauMauResult:
         self._ensure_over()
         cards = [h.bit_count() for h in self.hands]
         points = [sum(POINTS[c & 7] for c in range(32) if h >> c & 1) for h in self.hands]
         ranks = competition_ranks(list(zip(cards, points, strict=True)))  # MM-16
-        return {"reason": self.reason, "ranks": ranks, "cards": cards, "points": points}
+        return MauMauResult(reason=cast(Reason, self.reason), ranks=ranks, cards=cards, points=points)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        view: dict[str, Any] = self._view_head(seat) | {
-            "top": CARD_STR[self.top],
-            "wish": SUITS[self.wish] if self.wish >= 0 else None,
-            "penalty": self.penalty,
-            "direction": self.direction,
-            "draw_pile": len(self.draw_pile),
-            "discard_pile": len(self.discard),
-            "discard": [CARD_STR[c] for c in self.discard],  # bottom first: everyone saw them laid
-            "deciding_drawn": self.drawn >= 0 and not self.is_over,  # MM-7: the player to move drew a card that fits
-            "hand_counts": [h.bit_count() for h in self.hands],
-            "moves_played": len(self._moves),
-            "is_over": self.is_over,
-        }
+    def typed_view(self, seat: int | None) -> MauMauView:
+        view = MauMauView(
+            **self._view_head(seat),
+            top=CARD_STR[self.top],
+            wish=WISHES[self.wish] if self.wish >= 0 else None,
+            penalty=self.penalty,
+            direction=1 if self.direction > 0 else -1,
+            draw_pile=len(self.draw_pile),
+            discard_pile=len(self.discard),
+            discard=[CARD_STR[c] for c in self.discard],  # bottom first: everyone saw them laid
+            deciding_drawn=self.drawn >= 0 and not self.is_over,  # MM-7: the player to move drew a card that fits
+            hand_counts=[h.bit_count() for h in self.hands],
+            moves_played=len(self._moves),
+            is_over=self.is_over,
+        )
         if seat is not None:
-            view["hand"] = self.hand(seat)
-            view["drawn"] = CARD_STR[self.drawn] if self.drawn >= 0 and seat == self.to_move else None
-            view["legal_moves"] = self.legal_moves(seat)
-            view["recent"] = self._recent_moves(seat)
+            view.hand = self.hand(seat)
+            view.drawn = CARD_STR[self.drawn] if self.drawn >= 0 and seat == self.to_move else None
+            view.legal_moves = self.legal_moves(seat)
+            view.recent = self._recent_moves(seat)
         if self.is_over:
-            view["result"] = self.result()
-            view["hands"] = [self.hand(s) for s in range(self._players)]
+            view.result = self.typed_result()
+            view.hands = [self.hand(s) for s in range(self._players)]
         return view
 
 

@@ -15,7 +15,7 @@ pile and the cheese pile are deques with their top on the left.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from typing import Any, cast
 
 from mauseloch.core.engine import (
     Clock,
@@ -71,6 +71,7 @@ from mauseloch.games.mausgeflippt.events import (
     MausgeflipptTimeout,
     MausgeflipptWrongCard,
 )
+from mauseloch.games.mausgeflippt.views import MausgeflipptResult, MausgeflipptView, Reason, ShownMouse
 
 # Action codes: a catch is its face id; the rest are negative.
 FLIP, TIMEOUT, REVEAL = -1, -2, -3
@@ -564,60 +565,58 @@ class Mausgeflippt(Game):
     # result's figure and whether fewer or more is better, for the pages to explain the ranking.
     RANKED_BY = (("score", "more"), ("mice", "more"))
 
-    def result(self) -> dict[str, Any]:
+    def typed_result(self) -> MausgeflipptResult:
         self._ensure_over()
         score = self.scores()
         ranks = competition_ranks([(-score[s], -self.mice[s]) for s in range(self._players)])  # MG-9
-        return {
-            "reason": self.reason,
-            "ranks": ranks,
-            "mice": list(self.mice),
-            "laundry": [len(x) for x in self.laundry],
-            "cheese": [len(x) for x in self.cheese],
-            "score": score,
-        }
+        return MausgeflipptResult(
+            reason=cast(Reason, self.reason),
+            ranks=ranks,
+            mice=list(self.mice),
+            laundry=[len(x) for x in self.laundry],
+            cheese=[len(x) for x in self.cheese],
+            score=score,
+        )
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def typed_view(self, seat: int | None) -> MausgeflipptView:
         m = self.current
-        view: dict[str, Any] = self._view_head(seat) | {
-            "revealer": self.revealer,
-            "window_open": m >= 0,
-            "mouse": None
+        view = MausgeflipptView(
+            **self._view_head(seat),
+            revealer=self.revealer,
+            window_open=m >= 0,
+            mouse=None
             if m < 0
-            else {
-                "mouse": MICE[m],
-                "wears": list(MOUSE_WEARS[m]),
-                "cheese": CHEESES[MOUSE_CHEESE[m]],
-                "protected": self.protected,
-            },
-            "open_cheese": CHEESES[self.cheese_pile[0]] if self.cheese_pile else None,
-            "cheeses_left": len(self.cheese_pile),
-            "mouse_pile": len(self.mouse_pile),
-            "draw_pile": len(self.draw_pile),
-            "discard_pile": len(self.discard),
-            "discard_top": FACES[self.discard[-1]] if self.discard else None,
-            "discard": [FACES[f] for f in self.discard],  # bottom first: every card was laid face up
-            "hand_counts": list(self.sizes),
-            "laundry": [list(x) for x in self.laundry],
-            "mice": list(self.mice),
-            "cheese": [list(x) for x in self.cheese],
-            "score": self.scores(),
-            "timeouts_in_row": self.streak,
-            "moves_played": len(self._moves),
-            "is_over": self.is_over,
-        }
+            else ShownMouse(
+                mouse=MICE[m], wears=list(MOUSE_WEARS[m]), cheese=CHEESES[MOUSE_CHEESE[m]], protected=self.protected
+            ),
+            open_cheese=CHEESES[self.cheese_pile[0]] if self.cheese_pile else None,
+            cheeses_left=len(self.cheese_pile),
+            mouse_pile=len(self.mouse_pile),
+            draw_pile=len(self.draw_pile),
+            discard_pile=len(self.discard),
+            discard_top=FACES[self.discard[-1]] if self.discard else None,
+            discard=[FACES[f] for f in self.discard],  # bottom first: every card was laid face up
+            hand_counts=list(self.sizes),
+            laundry=[list(x) for x in self.laundry],
+            mice=list(self.mice),
+            cheese=[list(x) for x in self.cheese],
+            score=self.scores(),
+            timeouts_in_row=self.streak,
+            moves_played=len(self._moves),
+            is_over=self.is_over,
+        )
         if seat is not None:
-            view["hand"] = self.hand(seat)
+            view.hand = self.hand(seat)
             if self.is_over:
-                view["legal_moves"] = []
+                view.legal_moves = []
             elif m >= 0:
                 mask = self.masks[seat]
-                view["legal_moves"] = list((_MEMO.get(mask) or _reactions_for(mask))[0])
+                view.legal_moves = list((_MEMO.get(mask) or _reactions_for(mask))[0])
             else:
-                view["legal_moves"] = ["reveal"] if seat == self.revealer else []
+                view.legal_moves = ["reveal"] if seat == self.revealer else []
         if self.is_over:
-            view["result"] = self.result()
-            view["hands"] = [self.hand(s) for s in range(self._players)]
+            view.result = self.typed_result()
+            view.hands = [self.hand(s) for s in range(self._players)]
         return view
 
 

@@ -1,0 +1,57 @@
+"""What every game's view and result share, as msgspec structs.
+
+Each game declares its view and its result in its package (``games/<game>/views.py``) as
+structs on these bases; the rules build them (``Game.typed_view``, ``Game.typed_result``) and
+the public API hands out their JSON form (``Game.view``, ``Game.result``: ``msgspec.to_builtins``),
+so a view's shape lives only in its struct. A field that only some views carry (the seat's own
+hand, the result once the game is over) is ``UNSET`` elsewhere and left out of the JSON form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, TypedDict, get_type_hints
+
+import msgspec
+
+Seat = Annotated[int, msgspec.Meta(ge=0)]
+Count = Annotated[int, msgspec.Meta(ge=0)]
+Rank = Annotated[int, msgspec.Meta(ge=1)]
+OptionValue = bool | int | str
+Options = Mapping[str, OptionValue]  # a game's options: name -> value (resolved or as given)
+
+
+class View(msgspec.Struct, forbid_unknown_fields=True):
+    """The part of every view that is the same for all games (``seat`` None: a spectator)."""
+
+    game: str
+    players: Annotated[int, msgspec.Meta(ge=1)]
+    options: dict[str, OptionValue]
+    seat: Seat | None
+    to_move: Seat | None
+
+
+class ViewHead(TypedDict):
+    """:class:`View`'s fields as the engine fills them in for every game (``Game._view_head``)."""
+
+    game: str
+    players: int
+    options: dict[str, OptionValue]
+    seat: int | None
+    to_move: int | None
+
+
+class Result(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Base of every game's result: why it ended (``reason``), each seat's rank (``ranks``: 1 the
+    best, a tie shares a rank), then the game's figures per seat, in that order."""
+
+
+def view_types(game: str) -> tuple[type[View], type[Result]]:
+    """The view and result structs ``game`` declares: what its ``typed_view`` and
+    ``typed_result`` return."""
+    from mauseloch.core.engine import game_info  # the engine builds views: imported when asked
+
+    factory = game_info(game).factory
+    view = get_type_hints(factory.typed_view)["return"]
+    result = get_type_hints(factory.typed_result)["return"]
+    return view, result
