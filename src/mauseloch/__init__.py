@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 from mauseloch.core.engine import GAMES, Game, GameInfo, IllegalMove, OptionSpec, event_for, new_game
+from mauseloch.core.engine import register as register_game
+from mauseloch.core.engine import unregister as unregister_game
 from mauseloch.core.record import replay
 from mauseloch.games import load_all as _load_all
 
@@ -21,6 +23,8 @@ __all__ = [
     "OptionSpec",
     "event_for",
     "new_game",
+    "register_game",
     "replay",
+    "unregister_game",
 ]
 __version__ = "0.1.0"

@@ -1,8 +1,9 @@
 """The api.md contract, checked the same way for every game in ``mauseloch.GAMES``.
 
-Parametrised over the registry at collection time, so a game is covered the day it registers.
-Games are driven only through the public API (to_move, legal_moves, play, view, record, replay,
-events, result).
+Parametrised over the registry at collection time, so a game is covered the day it registers;
+the fourth game that exists only in the tests (``tests/games/fourth_game.py``) is registered by
+one call for this module's tests and covered the same way. Games are driven only through the
+public API (to_move, legal_moves, play, view, record, replay, events, result).
 """
 
 from __future__ import annotations
@@ -19,8 +20,17 @@ from hypothesis import strategies as st
 
 import mauseloch
 from mauseloch.core.events import check_event
+from tests.games import fourth_game
 
-GAME_NAMES = sorted(mauseloch.GAMES)
+GAME_NAMES = sorted([*mauseloch.GAMES, fourth_game.INFO.name])
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _fourth_game() -> Any:
+    """The test-only game is known while this module's tests run, and only then."""
+    mauseloch.register_game(fourth_game.INFO)
+    yield
+    mauseloch.unregister_game(fourth_game.INFO.name)
 
 # What api.md and the spec pages fix per game (games not listed get only the generic checks).
 PLAYER_RANGE = {"mau-mau": (2, 5), "aus-die-maus": (2, 6), "mausgeflippt": (2, 6)}
@@ -260,7 +270,9 @@ def _check_refusals(g: mauseloch.Game) -> None:
 
 def test_games_registered() -> None:
     assert "mau-mau" in GAME_NAMES
-    assert set(GAME_NAMES) <= set(PLAYER_RANGE), "a game not in api.md is registered"
+    library = set(mauseloch.GAMES) - {fourth_game.INFO.name}
+    assert library <= set(PLAYER_RANGE), "a game not in api.md is registered"
+    assert fourth_game.INFO.name in mauseloch.GAMES  # one call registered it (the fixture)
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
@@ -455,6 +467,8 @@ def _hidden_positions(name: str, n: int, options: dict[str, Any], size: int) -> 
         return [range(n * h, 58), range(58 + 16, 90), range(91, 99)]  # clothing pile, lower mice, closed cheeses
     if name == "aus-die-maus":
         return [range(0, 3 * n)]  # the bottoms of the dealt stacks
+    if name == fourth_game.INFO.name:
+        return [range(n * options["hand_size"], size)]  # the draw pile
     raise KeyError(name)
 
 
@@ -463,7 +477,7 @@ def test_views_depend_only_on_what_the_seat_has_seen(name: str) -> None:
     """Two games whose decks differ only in face-down positions look the same to a seat as long
     as the (redacted) events it has received, who is to move and its own legal moves are the
     same: a view shows nothing hidden, neither another seat's cards nor the order of a pile."""
-    if name not in PLAYER_RANGE:
+    if name not in PLAYER_RANGE and name != fourth_game.INFO.name:
         pytest.skip(f"no face-down layout known for {name}")
     compared = 0
     for n in _players(name):
@@ -1048,9 +1062,11 @@ def _all_hidden(g: Any, seat: int) -> list[str]:
         from mauseloch.games.maumau import CARD_STR
 
         return cards + [CARD_STR[c] for c in g.draw_pile]
-    from mauseloch.games.mausgeflippt import FACES
+    if g.name == "mausgeflippt":
+        from mauseloch.games.mausgeflippt import FACES
 
-    return cards + [FACES[f] for f in g.draw_pile]
+        return cards + [FACES[f] for f in g.draw_pile]
+    return cards + list(g.pile)  # the test-only game keeps its draw pile as card strings
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

@@ -318,8 +318,10 @@ class GameInfo:
     says an end reason, ``<words>.ev.<type>`` an event), ``web`` (the page's module for it,
     ``web/js/<web>.js`` with ``events-<web>.js``; None: the page draws a generic view),
     ``terminal`` (the module that plays it in a terminal, its ``command``, and describes its
-    replays: ``replay_move``, ``replay_event``, ``replay_board``; None: generic text) and
-    ``match`` (its result carries card points that a match adds up).
+    replays: ``replay_move``, ``replay_event``, ``replay_board``; None: generic text),
+    ``match`` (its result carries card points that a match adds up) and ``events`` (the event
+    structs it logs, :func:`mauseloch.core.events.declare`; empty: those of the ``events``
+    module beside its rules).
     """
 
     name: str
@@ -341,6 +343,7 @@ class GameInfo:
     web: str | None = None
     terminal: str | None = None
     match: bool = False
+    events: tuple[type[Event], ...] = field(default=(), repr=False)
 
     def option(self, name: str) -> OptionSpec:
         for spec in self.options:

@@ -119,8 +119,11 @@ def _module(game: str) -> ModuleType:
 
 
 def event_types(game: str) -> tuple[type[Event], ...]:
-    """Every event ``game`` logs, as the engine (and the owner of a private event) sees it."""
-    return tuple(_module(game).EVENTS)
+    """Every event ``game`` logs, as the engine (and the owner of a private event) sees it: as
+    its declaration lists them, else its package's ``events`` module."""
+    from mauseloch.core.engine import game_info
+
+    return game_info(game).events or tuple(_module(game).EVENTS)
 
 
 def public_event_types(game: str) -> tuple[type[Event], ...]:
