@@ -38,6 +38,7 @@ from sqlalchemy import (
     func,
     insert,
     inspect,
+    literal_column,
     select,
     update,
 )
@@ -229,7 +230,39 @@ HOT = {
         finished=bindparam("finished", type_=tables_t.c.finished.type),
         result=bindparam("result", type_=tables_t.c.result.type),
     ),
+    # a table created and its seats taken: the lobby's writes, as cheap as a move's
+    "table": insert(tables_t).values(
+        {c.name: bindparam(c.name, type_=c.type) for c in tables_t.c if c.name not in ("finished", "result", "next_id")}
+    ),
+    "seat": insert(seats_t).values({c.name: bindparam(c.name, type_=c.type) for c in seats_t.c}),
+    "take_seat": update(seats_t)
+    .where(
+        seats_t.c.table_id == bindparam("of_table"),
+        seats_t.c.seat == bindparam("of_seat"),
+        seats_t.c.kind == literal_column("'human'"),  # in the SQL: every value a write binds is its own
+        seats_t.c.token_hash.is_(None),
+    )
+    .values(name=bindparam("name"), token_hash=bindparam("token_hash")),
+    "joined": update(tables_t)
+    .where(tables_t.c.id == bindparam("table_id"))
+    .values(joined=bindparam("joined", type_=tables_t.c.joined.type)),
 }
+
+
+class SeatTaken(Exception):
+    """The seat a join asked for was taken first (a plan's ``take_seat`` changed no row)."""
+
+
+def _stopped(name: str, sql: str, params: dict[str, Any]) -> Exception | None:
+    """What a statement that changed no row means, where it stops its plan: a move at a version
+    stored first, a seat someone took first."""
+    if name == "move":
+        return _stored_first(sql, params)
+    if name == "take_seat":
+        return SeatTaken()
+    return None
+
+
 _json = msgspec.json.Encoder()
 _DRIVER_OPTIONS: dict[str, Any] = {"autocommit": True, "application_name": "mauseloch-writes"}
 # PostgreSQL connections that commit a process's batches of hot writes at the same time. One
@@ -386,8 +419,8 @@ class SqliteWrites:
         for name, params in plan:
             bound = self._sql[name]
             cur = self._db.execute(bound[0], _bind(bound, params))
-            if name == "move" and cur.rowcount == 0:
-                return _stored_first(bound[0], params)  # the plan's later statements are skipped
+            if cur.rowcount == 0 and (stop := _stopped(name, bound[0], params)) is not None:
+                return stop  # the plan's later statements are skipped
         return None
 
     def settle(self) -> None:
@@ -534,8 +567,8 @@ class PgWrites:
             for name, params in plan:
                 bound = self._sql[name]
                 result = conn.exec_driver_sql(bound[0], _bind(bound, params))
-                if name == "move" and result.rowcount == 0:
-                    raise _stored_first(bound[0], params)
+                if result.rowcount == 0 and (stop := _stopped(name, bound[0], params)) is not None:
+                    raise stop
 
     def settle(self) -> None:
         """Nothing to do: a table's calls are ordered by its session (TableSession.write)."""
@@ -636,42 +669,30 @@ class Store:
 
     # -- writing -----------------------------------------------------------------------
     def create_table(self, row: TableRow) -> None:
-        with self._transaction() as conn:
-            conn.execute(
-                insert(tables_t).values(
-                    id=row.id,
-                    game=row.game,
-                    title=row.title,
-                    players=row.players,
-                    options=row.options,
-                    seed=row.seed,
-                    deck=row.deck,
-                    status=row.status,
-                    created=row.created,
-                    clock=row.clock,
-                    deadlines=row.deadlines,
-                    deadlines_at=len(row.moves),
-                    public=row.public,
-                    invite_hash=row.invite_hash,
-                    match=row.match,
-                    joined=row.joined,
-                )
-            )
-            conn.execute(
-                insert(seats_t),
-                [
-                    {
-                        "table_id": row.id,
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "name": s.name,
-                        "bot": s.bot,
-                        "token_hash": s.token_hash,
-                        "gone": s.gone,
-                    }
-                    for s in row.seats
-                ],
-            )
+        table = {
+            "id": row.id,
+            "game": row.game,
+            "title": row.title,
+            "players": row.players,
+            "options": row.options,
+            "seed": row.seed,
+            "deck": row.deck,
+            "status": row.status,
+            "created": row.created,
+            "clock": row.clock,
+            "deadlines": row.deadlines,
+            "deadlines_at": len(row.moves),
+            "public": row.public,
+            "invite_hash": row.invite_hash,
+            "match": row.match,
+            "joined": row.joined,
+        }
+        seats = [
+            ("seat", {"table_id": row.id, "seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot,
+                      "token_hash": s.token_hash, "gone": s.gone})
+            for s in row.seats
+        ]  # fmt: skip
+        self._writes.now([("table", table), *seats])
 
     def take_seat(
         self, table_id: str, seat: int, name: str, token_hash: str, joined: dt.datetime | None = None
@@ -679,22 +700,14 @@ class Store:
         """Give a free human seat to ``name``; False when someone took it first. ``joined``: the
         moment of the join, stored with the table in the same transaction (a waiting table's
         expiry counts from there, across restarts)."""
-        with self._transaction() as conn:
-            done = conn.execute(
-                update(seats_t)
-                .where(
-                    seats_t.c.table_id == table_id,
-                    seats_t.c.seat == seat,
-                    seats_t.c.kind == "human",
-                    seats_t.c.token_hash.is_(None),
-                )
-                .values(name=name, token_hash=token_hash)
-            )
-            if done.rowcount != 1:
-                return False
-            if joined is not None:
-                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(joined=joined))
-            return True
+        plan: Plan = [("take_seat", {"of_table": table_id, "of_seat": seat, "name": name, "token_hash": token_hash})]
+        if joined is not None:
+            plan.append(("joined", {"table_id": table_id, "joined": joined}))
+        try:
+            self._writes.now(plan)
+        except SeatTaken:
+            return False
+        return True
 
     def set_token(self, table_id: str, seat: int, token_hash: str) -> None:
         """A taken seat's new token (the old one opens nothing any more)."""
