@@ -197,19 +197,6 @@ def test_the_ray_backend_without_ray_is_a_clear_error(monkeypatch: pytest.Monkey
     assert res.exit_code == 2 and "needs Ray" in res.output, res.output
 
 
-def test_the_simulator_tournaments_and_backends_do_not_import_the_cli_framework() -> None:
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, mauseloch.study.simulate, mauseloch.study.tournament, mauseloch.study.analyze, "
-        "mauseloch.study.backend, mauseloch.study.outputs; "
-        "print(sorted(m for m in ('typer', 'rich', 'click') if m in sys.modules))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
-
-
 def test_library_entry_points_take_numpy_integers() -> None:
     """The simulator's and the tournament's library calls take NumPy integers as ints (api.md),
     through the engine's one check, and still refuse bool and float."""

@@ -1,0 +1,233 @@
+"""The package's structure: what no single behaviour test sees.
+
+- No import cycle among the modules of ``mauseloch``: a module imported at the top of another is
+  an edge, and no path of such edges comes back to where it started. Imports under
+  ``if TYPE_CHECKING:`` and inside functions run at other times (never, or late) and are
+  reported apart; they do not fail the test, but the report names every cycle they close.
+- The library (everything but the front ends and the plotting helpers) imports neither Typer,
+  Click, Rich nor matplotlib: not when imported, and nowhere in its source.
+- Two figures that the layout brings down and that must not grow back: the ``dict[str, Any]`` in
+  the source, and the files whose path names no game that still spell a game's id.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import subprocess
+import sys
+import tokenize
+from collections.abc import Iterator
+from pathlib import Path
+
+from tests.paths import ROOT
+
+SRC = ROOT / "src"
+PACKAGE = SRC / "mauseloch"
+
+# The front ends and the plotting helpers: the only modules that may use a terminal or plotting
+# library (everything below a name that is a package).
+FRONT_ENDS = ("mauseloch.cli", "mauseloch.tui", "mauseloch.server.cli", "mauseloch.learn.cli", "mauseloch.study.plots")
+CLI_AND_PLOTTING = ("typer", "click", "rich", "matplotlib")
+
+# Figures as they stand, lowered as the typed boundaries and the game declarations land; the
+# targets (issue: typed boundaries, one declaration per game) are fewer than 30 and at most 3.
+MAX_DICT_STR_ANY = 268
+MAX_FILES_SPELLING_A_GAME = 15
+GAME_IDS = ("mau-mau", "aus-die-maus", "mausgeflippt")
+IDS = "|".join(re.escape(g) for g in GAME_IDS)
+GAME_WORDS = ("maumau", "mau-mau", "mau_mau", "ausdiemaus", "aus-die-maus", "aus_die_maus", "mausgeflippt")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imports(tree: ast.Module) -> Iterator[tuple[str, ast.Import | ast.ImportFrom]]:
+    """Every import statement with when it runs: "module" (when the module is imported),
+    "typing" (under ``if TYPE_CHECKING:``: never) or "local" (inside a function: when it runs)."""
+
+    def walk(nodes: list[ast.stmt], when: str) -> Iterator[tuple[str, ast.Import | ast.ImportFrom]]:
+        for node in nodes:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                yield when, node
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                yield from walk(node.body, "local")
+            elif isinstance(node, ast.If) and is_type_checking(node.test):
+                yield from walk(node.body, "typing")
+                yield from walk(node.orelse, when)
+            else:  # class bodies, if/try/with at the top run with the module
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    for inner in getattr(node, field, None) or []:
+                        if isinstance(inner, ast.ExceptHandler):
+                            yield from walk(inner.body, when)
+                        elif isinstance(inner, ast.stmt):
+                            yield from walk([inner], when)
+
+    yield from walk(tree.body, "module")
+
+
+def targets(name: str, node: ast.Import | ast.ImportFrom, known: dict[str, Path]) -> set[str]:
+    """The package's modules an import statement in module ``name`` loads by name (a package's
+    own ``__init__`` that Python runs on the way is not counted: every module would depend on it)."""
+    if isinstance(node, ast.Import):
+        return {a.name for a in node.names if a.name in known}
+    if node.level:
+        package = name.split(".")
+        is_package = known[name].name == "__init__.py"
+        base = package[: len(package) - node.level + (1 if is_package else 0)]
+        source = ".".join(base + ([node.module] if node.module else []))
+    else:
+        source = node.module or ""
+    found = set()
+    for a in node.names:
+        if f"{source}.{a.name}" in known:
+            found.add(f"{source}.{a.name}")
+        elif source in known:
+            found.add(source)
+    return found
+
+
+def import_graph() -> dict[str, dict[str, set[str]]]:
+    """``graph[when][module]``: the modules it imports at that time (see :func:`imports`)."""
+    known = modules()
+    graph: dict[str, dict[str, set[str]]] = {w: {m: set() for m in known} for w in ("module", "typing", "local")}
+    for name, path in known.items():
+        for when, node in imports(ast.parse(path.read_text(), str(path))):
+            graph[when][name] |= targets(name, node, known) - {name}
+    return graph
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                out.append(sorted(part))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return sorted(out)
+
+
+def merged(*graphs: dict[str, set[str]]) -> dict[str, set[str]]:
+    return {m: set().union(*(g[m] for g in graphs)) for m in graphs[0]}
+
+
+def test_no_module_level_import_cycle() -> None:
+    graph = import_graph()
+    found = cycles(graph["module"])
+    with_typing = [c for c in cycles(merged(graph["module"], graph["typing"])) if c not in found]
+    with_local = [c for c in cycles(merged(graph["module"], graph["typing"], graph["local"])) if c not in found]
+    print(f"\nimport cycles: {len(found)} at module level, {len(with_typing)} more with TYPE_CHECKING imports, "
+          f"{len(with_local)} with function-local imports too")  # fmt: skip
+    for c in with_typing:
+        print("  TYPE_CHECKING:", " ↔ ".join(c))
+    for c in with_local:
+        print("  function-local:", " ↔ ".join(c))
+    assert not found, "import cycles at module level: " + "; ".join(" ↔ ".join(c) for c in found)
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    """The check above can fail: a known cycle is found, a chain is not one."""
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\nimport x\nif TYPE_CHECKING:\n    import y\n"
+        "def f():\n    import z\nclass C:\n    import w\n"
+    )
+    whens = {(when, node.names[0].name) for when, node in imports(tree) if isinstance(node, ast.Import)}
+    assert whens == {("module", "x"), ("typing", "y"), ("local", "z"), ("module", "w")}
+
+
+def library_modules() -> list[str]:
+    return [m for m in modules() if not any(m == f or m.startswith(f + ".") for f in FRONT_ENDS)]
+
+
+def test_the_library_does_not_import_cli_or_plotting_libraries() -> None:
+    """Importing every library module loads none of them, and no library source imports them
+    anywhere (not even inside a function): the front ends and study.plots alone do."""
+    code = (
+        "import importlib, sys\n"
+        f"for m in {library_modules()!r}:\n"
+        "    importlib.import_module(m)\n"
+        f"print(sorted({{n.split('.')[0] for n in sys.modules}} & {set(CLI_AND_PLOTTING)!r}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
+    known = modules()
+    offenders = []
+    for name in library_modules():
+        for _, node in imports(ast.parse(known[name].read_text())):
+            roots = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            offenders += [f"{name} imports {r}" for r in roots if r.split(".")[0] in CLI_AND_PLOTTING]
+    assert offenders == []
+
+
+def test_dict_str_any_does_not_grow() -> None:
+    count = sum(p.read_text().count("dict[str, Any]") for p in PACKAGE.rglob("*.py"))
+    print(f"\ndict[str, Any] in src/mauseloch: {count} (at most {MAX_DICT_STR_ANY}; target < 30)")
+    assert count <= MAX_DICT_STR_ANY
+
+
+def spelled_game_ids(path: Path) -> int:
+    """How often a game's id stands as a string in the code (Python strings, JavaScript strings
+    outside comments); docstrings and comments that mention a game do not count."""
+    text = path.read_text()
+    if path.suffix == ".py":
+        n = 0
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.STRING and re.fullmatch(rf"""[rbuRBU]?(["'])({IDS})\1""", tok.string):
+                n += 1
+        return n
+    code = re.sub(r"(?m)^\s*//.*$", "", re.sub(r"/\*.*?\*/", "", text, flags=re.S))
+    return len(re.findall(rf"""(["'`])({IDS})\1""", code))
+
+
+def test_few_files_that_name_no_game_spell_a_game_id() -> None:
+    files = sorted(
+        str(p.relative_to(PACKAGE))
+        for p in PACKAGE.rglob("*")
+        if p.suffix in (".py", ".js")
+        and not any(w in str(p.relative_to(PACKAGE)).lower() for w in GAME_WORDS)
+        and spelled_game_ids(p)
+    )
+    print(f"\nfiles that name no game but spell a game's id: {len(files)} (at most {MAX_FILES_SPELLING_A_GAME}; "
+          f"target 3): {', '.join(files)}")  # fmt: skip
+    assert len(files) <= MAX_FILES_SPELLING_A_GAME, files
