@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mauseloch.core.engine import GAMES, check_seed, game_info
+from mauseloch.core.shapes import OptionDict
 
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _READ = {c: i for i, c in enumerate(_ALPHABET)} | {"O": 0, "I": 1, "L": 1}
@@ -29,7 +30,7 @@ class Deal:
 
     game: str
     players: int
-    options: dict[str, Any]
+    options: OptionDict
     seed: int
 
     @property
@@ -85,7 +86,7 @@ def decode(text: Any) -> Deal:
         if c not in _READ:
             raise ValueError(f"{raw!r}: {c!r} is not a letter of a seed")
         seed = seed * 32 + _READ[c]
-    options: dict[str, Any] = {}
+    options: OptionDict = {}
     rest = parts[2].lower() if len(parts) == 3 else ""
     found = list(_OPTION.finditer(rest))
     if "".join(m[0] for m in found) != rest:

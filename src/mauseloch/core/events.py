@@ -25,6 +25,8 @@ from typing import Annotated, Any, ClassVar, Union
 
 import msgspec
 
+from mauseloch.core.shapes import JSONObject
+
 Seat = Annotated[int, msgspec.Meta(ge=0)]
 Count = Annotated[int, msgspec.Meta(ge=0)]
 PerSeat = list[int]  # a figure per seat, indexed by seat (result lists)
@@ -85,7 +87,7 @@ def seen_by(event: Event, seat: int | None) -> Event:
     return public(**{name: getattr(event, name) for name in public.__struct_fields__})
 
 
-def event_for(event: Mapping[str, Any], seat: int | None) -> dict[str, Any] | None:
+def event_for(event: Mapping[str, Any], seat: int | None) -> JSONObject | None:
     """The copy of ``event`` (an event's JSON form, as ``Game.events`` gives it) that ``seat``
     (None: a spectator) may see: by the redaction rule of its declared struct."""
     owner = event.get(OWNER)
@@ -145,7 +147,7 @@ def _unions(game: str) -> tuple[Any, Any]:
     return _union(event_types(game)), _union(public_event_types(game))
 
 
-def check_event(game: str, event: dict[str, Any], public: bool = False) -> Event:
+def check_event(game: str, event: JSONObject, public: bool = False) -> Event:
     """``event`` as its declared struct; raises ``msgspec.ValidationError`` unless it fits exactly
     (known type, every declared field present with its type, nothing else)."""
     full, redacted = _unions(game)
@@ -155,14 +157,14 @@ def check_event(game: str, event: dict[str, Any], public: bool = False) -> Event
     return shape
 
 
-def check_seen(game: str, event: dict[str, Any], seat: int | None) -> Event:
+def check_seen(game: str, event: JSONObject, seat: int | None) -> Event:
     """The copy of ``event`` that ``seat`` receives, checked against the shape that seat may see."""
     copy = event_for(event, seat)
     assert copy is not None
     return check_event(game, copy, public=copy is not event)
 
 
-def schema() -> dict[str, Any]:
+def schema() -> JSONObject:
     """One JSON Schema document: per game, the union of its events and of their public copies,
     its view and its result."""
     from mauseloch.core.engine import GAMES

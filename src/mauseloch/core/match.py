@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from mauseloch.core.engine import (
     SEED_LIMIT,
@@ -28,6 +28,7 @@ from mauseloch.core.engine import (
     whole_number,
 )
 from mauseloch.core.record import read_json, replay
+from mauseloch.core.shapes import JSONObject
 
 MATCH_GAMES = ("mau-mau",)  # games whose result carries card points to add up
 MATCH_KEYS = ("match", "game", "players", "options", "seed", "deals", "target", "games")
@@ -67,7 +68,29 @@ def points_by_player(result: Mapping[str, Any], deal: int, players: int) -> list
     return [result["points"][seat_in_deal(p, deal, players)] for p in range(players)]
 
 
-def standings_of(scores: list[list[int]], players: int) -> list[dict[str, Any]]:
+class Standing(TypedDict):
+    """A player's place in a match (fewest points first), total and last deal's points."""
+
+    player: int
+    rank: int
+    total: int
+    last: int
+
+
+class MatchState(TypedDict):
+    """What a table shows about a match (``Match.state``)."""
+
+    deal: int
+    deals: int
+    target: int
+    leader: int
+    scores: list[list[int]]
+    standings: list[Standing]
+    between: bool
+    over: bool
+
+
+def standings_of(scores: list[list[int]], players: int) -> list[Standing]:
     """Each player's place (fewest points first, equal totals share a place), total and the
     points of the last booked deal, in player order."""
     totals = totals_of(scores, players)
@@ -164,12 +187,12 @@ class Match:
             self.scores.append(points)
         return self.scores[-1]
 
-    def standings(self) -> list[dict[str, Any]]:
+    def standings(self) -> list[Standing]:
         """Each player's place (fewest points first, equal totals share a place), total and the
         points of the last booked deal, in player order."""
         return standings_of(self.scores, self.players)
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> MatchState:
         """What a table shows about the match (public: points are counted from open hands)."""
         return {
             "deal": self.deal_number,
@@ -182,7 +205,7 @@ class Match:
             "over": self.is_over,
         }
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> JSONObject:
         """The whole match as one JSON record: its setup and every deal's record."""
         return {
             "match": 1,

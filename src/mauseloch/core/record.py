@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from mauseloch.core.engine import Game, IllegalMove, new_game, whole_number
+from mauseloch.core.shapes import JSONObject
 
 RECORD_KEYS = ("game", "players", "options", "seed", "deck", "moves")
 
@@ -15,7 +16,7 @@ RECORD_KEYS = ("game", "players", "options", "seed", "deck", "moves")
 class Recorded(Protocol):
     """Anything with a record: a game, or a whole match (mauseloch.core.match)."""
 
-    def record(self) -> dict[str, Any]: ...
+    def record(self) -> JSONObject: ...
 
 
 def played(game: Game, moves: Sequence[Any], *, check: bool = False) -> Iterator[int]:
@@ -71,7 +72,7 @@ def replay(record: Any) -> Game:
     return game
 
 
-def save(game: Recorded, path: str | Path, record: dict[str, Any] | None = None) -> Path:
+def save(game: Recorded, path: str | Path, record: JSONObject | None = None) -> Path:
     """Write ``game``'s record (or ``record``, e.g. a referee's, which adds its log) as JSON."""
     target = Path(path)
     target.write_text(json.dumps(game.record() if record is None else record, indent=1) + "\n", encoding="utf-8")

@@ -9,16 +9,15 @@ hand, the result once the game is over) is ``UNSET`` elsewhere and left out of t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Annotated, TypedDict, get_type_hints
 
 import msgspec
 
+from mauseloch.core.shapes import OptionValue
+
 Seat = Annotated[int, msgspec.Meta(ge=0)]
 Count = Annotated[int, msgspec.Meta(ge=0)]
 Rank = Annotated[int, msgspec.Meta(ge=1)]
-OptionValue = bool | int | str
-Options = Mapping[str, OptionValue]  # a game's options: name -> value (resolved or as given)
 
 
 class View(msgspec.Struct, forbid_unknown_fields=True):

@@ -180,7 +180,7 @@ class PublicLog:
         self._at = _layout(n)
         self.size = observation_size(n)
         self._options = sum(1 << i for i, name in enumerate(_OPTION_NAMES) if game.options[name])
-        self._move_limit: int = game.options["move_limit"]
+        self._move_limit = int(game.options["move_limit"])
         self._discard = 0  # the discard pile's cards as a mask, made by ``observe``
 
     def play(self, action: int) -> None:

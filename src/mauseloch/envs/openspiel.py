@@ -113,6 +113,7 @@ class MauMauGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.players, self.options, self.deals = _checked(MAUMAU_INFO, params or {}, _MAUMAU_PARAMS)
         kind = MAUMAU_INFO.game_type(self.players, self.options)
+        assert kind["max_game_length"] is not None  # Mau-Mau's move_limit bounds every game
         info = pyspiel.GameInfo(
             num_distinct_actions=len(MauMau.ACTIONS),
             max_chance_outcomes=self.deals,

@@ -30,6 +30,7 @@ from mauseloch.core.engine import (
     register,
 )
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE
+from mauseloch.core.shapes import OptionDict
 from mauseloch.games.ausdiemaus.events import (
     AusDieMausCall,
     AusDieMausCatch,
@@ -100,8 +101,8 @@ class AusDieMaus(Game):
     )  # fmt: skip
 
     @classmethod
-    def create(cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None) -> AusDieMaus:
-        small: bool = options["small_deck"]
+    def create(cls, players: int, seed: int, options: OptionDict, deck: list[str] | None) -> AusDieMaus:
+        small = bool(options["small_deck"])
         if deck is None:  # AM-3: the seeded deal stream, like every game (api.md)
             ids = deck_ids(small)
             Rng(derive_seed(seed, STREAM_DEAL)).shuffle(ids)
@@ -110,12 +111,12 @@ class AusDieMaus(Game):
             cards = check_deck(deck, SMALL_DECK if small else FULL_DECK, parse_card)
         return cls(players, seed, options, cards)
 
-    def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
+    def __init__(self, players: int, seed: int, options: OptionDict, deck: list[str]) -> None:
         super().__init__(players, seed, options, deck)
         self.stacks, start = deal([CARD_ID[c] for c in deck], players)
         self.pile: list[int] = [start]  # oldest first; the start card has no effect (AM-3)
         self.chips = [0] * players
-        self.chips_left: int = options["chips"]
+        self.chips_left = int(options["chips"])
         self.phase = NORMAL
         self.owner = -1  # the mouse's owner during a chase
         self.attempts = 0  # the chaser's attempts left
@@ -312,11 +313,11 @@ class AusDieMaus(Game):
         return view
 
 
-def _small_default(players: int, resolved: dict[str, Any]) -> bool:
+def _small_default(players: int, resolved: OptionDict) -> bool:
     return players <= 3
 
 
-def _chips_default(players: int, resolved: dict[str, Any]) -> int:
+def _chips_default(players: int, resolved: OptionDict) -> int:
     return SMALL_CHIPS if resolved.get("small_deck") else FULL_CHIPS
 
 

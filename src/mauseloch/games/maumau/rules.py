@@ -26,6 +26,7 @@ from mauseloch.core.engine import (
     register,
 )
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE, STREAM_RESHUFFLE
+from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.games.maumau.events import (
     WISHES,
     MauMauDeal,
@@ -183,7 +184,7 @@ class MauMau(Game):
     )  # fmt: skip
 
     @classmethod
-    def create(cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None) -> MauMau:
+    def create(cls, players: int, seed: int, options: OptionDict, deck: list[str] | None) -> MauMau:
         if deck is None:
             cards = list(FULL_DECK)
             Rng(derive_seed(seed, STREAM_DEAL)).shuffle(cards)
@@ -191,13 +192,13 @@ class MauMau(Game):
             cards = check_deck(deck, FULL_DECK, parse_card)
         return cls(players, seed, options, cards)
 
-    def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
+    def __init__(self, players: int, seed: int, options: OptionDict, deck: list[str]) -> None:
         super().__init__(players, seed, options, deck)
-        self._ace_skips: bool = options["ace_skips"]
-        self._then_play: bool = options["seven_draw_then_play"]
-        self._no_jack_on_jack: bool = options["no_jack_on_jack"]
-        self._no_win_with_jack: bool = options["no_win_with_jack"]
-        self._move_limit: int = options["move_limit"]
+        self._ace_skips: bool = bool(options["ace_skips"])
+        self._then_play: bool = bool(options["seven_draw_then_play"])
+        self._no_jack_on_jack: bool = bool(options["no_jack_on_jack"])
+        self._no_win_with_jack: bool = bool(options["no_win_with_jack"])
+        self._move_limit: int = int(options["move_limit"])
         self._reshuffle_rng: Rng | None = None  # made at the first reshuffle (most games have none)
         ids = [CARD_ID[c] for c in deck]
         # MM-2: five rounds, one card at a time to seats 0..n-1; next card starts the pile.
@@ -487,7 +488,7 @@ class MauMau(Game):
         return sample
 
     @classmethod
-    def from_view(cls, view: dict[str, Any], seed: int | None = None, deal: list[str] | None = None) -> MauMau:
+    def from_view(cls, view: JSONObject, seed: int | None = None, deal: list[str] | None = None) -> MauMau:
         """A game that ``view``'s seat cannot tell apart from the one the view was taken from.
 
         Every card the seat cannot see (the other hands, the draw pile) is dealt at random from
@@ -506,11 +507,11 @@ class MauMau(Game):
         game = cls.__new__(cls)
         Game.__init__(game, players, seed, dict(view["options"]), [])
         options = game.options
-        game._ace_skips = options["ace_skips"]
-        game._then_play = options["seven_draw_then_play"]
-        game._no_jack_on_jack = options["no_jack_on_jack"]
-        game._no_win_with_jack = options["no_win_with_jack"]
-        game._move_limit = options["move_limit"]
+        game._ace_skips = bool(options["ace_skips"])
+        game._then_play = bool(options["seven_draw_then_play"])
+        game._no_jack_on_jack = bool(options["no_jack_on_jack"])
+        game._no_win_with_jack = bool(options["no_win_with_jack"])
+        game._move_limit = int(options["move_limit"])
         game._reshuffle_rng = None  # made from this sample's seed at its first reshuffle
         discard = [CARD_ID[c] for c in view["discard"]]
         game.discard = discard

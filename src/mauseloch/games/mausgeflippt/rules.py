@@ -34,6 +34,7 @@ from mauseloch.core.engine import (
     whole_number,
 )
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE, STREAM_RESHUFFLE
+from mauseloch.core.shapes import OptionDict
 from mauseloch.games.mausgeflippt.cards import (
     CHEESE_ID,
     CHEESES,
@@ -148,14 +149,14 @@ class Mausgeflippt(Game):
     )  # fmt: skip
 
     @classmethod
-    def create(cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None) -> Mausgeflippt:
-        hand_size = options["hand_size"]
+    def create(cls, players: int, seed: int, options: OptionDict, deck: list[str] | None) -> Mausgeflippt:
+        hand_size = int(options["hand_size"])
         if players * hand_size > MAX_CARDS_DEALT:
             raise ValueError(
                 f"hand_size={hand_size} is too large for {players} players: "
                 f"players × hand_size must be at most {MAX_CARDS_DEALT} (the clothing cards)"
             )
-        if options["window_ms"] < 100:  # the option's minimum already says so; kept for clarity
+        if int(options["window_ms"]) < 100:  # the option's minimum already says so; kept for clarity
             raise ValueError(f"option window_ms must be at least 100, got {options['window_ms']}")
         if deck is None:
             clothing, mice, cheeses = list(CLOTHING_DECK), list(MICE), list(CHEESES)
@@ -179,10 +180,10 @@ class Mausgeflippt(Game):
                         )
         return cls(players, seed, options, cards)
 
-    def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
+    def __init__(self, players: int, seed: int, options: OptionDict, deck: list[str]) -> None:
         super().__init__(players, seed, options, deck)
-        self.hand_size: int = options["hand_size"]
-        self.window_ms: int = options["window_ms"]
+        self.hand_size = int(options["hand_size"])
+        self.window_ms = int(options["window_ms"])
         self._reshuffle_rng = Rng(derive_seed(seed, STREAM_RESHUFFLE))  # MG-7: separate from the deal
         clothing = [FACE_ID[c] for c in deck[:N_CLOTHING]]
         # MG-2: one card at a time to seats 0, 1, ... until each holds hand_size.
