@@ -50,7 +50,6 @@ from mauseloch.locale import t as say
 
 RANKS = "789TJQKA"
 SUITS = "CSHD"
-SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
 POINTS = (7, 8, 9, 10, 2, 3, 4, 11)  # by rank index: A 11, T 10, K 4, Q 3, J 2, 9/8/7 face
 SEVEN, EIGHT, NINE, JACK, ACE = 0, 1, 2, 4, 7
 
@@ -123,15 +122,6 @@ def fit_mask(top: int, wish: int, no_jack_on_jack: bool) -> int:
     return fit
 
 
-def card_moves(fitting: int) -> list[str]:
-    """The legal moves of a seat whose cards in the mask ``fitting`` fit, with no penalty open
-    and nothing just drawn (MM-6; every jack once per wish), in the order ``legal_moves`` gives
-    them. A bot that asks what a rival could have played with a hand it imagines uses this."""
-    if not fitting:
-        return []
-    return list((_MEMO.get(fitting) or _moves_for(fitting))[0])
-
-
 def parse_card(text: str) -> str:
     """Canonical spelling of a card string (``"7h " -> "7H"``, ``"10♥" -> "TH"``)."""
     s = _spell(text)
@@ -158,10 +148,6 @@ def canonical_move(text: str) -> str:
         return low
     card, colon, wish = text.partition(":")
     return _spell(card) + colon + wish.strip().upper().translate(SUIT_SYMBOL_LETTER)
-
-
-def card_points(card: str) -> int:
-    return POINTS[RANKS.index(card[0])]
 
 
 def _bits_to_cards(bits: int) -> list[str]:
