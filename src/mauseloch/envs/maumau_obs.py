@@ -35,7 +35,6 @@ from mauseloch.kernels.maumau import (  # noqa: F401  (LAST_* and note_move: thi
     note_move,
 )
 
-PENALTIES = (0, 2, 4, 6, 8)  # four sevens at most (MM-9)
 SCALE = 32.0  # counts are divided by the deck size, so every field lies in [0, 1]
 
 # (name, size in cards/flags, size depends on players?, meaning) in vector order.

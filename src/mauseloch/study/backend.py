@@ -23,7 +23,6 @@ from typing import Any, TypeVar
 
 P = TypeVar("P")
 R = TypeVar("R")
-RangeFn = Callable[[P, int, int], R]  # (payload, start, stop) -> result; a module-level function
 BACKENDS = ("local", "ray")
 
 

@@ -111,10 +111,6 @@ def fits(card: str, mouse: str) -> bool:
     return card in MOUSE_WEARS[MOUSE_ID[mouse]]
 
 
-def _mask_faces(mask: int) -> list[str]:
-    return [FACES[f] for f in range(NFACES) if mask >> f & 1]
-
-
 class Mausgeflippt(Game):
     name = "mausgeflippt"
 
