@@ -20,6 +20,7 @@ from mauseloch.core.engine import (
     IllegalMove,
     OptionSpec,
     Rng,
+    Seating,
     as_int,
     check_deck,
     competition_ranks,
@@ -184,6 +185,21 @@ class CardRace(Game):
         return list(self.hands[as_int(seat, "seat", 0, self._players - 1)])
 
 
+class Lowest:
+    """A bot the game brings itself: it lays its lowest card that fits, else draws or passes."""
+
+    kind = "lowest"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+        return legal[0]  # the cards come first, lowest first
+
+    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
+        return None, 0
+
+
 CardRace._register_actions(("draw", "pass", *CARDS))
 HAND = OptionSpec("hand_size", int, 5, "cards in each hand at the start", minimum=1, maximum=6)
 INFO = GameInfo(
@@ -194,6 +210,7 @@ INFO = GameInfo(
     max_players=4,
     options=(HAND,),
     factory=CardRace,
+    seating=Seating(standin="lowest", bots=(("lowest", "tests.games.fourth_game:Lowest"),)),
     deal_letter="R",
     events=EVENTS,
 )

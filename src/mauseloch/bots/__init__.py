@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from mauseloch.core.engine import as_int, game_info
+from mauseloch.core.engine import as_int, game_info, load_hook
 
 
 class Bot(Protocol):
@@ -52,11 +52,18 @@ def _load() -> None:
     from mauseloch.bots import learned, maumau_heuristic, random_bot, reaction, search, search_learned  # noqa: F401
 
 
+def _declared(game: str) -> dict[str, str]:
+    """The bot kinds ``game``'s declaration brings itself (``GameInfo.seating.bots``): kind ->
+    ``"module:factory"``, imported when such a bot is made."""
+    return dict(game_info(game).seating.bots)
+
+
 def bot_kinds(game: str) -> list[str]:
-    """The bot kinds ``game`` offers, weakest first as registered."""
+    """The bot kinds ``game`` offers, weakest first as registered (then those it declares)."""
     name = game_info(game).name
     _load()
-    return list(_REGISTRY.get(_ANY, {})) + [k for k in _REGISTRY.get(name, {}) if k not in _REGISTRY.get(_ANY, {})]
+    kinds = [*_REGISTRY.get(_ANY, {}), *_REGISTRY.get(name, {}), *_declared(name)]
+    return list(dict.fromkeys(kinds))
 
 
 def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
@@ -64,6 +71,8 @@ def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
     _load()
     key = kind.strip().lower() if isinstance(kind, str) else kind
     factory = _REGISTRY.get(name, {}).get(key) or _REGISTRY.get(_ANY, {}).get(key)
+    if factory is None and isinstance(key, str) and key in _declared(name):
+        factory = load_hook(_declared(name)[key])
     if factory is None:
         raise ValueError(f"unknown bot {kind!r} for {name}; available: {', '.join(bot_kinds(name))}")
     return factory(as_int(seed, "seed", 0))  # a plain int: the bots do arithmetic with it

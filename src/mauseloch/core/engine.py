@@ -269,11 +269,14 @@ class Seating:
     ``standin``: the bot kind that plays for a person who has gone (the strongest registered kind
     where the game has no such kind). ``study_bots``: kinds registered for simulations only, that a
     table does not offer (a reaction game's random bot reacts at 0 ms, faster than any person).
+    ``bots``: bot kinds the game brings itself, weakest first, as ``(kind, "module:factory")``
+    with ``factory(seed) -> bot`` (``mauseloch.bots.register_bot`` registers the others).
     """
 
     bot_delay: float = 0.6
     standin: str = "heuristic"
     study_bots: tuple[str, ...] = ()
+    bots: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -344,6 +347,12 @@ class GameInfo:
     terminal: str | None = None
     match: bool = False
     events: tuple[type[Event], ...] = field(default=(), repr=False)
+
+    def option(self, name: str) -> OptionSpec:
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
 
     def defaults(self, players: int) -> dict[str, Any]:
         """Every option's default for a game of ``players`` (some depend on the count)."""
