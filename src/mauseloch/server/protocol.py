@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from mauseloch.core.shapes import JSONObject
+
 MAX_MESSAGE = 8 * 1024  # bytes, for WebSocket messages and HTTP bodies alike
 MAX_NAME = 32
 MAX_TITLE = 60
@@ -68,7 +70,7 @@ def error_body(exc: ProtocolError) -> dict[str, str]:
 class ProtocolError(ValueError):
     """A message that is refused: ``code`` for the page, ``message`` for people, ``status`` for HTTP."""
 
-    def __init__(self, code: ErrorCode, message: str, status: int = 400, refusal: dict[str, Any] | None = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, status: int = 400, refusal: JSONObject | None = None) -> None:
         super().__init__(message)
         # checked here too: a refusal relayed from another process arrives as its plain string
         self.code = ErrorCode(code)
@@ -181,22 +183,22 @@ class Snapshot(msgspec.Struct, tag="snapshot"):
     version: int
     seq: int
     seat: int | None
-    view: dict[str, Any]
-    events: list[dict[str, Any]]
-    table: dict[str, Any]
-    live: dict[str, Any] = msgspec.field(default_factory=dict)
+    view: JSONObject  # the seat's view (Game.view), as the page reads it
+    events: list[JSONObject]  # each as the seat may see it (event_for)
+    table: JSONObject  # the table's summary
+    live: JSONObject = msgspec.field(default_factory=dict)
     # the seat to move: why each card of its hand that does not fit is refused (session.refusals)
-    refused: dict[str, Any] = msgspec.field(default_factory=dict)
+    refused: dict[str, JSONObject] = msgspec.field(default_factory=dict)
 
 
 class Update(msgspec.Struct, tag="update"):
     version: int
     seq: int
-    view: dict[str, Any]
-    events: list[dict[str, Any]]
+    view: JSONObject
+    events: list[JSONObject]
     by: str | None = None  # "stand-in" when a stand-in played the move for its seat
-    live: dict[str, Any] = msgspec.field(default_factory=dict)
-    refused: dict[str, Any] = msgspec.field(default_factory=dict)  # as in Snapshot
+    live: JSONObject = msgspec.field(default_factory=dict)
+    refused: dict[str, JSONObject] = msgspec.field(default_factory=dict)  # as in Snapshot
 
 
 class PresenceMsg(msgspec.Struct, tag="presence"):
@@ -204,7 +206,7 @@ class PresenceMsg(msgspec.Struct, tag="presence"):
 
     version: int
     seq: int
-    live: dict[str, Any]
+    live: JSONObject
 
 
 class ErrorMsg(msgspec.Struct, tag="error", omit_defaults=True):
@@ -214,7 +216,7 @@ class ErrorMsg(msgspec.Struct, tag="error", omit_defaults=True):
     message: str
     # A move the engine refused: {"reason": catalogue key, "params": {...}} (IllegalMove), so the
     # page says why in its own language; left out of every other error.
-    refusal: dict[str, Any] | None = None
+    refusal: JSONObject | None = None
 
 
 class Pong(msgspec.Struct, tag="pong"):
@@ -245,7 +247,7 @@ ServerMessage = Snapshot | Update | ErrorMsg | Pong | PresenceMsg | ClockPing | 
 _encoder = msgspec.json.Encoder()
 
 
-def encode(msg: ServerMessage | dict[str, Any]) -> str:
+def encode(msg: ServerMessage | JSONObject) -> str:
     """A server message (or any JSON-able answer) as JSON text."""
     return _encoder.encode(msg).decode()
 
@@ -261,7 +263,7 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
 class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     game: str
     seats: list[SeatSpec]
-    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    options: JSONObject = msgspec.field(default_factory=dict)  # checked by the game (resolve_options)
     name: str | None = None
     title: str | None = None
     clock: Literal["off", "relaxed", "normal", "fast"] | None = None  # None: the game's default
