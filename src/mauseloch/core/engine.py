@@ -15,11 +15,12 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypedDict
 
 import msgspec
 
 from mauseloch.core.events import Event, event_for  # noqa: F401  (event_for: re-exported)
+from mauseloch.core.shapes import JSONObject, OptionDict, Options, OptionValue
 from mauseloch.core.views import Result, View, ViewHead
 
 MASK64 = (1 << 64) - 1
@@ -216,10 +217,10 @@ class OptionSpec:
     # the largest value the kernels' 64-bit counters and the server's timers hold with room to spare
     maximum: int | None = None
     # (players, the options resolved so far) -> the default
-    default_for: Callable[[int, dict[str, Any]], Any] | None = field(default=None, repr=False)
+    default_for: Callable[[int, OptionDict], OptionValue] | None = field(default=None, repr=False)
     default_text: str | None = None  # how to describe such a default to people
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "name": self.name,
             "type": self.type.__name__,
@@ -308,6 +309,19 @@ def load_hook(ref: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
+class GameType(TypedDict):
+    """What :meth:`GameInfo.game_type` says, in OpenSpiel's words (``docs/research.md``)."""
+
+    dynamics: Literal["sequential", "reactions"]
+    chance_mode: Literal["sampled"]
+    information: Literal["imperfect"]
+    utility: Literal["zero-sum"]
+    reward_model: Literal["terminal"]
+    utility_range: tuple[float, float]
+    max_game_length: int | None
+    players: tuple[int, int]
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """What ``mauseloch.GAMES[name]`` says about a game: its declaration. Everything the platform
@@ -354,11 +368,11 @@ class GameInfo:
                 return spec
         raise KeyError(name)
 
-    def defaults(self, players: int) -> dict[str, Any]:
+    def defaults(self, players: int) -> OptionDict:
         """Every option's default for a game of ``players`` (some depend on the count)."""
         return self.resolve_options(self.check_players(players), None)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """The JSON form the lobby and the command line read.
 
         Each option carries ``defaults_by_players`` (player count as a string -> default), and
@@ -387,7 +401,7 @@ class GameInfo:
         """One line per option with its default, for ``--help``."""
         return "; ".join(spec.help_text() for spec in self.options)
 
-    def game_type(self, players: int | None = None, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def game_type(self, players: int | None = None, options: Mapping[str, Any] | None = None) -> GameType:
         """What OpenSpiel's game type and game info say, for this game with ``options``
         (``docs/research.md``): every game here deals and reshuffles from one seed (sampled
         chance) and hides cards; its outcome is the final ranking, which the interfaces score as
@@ -395,7 +409,7 @@ class GameInfo:
         ``max_game_length`` is the ``move_limit`` option where the game has one, else None (no
         bound the rules set)."""
         n = self.check_players(self.min_players if players is None else players)
-        resolved = self.resolve_options(n, options)
+        limit = self.resolve_options(n, options).get("move_limit")
         return {
             "dynamics": "sequential" if self.dynamics == "turns" else "reactions",
             "chance_mode": "sampled",
@@ -403,19 +417,19 @@ class GameInfo:
             "utility": "zero-sum",
             "reward_model": "terminal",
             "utility_range": (-1.0, 1.0),
-            "max_game_length": resolved.get("move_limit"),
+            "max_game_length": None if limit is None else int(limit),
             "players": (self.min_players, self.max_players),
         }
 
-    def resolve_options(self, players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    def resolve_options(self, players: int, options: Mapping[str, Any] | None) -> OptionDict:
         """All options with defaults filled in, checked for name, type and range."""
         if options is None:
             options = {}
         if not isinstance(options, Mapping):  # a dict, or another game's read-only options
             raise ValueError(f"options must be a dict of name -> value, got {options!r}")
         known = {spec.name: spec for spec in self.options}
-        given: dict[str, Any] = {}
-        spelled: dict[str, Any] = {}  # the name each option was given under
+        given: OptionDict = {}
+        spelled: dict[str, object] = {}  # the name each option was given under
         for raw_name, value in options.items():
             name = raw_name.strip().lower() if isinstance(raw_name, str) else raw_name
             if name not in known:
@@ -436,7 +450,7 @@ class GameInfo:
                         f"(allowed: {spec.minimum} to {spec.maximum})"
                     )
             given[name] = value
-        resolved: dict[str, Any] = {}
+        resolved: OptionDict = {}
         for spec in self.options:  # in declaration order, so later defaults may use earlier ones
             if spec.name in given:
                 resolved[spec.name] = given[spec.name]
@@ -446,10 +460,10 @@ class GameInfo:
                 resolved[spec.name] = spec.default
         return resolved
 
-    def options_from_text(self, pairs: Iterable[str]) -> dict[str, Any]:
+    def options_from_text(self, pairs: Iterable[str]) -> OptionDict:
         """``["ace_skips=true", "move_limit=50"]`` (command-line form) -> typed option values."""
         known = {spec.name: spec for spec in self.options}
-        options: dict[str, Any] = {}
+        options: OptionDict = {}
         for pair in pairs:
             name, sep, text = pair.partition("=")
             name = name.strip().lower().replace("-", "_")
@@ -591,7 +605,7 @@ class Game:
     is_over: bool
     _players: int  # read through ``players``, ``seed``, ``options`` and ``deck``: nobody may
     _seed: int  # change them under a running game, or record() would lie
-    _options: dict[str, Any]
+    _options: OptionDict
     _deck: tuple[str, ...]
 
     # Subclasses log their declared event structs (games/<game>/events.py) as they happen;
@@ -599,7 +613,7 @@ class Game:
     _log: list[Event]
     _moves: list[Any]  # (seat, move) or (seat, move, ms) in the order played
 
-    def __init__(self, players: int, seed: int, options: dict[str, Any], deck: list[str]) -> None:
+    def __init__(self, players: int, seed: int, options: OptionDict, deck: list[str]) -> None:
         self._players = players
         self._seed = seed
         self._options = options
@@ -612,7 +626,7 @@ class Game:
 
     # -- to implement ------------------------------------------------------------------
     @classmethod
-    def create(cls, players: int, seed: int, options: dict[str, Any], deck: list[str] | None) -> Game:
+    def create(cls, players: int, seed: int, options: OptionDict, deck: list[str] | None) -> Game:
         """A new game from checked arguments (``deck`` still to be checked)."""
         raise NotImplementedError
 
@@ -630,14 +644,14 @@ class Game:
         """The end of the game as the game's result struct (only once it is over)."""
         raise NotImplementedError
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> JSONObject:
         """What ``seat`` may know, as a new JSON-able dict (the view struct's JSON form)."""
-        view: dict[str, Any] = msgspec.to_builtins(self.typed_view(seat))
+        view: JSONObject = msgspec.to_builtins(self.typed_view(seat))
         return view
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> JSONObject:
         """The end of the game as a new JSON-able dict (the result struct's JSON form)."""
-        result: dict[str, Any] = msgspec.to_builtins(self.typed_result())
+        result: JSONObject = msgspec.to_builtins(self.typed_result())
         return result
 
     # -- shared -----------------------------------------------------------------------
@@ -652,7 +666,7 @@ class Game:
         return self._seed
 
     @property
-    def options(self) -> Mapping[str, Any]:
+    def options(self) -> Options:
         """Every option of this game, defaults filled in: a read-only view."""
         return MappingProxyType(self._options)
 
@@ -662,14 +676,14 @@ class Game:
         return self._deck
 
     @property
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[JSONObject]:
         """The full log as new dicts: a caller may change them without touching the game."""
-        result: list[dict[str, Any]] = msgspec.to_builtins(self._log)
+        result: list[JSONObject] = msgspec.to_builtins(self._log)
         return result
 
-    def events_since(self, index: int) -> list[dict[str, Any]]:
+    def events_since(self, index: int) -> list[JSONObject]:
         """Events from position ``index`` of the log on (servers send only what is new)."""
-        result: list[dict[str, Any]] = msgspec.to_builtins(self._log[as_int(index, "index", 0) :])
+        result: list[JSONObject] = msgspec.to_builtins(self._log[as_int(index, "index", 0) :])
         return result
 
     def event_log(self, index: int = 0) -> list[Event]:
@@ -685,7 +699,7 @@ class Game:
     def move_count(self) -> int:
         return len(self._moves)
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> JSONObject:
         return {
             "game": self.name,
             "players": self._players,
