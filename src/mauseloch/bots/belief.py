@@ -344,7 +344,6 @@ class History:
             partner_count, np.array(group, dtype=np.int64), 3.0 * max(soft_w, 3.0), soft_w, burn, thin, gen,
             out_hands, out_cards, facts,
         )  # fmt: skip
-        self.last_facts = facts
         # (hands of a sample that breaks no rule have the counts of the view, so every row is as
         # wide as the first)
         if not (facts[:, 0] == 0).any():
