@@ -1,4 +1,4 @@
-"""Limits that keep one client from taking the server away from everyone else (issue 11).
+"""Limits that keep one client from taking the server away from everyone else.
 
 All caps are one :class:`Limits` value (``mauseloch serve`` options set them). Who a client is:
 its address, :func:`client_address`; a reverse proxy's ``X-Forwarded-For`` counts only when the
@@ -535,7 +535,7 @@ class RedisCounters:
     ``gone(pids)`` names the processes among ``pids`` that Redis sees no more (killed: the kernel
     closed their connections). Before a gauge refuses, the processes holding part of it are
     asked after: a dead one's part stops counting at once, not when its alive key runs out, so
-    the people whose sockets it held reconnect elsewhere without being refused (issue 23)."""
+    the people whose sockets it held reconnect elsewhere without being refused."""
 
     def __init__(
         self,
