@@ -213,7 +213,7 @@ _MOVES_SO_FAR = (
 # The writes of every move and turn, built once: the hot path only binds values (building an
 # update per call cost more CPU than executing it: SQLAlchemy's coercions and cache keys).
 # A move carries the table's deadlines from then on in its own row: one INSERT a move, where an
-# UPDATE of the table's JSON column came with it before (issue 26: 248 µs of a move's storage).
+# UPDATE of the table's JSON column would cost 248 µs of a move's storage (measured).
 HOT = {
     "move": insert(moves_t).values(_move_values),  # "ON CONFLICT DO NOTHING" added once compiled
     "deadlines": update(tables_t)
@@ -267,7 +267,7 @@ _json = msgspec.json.Encoder()
 _DRIVER_OPTIONS: dict[str, Any] = {"autocommit": True, "application_name": "mauseloch-writes"}
 # PostgreSQL connections that commit a process's batches of hot writes at the same time. One
 # batch holds every write of a loop tick and the ticks while the batches before it commit, so a
-# few connections carry any load (issue 26; 32 connections of one statement each before).
+# few connections carry any load (one statement a connection needed 32).
 WRITE_CONNECTIONS = 4
 
 Plan = list[tuple[str, dict[str, Any]]]  # which of HOT, with which values, in one transaction
@@ -354,7 +354,7 @@ class SqliteWrites:
     each sender's await returns after that commit (a group commit: never an acknowledgement
     before its commit, at most one tick later).
 
-    Measured (issue 26): SQLAlchemy's ``engine.begin()`` a write, with an UPDATE of the
+    Measured: SQLAlchemy's ``engine.begin()`` a write, with an UPDATE of the
     deadlines, cost 248 µs of a move; raw sqlite3 INSERT and COMMIT 13 µs, 10 µs in a group of
     16. A direct call (a tool, a test, a start-up) commits what is pending first, then its own.
     A lock keeps the connection to one thread at a time (tests drive a loop in another thread)."""
@@ -444,7 +444,7 @@ class PgWrites:
 
     Every write sent while :data:`WRITE_CONNECTIONS` batches are committing waits for the next
     batch; a batch is one transaction sent in pipeline mode (BEGIN, its statements, COMMIT: one
-    round trip). Measured (issue 26): 110 µs of CPU a write one statement at a time against 24
+    round trip). Measured: 110 µs of CPU a write one statement at a time against 24
     pipelined. A version stored first inserts nothing and fails only its own write; any other
     error fails the batch's writes one by one (each sent again alone). A connection the server
     dropped (a restart, an idle timeout) is opened again once. Errors are SQLAlchemy's
