@@ -1,4 +1,4 @@
-"""What every answer and every state-changing request must look like (issue 11, item 5).
+"""What every answer and every state-changing request must look like.
 
 * Every HTTP answer carries a strict Content-Security-Policy (our own files only, no inline
   script, no framing), ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy: no-referrer``
