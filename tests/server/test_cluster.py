@@ -323,7 +323,7 @@ def test_the_caps_of_one_address_hold_across_processes(servers: Callable[..., Se
 
 
 def test_a_dead_processs_sockets_stop_counting_at_once(servers: Callable[..., Server]) -> None:
-    """Issue 23, defect 2: one address (a family behind one router) fills its cap across two
+    """One address (a family behind one router) fills its cap across two
     processes; the owner is killed. Its sockets stop counting as soon as Redis sees it gone, so
     every reconnect is taken on the first try: no 4429, no 403 while its alive key would live."""
     caps = ("--max-sockets-per-address", "4", "--tables-per-minute", "0", "--open-tables-per-address", "0")
