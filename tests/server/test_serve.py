@@ -87,7 +87,7 @@ def test_a_socket_flood_is_refused_before_its_handshake_is_read(server: str) -> 
         assert json.loads(held.recv(GUARD))["type"] == "snapshot"  # the address's own socket plays on
 
 
-# -- issue 23, defects 3 and 4: every number checked, one line, before the port is bound -------
+# -- every number checked, one line, before the port is bound ---------------------------------
 NUMERIC = {
     "--bot-delay": ("inf", "nan", "-1", "1e9"),
     "--clock-scale": ("inf", "nan", "0", "-inf", "1e9"),
