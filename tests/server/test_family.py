@@ -1,4 +1,4 @@
-"""Issue 15 at the web tables: the rules route, deal codes and Mau-Mau match play."""
+"""The web tables' rules route, deal codes and Mau-Mau match play."""
 
 from __future__ import annotations
 
