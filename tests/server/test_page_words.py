@@ -1,4 +1,4 @@
-"""What the server leaves to the page's language (issue 8, item 20): no English default title,
+"""What the server leaves to the page's language: no English default title,
 an error ``code`` the page can put in words for every refusal, and the limits the page's inputs
 take from the server."""
 
@@ -74,7 +74,7 @@ def test_every_error_code_has_german_and_english_words() -> None:
 
 
 def test_a_names_length_counts_characters_as_people_see_them(client: TestClient) -> None:
-    """Issue 24, point 7: a family emoji is one character (its zero-width joiners stay), a letter
+    """A family emoji is one character (its zero-width joiners stay), a letter
     with an accent no precomposed letter has is one character too, and the limit counts them so."""
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
     assert protocol.graphemes(f"Familie {family}") == [*"Familie ", family]
