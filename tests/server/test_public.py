@@ -1,4 +1,4 @@
-"""A server in public (issue 11): limits per address, headers and origins, private tables and
+"""A server in public: limits per address, headers and origins, private tables and
 their invites, waiting tables that expire, a paged lobby, seat cookies that can be renewed."""
 
 from __future__ import annotations
