@@ -1,6 +1,6 @@
 """Mausgeflippt through the real server: a client that holds its clock answers wins nothing.
 
-The issue's table: two players 50 ms each way (``DelayedClient`` of test_reactions_net). The
+The set-up: two players 50 ms each way (``DelayedClient`` of test_reactions_net). The
 cheater answers 2 of every 3 ``clock_ping``s 300 ms late, stamped with its clock at the moment
 the ping arrived, and the third at once; it really reacts ``CHEAT_MS`` after the show and
 claims ``CLAIM_MS``. The honest player really reacts ``HONEST_MS`` after it. Believing the
