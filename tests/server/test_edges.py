@@ -1,4 +1,4 @@
-"""The server's edges (issue 23, part 2): input nested too deeply, answers that fail, what a
+"""The server's edges: input nested too deeply, answers that fail, what a
 cache may keep, error pages people can find their way back from, and no secret in a URL."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def has_security_headers(headers: Any) -> None:
         assert headers.get(name) == value, name
 
 
-# -- defect 1: nesting, and the headers of every answer ----------------------------------
+# -- nesting, and the headers of every answer --------------------------------------------
 def test_a_deeply_nested_websocket_message_is_refused_and_the_socket_stays(client: TestClient) -> None:
     created = create_table(client, [HUMAN, HUMAN])
     anna = seated(client, created["table"], 0, created["token"])
@@ -65,7 +65,7 @@ def test_a_failing_handler_answers_500_with_the_security_headers(client: TestCli
     assert '<html lang="de">' in page.text and "Etwas ist schiefgegangen" in page.text
 
 
-# -- defect 6: nothing live or per seat from a cache -------------------------------------
+# -- nothing live or per seat from a cache -----------------------------------------------
 def test_live_and_per_seat_answers_are_never_stored(client: TestClient) -> None:
     created = create_table(client, [HUMAN, HUMAN, HUMAN], public=True)
     table = created["table"]
@@ -131,7 +131,7 @@ def test_every_error_page_text_is_in_both_languages() -> None:
     assert keys and keys == {k for k in texts["de"] if k.startswith("errorpage.")}
 
 
-# -- defect 5: no secret in a URL ---------------------------------------------------------
+# -- no secret in a URL -------------------------------------------------------------------
 def test_no_answer_puts_a_seat_token_where_a_server_or_proxy_logs_it(client: TestClient) -> None:
     created = create_table(client, [HUMAN, HUMAN])
     table, token = created["table"], created["token"]
