@@ -1,4 +1,4 @@
-"""On the home screen (issue 24, point 9): the web app manifest is served as such, holds what a
+"""On the home screen: the web app manifest is served as such, holds what a
 phone needs to add the site and open it without browser chrome, its icons load at their sizes, and
 every page's head points to it."""
 
