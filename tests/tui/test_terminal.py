@@ -1,4 +1,4 @@
-"""Rough edges of the terminal clients a newcomer hit (issue 8): markup in typed text and records,
+"""The terminal clients' rough edges a newcomer would hit: markup in typed text and records,
 ``--save`` checked first, replays for people, the Mausgeflippt hand at 80 columns, ``serve``'s
 arguments, one ``--bots`` rule, and plain wording, exit codes and Ctrl-C.
 
@@ -325,7 +325,7 @@ def _jack_on_jack_seed() -> int:
     ],
 )  # fmt: skip
 def test_refusals_at_the_terminal_say_why(lang: str, keys: str, said: list[str]) -> None:
-    """Issue 8 #9 at the terminal: a jack refused under no_jack_on_jack names that house rule
+    """At the terminal, a jack refused under no_jack_on_jack names that house rule
     (typed with its wish, or by its number, which asks no wish first); draw while a card fits,
     take without a penalty and pass say why they are refused; nothing of it is a move."""
     seed = _jack_on_jack_seed()
