@@ -1,4 +1,4 @@
-"""Issue 15 in the terminal: German and English, German input, match play, resume, deal codes."""
+"""The terminal in German and English: German input, match play, resume, deal codes."""
 
 from __future__ import annotations
 
