@@ -1,4 +1,4 @@
-"""No English left in the German page (issue 8, item 20): table titles, error texts, suit letters;
+"""No English left in the German page: table titles, error texts, suit letters;
 and the name field takes the server's own limit."""
 
 from __future__ import annotations
