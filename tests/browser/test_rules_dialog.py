@@ -1,4 +1,4 @@
-"""The rules dialog for players (issue 24, point 6): this table's house rules first, told in
+"""The rules dialog for players: this table's house rules first, told in
 sentences, then the game's rules written for people in the page's language with small pictures of
 the cards — no rule ids, no engine notation — and nothing serious for axe-core."""
 
