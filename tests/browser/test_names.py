@@ -1,4 +1,4 @@
-"""Long names and emoji names (issue 24, point 7): a name is cut between the characters people
+"""Long names and emoji names: a name is cut between the characters people
 see (a family emoji is one character, never split into four people), and "(du)"/"(you)" stays in
 sight beside one's own name however narrow the line."""
 
