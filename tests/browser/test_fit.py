@@ -1,4 +1,4 @@
-"""The table laid out for play (issue 24): at a decision, everything it needs is on one screen.
+"""The table laid out for play: at a decision, everything it needs is on one screen.
 
 For each game, one table is opened in a touch-enabled context and the viewport is resized through
 a phone in portrait (390x844) and landscape (844x390), a tablet (820x1180), a laptop (1366x768)
