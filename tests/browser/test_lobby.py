@@ -1,4 +1,4 @@
-"""The lobby for families (issue 24, point 6; issue 23, defect 14): it opens on Mau-Mau with the
+"""The lobby for families: it opens on Mau-Mau with the
 heuristic bot, the engine's settings wait behind "More options", and every word of it — game
 descriptions, bot levels, refusals — is in the page's language, German or English."""
 
