@@ -1,4 +1,4 @@
-"""The table on a phone (issue 8, item 19): a small "Mau!" that never covers the ranking, long and
+"""The table on a phone: a small "Mau!" that never covers the ranking, long and
 combining-mark names kept on their own line, no hand before the game starts, options in words."""
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def test_the_creator_waits_without_a_hand(new_context: Any) -> None:
 
 @pytest.mark.parametrize("game", ["aus-die-maus", "mausgeflippt"])
 def test_the_creator_of_any_game_waits_without_a_hand(new_context: Any, game: str) -> None:
-    """Issue 8 #19 for the other games: no cards, no turn, no log before the game starts."""
+    """In the other games too: no cards, no turn, no log before the game starts."""
     anna = new_context().new_page()
     create_table(anna, game, ["me", "human"])
     open_table(anna)
