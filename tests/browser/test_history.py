@@ -1,4 +1,4 @@
-"""Back and Forward keep the seat (issue 23, defect 6): the table page and its summary are never
+"""Back and Forward keep the seat: the table page and its summary are never
 served from the browser's cache, so a page shown again knows the seat this browser took."""
 
 from __future__ import annotations
