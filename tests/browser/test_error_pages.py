@@ -1,4 +1,4 @@
-"""The server's error pages in a real browser (issue 23, from defect 14): the site's layout under
+"""The server's error pages in a real browser: the site's layout under
 the strict CSP, a title, the language of the browser, a language switch and a way back home."""
 
 from __future__ import annotations
