@@ -1,4 +1,4 @@
-"""The page's event texts read only what each game's events declare (issue 8, item 18).
+"""The page's event texts read only what each game's events declare.
 
 The static half parses each game's text table (web/js/events-<game>.js) and checks every
 ``ev.<field>`` against the event structs (the source of docs/events.schema.json); the browser
@@ -171,7 +171,7 @@ def _ended_by_timeouts() -> mauseloch.Game:
 def test_mausgeflippt_never_says_the_mice_are_gone_while_mice_are_left(
     new_context: Any, lang: str, gone: str, unreacted: str, all_taken: str
 ) -> None:
-    """Issue 8 #10 on the page too: a game ended by timeouts has mice left; the end screen says
+    """On the page too, a game ended by timeouts has mice left; the end screen says
     nobody reacted to them, the log's end line says nothing untrue either way."""
     page = new_context().new_page()
     page.goto("/")
