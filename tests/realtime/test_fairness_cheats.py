@@ -60,7 +60,7 @@ def gains(link: Link, claim: Callable[[int], int], windows: int = 20, true_ms: i
 
 
 def test_answers_held_two_of_three_times_and_stamped_on_arrival_gain_nothing() -> None:
-    # the cheat: 2 of every 3 answers held, stamped with the moment the ping arrived
+    # the held cheat: 2 of every 3 answers held, stamped with the moment the ping arrived
     for hold in (300.0, 500.0):
 
         def held(i: int, arrival: float, hold: float = hold) -> list[tuple[float, float]]:
