@@ -139,7 +139,7 @@ def _first_legal(prefix: str) -> tuple[int, str]:
 
 
 def test_cards_are_shown_one_way_with_t_for_the_ten() -> None:
-    """Issue 8 #1: legal cards showed 10♠, the others T♦. One notation, the one moves use."""
+    """Legal and other cards alike in one notation, the one moves use (T♦ and T♠, never 10♠)."""
     from mauseloch.tui.maumau import pretty
 
     assert pretty("TS") == "[bold]T♠[/]" and pretty("TD", "dim") == "[dim]T♦[/]"
@@ -171,7 +171,7 @@ def test_a_ten_may_be_typed_with_10_symbols_or_lower_case(tmp_path: Path, spelli
     ],
 )
 def test_a_jack_without_a_good_wish_asks_for_the_wish_again(tmp_path: Path, typed: str, said: list[str]) -> None:
-    """Issue 8 #2: a bad or missing wish is named and asked for again (not 'does not fit')."""
+    """A bad or missing wish is named and asked for again (not refused as a card that does not fit)."""
     seed, jack = _first_legal("J")
     record_file = tmp_path / "game.json"
     result = runner.invoke(
