@@ -1,4 +1,4 @@
-"""The rules for players (issue 24, point 6): the pages the rules dialog and `mauseloch rules`
+"""The rules for players: the pages the rules dialog and `mauseloch rules`
 show speak to people — no rule ids, no engine notation, no test talk — in English and German, name
 every option of the game by the lobby's label and every move by the words of the page's buttons,
 and show the same card pictures in both languages. The developers' pages (docs/rules, with the
