@@ -104,8 +104,8 @@ def test_every_mau_mau_refusal_has_a_key_and_reads_in_german() -> None:
 
 
 def test_every_game_option_and_bot_the_lobby_offers_has_words_in_both_languages() -> None:
-    """Issue 23, defect 14: the German lobby showed Mausgeflippt's English description and
-    "Bot: search-fast"; every game, option, house-rule sentence and bot level has its words."""
+    """Every game, option, house-rule sentence and bot level has its words in both languages (a
+    German lobby shows no English description and no "Bot: search-fast")."""
     import mauseloch
     from mauseloch.server.lobby import web_bots
 
