@@ -489,7 +489,7 @@ def test_play_command_without_a_terminal(tmp_path: Path) -> None:
 
 
 def test_metadata_and_help_say_the_defaults_depend_on_the_player_count() -> None:
-    """Issue 8 #16: the metadata used to claim small_deck=False, chips=9 for every count."""
+    """small_deck and chips differ by player count: neither the metadata nor the help claims one default."""
     from typer.testing import CliRunner
 
     from mauseloch.cli import app
