@@ -672,7 +672,7 @@ def test_deck_entries_accept_the_same_spellings() -> None:
 
 @pytest.mark.parametrize("typed", ["JS:X", "JS:", "JS", "js:hh", "JS:10"])
 def test_a_jack_with_a_missing_or_bad_wish_is_refused_for_the_wish(typed: str) -> None:
-    """Issue 8 #2: the jack fits; the refusal names the wish and what may be wished."""
+    """The jack fits; the refusal names the wish and what may be wished."""
     g = mm(["JS 8C 9C KC AC", "7S QS 8S 9S KS"], "QD")
     with pytest.raises(mauseloch.IllegalMove) as refused:
         g.play(typed)
@@ -699,7 +699,7 @@ def test_a_jack_refused_under_no_jack_on_jack_names_the_option() -> None:
 
 
 def test_draw_take_and_pass_say_why_they_are_refused() -> None:
-    """Issue 8 #9 (api.md: the message says why)."""
+    """Each refusal says why (api.md)."""
     g = mm(["TH 8C 9C KC AC", "7S QS 8S 9S KS"], "QH", draw="AD")
     with pytest.raises(mauseloch.IllegalMove, match=r"you hold a card that fits \(TH\), so you must play one"):
         g.play("draw")
