@@ -79,7 +79,7 @@ UNWRITABLE = Path("/proc")  # Linux: nothing can be made there, not even by root
 def test_outputs_are_really_tried_not_judged_by_permission_bits(
     monkeypatch: pytest.MonkeyPatch, args: list[str]
 ) -> None:
-    """Issue 8 #12: permission bits do not tell (root may write anywhere by them, a read-only mount
+    """Permission bits do not tell (root may write anywhere by them, a read-only mount
     or /proc refuses anyway): the folder is tried before the work, which is never lost."""
     import mauseloch.study.analyze
     import mauseloch.study.simulate
