@@ -1,8 +1,8 @@
 """Every script in bench/ runs, tiny-sized, and ends with the JSON line it promises.
 
 A bench is run only now and then, by hand, so it can rot unseen: bench/abuse.py called a client
-function of bench/server.py with an argument short, and every honest client failed for months
-(issue 23). Each script here runs as a subprocess, as a person runs it, with the smallest sizes
+function of bench/server.py with an argument short, and every honest client failed for months.
+Each script here runs as a subprocess, as a person runs it, with the smallest sizes
 it takes and ``--json``; the last line of its output must be JSON with the keys listed below.
 The figures themselves are not checked (a tiny run on a shared machine measures nothing), only
 that the run did what a run does: no errors where the bench counts them.
