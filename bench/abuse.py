@@ -1,4 +1,4 @@
-"""An attack on a public server while honest people play (issue 11): do the limits hold?
+"""An attack on a public server while honest people play: do the limits hold?
 
 Starts ``mauseloch serve`` with its default limits on 127.0.0.1 and a temporary SQLite file.
 Honest players: ``--seats`` seats (4 per table), each table created and played from its own
