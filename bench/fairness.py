@@ -33,7 +33,7 @@ local socket and the server's own delays, can only make a gain look larger.
 ``gain_ms_by_cheat`` is the largest gain over the cheat's windows (``gain_ms_mean_by_cheat``:
 the mean); ``honest_gain_ms`` is the same for an honest client on the same line, the baseline.
 
-**The issue's duel**: the ``held-300`` cheat, really reacting in 450 ms and claiming 150 ms,
+**The held cheat's duel**: the ``held-300`` cheat, really reacting in 450 ms and claiming 150 ms,
 against an honest player reacting in 350 ms, both 50 ms each way: ``held_cheat_wins`` says how
 many of the windows both reacted in the cheat won (before the referee credited only what the
 server measured: every one).
@@ -390,7 +390,7 @@ def run(windows: int, tables: int, jitter: float, seed: int) -> dict[str, Any]:
                 p = Client(ws + table, partner[0], partner[1], "silent", CHEAT_LINE_MS, jitter, mine + 50, mine + 50)
                 cheaters[cheat] = (table, c)
                 clients += [c, p]
-            # the table: the held-300 cheat reacting in 450 ms (claiming 150) against an
+            # the duel: the held-300 cheat reacting in 450 ms (claiming 150) against an
             # honest player reacting in 350 ms, both 50 ms each way
             duel, (a, b) = server.table()
             liar = Client(ws + duel, a[0], a[1], "held-300", CHEAT_LINE_MS, jitter, seed + 7, seed + 7, (450, 450))
