@@ -3,9 +3,9 @@
 A table session never writes to sockets. It calls ``hub.publish(table, version, message_for)``
 where ``message_for(seat)`` gives the text that seat (``None``: a spectator) may see; the hub
 hands it to every connection it has for that table. :class:`LocalHub` does that inside this
-process. A hub spanning several server processes (Redis pub/sub, say) implements the same
-:class:`Hub` protocol: it would call ``message_for`` for every seat and publish the texts on a
-channel per table, and each process would deliver them to its own connections.
+process. :class:`~.redis_hub.RedisHub` spans several server processes with the same
+:class:`Hub` protocol: the table's owner calls ``message_for`` once per seat and publishes the
+texts on a channel per table, and each process delivers them to its own connections.
 """
 
 from __future__ import annotations
