@@ -3,8 +3,8 @@
 PostgreSQL keeps the record of every move, Redis what the processes share (as Colyseus and lichess
 do). Every table has exactly one owner process: the one holding its lease ``ml:owner:<table>``,
 a Redis key that expires after :data:`LEASE_MS` unless the owner renews it (every :data:`TICK`).
-Only the owner runs the table's :class:`~.session.TableSession`: its clocks, stand-ins, bots (and
-later a reaction referee). A lease taken is always followed by loading the table from the store,
+Only the owner runs the table's :class:`~.session.TableSession`: its clocks, stand-ins, bots and
+reaction referee. A lease taken is always followed by loading the table from the store,
 and the store's key ``(table, version)`` of every move fences a stale owner out: a process that
 lost its lease without noticing (paused, cut off) cannot store a move the new owner stored first,
 it gets ``stale`` and catches up (session.py), so no acknowledged move is ever lost.
