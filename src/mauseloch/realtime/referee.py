@@ -6,8 +6,8 @@ resolves it. Deciding which reaction that is belongs here, once, for every calle
 
 * the simulator drives a :class:`Referee` in virtual time (bots' sampled times, ``settle()``);
 * the terminal drives it with Textual timers and a monotonic clock;
-* a server will drive it with asyncio, with a :class:`Judge` per remote connection
-  (:mod:`mauseloch.realtime.fairness`) that corrects the reaction times its clients claim.
+* the server (:mod:`mauseloch.server.reactions`) drives it with asyncio, with a judge per remote
+  connection (:mod:`mauseloch.realtime.fairness`) that corrects the reaction times its clients claim.
 
 Times are milliseconds on the referee's clock, counted from the moment the shown card appears
 (0). The referee never reads a clock: callers pass the times. A window opens (:meth:`open`),
