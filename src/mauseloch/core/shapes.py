@@ -16,3 +16,4 @@ OptionValue: TypeAlias = bool | int | str
 Options: TypeAlias = Mapping[str, OptionValue]  # options as given: name -> value, read only
 OptionDict: TypeAlias = dict[str, OptionValue]  # a game's options, every one resolved
 JSONObject: TypeAlias = dict[str, Any]  # a JSON object at a true JSON edge (see above)
+Figures: TypeAlias = dict[str, int | list[int]]  # a finished game's figures: per game or per seat

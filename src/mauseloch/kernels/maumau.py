@@ -77,6 +77,7 @@ from numba import njit
 
 from mauseloch.core.engine import as_int, game_info
 from mauseloch.core.seeds import STREAM_BOTS, STREAM_DEAL, STREAM_RESHUFFLE
+from mauseloch.core.shapes import Options
 from mauseloch.games.maumau import CARD_FIT, CARD_ID, JACK, JACKS, POINTS, SEVEN, SEVENS, SUIT_MASK, SUITS, MauMau
 from mauseloch.kernels.ausdiemaus import GOLDEN, LIMIT16, RECIP16, derive_seed, mix64
 
@@ -669,7 +670,7 @@ def simulate_range(
     return reasons, moves, ranks, hand_cards, points
 
 
-def options_array(players: int, options: dict[str, Any] | None = None) -> np.ndarray:
+def options_array(players: int, options: Options | None = None) -> np.ndarray:
     """The kernel's option array from checked game options (defaults filled in)."""
     info = game_info("mau-mau")
     n = info.check_players(players)
@@ -692,7 +693,7 @@ class MauMauBatch:
     ``hist[k]`` the public history of its seats so far (``H_*`` columns, ``note_move``).
     """
 
-    def __init__(self, num_games: int, players: int = 4, seed: int = 0, options: dict[str, Any] | None = None) -> None:
+    def __init__(self, num_games: int, players: int = 4, seed: int = 0, options: Options | None = None) -> None:
         num_games = as_int(num_games, "num_games", 1)
         seed = as_int(seed, "seed", 0, (1 << 64) - 1)
         self.opts = options_array(players, options)

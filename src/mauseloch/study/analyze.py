@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from mauseloch.core.engine import new_game
+from mauseloch.core.shapes import OptionDict, Options
 
 GAME = "aus-die-maus"
 SLICE = 2_000  # deals per call into the kernel between clock checks
@@ -36,7 +37,7 @@ class Find:
 class SearchResult:
     mode: str
     players: int
-    options: dict[str, Any]
+    options: OptionDict
     deals: int  # deals played
     seconds: float
     finds: list[Find]  # longest: the best deal; endless: distinct endless deals, in order found
@@ -45,7 +46,7 @@ class SearchResult:
 
 def search(
     players: int,
-    options: dict[str, Any],
+    options: Options,
     mode: str,
     budget: float,
     seed: int = 0,
@@ -98,10 +99,10 @@ def search(
             finds.append(Find([CARD_STR[c] for c in found[k]], "endless", int(found_info[k, 0]), int(found_info[k, 1])))
             if len(finds) >= keep:
                 break
-    return SearchResult(mode, players, options, int(state[3]), elapsed, finds, int(state[4]))
+    return SearchResult(mode, players, dict(options), int(state[3]), elapsed, finds, int(state[4]))
 
 
-def play_out(players: int, options: dict[str, Any], deck: list[str], seed: int) -> Any:
+def play_out(players: int, options: Options, deck: list[str], seed: int) -> Any:
     """The engine's game of ``deck``, played to its end."""
     game = new_game(GAME, players=players, seed=seed, options=options, deck=deck)
     while not game.is_over:

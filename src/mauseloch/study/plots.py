@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+
+from mauseloch.core.shapes import JSONObject
 
 
 def plot_formats() -> list[str]:
@@ -22,7 +23,7 @@ def plot_formats() -> list[str]:
     return sorted(Figure().canvas.get_supported_filetypes())
 
 
-def plot_simulation(rep: dict[str, Any], path: Path) -> Path:
+def plot_simulation(rep: JSONObject, path: Path) -> Path:
     """Win shares with their intervals and the histogram of game lengths, as a PNG."""
     import matplotlib
 
@@ -60,7 +61,7 @@ def plot_simulation(rep: dict[str, Any], path: Path) -> Path:
     return target
 
 
-def plot_tournament(rep: dict[str, Any], path: Path) -> Path:
+def plot_tournament(rep: JSONObject, path: Path) -> Path:
     """Win shares and ratings per bot with their intervals, as an image."""
     import matplotlib
 

@@ -38,6 +38,7 @@ from typing import Any
 
 from mauseloch.core.engine import SEED_LIMIT, Game, as_int, derive_seed, game_info, load_hook, new_game
 from mauseloch.core.seeds import STREAM_BOTS, STREAM_ENGINE
+from mauseloch.core.shapes import Figures, JSONObject, OptionDict, Options
 from mauseloch.study.backend import Backend, LocalBackend, run_ranges
 
 Z95 = 1.959963984540054
@@ -51,7 +52,7 @@ class SimSpec:
 
     game: str
     players: int
-    options: dict[str, Any]
+    options: OptionDict
     bots: tuple[str, ...]  # one kind per seat
     seed: int
     engine_only: bool = False  # True: ignore the game's declared runner, play through the public API
@@ -80,7 +81,7 @@ class Tally:
         self.sole_wins = self.sole_wins or [0] * n
         self.rank_sum = self.rank_sum or [0] * n
 
-    def add(self, reason: str, ranks: Sequence[int], moves: int, figures: dict[str, Any]) -> None:
+    def add(self, reason: str, ranks: Sequence[int], moves: int, figures: Figures) -> None:
         """Count one game."""
         self.games += 1
         firsts = sum(1 for r in ranks if r == 1)
@@ -121,10 +122,11 @@ class Tally:
 
 
 ChunkRunner = Callable[[SimSpec, int, int], Tally]
-GameRunner = Callable[[Sequence[str], int, dict[str, Any]], tuple[Any, dict[str, Any]]]
+# one whole game: the game, and its result() with its moves and figures
+GameRunner = Callable[[Sequence[str], int, Options], tuple[Any, JSONObject]]
 
 
-def _declared_figures(g: Game) -> dict[str, Any]:
+def _declared_figures(g: Game) -> Figures:
     """The finished game's own figures, as its declaration names them (none for most games)."""
     hook = g.info.simulation.figures
     return {} if hook is None else dict(load_hook(hook)(g))
@@ -133,7 +135,7 @@ def _declared_figures(g: Game) -> dict[str, Any]:
 # --------------------------------------------------------------------------- runners
 
 
-def play_turn_based(kinds: Sequence[str], seed: int, options: dict[str, Any], game: str) -> tuple[Any, dict[str, Any]]:
+def play_turn_based(kinds: Sequence[str], seed: int, options: Options, game: str) -> tuple[Any, JSONObject]:
     """The default: one game through the public API, each seat's bot choosing from its view."""
     from mauseloch.bots import make_bot
 
@@ -150,7 +152,7 @@ def play_turn_based(kinds: Sequence[str], seed: int, options: dict[str, Any], ga
     return g, stats
 
 
-def play_reactions(kinds: Sequence[str], seed: int, options: dict[str, Any], game: str) -> tuple[Any, dict[str, Any]]:
+def play_reactions(kinds: Sequence[str], seed: int, options: Options, game: str) -> tuple[Any, JSONObject]:
     """One game of a reaction game (``dynamics == "reactions"``), each window decided by the
     referee in virtual time. ``seed`` is the simulator's seed for this game: the engine's seed,
     each bot's seed and the tie stream are derived from it on separate streams."""
@@ -171,7 +173,7 @@ def game_runner(game: str) -> GameRunner:
     name = game_info(game).name
     play = play_reactions if game_info(game).dynamics == "reactions" else play_turn_based
 
-    def run(kinds: Sequence[str], seed: int, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    def run(kinds: Sequence[str], seed: int, options: Options) -> tuple[Any, JSONObject]:
         return play(kinds, seed, options, name)
 
     return run
@@ -301,7 +303,7 @@ def histogram(lengths: dict[int, int], bins: int = 20) -> list[dict[str, int]]:
     return out
 
 
-def report(spec: SimSpec, tally: Tally) -> dict[str, Any]:
+def report(spec: SimSpec, tally: Tally) -> JSONObject:
     """The JSON-able report of a finished simulation."""
     g = tally.games
     n = spec.players
@@ -348,14 +350,14 @@ def report(spec: SimSpec, tally: Tally) -> dict[str, Any]:
     }
 
 
-def bot_figures(spec: SimSpec, tally: Tally) -> dict[str, dict[str, Any]]:
+def bot_figures(spec: SimSpec, tally: Tally) -> dict[str, JSONObject]:
     """Per bot kind (or level): its seats, and the mean per seat and game of the win share, the
     rank and every seat figure, so mixed tables compare levels directly."""
     g = tally.games
     kinds: dict[str, list[int]] = {}
     for seat, kind in enumerate(spec.bots):
         kinds.setdefault(kind, []).append(seat)
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, JSONObject] = {}
     for kind, seats in kinds.items():
         k = len(seats)
         out[kind] = {

@@ -30,10 +30,11 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from mauseloch.core.engine import as_int, derive_seed
 from mauseloch.core.seeds import STREAM_BOOTSTRAP
+from mauseloch.core.shapes import JSONObject
 from mauseloch.study.backend import Backend, LocalBackend, run_ranges
 from mauseloch.study.simulate import Z95, SimSpec, game_runner, make_spec, prepare_bots
 
@@ -162,7 +163,12 @@ def play(
 # --------------------------------------------------------------------------- statistics
 
 
-def _mean_ci(per_deal: Any) -> dict[str, Any]:
+class MeanCI(TypedDict):
+    mean: float
+    ci95: list[float] | None  # the 95 % normal interval; None with a single deal
+
+
+def _mean_ci(per_deal: Any) -> MeanCI:
     """Mean over deals and its 95 % normal interval (``None`` with a single deal)."""
     import numpy as np
 
@@ -202,7 +208,7 @@ def elo(p: Any) -> Any:
     return r - r.mean()
 
 
-def report(spec: TournamentSpec, res: DealResults, bootstrap: int = BOOTSTRAP) -> dict[str, Any]:
+def report(spec: TournamentSpec, res: DealResults, bootstrap: int = BOOTSTRAP) -> JSONObject:
     """The JSON-able report of a finished tournament."""
     import numpy as np
 

@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Console
 from rich.table import Table
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.locale import Lang, t
 
 
-def print_simulation(rep: dict[str, Any], console: Console, lang: Lang = "en") -> None:
+def print_simulation(rep: JSONObject, console: Console, lang: Lang = "en") -> None:
     """The simulator's report (:func:`mauseloch.study.simulate.report`) as Rich tables."""
     opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items()) or t("sim.none", lang)
     head = t("sim.head", lang, game=f"[bold]{rep['game']}[/]", games=f"{rep['games']:,}", players=rep["players"],
@@ -74,10 +73,10 @@ def print_simulation(rep: dict[str, Any], console: Console, lang: Lang = "en") -
         console.print(table)
 
 
-def print_tournament(rep: dict[str, Any], console: Console) -> None:
+def print_tournament(rep: JSONObject, console: Console) -> None:
     """The tournament's report (:func:`mauseloch.study.tournament.report`) as Rich tables."""
 
-    def ci(x: dict[str, Any], scale: float = 1.0, digits: int = 2) -> str:
+    def ci(x: JSONObject, scale: float = 1.0, digits: int = 2) -> str:
         if x["ci95"] is None:
             return "–"
         return f"{scale * x['ci95'][0]:.{digits}f}–{scale * x['ci95'][1]:.{digits}f}"

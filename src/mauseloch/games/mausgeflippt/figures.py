@@ -8,9 +8,8 @@ finished game, so it imports nothing from the simulator.
 
 from __future__ import annotations
 
-from typing import Any
-
 from mauseloch.core.engine import Game
+from mauseloch.core.shapes import Figures
 
 # Score bands: each is a 0/1 figure per seat, so a simulation's mean is the share of games
 # in that band (the distribution of the score; ``mauseloch simulate`` sums figures).
@@ -23,7 +22,7 @@ SCORE_BANDS: tuple[tuple[str, int, int], ...] = (
 )
 
 
-def figures(game: Game) -> dict[str, Any]:
+def figures(game: Game) -> Figures:
     """Per seat, from the finished game's events: ``mice_catch``, ``mice_flip`` (won by
     "Mausgeflippt!"), ``wrong_cards``, ``wrong_flips`` (laundry on unprotected mice),
     ``score_*`` (0/1 per score band); for the game ``reveals`` and ``timeouts``."""
@@ -42,7 +41,7 @@ def figures(game: Game) -> dict[str, Any]:
             wrong_cards[event["seat"]] += 1
         elif kind == "mausgeflippt" and not event["correct"] and not event["protected"]:
             wrong_flips[event["seat"]] += 1
-    stats: dict[str, Any] = {
+    stats: Figures = {
         "mice_catch": mice_catch,
         "mice_flip": mice_flip,
         "wrong_cards": wrong_cards,
