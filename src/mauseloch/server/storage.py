@@ -451,7 +451,7 @@ class PgWrites:
     (``IntegrityError`` for a version stored first), as from every other call.
 
     Why not worker threads: with eight of them a process at 2,000 seats waited on the GIL's
-    hand-overs, not on the database (bench/server.py, 2026-12-02)."""
+    hand-overs, not on the database (bench/server.py)."""
 
     def __init__(self, engine: Engine) -> None:
         import psycopg  # the PostgreSQL driver, installed with the package
