@@ -48,7 +48,7 @@ REPLY_LIMIT = 10.0  # seconds a request waits at most for its reply
 POLL = 0.01  # seconds the reader waits for a frame before it looks at subscription changes
 # Seconds one answer to "does that process live?" serves every request waiting on it: at 2,000
 # seats on two busy processes each waiting request asked for itself, two commands every 0.5 s,
-# and those checks were 9 % of a process's CPU (py-spy, bench/server.py, 2026-12-02).
+# and those checks were 9 % of a process's CPU (py-spy, bench/server.py).
 ALIVE_FOR = 0.25
 
 # (from process, table, request) -> what the owner hands back; raises ProtocolError or NotOwner
