@@ -44,7 +44,8 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+
+from mauseloch.realtime.referee import Observed
 
 KEEP = 16  # recent ping samples kept per connection (the current round trip, the clock offset)
 ANTICIPATION_MS = 100  # a claimed reaction faster than this is a guess, not a reaction
@@ -117,11 +118,11 @@ class Link:
         """The longest transit a claim arriving now could be credited with (ms)."""
         return self.transit() + self.quota
 
-    def judge(self, ms: int, at: float) -> tuple[int, str, dict[str, Any]]:
+    def judge(self, ms: int, at: float) -> tuple[int, str, Observed]:
         """The time a claimed reaction of ``ms`` arriving ``at`` (both ms after the card was shown)
         counts as, its status (``valid`` or ``anticipation``) and what was observed."""
         base = self.transit()
-        observed: dict[str, Any] = {
+        observed: Observed = {
             "rtt": round(self.round_trip(), 1),
             "floor": None if self.floor_rtt is None else round(self.floor_rtt, 1),
             "offset": round(self.offset(), 1) if self.pings else None,

@@ -38,21 +38,66 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NotRequired, Protocol, TypedDict
 
 from mauseloch.bots import Bot
 from mauseloch.core.engine import Game, IllegalMove, Rng, derive_seed
 from mauseloch.core.seeds import STREAM_TIES
+from mauseloch.core.shapes import JSONObject
 
 COLLECT_CAP_MS = 300.0  # the longest the referee waits after the first valid claim
 
 VALID, LATE, AGAIN, ANTICIPATION = "valid", "late", "again", "anticipation"
 
 
+class Observed(TypedDict, total=False):
+    """What a judge saw of a remote seat's claim (ms; :meth:`mauseloch.realtime.fairness.Link.judge`)."""
+
+    rtt: float  # the connection's fastest recent round trip
+    floor: float | None  # the lowest round trip seen
+    offset: float | None  # the page's clock minus the server's, once measured
+    base: float  # the transit credited to every claim
+    quota: float  # what is left of the extra transit a claim may ask for
+    anticipation: bool  # faster than a person reacts
+    early: bool  # arrived before any honest reaction could have
+    transit: float  # the transit this claim was credited with
+    clamped_from: int  # the reaction time claimed, where it was judged at another
+
+
+class ClaimEntry(TypedDict):
+    """A claim in the referee's log (:meth:`Claim.to_dict`)."""
+
+    seat: int
+    move: str
+    ms: int
+    at: float
+    time: int
+    status: str
+    observed: NotRequired[Observed]
+
+
+class DecisionEntry(TypedDict):
+    """A decision in the referee's log (:meth:`Decision.to_dict`)."""
+
+    seat: int | None
+    move: str
+    ms: int
+    at: float
+    first: float | None
+    tied: list[int]
+
+
+class WindowEntry(TypedDict):
+    """One decided window of the referee's log: its claims and its decision."""
+
+    claims: list[ClaimEntry]
+    decision: DecisionEntry
+
+
 class Judge(Protocol):
     """What the referee asks of a remote connection (see :class:`mauseloch.realtime.fairness.Link`)."""
 
-    def judge(self, ms: int, at: float) -> tuple[int, str, dict[str, Any]]:
+    def judge(self, ms: int, at: float) -> tuple[int, str, Observed]:
         """The time a claim of ``ms`` arriving ``at`` counts as, its status and what was observed."""
         ...
 
@@ -75,14 +120,14 @@ class Claim:
     at: float  # when the referee received it
     time: int  # the time it is judged at
     status: str  # valid | late (not before the deadline) | again (the seat claimed before) | anticipation
-    observed: dict[str, Any] = field(default_factory=dict)  # what the judge saw (remote seats)
+    observed: Observed = field(default_factory=Observed)  # what the judge saw (remote seats)
 
     @property
     def ready(self) -> float:
         return max(self.at, float(self.time))
 
-    def to_dict(self) -> dict[str, Any]:
-        entry: dict[str, Any] = {
+    def to_dict(self) -> ClaimEntry:
+        entry: ClaimEntry = {
             "seat": self.seat,
             "move": self.move,
             "ms": self.ms,
@@ -106,7 +151,7 @@ class Decision:
     first: float | None  # when the first valid claim was ready (None: nobody reacted in time)
     tied: tuple[int, ...]  # the seats tied at ``ms`` (more than one: drawn from the tie stream)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DecisionEntry:
         return {
             "seat": self.seat,
             "move": self.move,
@@ -151,7 +196,7 @@ class Referee:
 
     # ------------------------------------------------------------------ the window
     @property
-    def log(self) -> list[dict[str, Any]]:
+    def log(self) -> list[WindowEntry]:
         """Per decided window: ``{"claims": [...], "decision": {...}}`` (new dicts each time)."""
         return [{"claims": [c.to_dict() for c in claims], "decision": d.to_dict()} for claims, d in self._log]
 
@@ -253,8 +298,9 @@ class Referee:
             raise ValueError("commit takes the decision decide() returned for the open window")
         return self._close(decision)
 
-    def entry(self, decision: Decision) -> dict[str, Any]:
-        """The log entry ``decision`` gets: the open window's claims and the decision (dicts)."""
+    def entry(self, decision: Decision) -> JSONObject:
+        """The log entry ``decision`` gets (a :class:`WindowEntry`, stored with the move as JSON):
+        the open window's claims and the decision."""
         return {"claims": [c.to_dict() for c in self._claims or []], "decision": decision.to_dict()}
 
     def settle(self) -> Decision:
@@ -300,7 +346,7 @@ class Referee:
         self._pending = None
         return decision
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> JSONObject:
         """The game's record plus this referee's log (``"referee"``: per window its claims and
         decision); replay reads only the moves."""
         return self.game.record() | {"referee": self.log}

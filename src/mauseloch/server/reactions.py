@@ -33,7 +33,7 @@ from typing import Any, Protocol
 from mauseloch import IllegalMove
 from mauseloch.core.engine import Game
 from mauseloch.realtime.fairness import Link
-from mauseloch.realtime.referee import Decision, Referee
+from mauseloch.realtime.referee import Decision, Observed, Referee
 from mauseloch.server.hub import Connection
 from mauseloch.server.protocol import ClockPing, ErrorCode, ProtocolError, WindowMsg, encode
 from mauseloch.server.seats import STAND_IN, BotSeat, Controller, Person
@@ -90,7 +90,7 @@ class SeatJudge:
         self.links = links
         self.current: Link = links[0]
 
-    def judge(self, ms: int, at: float) -> tuple[int, str, dict[str, Any]]:
+    def judge(self, ms: int, at: float) -> tuple[int, str, Observed]:
         return self.current.judge(ms, at)
 
     def reach(self) -> float:
