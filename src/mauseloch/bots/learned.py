@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from mauseloch.bots import maumau_heuristic, register_bot  # noqa: F401  (the heuristic registers first: levels go weakest first)
+from mauseloch.bots import maumau_heuristic  # noqa: F401  (the heuristic registers first: levels go weakest first)
+from mauseloch.bots.registry import register_bot
 from mauseloch.games.maumau import MauMau
 from mauseloch.learn.history import SeatHistory
 from mauseloch.learn.policy import QPolicy, mask_of
