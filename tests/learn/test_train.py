@@ -105,3 +105,22 @@ def test_the_evaluation_counts_wins_per_deal() -> None:
     result = evaluate(zero, 2, 200, seed=1)
     assert result["games"] == 400 and result["ci95"][0] <= result["win"] <= result["ci95"][1]
     assert result["win"] < 0.5
+
+
+def test_a_first_layout_network_widened_plays_as_before() -> None:
+    """``init`` from a 159-input network: zero weights for the rivals' history, the same values."""
+    from mauseloch.kernels.maumau import MauMauBatch
+    from mauseloch.learn.dmc import widened
+    from mauseloch.learn.policy import BASE_FEATURES
+
+    rng = np.random.default_rng(4)
+    old = QPolicy([(rng.normal(size=(BASE_FEATURES, 8)), rng.normal(size=8)), (rng.normal(size=(8, 47)), np.zeros(47))])
+    new = QPolicy(widened(old))
+    batch = MauMauBatch(64, players=3, seed=2)
+    for _ in range(30):
+        batch.step(old.act(batch.obs, batch.masks))
+    assert batch.obs[:, 112:].any()  # the history is there, and the widened network ignores it
+    assert new.width == NUM_FEATURES and old.width == BASE_FEATURES
+    assert np.allclose(
+        new.values(new.features(batch.obs, batch.masks)), old.values(old.features(batch.obs, batch.masks))
+    )

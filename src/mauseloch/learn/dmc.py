@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from mauseloch.kernels import maumau as K
-from mauseloch.learn.policy import NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features
+from mauseloch.learn.policy import BASE_FEATURES, NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features
 from mauseloch.study.plots import plot_learning_curve
 
 LEARNER, HEURISTIC, SNAPSHOT = 0, 1, 2
@@ -70,6 +70,10 @@ class Config:
     eval_deals_4: int = 500
     eval_seed: int = 7_000_000
     minutes: float = 60.0  # total training time of the run (CPU minutes of this process)
+    # Start from these weights (a path relative to the config file; "" : random): a network of
+    # the first layout (159 inputs) is widened with zero weights for the rivals' history, so the
+    # run starts where that network plays and learns what the history adds.
+    init: str = ""
 
     @classmethod
     def load(cls, path: str | Path) -> Config:
@@ -79,7 +83,22 @@ class Config:
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"{path}: unknown settings {sorted(unknown)}; known: {sorted(known)}")
+        if data.get("init"):
+            data["init"] = str(Path(path).parent / data["init"])
         return cls(**data)
+
+
+def widened(policy: QPolicy) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``policy``'s layers taking the full layout (``NUM_FEATURES`` inputs): a first-layout
+    network's first layer gets zero weights for the rivals' history, so it plays as before."""
+    (w0, b0), *rest = policy.layers
+    if w0.shape[0] == NUM_FEATURES:
+        return policy.layers
+    base = BASE_FEATURES - NUM_ACTIONS
+    w = np.zeros((NUM_FEATURES, w0.shape[1]), dtype=np.float32)
+    w[:base] = w0[:base]
+    w[OBS_SIZE:] = w0[base:]
+    return [(w, b0), *rest]
 
 
 @njit(cache=True)
@@ -151,6 +170,12 @@ class Trainer:
         self.net = QNet()
         self.tx = optax.adam(config.lr)
         self.params = self.net.init(jax.random.PRNGKey(config.seed), np.zeros((1, NUM_FEATURES), dtype=np.float32))
+        if config.init:
+            layers = widened(QPolicy.load(config.init))
+            if [w.shape[1] for w, _ in layers[:-1]] != hidden:
+                raise ValueError(f"init {config.init}: its hidden layers are not {hidden}")
+            self.params = {"params": {f"Dense_{i}": {"kernel": jax.numpy.asarray(w), "bias": jax.numpy.asarray(b)}
+                                      for i, (w, b) in enumerate(layers)}}  # fmt: skip
         self.opt_state = self.tx.init(self.params)
         self.apply = jax.jit(self.net.apply)
 
