@@ -280,7 +280,7 @@ class Lobby:
                 name=s.name,
                 bot=s.bot,
                 token_hash=s.token_hash,
-                gone=s.gone or (s.kind == "human" and s.taken and s.seat not in old.rematch),
+                gone=s.gone or (s.kind == "human" and s.taken and s.seat not in old.rematch.votes),
             )
             for s in old.row.seats
         ]

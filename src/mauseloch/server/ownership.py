@@ -232,23 +232,6 @@ class RemoteTable:
         await self.writes.flush()
 
 
-class OwnedTable(TableSession):
-    """A table this process owns. Seats may be taken through any process (in the store); a
-    move or a newcomer at a table still waiting looks there first, so that it never waits for
-    the other process's "joined" request."""
-
-    def __init__(self, lobby: ClusterLobby, row: TableRow) -> None:
-        super().__init__(row, lobby.store, lobby.hub, lobby.settings, on_rematch=lobby.rematch)
-        self.lobby = lobby
-
-    async def apply(
-        self, seat: int | None, move: str, version: int, ms: int | None = None, *, again: bool = False
-    ) -> None:
-        if self.row.status == "waiting":
-            await self.lobby.refresh_seats(self)
-        await super().apply(seat, move, version, ms, again=again)
-
-
 class ClusterLobby(Lobby):
     """The lobby of one server process among several sharing a store and a Redis server."""
 
@@ -577,7 +560,12 @@ class ClusterLobby(Lobby):
 
     # -- the lobby across processes --------------------------------------------------------
     def _session(self, row: TableRow) -> TableSession:
-        return OwnedTable(self, row)
+        """A table this process owns. Seats may be taken through any process (in the store): a
+        move at a table still waiting looks there first, so that it never waits for the other
+        process's "joined" request."""
+        return TableSession(
+            row, self.store, self.hub, self.settings, on_rematch=self.rematch, before_move=self.refresh_seats
+        )
 
     def _run(self, row: TableRow) -> TableSession:
         self.redis.set(lease_key(row.id), self.pid, px=LEASE_MS)  # a new id: nobody else has it

@@ -1,0 +1,223 @@
+"""Moves: checked against the table's version, stored before they count, played, published.
+
+A table's ``version`` is the number of moves played, its ``seq`` the number of events logged. A
+move is checked against the current version under the table's lock (a move built on an older one
+is ``stale``, as in boardgame.io's master), written ahead to the store, which fences it by
+``(table, version)``: a second writer of the same version (another process that still thinks it
+owns the table) is refused there and catches up from the store. Then it is played and published
+through the hub, so two moves never race. A stored move always completes (:func:`~.work.unbroken`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from mauseloch import IllegalMove
+from mauseloch.core.engine import Game, game_info
+from mauseloch.server.clock import Deadline, clock_seconds, wall
+from mauseloch.server.hub import Connection
+from mauseloch.server.protocol import ErrorCode, ProtocolError
+from mauseloch.server.seats import BotSeat
+from mauseloch.server.table.host import Table
+from mauseloch.server.table.records import build, marked
+from mauseloch.server.table.work import unbroken
+
+log = logging.getLogger("mauseloch.server")
+
+
+def refusal_params(exc: IllegalMove) -> dict[str, Any]:
+    """The placeholders of a refusal that a page words (not the list of legal moves: the view has it)."""
+    return {k: v for k, v in exc.params.items() if k != "moves"}
+
+
+def refusals(game: Game, seat: int | None) -> dict[str, dict[str, Any]]:
+    """For the seat to move in a game whose hand cards are moves: why each card of its hand that is
+    no legal move now is refused, card -> the engine's refusal key and placeholders
+    (``IllegalMove.reason``/``params``), so the page says why at once when the card is tapped, in
+    its own language, without computing any rule. Empty for every other seat."""
+    if seat is None or game.is_over or game_info(game.name).dynamics == "reactions":
+        return {}
+    legal = game.legal_moves(seat)
+    hand = game.view(seat).get("hand") if legal else None
+    if not hand:
+        return {}
+    playable = {m.partition(":")[0] for m in legal}
+    refused: dict[str, dict[str, Any]] = {}
+    for card in hand:
+        if card in playable:
+            continue
+        try:
+            game.parse_move(card, seat=seat)  # checks only: the game is left as it was
+        except IllegalMove as exc:
+            if exc.reason:
+                refused[card] = {"reason": exc.reason, "params": refusal_params(exc)}
+    return refused
+
+
+class Moves:
+    """A person's moves and reactions, and the one way every move is stored and played."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    async def apply(
+        self, seat: int | None, move: str, version: int, ms: int | None = None, *, again: bool = False
+    ) -> None:
+        """A person's move built on ``version``; raises :class:`ProtocolError` (nothing changed).
+        ``again``: the same request sent anew after the process that owned the table died before
+        it answered; if that process played it, it is answered as done."""
+        await unbroken(self._person_move(seat, move, version, ms, again))
+
+    async def _person_move(self, seat: int | None, move: str, version: int, ms: int | None, again: bool) -> None:
+        t = self.table
+        async with t.lock:  # one change at a time; the checks see the latest state
+            if t.stopping:
+                raise ProtocolError(ErrorCode.SERVER_ERROR, "the server is shutting down; nothing changed")
+            if t.row.status == "waiting":
+                raise ProtocolError(ErrorCode.NOT_STARTED, "the game starts when every human seat is taken")
+            if again and 0 <= version < t.version and self._played(version, seat, move):
+                return  # played once, before its first answer was lost with the owner
+            if t.paused:
+                raise ProtocolError(
+                    ErrorCode.PAUSED, "the table is paused; nothing changed (anyone seated can resume it)"
+                )
+            if version != t.version:
+                raise ProtocolError(
+                    ErrorCode.STALE, f"the table is at version {t.version}, your move was for {version}"
+                )
+            if seat is None:
+                raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "spectators cannot move")
+            game = t.game
+            if game.is_over or t.row.status != "playing":
+                raise ProtocolError(ErrorCode.ILLEGAL, "the game is over; no more moves")
+            if isinstance(t.seats[seat], BotSeat):
+                raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "a bot plays this seat")
+            legal = game.legal_moves(seat)
+            if not legal:
+                raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"it is seat {game.to_move}'s turn, not yours")
+            if move.strip().lower() == "timeout":
+                raise ProtocolError(ErrorCode.ILLEGAL, "timeout is played by the server's clock, never by a client")
+            if t.reactions is not None and t.window_open():
+                raise ProtocolError(
+                    ErrorCode.ILLEGAL, "a reaction is sent as a react message with its time (docs/protocol.md)"
+                )
+            await self.play(seat, self._canonical(seat, move), None, ms)
+
+    async def react(self, conn: Connection, move: str, version: int, ms: int) -> None:
+        """A person's reaction claim in a reaction window (reactions.py judges it); raises
+        :class:`ProtocolError` when refused (nothing changed)."""
+        t = self.table
+        async with t.lock:
+            if t.stopping:
+                raise ProtocolError(ErrorCode.SERVER_ERROR, "the server is shutting down; nothing changed")
+            if t.reactions is None:
+                raise ProtocolError(ErrorCode.ILLEGAL, f"{t.row.game} is played in turns, not by reactions")
+            if t.row.status == "waiting":
+                raise ProtocolError(ErrorCode.NOT_STARTED, "the game starts when every human seat is taken")
+            t.reactions.claim(conn, move, version, ms)
+
+    def _played(self, version: int, seat: int | None, move: str) -> bool:
+        """Whether ``seat`` played ``move`` (in any case) at ``version``."""
+        played = self.table.row.moves[version]
+        return bool(played[0] == seat and str(played[1]).lower() == move.strip().lower())
+
+    def _canonical(self, seat: int, move: str) -> str:
+        """The move in the engine's canonical spelling (api.md v2 ``parse_move``); the engine
+        says why when it is not legal. Nothing changes either way."""
+        try:
+            return self.table.game.parse_move(move, seat=seat)
+        except IllegalMove as exc:
+            refusal = None if exc.reason is None else {"reason": exc.reason, "params": refusal_params(exc)}
+            raise ProtocolError(ErrorCode.ILLEGAL, str(exc), refusal=refusal) from None
+
+    async def play(
+        self,
+        seat: int,
+        move: str,
+        by: str | None,
+        ms: int | None = None,
+        referee: dict[str, Any] | None = None,
+        play: Callable[[], Any] | None = None,
+    ) -> None:
+        """Store and play ``move`` (a legal move in canonical spelling), then publish it.
+
+        Called with the lock held. The next turn's deadline is stored with the move. A write to a
+        database server runs in a worker thread, so other tables play on while this one waits.
+        ``play``: a referee's decision plays the move itself (the referee's commit)."""
+        t = self.table
+        seconds = clock_seconds(t.row.game, t.row.clock)
+        stored = [d for d in t.deadlines if d.kind != "turn"]
+        turn = None
+        if seconds is not None:
+            turn = Deadline("turn", wall() + t.deadlines.seconds(seconds), version=t.version + 1)
+        deadlines = [d.to_dict() for d in stored] + ([turn.to_dict()] if turn is not None else [])
+        args = (t.id, t.version, seat, move, ms, by, deadlines, referee)
+        try:  # stored before it counts (after this table's earlier writes)
+            await t.write(t.store.add_move, *args)
+        except IntegrityError:
+            # Another writer stored this version first (a second server process, say): our state
+            # is behind. Catch up from the store; the client is told its move was stale.
+            log.warning("table %s version %s was stored by another writer; reloading", t.id, t.version)
+            await self._reload()
+            raise ProtocolError(
+                ErrorCode.STALE, f"the table moved on to version {t.version}; nothing changed"
+            ) from None
+        except SQLAlchemyError:
+            log.exception("move at table %s version %s could not be stored", t.id, t.version)
+            raise ProtocolError(
+                ErrorCode.SERVER_ERROR, "the server could not store the move; nothing changed"
+            ) from None
+        if play is None:
+            t.game.play(move, seat=seat, ms=ms)
+        else:
+            play()
+        t.row.moves.append([seat, move] if ms is None else [seat, move, ms])
+        t.row.by.append(by)
+        if referee is not None:
+            t.row.referee[len(t.row.moves) - 1] = referee
+        if turn is not None:
+            t.deadlines.set(turn)
+        else:
+            t.deadlines.remove("turn")
+        if t.game.is_over and t.row.status != "over":
+            # stored before anyone hears that the game ended (another process reads it from the store)
+            try:
+                await t.write(t.store.set_status, t.id, "over", t.game.result())
+            except SQLAlchemyError:
+                log.exception("the end of table %s could not be stored", t.id)
+        self._advance(by)
+
+    async def _reload(self) -> None:
+        t = self.table
+        row = await t.write(t.store.load_table, t.id)
+        if row is None:
+            return
+        t.row.moves, t.row.by, t.row.status = row.moves, row.by, row.status
+        t.game, t.events = build(t.row)
+        t.version = len(t.row.moves)
+        t.seq = len(t.events)
+        t.publish_snapshots()
+        t.schedule()
+
+    def _advance(self, by: str | None) -> None:
+        t = self.table
+        game = t.game
+        new = marked(game.events_since(t.seq), by)
+        t.events.extend(new)
+        t.version += 1
+        t.seq += len(new)
+        if game.is_over and t.row.status != "over":
+            t.row.status = "over"
+            t.row.result = game.result()  # stored by play()
+            for d in list(t.deadlines):  # the pause too: the game is over
+                t.deadlines.remove(d.kind, d.seat)
+            t.save_deadlines()
+            t.game_over()  # a match goes on with its next deal
+        t.schedule()  # before publishing: the update tells the next deadline
+        if t.reactions is not None and t.row.status == "playing" and t.window_open():
+            t.reactions.opened()  # the card is sent ahead, before the update that shows it
+        t.publish_update(new, by)
