@@ -260,5 +260,6 @@ def command(
         lifespan="on",
         http=http_protocol(app.state.guard),
         loop="mauseloch.server.listen:new_loop",  # accepts new connections in batches (listen.py)
+        ws="mauseloch.server.listen:DirectWebSocket",  # writes a message's frame at once (listen.py)
     )
     uvicorn.Server(config).run(sockets=[sock])

@@ -543,6 +543,11 @@ class PgWrites:
                 self._free.append(conn)
 
     async def _pipeline(self, conn: Any, plans: list[Plan]) -> list[BaseException | None]:
+        if len(plans) == 1 and len(plans[0]) == 1:  # one statement: autocommitted, one round trip
+            ((name, params),) = plans[0]
+            bound = self._sql[name]
+            cur = await conn.execute(bound[0], _bind(bound, params))
+            return [_stopped(name, bound[0], params) if cur.rowcount == 0 else None]
         runs: list[list[tuple[str, Any, dict[str, Any]]]] = []
         async with conn.pipeline(), conn.transaction():
             for plan in plans:

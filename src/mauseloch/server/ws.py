@@ -1,7 +1,9 @@
 """The table WebSocket ``/ws/<id>`` (docs/protocol.md): hello, then moves, leave, rematch, pings.
 
 The endpoint only reads messages, checks who is talking and hands the rest to the table
-session; what each connection is sent comes through the hub, drained from its outbox here.
+session; what each connection is sent comes through the hub. Served by ``mauseloch serve``
+(listen.DirectWebSocket) a message is written to the socket as the hub hands it over; under
+another ASGI server (a test client, say) it goes through the connection's outbox, drained here.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -16,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import CLOSE_HELLO_LATE, Guard
+from mauseloch.server.listen import SEND_NOW
 from mauseloch.server.lobby import Lobby
 from mauseloch.server.protocol import (
     ClockPong,
@@ -63,6 +67,31 @@ def identify(websocket: WebSocket, table: TableHandle, hello: Hello) -> int | No
     if found is None:
         raise ProtocolError(ErrorCode.BAD_TOKEN, "this token does not open that seat")
     return found
+
+
+class DirectConnection(Connection):
+    """A connection whose messages are written to the socket at once (listen.DirectWebSocket):
+    no queue and no task per connection. A socket that cannot take a message (its client
+    stopped reading, or it is closing) ends the connection, as a full outbox does."""
+
+    def __init__(self, seat: int | None, websocket: WebSocket, send_now: Callable[[str], bool]) -> None:
+        super().__init__(seat=seat)
+        self._websocket = websocket
+        self._send_now = send_now
+        self.closing: asyncio.Task[None] | None = None
+
+    def send(self, text: str) -> None:
+        if self.close_code is None and not self._send_now(text):
+            self.close(1008)
+
+    def close(self, code: int) -> None:
+        if self.close_code is None:
+            self.close_code = code
+            self.closing = asyncio.get_running_loop().create_task(self._close(code))
+
+    async def _close(self, code: int) -> None:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await self._websocket.close(code=code)
 
 
 async def drain(websocket: WebSocket, conn: Connection) -> None:
@@ -127,8 +156,13 @@ async def table_socket(websocket: WebSocket) -> None:
                     if conn is None:
                         if not isinstance(msg, Hello):
                             raise ProtocolError(ErrorCode.BAD_MESSAGE, "say hello first")
-                        conn = Connection(seat=identify(websocket, table, msg))
-                        sender = asyncio.create_task(drain(websocket, conn))
+                        seat = identify(websocket, table, msg)
+                        send_now = websocket.scope.get("extensions", {}).get(SEND_NOW)
+                        if send_now is not None:
+                            conn = DirectConnection(seat, websocket, send_now)
+                        else:
+                            conn = Connection(seat=seat)
+                            sender = asyncio.create_task(drain(websocket, conn))
                         table = lobby.hold(table)
                         table.attach(conn)
                     elif isinstance(msg, Hello):
@@ -184,3 +218,6 @@ async def table_socket(websocket: WebSocket) -> None:
         if sender is not None:  # let it send what is queued, then close
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(sender, 5.0)
+        if isinstance(conn, DirectConnection) and conn.closing is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.closing, 5.0)
