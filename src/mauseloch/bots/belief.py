@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from mauseloch.core.engine import Rng
+from mauseloch.core.shapes import JSONObject
 from mauseloch.games.maumau import CARD_ID, NINE, SEVEN, SEVENS, SUITS, MauMau, fit_mask
 
 OWNER_PILE = -1  # a position still in the draw pile
@@ -37,7 +38,7 @@ class History:
         self._next = -1
 
     # ------------------------------------------------------------------ reading views
-    def observe(self, view: dict[str, Any]) -> None:
+    def observe(self, view: JSONObject) -> None:
         """Read the moves since the last view; the history stays usable only while every count
         it keeps agrees with the view's."""
         recent: list[list[Any]] = view.get("recent", [])
@@ -62,7 +63,7 @@ class History:
         ):
             self.ok = False
 
-    def _begin(self, view: dict[str, Any]) -> None:
+    def _begin(self, view: JSONObject) -> None:
         from mauseloch.kernels.belief import RECV
 
         self.ok = True
@@ -207,7 +208,7 @@ class History:
         elif card & 7 == SEVEN:
             self.penalty += 2
 
-    def _own_cards(self, view: dict[str, Any]) -> None:
+    def _own_cards(self, view: JSONObject) -> None:
         """The cards the seat received since its last view go into its new positions, each in
         the group it came from."""
         hand = 0

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
-from typing import Any
 
 import numpy as np
 
-from mauseloch.bots import maumau_heuristic  # noqa: F401  (the heuristic registers first: levels go weakest first)
-from mauseloch.bots.registry import register_bot
+from mauseloch.bots import maumau_heuristic, register_bot  # noqa: F401  (the heuristic registers first: levels go weakest first)
+from mauseloch.core.shapes import JSONObject
 from mauseloch.games.maumau import MauMau
 from mauseloch.learn.history import SeatHistory
 from mauseloch.learn.policy import QPolicy, mask_of
@@ -40,7 +39,7 @@ class LearnedBot:
         self.policy = policy if policy is not None else shipped_policy()
         self.history = SeatHistory()  # the rivals' public history, read from each view
 
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, view: JSONObject, legal: list[str]) -> str:
         if not legal:
             raise ValueError("the learned bot was asked to move with no legal moves")
         obs = self.history.observation(view)  # every view: the history must see each move
@@ -51,7 +50,7 @@ class LearnedBot:
         q = np.where(mask.astype(bool), q, -np.inf)
         return MauMau.ACTIONS[int(q.argmax())]
 
-    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: JSONObject, legal: list[str]) -> tuple[str | None, int]:
         """Mau-Mau is played in turns and never opens a reaction window: keep still."""
         return None, 0
 

@@ -27,8 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from mauseloch.bots.registry import register_bot
+from mauseloch.bots import register_bot
 from mauseloch.core.engine import Rng
+from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.games.maumau import CARD_ID, MauMau
 
 _ACTION_ID = MauMau._ACTION_ID
@@ -133,13 +134,13 @@ class HeuristicBot:
     def __init__(self, seed: int = 0) -> None:
         self._rng = Rng(seed)  # only to break exact ties, so bots at one table differ
 
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, view: JSONObject, legal: list[str]) -> str:
         if not legal:
             raise ValueError("the heuristic bot was asked to move with no legal moves")
         hand = 0
         for c in view["hand"]:
             hand |= 1 << CARD_ID[c]
-        options: dict[str, Any] = view["options"]
+        options: Options = view["options"]
         return heuristic_move(
             legal,
             hand,
@@ -151,7 +152,7 @@ class HeuristicBot:
             self._rng,
         )
 
-    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: JSONObject, legal: list[str]) -> tuple[str | None, int]:
         """Mau-Mau is played in turns and never opens a reaction window: keep still."""
         return None, 0
 

@@ -71,8 +71,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from mauseloch.bots.registry import register_bot
+from mauseloch.bots import register_bot
 from mauseloch.core.engine import Rng
+from mauseloch.core.shapes import JSONObject
 
 GAME = "mausgeflippt"
 
@@ -142,13 +143,13 @@ class ReactionBot:
         return self._rng.random() < p
 
     # -- the bot protocol ----------------------------------------------------------------
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, view: JSONObject, legal: list[str]) -> str:
         """A turn outside the window: the only such move is ``reveal``."""
         if not legal:
             raise ValueError("the reaction bot was asked to move with no legal moves")
         return "reveal" if "reveal" in legal else legal[0]
 
-    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: JSONObject, legal: list[str]) -> tuple[str | None, int]:
         """The reaction to the shown mouse and its time in ms after the reveal.
 
         ``(None, ms)``: the bot does not react (``ms`` is when it decided so). Every move

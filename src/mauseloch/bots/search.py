@@ -60,15 +60,16 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
+from mauseloch.bots import register_bot
 from mauseloch.bots.belief import History
 from mauseloch.bots.maumau_heuristic import HeuristicBot, kernel
-from mauseloch.bots.registry import register_bot
 from mauseloch.core.engine import Game, Rng, derive_seed
 from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS, STREAM_PRIOR
+from mauseloch.core.shapes import JSONObject
 from mauseloch.games.maumau import (
     CARD_ID,
     CARD_STR,
@@ -98,6 +99,15 @@ class _Node:
         self.visits = 0
         self.avail = 1
         self.reward = 0.0
+
+
+class Fact(TypedDict):
+    """What inference holds of a rival (:meth:`SearchBot.facts`)."""
+
+    seat: int
+    lacks: list[str]  # the cards it held none of
+    received_since: int  # cards it has received since
+    soft: bool  # read from a choice, not from a draw
 
 
 class _Constraint:
@@ -193,11 +203,11 @@ class SearchBot:
         self.budget_exponent = budget_exponent
 
     # ------------------------------------------------------------------ choosing
-    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: JSONObject, legal: list[str]) -> tuple[str | None, int]:
         """Mau-Mau is played in turns and never opens a reaction window: keep still."""
         return None, 0
 
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, view: JSONObject, legal: list[str]) -> str:
         if not legal:
             raise ValueError("the search bot was asked to move with no legal moves")
         if view.get("game") != MauMau.name:
@@ -240,7 +250,7 @@ class SearchBot:
         best = max(legal, key=lambda m: root.children[m].visits if m in root.children else -1)
         return best
 
-    def _choose_flat(self, view: dict[str, Any], legal: list[str], budget: int | None) -> str:
+    def _choose_flat(self, view: JSONObject, legal: list[str], budget: int | None) -> str:
         """Every legal move played out on the same deals with the same play-out seeds (common
         random numbers: the luck of a deal falls on every move alike, so a few hundred play-outs
         tell close moves apart); the best mean reward wins, ties go to the heuristic's choice."""
@@ -386,7 +396,7 @@ class SearchBot:
 
     # ------------------------------------------------------------------ dealing what is hidden
     @staticmethod
-    def _pool(view: dict[str, Any]) -> list[int]:
+    def _pool(view: JSONObject) -> list[int]:
         seen = 0
         for c in view["hand"]:
             seen |= 1 << CARD_ID[c]
@@ -394,12 +404,12 @@ class SearchBot:
             seen |= 1 << CARD_ID[c]
         return [c for c in range(32) if not seen >> c & 1]
 
-    def _deal(self, view: dict[str, Any], pool: list[int]) -> list[str]:
+    def _deal(self, view: JSONObject, pool: list[int]) -> list[str]:
         """The other hands in seat order, then the draw pile top first: the cards ``view``
         cannot see, as ``MauMau.from_view`` takes them."""
         return [CARD_STR[c] for c in self._deal_ids(view, pool)]
 
-    def _deal_ids(self, view: dict[str, Any], pool: list[int]) -> list[int]:
+    def _deal_ids(self, view: JSONObject, pool: list[int]) -> list[int]:
         seat: int = view["seat"]
         counts: list[int] = view["hand_counts"]
         rivals = [s for s in range(view["players"]) if s != seat]
@@ -483,7 +493,7 @@ class SearchBot:
                     weight *= self.read_choices
         return weight
 
-    def _true_deal(self, view: dict[str, Any], pool: list[int], rivals: list[int]) -> list[int]:
+    def _true_deal(self, view: JSONObject, pool: list[int], rivals: list[int]) -> list[int]:
         real = self.peek()  # type: ignore[misc]
         hands = [[CARD_ID[c] for c in real.view(s)["hand"]] for s in rivals]
         held = {c for h in hands for c in h}
@@ -492,7 +502,7 @@ class SearchBot:
         return [c for h in hands for c in h] + pile
 
     # ------------------------------------------------------------------ inference
-    def _observe(self, view: dict[str, Any]) -> None:
+    def _observe(self, view: JSONObject) -> None:
         """Read the public moves since the last turn into constraints on the rivals' hands."""
         players: int = view["players"]
         seat: int = view["seat"]
@@ -566,7 +576,7 @@ class SearchBot:
         self._choices = [ch for ch in self._choices if self._received[ch.seat] == ch.received]
         self._counts = list(counts)
 
-    def facts(self) -> list[dict[str, Any]]:
+    def facts(self) -> list[Fact]:
         """What inference holds now (for tests and curious people)."""
         return [
             {
@@ -588,7 +598,18 @@ _NO_TRACE = np.zeros(0, dtype=np.int64)
 # 2-core machine.
 # No stronger level: twice the play-outs at two players and four times at four (8,000 a move,
 # 69 ms CPU) won 66.2 % and 32.0 %, against 65.5 % and 31.9 % (docs/bots-figures.md).
-LEVELS: dict[str, dict[str, Any]] = {
+class Level(TypedDict, total=False):
+    """What a level sets of :class:`SearchBot`'s keywords."""
+
+    iterations: int
+    history: bool
+    halving: bool
+    budget_exponent: float
+    burn: int
+    thin: int
+
+
+LEVELS: dict[str, Level] = {
     "search-fast": {"iterations": 300},
     "search": {"iterations": 1000},
 }
@@ -596,10 +617,10 @@ LEVELS: dict[str, dict[str, Any]] = {
 # chain, bots.belief), halving rounds, and a budget that grows with the seats instead of
 # shrinking (4 players: 2,000 play-outs for ``search``). The bench: 65.5 % at two players and
 # 31.9 % at four against the heuristic, from 61.8 % and 29.0 % for the former level.
-LEVEL_OPTIONS: dict[str, Any] = {"history": True, "halving": True, "budget_exponent": 1.0, "burn": 300, "thin": 5}
+LEVEL_OPTIONS: Level = {"history": True, "halving": True, "budget_exponent": 1.0, "burn": 300, "thin": 5}
 
 
-def level_options(kind: str) -> dict[str, Any]:
+def level_options(kind: str) -> Level:
     """The SearchBot keywords of level ``kind`` (a key of :data:`LEVELS`)."""
     return LEVEL_OPTIONS | LEVELS[kind]
 

@@ -31,10 +31,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from mauseloch.bots import register_bot
 from mauseloch.bots.learned import shipped_policy
-from mauseloch.bots.registry import register_bot
-from mauseloch.bots.search import SearchBot, level_options
+from mauseloch.bots.search import Level, SearchBot, level_options
 from mauseloch.core.engine import derive_seed
+from mauseloch.core.shapes import JSONObject
 from mauseloch.games.maumau import CARD_STR, MauMau
 from mauseloch.kernels import maumau as K
 from mauseloch.learn.history import SeatHistory
@@ -182,12 +183,12 @@ class SearchLearnedBot(SearchBot):
         self.depth, self.leaf, self.width, self.q_prior = depth, leaf, width, q_prior
         self.seat_history = SeatHistory()
 
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, view: JSONObject, legal: list[str]) -> str:
         if legal and view.get("game") == MauMau.name:
             self.seat_history.observe(view)  # every view: the history must see each move
         return super().choose(view, legal)
 
-    def _choose_flat(self, view: dict[str, Any], legal: list[str], budget: int | None) -> str:
+    def _choose_flat(self, view: JSONObject, legal: list[str], budget: int | None) -> str:
         assert budget is not None
         policy = self.policy
         seat: int = view["seat"]
@@ -251,7 +252,16 @@ class SearchLearnedBot(SearchBot):
 
 # The levels: the budget of ``search`` (play-outs a decision at two players, more at more seats)
 # and its deals from the whole history; what the network adds is set here.
-LEVELS: dict[str, dict[str, Any]] = {
+class LearnedLevel(Level, total=False):
+    """What a level sets of :class:`SearchLearnedBot`'s keywords beyond the search's."""
+
+    depth: int
+    leaf: str
+    width: int
+    q_prior: float
+
+
+LEVELS: dict[str, LearnedLevel] = {
     "search-learned": {"iterations": 600, "depth": 1, "leaf": "q", "width": 6, "q_prior": 0.0},
 }
 
