@@ -1,55 +1,23 @@
 """Bots: players that see only their own view and the legal moves.
 
 ``make_bot(game, kind, seed)`` builds one; ``bot_kinds(game)`` lists what a game offers.
-Each bot module registers its kinds with :func:`register_bot` when imported.
+Each bot module registers its kinds with :func:`register_bot` (:mod:`mauseloch.bots.registry`)
+when imported.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol
-
+from mauseloch.bots.registry import ANY as _ANY
+from mauseloch.bots.registry import REGISTRY as _REGISTRY
+from mauseloch.bots.registry import Bot, BotFactory, register_bot
 from mauseloch.core.engine import as_int, game_info, load_hook
-from mauseloch.core.shapes import JSONObject
 
-
-class Bot(Protocol):
-    """A bot sees its seat's view and its legal moves, nothing else.
-
-    ``choose``: on its turn, pick one of the moves. ``react``: in a reaction window (games whose
-    ``GameInfo.dynamics`` is ``"reactions"``), the move it makes and when, in ms after the card
-    was shown; ``None`` keeps its paws still. Who was first is the referee's business
-    (:mod:`mauseloch.realtime.referee`), never the bot's.
-    """
-
-    kind: str
-
-    def choose(self, view: JSONObject, legal: list[str]) -> str: ...
-
-    def react(self, view: JSONObject, legal: list[str]) -> tuple[str | None, int]: ...
-
-
-BotFactory = Callable[[int], Bot]  # seed -> bot
-_REGISTRY: dict[str, dict[str, BotFactory]] = {}
-_ANY = "*"
-
-
-def register_bot(kind: str, factory: BotFactory, game: str = _ANY) -> None:
-    """Make ``kind`` available for ``game`` (``"*"``: every game); ``factory(seed)`` makes one.
-
-    ``kind`` is stored as ``make_bot`` and ``--bots`` look it up (trimmed, lower case), so a kind
-    that could never be found (empty, with a comma or a space) is refused; so is a game name
-    that is not registered. Registering a kind again replaces it."""
-    key = kind.strip().lower() if isinstance(kind, str) else ""
-    if not key or any(c in key for c in ", \t"):
-        raise ValueError(f"a bot kind must be a word without commas or spaces, got {kind!r}")
-    if not callable(factory):
-        raise ValueError(f"factory must be callable (seed -> bot), got {factory!r}")
-    _REGISTRY.setdefault(game if game == _ANY else game_info(game).name, {})[key] = factory
+__all__ = ["Bot", "BotFactory", "bot_kinds", "bots_for_seats", "make_bot", "register_bot"]
 
 
 def _load() -> None:
-    """Import the bot modules (each registers its kinds); late, as they import this module."""
+    """Import the bot modules (each registers its kinds) once a kind is asked for: they load
+    compiled kernels and models that importing this package alone does not need."""
     from mauseloch.bots import learned, maumau_heuristic, random_bot, reaction, search, search_learned  # noqa: F401
 
 

@@ -15,7 +15,8 @@ from importlib import resources
 
 import numpy as np
 
-from mauseloch.bots import maumau_heuristic, register_bot  # noqa: F401  (the heuristic registers first: levels go weakest first)
+from mauseloch.bots import maumau_heuristic  # noqa: F401  (the heuristic registers first: levels go weakest first)
+from mauseloch.bots.registry import register_bot
 from mauseloch.core.shapes import JSONObject
 from mauseloch.games.maumau import MauMau
 from mauseloch.learn.history import SeatHistory

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from mauseloch.bots import register_bot
+from mauseloch.bots.registry import register_bot
 from mauseloch.core.engine import Rng
 from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.games.maumau import CARD_ID, MauMau

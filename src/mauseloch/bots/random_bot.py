@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mauseloch.bots import register_bot
+from mauseloch.bots.registry import register_bot
 from mauseloch.core.engine import Rng
 from mauseloch.core.shapes import JSONObject
 

@@ -71,7 +71,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from mauseloch.bots import register_bot
+from mauseloch.bots.registry import register_bot
 from mauseloch.core.engine import Rng
 from mauseloch.core.shapes import JSONObject
 

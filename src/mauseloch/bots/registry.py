@@ -4,9 +4,10 @@ register their kinds when imported, import nothing that imports them back."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from mauseloch.core.engine import game_info
+from mauseloch.core.shapes import JSONObject
 
 
 class Bot(Protocol):
@@ -20,9 +21,9 @@ class Bot(Protocol):
 
     kind: str
 
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str: ...
+    def choose(self, view: JSONObject, legal: list[str]) -> str: ...
 
-    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]: ...
+    def react(self, view: JSONObject, legal: list[str]) -> tuple[str | None, int]: ...
 
 
 BotFactory = Callable[[int], Bot]  # seed -> bot

@@ -64,9 +64,9 @@ from typing import Any, TypedDict
 
 import numpy as np
 
-from mauseloch.bots import register_bot
 from mauseloch.bots.belief import History
 from mauseloch.bots.maumau_heuristic import HeuristicBot, kernel
+from mauseloch.bots.registry import register_bot
 from mauseloch.core.engine import Game, Rng, derive_seed
 from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS, STREAM_PRIOR
 from mauseloch.core.shapes import JSONObject

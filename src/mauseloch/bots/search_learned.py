@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from mauseloch.bots import register_bot
 from mauseloch.bots.learned import shipped_policy
+from mauseloch.bots.registry import register_bot
 from mauseloch.bots.search import Level, SearchBot, level_options
 from mauseloch.core.engine import derive_seed
 from mauseloch.core.shapes import JSONObject
