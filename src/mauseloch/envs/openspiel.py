@@ -27,7 +27,7 @@ but it has no chance history of its own, so it can be cloned and played on, not 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyspiel
@@ -82,6 +82,55 @@ def _spiel_type(info: Any, short_name: str, params: dict[str, Any], info_state_t
     )
 
 
+class _EngineGame(pyspiel.Game):
+    """What both games share: the player count, the number of deals, and a Python observer of the
+    game's own kind (``observer``) that takes no parameters."""
+
+    title: str
+    players: int
+    deals: int
+
+    def observer(self, iig_obs_type: pyspiel.IIGObservationType) -> Any:
+        raise NotImplementedError
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
+    ) -> Any:
+        if params:
+            raise ValueError(f"the {self.title} observer takes no parameters, got {params!r}")
+        return self.observer(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+
+
+class _EngineState(pyspiel.State):
+    """What both games' states share: the deal is the one chance node (outcome ``i`` is the
+    engine's game of seed ``i``), after it the engine's game says who moves and what it returns."""
+
+    _players: int
+    _deals: int
+
+    if TYPE_CHECKING:
+
+        @property
+        def _game(self) -> Game | None: ...
+
+    def current_player(self) -> int:
+        if self._game is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        return _player_id(self._game)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        p = 1.0 / self._deals
+        return [(i, p) for i in range(self._deals)]
+
+    def is_terminal(self) -> bool:
+        return self._game is not None and self._game.is_over
+
+    def returns(self) -> list[float]:
+        if self._game is None or not self._game.is_over:
+            return [0.0] * self._players
+        return _rank_returns(self._game)
+
+
 # --------------------------------------------------------------------------- Mau-Mau
 
 _MAUMAU_PARAMS: dict[str, Any] = {"players": 2, "deals": DEALS} | {
@@ -106,9 +155,11 @@ def _checked(info: Any, params: dict[str, Any], defaults: dict[str, Any]) -> tup
     return players, options, deals
 
 
-class MauMauGame(pyspiel.Game):
+class MauMauGame(_EngineGame):
     """Mau-Mau for OpenSpiel: actions are the engine's action ids (47: each card, each jack with
     each wish, draw, pass, take), utilities the rank rewards in [-1, 1]."""
+
+    title = "Mau-Mau"
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.players, self.options, self.deals = _checked(MAUMAU_INFO, params or {}, _MAUMAU_PARAMS)
@@ -129,15 +180,11 @@ class MauMauGame(pyspiel.Game):
     def new_initial_state(self) -> MauMauState:
         return MauMauState(self)
 
-    def make_py_observer(
-        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
-    ) -> MauMauObserver:
-        if params:
-            raise ValueError(f"the Mau-Mau observer takes no parameters, got {params!r}")
-        return MauMauObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self.players)
+    def observer(self, iig_obs_type: pyspiel.IIGObservationType) -> MauMauObserver:
+        return MauMauObserver(iig_obs_type, self.players)
 
 
-class MauMauState(pyspiel.State):
+class MauMauState(_EngineState):
     """A Mau-Mau position: the chance node of the deal, then the engine's game.
 
     ``_moves`` keeps what the information-state strings are made of: per move the actor, the
@@ -158,16 +205,7 @@ class MauMauState(pyspiel.State):
         self._start = ""  # the card that started the discard pile (MM-2)
         self._known = [0] * game.players
 
-    # -- OpenSpiel's state API ---------------------------------------------------------
-    def current_player(self) -> int:
-        if self._game is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        return _player_id(self._game)
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        p = 1.0 / self._deals
-        return [(i, p) for i in range(self._deals)]
-
+    # -- OpenSpiel's state API (the rest is _EngineState's) ---------------------------
     def _legal_actions(self, player: int) -> list[int]:
         assert self._game is not None
         return sorted(self._game.legal_actions(player))
@@ -201,14 +239,6 @@ class MauMauState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {action}"
         return MauMau.ACTIONS[action]
-
-    def is_terminal(self) -> bool:
-        return self._game is not None and self._game.is_over
-
-    def returns(self) -> list[float]:
-        if self._game is None or not self._game.is_over:
-            return [0.0] * self._players
-        return _rank_returns(self._game)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MauMauState:
         """A state ``player_id`` cannot tell from this one: every card it cannot see dealt again,
@@ -345,10 +375,12 @@ _MAUS_MAX_LENGTH = 100_000  # the engine ends a repeated position (AM-11); no ga
 _MAUS_TYPE = _spiel_type(_MAUS_INFO, "mauseloch_ausdiemaus", _MAUS_PARAMS, info_state_tensor=False)
 
 
-class AusDieMausGame(pyspiel.Game):
+class AusDieMausGame(_EngineGame):
     """Aus die Maus! for OpenSpiel: one action (``flip``); the deal decides the game, so it is
     chiefly a check of the tooling. ``deck`` is ``"default"``, ``"small"`` or
     ``"full"``; ``chips`` -1 takes the engine's default."""
+
+    title = "Aus die Maus!"
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         values = _MAUS_PARAMS | dict(params or {})
@@ -380,15 +412,11 @@ class AusDieMausGame(pyspiel.Game):
     def new_initial_state(self) -> AusDieMausState:
         return AusDieMausState(self)
 
-    def make_py_observer(
-        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
-    ) -> AusDieMausObserver:
-        if params:
-            raise ValueError(f"the Aus die Maus! observer takes no parameters, got {params!r}")
-        return AusDieMausObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self.players)
+    def observer(self, iig_obs_type: pyspiel.IIGObservationType) -> AusDieMausObserver:
+        return AusDieMausObserver(iig_obs_type, self.players)
 
 
-class AusDieMausState(pyspiel.State):
+class AusDieMausState(_EngineState):
     """An Aus die Maus! position: the deal, then the engine's game. Nobody sees a stack's
     order, so every seat knows the same: the cards turned over so far."""
 
@@ -401,15 +429,6 @@ class AusDieMausState(pyspiel.State):
         # log's part begins.
         self._prefix = ""
         self._since = 0
-
-    def current_player(self) -> int:
-        if self._game is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        return _player_id(self._game)
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        p = 1.0 / self._deals
-        return [(i, p) for i in range(self._deals)]
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self._game is not None
@@ -424,14 +443,6 @@ class AusDieMausState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         return f"deal {action}" if player == pyspiel.PlayerId.CHANCE else "flip"
-
-    def is_terminal(self) -> bool:
-        return self._game is not None and self._game.is_over
-
-    def returns(self) -> list[float]:
-        if self._game is None or not self._game.is_over:
-            return [0.0] * self._players
-        return _rank_returns(self._game)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> AusDieMausState:
         sample = self.clone()
