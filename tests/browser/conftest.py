@@ -55,11 +55,12 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        self.program = ["-m", "mauseloch.cli"]  # what Python runs: ``serve`` and its options follow
 
     def start(self) -> None:
         self.starts += 1
         log = open(self.workdir / f"server-{self.starts}.log", "wb")  # noqa: SIM115 - lives with the process
-        cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+        cmd = [sys.executable, *self.program, "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--db", self.db, "--bot-delay", str(BOT_DELAY), *ONE_ADDRESS, *self.extra]  # fmt: skip
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir)
         log.close()

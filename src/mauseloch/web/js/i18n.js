@@ -3,6 +3,7 @@
 
 import STRINGS from "./strings.js"; // served from the one catalogue, src/mauseloch/locale/*.toml
 import { h } from "./api.js";
+import { declaredGame } from "./declared.js";
 
 const KEY = "ml_lang";
 const listeners = [];
@@ -167,9 +168,12 @@ export function seatLabel(seatInfo, seat) {
   return seatInfo && seatInfo.name ? seatInfo.name : t("common.seat", { n: seat + 1 });
 }
 
+/** Why `game` ended, in the page's language: the key `<words>.reason.<reason>` of the prefix its
+    declaration names (the reason itself where there is no such key). */
 export function reasonText(game, reason) {
-  const key = (game === "aus-die-maus" ? "am.reason." : "mm.reason.") + reason;
-  const s = t(key);
+  const words = (declaredGame(game) || {}).words;
+  const key = `${words}.reason.${reason}`;
+  const s = words ? t(key) : key;
   return s === key ? reason : s;
 }
 

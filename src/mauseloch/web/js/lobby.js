@@ -1,13 +1,13 @@
 // The lobby: create a table (game, options, seats), share its invite link, list tables, join or watch.
 
 import { applyLimits, copyLink, getJSONIfChanged, h, heldSeat, loadGames, postJSON, rememberSeat, saveInvite } from "./api.js";
+import { learnGames } from "./declared.js";
 import { createExtras, mountCreateFields, showCreateFields } from "./match.js";
 import { mountMyTables } from "./mytables.js";
 import { botLevel, errorText, initI18n, limitName, mountLangSwitch, onLangChange, seatLabel, shortName, t, tableTitle } from "./i18n.js";
 
 const state = { games: [], bots: {}, clocks: {}, tables: [], page: 0, more: false, etag: null };
-// What a family sees first: Mau-Mau, the game most know, with the bot that plays like a person.
-const FIRST_GAME = "mau-mau";
+// What a family sees first: the first game the server lists, with the bot that plays like a person.
 // Options that tune the engine rather than the house rules (how long a test game may run, how many
 // milliseconds a reaction may take): behind "More options", their defaults suit a family game.
 const ENGINE_OPTIONS = new Set(["move_limit", "window_ms"]);
@@ -317,11 +317,11 @@ async function main() {
   applyLimits(data.limits);
   limitName(nameInput, data.limits && data.limits.name); // in characters people see, not UTF-16 units
   state.games = data.games || [];
+  learnGames(state.games); // match play and the words of each game: the declaration's
   state.bots = data.bots || {};
   state.clocks = data.clocks || {};
   const sel = $("game-select");
-  for (const g of state.games) sel.append(h("option", { value: g.name }, g.title));
-  if (gameInfo(FIRST_GAME)) sel.value = FIRST_GAME;
+  for (const g of state.games) sel.append(h("option", { value: g.name }, g.title)); // the server's order: the first is chosen
   sel.addEventListener("change", renderOptions);
   mountCreateFields($("clock-select").parentElement);
   // a deal code replays a known deal: a tool for those who study the games, with the engine's settings

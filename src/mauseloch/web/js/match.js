@@ -4,10 +4,10 @@
 // rotates), and the create form's match and deal-code fields. No rule of the game lives here.
 
 import { h } from "./api.js";
+import { declaredGame } from "./declared.js";
 import { t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-export const MATCH_GAMES = ["mau-mau"];
 const DEAL_CHOICES = [1, 3, 5, 10];
 const TARGET_CHOICES = [0, 50, 100, 200];
 
@@ -67,11 +67,16 @@ export function mountCreateFields(before) {
   before.before(box);
 }
 
+/** Whether `game` has match play (its declaration says its result carries card points). */
+function hasMatches(game) {
+  return Boolean((declaredGame(game) || {}).match);
+}
+
 /** Show the match fields only for games with match play. */
 export function showCreateFields(game) {
   const field = $("match-deals-field");
   if (!field) return;
-  const on = MATCH_GAMES.includes(game);
+  const on = hasMatches(game);
   field.hidden = !on;
   $("match-target-field").hidden = !on || $("match-deals").value === "1";
 }
@@ -81,7 +86,7 @@ export function createExtras(game) {
   const extra = {};
   const code = $("deal-code") ? $("deal-code").value.trim() : "";
   if (code) extra.deal = code;
-  if (MATCH_GAMES.includes(game) && $("match-deals") && $("match-deals").value !== "1") {
+  if (hasMatches(game) && $("match-deals") && $("match-deals").value !== "1") {
     extra.deals = Number($("match-deals").value);
     extra.target = Number($("match-target").value);
   }

@@ -1,6 +1,7 @@
 // The replay page: every position of a finished game with every hand visible, step by step.
 
 import { getJSON, h, loadGames } from "./api.js";
+import { learnGames } from "./declared.js";
 import { eventText } from "./events.js";
 import { errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, serverWords, t, tableTitle } from "./i18n.js";
 import { renderer as rendererOf } from "./games.js";
@@ -86,6 +87,7 @@ async function main() {
       getJSON(`/api/tables/${encodeURIComponent(tableId)}/replay`),
       loadGames().catch(() => ({ games: [] })),
     ]);
+    learnGames(games.games); // which module draws the game, its words: the declaration's
     state.table = summary;
     state.game = summary.game;
     state.frames = data.frames;

@@ -3,6 +3,7 @@
 
 import { applyLimits, copyLink, forgetSeat, getJSON, h, loadGames, postJSON, rememberSeat, savedInvite, saveInvite } from "./api.js";
 import { TableConnection } from "./conn.js";
+import { learnGames } from "./declared.js";
 import { announcement, eventText } from "./events.js";
 import { errorText, getLang, initI18n, limitName, mountLangSwitch, nameNode, onLangChange, seatLabel, serverWords, t, tableTitle } from "./i18n.js";
 import { renderer as rendererOf } from "./games.js";
@@ -608,6 +609,7 @@ function main() {
   loadGames()
     .then((data) => {
       state.games = data.games || [];
+      learnGames(state.games); // which module draws the game, its words: the declaration's
       applyLimits(data.limits);
       limitName($("join-name"), data.limits && data.limits.name); // characters people see, as the server counts
       if (data.limits && data.limits.waiting_minutes) state.waitingMinutes = data.limits.waiting_minutes;

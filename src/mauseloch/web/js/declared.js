@@ -1,0 +1,20 @@
+// What the server says of each game (/api/games, from each game's declaration): the page's
+// module that draws it, the prefix of its words and whether it has match play. A page that shows
+// games takes them in once (learnGames) before it draws one; nothing here names a game.
+
+let games = null; // game name -> its entry of /api/games
+
+/** Take in the games of /api/games. */
+export function learnGames(list) {
+  games = Object.fromEntries((list || []).map((g) => [g.name, g]));
+}
+
+/** Whether the server has said what the games are. */
+export function gamesLearned() {
+  return games !== null;
+}
+
+/** The server's entry for `game` (name, title, web, words, match, options, …), or null. */
+export function declaredGame(game) {
+  return games && Object.hasOwn(games, game) ? games[game] : null;
+}
