@@ -10,18 +10,14 @@ must give every one to the honest player, judging the cheater within 50 ms of it
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
 
-from mauseloch.server.storage import Store
-
 from ..browser.conftest import Server, server_fixture
-from .test_reactions_net import MOST_MICE, DelayedClient, post
+from .test_reactions_net import MICE, DelayedClient, play_duel, referee_windows, two_seat_table
 
-MICE = 4
 HONEST_MS, CHEAT_MS, CLAIM_MS = 400, 480, 150
 HOLD_S = 0.3
 
@@ -56,37 +52,14 @@ class HoldingClient(DelayedClient):
 def test_held_clock_answers_do_not_buy_a_faster_reaction(
     server: Server, run_async: Callable[[Coroutine[Any, Any, None]], None]
 ) -> None:
-    created = post(server, "/api/tables", {"game": "mausgeflippt", "seats": [{"kind": "human"}] * 2, "clock": "fast"})
-    table = created["table"]
-    joined = post(server, f"/api/tables/{table}/join", {"name": "Ben", "invite": created["invite_secret"]})
-    ws_url = server.url.replace("http://", "ws://") + f"/ws/{table}"
+    table, created, joined, ws_url = two_seat_table(server)
     honest = DelayedClient(ws_url, 0, created["token"], rtt_ms=100, react_ms=HONEST_MS, clock_off_ms=3000.0)
     cheat = HoldingClient(ws_url, joined["seat"], joined["token"], rtt_ms=100, react_ms=CHEAT_MS, clock_off_ms=-2000.0)
-
-    def judged() -> list[int]:  # windows in which this process played the honest part on time
-        decided = min(len(honest.winners), len(cheat.winners))
-        return honest.on_time(sorted(honest.windows)[:decided])
-
-    def done() -> bool:
-        decided = min(len(honest.winners), len(cheat.winners))
-        return len(judged()) >= MICE or decided >= MOST_MICE
-
-    async def play() -> None:
-        await asyncio.gather(honest.run(done), cheat.run(done))
-
-    run_async(play())
-    played = sorted(honest.windows)[: min(len(honest.winners), len(cheat.winners))]
-    lateness = {v: round(honest.late_ms.get(v, 0.0)) for v in played}
-    counted = judged()
+    counted, lateness = play_duel(run_async, honest, cheat, timed=honest)
     # fewer means this process could not keep time on this machine, not that the referee erred
     assert len(counted) >= MICE // 2, f"the honest player's part was played late in most windows: {lateness}"
     assert [honest.winners[i] for i in counted] == [honest.seat] * len(counted), (honest.winners, lateness)
-    store = Store(server.db)
-    row = store.load_table(table)
-    store.close()
-    assert row is not None
-    logged = [row.referee[i] for i in sorted(row.referee)]
-    windows = [logged[i] for i in counted]
+    windows = referee_windows(server, table, counted)
     for window in windows:
         assert window["decision"]["seat"] == honest.seat, window
         for claim in window["claims"]:

@@ -155,45 +155,63 @@ class DelayedClient:
         self.send(ws, msg, msg["version"])
 
 
-@pytest.mark.slow
-def test_the_truly_faster_reactor_wins_over_a_slower_line(
-    server: Server, run_async: Callable[[Coroutine[Any, Any, None]], None]
-) -> None:
+def two_seat_table(server: Server) -> tuple[str, dict[str, Any], dict[str, Any], str]:
+    """A Mausgeflippt table for two people on the fast clock: its id, the creator's and the
+    joiner's answers (seat, token) and the WebSocket address."""
     created = post(server, "/api/tables", {"game": "mausgeflippt", "seats": [{"kind": "human"}] * 2, "clock": "fast"})
     table = created["table"]
     joined = post(server, f"/api/tables/{table}/join", {"name": "Ben", "invite": created["invite_secret"]})
-    ws_url = server.url.replace("http://", "ws://") + f"/ws/{table}"
-    near = DelayedClient(ws_url, 0, created["token"], rtt_ms=20, react_ms=SLOW_MS, clock_off_ms=-7000.0)
-    far = DelayedClient(ws_url, joined["seat"], joined["token"], rtt_ms=300, react_ms=FAST_MS, clock_off_ms=5000.0)
+    return table, created, joined, server.url.replace("http://", "ws://") + f"/ws/{table}"
+
+
+def play_duel(
+    run_async: Callable[[Coroutine[Any, Any, None]], None], a: DelayedClient, b: DelayedClient, timed: DelayedClient
+) -> tuple[list[int], dict[int, int]]:
+    """Both play until ``MICE`` windows are decided in which this process played ``timed``'s part
+    on time (or ``MOST_MICE`` are decided); those windows, and how late its part was in each."""
 
     def judged() -> list[int]:
-        decided = min(len(near.winners), len(far.winners))
-        return far.on_time(sorted(far.windows)[:decided])
+        decided = min(len(a.winners), len(b.winners))
+        return timed.on_time(sorted(timed.windows)[:decided])
 
     def done() -> bool:
-        decided = min(len(near.winners), len(far.winners))
+        decided = min(len(a.winners), len(b.winners))
         return len(judged()) >= MICE or decided >= MOST_MICE
 
     async def play() -> None:
-        await asyncio.gather(near.run(done), far.run(done))
+        await asyncio.gather(a.run(done), b.run(done))
 
     run_async(play())
-    # first-message-wins would give every mouse to the near player: 410 + 10 < 300 + 150 ms
-    assert SLOW_MS + 10 < FAST_MS + 150
-    played = sorted(far.windows)[: min(len(near.winners), len(far.winners))]
-    lateness = {v: round(far.late_ms.get(v, 0.0)) for v in played}
-    counted = judged()
-    # fewer means this process could not keep time on this machine, not that the referee erred
-    assert len(counted) >= MICE // 2, f"the far player's part was played late in most windows: {lateness}"
-    assert [near.winners[i] for i in counted] == [far.seat] * len(counted), (near.winners, lateness)
-    assert [far.winners[i] for i in counted] == [far.seat] * len(counted), (far.winners, lateness)
-    # the server's own log: the near player's claim reached it first, and lost
+    played = sorted(timed.windows)[: min(len(a.winners), len(b.winners))]
+    return judged(), {v: round(timed.late_ms.get(v, 0.0)) for v in played}
+
+
+def referee_windows(server: Server, table: str, counted: list[int]) -> list[dict[str, Any]]:
+    """The server's own log of the ``counted`` windows (decision and claims), from its store."""
     store = Store(server.db)
     row = store.load_table(table)
     store.close()
     assert row is not None
     logged = [row.referee[i] for i in sorted(row.referee)]
-    windows = [logged[i] for i in counted]
+    return [logged[i] for i in counted]
+
+
+@pytest.mark.slow
+def test_the_truly_faster_reactor_wins_over_a_slower_line(
+    server: Server, run_async: Callable[[Coroutine[Any, Any, None]], None]
+) -> None:
+    table, created, joined, ws_url = two_seat_table(server)
+    near = DelayedClient(ws_url, 0, created["token"], rtt_ms=20, react_ms=SLOW_MS, clock_off_ms=-7000.0)
+    far = DelayedClient(ws_url, joined["seat"], joined["token"], rtt_ms=300, react_ms=FAST_MS, clock_off_ms=5000.0)
+    counted, lateness = play_duel(run_async, near, far, timed=far)
+    # first-message-wins would give every mouse to the near player: 410 + 10 < 300 + 150 ms
+    assert SLOW_MS + 10 < FAST_MS + 150
+    # fewer means this process could not keep time on this machine, not that the referee erred
+    assert len(counted) >= MICE // 2, f"the far player's part was played late in most windows: {lateness}"
+    assert [near.winners[i] for i in counted] == [far.seat] * len(counted), (near.winners, lateness)
+    assert [far.winners[i] for i in counted] == [far.seat] * len(counted), (far.winners, lateness)
+    # the server's own log: the near player's claim reached it first, and lost
+    windows = referee_windows(server, table, counted)
     first_and_lost = 0
     for window in windows:
         assert window["decision"]["seat"] == far.seat, window
