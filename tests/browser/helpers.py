@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -134,26 +136,40 @@ def play_to_end(page: Page) -> int:
     raise AssertionError(f"the game did not end within {MAX_MOVES} moves")
 
 
-def capture_frames(page: Page) -> list[dict[str, Any]]:
-    """Every WebSocket frame this page receives from now on, parsed."""
+@contextmanager
+def people(browser: Any, server: Any, *locales: str, **options: Any) -> Iterator[list[Page]]:
+    """One page per locale, each in a browser context of its own on ``server`` (as many people
+    at as many devices; ``options`` go to every context), all closed afterwards."""
+    contexts = [browser.new_context(base_url=server.url, locale=locale, **options) for locale in locales]
+    try:
+        for ctx in contexts:
+            ctx.set_default_timeout(15000)
+        yield [ctx.new_page() for ctx in contexts]
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def _capture(page: Page, event: str) -> list[dict[str, Any]]:
+    """Every WebSocket frame of ``event`` (``framereceived``, ``framesent``) on this page from
+    now on, parsed."""
     frames: list[dict[str, Any]] = []
 
     def on_socket(ws: Any) -> None:
-        ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+        ws.on(event, lambda payload: frames.append(json.loads(payload)))
 
     page.on("websocket", on_socket)
     return frames
 
 
+def capture_frames(page: Page) -> list[dict[str, Any]]:
+    """Every WebSocket frame this page receives from now on, parsed."""
+    return _capture(page, "framereceived")
+
+
 def capture_sent(page: Page) -> list[dict[str, Any]]:
     """Every WebSocket message this page sends from now on, parsed."""
-    sent: list[dict[str, Any]] = []
-
-    def on_socket(ws: Any) -> None:
-        ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
-
-    page.on("websocket", on_socket)
-    return sent
+    return _capture(page, "framesent")
 
 
 def hands_by_version(record: dict[str, Any]) -> list[list[set[str]]]:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from .conftest import Server, server_fixture
-from .helpers import create_table, join_as, open_table
+from .helpers import create_table, join_as, open_table, people
 
 pytestmark = pytest.mark.browser
 TURN = 6.0  # seconds: a relaxed turn at this scale
@@ -22,11 +22,7 @@ fast_server = server_fixture("mauseloch-pause", "--clock-scale", "0.1")
 
 
 def test_pause_stops_the_clock_and_the_stand_in(browser: Any, fast_server: Server) -> None:
-    contexts = [browser.new_context(base_url=fast_server.url, locale=lang) for lang in ("en-US", "de-DE")]
-    for ctx in contexts:
-        ctx.set_default_timeout(15000)
-    anna, watcher = (ctx.new_page() for ctx in contexts)
-    try:
+    with people(browser, fast_server, "en-US", "de-DE") as (anna, watcher):
         table_id, _ = create_table(anna, "mau-mau", ["me", "bot:random"], clock="relaxed")
         open_table(anna)
         anna.wait_for_selector("#turn-clock:has-text('s left')")  # her turn (seat 0 leads), the clock runs
@@ -57,17 +53,10 @@ def test_pause_stops_the_clock_and_the_stand_in(browser: Any, fast_server: Serve
         )
         assert "(stand-in)" in anna.inner_text("#log")
         watcher.wait_for_selector("#pace-row[hidden]", state="attached")
-    finally:
-        for ctx in contexts:
-            ctx.close()
 
 
 def test_two_people_pause_when_both_agree(browser: Any, fast_server: Server) -> None:
-    contexts = [browser.new_context(base_url=fast_server.url, locale=lang) for lang in ("en-US", "de-DE")]
-    for ctx in contexts:
-        ctx.set_default_timeout(15000)
-    anna, ben = (ctx.new_page() for ctx in contexts)
-    try:
+    with people(browser, fast_server, "en-US", "de-DE") as (anna, ben):
         _table_id, invite = create_table(anna, "mau-mau", ["me", "human"], clock="relaxed")
         open_table(anna)
         join_as(ben, invite, "Ben")
@@ -85,6 +74,3 @@ def test_two_people_pause_when_both_agree(browser: Any, fast_server: Server) -> 
         ben.click("#pace-button")  # "Weiter": anyone seated goes on
         anna.wait_for_selector("#pace-button:has-text('Ask to pause')")
         assert "Paused" not in anna.inner_text("#pause-status")
-    finally:
-        for ctx in contexts:
-            ctx.close()

@@ -16,7 +16,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 import mauseloch
 
 from .conftest import Server, server_fixture
-from .helpers import act, capture_sent, create_table, join_as, open_table, play_to_end
+from .helpers import act, capture_sent, create_table, join_as, open_table, people, play_to_end
 
 pytestmark = pytest.mark.browser
 
@@ -40,11 +40,7 @@ def moved_past(server: Server, table_id: str, before: int, wait: float = 5.0) ->
 
 
 def test_a_stand_in_plays_for_someone_who_closed_the_tab(browser: Any, fast_server: Server) -> None:
-    contexts = [browser.new_context(base_url=fast_server.url, locale="en-US") for _ in range(2)]
-    for ctx in contexts:
-        ctx.set_default_timeout(15000)
-    anna, ben = (ctx.new_page() for ctx in contexts)
-    try:
+    with people(browser, fast_server, "en-US", "en-US") as (anna, ben):
         table_id, invite = create_table(anna, "mau-mau", ["me", "human"], clock="off")
         open_table(anna)
         join_as(ben, invite, "Ben")
@@ -68,7 +64,7 @@ def test_a_stand_in_plays_for_someone_who_closed_the_tab(browser: Any, fast_serv
             # only Ben moves the version on
             if made is not None and mover == "1" and moved_past(fast_server, table_id, before):
                 break
-        contexts[1].close()
+        ben.context.close()
         # a closed tab counts as leaving (gone, 10 s of grace); a lost connection as away (40 s)
         anna.wait_for_selector('#seat-list li[data-seat="1"]:not([data-presence="online"])')
         anna.wait_for_selector('#seat-list li[data-seat="1"][data-stand-in="1"]')
@@ -84,9 +80,6 @@ def test_a_stand_in_plays_for_someone_who_closed_the_tab(browser: Any, fast_serv
         assert bens[0] == "person" and "stand-in" in bens  # Ben, then his stand-in
         assert bens[bens.index("stand-in") :] == ["stand-in"] * (len(bens) - bens.index("stand-in"))
         assert mauseloch.replay(record).result()["reason"]  # still a record mauseloch.replay reads
-    finally:
-        for ctx in contexts:
-            ctx.close()
 
 
 def test_the_creator_sees_her_seat_not_join_and_can_show_her_seat_link(browser: Any, fast_server: Server) -> None:
@@ -120,11 +113,7 @@ def test_the_creator_sees_her_seat_not_join_and_can_show_her_seat_link(browser: 
 def test_the_turn_clock_is_shown_and_said_politely_and_leave_makes_the_seat_gone(
     browser: Any, fast_server: Server
 ) -> None:
-    contexts = [browser.new_context(base_url=fast_server.url, locale="en-US", bypass_csp=True) for _ in range(2)]
-    for ctx in contexts:
-        ctx.set_default_timeout(15000)
-    anna, ben = (ctx.new_page() for ctx in contexts)
-    try:
+    with people(browser, fast_server, "en-US", "en-US", bypass_csp=True) as (anna, ben):
         # relaxed: 60 s a move, 3 s at --clock-scale 0.05 (a stand-in moves when one runs out)
         _table_id, invite = create_table(anna, "mau-mau", ["me", "human"], clock="relaxed")
         open_table(anna)
@@ -161,6 +150,3 @@ def test_the_turn_clock_is_shown_and_said_politely_and_leave_makes_the_seat_gone
         anna.wait_for_selector('#seat-list li[data-seat="1"][data-presence="gone"]')
         assert "gone" in anna.inner_text('#seat-list li[data-seat="1"]').lower()
         assert {"type": "leave"} in sent  # on purpose (gone at once), not a closed tab's tab_closed
-    finally:
-        for ctx in contexts:
-            ctx.close()
