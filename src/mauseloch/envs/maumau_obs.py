@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from mauseloch.core.shapes import JSONObject, OptionDict, Options
 from mauseloch.games.maumau import MauMau
 
 # How a rival last moved (the ``last_move`` field of each rival) and the log's facts: one home,
@@ -67,7 +68,7 @@ RIVAL_SIZE = sum(size for _, size, _ in _RIVAL_FIELDS)
 Ints = tuple[int, ...] | np.ndarray  # what the compiled encoder indexes: a tuple or an int64 array
 
 
-def checked_setup(players: Any, options: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+def checked_setup(players: Any, options: Options) -> tuple[int, OptionDict]:
     """The player count and every Mau-Mau option, checked by the engine (``ValueError`` naming the
     bad value), for the environments' constructors."""
     info = MauMau.info
@@ -237,7 +238,7 @@ class PublicLog:
 _MASKS: dict[tuple[str, ...], np.ndarray] = {}  # a few hundred distinct legal lists in all
 
 
-def rank_rewards(result: dict[str, Any]) -> list[float]:
+def rank_rewards(result: JSONObject) -> list[float]:
     """Reward of each seat from the final ranking (MM-16): ``1 - 2 (p - 1) / (n - 1)`` where p is
     the seat's place, tied seats sharing the mean of the places they hold. The winner of a
     two-player game gets +1, the loser -1, a tie 0; the rewards of a game always add up to 0."""

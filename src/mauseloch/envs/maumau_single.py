@@ -25,6 +25,7 @@ from gymnasium import spaces
 from mauseloch.bots import Bot, make_bot
 from mauseloch.core.engine import as_int, derive_seed, new_game
 from mauseloch.core.seeds import STREAM_LEARNER_SEAT, STREAM_RIVALS
+from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs import MAUMAU_ID
 from mauseloch.envs.maumau_obs import PublicLog, checked_setup, observation_size, rank_rewards
 from mauseloch.envs.maumau_v0 import render_text
@@ -88,9 +89,7 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
         self._me = 0
         self._lost = False  # the episode ended on an illegal action (illegal_action="lose")
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: Options | None = None) -> tuple[np.ndarray, JSONObject]:
         """A new game; its seed comes from ``seed`` (then from the env's generator).
         ``options={"deck": [...]}`` deals a fixed deck."""
         if seed is not None:  # Gymnasium's generator takes only a plain int: a NumPy seed becomes one
@@ -122,7 +121,7 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
             if deck is not None:
                 raise ValueError(f"with this deck the bots finish the game before seat {self._me} moves")
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, JSONObject]:
         game, log = self.game, self._log
         if game is None or log is None:
             raise RuntimeError("call reset() before step()")
@@ -174,7 +173,7 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
         assert self._log is not None
         return self._log.observe(self._me)
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self) -> JSONObject:
         assert self._log is not None
         # A copy: Gymnasium wants new data on every call (the log's masks are shared, read-only).
         return {"action_mask": self._log.action_mask(self._me).copy(), "seat": self._me}

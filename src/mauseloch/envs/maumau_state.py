@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs.maumau_obs import _OPTION_NAMES, LAST_NONE, _encode, _layout, note_move
 from mauseloch.games.maumau import CARD_ID, JACK
 from mauseloch.kernels import maumau as k
@@ -165,7 +166,7 @@ def outcome(st: np.ndarray, out: np.ndarray) -> None:
     k.result(ints, st[ST_OPTS + k.O_PLAYERS], out[1 : 1 + m], out[1 + m : 1 + 2 * m], out[1 + 2 * m : 1 + 3 * m])
 
 
-def new_state(players: int, options: dict[str, Any]) -> np.ndarray:
+def new_state(players: int, options: Options) -> np.ndarray:
     """The state array for ``players`` seats under checked ``options`` (dealt by :func:`start`)."""
     st = np.zeros(ST_SIZE, dtype=np.int64)
     st[ST_OPTS:ST_LAST] = k.options_array(players, options)
@@ -180,7 +181,7 @@ def put_deck(st: np.ndarray, deck: list[str]) -> None:
     st[base : base + 32] = [CARD_ID[c] for c in deck]
 
 
-def result(out: list[int], players: int) -> dict[str, Any]:
+def result(out: list[int], players: int) -> JSONObject:
     """``game.result()`` of the ended game from :func:`outcome`'s ``out`` (as a list)."""
     m = k.MAX_PLAYERS
     return {

@@ -29,6 +29,7 @@ from pettingzoo import AECEnv
 
 from mauseloch.core.engine import Rng, as_int, check_seed, derive_seed, fresh_seed, new_game
 from mauseloch.core.seeds import STREAM_NEXT_SEEDS
+from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs import maumau_state as state
 from mauseloch.envs.maumau_obs import checked_setup, observation_size, rank_rewards
 from mauseloch.games.maumau import MauMau
@@ -86,7 +87,7 @@ def render_text(game: MauMau, seat: int | None = None) -> str:
 class raw_env(AECEnv):
     """Mau-Mau for ``players`` seats under the given options (the defaults of ``mauseloch.GAMES``)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": NAME, "is_parallelizable": False}
+    metadata: ClassVar[JSONObject] = {"render_modes": ["ansi"], "name": NAME, "is_parallelizable": False}
 
     def __init__(
         self,
@@ -157,14 +158,14 @@ class raw_env(AECEnv):
             self._start_observe = lambda st, seed, deck, obs: state.start_observe(st, np.uint64(seed), deck, obs)
         self._outcome = state.direct(state.outcome, st, self._out.copy())
 
-    def __getstate__(self) -> dict[str, Any]:
+    def __getstate__(self) -> dict[str, object]:
         """For ``pickle`` (entry points are not picklable: they are bound again on loading)."""
         kept = self.__dict__.copy()
         for name in ("_play_observe", "_observe", "_start_observe", "_outcome", "_rows"):
             del kept[name]
         return kept
 
-    def __setstate__(self, kept: dict[str, Any]) -> None:
+    def __setstate__(self, kept: dict[str, object]) -> None:
         self.__dict__.update(kept)
         self._rows = iter(())
         self._bind()
@@ -192,7 +193,7 @@ class raw_env(AECEnv):
             game.play(actions[action])
         return game
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: Options | None = None) -> None:
         """A new game. ``seed`` is the game's seed (the next resets without one draw theirs from
         it); ``options={"deck": [...]}`` deals a fixed deck (other keys are ignored)."""
         seeds = self._seeds
@@ -229,7 +230,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, JSONObject] = {a: {} for a in self.agents}
         self.agent_selection = self._agent_of[code & SEAT_MASK]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -251,7 +252,7 @@ class raw_env(AECEnv):
         self._rows = iter(np.zeros((BLOCK, self._size), dtype=np.float32))
         return next(self._rows)
 
-    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, JSONObject]:
         """``AECEnv.last`` without its extra call (a learner calls it at every step)."""
         agent = self.agent_selection
         obs = None

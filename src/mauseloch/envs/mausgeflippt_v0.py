@@ -37,6 +37,7 @@ the final score; ``"rank"`` gives 0 until the end, then ``1 − 2·(rank − 1)/
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -47,6 +48,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from mauseloch.core.engine import SEED_LIMIT, as_int, derive_seed, fresh_seed, new_game
 from mauseloch.core.seeds import STREAM_ENGINE, STREAM_RESETS
+from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.games.mausgeflippt import CHEESE_ID, FACE_ID, N_CHEESES, N_CLOTHING, N_MICE, NFACES, Mausgeflippt
 from mauseloch.realtime.referee import Referee
 
@@ -89,7 +91,7 @@ def fields(players: int) -> tuple[tuple[str, int, float], ...]:
     )
 
 
-def observe(view: dict[str, Any]) -> np.ndarray:
+def observe(view: JSONObject) -> np.ndarray:
     """The observation vector of one seat's ``view(seat)`` (nothing else is read), laid out as
     :func:`fields` says. Filled in a plain list first: one array at the end is the fast way."""
     n, me = int(view["players"]), int(view["seat"])
@@ -135,7 +137,7 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
     options ``hand_size`` and ``window_ms``, ``bucket_ms`` (the reaction-time grid),
     ``reward`` ("score" or "rank"), ``max_cycles`` (steps before truncation), ``render_mode``."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: ClassVar[JSONObject] = {
         "render_modes": ["ansi"],
         "name": "mausgeflippt_v0",
         "is_parallelizable": True,
@@ -188,7 +190,7 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
         self._seed: int | None = None
         self._resets = 0
         self._cycles = 0
-        self._last: dict[str, Any] | None = None
+        self._last: JSONObject | None = None
         self._masks: list[np.ndarray] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -229,8 +231,8 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
 
     # ------------------------------------------------------------------ the episode
     def reset(
-        self, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        self, seed: int | None = None, options: Options | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, JSONObject]]:
         """A new game. ``seed``: the game's seed (engine deal, tie stream); without one the next
         seed of the last seeded sequence (or a fresh one before any seed). ``options`` is
         accepted for PettingZoo's signature and not used: the game's options are arguments."""
@@ -271,13 +273,13 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
         }
 
     def step(
-        self, actions: dict[str, Any]
+        self, actions: Mapping[str, Any]
     ) -> tuple[
         dict[str, dict[str, np.ndarray]],
         dict[str, float],
         dict[str, bool],
         dict[str, bool],
-        dict[str, dict[str, Any]],
+        dict[str, JSONObject],
     ]:
         """All seats answer the shown mouse at once; the referee decides; the next mouse is shown.
         A seat missing from ``actions`` does not react."""

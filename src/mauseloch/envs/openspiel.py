@@ -34,6 +34,7 @@ import pyspiel
 
 from mauseloch import new_game
 from mauseloch.core.engine import SEED_LIMIT, Game
+from mauseloch.core.shapes import JSONObject
 from mauseloch.envs.maumau_obs import PublicLog, observation_fields, observation_size, rank_rewards
 from mauseloch.games.ausdiemaus import CARD_STR as MAUS_CARDS
 from mauseloch.games.ausdiemaus import PHASE_NAMES
@@ -57,7 +58,7 @@ def _player_id(game: Game) -> int:
     return int(game.to_move)  # type: ignore[arg-type]
 
 
-def _spiel_type(info: Any, short_name: str, params: dict[str, Any], info_state_tensor: bool) -> pyspiel.GameType:
+def _spiel_type(info: Any, short_name: str, params: JSONObject, info_state_tensor: bool) -> pyspiel.GameType:
     """OpenSpiel's game type, from what the game's declaration says (``GameInfo.game_type``). The
     deal is a chance node here (one outcome per seed), so the chance mode is explicit."""
     kind = info.game_type()
@@ -94,7 +95,7 @@ class _EngineGame(pyspiel.Game):
         raise NotImplementedError
 
     def make_py_observer(
-        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: JSONObject | None = None
     ) -> Any:
         if params:
             raise ValueError(f"the {self.title} observer takes no parameters, got {params!r}")
@@ -133,14 +134,12 @@ class _EngineState(pyspiel.State):
 
 # --------------------------------------------------------------------------- Mau-Mau
 
-_MAUMAU_PARAMS: dict[str, Any] = {"players": 2, "deals": DEALS} | {
-    spec.name: spec.default for spec in MAUMAU_INFO.options
-}
+_MAUMAU_PARAMS: JSONObject = {"players": 2, "deals": DEALS} | {spec.name: spec.default for spec in MAUMAU_INFO.options}
 
 _MAUMAU_TYPE = _spiel_type(MAUMAU_INFO, "mauseloch_maumau", _MAUMAU_PARAMS, info_state_tensor=True)
 
 
-def _checked(info: Any, params: dict[str, Any], defaults: dict[str, Any]) -> tuple[int, dict[str, Any], int]:
+def _checked(info: Any, params: JSONObject, defaults: JSONObject) -> tuple[int, JSONObject, int]:
     """Player count, engine options and number of deals from OpenSpiel's parameters, checked by
     the engine (a ValueError names the bad one)."""
     values = defaults | dict(params or {})
@@ -161,7 +160,7 @@ class MauMauGame(_EngineGame):
 
     title = "Mau-Mau"
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: JSONObject | None = None) -> None:
         self.players, self.options, self.deals = _checked(MAUMAU_INFO, params or {}, _MAUMAU_PARAMS)
         kind = MAUMAU_INFO.game_type(self.players, self.options)
         assert kind["max_game_length"] is not None  # Mau-Mau's move_limit bounds every game
@@ -369,7 +368,7 @@ class MauMauObserver:
 _MAUS_INFO = new_game("aus-die-maus", 2, 0).info
 # small_deck and chips depend on the player count: -1 (an int, as OpenSpiel wants one type) and
 # the absent small_deck take the engine's default for the count.
-_MAUS_PARAMS: dict[str, Any] = {"players": 2, "deals": DEALS, "deck": "default", "chips": -1}
+_MAUS_PARAMS: JSONObject = {"players": 2, "deals": DEALS, "deck": "default", "chips": -1}
 _MAUS_MAX_LENGTH = 100_000  # the engine ends a repeated position (AM-11); no game seen came near
 
 _MAUS_TYPE = _spiel_type(_MAUS_INFO, "mauseloch_ausdiemaus", _MAUS_PARAMS, info_state_tensor=False)
@@ -382,14 +381,14 @@ class AusDieMausGame(_EngineGame):
 
     title = "Aus die Maus!"
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: JSONObject | None = None) -> None:
         values = _MAUS_PARAMS | dict(params or {})
         mode = values.pop("deck")
         if mode not in ("default", "small", "full"):
             raise ValueError(f"deck must be default, small or full, got {mode!r}")
         chips = values.pop("chips")
         given = {"players": values["players"], "deals": values["deals"]}
-        extra: dict[str, Any] = {} if mode == "default" else {"small_deck": mode == "small"}
+        extra: JSONObject = {} if mode == "default" else {"small_deck": mode == "small"}
         if chips != -1:
             extra["chips"] = chips
         self.players, self.options, self.deals = _checked(

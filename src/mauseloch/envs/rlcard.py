@@ -24,20 +24,19 @@ from rlcard.envs import Env
 from rlcard.envs.registration import registry
 
 from mauseloch.core.engine import SEED_LIMIT, new_game
+from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs.maumau_obs import PublicLog, observation_size, rank_rewards
 from mauseloch.games.maumau import INFO, MauMau
 
 ENV_ID = "mauseloch-maumau"
-DEFAULT_GAME_CONFIG: dict[str, Any] = {"game_num_players": 2} | {
-    f"game_{spec.name}": spec.default for spec in INFO.options
-}
+DEFAULT_GAME_CONFIG: JSONObject = {"game_num_players": 2} | {f"game_{spec.name}": spec.default for spec in INFO.options}
 
 
 class MauMauGame:
     """The game object RLCard's ``Env`` drives: the engine's Mau-Mau with a public log for the
     observations, and the positions before each move when stepping back is allowed."""
 
-    def __init__(self, players: int, options: dict[str, Any], allow_step_back: bool = False) -> None:
+    def __init__(self, players: int, options: Options, allow_step_back: bool = False) -> None:
         self.players = players
         self.options = options
         self.allow_step_back = allow_step_back
@@ -47,7 +46,7 @@ class MauMauGame:
         self._history: list[tuple[MauMau, PublicLog]] = []
 
     # -- what rlcard.envs.Env calls ------------------------------------------------------
-    def init_game(self) -> tuple[dict[str, Any], int]:
+    def init_game(self) -> tuple[JSONObject, int]:
         seed = int(self.np_random.randint(0, 1 << 30)) * (1 << 23) + int(self.np_random.randint(0, 1 << 23))
         self.game = new_game("mau-mau", self.players, seed % SEED_LIMIT, self.options)  # type: ignore[assignment]
         self.log = PublicLog(self.game)  # type: ignore[arg-type]
@@ -55,7 +54,7 @@ class MauMauGame:
         player = self.get_player_id()
         return self.get_state(player), player
 
-    def step(self, move: str) -> tuple[dict[str, Any], int]:
+    def step(self, move: str) -> tuple[JSONObject, int]:
         game, log = self._running()
         action = game.action_id(move)
         if self.allow_step_back:
@@ -93,7 +92,7 @@ class MauMauGame:
     def is_over(self) -> bool:
         return self.game is not None and self.game.is_over
 
-    def get_state(self, player: int) -> dict[str, Any]:
+    def get_state(self, player: int) -> JSONObject:
         game, log = self._running()
         view = game.view(player)
         return {
@@ -129,7 +128,7 @@ def _copy(game: MauMau, log: PublicLog) -> tuple[MauMau, PublicLog]:
 class MauMauEnv(Env):
     """RLCard's environment for Mau-Mau (see the module docstring)."""
 
-    def __init__(self, config: dict[str, Any]) -> None:
+    def __init__(self, config: JSONObject) -> None:
         self.name = ENV_ID
         self.default_game_config = DEFAULT_GAME_CONFIG
         unknown = sorted(k for k in config if k.startswith("game_") and k not in DEFAULT_GAME_CONFIG)
@@ -144,7 +143,7 @@ class MauMauEnv(Env):
         self.state_shape = [[size] for _ in range(players)]
         self.action_shape = [None for _ in range(players)]
 
-    def _extract_state(self, state: dict[str, Any]) -> dict[str, Any]:
+    def _extract_state(self, state: JSONObject) -> JSONObject:
         return {
             "obs": state["obs"],
             "legal_actions": OrderedDict((a, None) for a in state["legal_actions"]),
@@ -167,7 +166,7 @@ class MauMauEnv(Env):
     def _get_legal_actions(self) -> OrderedDict[int, None]:
         return OrderedDict((a, None) for a in self.game.get_legal_actions())
 
-    def get_perfect_information(self) -> dict[str, Any]:
+    def get_perfect_information(self) -> JSONObject:
         """Everything, every hand included (for people watching, never for an agent)."""
         game, _ = self.game._running()
         return {

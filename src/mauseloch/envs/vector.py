@@ -45,6 +45,7 @@ from numba import njit
 
 from mauseloch.core.engine import SEED_LIMIT, Rng, as_int, derive_seed
 from mauseloch.core.seeds import STREAM_LEARNER_SEAT, STREAM_RIVALS
+from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs.maumau_obs import checked_setup, observation_size
 from mauseloch.envs.maumau_state import (
     ILLEGAL,
@@ -209,8 +210,8 @@ class MauMauVectorEnv(VectorEnv):
 
     # -- Gymnasium's vector API ------------------------------------------------------------
     def reset(
-        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
+        self, *, seed: int | list[int | None] | None = None, options: Options | None = None
+    ) -> tuple[np.ndarray, JSONObject]:
         """Every game dealt anew; ``seed`` seeds sub-environment i with ``seed + i`` (or a list,
         one seed per game), as Gymnasium's vector environments do."""
         if options:
@@ -231,7 +232,7 @@ class MauMauVectorEnv(VectorEnv):
         self._started = True
         return self._obs.copy(), self._info()
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, JSONObject]:
         if not self._started:
             raise RuntimeError("call reset() before step()")
         acts = np.asarray(actions)
@@ -281,9 +282,9 @@ class MauMauVectorEnv(VectorEnv):
         self._seats[i] = me
         _finish_obs(st, me, self._obs[i], self._masks[i])
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self) -> JSONObject:
         every = np.ones(self.num_envs, dtype=np.bool_)
-        info: dict[str, Any] = {
+        info: JSONObject = {
             "action_mask": self._masks.copy(), "_action_mask": every,
             "seat": self._seats.copy(), "_seat": every.copy(),
         }  # fmt: skip
