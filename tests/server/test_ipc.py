@@ -139,3 +139,19 @@ def test_a_tuple_frame_of_the_first_protocol_is_dropped_and_logged(
         assert f"no frame of protocol {ipc.PROTOCOL_VERSION}" in caplog.text
 
     run_async(main())
+
+
+def test_a_request_this_version_cannot_read_is_refused_not_left_to_time_out(run_async: RunAsync) -> None:
+    async def main() -> None:
+        redis, handled = FakeRedis(), []
+        hub = owner(redis, handled)
+        hub._received(b"ml:p:owner", frame_of(ipc.PROTOCOL_VERSION, "q", "asker", 3, ["t1", ["teleport", 1]]))
+        await asyncio.gather(*hub._work)
+        assert handled == []
+        [(channel, data)] = redis.published
+        reply = ipc.read_body(ipc.read_header(data))
+        assert channel == process_channel("asker")
+        assert isinstance(reply, ipc.Refused) and reply.code == ErrorCode.BAD_MESSAGE
+        assert "process asker sent a frame this one cannot read" in reply.message
+
+    run_async(main())

@@ -428,13 +428,19 @@ class RedisHub:
     def _received(self, channel: bytes, data: bytes) -> None:
         try:
             header = ipc.read_header(data)
-            body = ipc.read_body(header)
-        except ipc.VersionMismatch as exc:
-            self._mismatch(header, exc)
-            return
         except msgspec.DecodeError as exc:  # a process of the version that sent tuples, or no process of ours
             version = ipc.PROTOCOL_VERSION
             log.error("a frame on %s that is no frame of protocol %s was dropped: %s", channel, version, exc)
+            return
+        try:
+            body = ipc.read_body(header)
+        except ipc.VersionMismatch as exc:
+            self._refuse(header, ErrorCode.SERVER_ERROR, str(exc))
+            return
+        except msgspec.DecodeError as exc:
+            self._refuse(
+                header, ErrorCode.BAD_MESSAGE, f"process {header.frm} sent a frame this one cannot read: {exc}"
+            )
             return
         if isinstance(body, ipc.Request):
             task = asyncio.create_task(self._answer(header.frm, header.rid, body.table, body.op))
@@ -457,14 +463,14 @@ class RedisHub:
         elif isinstance(body, ipc.NewOwner):
             self.on_owner(table, header.frm)
 
-    def _mismatch(self, header: ipc.Header, exc: ipc.VersionMismatch) -> None:
-        """A frame of another protocol version: its request is refused with the reason, the
-        request its reply answers fails with it; the process is named in the log."""
-        log.error("%s", exc)
+    def _refuse(self, header: ipc.Header, code: ErrorCode, reason: str) -> None:
+        """A frame whose body cannot be read (another protocol version, say): its request is
+        refused with the reason, the request its reply answers fails with it, and the log names
+        the process; nothing is guessed from the body."""
+        log.error("%s", reason)
         if header.kind == "q":
-            refused = ipc.Refused(ErrorCode.SERVER_ERROR, str(exc), 500)
-            task = asyncio.create_task(self._reply(header.frm, header.rid, refused))
+            task = asyncio.create_task(self._reply(header.frm, header.rid, ipc.Refused(code, reason, 500)))
             self._work.add(task)
             task.add_done_callback(self._work.discard)
         elif header.kind == "r":
-            self._replied(header.rid, ProtocolError(ErrorCode.SERVER_ERROR, str(exc), 500))
+            self._replied(header.rid, ProtocolError(code, reason, 500))
