@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 import typer
+
+from mauseloch.core.shapes import JSONObject
 
 
 def command(
@@ -63,7 +64,7 @@ def command(
     ) as bar:  # fmt: skip
         task = bar.add_task("train mau-mau (CPU s)", total=total, status="", completed=int(trainer.counters["cpu"]))
 
-        def progress(entry: dict[str, Any]) -> None:
+        def progress(entry: JSONObject) -> None:
             status = f"{entry['games']:,} games, {entry['updates']:,} updates, loss {entry['loss']:.3f}"
             bar.update(task, completed=min(entry["cpu"], total), status=status)
             if "win2" in entry:

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.games.maumau import CARD_ID, JACK, SEVEN, SUITS, MauMau, fit_mask
 from mauseloch.kernels.maumau import (
     DRAW_A,
@@ -53,7 +54,7 @@ class SeatHistory:
         self._players = 0
         self.hist = np.zeros(N_HIST, dtype=np.int64)  # the kernel's ``hist`` row of this game
 
-    def _begin(self, view: dict[str, Any], start: int) -> None:
+    def _begin(self, view: JSONObject, start: int) -> None:
         """Start afresh: at the deal when ``start`` is 0, else at this view (moves before unseen)."""
         n: int = view["players"]
         self._players = n
@@ -91,7 +92,7 @@ class SeatHistory:
             got += 1
         return got
 
-    def observe(self, view: dict[str, Any]) -> None:
+    def observe(self, view: JSONObject) -> None:
         recent: list[list[Any]] = view.get("recent", [])
         start = view["moves_played"] - len(recent)
         moves = view["moves_played"]
@@ -126,7 +127,7 @@ class SeatHistory:
             note_move(last, lacked, received, who, action, drew_before, fit, got)
         self._next = view["moves_played"]
 
-    def observation(self, view: dict[str, Any]) -> np.ndarray:
+    def observation(self, view: JSONObject) -> np.ndarray:
         """The kernel's observation (int8, ``OBS_SIZE``) of the seat whose ``view`` this is, on
         its turn, after reading the view's new moves."""
         self.observe(view)

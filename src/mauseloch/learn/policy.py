@@ -30,10 +30,10 @@ move.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.games.maumau import MauMau
 from mauseloch.kernels.maumau import OBS_RIVALS, OBS_SIZE, RIVAL_OBS
 from mauseloch.learn.history import SeatHistory
@@ -62,7 +62,7 @@ def features(obs: np.ndarray, masks: np.ndarray, width: int = NUM_FEATURES) -> n
     return out
 
 
-def observation_from_view(view: dict[str, Any], history: SeatHistory | None = None) -> np.ndarray:
+def observation_from_view(view: JSONObject, history: SeatHistory | None = None) -> np.ndarray:
     """The kernel's observation (int8, 268 values) of the seat whose Mau-Mau ``view`` this is, on
     its turn: what ``kernels.maumau._observe`` writes for the same position. ``history`` is the
     seat's reading of the moves so far (a new one knows only this view's moves)."""

@@ -18,6 +18,7 @@ from typing import Any
 
 import typer
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import (
     check_save_path,
@@ -74,7 +75,7 @@ def end_why(reason: str, lang: Lang = "en") -> str:
     return shown(reason) if text == f"am.reason.{reason}" else text
 
 
-def describe(event: dict[str, Any], names: list[str], lang: Lang = "en") -> str | None:
+def describe(event: JSONObject, names: list[str], lang: Lang = "en") -> str | None:
     """One line for the log, or None for events shown otherwise; the page's texts
     (web/js/events-ausdiemaus.js) from the catalogue."""
     kind = event["type"]
@@ -415,7 +416,7 @@ def replay_move(move: str, lang: Lang = "en") -> str | None:
     return t("term.replayMove.flipStack", lang) if move == "flip" else None
 
 
-def replay_event(event: dict[str, Any], game: Any, names: list[str], lang: Lang = "en") -> str | None:
+def replay_event(event: JSONObject, game: Any, names: list[str], lang: Lang = "en") -> str | None:
     """What happened, as the game's screen says it."""
     return describe(event, names, lang)
 

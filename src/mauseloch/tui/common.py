@@ -18,6 +18,7 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.locale import LANGS, Lang, detect_lang, t
 
 # Exit codes of a game in the terminal, the same in every game: finished or left with ``q`` (or
@@ -113,7 +114,7 @@ def check_save_path(console: Any, path: Path | None) -> None:
 
 
 def save_for_user(
-    console: Any, game: Any, path: Path | None, record: dict[str, Any] | None = None, lang: Lang = "en"
+    console: Any, game: Any, path: Path | None, record: JSONObject | None = None, lang: Lang = "en"
 ) -> None:
     """Write ``game``'s record (a game's or a match's, or ``record``) to ``path`` (if asked for)
     and say how to replay it and go on with it; a file that cannot be written (checked at the
@@ -176,7 +177,7 @@ def leave_unfinished(
     save: Path | None,
     *,
     interrupted: bool,
-    record: dict[str, Any] | None = None,
+    record: JSONObject | None = None,
     offer: bool = False,
     lang: Lang = "en",
 ) -> typer.Exit:

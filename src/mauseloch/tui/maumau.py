@@ -9,6 +9,7 @@ from typing import Any
 
 import typer
 
+from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.games.maumau import parse_card, parse_wish
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import (
@@ -60,7 +61,7 @@ def bot_name(kind: str, n: int, lang: Lang) -> str:
     return t("bot.name", lang, level=kind if level == f"bot.{kind}" else level, n=n)
 
 
-def describe(event: dict[str, Any], me: int | None, lang: Lang = "en", names: list[str] | None = None) -> str | None:
+def describe(event: JSONObject, me: int | None, lang: Lang = "en", names: list[str] | None = None) -> str | None:
     """A line of text for an event as ``me`` may see it (None: not worth a line); the same
     catalogue texts as the page's event log (web/js/events-maumau.js)."""
     kind = event["type"]
@@ -126,8 +127,7 @@ def command(
     import mauseloch
     from mauseloch.bots import bots_for_seats, make_bot
     from mauseloch.core.dealcode import code_of, decode, encode
-    from mauseloch.core.match import Match
-    from mauseloch.core.match import load_any
+    from mauseloch.core.match import Match, load_any
     from mauseloch.locale.rules import house_rules
 
     console = Console(highlight=False)
@@ -146,7 +146,7 @@ def command(
             if match.is_over if match is not None else game.is_over:
                 raise ValueError(t("term.loadOver", lang, path=load))
         else:
-            options: dict[str, Any] = info.options_from_text(option)
+            options: OptionDict = info.options_from_text(option)
             if deal is not None:
                 named = decode(deal)
                 if named.game != info.name:
@@ -426,7 +426,7 @@ def replay_move(move: str, lang: Lang = "en") -> str | None:
     return None
 
 
-def replay_event(event: dict[str, Any], game: Any, names: list[str], lang: Lang = "en") -> str | None:
+def replay_event(event: JSONObject, game: Any, names: list[str], lang: Lang = "en") -> str | None:
     """What happened, as the game's screen says it to a spectator."""
     return describe(event, None, lang, names)
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import typer
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import (
     check_save_path,
@@ -87,7 +88,7 @@ def seat_name(seat: int, me: int | None, lang: Lang = "en") -> str:
     return t("mgt.you", lang) if seat == me else t("mgt.bot", lang, n=seat)
 
 
-def scores_table(view: dict[str, Any], names: list[str], expand: bool = True, lang: Lang = "en") -> Any:
+def scores_table(view: JSONObject, names: list[str], expand: bool = True, lang: Lang = "en") -> Any:
     """Every seat's cards in hand, mice, laundry, cheese and score; ◆ marks who reveals next."""
     from rich.table import Table
 
@@ -107,7 +108,7 @@ def scores_table(view: dict[str, Any], names: list[str], expand: bool = True, la
     return table
 
 
-def mouse_text(view: dict[str, Any], tell_protected: bool = False, lang: Lang = "en") -> str:
+def mouse_text(view: JSONObject, tell_protected: bool = False, lang: Lang = "en") -> str:
     """Markup for the shown mouse: its number, its cheese and the clothes it wears. Whether the
     open cheese protects it is for the players to notice; a replay may say so."""
     mouse = view["mouse"]
@@ -119,7 +120,7 @@ def mouse_text(view: dict[str, Any], tell_protected: bool = False, lang: Lang = 
     return f"[bold]{name}[/] {carries}{guard}\n\n{wears}"
 
 
-def piles_text(view: dict[str, Any], lang: Lang = "en") -> str:
+def piles_text(view: JSONObject, lang: Lang = "en") -> str:
     if view["open_cheese"]:
         cheese = t("mg.openCheese", lang, cheese=f"[bold]{cheese_name(view['open_cheese'], lang)}[/]")
         cheese += f" ({tn('mg.cheesesLeft', view['cheeses_left'], lang)})"
@@ -129,7 +130,7 @@ def piles_text(view: dict[str, Any], lang: Lang = "en") -> str:
     return f"{cheese}   {tn('mg.miceLeft', mice, lang)}   {t('term.drawPile', lang, n=view['draw_pile'])}"
 
 
-def describe(event: dict[str, Any], me: int | None, mice_left: int = 0, lang: Lang = "en") -> str | None:
+def describe(event: JSONObject, me: int | None, mice_left: int = 0, lang: Lang = "en") -> str | None:
     """A line of text for an event as ``me`` may see it (None: not worth a line); ``mice_left``:
     mice still in the pile when the game ends."""
     kind = event["type"]
@@ -510,7 +511,7 @@ def replay_move(move: str, lang: Lang = "en") -> str | None:
     return None
 
 
-def replay_event(event: dict[str, Any], game: Any, names: list[str], lang: Lang = "en") -> str | None:
+def replay_event(event: JSONObject, game: Any, names: list[str], lang: Lang = "en") -> str | None:
     """What happened, as the game's screen says it to a spectator."""
     return describe(event, None, game.view(None)["mouse_pile"], lang)
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import typer
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import EXIT_INTERRUPTED, ask, fail, lang_option, pick_lang, shown
 
@@ -34,8 +35,7 @@ def command(
     """Replay a saved game or match: every move with every hand visible, then the result."""
     from rich.console import Console
 
-    from mauseloch.core.match import Match
-    from mauseloch.core.match import load_any
+    from mauseloch.core.match import Match, load_any
 
     console = Console(highlight=False)
     lang = pick_lang(console, lang_text)
@@ -49,7 +49,7 @@ def command(
     game = loaded
 
     if as_json:
-        summary: dict[str, Any] = {
+        summary: JSONObject = {
             "game": game.name,
             "players": game.players,
             "seed": game.seed,
@@ -73,7 +73,7 @@ class Replayer:
     """Positions 0..N of a record (position i: after its first i moves), shown one at a time."""
 
     def __init__(
-        self, console: Any, record: dict[str, Any], events: list[dict[str, Any]], lang: Lang = "en",
+        self, console: Any, record: JSONObject, events: list[JSONObject], lang: Lang = "en",
         names: list[str] | None = None,
     ) -> None:  # fmt: skip
         import mauseloch
@@ -184,7 +184,7 @@ class Replayer:
         text = None if module is None or not hasattr(module, "replay_move") else module.replay_move(move, self.lang)
         return text if text is not None else f"[cyan]{shown(move)}[/]"
 
-    def describe(self, event: dict[str, Any]) -> str | None:
+    def describe(self, event: JSONObject) -> str | None:
         if event["type"] == "deal":
             return None
         module = self._terminal()
