@@ -41,7 +41,7 @@ from mauseloch.server.table.bots import Bots
 from mauseloch.server.table.deadlines import Timekeeper
 from mauseloch.server.table.host import LIVE, Windows
 from mauseloch.server.table.moves import Moves, refusals
-from mauseloch.server.table.pause import Pause
+from mauseloch.server.table.pause import Pace, Pause
 from mauseloch.server.table.presence import Presence
 from mauseloch.server.table.records import build
 from mauseloch.server.table.rematch import Rematch
@@ -134,7 +134,7 @@ class TableSession:
         return self.pause.by
 
     @property
-    def pace(self) -> dict[str, Any]:
+    def pace(self) -> Pace:
         return self.pause.pace
 
     @property

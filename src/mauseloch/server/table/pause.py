@@ -10,12 +10,27 @@ game, as without a pause).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from mauseloch.server.clock import Deadline, wall
 from mauseloch.server.protocol import ErrorCode, ProtocolError
 from mauseloch.server.seats import Person
 from mauseloch.server.table.host import Table
+
+
+class Pace(TypedDict):
+    paused: bool
+    speed: float
+
+
+class PauseState(TypedDict):
+    """What everyone sees of a pause: who paused, or who asked, who agreed and who is still asked."""
+
+    paused: bool
+    by: int | None
+    asked: int | None
+    agreed: list[int]
+    waiting: list[int]
 
 
 class Pause:
@@ -37,11 +52,10 @@ class Pause:
         return None if pause is None else pause.seat
 
     @property
-    def pace(self) -> dict[str, Any]:
+    def pace(self) -> Pace:
         return {"paused": self.paused, "speed": self.speed}
 
-    def state(self) -> dict[str, Any]:
-        """What everyone sees of a pause: who paused, or who asked, who agreed and who is still asked."""
+    def state(self) -> PauseState:
         asked = self.asked
         return {
             "paused": self.paused,
