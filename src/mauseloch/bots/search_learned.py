@@ -35,6 +35,7 @@ from mauseloch.bots.learned import shipped_policy
 from mauseloch.bots.registry import register_bot
 from mauseloch.bots.search import Level, SearchBot, level_options
 from mauseloch.core.engine import derive_seed
+from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS
 from mauseloch.core.shapes import JSONObject
 from mauseloch.games.maumau import CARD_STR, MauMau
 from mauseloch.kernels import maumau as K
@@ -205,7 +206,7 @@ class SearchLearnedBot(SearchBot):
         drawn: np.ndarray | None = None
         if self._history is not None and self.peek is None:
             drawn = self._history.sample(
-                deals_wanted, self._rng, derive_seed(decision_seed, 3_000_000),
+                deals_wanted, self._rng, derive_seed(decision_seed, STREAM_HISTORY),
                 burn=self.burn, thin=self.thin, read_choices=self.read_choices, ace_skips=self._ace_skips,
             )  # fmt: skip
         pool = self._pool(view)
@@ -223,7 +224,7 @@ class SearchLearnedBot(SearchBot):
         hist = np.empty((rows, k.N_HIST), dtype=np.int64)
         start_rows(*base, opts, seat, deals, seeds, actions, self.seat_history.hist, ints, cards, rngs, hist)
         gens = np.zeros((rows, 3), dtype=np.uint64)
-        gens[:, 0] = np.repeat([derive_seed(decision_seed, 1_000_000 + d) for d in range(deals_wanted)], m)
+        gens[:, 0] = np.repeat([derive_seed(decision_seed, STREAM_PLAYOUTS + d) for d in range(deals_wanted)], m)
         live = np.ones(rows, dtype=np.uint8)
         values = np.zeros(rows)
         obs = np.zeros((rows, k.OBS_SIZE), dtype=np.int8)
