@@ -25,6 +25,7 @@ from mauseloch.bots import make_bot
 from mauseloch.bots.maumau_heuristic import heuristic_agrees
 from mauseloch.bots.search import SearchBot
 from mauseloch.core.engine import derive_seed
+from mauseloch.core.seeds import STREAM_RIVALS
 from mauseloch.games.maumau import MauMau
 
 DATA = Path(__file__).resolve().parent / "data" / "heuristic_games.json"
@@ -67,7 +68,7 @@ def heuristic_games(players: int, options: dict[str, Any], games: int) -> tuple[
         seed = derive_seed(BASE_SEED + players, i)
         g = mauseloch.new_game("mau-mau", players=players, seed=seed, options=options)
         assert isinstance(g, MauMau)
-        bots = [make_bot("mau-mau", "heuristic", seed=derive_seed(seed, 100 + s)) for s in range(players)]
+        bots = [make_bot("mau-mau", "heuristic", seed=derive_seed(seed, STREAM_RIVALS + s)) for s in range(players)]
         moves: list[str] = []
         bits: list[str] = []
         while not g.is_over:
@@ -97,9 +98,9 @@ def search_games(players: int, options: dict[str, Any], flat: bool, iterations: 
         g = mauseloch.new_game("mau-mau", players=players, seed=seed, options=options)
         searcher = i % players
         bots: list[Any] = [
-            SearchBot(derive_seed(seed, 100 + s), iterations=iterations, flat=flat)
+            SearchBot(derive_seed(seed, STREAM_RIVALS + s), iterations=iterations, flat=flat)
             if s == searcher
-            else make_bot("mau-mau", "heuristic", seed=derive_seed(seed, 100 + s))
+            else make_bot("mau-mau", "heuristic", seed=derive_seed(seed, STREAM_RIVALS + s))
             for s in range(players)
         ]
         moves: list[str] = []
