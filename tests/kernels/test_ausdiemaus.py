@@ -10,6 +10,7 @@ import pytest
 
 import mauseloch
 from mauseloch.core.engine import Rng, derive_seed, mix64
+from mauseloch.core.seeds import STREAM_DEAL
 from mauseloch.games.ausdiemaus import CARD_ID, CARD_STR, FULL_DECK, SMALL_DECK
 from mauseloch.kernels import ausdiemaus as kernel
 from tests.paths import VECTORS
@@ -59,7 +60,7 @@ def test_kernel_deals_the_engine_deck() -> None:
 def rejected_draw(seed: int, size: int) -> int:
     """Where the engine's shuffle of ``size`` cards for game ``seed`` rejects a 16-bit draw first
     (the index of the draw, counting from 0), or -1 when it rejects none."""
-    state = derive_seed(seed, 1)
+    state = derive_seed(seed, STREAM_DEAL)
     draw = 0
     for i in range(size - 1, 0, -1):
         limit = 65536 - 65536 % (i + 1)
