@@ -15,6 +15,7 @@ import mauseloch
 from mauseloch import IllegalMove
 from mauseloch.cli import app
 from mauseloch.core.engine import Rng, derive_seed
+from mauseloch.core.seeds import STREAM_DEAL
 from mauseloch.games import ausdiemaus as adm
 from tests.paths import VECTORS as SPEC_VECTORS
 
@@ -130,7 +131,7 @@ def test_am3_deal_order_and_start_card_without_effect() -> None:
 def test_am3_seeded_deal_and_explicit_deck_agree() -> None:
     g = mauseloch.new_game(GAME, players=4, seed=1234)
     ids = adm.deck_ids(False)
-    Rng(derive_seed(1234, 1)).shuffle(ids)
+    Rng(derive_seed(1234, STREAM_DEAL)).shuffle(ids)
     assert list(g.deck) == [adm.CARD_STR[c] for c in ids]
     h = mauseloch.new_game(GAME, players=4, seed=99, deck=g.deck)
     while not g.is_over:
