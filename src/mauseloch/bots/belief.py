@@ -358,7 +358,7 @@ def warm() -> None:
     of their own, so that no decision of a search level waits for them."""
     from mauseloch.core.engine import new_game
 
-    game = new_game("mau-mau", players=2, seed=1)
+    game = new_game(MauMau.name, players=2, seed=1)
     history = History()
     for _ in range(6):
         if game.to_move == 0:

@@ -56,4 +56,4 @@ class LearnedBot:
         return None, 0
 
 
-register_bot("learned", LearnedBot, game="mau-mau")
+register_bot("learned", LearnedBot, game=MauMau.name)

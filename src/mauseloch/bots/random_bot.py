@@ -43,4 +43,3 @@ def pause_factor(bot: Any) -> float:
 
 
 register_bot("random", RandomBot)
-register_bot("slow", SlowBot, game="aus-die-maus")

@@ -74,8 +74,9 @@ from typing import Any
 from mauseloch.bots.registry import register_bot
 from mauseloch.core.engine import Rng
 from mauseloch.core.shapes import JSONObject
+from mauseloch.games.mausgeflippt import INFO as MAUSGEFLIPPT
 
-GAME = "mausgeflippt"
+GAME = MAUSGEFLIPPT.name  # the game these levels play
 
 
 HICK_BITS = 2.0  # log2(3 answers + 1): lay a card, shout, keep still

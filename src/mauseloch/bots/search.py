@@ -630,4 +630,4 @@ def _level(kind: str) -> Callable[[int], SearchBot]:
 
 
 for _kind in LEVELS:
-    register_bot(_kind, _level(_kind), game="mau-mau")
+    register_bot(_kind, _level(_kind), game=MauMau.name)

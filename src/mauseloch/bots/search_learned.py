@@ -273,4 +273,4 @@ def _level(kind: str) -> Callable[[int], SearchLearnedBot]:
 
 
 for _kind in LEVELS:
-    register_bot(_kind, _level(_kind), game="mau-mau")
+    register_bot(_kind, _level(_kind), game=MauMau.name)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from mauseloch.core.engine import (
+    GAMES,
     SEED_LIMIT,
     Game,
     check_seed,
@@ -30,9 +31,14 @@ from mauseloch.core.engine import (
 from mauseloch.core.record import read_json, replay
 from mauseloch.core.shapes import JSONObject
 
-MATCH_GAMES = ("mau-mau",)  # games whose result carries card points to add up
 MATCH_KEYS = ("match", "game", "players", "options", "seed", "deals", "target", "games")
 MAX_DEALS = 99
+
+
+def match_games() -> tuple[str, ...]:
+    """The games with match play: those whose declaration says their result carries card points
+    to add up (``GameInfo.match``)."""
+    return tuple(name for name, info in GAMES.items() if info.match)
 
 
 # -- the match's arithmetic, on plain data (a web table keeps a match as JSON, see server/family.py)
@@ -116,16 +122,16 @@ class Match:
 
     def __init__(
         self,
-        game: str = "mau-mau",
+        game: str | None = None,
         players: int = 4,
         seed: int | None = None,
         options: Mapping[str, Any] | None = None,
         deals: int = 3,
         target: int = 0,
     ) -> None:
-        info = game_info(game)
-        if info.name not in MATCH_GAMES:
-            raise ValueError(f"match play is for {', '.join(MATCH_GAMES)}, not {info.name}")
+        info = game_info(match_games()[0] if game is None else game)  # by default the first such game
+        if not info.match:
+            raise ValueError(f"match play is for {', '.join(match_games())}, not {info.name}")
         self.name = info.name
         self.players = info.check_players(players)
         self.options = info.resolve_options(self.players, options)

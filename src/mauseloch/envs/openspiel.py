@@ -37,6 +37,7 @@ from mauseloch.core.engine import SEED_LIMIT, Game
 from mauseloch.core.shapes import JSONObject
 from mauseloch.envs.maumau_obs import PublicLog, observation_fields, observation_size, rank_rewards
 from mauseloch.games.ausdiemaus import CARD_STR as MAUS_CARDS
+from mauseloch.games.ausdiemaus import INFO as MAUS_INFO
 from mauseloch.games.ausdiemaus import PHASE_NAMES
 from mauseloch.games.maumau import INFO as MAUMAU_INFO
 from mauseloch.games.maumau import MauMau
@@ -214,7 +215,7 @@ class MauMauState(_EngineState):
             if not 0 <= action < self._deals:
                 raise ValueError(f"deal {action} is out of range 0..{self._deals - 1}")
             self._deal = int(action)
-            dealt: MauMau = new_game("mau-mau", self._players, int(action), self._options)  # type: ignore[assignment]
+            dealt: MauMau = new_game(MAUMAU_INFO.name, self._players, int(action), self._options)  # type: ignore[assignment]
             self._t = _Table(dealt)
             self._dealt = [tuple(dealt.hand(s)) for s in range(self._players)]
             self._start = dealt.deck[5 * self._players]
@@ -365,7 +366,7 @@ class MauMauObserver:
 
 # --------------------------------------------------------------------------- Aus die Maus!
 
-_MAUS_INFO = new_game("aus-die-maus", 2, 0).info
+_MAUS_INFO = MAUS_INFO
 # small_deck and chips depend on the player count: -1 (an int, as OpenSpiel wants one type) and
 # the absent small_deck take the engine's default for the count.
 _MAUS_PARAMS: JSONObject = {"players": 2, "deals": DEALS, "deck": "default", "chips": -1}
@@ -436,7 +437,7 @@ class AusDieMausState(_EngineState):
     def _apply_action(self, action: int) -> None:
         if self._game is None:
             self._deal = int(action)
-            self._game = new_game("aus-die-maus", self._players, int(action), self._options)
+            self._game = new_game(_MAUS_INFO.name, self._players, int(action), self._options)
             return
         self._game.play(self._game.move_of(int(action)))
 
@@ -518,7 +519,7 @@ class AusDieMausObserver:
 
 def game_type(name: str) -> pyspiel.GameType:
     """The OpenSpiel game type registered for an engine game name (``"mau-mau"``)."""
-    types = {"mau-mau": _MAUMAU_TYPE, "aus-die-maus": _MAUS_TYPE}
+    types = {MAUMAU_INFO.name: _MAUMAU_TYPE, _MAUS_INFO.name: _MAUS_TYPE}
     return types[name]
 
 

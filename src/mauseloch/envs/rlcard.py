@@ -48,7 +48,7 @@ class MauMauGame:
     # -- what rlcard.envs.Env calls ------------------------------------------------------
     def init_game(self) -> tuple[JSONObject, int]:
         seed = int(self.np_random.randint(0, 1 << 30)) * (1 << 23) + int(self.np_random.randint(0, 1 << 23))
-        self.game = new_game("mau-mau", self.players, seed % SEED_LIMIT, self.options)  # type: ignore[assignment]
+        self.game = new_game(INFO.name, self.players, seed % SEED_LIMIT, self.options)  # type: ignore[assignment]
         self.log = PublicLog(self.game)  # type: ignore[arg-type]
         self._history = []
         player = self.get_player_id()

@@ -31,8 +31,10 @@ def command(
         console.print(f"[red]Error:[/] {escape(text)}", soft_wrap=True)
         raise typer.Exit(2)
 
-    if game.strip().lower() != "mau-mau":
-        fail(f"learned bots exist for mau-mau only, got {game!r}")
+    from mauseloch.games.maumau import INFO as MAUMAU  # the one game the learner plays
+
+    if game.strip().lower() != MAUMAU.name:
+        fail(f"learned bots exist for {MAUMAU.name} only, got {game!r}")
     if threads < 1:
         fail(f"--threads must be at least 1, got {threads}")
     if minutes is not None and minutes <= 0:

@@ -51,10 +51,10 @@ MATCH_PAUSE = 8.0  # seconds the standings show before the next deal starts (sca
 def start_match(game: str, seed: int, deals: int, target: int) -> tuple[dict[str, Any], int]:
     """A new match's JSON and the seed of its first deal; ``ValueError`` for a bad length or a
     game without match play."""
-    from mauseloch.core.match import MATCH_GAMES, check_length
+    from mauseloch.core.match import check_length, match_games
 
-    if game not in MATCH_GAMES:
-        raise ValueError(f"match play is for {', '.join(MATCH_GAMES)}, not {game}")
+    if game not in match_games():
+        raise ValueError(f"match play is for {', '.join(match_games())}, not {game}")
     number, goal = check_length(deals, target)
     return {"seed": seed, "deal": 0, "deals": number, "target": goal, "scores": []}, deal_seed(seed, 0)
 

@@ -17,8 +17,9 @@ from typing import Any
 
 from mauseloch.core.engine import new_game
 from mauseloch.core.shapes import OptionDict, Options
+from mauseloch.games.ausdiemaus import INFO as AUS_DIE_MAUS
 
-GAME = "aus-die-maus"
+GAME = AUS_DIE_MAUS.name  # the one game without decisions: its deals are what there is to search
 SLICE = 2_000  # deals per call into the kernel between clock checks
 STALL = 400  # swaps without a gain before a restart
 

@@ -351,7 +351,8 @@ INFO = register(
         factory=AusDieMaus,
         # every move is a flip: a short clock, and a bot flips a little slower than it could
         clock=Clock(relaxed=10.0, normal=6.0, fast=3.0),
-        seating=Seating(bot_delay=0.8, standin="heuristic"),
+        # the slow bot flips like the random one, for the youngest: the table waits longer for it
+        seating=Seating(bot_delay=0.8, standin="heuristic", bots=(("slow", "mauseloch.bots.random_bot:SlowBot"),)),
         simulation=Simulation(
             runner="mauseloch.games.ausdiemaus.simulation:run_kernel",
             prepare="mauseloch.games.ausdiemaus.simulation:prepare",
