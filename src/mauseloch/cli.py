@@ -13,7 +13,7 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -292,7 +292,7 @@ def rules_command(
 
 # (group, command name, a function here or a module holding a function named ``command``);
 # ``play`` has one command per game that declares a terminal module (GameInfo.terminal)
-COMMANDS = (
+COMMANDS: tuple[tuple[str, str, Any], ...] = (
     *(("play", info.name, info.terminal) for info in GAMES.values() if info.terminal is not None),
     ("app", "simulate", simulate_command),
     ("app", "tournament", tournament_command),
