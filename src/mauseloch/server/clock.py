@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from mauseloch.core.engine import CLOCK_SETTINGS, game_info
+from mauseloch.core.shapes import JSONObject
 
 CLOCK_NAMES = CLOCK_SETTINGS  # each game declares its seconds per setting (GameInfo.clock)
 
@@ -84,14 +85,14 @@ class Deadline:
     def key(self) -> tuple[str, int | None]:
         return (self.kind, self.seat if self.kind == "grace" else None)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         data = {"kind": self.kind, "due": round(self.due, 3), "seat": self.seat, "version": self.version}
         if self.left is not None:
             data["left"] = round(self.left, 3)
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Deadline:
+    def from_dict(cls, data: JSONObject) -> Deadline:
         kind = data["kind"]
         if kind not in KINDS:
             raise ValueError(f"unknown deadline kind {kind!r}")
@@ -130,10 +131,10 @@ class Deadlines:
     def get(self, kind: Kind, seat: int | None = None) -> Deadline | None:
         return self._items.get((kind, seat if kind == "grace" else None))
 
-    def to_list(self) -> list[dict[str, Any]]:
+    def to_list(self) -> list[JSONObject]:
         return [d.to_dict() for d in self._items.values()]
 
-    def load(self, stored: list[dict[str, Any]], started: float) -> None:
+    def load(self, stored: list[JSONObject], started: float) -> None:
         """The stored deadlines of a restored table; one that ran out while the server was down
         is moved to a moment after ``started`` (nobody could move meanwhile). A pause and a
         frozen deadline stay as they were."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.server.hub import Connection
 from mauseloch.server.protocol import ErrorCode
 from mauseloch.server.storage import TableRow
@@ -48,11 +49,11 @@ class TableHandle(Protocol):
         ...
 
     # -- what the lobby and the pages read -----------------------------------------------
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JSONObject:
         """The table as the lobby lists it and the page's header shows it."""
         ...
 
-    def error(self, code: ErrorCode, message: str, refusal: dict[str, Any] | None = None) -> str:
+    def error(self, code: ErrorCode, message: str, refusal: JSONObject | None = None) -> str:
         """The encoded refusal a connection is sent."""
         ...
 

@@ -8,11 +8,12 @@ also carries a few figures for monitoring (tables run here, connections, table m
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from sqlalchemy import text
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+from mauseloch.core.shapes import JSONObject
 
 CHECK_TIMEOUT = 2.0  # seconds a dependency may take to answer a readiness check
 
@@ -35,7 +36,7 @@ async def readyz(request: Request) -> Response:
         await asyncio.wait_for(asyncio.to_thread(_database_answers, request), CHECK_TIMEOUT)
     except Exception as exc:
         problems.append(f"database: {type(exc).__name__}")
-    body: dict[str, Any] = {
+    body: JSONObject = {
         "tables": len(lobby.tables),
         "connections": sum(lobby.hub.listeners(t) for t in list(lobby.tables)),
     }

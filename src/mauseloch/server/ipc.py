@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.server.protocol import ErrorCode
 
 # 1: the tuples of op name and positional arguments; 2: these structs.
@@ -115,7 +116,7 @@ class Refused(msgspec.Struct, tag="refused", array_like=True, frozen=True):
     code: ErrorCode
     message: str
     status: int = 400
-    refusal: dict[str, Any] | None = None
+    refusal: JSONObject | None = None
 
 
 class NotOwned(msgspec.Struct, tag="not_owner", array_like=True, frozen=True):

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.server.protocol import ErrorCode
 from mauseloch.server.security import HEADERS as SECURITY_HEADERS
 
@@ -60,7 +61,7 @@ class Limits:
     refusal_delay: float = 1.0
     trusted_proxies: tuple[str, ...] = field(default_factory=tuple)  # addresses whose X-Forwarded-For counts
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> JSONObject:
         """What the page may know (``/api/games``): it tells people how long a table waits."""
         return {"waiting_minutes": self.waiting_minutes}
 

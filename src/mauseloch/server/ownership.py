@@ -44,6 +44,7 @@ import redis
 import redis.asyncio
 from redis.exceptions import RedisError
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.server import ipc
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
@@ -153,7 +154,7 @@ class RemoteTable:
     def writing(self) -> bool:
         return self.writes.writing
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JSONObject:
         """From the store (just read), with the presence the owner last wrote to Redis."""
         presence = stored_presence(self.row)
         kept = self.lobby.summary_of(self.id)
@@ -161,7 +162,7 @@ class RemoteTable:
             presence = [(known.get("presence"), known.get("stand_in")) for known in kept["seats"]]
         return table_summary(self.row, self.version, presence)
 
-    def error(self, code: ErrorCode, message: str, refusal: dict[str, Any] | None = None) -> str:
+    def error(self, code: ErrorCode, message: str, refusal: JSONObject | None = None) -> str:
         return encode(ErrorMsg(version=self.version, seq=0, code=code, message=message, refusal=refusal))
 
     def pong(self) -> str:
@@ -691,7 +692,7 @@ class ClusterLobby(Lobby):
             if self.owners.get(t) == self.pid:
                 del self.owners[t]
 
-    def summary_of(self, table_id: str) -> dict[str, Any] | None:
+    def summary_of(self, table_id: str) -> JSONObject | None:
         session = self.tables.get(table_id)
         if session is not None:
             return session.summary()
@@ -704,7 +705,7 @@ class ClusterLobby(Lobby):
         summary = self.summary_of(table_id)
         return summary is not None and summary.get("status") == "waiting"
 
-    def listing(self, page: int = 0, size: int = PAGE_SIZE) -> tuple[list[dict[str, Any]], bool]:
+    def listing(self, page: int = 0, size: int = PAGE_SIZE) -> tuple[list[JSONObject], bool]:
         """One page of every process's public tables that are open, running or just closed, newest
         first, and whether older ones follow (as :meth:`Lobby.listing`)."""
         found = {_text(k) or "": _decode_summary(v) for k, v in self.redis.hgetall(SUMMARIES).items()}
@@ -885,6 +886,6 @@ class ClusterLobby(Lobby):
                     self.cluster_hub.unsubscribe(table, conn)
 
 
-def _decode_summary(raw: bytes | str) -> dict[str, Any]:
+def _decode_summary(raw: bytes | str) -> JSONObject:
     value = msgspec.json.decode(raw)
     return value if isinstance(value, dict) else {}

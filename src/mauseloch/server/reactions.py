@@ -32,6 +32,7 @@ from typing import Any, Protocol
 
 from mauseloch import IllegalMove
 from mauseloch.core.engine import Game
+from mauseloch.core.shapes import JSONObject
 from mauseloch.realtime.fairness import Link
 from mauseloch.realtime.referee import Decision, Observed, Referee
 from mauseloch.server.hub import Connection
@@ -78,7 +79,7 @@ class ReactionHost(Protocol):
     def id(self) -> str: ...
 
     async def play_decided(
-        self, seat: int, move: str, by: str | None, ms: int, referee: dict[str, Any], play: Callable[[], Any]
+        self, seat: int, move: str, by: str | None, ms: int, referee: JSONObject, play: Callable[[], Any]
     ) -> None: ...
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from mauseloch.bots import Bot, bot_kinds, make_bot
 from mauseloch.core.engine import derive_seed, game_info
 from mauseloch.core.seeds import STREAM_SEAT_BOTS, STREAM_STANDIN, STREAM_STANDIN_FALLBACK
+from mauseloch.core.shapes import JSONObject
 from mauseloch.server.storage import SeatRow
 
 log = logging.getLogger("mauseloch.server")
@@ -41,7 +42,7 @@ class StandIn:
         self.bot = make_bot(game, standin_kind(game), seed=derive_seed(seed, STREAM_STANDIN + seat))
         self._fallback = make_bot(game, "random", seed=derive_seed(seed, STREAM_STANDIN_FALLBACK + seat))
 
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, view: JSONObject, legal: list[str]) -> str:
         try:
             move = self.bot.choose(view, legal)
             if move in legal:
@@ -97,7 +98,7 @@ class BotSeat:
     def mover(self) -> BotSeat:
         return self
 
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, view: JSONObject, legal: list[str]) -> str:
         return self.bot.choose(view, legal)
 
 

@@ -46,6 +46,8 @@ from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from mauseloch.core.shapes import JSONObject, OptionDict
+
 metadata = MetaData()
 
 T = TypeVar("T")
@@ -153,22 +155,22 @@ class TableRow:
     game: str
     title: str
     players: int
-    options: dict[str, Any]
+    options: OptionDict
     seed: int
     deck: list[str]
     status: str
     created: dt.datetime
     seats: list[SeatRow] = field(default_factory=list)
     moves: list[list[Any]] = field(default_factory=list)  # [seat, move] or [seat, move, ms]
-    result: dict[str, Any] | None = None
+    result: JSONObject | None = None
     clock: str = "off"
-    deadlines: list[dict[str, Any]] = field(default_factory=list)
+    deadlines: list[JSONObject] = field(default_factory=list)
     next_id: str | None = None
     by: list[str | None] = field(default_factory=list)  # per move: None (the seat's own player) or "stand-in"
     public: bool = False  # listed in the lobby, and anyone may join; else only through the invite link
     invite_hash: str | None = None
-    referee: dict[int, dict[str, Any]] = field(default_factory=dict)  # move index -> its window's log entry
-    match: dict[str, Any] | None = None  # a deal of a match (server/family.py), else None
+    referee: dict[int, JSONObject] = field(default_factory=dict)  # move index -> its window's log entry
+    match: JSONObject | None = None  # a deal of a match (server/family.py), else None
     joined: dt.datetime | None = None  # waiting for players: created or last joined then (None: ``created``)
 
     @property
@@ -724,7 +726,7 @@ class Store:
             )
 
     @hot_write
-    def set_status(self, table_id: str, status: str, result: dict[str, Any] | None = None) -> Plan:
+    def set_status(self, table_id: str, status: str, result: JSONObject | None = None) -> Plan:
         if status == "over":
             return [("status_over", {"table_id": table_id, "status": status, "finished": now(), "result": result})]
         return [("status", {"table_id": table_id, "status": status})]
@@ -738,8 +740,8 @@ class Store:
         move: str,
         ms: int | None = None,
         by: str | None = None,
-        deadlines: list[dict[str, Any]] | None = None,
-        referee: dict[str, Any] | None = None,
+        deadlines: list[JSONObject] | None = None,
+        referee: JSONObject | None = None,
     ) -> Plan:
         """Store the move played at ``version``, with the table's deadlines from then on when
         given (in the move's row: one statement); a second move for the same version raises
@@ -759,7 +761,7 @@ class Store:
         return [("move", values)]  # alone in its plan: a version stored first skips nothing else
 
     @hot_write
-    def set_deadlines(self, table_id: str, deadlines: list[dict[str, Any]]) -> Plan:
+    def set_deadlines(self, table_id: str, deadlines: list[JSONObject]) -> Plan:
         return [("deadlines", {"table_id": table_id, "deadlines": deadlines})]
 
     @hot_write
@@ -839,7 +841,7 @@ def _table_row(row: Any, seat_rows: list[Any], move_rows: list[Any]) -> TableRow
     ]
     moves: list[list[Any]] = []
     by: list[str | None] = []
-    referee: dict[int, dict[str, Any]] = {}
+    referee: dict[int, JSONObject] = {}
     # the table's deadlines: those written with the table, unless a move stored after them
     # carries its own (a table's writes are in order, so the later one holds)
     deadlines = row["deadlines"]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from mauseloch.core.engine import Game
+from mauseloch.core.shapes import JSONObject
 from mauseloch.server.clock import Deadlines
 from mauseloch.server.hub import Connection, Hub
 from mauseloch.server.seats import Controller, Person
@@ -43,7 +44,7 @@ class Table(Protocol):
     store: Store
     hub: Hub
     game: Game
-    events: list[dict[str, Any]]
+    events: list[JSONObject]
     version: int
     seq: int
     seats: list[Controller]
@@ -111,7 +112,7 @@ class Table(Protocol):
         move: str,
         by: str | None,
         ms: int | None = None,
-        referee: dict[str, Any] | None = None,
+        referee: JSONObject | None = None,
         play: Callable[[], Any] | None = None,
     ) -> None:
         """Store, play and publish a legal move (moves.py); the lock is held."""
@@ -139,7 +140,7 @@ class Table(Protocol):
 
     def publish_snapshots(self) -> None: ...
 
-    def publish_update(self, new: list[dict[str, Any]], by: str | None) -> None: ...
+    def publish_update(self, new: list[JSONObject], by: str | None) -> None: ...
 
     def write_later(self, what: str, fn: Callable[..., Any], *args: Any) -> None: ...
 

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from mauseloch import IllegalMove
 from mauseloch.core.engine import Game, game_info
+from mauseloch.core.shapes import JSONObject
 from mauseloch.server.clock import Deadline, clock_seconds, wall
 from mauseloch.server.hub import Connection
 from mauseloch.server.protocol import ErrorCode, ProtocolError
@@ -29,12 +30,12 @@ from mauseloch.server.table.work import unbroken
 log = logging.getLogger("mauseloch.server")
 
 
-def refusal_params(exc: IllegalMove) -> dict[str, Any]:
+def refusal_params(exc: IllegalMove) -> dict[str, object]:
     """The placeholders of a refusal that a page words (not the list of legal moves: the view has it)."""
     return {k: v for k, v in exc.params.items() if k != "moves"}
 
 
-def refusals(game: Game, seat: int | None) -> dict[str, dict[str, Any]]:
+def refusals(game: Game, seat: int | None) -> dict[str, JSONObject]:
     """For the seat to move in a game whose hand cards are moves: why each card of its hand that is
     no legal move now is refused, card -> the engine's refusal key and placeholders
     (``IllegalMove.reason``/``params``), so the page says why at once when the card is tapped, in
@@ -46,7 +47,7 @@ def refusals(game: Game, seat: int | None) -> dict[str, dict[str, Any]]:
     if not hand:
         return {}
     playable = {m.partition(":")[0] for m in legal}
-    refused: dict[str, dict[str, Any]] = {}
+    refused: dict[str, JSONObject] = {}
     for card in hand:
         if card in playable:
             continue
@@ -140,7 +141,7 @@ class Moves:
         move: str,
         by: str | None,
         ms: int | None = None,
-        referee: dict[str, Any] | None = None,
+        referee: JSONObject | None = None,
         play: Callable[[], Any] | None = None,
     ) -> None:
         """Store and play ``move`` (a legal move in canonical spelling), then publish it.

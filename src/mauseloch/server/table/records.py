@@ -11,6 +11,7 @@ from typing import Any
 import mauseloch
 from mauseloch.core.engine import Game
 from mauseloch.core.record import played
+from mauseloch.core.shapes import JSONObject
 from mauseloch.server.storage import TableRow
 
 
@@ -19,7 +20,7 @@ def new_game_of(row: TableRow) -> Game:
     return mauseloch.new_game(row.game, players=row.players, seed=row.seed, options=row.options, deck=row.deck)
 
 
-def build(row: TableRow) -> tuple[Game, list[dict[str, Any]]]:
+def build(row: TableRow) -> tuple[Game, list[JSONObject]]:
     """The game a stored table describes, every stored move replayed, and its events (those of
     moves a stand-in played marked ``"by": "stand-in"``)."""
     game = new_game_of(row)
@@ -31,13 +32,13 @@ def build(row: TableRow) -> tuple[Game, list[dict[str, Any]]]:
     return game, events
 
 
-def marked(events: list[dict[str, Any]], by: str | None) -> list[dict[str, Any]]:
+def marked(events: list[JSONObject], by: str | None) -> list[JSONObject]:
     """``events`` of a move ``by`` a stand-in, say, each marked so."""
     # an event with a ``by`` of its own (Mausgeflippt's mouse_won: catch or flip) keeps it
     return [e if "by" in e else {**e, "by": by} for e in events] if by is not None else events
 
 
-def record_of(row: TableRow) -> dict[str, Any]:
+def record_of(row: TableRow) -> JSONObject:
     """The game's record plus ``played_by``: per move, who played it ("person", "bot" or
     "stand-in"). ``mauseloch.replay`` reads the record as usual and ignores the extra key."""
     game = new_game_of(row)
@@ -53,13 +54,13 @@ def record_of(row: TableRow) -> dict[str, Any]:
     return record
 
 
-def replay_frames(row: TableRow) -> list[dict[str, Any]]:
+def replay_frames(row: TableRow) -> list[JSONObject]:
     """One frame per position of a finished game, every hand visible, with the events that led to it."""
     game = new_game_of(row)
 
     has_hands = "hand" in game.view(0)  # Aus die Maus! has face-down stacks nobody sees, not hands
 
-    def frame(move: list[Any] | None, seen: int) -> tuple[dict[str, Any], int]:
+    def frame(move: list[Any] | None, seen: int) -> tuple[JSONObject, int]:
         view = game.view(None)
         if has_hands and "hands" not in view:
             view["hands"] = [game.view(s)["hand"] for s in range(game.players)]

@@ -7,10 +7,10 @@ the presence its owner last published, or what the stored row says (:func:`store
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from mauseloch.core.engine import game_info
 from mauseloch.core.match import player_in_deal
+from mauseloch.core.shapes import JSONObject
 from mauseloch.server.family import deal_code, match_state
 from mauseloch.server.storage import TableRow
 
@@ -18,7 +18,7 @@ from mauseloch.server.storage import TableRow
 SeatPresence = tuple[str, bool]
 
 
-def table_summary(row: TableRow, version: int, presence: Sequence[SeatPresence]) -> dict[str, Any]:
+def table_summary(row: TableRow, version: int, presence: Sequence[SeatPresence]) -> JSONObject:
     deal = row.match["deal"] if row.match else 0
     return {
         "id": row.id,
