@@ -23,6 +23,14 @@ log = logging.getLogger("mauseloch.server")
 T = TypeVar("T")
 
 
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 class WriteQueue:
     """The writes of table ``table`` to ``store``, one after the other."""
 
@@ -34,9 +42,10 @@ class WriteQueue:
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` on the store, awaited, after every earlier write of this table (a move,
         a seat taken, a table loaded again): on a database server in a worker thread, so the
-        event loop serves other tables meanwhile (Store.call)."""
+        event loop serves other tables meanwhile (Store.call). On SQLite the store itself keeps
+        every call in the order made (one connection), and a move joins its tick's group commit."""
         if self.store.local:
-            return fn(*args)
+            return await self.store.call(fn, *args)
         return await asyncio.shield(self._queue(fn, *args))
 
     def write_later(self, what: str, fn: Callable[..., Any], *args: Any) -> None:
@@ -46,7 +55,10 @@ class WriteQueue:
         seat tokens, a game starting) is written with :meth:`write`."""
         try:
             if self.store.local:
-                fn(*args)
+                if getattr(fn, "plan", None) is not None and _loop_running():  # into the tick's group commit
+                    self.store.send(fn, *args).add_done_callback(lambda f: self._failed(what, f))
+                else:
+                    fn(*args)
                 return
             asyncio.get_running_loop()
         except SQLAlchemyError:
