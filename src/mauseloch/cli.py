@@ -306,6 +306,7 @@ COMMANDS: tuple[tuple[str, str, Any], ...] = (
 for group, name, target in COMMANDS:
     function = importlib.import_module(target).command if isinstance(target, str) else target
     (play_app if group == "play" else app).command(name)(function)
+importlib.import_module("mauseloch.server.botcli").register(app)  # bot-token, bot connect
 
 
 def main() -> None:

@@ -19,6 +19,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from mauseloch.locale import strings_module
+from mauseloch.server.botapi.routes import routes as bot_api_routes
 from mauseloch.server.clock import GRACE_LEFT, GRACE_LOST
 from mauseloch.server.errors import error_response
 from mauseloch.server.family import api_match_record, api_rules
@@ -414,6 +415,7 @@ def create_app(
         Route("/t/{table_id}", table_page),
         Route("/replay/{table_id}", replay_page),
         WebSocketRoute("/ws/{table_id}", table_socket),
+        *bot_api_routes(),  # programs playing seats: docs/bot-api.md
         Route("/static/js/strings.js", strings_js),
         Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
         Mount("/", StaticFiles(directory=web, check_dir=False), name="web"),

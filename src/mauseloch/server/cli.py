@@ -14,6 +14,7 @@ from mauseloch.server.limits import Limits, http_protocol
 
 EXIT_BAD_ARGUMENTS = 2
 DEFAULT_LIMITS = Limits()
+SHUTDOWN_GRACE = 3  # seconds open HTTP streams get to end before a stopping server cancels them
 
 
 def _refuse(message: str) -> typer.Exit:
@@ -261,5 +262,6 @@ def command(
         http=http_protocol(app.state.guard),
         loop="mauseloch.server.listen:new_loop",  # accepts new connections in batches (listen.py)
         ws="mauseloch.server.listen:DirectWebSocket",  # writes a message's frame at once (listen.py)
+        timeout_graceful_shutdown=SHUTDOWN_GRACE,  # the Bot API's streams never end on their own
     )
     uvicorn.Server(config).run(sockets=[sock])

@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse, Response
 import mauseloch
 from mauseloch.bots import bot_kinds
 from mauseloch.core.engine import GameInfo, game_info
+from mauseloch.server.botapi.online import ONLINE_BOT, OnlineBots
 from mauseloch.server.clock import clock_choices, default_clock
 from mauseloch.server.family import family_setup, match_state, next_deal_row
 from mauseloch.server.handle import TableHandle
@@ -94,6 +95,7 @@ class Lobby:
         self.clock = clock
         self._sweeper: asyncio.Task[None] | None = None
         self._releasing: set[asyncio.Task[None]] = set()  # finished tables waiting for their writes
+        self.online = OnlineBots()  # bots playing through the Bot API, and their challenges
 
     # -- life cycle --------------------------------------------------------------------
     def _session(self, row: TableRow) -> TableSession:
@@ -134,15 +136,18 @@ class Lobby:
         self.hub.close_all(1001)  # going away
 
     # -- creating and joining ----------------------------------------------------------
-    async def create(self, req: CreateTable) -> Created:
-        """A new table; the creator takes its first human seat. A private table (the default) gets
-        an invite secret of its own, separate from every seat's token."""
+    async def create(self, req: CreateTable, bot: str | None = None) -> Created:
+        """A new table; the creator takes its first human seat (``bot``: the online bot that
+        creates it, its own seat). A private table (the default) gets an invite secret of its own,
+        separate from every seat's token. An online-bot seat challenges that bot (botapi)."""
         try:
             info = game_info(req.game)
         except ValueError as exc:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc)) from None
         kinds = web_bots(info.name)
-        humans = [i for i, s in enumerate(req.seats) if s.kind == "human"]
+        # the creator's seat comes first: a person's, or the creating bot's own
+        first_kind = ONLINE_BOT if bot else "human"
+        humans = [i for i, s in enumerate(req.seats) if s.kind == first_kind and (bot is None or s.name == bot)]
         if not humans:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "a table needs at least one human seat")
         seats: list[SeatRow] = []
@@ -155,6 +160,8 @@ class Lobby:
                         ErrorCode.BAD_MESSAGE, f"seat {i}: unknown bot {spec.bot!r}; available: {allowed}"
                     )
                 seats.append(SeatRow(seat=i, kind="bot", name=f"{kind.capitalize()} bot {i + 1}", bot=kind))
+            elif spec.kind == ONLINE_BOT:
+                seats.append(self.online.seat(i, spec.name, bot))
             else:
                 if spec.bot is not None:
                     raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {i}: a human seat has no bot")
@@ -165,10 +172,11 @@ class Lobby:
         except ValueError as exc:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc)) from None
         record = game.record()
+        self.online.check(seats)
         first = humans[0]
-        name = clean_name(req.name, f"Player {first + 1}")
         token = secrets.token_urlsafe(24)
-        seats[first].name = name
+        if seats[first].kind == "human":
+            seats[first].name = clean_name(req.name, f"Player {first + 1}")
         seats[first].token_hash = hash_token(token)
         invite = None if req.public else secrets.token_urlsafe(16)
         row = TableRow(
@@ -179,7 +187,7 @@ class Lobby:
             options=record["options"],
             seed=record["seed"],
             deck=record["deck"],
-            status="playing" if len(humans) == 1 else "waiting",
+            status="playing" if all(s.taken for s in seats) else "waiting",
             created=now(),
             seats=seats,
             clock=req.clock or default_clock(info.name),
@@ -189,7 +197,9 @@ class Lobby:
             joined=self._stamp(),
         )
         await self._insert(row)
-        return Created(await self._open(row), first, token, invite)
+        table = await self._open(row)
+        self.online.created(row, bot or seats[first].name)
+        return Created(table, first, token, invite)
 
     async def _insert(self, row: TableRow) -> None:
         """Store a new table (in a worker thread on a database server); an id that is taken in

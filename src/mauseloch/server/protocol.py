@@ -256,8 +256,9 @@ def encode(msg: ServerMessage | JSONObject) -> str:
 
 
 class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
-    kind: Literal["human", "bot"]
+    kind: Literal["human", "bot", "online-bot"]
     bot: str | None = None
+    name: str | None = None  # an online-bot seat: the bot challenged (server/botapi)
 
 
 class CreateTable(msgspec.Struct, forbid_unknown_fields=True):

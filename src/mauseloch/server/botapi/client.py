@@ -1,0 +1,232 @@
+"""Run a bot against a server through the Bot API (``mauseloch bot connect``), standard library only.
+
+The client keeps the bot's event stream open (reconnecting after a lost connection, waiting longer
+each time up to :data:`MAX_BACKOFF`), accepts every challenge for a game it can play, and plays
+each game it starts in a thread of its own: it reads the seat's game stream and, whenever the
+seat's view says it is to move, asks the bot for a move among the view's legal moves and posts it
+with the version it saw. A move refused as stale is simply followed by the newer update.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
+
+log = logging.getLogger("mauseloch.botclient")
+
+READ_TIMEOUT = 30.0  # seconds without even a keep-alive line: the connection is dead
+MAX_BACKOFF = 30.0
+
+
+class Bot(Protocol):
+    """What the client needs of a bot: a move among ``legal`` for its seat's ``view`` (the same
+    protocol as :class:`mauseloch.bots.Bot`)."""
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str: ...
+
+
+# game, seat, table id -> the bot that plays that seat
+BotFactory = Callable[[str, int, str], Bot]
+
+
+class Refusal(Exception):
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        super().__init__(f"{status}: {body.get('code')}: {body.get('error')}")
+        self.status = status
+        self.body = body
+
+
+class BotClient:
+    """One bot token on one server. ``games``: stop after that many finished games (None: never);
+    ``accept``: which challenges to take (default: every game ``factory`` can play)."""
+
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        factory: BotFactory,
+        *,
+        accept: Callable[[dict[str, Any]], bool] | None = None,
+        games: int | None = None,
+    ) -> None:
+        self.url = url.rstrip("/")
+        self.token = token
+        self.factory = factory
+        self.accept = accept or (lambda challenge: True)
+        self.games = games
+        self.finished = 0
+        self.stop = threading.Event()
+        self._playing: dict[str, threading.Thread] = {}
+        self._lock = threading.Lock()
+
+    # -- HTTP ------------------------------------------------------------------------------
+    def _request(self, method: str, path: str, body: dict[str, Any] | None = None) -> urllib.request.Request:
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/x-ndjson"}
+        if data is not None:
+            headers["Content-Type"] = "application/json"
+        return urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        """POST ``body``; the JSON answer, or :class:`Refusal` with the server's code."""
+        try:
+            with urllib.request.urlopen(self._request("POST", path, body or {}), timeout=READ_TIMEOUT) as resp:
+                answer: dict[str, Any] = json.loads(resp.read() or b"{}")
+                return answer
+        except urllib.error.HTTPError as exc:
+            try:
+                refusal = json.loads(exc.read() or b"{}")
+            except ValueError:
+                refusal = {}
+            raise Refusal(exc.code, refusal) from None
+
+    def lines(self, path: str) -> Iterator[dict[str, Any]]:
+        """The objects of an NDJSON stream (keep-alive lines skipped) until it ends."""
+        try:
+            resp = urllib.request.urlopen(self._request("GET", path), timeout=READ_TIMEOUT)
+        except urllib.error.HTTPError as exc:
+            raise Refusal(exc.code, json.loads(exc.read() or b"{}")) from None
+        with resp:
+            for raw in resp:
+                if self.stop.is_set():
+                    return
+                if raw.strip():
+                    yield json.loads(raw)
+
+    # -- the bot's life --------------------------------------------------------------------
+    def run(self) -> None:
+        """Until stopped (or ``games`` are played): the event stream, reconnecting as needed. A
+        bad or revoked token (401) ends it at once: waiting would not make it good."""
+        backoff = 1.0
+        while not self.stop.is_set():
+            try:
+                for event in self.lines("/api/bot/stream"):
+                    backoff = 1.0
+                    self.on_event(event)
+                    if self.stop.is_set():
+                        break
+            except Refusal as exc:
+                if exc.status == 401:
+                    raise
+                log.warning("event stream refused (%s); again in %.0f s", exc, backoff)
+            except (OSError, ValueError) as exc:
+                log.warning("event stream lost (%s); again in %.0f s", exc, backoff)
+            if self.stop.wait(backoff):
+                break
+            backoff = min(MAX_BACKOFF, backoff * 2)
+        for thread in list(self._playing.values()):
+            thread.join(READ_TIMEOUT)
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "challenge":
+            ch = event["challenge"]
+            verb = "accept" if self.accept(ch) else "decline"
+            try:
+                self.post(f"/api/bot/challenge/{ch['id']}/{verb}")
+            except Refusal as exc:
+                log.warning("challenge %s: %s refused: %s", ch["id"], verb, exc)
+        elif kind == "game_start":
+            self.start_game(str(event["table"]), int(event["seat"]))
+
+    def start_game(self, table: str, seat: int) -> None:
+        with self._lock:
+            if table in self._playing and self._playing[table].is_alive():
+                return
+            thread = threading.Thread(target=self.play, args=(table, seat), name=f"bot-{table}", daemon=True)
+            self._playing[table] = thread
+        thread.start()
+
+    def play(self, table: str, seat: int) -> None:
+        """Play ``seat`` of ``table`` until the game finishes (reconnecting to its stream)."""
+        bot: Bot | None = None
+        backoff = 1.0
+        while not self.stop.is_set():
+            try:
+                for msg in self.lines(f"/api/bot/game/{table}/stream"):
+                    backoff = 1.0
+                    if msg.get("type") == "game_finish":
+                        self._finished()
+                        return
+                    if msg.get("type") not in ("snapshot", "update"):
+                        continue
+                    view = msg["view"]
+                    if bot is None:
+                        bot = self.factory(view["game"], seat, table)
+                    legal = view.get("legal_moves") or []
+                    if view.get("to_move") == seat and legal and not view.get("is_over"):
+                        self._move(table, bot, view, legal, int(msg["version"]))
+            except Refusal as exc:
+                if exc.status in (401, 403, 404):
+                    log.warning("table %s: %s", table, exc)
+                    return
+            except (OSError, ValueError) as exc:
+                log.warning("table %s: stream lost (%s)", table, exc)
+            if self.stop.wait(backoff):
+                return
+            backoff = min(MAX_BACKOFF, backoff * 2)
+
+    def _move(self, table: str, bot: Bot, view: dict[str, Any], legal: list[str], version: int) -> None:
+        choice = bot.choose(view, legal)
+        while not self.stop.is_set():
+            try:
+                self.post(f"/api/bot/game/{table}/move", {"move": choice, "version": version})
+                return
+            except Refusal as exc:
+                if exc.status == 429:  # over the moves a second: wait as told, then the same move
+                    time.sleep(1.0)
+                    continue
+                # stale, not started, not our turn any more: the next update says what now
+                log.info("table %s: move %s refused: %s", table, choice, exc)
+                return
+
+    def _finished(self) -> None:
+        with self._lock:
+            self.finished += 1
+            if self.games is not None and self.finished >= self.games:
+                self.stop.set()
+
+
+def registered(kind: str) -> BotFactory:
+    """A factory of the registered bot ``kind`` (mauseloch.bots), seeded per table and seat."""
+    import zlib
+
+    from mauseloch.bots import make_bot
+
+    def factory(game: str, seat: int, table: str) -> Bot:
+        bot: Bot = make_bot(game, kind, seed=zlib.crc32(f"{table}:{seat}".encode()))
+        return bot
+
+    return factory
+
+
+def from_class(path: str) -> BotFactory:
+    """A factory of a class implementing :class:`Bot`, named ``module:Class`` (or ``file.py:Class``);
+    it is called with ``(game, seat)``, or without arguments if it takes none."""
+    import importlib
+    import importlib.util
+    import inspect
+
+    where, _, name = path.partition(":")
+    if where.endswith(".py"):
+        spec = importlib.util.spec_from_file_location("mauseloch_user_bot", where)
+        if spec is None or spec.loader is None:
+            raise ValueError(f"cannot load {where}")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    else:
+        module = importlib.import_module(where)
+    cls = getattr(module, name or "Bot")
+    takes = len(inspect.signature(cls).parameters)
+
+    def factory(game: str, seat: int, table: str) -> Bot:
+        bot: Bot = cls(game, seat) if takes >= 2 else cls()
+        return bot
+
+    return factory

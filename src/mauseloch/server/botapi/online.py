@@ -1,0 +1,206 @@
+"""The bots online in this process, the challenges waiting for them, and each token's limits.
+
+A bot is online while its event stream (``GET /api/bot/stream``) is open. A table seat of kind
+``online-bot`` challenges that bot; the challenge waits for its answer (accept or decline) for
+:data:`CHALLENGE_SECONDS`, after which it counts as unanswered. The lobby asks this registry for
+the seat (:meth:`OnlineBots.seat`) and hands it every table it created (:meth:`OnlineBots.created`);
+it never imports the routes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from mauseloch.server.limits import Refused
+from mauseloch.server.protocol import ErrorCode, ProtocolError
+from mauseloch.server.storage import SeatRow, TableRow
+
+ONLINE_BOT = "online-bot"  # the seat kind (ml_seats.kind): a person's seat that a program plays
+CHALLENGE_SECONDS = 120.0  # a challenge not answered by then counts as unanswered
+MAX_STREAMS = 16  # open streams (events and games) per token
+MOVES_PER_SECOND = 20  # moves per token and second (a whole second's worth may come at once)
+MAX_OPEN_CHALLENGES = 20  # challenges one bot may have waiting for its answer
+RETRY_AFTER = 1  # seconds a refused move is told to wait (a stream or a challenge: a minute)
+
+ChallengeState = Literal["open", "accepted", "declined", "unanswered"]
+
+
+@dataclass(eq=False)
+class Challenge:
+    id: str
+    bot: str  # the bot challenged
+    table: str
+    seat: int
+    game: str
+    players: int
+    options: dict[str, Any]
+    by: str  # who challenged: the creator's name, or the bot that created the table
+    due: float  # monotonic seconds: unanswered after this
+    state: ChallengeState = "open"
+
+    def public(self) -> dict[str, Any]:
+        """As the challenged bot's event stream says it."""
+        return {
+            "id": self.id,
+            "game": self.game,
+            "players": self.players,
+            "options": self.options,
+            "from": self.by,
+            "table": self.table,
+            "seat": self.seat,
+        }
+
+
+@dataclass(eq=False)
+class Online:
+    """One bot's presence: its open event streams (each a queue of lines) and its games."""
+
+    name: str
+    streams: list[asyncio.Queue[dict[str, Any] | None]] = field(default_factory=list)
+    open_streams: int = 0  # event and game streams together (the per-token cap)
+    moves: deque[float] = field(default_factory=deque)  # moment of each move within the last second
+    games: set[str] = field(default_factory=set)  # tables it sits at that are not over
+
+
+class OnlineBots:
+    """Every bot known to this process since it started, online or not, and the challenges."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.bots: dict[str, Online] = {}
+        self.challenges: dict[str, Challenge] = {}
+        self.clock = clock
+
+    # -- presence ----------------------------------------------------------------------
+    def get(self, name: str) -> Online:
+        bot = self.bots.get(name)
+        if bot is None:
+            bot = self.bots[name] = Online(name)
+        return bot
+
+    def online(self) -> list[str]:
+        """The names of the bots with an event stream open, sorted."""
+        return sorted(b.name for b in self.bots.values() if b.streams)
+
+    def opened(self, name: str) -> Online:
+        """A stream of ``name`` opens; refused over :data:`MAX_STREAMS`."""
+        bot = self.get(name)
+        if bot.open_streams >= MAX_STREAMS:
+            raise Refused(
+                ErrorCode.TOO_MANY_CONNECTIONS, f"more than {MAX_STREAMS} open streams for this token", 429, 60
+            )
+        bot.open_streams += 1
+        return bot
+
+    def closed(self, bot: Online) -> None:
+        bot.open_streams = max(0, bot.open_streams - 1)
+
+    def listen(self, bot: Online) -> asyncio.Queue[dict[str, Any] | None]:
+        """An event stream of ``bot``: the challenges still waiting for it come first."""
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        for ch in self.waiting_for(bot.name):
+            queue.put_nowait({"type": "challenge", "challenge": ch.public()})
+        bot.streams.append(queue)
+        return queue
+
+    def unlisten(self, bot: Online, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+        if queue in bot.streams:
+            bot.streams.remove(queue)
+
+    def tell(self, name: str, event: dict[str, Any]) -> None:
+        """One line to every event stream ``name`` has open."""
+        bot = self.bots.get(name)
+        if bot is not None:
+            for queue in bot.streams:
+                queue.put_nowait(event)
+
+    def count_move(self, bot: Online) -> None:
+        """A move of ``bot``; refused over :data:`MOVES_PER_SECOND`."""
+        t = self.clock()
+        while bot.moves and t - bot.moves[0] >= 1.0:
+            bot.moves.popleft()
+        if len(bot.moves) >= MOVES_PER_SECOND:
+            raise Refused(
+                ErrorCode.RATE_LIMITED, f"more than {MOVES_PER_SECOND} moves a second for this token", 429, RETRY_AFTER
+            )
+        bot.moves.append(t)
+
+    # -- seats and challenges ------------------------------------------------------------
+    def seat(self, index: int, name: str | None, taken_by: str | None = None) -> SeatRow:
+        """The row of seat ``index`` for the online bot ``name`` (the lobby's seat kind
+        ``online-bot``): free until the bot accepts, unless it is ``taken_by`` that bot itself
+        (a bot creating a table). Refused when the bot is not online or has too many challenges."""
+        if not name:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {index}: an online-bot seat needs the bot's name")
+        if name != taken_by:
+            bot = self.bots.get(name)
+            if bot is None or not bot.streams:
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {index}: no bot named {name!r} is online")
+            if len(self.waiting_for(name)) >= MAX_OPEN_CHALLENGES:
+                raise Refused(
+                    ErrorCode.RATE_LIMITED,
+                    f"seat {index}: {name} has {MAX_OPEN_CHALLENGES} challenges waiting",
+                    429,
+                    60,
+                )
+        return SeatRow(seat=index, kind=ONLINE_BOT, name=name, bot=name)
+
+    def created(self, row: TableRow, by: str) -> list[Challenge]:
+        """A table was created: every free online-bot seat challenges its bot."""
+        made: list[Challenge] = []
+        for s in row.seats:
+            if s.kind != ONLINE_BOT or s.bot is None:
+                continue
+            if s.taken:
+                self.get(s.bot).games.add(row.id)
+                continue
+            ch = Challenge(
+                id=secrets.token_urlsafe(9),
+                bot=s.bot,
+                table=row.id,
+                seat=s.seat,
+                game=row.game,
+                players=row.players,
+                options=row.options,
+                by=by,
+                due=self.clock() + CHALLENGE_SECONDS,
+            )
+            self.challenges[ch.id] = ch
+            self.tell(ch.bot, {"type": "challenge", "challenge": ch.public()})
+            made.append(ch)
+        return made
+
+    @staticmethod
+    def check(seats: list[SeatRow]) -> None:
+        """Refuse a table that seats one bot twice (before anything is stored)."""
+        names = [s.bot for s in seats if s.kind == ONLINE_BOT]
+        if len(set(names)) != len(names):
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "a bot takes one seat of a table")
+
+    def state(self, ch: Challenge) -> ChallengeState:
+        if ch.state == "open" and self.clock() > ch.due:
+            ch.state = "unanswered"
+        return ch.state
+
+    def waiting_for(self, name: str) -> list[Challenge]:
+        return [c for c in self.challenges.values() if c.bot == name and self.state(c) == "open"]
+
+    def of_table(self, table: str) -> list[Challenge]:
+        found = [c for c in self.challenges.values() if c.table == table]
+        for c in found:
+            self.state(c)  # an open one past its time is unanswered now
+        return found
+
+    def answer(self, name: str, challenge_id: str) -> Challenge:
+        """The open challenge ``challenge_id`` of bot ``name``; refused when it is not (any more)."""
+        ch = self.challenges.get(challenge_id)
+        if ch is None or ch.bot != name:
+            raise ProtocolError(ErrorCode.NOT_FOUND, "no such challenge for this bot", 404)
+        if self.state(ch) != "open":
+            raise ProtocolError(ErrorCode.TAKEN, f"this challenge is {ch.state} already", 409)
+        return ch

@@ -1,0 +1,307 @@
+"""The Bot API's routes (docs/bot-api.md): NDJSON streams and a few POSTs, each with a bot token.
+
+Every call carries ``Authorization: Bearer TOKEN``; a bad or revoked token is answered 401. A bot's
+game stream is one more connection of the table (``TableHandle.attach``): it gets exactly the
+messages a page of that seat gets, one JSON object a line. A bot's move goes to
+``TableHandle.apply`` like a person's, so the engine and the table decide and refuse as for anyone,
+with the protocol's error codes, and a refused move changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
+
+from mauseloch.server.botapi.online import ONLINE_BOT, Online, OnlineBots
+from mauseloch.server.botapi.tokens import BotTokens
+from mauseloch.server.handle import TableHandle
+from mauseloch.server.hub import Connection
+from mauseloch.server.limits import Refused, refusal_response
+from mauseloch.server.lobby import Lobby, hash_token
+from mauseloch.server.protocol import CreateTable, ErrorCode, ProtocolError, decode_body, encode, error_body
+
+KEEP_ALIVE = 5.0  # seconds between two empty lines on a quiet stream
+LIVE = ("waiting", "playing")
+NDJSON = "application/x-ndjson"
+MAX_BODY = 64 * 1024  # a bot's request body (a move, a challenge) is far smaller
+
+
+class BotMove(msgspec.Struct, forbid_unknown_fields=True):
+    move: str
+    version: int
+
+
+def lobby_of(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+def online_of(request: Request) -> OnlineBots:
+    return lobby_of(request).online
+
+
+def tokens_of(request: Request) -> BotTokens:
+    tokens: BotTokens | None = getattr(request.app.state, "bot_tokens", None)
+    if tokens is None:
+        tokens = request.app.state.bot_tokens = BotTokens(request.app.state.store)
+    return tokens
+
+
+class Unauthorized(Exception):
+    pass
+
+
+async def bot_name(request: Request) -> str:
+    """The bot the request's bearer token opens; :class:`Unauthorized` for none."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("send Authorization: Bearer <bot token>")
+    tokens = tokens_of(request)
+    name = await tokens.store.call(tokens.check, token.strip())
+    if name is None:
+        raise Unauthorized("this bot token is unknown or revoked")
+    return name
+
+
+def unauthorized(message: str) -> Response:
+    return JSONResponse(
+        {"error": message, "code": ErrorCode.BAD_TOKEN}, status_code=401, headers={"WWW-Authenticate": "Bearer"}
+    )
+
+
+async def body(request: Request) -> bytes:
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > MAX_BODY:
+        raise ProtocolError(ErrorCode.TOO_LARGE, f"body over the {MAX_BODY}-byte limit", 413)
+    return await request.body()
+
+
+def answered(handler: Any) -> Any:
+    """A route whose refusals are answered here: 401 for a token, 429 with ``Retry-After`` over a
+    limit, the protocol's error body for everything the table or the engine refused."""
+
+    async def route(request: Request) -> Response:
+        try:
+            response: Response = await handler(request)
+            return response
+        except Unauthorized as exc:
+            return unauthorized(str(exc))
+        except Refused as exc:
+            refusal: Response = refusal_response(exc)
+            return refusal
+        except ProtocolError as exc:
+            return JSONResponse(error_body(exc), status_code=exc.status)
+
+    route.__name__ = handler.__name__
+    route.__doc__ = handler.__doc__
+    return route
+
+
+def line(event: dict[str, Any]) -> str:
+    return encode(event) + "\n"
+
+
+def seat_of_bot(table: TableHandle, name: str) -> int:
+    """The seat ``name`` plays at ``table`` (accepted); refused when it has none there."""
+    for s in table.row.seats:
+        if s.kind == ONLINE_BOT and s.bot == name and s.taken:
+            return s.seat
+    raise ProtocolError(ErrorCode.NOT_SEATED, "this bot has no seat at this table", 403)
+
+
+# -- the event stream ------------------------------------------------------------------------
+async def stream(request: Request) -> Response:
+    """``GET /api/bot/stream``: the bot's challenges and the starts and ends of its games."""
+    name = await bot_name(request)
+    online = online_of(request)
+    lobby = lobby_of(request)
+    bot = online.opened(name)
+    queue = online.listen(bot)
+    for table_id in sorted(bot.games):  # a bot that reconnects learns where it plays
+        table = lobby.tables.get(table_id)
+        if table is not None and table.status in LIVE:
+            queue.put_nowait({"type": "game_start", "table": table_id, "seat": seat_of_bot(table, name)})
+        else:
+            bot.games.discard(table_id)
+            queue.put_nowait({"type": "game_finish", "table": table_id})
+    tokens = tokens_of(request)
+    token = request.headers["authorization"].partition(" ")[2].strip()
+
+    async def lines() -> AsyncIterator[str]:
+        try:
+            while True:
+                try:
+                    event = await asyncio.wait_for(queue.get(), KEEP_ALIVE)
+                except TimeoutError:
+                    if await tokens.store.call(tokens.check, token) != name:
+                        return  # revoked meanwhile: the stream ends
+                    yield "\n"
+                    continue
+                if event is None:
+                    return
+                yield line(event)
+        finally:
+            online.unlisten(bot, queue)
+            online.closed(bot)
+
+    return StreamingResponse(lines(), media_type=NDJSON, headers={"Cache-Control": "no-store"})
+
+
+# -- challenges --------------------------------------------------------------------------------
+async def challenge(request: Request) -> Response:
+    """``POST /api/bot/challenge``: the bot creates a table (the lobby's body, ``POST
+    /api/tables``) with itself in one ``online-bot`` seat; every other online-bot seat is
+    challenged, every human seat is open for people to join."""
+    name = await bot_name(request)
+    req = decode_body(await body(request), CreateTable)
+    created = await lobby_of(request).create(req, bot=name)
+    table = created.table
+    online_of(request).get(name).games.add(table.id)
+    online_of(request).tell(name, {"type": "game_start", "table": table.id, "seat": created.seat})
+    return JSONResponse(
+        {"table": table.id, "seat": created.seat, "status": table.status, "invite": created.invite},
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+async def accept(request: Request) -> Response:
+    """``POST /api/bot/challenge/{id}/accept``: the bot takes its seat; the table starts once every
+    seat is taken."""
+    name = await bot_name(request)
+    online = online_of(request)
+    lobby = lobby_of(request)
+    ch = online.answer(name, request.path_params["challenge_id"])
+    table = await lobby.find(ch.table)
+    if table is None or table.status != "waiting":
+        ch.state = "unanswered"
+        raise ProtocolError(ErrorCode.TAKEN, "this table is not waiting for players any more", 409)
+    seat = table.row.seats[ch.seat]
+    digest = hash_token(secrets.token_urlsafe(24))  # the seat is taken; the bot's token opens it
+    await table.write(lobby.store.set_token, table.id, ch.seat, digest)
+    seat.token_hash = digest
+    ch.state = "accepted"
+    if all(s.taken for s in table.row.seats) and table.row.status == "waiting":
+        table.row.status = "playing"  # at once, as a person's join does
+        await table.write(lobby.store.set_status, table.id, "playing")
+    table.seat_taken(ch.seat)
+    online.get(name).games.add(table.id)
+    online.tell(name, {"type": "game_start", "table": table.id, "seat": ch.seat})
+    return JSONResponse({"ok": True, "table": table.id, "seat": ch.seat})
+
+
+async def decline(request: Request) -> Response:
+    """``POST /api/bot/challenge/{id}/decline``: the seat stays free; the table says so."""
+    name = await bot_name(request)
+    ch = online_of(request).answer(name, request.path_params["challenge_id"])
+    ch.state = "declined"
+    return JSONResponse({"ok": True})
+
+
+async def table_challenges(request: Request) -> Response:
+    """``GET /api/tables/{table_id}/challenges``: each challenged seat's bot and its answer
+    (``open``, ``accepted``, ``declined``, ``unanswered``), for the table's creator."""
+    found = online_of(request).of_table(request.path_params["table_id"])
+    return JSONResponse(
+        {
+            "challenges": [
+                {"id": c.id, "seat": c.seat, "bot": c.bot, "state": c.state}
+                for c in sorted(found, key=lambda c: c.seat)
+            ]
+        },
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+async def bots_online(request: Request) -> Response:
+    """``GET /api/bots/online``: the bots the lobby can seat now."""
+    return JSONResponse({"bots": online_of(request).online()}, headers={"Cache-Control": "no-store"})
+
+
+# -- a game ------------------------------------------------------------------------------------
+async def game_stream(request: Request) -> Response:
+    """``GET /api/bot/game/{table}/stream``: the seat's snapshot, then every message the page of
+    that seat gets, then ``{"type": "game_finish"}``."""
+    name = await bot_name(request)
+    lobby = lobby_of(request)
+    online = online_of(request)
+    found = await lobby.find(request.path_params["table_id"])
+    if found is None:
+        raise ProtocolError(ErrorCode.NOT_FOUND, "no such table", 404)
+    seat = seat_of_bot(found, name)
+    bot = online.opened(name)
+    conn = Connection(seat=seat)
+    table = lobby.hold(found)
+    table.attach(conn)
+    return StreamingResponse(
+        game_lines(lobby, online, bot, table, conn), media_type=NDJSON, headers={"Cache-Control": "no-store"}
+    )
+
+
+async def game_lines(
+    lobby: Lobby, online: OnlineBots, bot: Online, table: TableHandle, conn: Connection
+) -> AsyncIterator[str]:
+    finish = line({"type": "game_finish", "table": table.id})
+    try:
+        while True:
+            try:
+                text = await asyncio.wait_for(conn.outbox.get(), KEEP_ALIVE)
+            except TimeoutError:
+                if table.status not in LIVE:
+                    break
+                yield "\n"
+                continue
+            if text is None:  # the table closed the connection (a new seat token, a shutdown)
+                return
+            yield text + "\n"
+            if conn.outbox.empty() and table.status not in LIVE:
+                break
+        yield finish
+        bot.games.discard(table.id)
+        online.tell(bot.name, {"type": "game_finish", "table": table.id})
+    finally:
+        # like a page that closed: the seat's grace time runs, then a stand-in plays it
+        if lobby.running:
+            table.detach(conn)
+        else:
+            lobby.hub.unsubscribe(table.id, conn)
+        conn.close(1000)
+        lobby.release(table)
+        online.closed(bot)
+
+
+async def move(request: Request) -> Response:
+    """``POST /api/bot/game/{table}/move`` with ``{"move": "7H", "version": V}``: the seat's move
+    built on version ``V``, down the table's one move path."""
+    name = await bot_name(request)
+    online = online_of(request)
+    online.count_move(online.get(name))
+    req = decode_body(await body(request), BotMove)
+    table = await lobby_of(request).find(request.path_params["table_id"])
+    if table is None:
+        raise ProtocolError(ErrorCode.NOT_FOUND, "no such table", 404)
+    seat = seat_of_bot(table, name)
+    if not 0 < len(req.move) <= 100:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "move must be a non-empty string of at most 100 characters")
+    await table.apply(seat, req.move, req.version)
+    return JSONResponse({"ok": True, "version": table.version})
+
+
+def routes() -> list[BaseRoute]:
+    """The Bot API's routes, for the application's route list."""
+    return [
+        Route("/api/bot/stream", answered(stream)),
+        Route("/api/bot/challenge", answered(challenge), methods=["POST"]),
+        Route("/api/bot/challenge/{challenge_id}/accept", answered(accept), methods=["POST"]),
+        Route("/api/bot/challenge/{challenge_id}/decline", answered(decline), methods=["POST"]),
+        Route("/api/bot/game/{table_id}/stream", answered(game_stream)),
+        Route("/api/bot/game/{table_id}/move", answered(move), methods=["POST"]),
+        Route("/api/bots/online", bots_online),
+        Route("/api/tables/{table_id}/challenges", table_challenges),
+    ]

@@ -1,0 +1,324 @@
+"""The Bot API against a real ``mauseloch serve`` process: tokens, challenges, whole games played
+by bots over NDJSON streams, and every refusal (bad or revoked token, another seat, a stale
+version, a flood) leaving the table as it was."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from mauseloch.server.botapi.client import BotClient, registered
+from mauseloch.server.botapi.tokens import BotTokens
+from mauseloch.server.storage import Store
+
+pytestmark = pytest.mark.slow
+
+GUARD = 60.0  # seconds: only so a broken server fails instead of hanging
+
+
+class Server:
+    def __init__(self, base: str, db: str) -> None:
+        self.base = base
+        self.db = db
+        self.http = httpx.Client(base_url=base, trust_env=False, timeout=GUARD)
+
+    def token(self, name: str) -> str:
+        """A new bot token, made by the command a server's admin runs."""
+        out = subprocess.run(
+            [sys.executable, "-m", "mauseloch.cli", "bot-token", "create", "--name", name, "--db", self.db],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        return out.stdout.strip()
+
+    def auth(self, token: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {token}"}
+
+    def online(self) -> list[str]:
+        bots: list[str] = self.http.get("/api/bots/online").json()["bots"]
+        return bots
+
+    def summary(self, table: str) -> dict[str, Any]:
+        answer: dict[str, Any] = self.http.get(f"/api/tables/{table}").json()
+        return answer
+
+
+def wait_for(condition: Callable[[], bool], what: str) -> None:
+    """Until ``condition()`` holds; a failure after :data:`GUARD` seconds says ``what``."""
+    end = time.monotonic() + GUARD
+    while not condition():
+        assert time.monotonic() < end, f"never: {what}"
+        time.sleep(0.05)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db = f"sqlite:///{tmp_path_factory.mktemp('botapi') / 's.db'}"
+    cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--port", "0", "--db", db, "--bot-delay", "0"]
+    cmd += ["--clock-scale", "0.05", "--requests-per-second", "0", "--tables-per-minute", "0"]
+    cmd += ["--open-tables-per-address", "0"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        match = re.match(r"Mauseloch is serving at (http://127\.0\.0\.1:\d+)/", line)
+        assert match, (line, proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
+        yield Server(match.group(1), db)
+    finally:
+        proc.terminate()
+        proc.wait(GUARD)
+
+
+class Events:
+    """A bot's event stream read in a thread: each object in ``got``."""
+
+    def __init__(self, server: Server, token: str) -> None:
+        self.got: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.status = 0
+        self._thread = threading.Thread(target=self._read, args=(server, token), daemon=True)
+        self._thread.start()
+
+    def _read(self, server: Server, token: str) -> None:
+        # the server stops at the end of the module, under a stream still open
+        stream = server.http.stream("GET", "/api/bot/stream", headers=server.auth(token))
+        with contextlib.suppress(httpx.HTTPError), stream as resp:
+            self.status = resp.status_code
+            for raw in resp.iter_lines():
+                if raw.strip():
+                    self.got.put(json.loads(raw))
+
+    def next(self, kind: str) -> dict[str, Any]:
+        while True:
+            event = self.got.get(timeout=GUARD)
+            if event["type"] == kind:
+                return event
+
+
+class GameStream:
+    """A bot's game stream read in a thread: each object in ``lines``, until ``game_finish``."""
+
+    def __init__(self, server: Server, token: str, table: str) -> None:
+        self.lines: list[dict[str, Any]] = []
+        self._thread = threading.Thread(target=self._read, args=(server, token, table), daemon=True)
+        self._thread.start()
+
+    def _read(self, server: Server, token: str, table: str) -> None:
+        stream = server.http.stream("GET", f"/api/bot/game/{table}/stream", headers=server.auth(token))
+        with contextlib.suppress(httpx.HTTPError), stream as resp:
+            for raw in resp.iter_lines():
+                if raw.strip():
+                    self.lines.append(json.loads(raw))
+                    if self.lines[-1]["type"] == "game_finish":
+                        return
+
+    def join(self) -> None:
+        self._thread.join(GUARD)
+        assert not self._thread.is_alive(), "the game stream never finished"
+
+
+def playing(server: Server, token: str, kind: str, games: int = 1) -> tuple[BotClient, threading.Thread]:
+    """A bot of ``kind`` run by the Bot API client in a thread, until it played ``games``."""
+    client = BotClient(server.base, token, registered(kind), games=games)
+    thread = threading.Thread(target=client.run, daemon=True)
+    thread.start()
+    return client, thread
+
+
+def finish(client: BotClient, thread: threading.Thread) -> None:
+    thread.join(GUARD)
+    assert not thread.is_alive(), "the bot never finished its game"
+
+
+def test_a_token_opens_the_api_until_it_is_revoked(server: Server) -> None:
+    token = server.token("lifecycle")
+    assert token.startswith("mlb_")
+    listed = subprocess.run(
+        [sys.executable, "-m", "mauseloch.cli", "bot-token", "list", "--db", server.db],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert re.search(r"^lifecycle\tactive\t", listed, re.M)
+    assert token not in listed  # shown once, stored hashed
+    stored = [e for e in BotTokens(Store(server.db)).list() if e.name == "lifecycle"]
+    assert stored and not stored[0].revoked
+
+    events = Events(server, token)
+    wait_for(lambda: "lifecycle" in server.online(), "the bot shows as online")
+    assert events.status == 200
+
+    bad = server.http.get("/api/bot/stream", headers=server.auth("mlb_not-a-token"))
+    assert bad.status_code == 401 and bad.json()["code"] == "bad_token"
+    assert server.http.post("/api/bot/game/x/move", json={"move": "draw", "version": 0}).status_code == 401
+
+    subprocess.run(
+        [sys.executable, "-m", "mauseloch.cli", "bot-token", "revoke", "lifecycle", "--db", server.db], check=True
+    )
+    revoked = server.http.post("/api/bot/challenge", headers=server.auth(token), json={"game": "mau-mau", "seats": []})
+    assert revoked.status_code == 401 and revoked.json()["code"] == "bad_token"
+    # the open stream ends at its next keep-alive: the bot is no longer online
+    wait_for(lambda: "lifecycle" not in server.online(), "a revoked bot drops offline")
+
+
+@pytest.mark.parametrize("game", ["mau-mau", "aus-die-maus"])
+def test_two_bots_play_a_whole_game_through_the_api(server: Server, game: str) -> None:
+    a, b = f"{game}-a", f"{game}-b"
+    ta, tb = server.token(a), server.token(b)
+    bot_a, thread_a = playing(server, ta, "random")
+    bot_b, thread_b = playing(server, tb, "random")
+    wait_for(lambda: {a, b} <= set(server.online()), "both bots online")
+    seats = [{"kind": "online-bot", "name": a}, {"kind": "online-bot", "name": b}]
+    # no turn clock: a stand-in never plays a seat, however slowly this machine runs the bots
+    created = bot_a.post("/api/bot/challenge", {"game": game, "seats": seats, "clock": "off"})
+    table = created["table"]
+    assert created["seat"] == 0 and created["status"] == "waiting"  # until b accepts
+    finish(bot_a, thread_a)
+    finish(bot_b, thread_b)
+    summary = server.summary(table)
+    assert summary["status"] == "over"
+    assert [s["kind"] for s in summary["seats"]] == ["online-bot", "online-bot"]
+    assert [s["bot"] for s in summary["seats"]] == [a, b]  # shown as bots, with their names
+    record = server.http.get(f"/api/tables/{table}/record").json()
+    assert record["moves"] and "stand-in" not in record.get("played_by", [])
+    challenges = server.http.get(f"/api/tables/{table}/challenges").json()["challenges"]
+    assert [(c["bot"], c["state"]) for c in challenges] == [(b, "accepted")]
+
+
+def hello(ws: Any, token: str, seat: int) -> dict[str, Any]:
+    ws.send(json.dumps({"type": "hello", "token": token, "seat": seat}))
+    return frame(ws)
+
+
+def frame(ws: Any, kinds: tuple[str, ...] = ("snapshot", "update")) -> dict[str, Any]:
+    while True:
+        got: dict[str, Any] = json.loads(ws.recv(timeout=GUARD))
+        if got["type"] in kinds:
+            return got
+
+
+def test_a_person_plays_a_bot_that_accepted_the_lobby_s_challenge(server: Server) -> None:
+    ta = server.token("lobby-bot")
+    bot, thread = playing(server, ta, "heuristic")
+    wait_for(lambda: "lobby-bot" in server.online(), "the bot is online")
+    seats = [{"kind": "human"}, {"kind": "online-bot", "name": "lobby-bot"}]
+    created = server.http.post("/api/tables", json={"game": "mau-mau", "seats": seats, "name": "Ada", "clock": "off"})
+    created = created.json()
+    table, token = created["table"], created["token"]
+    ws_url = server.base.replace("http://", "ws://") + f"/ws/{table}"
+    with connect(ws_url) as ws:
+        state = hello(ws, token, 0)
+        while not state["view"]["is_over"]:
+            view = state["view"]
+            if view["to_move"] == 0 and view["legal_moves"]:  # refused until the bot accepted
+                ws.send(json.dumps({"type": "move", "move": view["legal_moves"][0], "version": state["version"]}))
+            state = frame(ws)
+    finish(bot, thread)
+    assert server.summary(table)["status"] == "over"
+    record = server.http.get(f"/api/tables/{table}/record").json()
+    assert {m[0] for m in record["moves"]} == {0, 1}  # both played, neither through a stand-in
+    assert set(record["played_by"]) == {"person"}
+
+
+def test_refusals_leave_the_table_as_it_was(server: Server) -> None:
+    ta, tb = server.token("strict-a"), server.token("strict-b")
+    Events(server, ta)
+    eb = Events(server, tb)
+    wait_for(lambda: {"strict-a", "strict-b"} <= set(server.online()), "both bots online")
+    seats = [{"kind": "online-bot", "name": "strict-a"}, {"kind": "online-bot", "name": "strict-b"}]
+    body = {"game": "mau-mau", "seats": seats, "clock": "off"}
+    made = server.http.post("/api/bot/challenge", headers=server.auth(ta), json=body)
+    table = made.json()["table"]
+    ch = eb.next("challenge")["challenge"]
+    assert ch["game"] == "mau-mau" and ch["from"] == "strict-a" and ch["players"] == 2
+    # a move before the table starts is refused
+    early = server.http.post(
+        f"/api/bot/game/{table}/move", headers=server.auth(ta), json={"move": "draw", "version": 0}
+    )
+    assert early.status_code == 400 and early.json()["code"] == "not_started"
+    assert (
+        server.http.post(f"/api/bot/challenge/{ch['id']}/accept", headers=server.auth(tb), json={}).status_code == 200
+    )
+    assert eb.next("game_start")["table"] == table
+    # both bots hold their game streams open: nobody's grace time runs, no stand-in moves
+    streams = [GameStream(server, ta, table), GameStream(server, tb, table)]
+    wait_for(lambda: all(g.lines for g in streams), "both game streams start with a snapshot")
+    assert [g.lines[0]["seat"] for g in streams] == [0, 1]
+    views = [[m["view"] for m in g.lines if "view" in m][-1] for g in streams]
+    assert views[0]["legal_moves"] and not views[1].get("legal_moves")  # only the seat to move has moves
+    assert views[0]["hand"] != views[1]["hand"] and "hands" not in views[1]  # each its own hand only
+    # the challenge is answered: a second answer is refused
+    again = server.http.post(f"/api/bot/challenge/{ch['id']}/decline", headers=server.auth(tb), json={})
+    assert again.status_code == 409
+    before = server.summary(table)
+    assert before["status"] == "playing" and before["version"] == 0
+    # seat 0 moves first: strict-b's move is for a seat that is not to move
+    other = server.http.post(
+        f"/api/bot/game/{table}/move", headers=server.auth(tb), json={"move": "draw", "version": 0}
+    )
+    assert other.status_code == 400 and other.json()["code"] == "not_your_turn"
+    stale = server.http.post(
+        f"/api/bot/game/{table}/move", headers=server.auth(ta), json={"move": "draw", "version": 7}
+    )
+    assert stale.status_code == 400 and stale.json()["code"] == "stale"
+    illegal = server.http.post(
+        f"/api/bot/game/{table}/move", headers=server.auth(ta), json={"move": "ZZ", "version": 0}
+    )
+    assert illegal.status_code == 400 and illegal.json()["code"] in ("illegal", "bad_message")
+    stranger = server.token("strict-c")
+    seated = server.http.post(
+        f"/api/bot/game/{table}/move", headers=server.auth(stranger), json={"move": "draw", "version": 0}
+    )
+    assert seated.status_code == 403 and seated.json()["code"] == "not_seated"
+    after = server.summary(table)
+    assert after["version"] == before["version"] and after["status"] == "playing"
+
+    # a flood: more moves a second than a token may send are answered 429 with Retry-After
+    codes = []
+    for _ in range(40):
+        r = server.http.post(
+            f"/api/bot/game/{table}/move", headers=server.auth(tb), json={"move": "draw", "version": 0}
+        )
+        codes.append(r.status_code)
+        if r.status_code == 429:
+            assert int(r.headers["Retry-After"]) >= 1 and r.json()["code"] == "rate_limited"
+            break
+    assert codes[-1] == 429 and set(codes[:-1]) == {400}
+    assert server.summary(table)["version"] == before["version"]
+
+
+def test_a_silent_bot_gets_the_turn_clock_and_a_stand_in(server: Server) -> None:
+    token = server.token("silent")
+    events = Events(server, token)
+    wait_for(lambda: "silent" in server.online(), "the bot is online")
+    seats = [{"kind": "online-bot", "name": "silent"}, {"kind": "bot", "bot": "random"}]
+    made = server.http.post(
+        "/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}, *seats], "clock": "fast"}
+    ).json()
+    table = made["table"]
+    ch = events.next("challenge")["challenge"]
+    assert ch["seat"] == 1
+    server.http.post(f"/api/bot/challenge/{ch['id']}/accept", headers=server.auth(token), json={}).raise_for_status()
+    # the person leaves at once: stand-ins and the turn clock play both people's seats; the bot
+    # holds its game stream open and never moves
+    stream = GameStream(server, token, table)
+    ws_url = server.base.replace("http://", "ws://") + f"/ws/{table}"
+    with connect(ws_url) as ws:
+        hello(ws, made["token"], 0)
+        ws.send(json.dumps({"type": "leave"}))
+    stream.join()
+    lines = stream.lines
+    assert lines[0]["type"] == "snapshot" and lines[0]["seat"] == 1
+    assert lines[-1] == {"type": "game_finish", "table": table}
+    assert server.summary(table)["status"] == "over"
+    record = server.http.get(f"/api/tables/{table}/record").json()
+    by = record.get("played_by", [])
+    assert by and "stand-in" in by  # the bot's turns were played for it
