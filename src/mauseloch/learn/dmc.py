@@ -34,11 +34,12 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 from numba import njit
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.kernels import maumau as K
 from mauseloch.learn.policy import BASE_FEATURES, NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features
 from mauseloch.study.plots import plot_learning_curve
@@ -110,6 +111,32 @@ def heuristic_rows(ints: np.ndarray, opts: np.ndarray, rows: np.ndarray, gens: n
         out[k] = K._move_heuristic(ints[k], n, opts, gens[k])
 
 
+class Counters(TypedDict):
+    """How far a run has come (kept in its checkpoint, written with every evaluation)."""
+
+    games: int
+    transitions: int
+    updates: int
+    cpu: float  # seconds of CPU time
+    wall: float  # seconds
+    resumes: int
+
+
+class Batch(TypedDict):
+    """One batch of games at one player count, with the learner's pending transitions."""
+
+    players: int
+    batch: K.MauMauBatch
+    ctrl: np.ndarray  # per game and seat: who plays it (LEARNER, HEURISTIC, SNAPSHOT)
+    snap: np.ndarray  # per game: which league snapshot plays the SNAPSHOT seats
+    gens: np.ndarray  # per game: its generator's state
+    p_obs: np.ndarray  # per game: the learner's observations so far
+    p_mask: np.ndarray
+    p_act: np.ndarray
+    p_seat: np.ndarray
+    p_n: np.ndarray  # per game: how many transitions are pending
+
+
 def _gens(count: int, seed: int) -> np.ndarray:
     gens = np.zeros((count, 3), dtype=np.uint64)
     gens[:, 0] = np.random.default_rng(seed).integers(0, 2**63, count, dtype=np.uint64)
@@ -120,7 +147,7 @@ def _random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(rng.random(masks.shape) * masks, axis=1)
 
 
-def evaluate(policy: QPolicy, players: int, deals: int, seed: int) -> dict[str, Any]:
+def evaluate(policy: QPolicy, players: int, deals: int, seed: int) -> JSONObject:
     """The greedy ``policy`` on one seat against the heuristic on the others, every deal of
     ``MauMauBatch(deals, players, seed)`` once from every seat: its win share (rank 1) with a
     95 % interval over deals."""
@@ -192,7 +219,7 @@ class Trainer:
         self.train_step = jax.jit(train_step)
         self.rng = np.random.default_rng(config.seed)
         self.league: list[QPolicy] = []
-        self.counters: dict[str, Any] = {
+        self.counters: Counters = {
             "games": 0,
             "transitions": 0,
             "updates": 0,
@@ -256,7 +283,7 @@ class Trainer:
 
     # ------------------------------------------------------------------ play
 
-    def _new_tables(self, b: dict[str, Any], slots: np.ndarray) -> None:
+    def _new_tables(self, b: Batch, slots: np.ndarray) -> None:
         """Draw the table of each game just dealt in ``slots``."""
         n = b["players"]
         probs = np.array(self.config.tables, dtype=np.float64)
@@ -275,14 +302,14 @@ class Trainer:
                 b["snap"][k] = self.rng.integers(len(self.league))
         del n
 
-    def _make_batches(self) -> list[dict[str, Any]]:
+    def _make_batches(self) -> list[Batch]:
         batches = []
         seed = self.config.seed * 1_000_003 + self.counters["resumes"] * 7919
         for i, (players, slots) in enumerate(sorted(self.config.games.items())):
             n = int(players)
             batch = K.MauMauBatch(int(slots), players=n, seed=seed + i)
             length = 400
-            b = {
+            b: Batch = {
                 "players": n,
                 "batch": batch,
                 "ctrl": np.zeros((slots, K.MAX_PLAYERS), dtype=np.int8),
@@ -313,7 +340,7 @@ class Trainer:
         share = self.config.rank_share
         return ((1 - share) * win + share * rank_reward)[seats].astype(np.float32)
 
-    def _step_all(self, batches: list[dict[str, Any]]) -> None:
+    def _step_all(self, batches: list[Batch]) -> None:
         """One decision in every game of every batch."""
         obs = np.concatenate([b["batch"].obs for b in batches])
         masks = np.concatenate([b["batch"].masks for b in batches])
@@ -368,7 +395,7 @@ class Trainer:
 
     # ------------------------------------------------------------------ the run
 
-    def evaluate_now(self) -> dict[str, Any]:
+    def evaluate_now(self) -> JSONObject:
         policy = self.policy()
         c = self.config
         two = evaluate(policy, 2, c.eval_deals_2, c.eval_seed)
@@ -385,7 +412,7 @@ class Trainer:
         plot_learning_curve(self.run_dir)
         return entry
 
-    def run(self, minutes: float | None = None, on_progress: Callable[[dict[str, Any]], None] | None = None) -> None:
+    def run(self, minutes: float | None = None, on_progress: Callable[[JSONObject], None] | None = None) -> None:
         """Train until the run's CPU time reaches ``minutes`` (the config's by default), evaluating,
         snapshotting into the league and checkpointing as the config says."""
         c = self.config

@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse, Response
 from mauseloch.core.dealcode import encode
 from mauseloch.core.match import deal_seed
 from mauseloch.core.record import RECORD_KEYS
+from mauseloch.core.shapes import JSONObject
 from mauseloch.locale import LANGS, Lang
 from mauseloch.locale.rules import rules_html
 from mauseloch.server.protocol import ErrorCode
@@ -48,7 +49,7 @@ def deal_code(row: Any) -> str | None:
 MATCH_PAUSE = 8.0  # seconds the standings show before the next deal starts (scaled like clocks)
 
 
-def start_match(game: str, seed: int, deals: int, target: int) -> tuple[dict[str, Any], int]:
+def start_match(game: str, seed: int, deals: int, target: int) -> tuple[JSONObject, int]:
     """A new match's JSON and the seed of its first deal; ``ValueError`` for a bad length or a
     game without match play."""
     from mauseloch.core.match import check_length, match_games
@@ -70,7 +71,7 @@ def booked(row: Any) -> list[list[int]]:
     return scores
 
 
-def match_state(row: Any) -> dict[str, Any] | None:
+def match_state(row: Any) -> JSONObject | None:
     """What the page shows of a match: which deal, the standings by name, whether it is over."""
     from mauseloch.core.match import ends_after, player_in_deal, seat_in_deal, standings_of
 
@@ -150,7 +151,7 @@ async def api_match_record(request: Request) -> Response:
     return JSONResponse(await lobby.store.call(match_record, lobby, table.row), headers=headers)
 
 
-def match_record(lobby: Any, row: Any) -> dict[str, Any]:
+def match_record(lobby: Any, row: Any) -> JSONObject:
     """The whole match as one record (mauseloch.core.match): every deal's table, in order."""
     info = row.match
     rows = [lobby.store.load_table(table_id) for table_id in info.get("tables", [])] + [row]
@@ -161,7 +162,7 @@ def match_record(lobby: Any, row: Any) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def family_setup(game: str, players: int, req: Any) -> tuple[int | None, dict[str, Any], dict[str, Any] | None]:
+def family_setup(game: str, players: int, req: Any) -> tuple[int | None, JSONObject, JSONObject | None]:
     """A new table's seed, options and match from the create form: a deal code names the seed
     and options (and must fit the game and the seats); ``deals``/``target`` make it a match.
     ``ValueError`` says what does not fit."""
@@ -169,7 +170,7 @@ def family_setup(game: str, players: int, req: Any) -> tuple[int | None, dict[st
     from mauseloch.core.engine import check_seed
 
     seed: int | None = None
-    options: dict[str, Any] = dict(req.options)
+    options: JSONObject = dict(req.options)
     if req.deal:
         named = decode(req.deal)
         if named.game != game:

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 from mauseloch import event_for
 from mauseloch.core.engine import game_info
+from mauseloch.core.shapes import JSONObject
 from mauseloch.server.clock import Deadlines, wall
 from mauseloch.server.family import deal_ended, match_state
 from mauseloch.server.hub import Connection, Hub
@@ -154,12 +155,12 @@ class TableSession:
         return self.bots.task
 
     # -- what everyone sees -----------------------------------------------------------------
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JSONObject:
         return table_summary(self.row, self.version, [(c.presence, c.stand_in) for c in self.seats])
 
-    def live(self) -> dict[str, Any]:
+    def live(self) -> JSONObject:
         """What changes without a move: presence, stand-ins, the running clock, rematch votes."""
-        deadline: dict[str, Any] | None = None
+        deadline: JSONObject | None = None
         seat = self.game.to_move
         turn = self.deadlines.get("turn")
         bot_due = self.bots.due
@@ -189,7 +190,7 @@ class TableSession:
         }
 
     # -- the one place that decides what a seat sees ----------------------------------------
-    def _events_for(self, events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    def _events_for(self, events: list[JSONObject], seat: int | None) -> list[JSONObject]:
         return [e for e in (event_for(ev, seat) for ev in events) if e is not None]
 
     def snapshot(self, seat: int | None) -> str:
@@ -206,9 +207,7 @@ class TableSession:
             )
         )
 
-    def _update_for(
-        self, new: list[dict[str, Any]], by: str | None, live: dict[str, Any]
-    ) -> Callable[[int | None], str]:
+    def _update_for(self, new: list[JSONObject], by: str | None, live: JSONObject) -> Callable[[int | None], str]:
         def message(seat: int | None) -> str:
             return encode(
                 Update(
@@ -224,7 +223,7 @@ class TableSession:
 
         return message
 
-    def error(self, code: ErrorCode, message: str, refusal: dict[str, Any] | None = None) -> str:
+    def error(self, code: ErrorCode, message: str, refusal: JSONObject | None = None) -> str:
         return encode(ErrorMsg(version=self.version, seq=self.seq, code=code, message=message, refusal=refusal))
 
     def pong(self) -> str:
@@ -237,7 +236,7 @@ class TableSession:
     def publish_snapshots(self) -> None:
         self.hub.publish(self.id, self.version, self.snapshot)
 
-    def publish_update(self, new: list[dict[str, Any]], by: str | None) -> None:
+    def publish_update(self, new: list[JSONObject], by: str | None) -> None:
         self.hub.publish(self.id, self.version, self._update_for(new, by, self.live()))
 
     # -- life cycle --------------------------------------------------------------------
@@ -357,13 +356,13 @@ class TableSession:
         move: str,
         by: str | None,
         ms: int | None = None,
-        referee: dict[str, Any] | None = None,
+        referee: JSONObject | None = None,
         play: Callable[[], Any] | None = None,
     ) -> None:
         await self.moves.play(seat, move, by, ms, referee, play)
 
     async def play_decided(
-        self, seat: int, move: str, by: str | None, ms: int, referee: dict[str, Any], play: Callable[[], Any]
+        self, seat: int, move: str, by: str | None, ms: int, referee: JSONObject, play: Callable[[], Any]
     ) -> None:
         """Store a reaction window's decision with its log, then ``play`` it (the referee's commit);
         called by reactions.py with the lock held."""
