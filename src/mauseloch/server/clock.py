@@ -23,8 +23,6 @@ from typing import Any, Literal
 from mauseloch.core.engine import CLOCK_SETTINGS, game_info
 from mauseloch.core.shapes import JSONObject
 
-CLOCK_NAMES = CLOCK_SETTINGS  # each game declares its seconds per setting (GameInfo.clock)
-
 GRACE_LEFT = 10.0  # seconds after a person leaves on purpose before a stand-in plays
 GRACE_LOST = 40.0  # seconds after a lost connection before the seat counts as gone
 CLOSE_WAITING = 300.0  # seconds a table still waiting for players is kept when every person is gone
