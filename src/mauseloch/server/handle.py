@@ -14,7 +14,7 @@ from typing import Any, Protocol, TypeVar
 
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.hub import Connection
-from mauseloch.server.protocol import ErrorCode
+from mauseloch.server.protocol import ErrorCode, Refusal
 from mauseloch.server.storage import TableRow
 
 T = TypeVar("T")
@@ -53,7 +53,7 @@ class TableHandle(Protocol):
         """The table as the lobby lists it and the page's header shows it."""
         ...
 
-    def error(self, code: ErrorCode, message: str, refusal: JSONObject | None = None) -> str:
+    def error(self, code: ErrorCode, message: str, refusal: Refusal | None = None) -> str:
         """The encoded refusal a connection is sent."""
         ...
 

@@ -20,8 +20,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from mauseloch.core.shapes import JSONObject
-from mauseloch.server.protocol import ErrorCode
+from mauseloch.server.protocol import ErrorCode, Refusal
 
 # 1: the tuples of op name and positional arguments; 2: these structs.
 PROTOCOL_VERSION = 2
@@ -116,7 +115,7 @@ class Refused(msgspec.Struct, tag="refused", array_like=True, frozen=True):
     code: ErrorCode
     message: str
     status: int = 400
-    refusal: JSONObject | None = None
+    refusal: Refusal | None = None
 
 
 class NotOwned(msgspec.Struct, tag="not_owner", array_like=True, frozen=True):

@@ -49,7 +49,7 @@ from mauseloch.server import ipc
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
 from mauseloch.server.lobby import PAGE_SIZE, Lobby
-from mauseloch.server.protocol import ErrorCode, ErrorMsg, Pong, ProtocolError, encode
+from mauseloch.server.protocol import ErrorCode, ErrorMsg, Pong, ProtocolError, Refusal, encode
 from mauseloch.server.redis_hub import (
     PREFIX,
     NotOwner,
@@ -162,7 +162,7 @@ class RemoteTable:
             presence = [(known.get("presence"), known.get("stand_in")) for known in kept["seats"]]
         return table_summary(self.row, self.version, presence)
 
-    def error(self, code: ErrorCode, message: str, refusal: JSONObject | None = None) -> str:
+    def error(self, code: ErrorCode, message: str, refusal: Refusal | None = None) -> str:
         return encode(ErrorMsg(version=self.version, seq=0, code=code, message=message, refusal=refusal))
 
     def pong(self) -> str:

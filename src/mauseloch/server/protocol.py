@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
 import msgspec
 
@@ -67,10 +67,18 @@ def error_body(exc: ProtocolError) -> dict[str, str]:
     return {"error": exc.message, "code": exc.code}
 
 
+class Refusal(TypedDict):
+    """Why the engine refused a move (``IllegalMove``): the message catalogue's key and its
+    placeholders, so the page says it in its own language."""
+
+    reason: str
+    params: dict[str, object]
+
+
 class ProtocolError(ValueError):
     """A message that is refused: ``code`` for the page, ``message`` for people, ``status`` for HTTP."""
 
-    def __init__(self, code: ErrorCode, message: str, status: int = 400, refusal: JSONObject | None = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, status: int = 400, refusal: Refusal | None = None) -> None:
         super().__init__(message)
         # checked here too: a refusal relayed from another process arrives as its plain string
         self.code = ErrorCode(code)
@@ -188,7 +196,7 @@ class Snapshot(msgspec.Struct, tag="snapshot"):
     table: JSONObject  # the table's summary
     live: JSONObject = msgspec.field(default_factory=dict)
     # the seat to move: why each card of its hand that does not fit is refused (session.refusals)
-    refused: dict[str, JSONObject] = msgspec.field(default_factory=dict)
+    refused: dict[str, Refusal] = msgspec.field(default_factory=dict)
 
 
 class Update(msgspec.Struct, tag="update"):
@@ -198,7 +206,7 @@ class Update(msgspec.Struct, tag="update"):
     events: list[JSONObject]
     by: str | None = None  # "stand-in" when a stand-in played the move for its seat
     live: JSONObject = msgspec.field(default_factory=dict)
-    refused: dict[str, JSONObject] = msgspec.field(default_factory=dict)  # as in Snapshot
+    refused: dict[str, Refusal] = msgspec.field(default_factory=dict)  # as in Snapshot
 
 
 class PresenceMsg(msgspec.Struct, tag="presence"):
@@ -216,7 +224,7 @@ class ErrorMsg(msgspec.Struct, tag="error", omit_defaults=True):
     message: str
     # A move the engine refused: {"reason": catalogue key, "params": {...}} (IllegalMove), so the
     # page says why in its own language; left out of every other error.
-    refusal: JSONObject | None = None
+    refusal: Refusal | None = None
 
 
 class Pong(msgspec.Struct, tag="pong"):

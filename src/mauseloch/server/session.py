@@ -34,7 +34,7 @@ from mauseloch.core.shapes import JSONObject
 from mauseloch.server.clock import Deadlines, wall
 from mauseloch.server.family import deal_ended, match_state
 from mauseloch.server.hub import Connection, Hub
-from mauseloch.server.protocol import ErrorCode, ErrorMsg, Pong, PresenceMsg, Snapshot, Update, encode
+from mauseloch.server.protocol import ErrorCode, ErrorMsg, Pong, PresenceMsg, Refusal, Snapshot, Update, encode
 from mauseloch.server.reactions import Reactions
 from mauseloch.server.seats import STAND_IN, Controller, Person, controllers
 from mauseloch.server.storage import Store, TableRow
@@ -223,7 +223,7 @@ class TableSession:
 
         return message
 
-    def error(self, code: ErrorCode, message: str, refusal: JSONObject | None = None) -> str:
+    def error(self, code: ErrorCode, message: str, refusal: Refusal | None = None) -> str:
         return encode(ErrorMsg(version=self.version, seq=self.seq, code=code, message=message, refusal=refusal))
 
     def pong(self) -> str:

@@ -21,7 +21,7 @@ from mauseloch.core.engine import Game, game_info
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.clock import Deadline, clock_seconds, wall
 from mauseloch.server.hub import Connection
-from mauseloch.server.protocol import ErrorCode, ProtocolError
+from mauseloch.server.protocol import ErrorCode, ProtocolError, Refusal
 from mauseloch.server.seats import BotSeat
 from mauseloch.server.table.host import Table
 from mauseloch.server.table.records import build, marked
@@ -35,7 +35,7 @@ def refusal_params(exc: IllegalMove) -> dict[str, object]:
     return {k: v for k, v in exc.params.items() if k != "moves"}
 
 
-def refusals(game: Game, seat: int | None) -> dict[str, JSONObject]:
+def refusals(game: Game, seat: int | None) -> dict[str, Refusal]:
     """For the seat to move in a game whose hand cards are moves: why each card of its hand that is
     no legal move now is refused, card -> the engine's refusal key and placeholders
     (``IllegalMove.reason``/``params``), so the page says why at once when the card is tapped, in
@@ -47,7 +47,7 @@ def refusals(game: Game, seat: int | None) -> dict[str, JSONObject]:
     if not hand:
         return {}
     playable = {m.partition(":")[0] for m in legal}
-    refused: dict[str, JSONObject] = {}
+    refused: dict[str, Refusal] = {}
     for card in hand:
         if card in playable:
             continue
@@ -132,7 +132,9 @@ class Moves:
         try:
             return self.table.game.parse_move(move, seat=seat)
         except IllegalMove as exc:
-            refusal = None if exc.reason is None else {"reason": exc.reason, "params": refusal_params(exc)}
+            refusal: Refusal | None = None
+            if exc.reason is not None:
+                refusal = {"reason": exc.reason, "params": refusal_params(exc)}
             raise ProtocolError(ErrorCode.ILLEGAL, str(exc), refusal=refusal) from None
 
     async def play(
