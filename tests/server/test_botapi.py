@@ -322,3 +322,44 @@ def test_a_silent_bot_gets_the_turn_clock_and_a_stand_in(server: Server) -> None
     record = server.http.get(f"/api/tables/{table}/record").json()
     by = record.get("played_by", [])
     assert by and "stand-in" in by  # the bot's turns were played for it
+
+
+def ladder_of(server: Server, game: str, players: int) -> dict[str, dict[str, Any]]:
+    answer = server.http.get("/api/ladder", params={"game": game, "players": players}).json()
+    return {e["id"]: e for e in answer["entries"]}
+
+
+def test_ratings_move_after_rated_games_only(server: Server) -> None:
+    a, b = "ladder-a", "ladder-b"
+    bot_a, thread_a = playing(server, server.token(a), "heuristic", games=4)
+    bot_b, thread_b = playing(server, server.token(b), "random", games=3)
+    wait_for(lambda: {a, b} <= set(server.online()), "both bots online")
+    pair = [{"kind": "online-bot", "name": a}, {"kind": "online-bot", "name": b}]
+
+    def play(seats: list[dict[str, Any]], rated: bool) -> str:
+        table: str = bot_a.post(
+            "/api/bot/challenge", {"game": "mau-mau", "seats": seats, "clock": "off", "rated": rated}
+        )["table"]
+        wait_for(lambda: server.summary(table)["status"] == "over", f"table {table} finished")
+        assert server.http.get(f"/api/tables/{table}/ladder").json() == {"rated": rated}
+        return table
+
+    play(pair, rated=False)
+    assert ladder_of(server, "mau-mau", 2) == {}  # an unrated game moves nothing
+    rated = play(pair, rated=True)
+    after = ladder_of(server, "mau-mau", 2)
+    assert set(after) == {f"bot:{a}", f"bot:{b}"}
+    assert all(e["games"] == 1 and e["rating"] != 25 - 3 * 25 / 3 for e in after.values())
+    assert after[f"bot:{a}"]["history"][0]["table"] == rated
+    assert after[f"bot:{a}"]["opponents"][0]["id"] == f"bot:{b}"
+    low, high = sorted(e["mu"] for e in after.values())
+    assert low < 25 < high  # the winner went up, the loser down
+    play(pair, rated=False)
+    assert ladder_of(server, "mau-mau", 2) == after  # still only the rated game counts
+    # against a built-in bot: the anchor's rating is fixed, the online bot's moves
+    play([{"kind": "online-bot", "name": a}, {"kind": "bot", "bot": "random"}], rated=True)
+    with_anchor = ladder_of(server, "mau-mau", 2)
+    assert with_anchor["anchor:random"]["games"] == 1 and with_anchor["anchor:random"]["sigma"] == 1.0
+    assert with_anchor[f"bot:{a}"]["games"] == 2 and with_anchor[f"bot:{a}"]["mu"] != after[f"bot:{a}"]["mu"]
+    finish(bot_b, thread_b)
+    finish(bot_a, thread_a)

@@ -95,7 +95,7 @@ class Lobby:
         self.clock = clock
         self._sweeper: asyncio.Task[None] | None = None
         self._releasing: set[asyncio.Task[None]] = set()  # finished tables waiting for their writes
-        self.online = OnlineBots()  # bots playing through the Bot API, and their challenges
+        self.online = OnlineBots(store)  # bots playing through the Bot API, and their challenges
 
     # -- life cycle --------------------------------------------------------------------
     def _session(self, row: TableRow) -> TableSession:
@@ -198,7 +198,7 @@ class Lobby:
         )
         await self._insert(row)
         table = await self._open(row)
-        self.online.created(row, bot or seats[first].name)
+        await self.online.created(row, bot or seats[first].name, rated=req.rated)
         return Created(table, first, token, invite)
 
     async def _insert(self, row: TableRow) -> None:

@@ -280,6 +280,7 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     deal: str | None = None  # a deal code (mauseloch.core.dealcode): the same deal again
     deals: int = 1  # Mau-Mau match play: the number of deals (1: one game)
     target: int = 0  # match play: it also ends once somebody has this many points (0: no target)
+    rated: bool = False  # the game counts for the ladder (server/botapi/ladder.py)
 
 
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):

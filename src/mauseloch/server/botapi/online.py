@@ -17,9 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from mauseloch.server.botapi import ladder
 from mauseloch.server.limits import Refused
 from mauseloch.server.protocol import ErrorCode, ProtocolError
-from mauseloch.server.storage import SeatRow, TableRow
+from mauseloch.server.storage import SeatRow, Store, TableRow
 
 ONLINE_BOT = "online-bot"  # the seat kind (ml_seats.kind): a person's seat that a program plays
 CHALLENGE_SECONDS = 120.0  # a challenge not answered by then counts as unanswered
@@ -71,7 +72,9 @@ class Online:
 class OnlineBots:
     """Every bot known to this process since it started, online or not, and the challenges."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic) -> None:
+        self.store = store
+        ladder.create_tables(store)
         self.bots: dict[str, Online] = {}
         self.challenges: dict[str, Challenge] = {}
         self.clock = clock
@@ -150,8 +153,11 @@ class OnlineBots:
                 )
         return SeatRow(seat=index, kind=ONLINE_BOT, name=name, bot=name)
 
-    def created(self, row: TableRow, by: str) -> list[Challenge]:
-        """A table was created: every free online-bot seat challenges its bot."""
+    async def created(self, row: TableRow, by: str, rated: bool = False) -> list[Challenge]:
+        """A table was created: a rated one is entered in the ladder; every free online-bot seat
+        challenges its bot."""
+        if rated:
+            await self.store.call(ladder.mark_rated, self.store, row)
         made: list[Challenge] = []
         for s in row.seats:
             if s.kind != ONLINE_BOT or s.bot is None:

@@ -16,9 +16,10 @@ from typing import Any
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
+from mauseloch.server.botapi import ladder
 from mauseloch.server.botapi.online import ONLINE_BOT, Online, OnlineBots
 from mauseloch.server.botapi.tokens import BotTokens
 from mauseloch.server.handle import TableHandle
@@ -293,6 +294,61 @@ async def move(request: Request) -> Response:
     return JSONResponse({"ok": True, "version": table.version})
 
 
+# -- the ladder --------------------------------------------------------------------------------
+class LadderEntry(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    secret: str
+
+
+async def ladder_page(request: Request) -> Response:
+    path = request.app.state.web_dir / "ladder.html"
+    return FileResponse(path, headers={"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"})
+
+
+async def api_ladder(request: Request) -> Response:
+    """``GET /api/ladder?game=mau-mau&players=2``: that ladder, best first; without a game, the
+    ladders there are (each game and its player counts)."""
+    store = lobby_of(request).store
+    game = request.query_params.get("game")
+    players = request.query_params.get("players", "")
+    if game is None:
+        return JSONResponse({"ladders": await store.call(ladder.counts, store)}, headers={"Cache-Control": "no-store"})
+    if not players.isdigit() or not 2 <= int(players) <= 16:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "players must be a number of seats")
+    answer = await store.call(ladder.ladder, store, game, int(players))
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+
+
+async def table_ladder(request: Request) -> Response:
+    """``GET /api/tables/{table_id}/ladder``: whether the table is rated (everyone at it sees so)."""
+    store = lobby_of(request).store
+    rated = await store.call(ladder.is_rated, store, request.path_params["table_id"])
+    return JSONResponse({"rated": rated}, headers={"Cache-Control": "no-store"})
+
+
+async def enter_ladder(request: Request) -> Response:
+    """``POST /api/tables/{table_id}/ladder`` with ``{"name", "secret"}``: this browser's seat (its
+    seat cookie) plays for that ladder name. The page keeps the secret; no account exists."""
+    req = decode_body(await body(request), LadderEntry)
+    lobby = lobby_of(request)
+    table = await lobby.find(request.path_params["table_id"])
+    if table is None:
+        raise ProtocolError(ErrorCode.NOT_FOUND, "no such table", 404)
+    seat_text, _, token = request.cookies.get(f"ml_{table.id}", "").partition(":")
+    seat = None
+    if token and seat_text.isdigit() and int(seat_text) < table.row.players:
+        seat = Lobby.check_token(table, int(seat_text), token)
+    if seat is None:
+        raise ProtocolError(ErrorCode.NOT_SEATED, "this browser holds no seat at this table", 403)
+    if table.status not in LIVE:
+        raise ProtocolError(ErrorCode.NOT_OVER, "this game is over: enter the ladder before it ends", 409)
+    try:
+        entrant = await lobby.store.call(ladder.enter_person, lobby.store, table.id, seat, req.name, req.secret)
+    except ValueError as exc:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc), 400) from None
+    return JSONResponse({"ok": True, "entry": entrant})
+
+
 def routes() -> list[BaseRoute]:
     """The Bot API's routes, for the application's route list."""
     return [
@@ -304,4 +360,8 @@ def routes() -> list[BaseRoute]:
         Route("/api/bot/game/{table_id}/move", answered(move), methods=["POST"]),
         Route("/api/bots/online", bots_online),
         Route("/api/tables/{table_id}/challenges", table_challenges),
+        Route("/ladder", ladder_page),
+        Route("/api/ladder", api_ladder),
+        Route("/api/tables/{table_id}/ladder", table_ladder, methods=["GET"]),
+        Route("/api/tables/{table_id}/ladder", answered(enter_ladder), methods=["POST"]),
     ]

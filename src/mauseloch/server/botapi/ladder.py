@@ -1,0 +1,254 @@
+"""The rated ladder: OpenSkill (Plackett–Luce) ratings per game and player count.
+
+Only tables created as rated count. When one is created its entrants are stored
+(:func:`mark_rated`): an online bot as ``bot:NAME``, a built-in bot as the anchor ``anchor:KIND``,
+and a person who picks a ladder name as ``person:NAME`` (:func:`enter_person`: a name and a secret
+the browser keeps; the first use of a name claims it, later uses need its secret). A seat nobody
+entered plays unrated. The ratings are derived from the stored results, rated tables in the order
+they finished, so they are the same after every restart and nothing but a finished rated game
+moves them. Built-in bots are fixed anchors: their rating is set, never learned (weakest kind
+lowest, :func:`anchor_rating`), so the scale means the same from one season to the next.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, and_, insert, select
+
+from mauseloch.server.storage import Store, TableRow, metadata, now, tables_t
+
+DEFAULT_MU = 25.0
+DEFAULT_SIGMA = DEFAULT_MU / 3
+ANCHOR_STEP = 2.0  # the rating between two neighbouring built-in bot kinds (weakest first)
+ANCHOR_SIGMA = 1.0  # an anchor's fixed uncertainty: its rating pulls others, it never moves
+HISTORY = 50  # rating points kept per entry for its plot
+OPPONENTS = 3  # strongest opponents listed per entry
+MAX_LADDER_NAME = 24
+LADDER_NAME = re.compile(r"[^\W_][\w .-]{1,23}", re.UNICODE)
+
+rated_t = Table(
+    "ml_rated",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ml_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("players", Integer, nullable=False),
+)
+
+entrants_t = Table(
+    "ml_rated_seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ml_rated.table_id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("entrant", String(64), nullable=False),  # bot:NAME | anchor:KIND | person:NAME
+)
+
+people_t = Table(
+    "ml_ladder_names",
+    metadata,
+    Column("name", String(MAX_LADDER_NAME), primary_key=True),
+    Column("secret_hash", String(64), nullable=False),  # sha256 hex of the secret the browser keeps
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+
+def create_tables(store: Store) -> None:
+    """The ladder's tables in ``store`` (a store made before this module was imported lacks them)."""
+    for table in (rated_t, entrants_t, people_t):
+        table.create(store.engine, checkfirst=True)
+
+
+def entrant_of(kind: str, name: str | None, bot: str | None) -> str | None:
+    """The ladder entry a seat plays for at creation: bots are known; a person enters later."""
+    if kind == "online-bot" and bot:
+        return f"bot:{bot}"
+    if kind == "bot" and bot:
+        return f"anchor:{bot}"
+    return None
+
+
+def mark_rated(store: Store, row: TableRow) -> None:
+    """Store ``row`` as a rated table with the entrants known now (its bots)."""
+    with store.engine.begin() as conn:
+        conn.execute(insert(rated_t).values(table_id=row.id, game=row.game, players=row.players))
+        for s in row.seats:
+            entrant = entrant_of(s.kind, s.name, s.bot)
+            if entrant is not None:
+                conn.execute(insert(entrants_t).values(table_id=row.id, seat=s.seat, entrant=entrant))
+
+
+def is_rated(store: Store, table_id: str) -> bool:
+    with store.engine.connect() as conn:
+        return conn.execute(select(rated_t.c.table_id).where(rated_t.c.table_id == table_id)).first() is not None
+
+
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def enter_person(store: Store, table_id: str, seat: int, name: str, secret: str) -> str:
+    """Seat ``seat`` of rated table ``table_id`` plays for the ladder name ``name``; the entry's
+    id. A ValueError says why not: not a rated table, a bad name, a name claimed with another
+    secret, or the seat entered already."""
+    name = name.strip()
+    if not LADDER_NAME.fullmatch(name) or "bot" in name.casefold():
+        raise ValueError(f"a ladder name is 2 to {MAX_LADDER_NAME} letters, digits, spaces, '.', '-' (no 'bot')")
+    if not 8 <= len(secret) <= 200:
+        raise ValueError("the ladder secret is 8 to 200 characters")
+    digest = secret_hash(secret)
+    with store.engine.begin() as conn:
+        if conn.execute(select(rated_t.c.table_id).where(rated_t.c.table_id == table_id)).first() is None:
+            raise ValueError("this table is not rated")
+        held = conn.execute(select(people_t.c.secret_hash).where(people_t.c.name == name)).first()
+        if held is None:
+            conn.execute(insert(people_t).values(name=name, secret_hash=digest, created=now()))
+        elif not hmac.compare_digest(held.secret_hash, digest):
+            raise ValueError(f"the ladder name {name!r} belongs to someone else")
+        seated = select(entrants_t.c.entrant).where(entrants_t.c.table_id == table_id, entrants_t.c.seat == seat)
+        if conn.execute(seated).first() is not None:
+            raise ValueError("this seat plays for the ladder already")
+        entrant = f"person:{name}"
+        conn.execute(insert(entrants_t).values(table_id=table_id, seat=seat, entrant=entrant))
+    return entrant
+
+
+def anchor_rating(game: str, kind: str) -> float:
+    """A built-in bot's fixed rating: its place among the game's kinds, weakest first, around the
+    default."""
+    from mauseloch.bots import bot_kinds
+
+    kinds = bot_kinds(game)
+    place = kinds.index(kind) if kind in kinds else 0
+    return DEFAULT_MU + ANCHOR_STEP * (place - (len(kinds) - 1) / 2)
+
+
+@dataclass
+class Entry:
+    id: str  # bot:NAME | anchor:KIND | person:NAME
+    mu: float
+    sigma: float
+    games: int = 0
+    history: list[dict[str, Any]] = field(default_factory=list)  # {"table", "at", "rating"} each game
+    met: set[str] = field(default_factory=set)
+
+    @property
+    def rating(self) -> float:
+        """What the ladder ranks by: the conservative estimate, mu − 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def kind(self) -> str:
+        return self.id.partition(":")[0]
+
+    @property
+    def name(self) -> str:
+        return self.id.partition(":")[2]
+
+
+@dataclass
+class Game:
+    table: str
+    finished: dt.datetime
+    entrants: dict[int, str]  # seat -> entry
+    ranks: list[int]  # per seat, 1 = first
+
+
+def rated_games(store: Store, game: str, players: int) -> list[Game]:
+    """The finished rated tables of ``game`` at ``players`` seats, in the order they finished."""
+    query = (
+        select(rated_t.c.table_id, tables_t.c.finished, tables_t.c.result, entrants_t.c.seat, entrants_t.c.entrant)
+        .join(tables_t, tables_t.c.id == rated_t.c.table_id)
+        .join(entrants_t, entrants_t.c.table_id == rated_t.c.table_id)
+        .where(
+            and_(rated_t.c.game == game, rated_t.c.players == players, tables_t.c.status == "over"),
+            tables_t.c.result.is_not(None),
+        )
+        .order_by(tables_t.c.finished, rated_t.c.table_id)
+    )
+    games: dict[str, Game] = {}
+    with store.engine.connect() as conn:
+        for r in conn.execute(query):
+            ranks = (r.result or {}).get("ranks")
+            if not isinstance(ranks, list) or len(ranks) != players:
+                continue
+            g = games.get(r.table_id)
+            if g is None:
+                g = games[r.table_id] = Game(r.table_id, r.finished, {}, [int(x) for x in ranks])
+            g.entrants[r.seat] = r.entrant
+    return list(games.values())
+
+
+def ratings(store: Store, game: str, players: int) -> list[Entry]:
+    """Every entry of the ladder of ``game`` at ``players`` seats, best first."""
+    model = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
+    entries: dict[str, Entry] = {}
+
+    def entry(entrant: str) -> Entry:
+        found = entries.get(entrant)
+        if found is None:
+            if entrant.startswith("anchor:"):
+                found = Entry(entrant, anchor_rating(game, entrant.partition(":")[2]), ANCHOR_SIGMA)
+            else:
+                found = Entry(entrant, DEFAULT_MU, DEFAULT_SIGMA)
+            entries[entrant] = found
+        return found
+
+    for g in rated_games(store, game, players):
+        seats = sorted(g.entrants)
+        if len(seats) < 2:  # one rated seat alone has nobody to be compared with
+            continue
+        playing = [entry(g.entrants[s]) for s in seats]
+        teams = [[model.rating(mu=e.mu, sigma=e.sigma, name=e.id)] for e in playing]
+        rated = model.rate(teams, ranks=[float(g.ranks[s]) for s in seats])
+        for e, team in zip(playing, rated, strict=True):
+            if e.kind != "anchor":  # an anchor's rating is fixed
+                e.mu, e.sigma = team[0].mu, team[0].sigma
+            e.games += 1
+            e.met.update(o.id for o in playing if o is not e)
+            e.history.append({"table": g.table, "at": g.finished.isoformat(), "rating": round(e.rating, 3)})
+            del e.history[:-HISTORY]
+    return sorted(entries.values(), key=lambda e: (-e.rating, e.id))
+
+
+def ladder(store: Store, game: str, players: int) -> dict[str, Any]:
+    """The ladder as ``GET /api/ladder`` answers it."""
+    entries = ratings(store, game, players)
+    by_id = {e.id: e for e in entries}
+    return {
+        "game": game,
+        "players": players,
+        "entries": [
+            {
+                "id": e.id,
+                "kind": e.kind,
+                "name": e.name,
+                "rating": round(e.rating, 2),
+                "mu": round(e.mu, 2),
+                "sigma": round(e.sigma, 2),
+                "games": e.games,
+                "history": e.history,
+                "opponents": [
+                    {"id": o.id, "kind": o.kind, "name": o.name, "rating": round(o.rating, 2)}
+                    for o in sorted((by_id[m] for m in e.met), key=lambda o: (-o.rating, o.id))[:OPPONENTS]
+                ],
+            }
+            for e in entries
+        ],
+    }
+
+
+def counts(store: Store) -> list[dict[str, Any]]:
+    """The ladders that have rated tables: each game and player count."""
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(rated_t.c.game, rated_t.c.players).distinct()).all()
+    found: dict[str, set[int]] = defaultdict(set)
+    for r in rows:
+        found[r.game].add(r.players)
+    return [{"game": g, "players": sorted(p)} for g, p in sorted(found.items())]
