@@ -1,0 +1,99 @@
+"""A person in the browser plays a bot that plays through the Bot API, in each turn-based game, at
+rated tables under a ladder name; the ladder page then lists both with ratings, and passes
+axe-core with no serious finding."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from mauseloch.server.botapi.client import BotClient, registered
+
+from .axe import axe_violations, describe
+from .conftest import Server, server_fixture
+from .helpers import play_to_end
+
+pytestmark = pytest.mark.browser
+
+ladder_server = server_fixture("mauseloch-ladder")
+GAMES = ("mau-mau", "aus-die-maus")
+
+
+@pytest.fixture(scope="module")
+def bot(ladder_server: Server) -> Any:
+    out = subprocess.run(
+        [sys.executable, "-m", "mauseloch.cli", "bot-token", "create", "--name", "ladder-bot",
+         "--db", ladder_server.db],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    client = BotClient(ladder_server.url, out.stdout.strip(), registered("random"), games=len(GAMES))
+    thread = threading.Thread(target=client.run, daemon=True)
+    thread.start()
+    yield client
+    client.stop.set()
+
+
+def post(page: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST from the page itself (its origin and cookies, as the lobby's scripts do)."""
+    answer: dict[str, Any] = page.evaluate(
+        """async ([path, body]) => {
+          const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+                                        body: JSON.stringify(body) });
+          return { status: r.status, body: await r.json() };
+        }""",
+        [path, body],
+    )
+    assert answer["status"] == 200, answer
+    return answer["body"]  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_person_plays_an_online_bot_at_a_rated_table(
+    browser: Any, ladder_server: Server, bot: Any, game: str
+) -> None:
+    ctx = browser.new_context(base_url=ladder_server.url, locale="en-US", viewport={"width": 1200, "height": 900})
+    ctx.set_default_timeout(15000)
+    try:
+        page = ctx.new_page()
+        page.goto("/")
+        for _ in range(600):  # the bot's event stream is open before its seat is offered
+            if "ladder-bot" in ladder_server.get_json("/api/bots/online")["bots"]:
+                break
+            time.sleep(0.05)
+        seats = [{"kind": "human"}, {"kind": "online-bot", "name": "ladder-bot"}]
+        made = post(page, "/api/tables", {"game": game, "seats": seats, "name": "Anna", "rated": True, "clock": "off"})
+        table = made["table"]
+        post(page, f"/api/tables/{table}/ladder", {"name": "Anna L", "secret": "kept-in-the-browser-1"})
+        page.goto(f"/t/{table}")
+        assert play_to_end(page) > 0
+        summary = ladder_server.get_json(f"/api/tables/{table}")
+        assert summary["status"] == "over"
+        assert summary["seats"][1]["kind"] == "online-bot" and summary["seats"][1]["bot"] == "ladder-bot"
+    finally:
+        ctx.close()
+    ladder = ladder_server.get_json(f"/api/ladder?game={game}&players=2")
+    assert {e["id"] for e in ladder["entries"]} == {"person:Anna L", "bot:ladder-bot"}
+    assert all(e["games"] == 1 for e in ladder["entries"])
+
+
+def test_the_ladder_page_lists_the_entries_and_passes_axe(browser: Any, ladder_server: Server) -> None:
+    ctx = browser.new_context(base_url=ladder_server.url, locale="en-US", viewport={"width": 1200, "height": 900})
+    ctx.set_default_timeout(15000)
+    page = ctx.new_page()
+    page.goto("/ladder?game=mau-mau&players=2")
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+    names = page.locator("#ladder-rows th").all_inner_texts()
+    assert any("Anna L" in n for n in names) and any("ladder-bot" in n for n in names)
+    assert page.locator("#ladder-rows svg[role='img']").count() == 2
+    found = axe_violations(page)
+    assert not found, describe(found)
+    page.click("#lang-switch")
+    assert page.locator("h1").inner_text() == "Rangliste"
+    found = axe_violations(page)
+    assert not found, describe(found)
+    ctx.close()
