@@ -60,6 +60,8 @@ def test_search_learned_never_chooses_an_illegal_move() -> None:
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="leaf"):
         SearchLearnedBot(0, leaf="deep")
+    with pytest.raises(ValueError, match="blend"):
+        SearchLearnedBot(0, blend=1.5)
     with pytest.raises(ValueError, match="depth"):
         SearchLearnedBot(0, depth=-1)
     with pytest.raises(ValueError, match="budget"):
