@@ -1,4 +1,5 @@
-"""Write docs/events.schema.json from the event structs of every game (``--check``: exit 1 if stale).
+"""Write docs/events.schema.json from the event, view and result structs of every game and the
+server's messages (``--check``: exit 1 if stale).
 
 Run from the repository root: ``PYTHONPATH=src python scripts/event_schema.py``.
 """
@@ -9,11 +10,12 @@ import sys
 
 import mauseloch  # noqa: F401  (registers every game)
 from mauseloch.core.events import SCHEMA_PATH, write_schema
+from mauseloch.server.protocol import schema
 
 if "--check" in sys.argv[1:]:
-    if not write_schema(check=True):
+    if not write_schema(schema(), check=True):
         print(f"{SCHEMA_PATH} is out of date; run: python scripts/event_schema.py", file=sys.stderr)
         sys.exit(1)
 else:
-    write_schema()
+    write_schema(schema())
     print(f"wrote {SCHEMA_PATH}")

@@ -72,7 +72,7 @@ class Refusal(TypedDict):
     placeholders, so the page says it in its own language."""
 
     reason: str
-    params: dict[str, object]
+    params: dict[str, str | int]
 
 
 class ProtocolError(ValueError):
@@ -427,3 +427,11 @@ def clean_name(name: str | None, fallback: str) -> str:
 def clean_title(title: str | None, fallback: str) -> str:
     """A table title (at most ``MAX_TITLE`` columns)."""
     return _clean_text(title, fallback, MAX_TITLE, "title", ErrorCode.TITLE_TOO_LONG, ErrorCode.TITLE_MARKS)
+
+
+def schema() -> JSONObject:
+    """The JSON Schema document of docs/events.schema.json: every game's events, views and
+    results, and the wire: the error codes, the client's and the server's WebSocket messages."""
+    from mauseloch.core import events
+
+    return events.schema({"error_code": ErrorCode, "client_message": ClientMessage, "server_message": ServerMessage})

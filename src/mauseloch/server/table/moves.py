@@ -30,9 +30,10 @@ from mauseloch.server.table.work import unbroken
 log = logging.getLogger("mauseloch.server")
 
 
-def refusal_params(exc: IllegalMove) -> dict[str, object]:
-    """The placeholders of a refusal that a page words (not the list of legal moves: the view has it)."""
-    return {k: v for k, v in exc.params.items() if k != "moves"}
+def refusal_params(exc: IllegalMove) -> dict[str, str | int]:
+    """The placeholders of a refusal that a page words (not the list of legal moves: the view has
+    it): words and numbers, as the catalogue's texts take them."""
+    return {k: v if isinstance(v, (str, int)) else str(v) for k, v in exc.params.items() if k != "moves"}
 
 
 def refusals(game: Game, seat: int | None) -> dict[str, Refusal]:
