@@ -57,6 +57,11 @@ def test_the_lobby_offers_it_with_its_options_bots_and_clock(server: Server, new
     assert page.locator("#opt-hand_size").input_value() == "5"  # its option, with its default
     assert page.locator("#seat-1 option[value='bot:lowest']").count() == 1  # its own bot
     assert page.locator("#match-deals-field").is_hidden()  # it declares no match play
+    # no words of its own for its clock: the lobby's; a game that has them (by its declared
+    # prefix: Mausgeflippt's countdown) shows its own
+    assert "s a move" in page.inner_text("#clock-select")
+    page.select_option("#game-select", "mausgeflippt")
+    assert "countdown" in page.inner_text("#clock-select") and "s a move" not in page.inner_text("#clock-select")
 
 
 def test_a_table_plays_it_to_the_end_and_replays_it(server: Server, new_context: Any, registered: None) -> None:

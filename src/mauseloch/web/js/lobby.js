@@ -106,15 +106,17 @@ function renderClocks() {
   const clocks = state.clocks[$("game-select").value];
   sel.replaceChildren();
   if (!clocks) return;
-  // In a reaction game the clock is the countdown before each card.
+  // A game may word its clock itself (<words>.clock.*, <words>.clockHint: in a reaction game the
+  // clock is the countdown before each card); else the lobby's words for a turn clock.
   const game = gameInfo($("game-select").value);
-  const prefix = game && game.dynamics === "reactions" ? "mg.clock." : "lobby.clock.";
+  const own = game && game.words ? `${game.words}.clock` : null;
+  const base = own && t(`${own}.normal`) !== `${own}.normal` ? own : "lobby.clock";
   for (const [name, seconds] of Object.entries(clocks.choices)) {
-    const label = seconds === null ? t(prefix + "off") : t(prefix + name, { s: seconds });
+    const label = seconds === null ? t(`${base}.off`) : t(`${base}.${name}`, { s: seconds });
     sel.append(h("option", { value: name }, label));
   }
   sel.value = clocks.default;
-  $("clock-hint").textContent = t(prefix === "mg.clock." ? "mg.clockHint" : "lobby.clockHint");
+  $("clock-hint").textContent = t(`${base}Hint`);
 }
 
 function renderSeatCount() {
