@@ -7,6 +7,7 @@
 - The library (everything but the front ends and the plotting helpers) imports neither Typer,
   Click, Rich nor matplotlib: not when imported, and nowhere in its source.
 - No comment or docstring in the source or the tests names an issue: they say what and why.
+- Every seed stream is named in ``mauseloch.core.seeds``: no ``derive_seed`` call spells a number.
 - Two figures that the layout brings down and that must not grow back: the ``dict[str, Any]`` in
   the source, and the files whose path names no game that still spell a game's id.
 """
@@ -254,3 +255,31 @@ def test_no_comment_names_an_issue() -> None:
         if ISSUE_REFERENCE.search(line)
     ]
     assert places == []
+
+
+def literal_streams(tree: ast.AST) -> list[int]:
+    """The lines of ``derive_seed(seed, stream)`` calls whose stream spells a number (``7``,
+    ``np.uint64(2)``, ``100 + seat``) instead of naming it from :mod:`mauseloch.core.seeds`
+    (``STREAM_RIVALS + 1``, seat 1 of a named stream, is named)."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and len(node.args) == 2:
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            parts = list(ast.walk(node.args[1]))
+            numbers = [n for n in parts if isinstance(n, ast.Constant) and type(n.value) is int]
+            named = [n for n in parts if isinstance(n, ast.Name) and n.id.startswith("STREAM_")]
+            if name == "derive_seed" and numbers and not named:  # STREAM_BOTS + 1: seat 1's stream
+                lines.append(node.lineno)
+    return lines
+
+
+def test_every_seed_stream_is_named() -> None:
+    places = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for folder in ("src", "bench", "scripts", "examples")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for line in literal_streams(ast.parse(path.read_text(), str(path)))
+    ]
+    assert places == []
+    check = "derive_seed(s, 200 + seat)\nderive_seed(s, U64(1))\nderive_seed(s, i)\nderive_seed(s, STREAM_BOTS + 1)"
+    assert literal_streams(ast.parse(check)) == [1, 2]
