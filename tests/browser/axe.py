@@ -29,6 +29,11 @@ def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")
         page.evaluate(_axe_source())
     found: list[dict[str, Any]] = page.evaluate(
         """async () => {
+          // Colours are judged at rest: a note fading in or out (CSS transitions, 0.2 s) has a
+          // contrast between the page's and its own for a moment, which no reader is asked to read.
+          const finite = document.getAnimations()
+            .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+          await Promise.all(finite.map((a) => a.finished.catch(() => null)));
           const result = await axe.run(document, { resultTypes: ["violations"] });
           return result.violations.map((v) => ({
             id: v.id, impact: v.impact, help: v.help,
