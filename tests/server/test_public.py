@@ -43,7 +43,7 @@ def post(client: TestClient, path: str, body: dict[str, Any], **headers: str) ->
 GAME = {"game": "mau-mau", "seats": [HUMAN, HUMAN], "name": "Anna"}
 
 
-# -- item 1: connections, tables and requests per address -------------------------------
+# -- connections, tables and requests per address ---------------------------------------
 def test_a_socket_that_never_says_hello_is_closed(make_client: AppFactory) -> None:
     client = make_client(limits=Limits(hello_timeout=0.2))
     table = create_table(client, [HUMAN, HUMAN])["table"]
@@ -185,7 +185,7 @@ def test_forwarded_addresses_count_only_from_a_trusted_proxy() -> None:
     assert client_address(scope("::ffff:10.0.0.9", None)) == "10.0.0.9"
 
 
-# -- item 5: headers and origins ------------------------------------------------------
+# -- headers and origins --------------------------------------------------------------
 def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
     table = create_table(client, [HUMAN, HUMAN])["table"]
     for path in ("/", f"/t/{table}", "/api/games", "/static/js/lobby.js", "/api/tables/nosuch"):
@@ -268,7 +268,7 @@ def test_every_state_changing_endpoint_refuses_other_sites_forms_and_plain_text(
     assert ours.status_code == 200 and f"ml_{table}" in ours.headers["set-cookie"]  # our own page
 
 
-# -- item 3: private tables and invites ----------------------------------------------------
+# -- private tables and invites ------------------------------------------------------------
 def test_private_tables_are_the_default_unlisted_and_joined_only_by_invite(client: TestClient) -> None:
     created = create_table(client, [HUMAN, HUMAN, HUMAN])
     table, secret = created["table"], created["invite_secret"]
@@ -290,7 +290,7 @@ def test_private_tables_are_the_default_unlisted_and_joined_only_by_invite(clien
     assert post(client, f"/api/tables/{public['table']}/join", {"name": "Cleo"}).status_code == 200
 
 
-# -- item 2: a small, paged lobby that expires waiting tables ------------------------------
+# -- a small, paged lobby that expires waiting tables --------------------------------------
 def test_the_lobby_list_is_paged_and_answers_304_when_nothing_changed(make_client: AppFactory) -> None:
     client = make_client(limits=Limits(open_tables_per_address=0, tables_per_minute=0))
     ids = [create_table(client, [HUMAN, HUMAN], public=True)["table"] for _ in range(25)]
@@ -359,7 +359,7 @@ def test_a_waiting_tables_expiry_counts_on_across_a_restart(make_client: AppFact
     assert second.get(f"/api/tables/{joined}").json()["status"] == "expired"
 
 
-# -- item 4: the seat cookie, renewed on request ------------------------------------------
+# -- the seat cookie, renewed on request --------------------------------------------------
 def test_the_seat_cookie_opens_the_seat_and_can_be_renewed(client: TestClient) -> None:
     created = create_table(client, [HUMAN, HUMAN])
     table, token = created["table"], created["token"]
@@ -385,7 +385,7 @@ def test_the_seat_cookie_opens_the_seat_and_can_be_renewed(client: TestClient) -
     assert INVITES[table]  # the invite is not a seat's token and did not change
 
 
-# -- item 6: names -------------------------------------------------------------------------
+# -- names ---------------------------------------------------------------------------------
 def test_names_are_normalised_and_bounded() -> None:
     from mauseloch.server.protocol import MAX_NAME, ProtocolError, clean_name
 
