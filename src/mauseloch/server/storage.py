@@ -462,6 +462,10 @@ class PgWrites:
         self._engine = engine
         self._conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._sql = compile_hot(engine.dialect)
+        # the INSERT of a move, taken apart for one of many rows: its head, columns and a row's place
+        head = self._sql["move"][0].split(" VALUES ")[0]
+        columns = [c.strip().strip('"') for c in head[head.index("(") + 1 : head.rindex(")")].split(",")]
+        self._many = (head, columns, "(" + ", ".join(["%s"] * len(columns)) + ")")
         self.loop: asyncio.AbstractEventLoop | None = None  # the loop the connections belong to
         self._free: list[Any] = []  # idle connections
         self._pending: list[tuple[Plan, asyncio.Future[None]]] = []
@@ -545,6 +549,23 @@ class PgWrites:
                 self._free.append(conn)
 
     async def _pipeline(self, conn: Any, plans: list[Plan]) -> list[BaseException | None]:
+        moves = [i for i, plan in enumerate(plans) if len(plan) == 1 and plan[0][0] == "move"]
+        keys = {(plans[i][0][1]["table_id"], plans[i][0][1]["version"]) for i in moves}
+        if len(moves) > 1 and len(keys) == len(moves):
+            # the batch's moves in one multi-row INSERT (a table's writes come one at a time,
+            # TableSession's queue, so they are of different tables): one statement and one
+            # commit however many; the rest of the batch after it
+            outcomes: list[BaseException | None] = [None] * len(plans)
+            stored = await self._insert_moves(conn, [plans[i][0][1] for i in moves])
+            for i in moves:
+                params = plans[i][0][1]
+                if (params["table_id"], params["version"]) not in stored:
+                    outcomes[i] = _stored_first(self._sql["move"][0], params)
+            rest = [i for i in range(len(plans)) if i not in set(moves)]
+            if rest:
+                for i, outcome in zip(rest, await self._pipeline(conn, [plans[i] for i in rest]), strict=True):
+                    outcomes[i] = outcome
+            return outcomes
         if len(plans) == 1 and len(plans[0]) == 1:  # one statement: autocommitted, one round trip
             ((name, params),) = plans[0]
             bound = self._sql[name]
@@ -564,6 +585,19 @@ class PgWrites:
             next((_stored_first(self._sql[n][0], p) for n, c, p in run if n == "move" and not c.rowcount), None)
             for run in runs
         ]
+
+    async def _insert_moves(self, conn: Any, rows: list[dict[str, Any]]) -> set[tuple[str, int]]:
+        """Store ``rows`` (add_move's values) in one statement; the keys of those stored (a
+        version stored first is skipped)."""
+        move = self._sql["move"]
+        head, columns, row = self._many
+        values: list[Any] = []
+        for params in rows:
+            bound = _bind(move, params)
+            values += [bound[c] for c in columns]
+        many = f"{head} VALUES {', '.join([row] * len(rows))} ON CONFLICT DO NOTHING RETURNING table_id, version"
+        cur = await conn.execute(many, values)
+        return {(t, v) for t, v in await cur.fetchall()}
 
     async def _connect(self) -> Any:
         return await self._psycopg.AsyncConnection.connect(self._conninfo, **_DRIVER_OPTIONS)
