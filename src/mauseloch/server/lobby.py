@@ -11,7 +11,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import NamedTuple, TypedDict
 
 from sqlalchemy.exc import IntegrityError
 from starlette.requests import Request
@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse, Response
 import mauseloch
 from mauseloch.bots import bot_kinds
 from mauseloch.core.engine import GameInfo, game_info
+from mauseloch.core.shapes import JSONObject
 from mauseloch.server.botapi.online import ONLINE_BOT, OnlineBots
 from mauseloch.server.clock import clock_choices, default_clock
 from mauseloch.server.family import family_setup, match_state, next_deal_row
@@ -50,7 +51,14 @@ def web_bots(game: str) -> list[str]:
     return [k for k in bot_kinds(game) if k not in study]
 
 
-def game_clocks(game: str) -> dict[str, Any]:
+class GameClocks(TypedDict):
+    """The clock settings a game offers (``/api/games``)."""
+
+    choices: dict[str, float | None]  # setting -> seconds per move (None: off)
+    default: str
+
+
+def game_clocks(game: str) -> GameClocks:
     """The clock settings a game offers (seconds per move, None: off) and its default."""
     return {"choices": clock_choices(game), "default": default_clock(game)}
 
@@ -396,7 +404,7 @@ class Lobby:
         await table.flush()
         self.release(table)
 
-    def listing(self, page: int = 0, size: int = PAGE_SIZE) -> tuple[list[dict[str, Any]], bool]:
+    def listing(self, page: int = 0, size: int = PAGE_SIZE) -> tuple[list[JSONObject], bool]:
         """One page of the public tables that are open, running or just closed, newest first, and
         whether older ones follow. Private tables are never listed."""
         live = [t for t in self.tables.values() if t.row.public and t.status != "over"]
@@ -447,13 +455,13 @@ class Lobby:
         self.hub.close_seat(table.id, seat, CLOSE_SIGNED_OUT)
         return token
 
-    async def my_tables(self, cookies: Mapping[str, str]) -> list[dict[str, Any]]:
+    async def my_tables(self, cookies: Mapping[str, str]) -> list[JSONObject]:
         """The lobby's "My tables": every table the browser with these cookies holds a seat at
         (its ``ml_<id>`` cookie, ``seat:token``, opens that seat), waiting, running and finished,
         private ones included, newest first, each summary with ``you``: the seat. Only a seat's
         own token shows a table, so nobody learns of a table they have no seat at; a table that
         is gone, or whose seat was signed out with a new token elsewhere, is left out."""
-        found: list[dict[str, Any]] = []
+        found: list[JSONObject] = []
         held = [(name[3:], value) for name, value in cookies.items() if name.startswith("ml_")]
         for table_id, value in held[:MY_TABLES]:
             seat_text, _, token = value.partition(":")
