@@ -272,12 +272,16 @@ class Seating:
     table does not offer (a reaction game's random bot reacts at 0 ms, faster than any person).
     ``bots``: bot kinds the game brings itself, weakest first, as ``(kind, "module:factory")``
     with ``factory(seed) -> bot`` (``mauseloch.bots.register_bot`` registers the others).
+    ``prepare``: ``"module:function"``, ``function(on_compile)`` compiles or loads what its bots
+    decide with before a server opens its first table (``on_compile()`` first says when that
+    takes seconds).
     """
 
     bot_delay: float = 0.6
     standin: str = "heuristic"
     study_bots: tuple[str, ...] = ()
     bots: tuple[tuple[str, str], ...] = ()
+    prepare: str | None = None
 
 
 @dataclass(frozen=True)

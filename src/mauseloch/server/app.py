@@ -342,11 +342,16 @@ async def refused(request: Request, exc: Exception) -> Response:
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     lobby: Lobby = app.state.lobby
-    from mauseloch.bots.maumau_heuristic import prepare
+    from mauseloch.core.engine import GAMES, load_hook
 
-    # Mau-Mau's stand-ins and bots decide in compiled code: compile or load it before the first
-    # table, not in the event loop at a bot's first move.
-    prepare(lambda: print("mauseloch: compiling the bots' fast kernel, once (10 s or more)…", file=sys.stderr))
+    # A game whose stand-ins and bots decide in compiled code declares how to get it ready
+    # (Seating.prepare): compile or load it before the first table, not in the event loop at a
+    # bot's first move.
+    for info in GAMES.values():
+        if info.seating.prepare is not None:
+            load_hook(info.seating.prepare)(
+                lambda: print("mauseloch: compiling the bots' fast kernel, once (10 s or more)…", file=sys.stderr)
+            )
     lobby.start()
     try:
         yield

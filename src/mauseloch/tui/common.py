@@ -190,3 +190,15 @@ def leave_unfinished(
         save = offer_save(console, lang)
     save_for_user(console, game, save, record, lang)
     return typer.Exit(EXIT_INTERRUPTED if interrupted else 0)
+
+
+def show_standings(console: Any, match: Any, names: list[str], lang: Lang) -> None:
+    """A match's standings after its latest deal (any game with match play)."""
+    from rich.table import Table
+
+    table = Table(title=t("match.standings", lang, deal=match.deal_number))
+    for column in ("table.rank", "table.player", "match.deal", "match.total"):
+        table.add_column(t(column, lang))
+    for row in sorted(match.standings(), key=lambda r: (r["rank"], r["player"])):
+        table.add_row(str(row["rank"]), shown(names[row["player"]]), str(row["last"]), f"[bold]{row['total']}[/]")
+    console.print(table)

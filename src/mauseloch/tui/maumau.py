@@ -22,6 +22,7 @@ from mauseloch.tui.common import (
     pick_lang,
     save_for_user,
     say_error,
+    show_standings,
     shown,
 )
 from mauseloch.tui.words import ACTIONS, german_suit, to_notation
@@ -203,7 +204,7 @@ def command(
             if match is None:
                 break
             match.deal_over()
-            _show_standings(console, match, names, lang)
+            show_standings(console, match, names, lang)
             if match.is_over:
                 best = [names[s["player"]] for s in match.standings() if s["rank"] == 1]
                 console.print(f"[bold green]{t('match.over', lang, names=shown(', '.join(best)))}[/]")
@@ -400,17 +401,6 @@ def _show_result(console: Any, game: Any, me: int, names: list[str], lang: Lang)
     console.print(table)
     rank = result["ranks"][me]
     console.print(f"[bold green]{t('term.youWon', lang)}[/]" if rank == 1 else t("term.yourRank", lang, rank=rank))
-
-
-def _show_standings(console: Any, match: Any, names: list[str], lang: Lang) -> None:
-    from rich.table import Table
-
-    table = Table(title=t("match.standings", lang, deal=match.deal_number))
-    for column in ("table.rank", "table.player", "match.deal", "match.total"):
-        table.add_column(t(column, lang))
-    for row in sorted(match.standings(), key=lambda r: (r["rank"], r["player"])):
-        table.add_row(str(row["rank"]), shown(names[row["player"]]), str(row["last"]), f"[bold]{row['total']}[/]")
-    console.print(table)
 
 
 # -- replays (``mauseloch replay``): the declaration names this module (GameInfo.terminal)

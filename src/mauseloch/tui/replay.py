@@ -20,7 +20,7 @@ import typer
 
 from mauseloch.core.shapes import JSONObject
 from mauseloch.locale import Lang, t, tn
-from mauseloch.tui.common import EXIT_INTERRUPTED, ask, fail, lang_option, pick_lang, shown
+from mauseloch.tui.common import EXIT_INTERRUPTED, ask, fail, lang_option, pick_lang, show_standings, shown
 
 
 def command(
@@ -237,7 +237,6 @@ class Replayer:
 def _replay_match(console: Any, match: Any, as_json: bool, interactive: bool, lang: Lang) -> None:
     """A match record: its summary as JSON, or every deal in turn with the standings after it."""
     from mauseloch.core.match import Match
-    from mauseloch.tui.maumau import _show_standings
 
     if as_json:
         summary = {
@@ -258,7 +257,7 @@ def _replay_match(console: Any, match: Any, as_json: bool, interactive: bool, la
             if game.is_over:
                 shadow.games[-1] = game
                 shadow.deal_over()
-                _show_standings(console, shadow, names, lang)
+                show_standings(console, shadow, names, lang)
                 if shadow.between_deals:
                     shadow.next_deal()
     except KeyboardInterrupt:

@@ -678,7 +678,7 @@ INFO = register(
         ),
         factory=MauMau,
         clock=Clock(relaxed=60.0, normal=30.0, fast=15.0),
-        seating=Seating(bot_delay=0.6, standin="heuristic"),
+        seating=Seating(bot_delay=0.6, standin="heuristic", prepare="mauseloch.bots.maumau_heuristic:prepare"),
         simulation=Simulation(
             runner="mauseloch.games.maumau.simulation:run_kernel",
             applies="mauseloch.games.maumau.simulation:all_random",
