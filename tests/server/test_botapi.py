@@ -135,8 +135,8 @@ def playing(server: Server, token: str, kind: str, games: int = 1) -> tuple[BotC
     return client, thread
 
 
-def finish(client: BotClient, thread: threading.Thread) -> None:
-    thread.join(GUARD)
+def finish(client: BotClient, thread: threading.Thread, guard: float = GUARD) -> None:
+    thread.join(guard)
     assert not thread.is_alive(), "the bot never finished its game"
 
 
@@ -363,3 +363,22 @@ def test_ratings_move_after_rated_games_only(server: Server) -> None:
     assert with_anchor[f"bot:{a}"]["games"] == 2 and with_anchor[f"bot:{a}"]["mu"] != after[f"bot:{a}"]["mu"]
     finish(bot_b, thread_b)
     finish(bot_a, thread_a)
+
+
+def test_two_bots_play_mausgeflippt_and_the_referee_judges_their_reactions(server: Server) -> None:
+    a, b = "mg-a", "mg-b"
+    bot_a, thread_a = playing(server, server.token(a), "hard")
+    bot_b, thread_b = playing(server, server.token(b), "normal")
+    wait_for(lambda: {a, b} <= set(server.online()), "both bots online")
+    seats = [{"kind": "online-bot", "name": a}, {"kind": "online-bot", "name": b}]
+    # one card a hand: a short game (a window lasts until both reacted or the window ran out)
+    made = bot_a.post("/api/bot/challenge", {"game": "mausgeflippt", "seats": seats, "options": {"hand_size": 1}})
+    finish(bot_a, thread_a, guard=5 * GUARD)
+    finish(bot_b, thread_b, guard=GUARD)
+    table = made["table"]
+    assert server.summary(table)["status"] == "over"
+    record = server.http.get(f"/api/tables/{table}/record").json()
+    # every decided window has its claims judged by what the server measured on the bot's stream
+    claims = [c for w in record["referee"] for c in w.get("claims", [])]
+    assert claims, record["referee"][:2]
+    assert {c["seat"] for c in claims} == {0, 1}

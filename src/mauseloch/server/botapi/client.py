@@ -22,6 +22,12 @@ log = logging.getLogger("mauseloch.botclient")
 
 READ_TIMEOUT = 30.0  # seconds without even a keep-alive line: the connection is dead
 MAX_BACKOFF = 30.0
+REACTION_MS = 400  # a bot without a ``react`` of its own reacts this long after a card shows
+
+
+def clock_ms() -> float:
+    """This process's clock in ms, as the answer to a server's clock ping carries it."""
+    return time.monotonic() * 1000.0
 
 
 class Bot(Protocol):
@@ -146,6 +152,9 @@ class BotClient:
     def play(self, table: str, seat: int) -> None:
         """Play ``seat`` of ``table`` until the game finishes (reconnecting to its stream)."""
         bot: Bot | None = None
+        view: dict[str, Any] | None = None
+        seen = -1  # the version of ``view``
+        window: dict[str, Any] | None = None  # a reaction window waiting for the view that shows its card
         backoff = 1.0
         while not self.stop.is_set():
             try:
@@ -154,9 +163,18 @@ class BotClient:
                     if msg.get("type") == "game_finish":
                         self._finished()
                         return
-                    if msg.get("type") not in ("snapshot", "update"):
+                    kind = msg.get("type")
+                    if kind == "clock_ping":  # a reaction game measures the connection: answer at once
+                        self._post_quietly(f"/api/bot/game/{table}/clock", {"n": msg["n"], "t": clock_ms()})
+                    elif kind == "window":  # it may come before the update that shows the card
+                        window = msg
+                    if kind in ("snapshot", "update"):
+                        view, seen = msg["view"], int(msg["version"])
+                    if window is not None and view is not None and bot is not None and seen == window["version"]:
+                        self._react_later(table, bot, view, window)
+                        window = None
+                    if kind not in ("snapshot", "update") or view is None:
                         continue
-                    view = msg["view"]
                     if bot is None:
                         bot = self.factory(view["game"], seat, table)
                     legal = view.get("legal_moves") or []
@@ -185,6 +203,32 @@ class BotClient:
                 # stale, not started, not our turn any more: the next update says what now
                 log.info("table %s: move %s refused: %s", table, choice, exc)
                 return
+
+    def _post_quietly(self, path: str, body: dict[str, Any]) -> None:
+        try:
+            self.post(path, body)
+        except (Refusal, OSError) as exc:
+            log.info("%s refused: %s", path, exc)
+
+    def _react_later(self, table: str, bot: Bot, view: dict[str, Any], window: dict[str, Any]) -> None:
+        """A reaction window opened: the bot's reaction (a reaction bot's ``react`` gives the move
+        and its time; any other bot's ``choose`` reacts after :data:`REACTION_MS`) is sent once
+        the card shows plus that time. Sent later than the bot would: the server measures it."""
+        legal = view.get("legal_moves") or []
+        if not legal:
+            return
+        react = getattr(bot, "react", None)
+        if react is not None:
+            move, ms = react(view, legal)
+        else:
+            move, ms = bot.choose(view, legal), REACTION_MS
+        if move is None or move == "timeout":
+            return
+        delay = (float(window.get("in_ms") or 0.0) + ms) / 1000.0
+        body = {"move": move, "version": int(window["version"]), "ms": int(ms)}
+        timer = threading.Timer(delay, self._post_quietly, args=(f"/api/bot/game/{table}/react", body))
+        timer.daemon = True
+        timer.start()
 
     def _finished(self) -> None:
         with self._lock:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mauseloch.server.botapi import ladder
+from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Refused
 from mauseloch.server.protocol import ErrorCode, ProtocolError
 from mauseloch.server.storage import SeatRow, Store, TableRow
@@ -67,6 +68,8 @@ class Online:
     open_streams: int = 0  # event and game streams together (the per-token cap)
     moves: deque[float] = field(default_factory=deque)  # moment of each move within the last second
     games: set[str] = field(default_factory=set)  # tables it sits at that are not over
+    # its open game stream per table: the connection its reactions and clock answers come on
+    conns: dict[str, Connection] = field(default_factory=dict)
 
 
 class OnlineBots:

@@ -26,7 +26,15 @@ from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Refused, refusal_response
 from mauseloch.server.lobby import Lobby, hash_token
-from mauseloch.server.protocol import CreateTable, ErrorCode, ProtocolError, decode_body, encode, error_body
+from mauseloch.server.protocol import (
+    MAX_REACTION_MS,
+    CreateTable,
+    ErrorCode,
+    ProtocolError,
+    decode_body,
+    encode,
+    error_body,
+)
 
 KEEP_ALIVE = 5.0  # seconds between two empty lines on a quiet stream
 LIVE = ("waiting", "playing")
@@ -240,6 +248,7 @@ async def game_stream(request: Request) -> Response:
     conn = Connection(seat=seat)
     table = lobby.hold(found)
     table.attach(conn)
+    bot.conns[table.id] = conn  # the latest stream is the one its reactions are measured on
     return StreamingResponse(
         game_lines(lobby, online, bot, table, conn), media_type=NDJSON, headers={"Cache-Control": "no-store"}
     )
@@ -273,6 +282,8 @@ async def game_lines(
         else:
             lobby.hub.unsubscribe(table.id, conn)
         conn.close(1000)
+        if bot.conns.get(table.id) is conn:
+            del bot.conns[table.id]
         lobby.release(table)
         online.closed(bot)
 
@@ -349,6 +360,59 @@ async def enter_ladder(request: Request) -> Response:
     return JSONResponse({"ok": True, "entry": entrant})
 
 
+class BotReact(msgspec.Struct, forbid_unknown_fields=True):
+    move: str
+    version: int
+    ms: int
+
+
+class BotClockAnswer(msgspec.Struct, forbid_unknown_fields=True):
+    n: int
+    t: float
+
+
+def stream_of(online: OnlineBots, name: str, table: str) -> Connection:
+    conn = online.get(name).conns.get(table)
+    if conn is None:
+        raise ProtocolError(
+            ErrorCode.NOT_SEATED, "open this table's game stream first: reactions are measured on it", 409
+        )
+    return conn
+
+
+async def react(request: Request) -> Response:
+    """``POST /api/bot/game/{table}/react`` with ``{"move", "version", "ms"}``: a reaction in a
+    reaction game's window. The referee judges it as a person's, by the link the server measures
+    on the bot's game stream (its clock pings) and the moment the claim arrives; the ``ms`` the bot
+    claims can only make it slower."""
+    name = await bot_name(request)
+    online = online_of(request)
+    online.count_move(online.get(name))
+    req = decode_body(await body(request), BotReact)
+    table = await lobby_of(request).find(request.path_params["table_id"])
+    if table is None:
+        raise ProtocolError(ErrorCode.NOT_FOUND, "no such table", 404)
+    seat_of_bot(table, name)
+    if not 0 < len(req.move) <= 100 or not 0 <= req.ms <= MAX_REACTION_MS:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "a reaction is a move and ms from 0 to 600000")
+    await table.react(stream_of(online, name, table.id), req.move, req.version, req.ms)
+    return JSONResponse({"ok": True})
+
+
+async def clock_answer(request: Request) -> Response:
+    """``POST /api/bot/game/{table}/clock`` with ``{"n", "t"}``: the answer to the stream's
+    ``clock_ping`` ``n``, sent at once with the bot's clock ``t`` in ms."""
+    name = await bot_name(request)
+    req = decode_body(await body(request), BotClockAnswer)
+    table = await lobby_of(request).find(request.path_params["table_id"])
+    if table is None:
+        raise ProtocolError(ErrorCode.NOT_FOUND, "no such table", 404)
+    if not (req.t == req.t and abs(req.t) < 1e15):
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "t must be the bot's clock in ms")
+    table.clock_answer(stream_of(online_of(request), name, table.id), req.n, req.t)
+    return JSONResponse({"ok": True})
+
+
 def routes() -> list[BaseRoute]:
     """The Bot API's routes, for the application's route list."""
     return [
@@ -358,6 +422,8 @@ def routes() -> list[BaseRoute]:
         Route("/api/bot/challenge/{challenge_id}/decline", answered(decline), methods=["POST"]),
         Route("/api/bot/game/{table_id}/stream", answered(game_stream)),
         Route("/api/bot/game/{table_id}/move", answered(move), methods=["POST"]),
+        Route("/api/bot/game/{table_id}/react", answered(react), methods=["POST"]),
+        Route("/api/bot/game/{table_id}/clock", answered(clock_answer), methods=["POST"]),
         Route("/api/bots/online", bots_online),
         Route("/api/tables/{table_id}/challenges", table_challenges),
         Route("/ladder", ladder_page),
