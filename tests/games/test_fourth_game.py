@@ -37,6 +37,26 @@ def test_one_call_registers_it_and_another_takes_it_back() -> None:
     mauseloch.register_game(fourth_game.INFO)  # the fixture takes it back once more
 
 
+@pytest.mark.parametrize(
+    ("change", "refusal"),
+    [
+        ({"name": "Card Race"}, "lower case letters"),
+        ({"deal_letter": ""}, "one capital letter"),
+        ({"deal_letter": "r"}, "one capital letter"),
+        ({"deal_letter": "M"}, "deal letter M is mau-mau's"),
+        ({"web": "../table"}, "a module of web/js"),
+    ],
+)
+def test_a_declaration_the_platform_could_not_use_is_refused(change: dict[str, str], refusal: str) -> None:
+    from dataclasses import replace
+
+    mauseloch.unregister_game(NAME)
+    with pytest.raises(ValueError, match=refusal):
+        mauseloch.register_game(replace(fourth_game.INFO, **change))
+    assert NAME not in mauseloch.GAMES and "Card Race" not in mauseloch.GAMES
+    mauseloch.register_game(fourth_game.INFO)
+
+
 def test_its_declared_bot_and_the_random_bot_play_it() -> None:
     assert bot_kinds(NAME) == ["random", "lowest"]
     g = mauseloch.new_game(NAME, players=3, seed=8)
