@@ -55,6 +55,8 @@ def test_the_lobby_offers_it_with_its_options_bots_and_clock(server: Server, new
     page.goto("/")
     page.select_option("#game-select", NAME)
     assert page.locator("#opt-hand_size").input_value() == "5"  # its option, with its default
+    # no words of its own for the option (no declared prefix): those every game's hand_size shares
+    assert page.inner_text("label[for='opt-hand_size']") == "Cards in each hand"
     assert page.locator("#seat-1 option[value='bot:lowest']").count() == 1  # its own bot
     assert page.locator("#match-deals-field").is_hidden()  # it declares no match play
     # no words of its own for its clock: the lobby's; a game that has them (by its declared

@@ -33,17 +33,25 @@ function known(key, fallback) {
   return s === key ? fallback : s;
 }
 
+// An option's words: the game's own (<words>.opt.<name>, by the prefix its declaration names)
+// where it has them, else those every game shares (opt.<name>), else the engine's description.
+function optionWord(kind, opt, fallback) {
+  const game = gameInfo($("game-select").value);
+  const own = game && game.words ? known(`${game.words}.${kind}.${opt.name}`, null) : null;
+  return own ?? known(`${kind}.${opt.name}`, fallback);
+}
+
 function optionText(opt) {
-  return known("opt." + opt.name, opt.description);
+  return optionWord("opt", opt, opt.description);
 }
 
 function optionHelp(opt) {
-  const help = known("optHelp." + opt.name, "");
+  const help = optionWord("optHelp", opt, "");
   return `${help}${help ? " " : ""}${t("lobby.optionDefault", { text: defaultText(opt) })}`;
 }
 
 function defaultText(opt) {
-  if (isDynamic(opt)) return known("optDefault." + opt.name, opt.default_text);
+  if (isDynamic(opt)) return optionWord("optDefault", opt, opt.default_text);
   if (opt.type === "bool") return opt.default ? t("common.yes") : t("common.no");
   return String(opt.default);
 }
