@@ -32,6 +32,7 @@ def _fourth_game() -> Any:
     yield
     mauseloch.unregister_game(fourth_game.INFO.name)
 
+
 # What api.md and the spec pages fix per game (games not listed get only the generic checks).
 PLAYER_RANGE = {"mau-mau": (2, 5), "aus-die-maus": (2, 6), "mausgeflippt": (2, 6)}
 REASONS = {
