@@ -18,6 +18,7 @@ from typing import Any
 
 import typer
 
+from mauseloch.core.record import played
 from mauseloch.core.shapes import JSONObject
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import EXIT_INTERRUPTED, ask, fail, lang_option, pick_lang, show_standings, shown
@@ -99,9 +100,7 @@ class Replayer:
         """Forward one move at a time; backwards by replaying from the start (records are short)."""
         if position < self.position:
             self.game, self.position = self._fresh(), 0
-        while self.position < position:
-            seat, move, *rest = self.moves[self.position]
-            self.game.play(move, seat=seat, ms=rest[0] if rest else None)
+        for _ in played(self.game, self.moves[self.position : position]):  # the one replay loop
             self.position += 1
             if len(self.event_counts) <= self.position:
                 self.event_counts.append(self.game.event_count)
