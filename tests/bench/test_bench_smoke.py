@@ -61,6 +61,10 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
         ["--seats", "8", "--duration", "2", "--warmup", "1", "--client-procs", "1"],
         {"runs"},
     ),
+    "botapi.py": (
+        ["--bots", "4", "--duration", "2", "--warmup", "1"],
+        {"bots", "online", "moves", "rtt_ms_p99", "ack_ms_p99", "server_cpu_ms_per_move", "errors"},
+    ),
     # two servers on one PostgreSQL and Redis: run when the suite has them (tests/server/conftest.py)
     "failover_one_address.py": (
         ["--db", "{MAUSELOCH_TEST_PG_URL}", "--redis", "{MAUSELOCH_TEST_REDIS_URL}", "--tables", "2", "--moves", "1"],

@@ -163,8 +163,14 @@ def test_a_token_opens_the_api_until_it_is_revoked(server: Server) -> None:
     subprocess.run(
         [sys.executable, "-m", "mauseloch.cli", "bot-token", "revoke", "lifecycle", "--db", server.db], check=True
     )
-    revoked = server.http.post("/api/bot/challenge", headers=server.auth(token), json={"game": "mau-mau", "seats": []})
-    assert revoked.status_code == 401 and revoked.json()["code"] == "bad_token"
+    # a good token is remembered for at most two seconds: then the revocation holds
+    body = {"game": "mau-mau", "seats": []}
+    wait_for(
+        lambda: server.http.post("/api/bot/challenge", headers=server.auth(token), json=body).status_code == 401,
+        "the revoked token is refused",
+    )
+    revoked = server.http.post("/api/bot/challenge", headers=server.auth(token), json=body)
+    assert revoked.json()["code"] == "bad_token"
     # the open stream ends at its next keep-alive: the bot is no longer online
     wait_for(lambda: "lifecycle" not in server.online(), "a revoked bot drops offline")
 

@@ -1,8 +1,9 @@
 """Bot tokens: a name and the SHA-256 of a secret, stored beside the tables (no personal data).
 
 A token is shown once, when it is created (``mauseloch bot-token create``); the store keeps only
-its hash, so a copy of the database opens no bot. A revoked token opens nothing any more, and its
-name stays taken, so a bot's games and ratings never pass to somebody else.
+its hash, so a copy of the database opens no bot. A revoked token opens nothing any more (within
+:data:`KNOWN_SECONDS`, however many server processes share the database), and its name stays
+taken, so a bot's games and ratings never pass to somebody else.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import hashlib
 import hmac
 import re
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlalchemy import Boolean, Column, DateTime, String, Table, insert, select, update
@@ -19,6 +22,9 @@ from sqlalchemy import Boolean, Column, DateTime, String, Table, insert, select,
 from mauseloch.server.storage import Store, metadata, now
 
 MAX_BOT_NAME = 30
+# A token checked in the database counts as good this long (a revocation takes effect within it)
+KNOWN_SECONDS = 2.0
+MAX_KNOWN = 10_000  # tokens remembered at once (more: forgotten all, checked again)
 # letters, digits, "-", "_" and "."; the page shows the name as a bot's, so no spaces to pose as a person
 BOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{1,29}")
 
@@ -46,8 +52,10 @@ class BotEntry:
 class BotTokens:
     """The bot tokens of one store (its database, its SQLAlchemy metadata)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
+        self.clock = clock
+        self._known: dict[str, tuple[str, float]] = {}  # token hash -> (bot name, checked until)
         # a store made before this module was imported did not create the table: do it here
         bots_t.create(store.engine, checkfirst=True)
 
@@ -88,5 +96,19 @@ class BotTokens:
         with self.store.engine.connect() as conn:
             row = conn.execute(select(bots_t).where(bots_t.c.token_hash == digest)).first()
         if row is None or row.revoked or not hmac.compare_digest(row.token_hash, digest):
+            self._known.pop(digest, None)
             return None
+        if len(self._known) >= MAX_KNOWN:
+            self._known.clear()
+        self._known[digest] = (str(row.name), self.clock() + KNOWN_SECONDS)
         return str(row.name)
+
+    def known(self, token: str) -> str | None:
+        """The bot a token opened when it was checked within the last :data:`KNOWN_SECONDS`
+        (no database call: a bot's moves come many a second); None: ask :meth:`check`."""
+        if not token or len(token) > 200:
+            return None
+        found = self._known.get(token_hash(token))
+        if found is None or found[1] < self.clock():
+            return None
+        return found[0]
