@@ -18,6 +18,7 @@ import numpy as np
 from mauseloch.bots import maumau_heuristic  # noqa: F401  (the heuristic registers first: levels go weakest first)
 from mauseloch.bots.registry import register_bot
 from mauseloch.core.shapes import JSONObject
+from mauseloch.core.views import View, json_view
 from mauseloch.games.maumau import MauMau
 from mauseloch.learn.history import SeatHistory
 from mauseloch.learn.policy import QPolicy, mask_of
@@ -40,10 +41,10 @@ class LearnedBot:
         self.policy = policy if policy is not None else shipped_policy()
         self.history = SeatHistory()  # the rivals' public history, read from each view
 
-    def choose(self, view: JSONObject, legal: list[str]) -> str:
+    def choose(self, view: View | JSONObject, legal: list[str]) -> str:
         if not legal:
             raise ValueError("the learned bot was asked to move with no legal moves")
-        obs = self.history.observation(view)  # every view: the history must see each move
+        obs = self.history.observation(json_view(view))  # every view: the history must see each move
         if len(legal) == 1:
             return legal[0]
         mask = mask_of(legal)
@@ -51,7 +52,7 @@ class LearnedBot:
         q = np.where(mask.astype(bool), q, -np.inf)
         return MauMau.ACTIONS[int(q.argmax())]
 
-    def react(self, view: JSONObject, legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]:
         """Mau-Mau is played in turns and never opens a reaction window: keep still."""
         return None, 0
 

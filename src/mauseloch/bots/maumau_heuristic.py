@@ -25,12 +25,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import numpy as np
 
 from mauseloch.bots.registry import register_bot
 from mauseloch.core.engine import Rng
 from mauseloch.core.shapes import JSONObject, Options
+from mauseloch.core.views import View, json_view
 from mauseloch.games.maumau import CARD_ID, MauMau
+from mauseloch.games.maumau.views import MauMauView
 
 _ACTION_ID = MauMau._ACTION_ID
 _OTHER = {"draw", "pass", "take"}
@@ -128,31 +131,43 @@ def heuristic_agrees(
     return bool(agrees)
 
 
+def _seen(view: View | JSONObject) -> tuple[list[str], int, list[int], int, Options]:
+    """What the heuristic reads of a seat's view: its hand, its seat, every hand's size, the
+    direction of play and the options; from the view struct, or straight from its JSON form
+    (converting that would cost a simulation more than the choice itself)."""
+    if isinstance(view, MauMauView):
+        if view.seat is None or isinstance(view.hand, msgspec.UnsetType):
+            raise ValueError("the heuristic bot needs a seat's view, not a spectator's")
+        return view.hand, view.seat, view.hand_counts, view.direction, view.options
+    data = json_view(view)
+    return data["hand"], data["seat"], data["hand_counts"], data["direction"], data["options"]
+
+
 class HeuristicBot:
     kind = "heuristic"
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = Rng(seed)  # only to break exact ties, so bots at one table differ
 
-    def choose(self, view: JSONObject, legal: list[str]) -> str:
+    def choose(self, view: View | JSONObject, legal: list[str]) -> str:
         if not legal:
             raise ValueError("the heuristic bot was asked to move with no legal moves")
+        cards, seat, counts, direction, options = _seen(view)
         hand = 0
-        for c in view["hand"]:
+        for c in cards:
             hand |= 1 << CARD_ID[c]
-        options: Options = view["options"]
         return heuristic_move(
             legal,
             hand,
-            view["seat"],
-            view["hand_counts"],
-            view["direction"],
+            seat,
+            counts,
+            direction,
             bool(options.get("ace_skips")),
             bool(options.get("no_win_with_jack")),
             self._rng,
         )
 
-    def react(self, view: JSONObject, legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]:
         """Mau-Mau is played in turns and never opens a reaction window: keep still."""
         return None, 0
 

@@ -71,10 +71,14 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from mauseloch.bots.registry import register_bot
 from mauseloch.core.engine import Rng
 from mauseloch.core.shapes import JSONObject
+from mauseloch.core.views import View, json_view
 from mauseloch.games.mausgeflippt import INFO as MAUSGEFLIPPT
+from mauseloch.games.mausgeflippt.views import MausgeflipptView
 
 GAME = MAUSGEFLIPPT.name  # the game these levels play
 
@@ -120,6 +124,20 @@ LEVELS: dict[str, Level] = {
 }
 
 
+def _shown(view: View | JSONObject) -> tuple[list[str] | None, bool, list[str]]:
+    """What a reaction reads of a view: the shown mouse's clothes (None: no mouse shown), whether
+    it is protected, and the hand; from the view struct, or from the part of its JSON form that
+    holds these (what a test or another process hands over)."""
+    if isinstance(view, MausgeflipptView):
+        hand = [] if isinstance(view.hand, msgspec.UnsetType) else view.hand
+        shown = view.mouse
+        return (None, False, hand) if shown is None else (shown.wears, shown.protected, hand)
+    data = json_view(view)
+    mouse = data.get("mouse")
+    hand = data.get("hand") or []
+    return (None, False, hand) if mouse is None else (mouse["wears"], bool(mouse["protected"]), hand)
+
+
 class ReactionBot:
     """A Mausgeflippt player with a reaction time and human errors (one level of :data:`LEVELS`)."""
 
@@ -144,29 +162,27 @@ class ReactionBot:
         return self._rng.random() < p
 
     # -- the bot protocol ----------------------------------------------------------------
-    def choose(self, view: JSONObject, legal: list[str]) -> str:
+    def choose(self, view: View | JSONObject, legal: list[str]) -> str:
         """A turn outside the window: the only such move is ``reveal``."""
         if not legal:
             raise ValueError("the reaction bot was asked to move with no legal moves")
         return "reveal" if "reveal" in legal else legal[0]
 
-    def react(self, view: JSONObject, legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]:
         """The reaction to the shown mouse and its time in ms after the reveal.
 
         ``(None, ms)``: the bot does not react (``ms`` is when it decided so). Every move
         returned is one of ``legal``.
         """
-        mouse = view.get("mouse")
-        hand: list[str] = view.get("hand") or []
-        if mouse is None or not hand:
+        wears, protected, hand = _shown(view)
+        if wears is None or not hand:
             return None, 0
         lv = self.level
-        wears = mouse["wears"]
         n = len(hand)
         t = self.perception_ms()
         if self._chance(lv.p_lapse):
             t += lv.lapse_ms * (0.5 + 1.5 * self._rng.random())
-        if mouse["protected"]:
+        if protected:
             if not self._chance(lv.p_protected):
                 return None, round(t + lv.cheese_ms)
         else:

@@ -8,11 +8,14 @@ from typing import Protocol
 
 from mauseloch.core.engine import game_info
 from mauseloch.core.shapes import JSONObject
+from mauseloch.core.views import View
 
 
 class Bot(Protocol):
     """A bot sees its seat's view and its legal moves, nothing else.
 
+    The view is the one the public API documents, ``g.view(seat)``, or the game's view struct
+    (``g.typed_view(seat)``, which spares a caller the JSON form); a bot takes either.
     ``choose``: on its turn, pick one of the moves. ``react``: in a reaction window (games whose
     ``GameInfo.dynamics`` is ``"reactions"``), the move it makes and when, in ms after the card
     was shown; ``None`` keeps its paws still. Who was first is the referee's business
@@ -21,9 +24,9 @@ class Bot(Protocol):
 
     kind: str
 
-    def choose(self, view: JSONObject, legal: list[str]) -> str: ...
+    def choose(self, view: View | JSONObject, legal: list[str]) -> str: ...
 
-    def react(self, view: JSONObject, legal: list[str]) -> tuple[str | None, int]: ...
+    def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]: ...
 
 
 BotFactory = Callable[[int], Bot]  # seed -> bot

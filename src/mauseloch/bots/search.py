@@ -70,6 +70,7 @@ from mauseloch.bots.registry import register_bot
 from mauseloch.core.engine import Game, Rng, derive_seed
 from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS, STREAM_PRIOR
 from mauseloch.core.shapes import JSONObject
+from mauseloch.core.views import View, json_view
 from mauseloch.games.maumau import (
     CARD_ID,
     CARD_STR,
@@ -203,11 +204,12 @@ class SearchBot:
         self.budget_exponent = budget_exponent
 
     # ------------------------------------------------------------------ choosing
-    def react(self, view: JSONObject, legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]:
         """Mau-Mau is played in turns and never opens a reaction window: keep still."""
         return None, 0
 
-    def choose(self, view: JSONObject, legal: list[str]) -> str:
+    def choose(self, view: View | JSONObject, legal: list[str]) -> str:
+        view = json_view(view)  # the search deals from the view's JSON form (MauMau.from_view)
         if not legal:
             raise ValueError("the search bot was asked to move with no legal moves")
         if view.get("game") != MauMau.name:

@@ -13,7 +13,7 @@ from typing import Annotated, TypedDict, get_type_hints
 
 import msgspec
 
-from mauseloch.core.shapes import OptionValue
+from mauseloch.core.shapes import JSONObject, OptionValue
 
 Seat = Annotated[int, msgspec.Meta(ge=0)]
 Count = Annotated[int, msgspec.Meta(ge=0)]
@@ -54,3 +54,11 @@ def view_types(game: str) -> tuple[type[View], type[Result]]:
     view = get_type_hints(factory.typed_view)["return"]
     result = get_type_hints(factory.typed_result)["return"]
     return view, result
+
+
+def json_view(view: View | JSONObject) -> JSONObject:
+    """``view``'s JSON form (what ``g.view(seat)`` gives): itself when it is one."""
+    if isinstance(view, View):
+        out: JSONObject = msgspec.to_builtins(view)
+        return out
+    return view
