@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -388,3 +389,24 @@ def test_two_bots_play_mausgeflippt_and_the_referee_judges_their_reactions(serve
     claims = [c for w in record["referee"] for c in w.get("claims", [])]
     assert claims, record["referee"][:2]
     assert {c["seat"] for c in claims} == {0, 1}
+
+
+def test_bot_connect_runs_a_class_of_ones_own_from_the_examples(server: Server) -> None:
+    token = server.token("wish-keeper")
+    example = str(Path(__file__).resolve().parents[2] / "examples" / "bot_wish_keeper.py")
+    cmd = [sys.executable, "-m", "mauseloch.cli", "bot", "connect", "--url", server.base, "--token", token]
+    proc = subprocess.Popen([*cmd, "--bot", f"{example}:WishKeeper", "--games", "1"], stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: "wish-keeper" in server.online(), "the bot connects")
+        other, thread = playing(server, server.token("keeper-rival"), "heuristic")
+        wait_for(lambda: "keeper-rival" in server.online(), "its rival connects")
+        seats = [{"kind": "online-bot", "name": "keeper-rival"}, {"kind": "online-bot", "name": "wish-keeper"}]
+        table = other.post("/api/bot/challenge", {"game": "mau-mau", "seats": seats, "clock": "off"})["table"]
+        assert proc.wait(GUARD) == 0  # it played its one game and stopped
+        finish(other, thread)
+        record = server.http.get(f"/api/tables/{table}/record").json()
+        assert {m[0] for m in record["moves"]} == {0, 1} and set(record["played_by"]) == {"person"}
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
