@@ -366,12 +366,6 @@ class GameInfo:
     match: bool = False
     events: tuple[type[Event], ...] = field(default=(), repr=False)
 
-    def option(self, name: str) -> OptionSpec:
-        for spec in self.options:
-            if spec.name == name:
-                return spec
-        raise KeyError(name)
-
     def defaults(self, players: int) -> OptionDict:
         """Every option's default for a game of ``players`` (some depend on the count)."""
         return self.resolve_options(self.check_players(players), None)
