@@ -16,7 +16,9 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from typing import Protocol
+
+from mauseloch.core.shapes import JSONObject
 
 log = logging.getLogger("mauseloch.botclient")
 
@@ -34,7 +36,7 @@ class Bot(Protocol):
     """What the client needs of a bot: a move among ``legal`` for its seat's ``view`` (the same
     protocol as :class:`mauseloch.bots.Bot`)."""
 
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str: ...
+    def choose(self, view: JSONObject, legal: list[str]) -> str: ...
 
 
 # game, seat, table id -> the bot that plays that seat
@@ -42,7 +44,7 @@ BotFactory = Callable[[str, int, str], Bot]
 
 
 class Refusal(Exception):
-    def __init__(self, status: int, body: dict[str, Any]) -> None:
+    def __init__(self, status: int, body: JSONObject) -> None:
         super().__init__(f"{status}: {body.get('code')}: {body.get('error')}")
         self.status = status
         self.body = body
@@ -58,7 +60,7 @@ class BotClient:
         token: str,
         factory: BotFactory,
         *,
-        accept: Callable[[dict[str, Any]], bool] | None = None,
+        accept: Callable[[JSONObject], bool] | None = None,
         games: int | None = None,
     ) -> None:
         self.url = url.rstrip("/")
@@ -72,18 +74,18 @@ class BotClient:
         self._lock = threading.Lock()
 
     # -- HTTP ------------------------------------------------------------------------------
-    def _request(self, method: str, path: str, body: dict[str, Any] | None = None) -> urllib.request.Request:
+    def _request(self, method: str, path: str, body: JSONObject | None = None) -> urllib.request.Request:
         data = None if body is None else json.dumps(body).encode()
         headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/x-ndjson"}
         if data is not None:
             headers["Content-Type"] = "application/json"
         return urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
 
-    def post(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    def post(self, path: str, body: JSONObject | None = None) -> JSONObject:
         """POST ``body``; the JSON answer, or :class:`Refusal` with the server's code."""
         try:
             with urllib.request.urlopen(self._request("POST", path, body or {}), timeout=READ_TIMEOUT) as resp:
-                answer: dict[str, Any] = json.loads(resp.read() or b"{}")
+                answer: JSONObject = json.loads(resp.read() or b"{}")
                 return answer
         except urllib.error.HTTPError as exc:
             try:
@@ -92,7 +94,7 @@ class BotClient:
                 refusal = {}
             raise Refusal(exc.code, refusal) from None
 
-    def lines(self, path: str) -> Iterator[dict[str, Any]]:
+    def lines(self, path: str) -> Iterator[JSONObject]:
         """The objects of an NDJSON stream (keep-alive lines skipped) until it ends."""
         try:
             resp = urllib.request.urlopen(self._request("GET", path), timeout=READ_TIMEOUT)
@@ -129,7 +131,7 @@ class BotClient:
         for thread in list(self._playing.values()):
             thread.join(READ_TIMEOUT)
 
-    def on_event(self, event: dict[str, Any]) -> None:
+    def on_event(self, event: JSONObject) -> None:
         kind = event.get("type")
         if kind == "challenge":
             ch = event["challenge"]
@@ -152,9 +154,9 @@ class BotClient:
     def play(self, table: str, seat: int) -> None:
         """Play ``seat`` of ``table`` until the game finishes (reconnecting to its stream)."""
         bot: Bot | None = None
-        view: dict[str, Any] | None = None
+        view: JSONObject | None = None
         seen = -1  # the version of ``view``
-        window: dict[str, Any] | None = None  # a reaction window waiting for the view that shows its card
+        window: JSONObject | None = None  # a reaction window waiting for the view that shows its card
         backoff = 1.0
         while not self.stop.is_set():
             try:
@@ -190,7 +192,7 @@ class BotClient:
                 return
             backoff = min(MAX_BACKOFF, backoff * 2)
 
-    def _move(self, table: str, bot: Bot, view: dict[str, Any], legal: list[str], version: int) -> None:
+    def _move(self, table: str, bot: Bot, view: JSONObject, legal: list[str], version: int) -> None:
         choice = bot.choose(view, legal)
         while not self.stop.is_set():
             try:
@@ -204,13 +206,13 @@ class BotClient:
                 log.info("table %s: move %s refused: %s", table, choice, exc)
                 return
 
-    def _post_quietly(self, path: str, body: dict[str, Any]) -> None:
+    def _post_quietly(self, path: str, body: JSONObject) -> None:
         try:
             self.post(path, body)
         except (Refusal, OSError) as exc:
             log.info("%s refused: %s", path, exc)
 
-    def _react_later(self, table: str, bot: Bot, view: dict[str, Any], window: dict[str, Any]) -> None:
+    def _react_later(self, table: str, bot: Bot, view: JSONObject, window: JSONObject) -> None:
         """A reaction window opened: the bot's reaction (a reaction bot's ``react`` gives the move
         and its time; any other bot's ``choose`` reacts after :data:`REACTION_MS`) is sent once
         the card shows plus that time. Sent later than the bot would: the server measures it."""

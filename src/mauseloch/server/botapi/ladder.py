@@ -18,11 +18,12 @@ import hmac
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from openskill.models import PlackettLuce
 from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, and_, insert, select
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.server.storage import Store, TableRow, metadata, now, tables_t
 
 DEFAULT_MU = 25.0
@@ -129,13 +130,21 @@ def anchor_rating(game: str, kind: str) -> float:
     return DEFAULT_MU + ANCHOR_STEP * (place - (len(kinds) - 1) / 2)
 
 
+class Rated(TypedDict):
+    """One rated game in a bot's history."""
+
+    table: str
+    at: str
+    rating: float
+
+
 @dataclass
 class Entry:
     id: str  # bot:NAME | anchor:KIND | person:NAME
     mu: float
     sigma: float
     games: int = 0
-    history: list[dict[str, Any]] = field(default_factory=list)  # {"table", "at", "rating"} each game
+    history: list[Rated] = field(default_factory=list)  # each game: its table, when, the rating after
     met: set[str] = field(default_factory=set)
 
     @property
@@ -217,7 +226,7 @@ def ratings(store: Store, game: str, players: int) -> list[Entry]:
     return sorted(entries.values(), key=lambda e: (-e.rating, e.id))
 
 
-def ladder(store: Store, game: str, players: int) -> dict[str, Any]:
+def ladder(store: Store, game: str, players: int) -> JSONObject:
     """The ladder as ``GET /api/ladder`` answers it."""
     entries = ratings(store, game, players)
     by_id = {e.id: e for e in entries}
@@ -244,7 +253,7 @@ def ladder(store: Store, game: str, players: int) -> dict[str, Any]:
     }
 
 
-def counts(store: Store) -> list[dict[str, Any]]:
+def counts(store: Store) -> list[JSONObject]:
     """The ladders that have rated tables: each game and player count."""
     with store.engine.connect() as conn:
         rows = conn.execute(select(rated_t.c.game, rated_t.c.players).distinct()).all()

@@ -15,8 +15,9 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.server.botapi import ladder
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Refused
@@ -41,12 +42,12 @@ class Challenge:
     seat: int
     game: str
     players: int
-    options: dict[str, Any]
+    options: JSONObject
     by: str  # who challenged: the creator's name, or the bot that created the table
     due: float  # monotonic seconds: unanswered after this
     state: ChallengeState = "open"
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> JSONObject:
         """As the challenged bot's event stream says it."""
         return {
             "id": self.id,
@@ -64,7 +65,7 @@ class Online:
     """One bot's presence: its open event streams (each a queue of lines) and its games."""
 
     name: str
-    streams: list[asyncio.Queue[dict[str, Any] | None]] = field(default_factory=list)
+    streams: list[asyncio.Queue[JSONObject | None]] = field(default_factory=list)
     open_streams: int = 0  # event and game streams together (the per-token cap)
     moves: deque[float] = field(default_factory=deque)  # moment of each move within the last second
     games: set[str] = field(default_factory=set)  # tables it sits at that are not over
@@ -106,19 +107,19 @@ class OnlineBots:
     def closed(self, bot: Online) -> None:
         bot.open_streams = max(0, bot.open_streams - 1)
 
-    def listen(self, bot: Online) -> asyncio.Queue[dict[str, Any] | None]:
+    def listen(self, bot: Online) -> asyncio.Queue[JSONObject | None]:
         """An event stream of ``bot``: the challenges still waiting for it come first."""
-        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        queue: asyncio.Queue[JSONObject | None] = asyncio.Queue()
         for ch in self.waiting_for(bot.name):
             queue.put_nowait({"type": "challenge", "challenge": ch.public()})
         bot.streams.append(queue)
         return queue
 
-    def unlisten(self, bot: Online, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+    def unlisten(self, bot: Online, queue: asyncio.Queue[JSONObject | None]) -> None:
         if queue in bot.streams:
             bot.streams.remove(queue)
 
-    def tell(self, name: str, event: dict[str, Any]) -> None:
+    def tell(self, name: str, event: JSONObject) -> None:
         """One line to every event stream ``name`` has open."""
         bot = self.bots.get(name)
         if bot is not None:

@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.server.botapi import ladder
 from mauseloch.server.botapi.online import ONLINE_BOT, Online, OnlineBots
 from mauseloch.server.botapi.tokens import BotTokens
@@ -113,7 +114,7 @@ def answered(handler: Any) -> Any:
     return route
 
 
-def line(event: dict[str, Any]) -> str:
+def line(event: JSONObject) -> str:
     return encode(event) + "\n"
 
 
