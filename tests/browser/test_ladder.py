@@ -31,7 +31,7 @@ def bot(ladder_server: Server) -> Any:
          "--db", ladder_server.db],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
-    client = BotClient(ladder_server.url, out.stdout.strip(), registered("random"), games=len(GAMES))
+    client = BotClient(ladder_server.url, out.stdout.strip(), registered("random"))
     thread = threading.Thread(target=client.run, daemon=True)
     thread.start()
     yield client
@@ -65,11 +65,27 @@ def test_a_person_plays_an_online_bot_at_a_rated_table(
             if "ladder-bot" in ladder_server.get_json("/api/bots/online")["bots"]:
                 break
             time.sleep(0.05)
-        seats = [{"kind": "human"}, {"kind": "online-bot", "name": "ladder-bot"}]
-        made = post(page, "/api/tables", {"game": game, "seats": seats, "name": "Anna", "rated": True, "clock": "off"})
-        table = made["table"]
-        post(page, f"/api/tables/{table}/ladder", {"name": "Anna L", "secret": "kept-in-the-browser-1"})
-        page.goto(f"/t/{table}")
+        if game == "mau-mau":  # through the lobby's form and the table page's ladder field
+            page.goto("/")
+            page.fill("#player-name", "Anna")
+            page.select_option("#game-select", game)
+            page.select_option("#seat-count", "2")
+            page.select_option("#seat-1", "online:ladder-bot")  # offered as "Bot online: ladder-bot"
+            page.set_checked("#rated-table", True)
+            page.click("#create-button")
+            page.wait_for_selector("#created:not([hidden])")
+            table = page.input_value("#invite-link").split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+            page.goto(f"/t/{table}")
+            page.wait_for_selector("#ladder-rated")  # everyone at the table sees it is rated
+            page.fill("#ladder-name", "Anna L")
+            page.click("#ladder-form button[type=submit]")
+            page.wait_for_selector("#ladder-entered")
+        else:  # the same through the API, from the page (its origin and its seat cookie)
+            seats = [{"kind": "human"}, {"kind": "online-bot", "name": "ladder-bot"}]
+            body = {"game": game, "seats": seats, "name": "Anna", "rated": True, "clock": "off"}
+            table = post(page, "/api/tables", body)["table"]
+            post(page, f"/api/tables/{table}/ladder", {"name": "Anna A", "secret": "kept-in-the-browser-1"})
+            page.goto(f"/t/{table}")
         assert play_to_end(page) > 0
         summary = ladder_server.get_json(f"/api/tables/{table}")
         assert summary["status"] == "over"
@@ -77,7 +93,9 @@ def test_a_person_plays_an_online_bot_at_a_rated_table(
     finally:
         ctx.close()
     ladder = ladder_server.get_json(f"/api/ladder?game={game}&players=2")
-    assert {e["id"] for e in ladder["entries"]} == {"person:Anna L", "bot:ladder-bot"}
+    assert ladder["entries"], ladder
+    person = "person:Anna L" if game == "mau-mau" else "person:Anna A"
+    assert {e["id"] for e in ladder["entries"]} == {person, "bot:ladder-bot"}
     assert all(e["games"] == 1 for e in ladder["entries"])
 
 
@@ -97,3 +115,36 @@ def test_the_ladder_page_lists_the_entries_and_passes_axe(browser: Any, ladder_s
     found = axe_violations(page)
     assert not found, describe(found)
     ctx.close()
+
+
+def test_a_declined_challenge_says_so_at_the_table(browser: Any, ladder_server: Server) -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "mauseloch.cli", "bot-token", "create", "--name", "shy-bot", "--db", ladder_server.db],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    shy = BotClient(ladder_server.url, out.stdout.strip(), registered("random"), accept=lambda challenge: False)
+    threading.Thread(target=shy.run, daemon=True).start()
+    ctx = browser.new_context(base_url=ladder_server.url, locale="de-DE", viewport={"width": 1200, "height": 900})
+    ctx.set_default_timeout(15000)
+    try:
+        for _ in range(600):
+            if "shy-bot" in ladder_server.get_json("/api/bots/online")["bots"]:
+                break
+            time.sleep(0.05)
+        page = ctx.new_page()
+        page.goto("/")
+        page.fill("#player-name", "Anna")
+        page.select_option("#seat-count", "2")
+        page.select_option("#seat-1", "online:shy-bot")
+        page.click("#create-button")
+        page.wait_for_selector("#created:not([hidden])")
+        table = page.input_value("#invite-link").split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+        page.goto(f"/t/{table}")
+        said = page.wait_for_selector("#challenge-states li[data-state='declined']")
+        assert "shy-bot hat die Herausforderung abgelehnt" in said.inner_text()
+        assert ladder_server.get_json(f"/api/tables/{table}")["status"] == "waiting"
+        found = axe_violations(page)
+        assert not found, describe(found)
+    finally:
+        shy.stop.set()
+        ctx.close()

@@ -10,7 +10,7 @@ const playersSelect = document.getElementById("ladder-players");
 const rows = document.getElementById("ladder-rows");
 const caption = document.getElementById("ladder-caption");
 const empty = document.getElementById("ladder-empty");
-let titles = {};
+const titles = {};
 let ladders = [];
 let shown = null;
 

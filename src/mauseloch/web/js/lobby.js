@@ -1,12 +1,12 @@
 // The lobby: create a table (game, options, seats), share its invite link, list tables, join or watch.
 
-import { applyLimits, copyLink, getJSONIfChanged, h, heldSeat, loadGames, postJSON, rememberSeat, saveInvite } from "./api.js";
+import { applyLimits, copyLink, getJSON, getJSONIfChanged, h, heldSeat, loadGames, postJSON, rememberSeat, saveInvite } from "./api.js";
 import { learnGames } from "./declared.js";
 import { createExtras, mountCreateFields, showCreateFields } from "./match.js";
 import { mountMyTables } from "./mytables.js";
 import { botLevel, errorText, initI18n, limitName, mountLangSwitch, onLangChange, seatLabel, shortName, t, tableTitle } from "./i18n.js";
 
-const state = { games: [], bots: {}, clocks: {}, tables: [], page: 0, more: false, etag: null };
+const state = { games: [], bots: {}, online: [], clocks: {}, tables: [], page: 0, more: false, etag: null };
 // What a family sees first: the first game the server lists, with the bot that plays like a person.
 // Options that tune the engine rather than the house rules (how long a test game may run, how many
 // milliseconds a reaction may take): behind "More options", their defaults suit a family game.
@@ -157,6 +157,7 @@ function renderSeats() {
     const sel = h("select", { id, name: id });
     for (const b of bots) sel.append(h("option", { value: "bot:" + b }, t("lobby.botKind", { bot: botLevel(b) })));
     sel.append(h("option", { value: "human" }, t("lobby.human")));
+    for (const b of state.online) sel.append(h("option", { value: "online:" + b }, t("lobby.seatOnlineBot", { name: b }))); // Bot API
     sel.value = before[i - 1] && [...sel.options].some((o) => o.value === before[i - 1]) ? before[i - 1] : preferred ? "bot:" + preferred : "human";
     list.append(h("li", { class: "seat-row" }, h("label", { for: id, class: "seat-label" }, label), sel));
   }
@@ -200,12 +201,13 @@ async function createTable(event) {
   const seats = [{ kind: "human" }];
   for (let i = 1; i < n; i++) {
     const v = $("seat-" + i).value;
-    seats.push(v === "human" ? { kind: "human" } : { kind: "bot", bot: v.slice(4) });
+    seats.push(v === "human" ? { kind: "human" } : v.startsWith("online:") ? { kind: "online-bot", name: v.slice(7) } : { kind: "bot", bot: v.slice(4) });
   }
   $("create-button").disabled = true;
   try {
     const body = { game: $("game-select").value, options: collectOptions(), seats, name, public: $("public-table").checked, ...createExtras($("game-select").value) };
     if ($("clock-select").value) body.clock = $("clock-select").value;
+    if ($("rated-table") && $("rated-table").checked) body.rated = true; // counts for the ladder (/ladder)
     const res = await postJSON("/api/tables", body);
     rememberSeat(res.table, res.seat);
     const invite = new URL(res.invite, location.origin).href;
@@ -330,6 +332,7 @@ async function main() {
   learnGames(state.games); // match play and the words of each game: the declaration's
   state.bots = data.bots || {};
   state.clocks = data.clocks || {};
+  state.online = await getJSON("/api/bots/online").then((r) => r.bots, () => []); // bots a seat may challenge
   const sel = $("game-select");
   for (const g of state.games) sel.append(h("option", { value: g.name }, g.title)); // the server's order: the first is chosen
   sel.addEventListener("change", renderOptions);
