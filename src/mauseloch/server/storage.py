@@ -268,9 +268,13 @@ def _stopped(name: str, sql: str, params: dict[str, Any]) -> Exception | None:
 _json = msgspec.json.Encoder()
 _DRIVER_OPTIONS: dict[str, Any] = {"autocommit": True, "application_name": "mauseloch-writes"}
 # PostgreSQL connections that commit a process's batches of hot writes at the same time. One
-# batch holds every write of a loop tick and the ticks while the batches before it commit, so a
-# few connections carry any load (one statement a connection needed 32).
-WRITE_CONNECTIONS = 4
+# batch holds every write of a loop tick and of the ticks while the batches before it commit.
+# A commit waits for the WAL's flush to disk (7 ms at the median, 16 ms at the 90th percentile
+# on this machine's loaded disk), so a write that finds every connection busy waits about one
+# commit longer: with 4 connections the p50 round trip of a move was 2.4 times the code's
+# before (bench/server.py --against, 400 seats, one process), with 16 0.7 times. A busy process
+# still sends a batch per connection, not a statement each (32 connections of one each before).
+WRITE_CONNECTIONS = 16
 
 Plan = list[tuple[str, dict[str, Any]]]  # which of HOT, with which values, in one transaction
 P = ParamSpec("P")
