@@ -410,3 +410,67 @@ def test_bot_connect_runs_a_class_of_ones_own_from_the_examples(server: Server) 
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_bots_reconnect_after_the_server_restarts_and_finish_their_game(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'restart.db'}"
+    port = free_port()
+    cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--port", str(port), "--db", db, "--bot-delay", "0"]
+    cmd += ["--requests-per-second", "0"]
+    base = f"http://127.0.0.1:{port}"
+
+    def start() -> subprocess.Popen[str]:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        assert proc.stdout is not None and proc.stdout.readline().startswith("Mauseloch is serving")
+        return proc
+
+    proc = start()
+    server = Server(base, db)
+    try:
+        bot_a, thread_a = playing(server, server.token("phoenix-a"), "random")
+        bot_b, thread_b = playing(server, server.token("phoenix-b"), "random")
+        wait_for(lambda: {"phoenix-a", "phoenix-b"} <= set(server.online()), "both bots online")
+        seats = [{"kind": "online-bot", "name": "phoenix-a"}, {"kind": "online-bot", "name": "phoenix-b"}]
+        # a game long enough to be cut: no clock, and the bots hold their moves until it is
+        gate = threading.Event()
+        for bot in (bot_a, bot_b):
+            factory = bot.factory
+            bot.factory = lambda game, seat, table, f=factory: Slow(f(game, seat, table), gate)
+        table = bot_a.post("/api/bot/challenge", {"game": "mau-mau", "seats": seats, "clock": "off"})["table"]
+        wait_for(lambda: server.summary(table)["version"] >= 2, "the game is under way")
+        proc.kill()  # as a crash: every stream breaks at once
+        proc.wait(GUARD)
+        before = Store(db).load_table(table)
+        assert before is not None and before.status == "playing"
+        proc = start()
+        gate.set()  # from now on the bots play at full speed, on the streams they opened again
+        finish(bot_a, thread_a, guard=3 * GUARD)
+        finish(bot_b, thread_b, guard=GUARD)
+        after = server.summary(table)
+        assert after["status"] == "over" and after["version"] > len(before.moves)
+        record = server.http.get(f"/api/tables/{table}/record").json()
+        assert record["moves"][: len(before.moves)] == [list(m) for m in before.moves]  # nothing acknowledged lost
+    finally:
+        proc.terminate()
+        proc.wait(GUARD)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Slow:
+    """A bot that, until ``gate`` is set, takes a moment over each move."""
+
+    def __init__(self, bot: Any, gate: threading.Event) -> None:
+        self.bot = bot
+        self.gate = gate
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+        self.gate.wait(0.2)
+        move: str = self.bot.choose(view, legal)
+        return move
