@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Literal, TypedDict
 import msgspec
 
 from mauseloch.core.events import Event, event_for  # noqa: F401  (event_for: re-exported)
+from mauseloch.core.registry import GAMES, REGISTRY, game_info  # noqa: F401  (GAMES: re-exported)
 from mauseloch.core.shapes import JSONObject, OptionDict, Options, OptionValue
 from mauseloch.core.views import Result, View, ViewHead
 
@@ -495,9 +496,6 @@ class GameInfo:
         return players
 
 
-_REGISTRY: dict[str, GameInfo] = {}
-# Read-only for everybody else: a game is added only by registering its declaration.
-GAMES: Mapping[str, GameInfo] = MappingProxyType(_REGISTRY)
 _NAME = re.compile(r"[a-z][a-z0-9-]*")
 _MODULE = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -513,12 +511,12 @@ def register(info: GameInfo) -> GameInfo:
         raise ValueError(f"a game's name is lower case letters, digits and '-', got {info.name!r}")
     if not (len(info.deal_letter) == 1 and "A" <= info.deal_letter <= "Z"):
         raise ValueError(f"{info.name}: deal_letter must be one capital letter, got {info.deal_letter!r}")
-    for other in _REGISTRY.values():
+    for other in REGISTRY.values():
         if other.name != info.name and other.deal_letter == info.deal_letter:
             raise ValueError(f"{info.name}: deal letter {info.deal_letter} is {other.name}'s already")
     if info.web is not None and not _MODULE.fullmatch(info.web):
         raise ValueError(f"{info.name}: web must name a module of web/js (lower case), got {info.web!r}")
-    _REGISTRY[info.name] = info
+    REGISTRY[info.name] = info
     info.factory.info = info  # a game knows its declaration (``Game.info``) and its name
     info.factory.name = info.name
     return info
@@ -526,16 +524,7 @@ def register(info: GameInfo) -> GameInfo:
 
 def unregister(name: str) -> None:
     """Take a game out of ``mauseloch.GAMES`` again (tests that register a game of their own)."""
-    _REGISTRY.pop(game_info(name).name)
-
-
-def game_info(name: Any) -> GameInfo:
-    if not isinstance(name, str):
-        raise ValueError(f"game name must be a string, got {name!r}")
-    key = name.strip().lower()
-    if key not in GAMES:
-        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
-    return GAMES[key]
+    REGISTRY.pop(game_info(name).name)
 
 
 def check_seed(value: Any) -> int:

@@ -25,6 +25,7 @@ from typing import Annotated, Any, ClassVar, Union
 
 import msgspec
 
+from mauseloch.core.registry import GAMES, game_info
 from mauseloch.core.shapes import JSONObject
 
 Seat = Annotated[int, msgspec.Meta(ge=0)]
@@ -114,8 +115,6 @@ def declare(*events: type[Event]) -> tuple[type[Event], ...]:
 
 
 def _module(game: str) -> ModuleType:
-    from mauseloch.core.engine import game_info  # the engine logs events: imported when asked
-
     rules = sys.modules[game_info(game).factory.__module__]
     return sys.modules[rules.__name__.rsplit(".", 1)[0] + ".events"]
 
@@ -123,8 +122,6 @@ def _module(game: str) -> ModuleType:
 def event_types(game: str) -> tuple[type[Event], ...]:
     """Every event ``game`` logs, as the engine (and the owner of a private event) sees it: as
     its declaration lists them, else its package's ``events`` module."""
-    from mauseloch.core.engine import game_info
-
     return game_info(game).events or tuple(_module(game).EVENTS)
 
 
@@ -168,7 +165,6 @@ def schema(wire: Mapping[str, Any] | None = None) -> JSONObject:
     """One JSON Schema document: per game, the union of its events and of their public copies,
     its view and its result; under ``wire``, the named shapes of the server's messages (given
     by :func:`mauseloch.server.protocol.schema`, which the document is written from)."""
-    from mauseloch.core.engine import GAMES
     from mauseloch.core.views import view_types
 
     names = sorted(GAMES)

@@ -13,6 +13,7 @@ from typing import Annotated, TypedDict, get_type_hints
 
 import msgspec
 
+from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject, OptionValue
 
 Seat = Annotated[int, msgspec.Meta(ge=0)]
@@ -48,8 +49,6 @@ class Result(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 def view_types(game: str) -> tuple[type[View], type[Result]]:
     """The view and result structs ``game`` declares: what its ``typed_view`` and
     ``typed_result`` return."""
-    from mauseloch.core.engine import game_info  # the engine builds views: imported when asked
-
     factory = game_info(game).factory
     view = get_type_hints(factory.typed_view)["return"]
     result = get_type_hints(factory.typed_result)["return"]
