@@ -77,6 +77,7 @@ def test_a_person_plays_an_online_bot_at_a_rated_table(
             table = page.input_value("#invite-link").split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
             page.goto(f"/t/{table}")
             page.wait_for_selector("#ladder-rated")  # everyone at the table sees it is rated
+            page.wait_for_function("() => document.body.innerText.includes('ladder-bot (bot)')")  # shown as a bot
             page.fill("#ladder-name", "Anna L")
             page.click("#ladder-form button[type=submit]")
             page.wait_for_selector("#ladder-entered")

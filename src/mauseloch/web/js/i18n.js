@@ -164,6 +164,7 @@ export function nameNode(text) {
 export function seatLabel(seatInfo, seat) {
   // a bot is numbered by its player, not its seat: in a match it keeps its name as the seats rotate
   if (seatInfo && seatInfo.kind === "bot" && seatInfo.bot) return t("bot.name", { level: botLevel(seatInfo.bot), n: (seatInfo.player ?? seat) + 1 });
+  if (seatInfo && seatInfo.kind === "online-bot" && seatInfo.bot) return t("seat.onlineBot", { name: seatInfo.bot }); // always shown as a bot
   if (seatInfo && seatInfo.taken === false) return t("common.seat", { n: seat + 1 }); // nobody sat down yet
   return seatInfo && seatInfo.name ? seatInfo.name : t("common.seat", { n: seat + 1 });
 }

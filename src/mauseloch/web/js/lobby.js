@@ -258,8 +258,8 @@ function renderTables() {
   for (const table of state.tables) {
     const status = t("lobby.status." + table.status);
     const seats = table.seats.map((s) =>
-      h("li", { class: "seat-chip" + (s.taken ? "" : " free"), title: s.kind === "bot" || s.taken ? seatLabel(s, s.seat) : null },
-        s.kind === "bot" || s.taken ? shortName(seatLabel(s, s.seat)) : t("lobby.free")),
+      h("li", { class: "seat-chip" + (s.taken ? "" : " free"), title: s.kind !== "human" || s.taken ? seatLabel(s, s.seat) : null },
+        s.kind !== "human" || s.taken ? shortName(seatLabel(s, s.seat)) : t("lobby.free")),
     );
     const free = table.status === "waiting" && table.seats.some((s) => s.kind === "human" && !s.taken);
     const mine = heldSeat(table.id) !== null; // this browser holds a seat here: never "Join" again
