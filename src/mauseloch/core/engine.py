@@ -742,6 +742,14 @@ class Game:
         :class:`IllegalMove` saying why; the game is left as it was."""
         raise NotImplementedError
 
+    def refused_cards(self, seat: int | None) -> dict[str, tuple[str, dict[str, object]]]:
+        """For the seat to move in a game whose hand cards are moves: why each card of its hand
+        that starts no legal move now is refused, card -> the refusal's key in the message
+        catalogue and its placeholders (as :class:`IllegalMove` gives them), so a page can say why
+        the moment the card is tapped. Empty for every other seat, and for a game that does not
+        say (the default)."""
+        return {}
+
     @staticmethod
     def _move_key(text: str) -> str:
         """``text`` spelled as the game spells its moves (case, spaces)."""

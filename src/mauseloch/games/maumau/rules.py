@@ -609,6 +609,22 @@ class MauMau(Game):
         return [Played(m[0], m[1]) for m in moves[max(i, 0) :]]
 
     # ------------------------------------------------------------------ reading
+    def refused_cards(self, seat: int | None) -> dict[str, tuple[str, dict[str, object]]]:
+        if seat is None or seat != self.to_move or self.is_over:
+            return {}
+        names, actions = self._legal_table()
+        playable = 0  # the cards some legal move lays (a jack with any wish)
+        for action in actions.values():
+            if action >= JACK_BASE:
+                playable |= 1 << (action - JACK_BASE) // 4
+            elif action >= 0:
+                playable |= 1 << action
+        refused: dict[str, tuple[str, dict[str, object]]] = {}
+        for card in self.hand(seat):
+            if not playable >> CARD_ID[card] & 1:
+                refused[card] = self._why_illegal(card, card, names)
+        return refused
+
     def hand(self, seat: int) -> list[str]:
         """The cards of ``seat`` in hand order (library users and the engine's own tests)."""
         return sorted(_bits_to_cards(self.hands[as_int(seat, "seat", 0, self._players - 1)]), key=sort_key)

@@ -33,31 +33,24 @@ log = logging.getLogger("mauseloch.server")
 def refusal_params(exc: IllegalMove) -> dict[str, str | int]:
     """The placeholders of a refusal that a page words (not the list of legal moves: the view has
     it): words and numbers, as the catalogue's texts take them."""
-    return {k: v if isinstance(v, (str, int)) else str(v) for k, v in exc.params.items() if k != "moves"}
+    return _worded(exc.params)
 
 
 def refusals(game: Game, seat: int | None) -> dict[str, Refusal]:
-    """For the seat to move in a game whose hand cards are moves: why each card of its hand that is
-    no legal move now is refused, card -> the engine's refusal key and placeholders
-    (``IllegalMove.reason``/``params``), so the page says why at once when the card is tapped, in
-    its own language, without computing any rule. Empty for every other seat."""
+    """For the seat to move in a game whose hand cards are moves: why each card of its hand that
+    is no legal move now is refused, card -> the engine's refusal key and placeholders
+    (:meth:`Game.refused_cards`), so the page says why at once when the card is tapped, in its own
+    language, without computing any rule. Empty for every other seat and in a reaction game."""
     if seat is None or game.is_over or game_info(game.name).dynamics == "reactions":
         return {}
-    legal = game.legal_moves(seat)
-    hand = game.view(seat).get("hand") if legal else None
-    if not hand:
-        return {}
-    playable = {m.partition(":")[0] for m in legal}
-    refused: dict[str, Refusal] = {}
-    for card in hand:
-        if card in playable:
-            continue
-        try:
-            game.parse_move(card, seat=seat)  # checks only: the game is left as it was
-        except IllegalMove as exc:
-            if exc.reason:
-                refused[card] = {"reason": exc.reason, "params": refusal_params(exc)}
-    return refused
+    return {
+        card: {"reason": reason, "params": _worded(params)}
+        for card, (reason, params) in game.refused_cards(seat).items()
+    }
+
+
+def _worded(params: dict[str, object]) -> dict[str, str | int]:
+    return {k: v if isinstance(v, (str, int)) else str(v) for k, v in params.items() if k != "moves"}
 
 
 class Moves:
