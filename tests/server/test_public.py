@@ -233,8 +233,14 @@ def test_every_state_changing_endpoint_refuses_other_sites_forms_and_plain_text(
         for r in client.app.routes  # type: ignore[attr-defined]
         if isinstance(r, Route) and changing & set(r.methods or ())
     )
+    bot_api = [  # programs with a bot token (docs/bot-api.md): refused from pages of other sites too
+        "/api/bot/challenge",
+        *(f"/api/bot/challenge/{{challenge_id}}/{op}" for op in ("accept", "decline")),
+        *(f"/api/bot/game/{table}/{op}" for op in ("move", "react", "clock")),
+        f"/api/tables/{table}/ladder",
+    ]
     assert paths == sorted(
-        ["/api/tables", *(f"/api/tables/{table}/{op}" for op in ("join", "renew", "seat-link", "open-seat"))]
+        ["/api/tables", *(f"/api/tables/{table}/{op}" for op in ("join", "renew", "seat-link", "open-seat")), *bot_api]
     )
     create = b'{"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}], "public": true, "name": "M"}'
     evil = "https://evil.example"
