@@ -223,8 +223,14 @@ class Chaos:
                 replay.play(move, seat=seat_of)
                 done += 1
             self.totals.resumes += 1
-            if json.loads(json.dumps(replay.view(seat))) != view:
+            expected = json.loads(json.dumps(replay.view(seat)))
+            if expected != view:
                 self.totals.resume_mismatches += 1
+                if self.args.verbose:
+                    differ = sorted(k for k in set(expected) | set(view) if expected.get(k) != view.get(k))
+                    print(f"resume mismatch: {game.table} v{version} seat {seat}, differing: {differ}", file=sys.stderr)
+                    for key in differ:
+                        print(f"    {key}: record {expected.get(key)!r} snapshot {view.get(key)!r}", file=sys.stderr)
 
     async def watch(self, game: Game) -> None:
         """The spectator: notices the end and how late stand-ins move past their deadline."""

@@ -20,14 +20,22 @@ came (``resume_max_s``: the slowest table).
 
 Reported per run: ``conn`` the most WebSockets open at once, move round trip (a client sends a
 move until its own update arrives) p50/p90/p99/max, moves per second, games finished, errors
-(error frames and failed requests or connections), the CPU share of the servers and the clients
-(all on this machine, so a busy client slows the server's figures too), and with PostgreSQL
-and Redis their cost per move: transactions and Redis commands per move, and their CPU
-milliseconds per move. ``--json`` prints every run as one JSON line last.
+(error frames and failed requests or connections), the CPU of the servers and of the clients
+over the measured window (from /proc; all on this machine, so a busy client slows the server's
+figures too) as a share of a core and in microseconds a move (``server_cpu_us_per_move``, per
+process in ``server_cpu_us_per_move_by_process``, ``client_cpu_us_per_move``), and with
+PostgreSQL and Redis their cost per move: rows written and Redis commands per move, and their
+CPU milliseconds per move. ``--against REV`` runs each configuration first with the server of
+git revision REV and prints the ratios (a before and an after on the same machine's state).
+``--json`` prints every run as one JSON line last.
+
+The clients speak WebSocket through :class:`LeanSocket`, a few dozen lines on asyncio's protocol
+API (the ``websockets`` client cost as much CPU a move as the server it measured).
 
     .venv/bin/python bench/server.py --seats 200 1000 --duration 20
     .venv/bin/python bench/server.py --seats 1000 --processes 1 2 --db postgresql://... --json
     .venv/bin/python bench/server.py --seats 2000 --processes 2 --think-ms 600 --kill-after 10
+    .venv/bin/python bench/server.py --seats 400 --think-ms 600 --against 762ddc1
 """
 
 from __future__ import annotations
