@@ -1,5 +1,6 @@
 """Shared vocabulary of every game: errors, options, the seeded generator, the game base class
-and the registry behind ``mauseloch.GAMES``.
+and :func:`register`, which checks a declaration and adds it to the registry behind
+``mauseloch.GAMES`` (:mod:`mauseloch.core.registry`).
 
 A game module subclasses :class:`Game`, describes itself with a :class:`GameInfo` and calls
 :func:`register`. Everything public (``new_game``, ``replay``, records, events) is built here once,
