@@ -1,0 +1,68 @@
+"""Every table's deadlines on one event loop wait in one heap with one timer: a deadline a move
+replaced or removed never fires, the standing ones fire in the order they are due, and the
+entries left stale are swept."""
+
+from __future__ import annotations
+
+import asyncio
+
+from mauseloch.server import clock
+from mauseloch.server.clock import Deadline, DeadlineHeap, Deadlines, wall
+
+
+def test_only_the_standing_deadlines_fire_in_their_order() -> None:
+    fired: list[tuple[int, str, int | None]] = []
+
+    async def run() -> None:
+        tables = []
+        for n in range(3):
+            tables.append(Deadlines(lambda d, n=n: fired.append((n, d.kind, d.version))))
+        for t in tables:
+            t.start()
+        now = wall()
+        for version in range(50):  # every move replaces its table's turn deadline
+            for n, t in enumerate(tables):
+                t.set(Deadline("turn", now + 0.05 + 0.01 * n + 0.0001 * version, version=version))
+        tables[1].set(Deadline("grace", now + 0.01, seat=2))
+        tables[1].set(Deadline("grace", now + 0.02, seat=3))
+        tables[1].remove("grace", 3)
+        tables[2].remove("turn")
+        tables[2].set(Deadline("pause", now, seat=0))  # a pause waits: never due
+        heap = DeadlineHeap.of(asyncio.get_running_loop())
+        assert len(heap) == 3 * 50 + 2  # nothing was cancelled: the replaced entries went stale
+        await asyncio.sleep(0.3)
+        assert len(heap) == 0
+
+    asyncio.run(run())
+    assert fired == [(1, "grace", None), (0, "turn", 49), (1, "turn", 49)]
+
+
+def test_a_stopped_table_hears_nothing_and_a_restart_arms_each_deadline_once() -> None:
+    fired: list[Deadline] = []
+
+    async def run() -> None:
+        t = Deadlines(fired.append)
+        t.set(Deadline("close", wall() + 0.02))
+        t.start()
+        t.stop()
+        t.start()
+        t.start()
+        await asyncio.sleep(0.1)
+
+    asyncio.run(run())
+    assert [d.kind for d in fired] == ["close"]
+
+
+def test_stale_entries_are_swept_once_they_are_half_the_heap() -> None:
+    async def run() -> None:
+        t = Deadlines(lambda d: None)
+        t.start()
+        far = wall() + 60
+        for version in range(3 * clock.SWEEP_AT):
+            t.set(Deadline("turn", far + version, version=version))
+        heap = DeadlineHeap.of(asyncio.get_running_loop())
+        assert len(heap) <= clock.SWEEP_AT + 2  # not one entry a move for as long as the clock runs
+        assert t.get("turn") is not None and t.waiting(t.get("turn"))  # type: ignore[arg-type]
+        t.stop()
+
+    asyncio.run(run())
