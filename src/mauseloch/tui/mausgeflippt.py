@@ -18,6 +18,7 @@ from typing import Any
 import typer
 
 from mauseloch.core.shapes import JSONObject
+from mauseloch.games.mausgeflippt.views import MausgeflipptView, ShownMouse
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import (
     check_save_path,
@@ -88,7 +89,7 @@ def seat_name(seat: int, me: int | None, lang: Lang = "en") -> str:
     return t("mgt.you", lang) if seat == me else t("mgt.bot", lang, n=seat)
 
 
-def scores_table(view: JSONObject, names: list[str], expand: bool = True, lang: Lang = "en") -> Any:
+def scores_table(view: MausgeflipptView, names: list[str], expand: bool = True, lang: Lang = "en") -> Any:
     """Every seat's cards in hand, mice, laundry, cheese and score; ◆ marks who reveals next."""
     from rich.table import Table
 
@@ -96,38 +97,37 @@ def scores_table(view: JSONObject, names: list[str], expand: bool = True, lang: 
     for key in ("", "mgt.cardsCol", "mg.miceCol", "mg.laundryCol", "mg.cheeseCol", "mg.scoreCol"):
         table.add_column(t(key, lang) if key else "", justify="left" if not key else "right")
     for s, name in enumerate(names):
-        mark = " ◆" if s == view["revealer"] and not view["is_over"] else ""
+        mark = " ◆" if s == view.revealer and not view.is_over else ""
         table.add_row(
             shown(name) + mark,
-            str(view["hand_counts"][s]),
-            str(view["mice"][s]),
-            str(len(view["laundry"][s])),
-            str(len(view["cheese"][s])),
-            f"[bold]{view['score'][s]}[/]",
+            str(view.hand_counts[s]),
+            str(view.mice[s]),
+            str(len(view.laundry[s])),
+            str(len(view.cheese[s])),
+            f"[bold]{view.score[s]}[/]",
         )
     return table
 
 
-def mouse_text(view: JSONObject, tell_protected: bool = False, lang: Lang = "en") -> str:
+def mouse_text(mouse: ShownMouse, tell_protected: bool = False, lang: Lang = "en") -> str:
     """Markup for the shown mouse: its number, its cheese and the clothes it wears. Whether the
     open cheese protects it is for the players to notice; a replay may say so."""
-    mouse = view["mouse"]
-    wears = "   ".join(pretty(c, lang) for c in mouse["wears"])
-    name = mouse_name(mouse["mouse"], lang)
+    wears = "   ".join(pretty(c, lang) for c in mouse.wears)
+    name = mouse_name(mouse.mouse, lang)
     name = name[:1].upper() + name[1:]
-    guard = f"  [bold red]({t('mg.protectedNote', lang)})[/]" if tell_protected and mouse["protected"] else ""
-    carries = t("mg.carries", lang, cheese=f"[bold]{cheese_name(mouse['cheese'], lang)}[/]")
+    guard = f"  [bold red]({t('mg.protectedNote', lang)})[/]" if tell_protected and mouse.protected else ""
+    carries = t("mg.carries", lang, cheese=f"[bold]{cheese_name(mouse.cheese, lang)}[/]")
     return f"[bold]{name}[/] {carries}{guard}\n\n{wears}"
 
 
-def piles_text(view: JSONObject, lang: Lang = "en") -> str:
-    if view["open_cheese"]:
-        cheese = t("mg.openCheese", lang, cheese=f"[bold]{cheese_name(view['open_cheese'], lang)}[/]")
-        cheese += f" ({tn('mg.cheesesLeft', view['cheeses_left'], lang)})"
+def piles_text(view: MausgeflipptView, lang: Lang = "en") -> str:
+    if view.open_cheese:
+        cheese = t("mg.openCheese", lang, cheese=f"[bold]{cheese_name(view.open_cheese, lang)}[/]")
+        cheese += f" ({tn('mg.cheesesLeft', view.cheeses_left, lang)})"
     else:
         cheese = t("mg.noCheese", lang)
-    mice = view["mouse_pile"] + (1 if view["mouse"] else 0)
-    return f"{cheese}   {tn('mg.miceLeft', mice, lang)}   {t('term.drawPile', lang, n=view['draw_pile'])}"
+    mice = view.mouse_pile + (1 if view.mouse else 0)
+    return f"{cheese}   {tn('mg.miceLeft', mice, lang)}   {t('term.drawPile', lang, n=view.draw_pile)}"
 
 
 def describe(event: JSONObject, me: int | None, mice_left: int = 0, lang: Lang = "en") -> str | None:
@@ -290,16 +290,16 @@ def make_app(
             self.query_one("#log", RichLog).write(text)
 
         def refresh_table(self) -> None:
-            view = self.game.view(self.me)
+            view = self.game.typed_view(self.me)
             names = [
                 seat_name(s, self.me, lang)
                 + (f" ({_word(f'bot.{bots[s].kind}', bots[s].kind, lang)})" if s in bots else "")
                 for s in range(game.players)
             ]
             self.query_one("#scores", Static).update(scores_table(view, names, lang=lang))
-            body = mouse_text(view, lang=lang) if view["mouse"] is not None else self.status or " "
+            body = mouse_text(view.mouse, lang=lang) if view.mouse is not None else self.status or " "
             self.query_one("#mouse", Static).update(f"{body}\n\n[dim]{piles_text(view, lang)}[/]")
-            self.query_one("#hand", Static).update(hand_cells(view["hand"], lang))
+            self.query_one("#hand", Static).update(hand_cells(self.game.hand(self.me), lang))
 
         def show_news(self) -> None:
             events = self.game.events_since(self.seen)
@@ -523,11 +523,13 @@ def replay_board(game: Any, names: list[str], lang: Lang = "en") -> Any:
     from rich.table import Table
     from rich.text import Text
 
-    view = game.view(None)
+    view = game.typed_view(None)
     parts: list[Any] = [scores_table(view, names, expand=False, lang=lang)]
-    if view["mouse"] is not None:
+    if view.mouse is not None:
         parts.append(
-            Padding(Text.from_markup(mouse_text(view, tell_protected=True, lang=lang).replace("\n\n", "\n")), (0, 3))
+            Padding(
+                Text.from_markup(mouse_text(view.mouse, tell_protected=True, lang=lang).replace("\n\n", "\n")), (0, 3)
+            )
         )
     parts.append(Padding(Text.from_markup(f"[dim]{piles_text(view, lang)}[/]"), (0, 3)))
     hands = Table.grid(padding=(0, 1))
