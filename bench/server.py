@@ -56,7 +56,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -202,15 +202,15 @@ class LeanSocket(asyncio.Protocol):
         loop = asyncio.get_running_loop()
         self.opened: asyncio.Future[None] = loop.create_future()
         self.closed: asyncio.Future[None] = loop.create_future()
-        self._transport: asyncio.Transport | None = None
+        self._transport: Any = None  # an asyncio.Transport (uvloop's is one without subclassing it)
         self._buf = bytearray()
         self._inbox: deque[bytes] = deque()
         self._waiter: asyncio.Future[None] | None = None
 
     # asyncio's protocol callbacks
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self._transport = transport  # type: ignore[assignment]  # uvloop's is a Transport, not a subclass
-        transport.write(self._request)
+        self._transport = transport
+        self._transport.write(self._request)
 
     def data_received(self, data: bytes) -> None:
         buf = self._buf
@@ -469,10 +469,9 @@ def client_process(run: Run, first_table: int, tables: int, out: Any) -> None:
     gc.collect()
     gc.freeze()
     gc.disable()  # the client's own collector pauses would count as server latency
-    try:
+    loop_factory: Callable[[], asyncio.AbstractEventLoop] = asyncio.new_event_loop
+    with contextlib.suppress(ImportError):
         from uvloop import new_event_loop as loop_factory
-    except ImportError:
-        loop_factory = asyncio.new_event_loop
     with asyncio.Runner(loop_factory=loop_factory) as runner:
         out.put(runner.run(drive(run, first_table, tables)))
 
@@ -656,7 +655,7 @@ def bench(
             pg1 = pg_counters(db, schema) if schema else None
             redis1 = redis_counters(shared, redis_pid) if shared else None
             alive = [p.poll() is None for p, _ in procs]
-            lost = lost_moves(db, [a for s, _ in results for a in s.acked]) if kill_after is not None else None
+            lost = lost_moves(db, [a for s in results for a in s.acked]) if kill_after is not None else None
         finally:
             errs = []
             for proc, _ in procs:  # all at once: one stopping first would hand its tables to the others
