@@ -474,3 +474,18 @@ class Slow:
         self.gate.wait(0.2)
         move: str = self.bot.choose(view, legal)
         return move
+
+
+def test_two_bots_play_a_match_on_to_its_next_deal(server: Server) -> None:
+    a, b = "match-a", "match-b"
+    bot_a, thread_a = playing(server, server.token(a), "random", games=2)
+    bot_b, thread_b = playing(server, server.token(b), "random", games=2)
+    wait_for(lambda: {a, b} <= set(server.online()), "both bots online")
+    seats = [{"kind": "online-bot", "name": a}, {"kind": "online-bot", "name": b}]
+    first = bot_a.post("/api/bot/challenge", {"game": "mau-mau", "seats": seats, "clock": "off", "deals": 2})["table"]
+    finish(bot_a, thread_a)
+    finish(bot_b, thread_b)
+    second = server.summary(first)["next"]
+    assert second and server.summary(second)["status"] == "over"
+    for table in (first, second):  # both deals played by the bots themselves, no stand-in
+        assert set(server.http.get(f"/api/tables/{table}/record").json()["played_by"]) == {"person"}

@@ -81,6 +81,7 @@ class OnlineBots:
         ladder.create_tables(store)
         self.bots: dict[str, Online] = {}
         self.challenges: dict[str, Challenge] = {}
+        self.following: set[asyncio.Task[None]] = set()  # matches watched for their next deal
         self.clock = clock
 
     # -- presence ----------------------------------------------------------------------

@@ -23,6 +23,7 @@ from mauseloch.core.shapes import JSONObject
 from mauseloch.server.botapi import ladder
 from mauseloch.server.botapi.online import ONLINE_BOT, Online, OnlineBots
 from mauseloch.server.botapi.tokens import BotTokens
+from mauseloch.server.family import match_state
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Refused, refusal_response
@@ -38,6 +39,7 @@ from mauseloch.server.protocol import (
 )
 
 KEEP_ALIVE = 5.0  # seconds between two empty lines on a quiet stream
+MATCH_WAIT = 120.0  # seconds a finished deal of a match is watched for its next deal
 LIVE = ("waiting", "playing")
 NDJSON = "application/x-ndjson"
 MAX_BODY = 64 * 1024  # a bot's request body (a move, a challenge) is far smaller
@@ -276,6 +278,10 @@ async def game_lines(
         yield finish
         bot.games.discard(table.id)
         online.tell(bot.name, {"type": "game_finish", "table": table.id})
+        if (state := match_state(table.row)) is not None and not state["over"]:
+            task = asyncio.get_running_loop().create_task(next_deal(lobby, online, bot, table))
+            online.following.add(task)
+            task.add_done_callback(online.following.discard)
     finally:
         # like a page that closed: the seat's grace time runs, then a stand-in plays it
         if lobby.running:
@@ -287,6 +293,24 @@ async def game_lines(
             del bot.conns[table.id]
         lobby.release(table)
         online.closed(bot)
+
+
+async def next_deal(lobby: Lobby, online: OnlineBots, bot: Online, table: TableHandle) -> None:
+    """A match's deal ended; the next one is dealt at a new table once the standings have shown
+    (server/family.py): the bot plays on there, so it is told where, as a game that starts."""
+    waited = 0.0
+    while table.row.next_id is None:
+        if waited > MATCH_WAIT or not lobby.running:
+            return
+        await asyncio.sleep(0.2)
+        waited += 0.2
+    following = await lobby.find(table.row.next_id)
+    if following is None or following.status not in LIVE:
+        return
+    for s in following.row.seats:
+        if s.kind == ONLINE_BOT and s.bot == bot.name and s.taken:
+            bot.games.add(following.id)
+            online.tell(bot.name, {"type": "game_start", "table": following.id, "seat": s.seat})
 
 
 async def move(request: Request) -> Response:
