@@ -26,6 +26,7 @@ from mauseloch.server.storage import SeatRow, Store, TableRow
 
 ONLINE_BOT = "online-bot"  # the seat kind (ml_seats.kind): a person's seat that a program plays
 CHALLENGE_SECONDS = 120.0  # a challenge not answered by then counts as unanswered
+CHALLENGE_KEPT = 3600.0  # seconds after it was made an answered challenge is still shown
 MAX_STREAMS = 16  # open streams (events and games) per token
 MOVES_PER_SECOND = 20  # moves per token and second (a whole second's worth may come at once)
 MAX_OPEN_CHALLENGES = 20  # challenges one bot may have waiting for its answer
@@ -163,6 +164,7 @@ class OnlineBots:
         challenges its bot."""
         if rated:
             await self.store.call(ladder.mark_rated, self.store, row)
+        self.prune()
         made: list[Challenge] = []
         for s in row.seats:
             if s.kind != ONLINE_BOT or s.bot is None:
@@ -197,6 +199,13 @@ class OnlineBots:
         if ch.state == "open" and self.clock() > ch.due:
             ch.state = "unanswered"
         return ch.state
+
+    def prune(self) -> None:
+        """Forget the challenges answered (or unanswered) more than :data:`CHALLENGE_KEPT` ago:
+        a long-running server keeps only what a table's creator may still look at."""
+        gone = self.clock() - CHALLENGE_KEPT
+        for key in [k for k, c in self.challenges.items() if c.due - CHALLENGE_SECONDS < gone and c.state != "open"]:
+            del self.challenges[key]
 
     def waiting_for(self, name: str) -> list[Challenge]:
         return [c for c in self.challenges.values() if c.bot == name and self.state(c) == "open"]

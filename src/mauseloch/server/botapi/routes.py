@@ -190,15 +190,19 @@ async def accept(request: Request) -> Response:
     online = online_of(request)
     lobby = lobby_of(request)
     ch = online.answer(name, request.path_params["challenge_id"])
+    ch.state = "accepted"  # at once: an accept sent twice is answered 409 the second time
     table = await lobby.find(ch.table)
     if table is None or table.status != "waiting":
         ch.state = "unanswered"
         raise ProtocolError(ErrorCode.TAKEN, "this table is not waiting for players any more", 409)
     seat = table.row.seats[ch.seat]
     digest = hash_token(secrets.token_urlsafe(24))  # the seat is taken; the bot's token opens it
-    await table.write(lobby.store.set_token, table.id, ch.seat, digest)
+    try:
+        await table.write(lobby.store.set_token, table.id, ch.seat, digest)
+    except BaseException:
+        ch.state = "open"  # not stored: the challenge still waits for its answer
+        raise
     seat.token_hash = digest
-    ch.state = "accepted"
     if all(s.taken for s in table.row.seats) and table.row.status == "waiting":
         table.row.status = "playing"  # at once, as a person's join does
         await table.write(lobby.store.set_status, table.id, "playing")
