@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from mauseloch.core.shapes import JSONObject
+if TYPE_CHECKING:
+    from mauseloch.study.simulate import SimulationReport
+    from mauseloch.study.tournament import TournamentReport
 
 
 def plot_formats() -> list[str]:
@@ -23,7 +26,7 @@ def plot_formats() -> list[str]:
     return sorted(Figure().canvas.get_supported_filetypes())
 
 
-def plot_simulation(rep: JSONObject, path: Path) -> Path:
+def plot_simulation(rep: SimulationReport, path: Path) -> Path:
     """Win shares with their intervals and the histogram of game lengths, as a PNG."""
     import matplotlib
 
@@ -61,7 +64,7 @@ def plot_simulation(rep: JSONObject, path: Path) -> Path:
     return target
 
 
-def plot_tournament(rep: JSONObject, path: Path) -> Path:
+def plot_tournament(rep: TournamentReport, path: Path) -> Path:
     """Win shares and ratings per bot with their intervals, as an image."""
     import matplotlib
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from mauseloch.core.engine import SEED_LIMIT, Game, as_int, derive_seed, game_info, load_hook, new_game
 from mauseloch.core.seeds import STREAM_BOTS, STREAM_ENGINE
@@ -268,6 +268,65 @@ def prepare_bots(spec: SimSpec, notice: Callable[[str], None] | None = None) -> 
 # --------------------------------------------------------------------------- report
 
 
+class SeatRow(TypedDict):
+    """One seat of the report: its bot, its wins (shared first places count) and its mean rank."""
+
+    seat: int
+    bot: str
+    wins: int
+    sole_wins: int
+    win_share: float
+    ci95: list[float]  # the 95 % Wilson interval of win_share: [low, high]
+    mean_rank: float
+
+
+# "from" is a Python keyword, so the bin is declared in the functional form
+LengthBin = TypedDict("LengthBin", {"from": int, "to": int, "games": int})
+
+
+class Lengths(TypedDict):
+    """The distribution of game lengths, in the game's declared unit."""
+
+    unit: str
+    mean: float
+    sd: float
+    min: int
+    max: int
+    quantiles: dict[str, int]  # "p1", "p5", ... -> length
+    histogram: list[LengthBin]
+
+
+class ReasonShare(TypedDict):
+    games: int
+    share: float
+
+
+class BotFigures(TypedDict):
+    """One bot kind over its seats: means per seat and game."""
+
+    seats: list[int]
+    win_share: float
+    mean_rank: float
+    figures: dict[str, float]  # seat figure -> mean
+
+
+class SimulationReport(TypedDict):
+    """The report of a finished simulation; ``--json`` writes it as it is."""
+
+    game: str
+    players: int
+    options: OptionDict
+    bots: list[str]
+    seed: int
+    games: int
+    seats: list[SeatRow]
+    length: Lengths
+    reasons: dict[str, ReasonShare]
+    seat_figures: dict[str, list[float]]  # figure -> mean per seat
+    game_figures: dict[str, float]  # figure -> mean per game
+    bot_figures: dict[str, BotFigures]  # bot kind -> its figures
+
+
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for a binomial proportion."""
     if n == 0:
@@ -291,11 +350,11 @@ def quantile(lengths: dict[int, int], q: float) -> int:
     return max(lengths)
 
 
-def histogram(lengths: dict[int, int], bins: int = 20) -> list[dict[str, int]]:
+def histogram(lengths: dict[int, int], bins: int = 20) -> list[LengthBin]:
     """Equal-width bins over the observed lengths: ``[{"from", "to", "games"}, ...]``."""
     lo, hi = min(lengths), max(lengths)
     width = max(1, math.ceil((hi - lo + 1) / bins))
-    out = [{"from": lo + k * width, "to": lo + (k + 1) * width - 1, "games": 0} for k in range(bins)]
+    out: list[LengthBin] = [{"from": lo + k * width, "to": lo + (k + 1) * width - 1, "games": 0} for k in range(bins)]
     for length, count in lengths.items():
         out[(length - lo) // width]["games"] += count
     while out and out[-1]["games"] == 0:
@@ -303,11 +362,11 @@ def histogram(lengths: dict[int, int], bins: int = 20) -> list[dict[str, int]]:
     return out
 
 
-def report(spec: SimSpec, tally: Tally) -> JSONObject:
+def report(spec: SimSpec, tally: Tally) -> SimulationReport:
     """The JSON-able report of a finished simulation."""
     g = tally.games
     n = spec.players
-    seats = []
+    seats: list[SeatRow] = []
     for s in range(n):
         low, high = wilson(tally.wins[s], g)
         seats.append(
@@ -350,14 +409,14 @@ def report(spec: SimSpec, tally: Tally) -> JSONObject:
     }
 
 
-def bot_figures(spec: SimSpec, tally: Tally) -> dict[str, JSONObject]:
+def bot_figures(spec: SimSpec, tally: Tally) -> dict[str, BotFigures]:
     """Per bot kind (or level): its seats, and the mean per seat and game of the win share, the
     rank and every seat figure, so mixed tables compare levels directly."""
     g = tally.games
     kinds: dict[str, list[int]] = {}
     for seat, kind in enumerate(spec.bots):
         kinds.setdefault(kind, []).append(seat)
-    out: dict[str, JSONObject] = {}
+    out: dict[str, BotFigures] = {}
     for kind, seats in kinds.items():
         k = len(seats)
         out[kind] = {

@@ -34,7 +34,7 @@ from typing import Any, TypedDict
 
 from mauseloch.core.engine import as_int, derive_seed
 from mauseloch.core.seeds import STREAM_BOOTSTRAP
-from mauseloch.core.shapes import JSONObject
+from mauseloch.core.shapes import OptionDict
 from mauseloch.study.backend import Backend, LocalBackend, run_ranges
 from mauseloch.study.simulate import Z95, SimSpec, game_runner, make_spec, prepare_bots
 
@@ -168,6 +168,45 @@ class MeanCI(TypedDict):
     ci95: list[float] | None  # the 95 % normal interval; None with a single deal
 
 
+class KindRow(TypedDict):
+    """One bot kind of the tournament: per seat and game, over its seats in each deal."""
+
+    bot: str
+    seats_per_game: int
+    games: int
+    win_share: MeanCI
+    mean_rank: MeanCI
+    figures: dict[str, MeanCI]  # seat figure -> its mean
+    rating: float  # Elo scale, mean 0
+    rating_ci95: list[float] | None  # bootstrap interval; None with one kind, one deal or no resamples
+
+
+class RatingModel(TypedDict):
+    """How the ratings were made, in words for the report's reader."""
+
+    model: str
+    scale: str
+    interval: str
+
+
+class TournamentReport(TypedDict):
+    """The report of a finished tournament; ``--json`` writes it as it is."""
+
+    game: str
+    players: int
+    options: OptionDict
+    bots: list[str]
+    seed: int
+    seating: str
+    arrangements: list[list[str]]
+    deals: int
+    games: int
+    mean_moves: float
+    kinds: list[KindRow]
+    pairwise: dict[str, dict[str, float]]  # a -> b -> share of games a placed above b (ties half)
+    rating: RatingModel
+
+
 def _mean_ci(per_deal: Any) -> MeanCI:
     """Mean over deals and its 95 % normal interval (``None`` with a single deal)."""
     import numpy as np
@@ -208,7 +247,7 @@ def elo(p: Any) -> Any:
     return r - r.mean()
 
 
-def report(spec: TournamentSpec, res: DealResults, bootstrap: int = BOOTSTRAP) -> JSONObject:
+def report(spec: TournamentSpec, res: DealResults, bootstrap: int = BOOTSTRAP) -> TournamentReport:
     """The JSON-able report of a finished tournament."""
     import numpy as np
 
@@ -245,7 +284,7 @@ def report(spec: TournamentSpec, res: DealResults, bootstrap: int = BOOTSTRAP) -
             weights = np.bincount(rng.integers(0, deals, deals), minlength=deals).astype(np.float64)
             samples[b] = elo(bradley_terry(np.tensordot(weights, pw, axes=1)))
         low, high = np.quantile(samples, 0.025, axis=0), np.quantile(samples, 0.975, axis=0)
-    rows = []
+    rows: list[KindRow] = []
     for i, kind in enumerate(kinds):
         rows.append(
             {

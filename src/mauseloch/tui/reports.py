@@ -3,14 +3,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Console
 from rich.table import Table
 
-from mauseloch.core.shapes import JSONObject
 from mauseloch.locale import Lang, t
 
+if TYPE_CHECKING:
+    from mauseloch.study.simulate import SimulationReport
+    from mauseloch.study.tournament import MeanCI, TournamentReport
 
-def print_simulation(rep: JSONObject, console: Console, lang: Lang = "en") -> None:
+
+def print_simulation(rep: SimulationReport, console: Console, lang: Lang = "en") -> None:
     """The simulator's report (:func:`mauseloch.study.simulate.report`) as Rich tables."""
     opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items()) or t("sim.none", lang)
     head = t("sim.head", lang, game=f"[bold]{rep['game']}[/]", games=f"{rep['games']:,}", players=rep["players"],
@@ -60,9 +65,9 @@ def print_simulation(rep: JSONObject, console: Console, lang: Lang = "en") -> No
     if len(by_bot) > 1:
         table = Table(title=t("sim.perBot", lang), title_justify="left")
         table.add_column("")
-        for kind, row in by_bot.items():
+        for kind, kind_row in by_bot.items():
             table.add_column(
-                f"{kind} (seat{'s' if len(row['seats']) > 1 else ''} {', '.join(map(str, row['seats']))})",
+                f"{kind} (seat{'s' if len(kind_row['seats']) > 1 else ''} {', '.join(map(str, kind_row['seats']))})",
                 justify="right",
             )
         rows = by_bot.values()
@@ -73,10 +78,10 @@ def print_simulation(rep: JSONObject, console: Console, lang: Lang = "en") -> No
         console.print(table)
 
 
-def print_tournament(rep: JSONObject, console: Console) -> None:
+def print_tournament(rep: TournamentReport, console: Console) -> None:
     """The tournament's report (:func:`mauseloch.study.tournament.report`) as Rich tables."""
 
-    def ci(x: JSONObject, scale: float = 1.0, digits: int = 2) -> str:
+    def ci(x: MeanCI, scale: float = 1.0, digits: int = 2) -> str:
         if x["ci95"] is None:
             return "–"
         return f"{scale * x['ci95'][0]:.{digits}f}–{scale * x['ci95'][1]:.{digits}f}"
