@@ -36,7 +36,7 @@ CLI_AND_PLOTTING = ("typer", "click", "rich", "matplotlib")
 
 # Figures as they stand, lowered as the typed boundaries and the game declarations land; the
 # targets are fewer than 30 (true JSON edges only) and at most 3 (the registries).
-MAX_DICT_STR_ANY = 36
+MAX_DICT_STR_ANY = 10
 # The alias for a JSON object (core/shapes.JSONObject) belongs at true JSON edges only; internal
 # shapes that still carry it become structs or TypedDicts, and this falls with them.
 MAX_JSONOBJECT = 255
