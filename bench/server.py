@@ -608,9 +608,9 @@ def bench(
         shared = redis_url if processes > 1 else None
         procs = [start_server(db, profile if i == 0 else None, shared, source=source) for i in range(processes)]
         bases = [f"127.0.0.1:{port}" for _, port in procs]
-        wait_ready(bases)
         pg = db.startswith("postgres")
         try:
+            wait_ready(bases)  # inside: servers that never became ready are stopped too
             start = time.time() + 1.0
             run = Run(
                 bases=bases,
