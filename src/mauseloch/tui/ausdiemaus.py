@@ -19,6 +19,7 @@ from typing import Any
 import typer
 
 from mauseloch.core.shapes import JSONObject
+from mauseloch.games.ausdiemaus.views import AusDieMausResult, AusDieMausView
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import (
     check_save_path,
@@ -184,25 +185,25 @@ def render(game: Any, names: list[str], log: list[str], call: bool, prompt: str,
     from rich.table import Table
     from rich.text import Text
 
-    view = game.view(None)
-    chase = view["chase"]
+    view: AusDieMausView = game.typed_view(None)
+    chase = view.chase
     table = Table(title="Aus die Maus!", title_justify="left", expand=False)
     for col, right in (("", False), (t("table.player", lang), False), (t("am.stackCol", lang), True),
                        (t("am.chipsCol", lang), True), ("", False)):  # fmt: skip
         table.add_column(col, justify="right" if right else "left")
     for s in range(game.players):
-        mark = "▶" if view["to_move"] == s else ""
+        mark = "▶" if view.to_move == s else ""
         role = ""
         if chase:
-            if chase["chaser"] == s:
-                role = f"[bold red]{t('am.role.chaser', lang)} — {t('am.attempts', lang, n=chase['attempts_left'])}[/]"
-            elif chase["owner"] == s:
+            if chase.chaser == s:
+                role = f"[bold red]{t('am.role.chaser', lang)} — {t('am.attempts', lang, n=chase.attempts_left)}[/]"
+            elif chase.owner == s:
                 role = f"[magenta]{t('am.role.owner', lang)}[/]"
-        chips = "●" * view["chips"][s]
-        table.add_row(mark, shown(names[s]), str(view["stacks"][s]), f"{chips} {view['chips'][s]}", role)
+        chips = "●" * view.chips[s]
+        table.add_row(mark, shown(names[s]), str(view.stacks[s]), f"{chips} {view.chips[s]}", role)
     pile = Text.from_markup(
-        f"{t('am.pile', lang, n=len(view['pile']))}: {card_text(view['top'], lang)}    "
-        f"{t('am.chipsLeft', lang, n=view['chips_left'])}    {t('term.flips', lang, n=view['flips'])}"
+        f"{t('am.pile', lang, n=len(view.pile))}: {card_text(view.top, lang)}    "
+        f"{t('am.chipsLeft', lang, n=view.chips_left)}    {t('term.flips', lang, n=view.flips)}"
     )
     parts: list[Any] = [table, pile]
     if call:
@@ -221,12 +222,12 @@ def render(game: Any, names: list[str], log: list[str], call: bool, prompt: str,
 def ranking(game: Any, names: list[str], lang: Lang = "en") -> Any:
     from rich.table import Table
 
-    res = game.result()
+    res: AusDieMausResult = game.typed_result()
     table = Table(title=t("term.ranking", lang), title_justify="left")  # why it ended: the log's last line
     for col in ("table.rank", "table.player", "am.stackCol", "am.chipsCol"):
         table.add_column(t(col, lang), justify="left" if col == "table.player" else "right")
-    for s in sorted(range(game.players), key=lambda s: (res["ranks"][s], s)):
-        table.add_row(str(res["ranks"][s]), shown(names[s]), str(res["cards"][s]), str(res["chips"][s]))
+    for s in sorted(range(game.players), key=lambda s: (res.ranks[s], s)):
+        table.add_row(str(res.ranks[s]), shown(names[s]), str(res.cards[s]), str(res.chips[s]))
     return table
 
 
@@ -292,8 +293,9 @@ def run(
                     console.print(log[-1])
         else:
             was_call = call
-            pause = CALL_PAUSE if was_call and game.view(None)["chase"] else BOT_PAUSE
-            if game.view(None)["chase"] and not was_call:
+            chasing = game.typed_view(None).chase is not None
+            pause = CALL_PAUSE if was_call and chasing else BOT_PAUSE
+            if chasing and not was_call:
                 pause = CHASE_PAUSE
             pause *= pause_factor(bots.get(seat))  # a slow bot for the youngest (a person whose input ended: 1)
             if pace is None:
@@ -431,28 +433,28 @@ def replay_board(game: Any, names: list[str], lang: Lang = "en") -> Any:
 
     from mauseloch.games.ausdiemaus import CARD_STR
 
-    view = game.view(None)
+    view: AusDieMausView = game.typed_view(None)
     table = Table(box=None, padding=(0, 1), show_header=True)
     for col, right in (("", False), (t("am.stackCol", lang), True), (t("am.chipsCol", lang), True),
                        (t("term.stackTopFirst", lang), False)):  # fmt: skip
         table.add_column(col, justify="right" if right else "left")
-    chase = view["chase"]
+    chase = view.chase
     for s, stack in enumerate(game.stacks):
         role = ""
-        if chase and chase["chaser"] == s:
-            role = f" [bold red](must catch, {plural(chase['attempts_left'], 'attempt')} left)[/]"
-        elif chase and chase["owner"] == s:
+        if chase and chase.chaser == s:
+            role = f" [bold red](must catch, {plural(chase.attempts_left, 'attempt')} left)[/]"
+        elif chase and chase.owner == s:
             role = " [magenta](mouse owner)[/]"
-        mark = " ▶" if view["to_move"] == s else ""
+        mark = " ▶" if view.to_move == s else ""
         table.add_row(
             shown(names[s]) + mark + role,
-            plural(view["stacks"][s], "card"),
-            str(view["chips"][s]),
+            plural(view.stacks[s], "card"),
+            str(view.chips[s]),
             " ".join(card_short(CARD_STR[c]) for c in stack) or "[dim]—[/]",
         )
     table.caption = (
-        f"pile: {card_text(view['top'])} ({plural(len(view['pile']), 'card')})   "
-        f"chips left: {view['chips_left']}   [dim]({SHORT_LEGEND})[/]"
+        f"pile: {card_text(view.top)} ({plural(len(view.pile), 'card')})   "
+        f"chips left: {view.chips_left}   [dim]({SHORT_LEGEND})[/]"
     )
     table.caption_justify = "left"
     return table

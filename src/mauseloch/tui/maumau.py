@@ -11,6 +11,7 @@ import typer
 
 from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.games.maumau import parse_card, parse_wish
+from mauseloch.games.maumau.views import MauMauResult, MauMauView
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import (
     ask,
@@ -254,36 +255,36 @@ def _show_news(console: Any, game: Any, me: int, seen: int, names: list[str], la
 def _show_table(console: Any, game: Any, me: int, names: list[str], lang: Lang) -> None:
     from rich.panel import Panel
 
-    view = game.view(me)
-    legal = set(view["legal_moves"])
+    view: MauMauView = game.typed_view(me)
+    legal = set(view.legal_moves or [])
     legal_cards = {m.partition(":")[0] for m in legal}
     others = "   ".join(
-        t("term.others", lang, name=shown(names[s]), cards=_cards(c, lang)) + (" ←" if s == view["to_move"] else "")
-        for s, c in enumerate(view["hand_counts"])
+        t("term.others", lang, name=shown(names[s]), cards=_cards(c, lang)) + (" ←" if s == view.to_move else "")
+        for s, c in enumerate(view.hand_counts)
         if s != me
     )
-    top = f"{t('mm.top', lang)} {pretty(view['top'], lang=lang)}"
-    if view["wish"]:
-        top += f"   [bold yellow]{t('mm.wish', lang, suit=suit_text(view['wish'], lang))}[/]"
-    if view["penalty"]:
-        top += f"   [bold red]{t('mm.penalty', lang, n=view['penalty'])}[/]"
-    direction = t("mm.direction", lang, dir=t("mm.dir.cw" if view["direction"] == 1 else "mm.dir.ccw", lang))
+    top = f"{t('mm.top', lang)} {pretty(view.top, lang=lang)}"
+    if view.wish:
+        top += f"   [bold yellow]{t('mm.wish', lang, suit=suit_text(view.wish, lang))}[/]"
+    if view.penalty:
+        top += f"   [bold red]{t('mm.penalty', lang, n=view.penalty)}[/]"
+    direction = t("mm.direction", lang, dir=t("mm.dir.cw" if view.direction == 1 else "mm.dir.ccw", lang))
     hand = "  ".join(
         f"[cyan]{i}[/]:{pretty(c, lang=lang)}" if c in legal_cards else f"[dim]{i}:[/]{pretty(c, 'dim', lang)}"
-        for i, c in enumerate(view["hand"], 1)
+        for i, c in enumerate(view.hand or [], 1)
     )
     extra = [ACTION_WORD[lang][m] for m in ("draw", "pass", "take") if m in legal]
     lines = [
         others,
-        f"{top}   {t('term.drawPile', lang, n=view['draw_pile'])}   {direction}",
+        f"{top}   {t('term.drawPile', lang, n=view.draw_pile)}   {direction}",
         "",
         f"{t('mm.hand', lang)}: {hand}",
     ]
-    if view["drawn"]:
-        lines.append(t("term.mmDrawnHint", lang, card=pretty(view["drawn"], lang=lang)))
+    if view.drawn:
+        lines.append(t("term.mmDrawnHint", lang, card=pretty(view.drawn, lang=lang)))
     if extra:
         lines.append(t("term.also", lang, moves=", ".join(extra)))
-    console.print(Panel("\n".join(lines), title=t("term.move", lang, n=view["moves_played"] + 1), expand=False))
+    console.print(Panel("\n".join(lines), title=t("term.move", lang, n=view.moves_played + 1), expand=False))
 
 
 def _cards(count: int, lang: Lang) -> str:
@@ -305,9 +306,9 @@ def _play_human(console: Any, game: Any, me: int, lang: Lang) -> None:
     """Read moves until the engine accepts one; bad input gets a clear message and changes nothing.
     German words become the notation first (tui.words); the engine judges the move. A jack that
     may go but comes without a good wish asks for the wish again, saying what is wrong."""
-    view = game.view(me)
-    hand: list[str] = view["hand"]
-    legal: list[str] = view["legal_moves"]
+    view: MauMauView = game.typed_view(me)
+    hand: list[str] = view.hand or []
+    legal: list[str] = view.legal_moves or []
     while True:
         text = ask(console, f"[bold]{t('term.prompt', lang)}[/]").strip()
         if text.lower() in ("q", "quit", "exit"):
@@ -385,21 +386,22 @@ def _ask_wish(console: Any, wish: str, typed: bool, lang: Lang) -> str:
 def _show_result(console: Any, game: Any, me: int, names: list[str], lang: Lang) -> None:
     from rich.table import Table
 
-    result = game.result()
-    view = game.view(me)
-    table = Table(title=t("term.result", lang, reason=reason_text(result["reason"], lang)))
+    result: MauMauResult = game.typed_result()
+    view: MauMauView = game.typed_view(me)
+    hands = view.hands or []  # every hand, once the game is over
+    table = Table(title=t("term.result", lang, reason=reason_text(result.reason, lang)))
     for column in ("table.rank", "table.player", "mm.points", "table.leftWith"):
         table.add_column(t(column, lang))
-    order = sorted(range(game.players), key=lambda s: result["ranks"][s])
+    order = sorted(range(game.players), key=lambda s: result.ranks[s])
     for s in order:
         table.add_row(
-            str(result["ranks"][s]),
+            str(result.ranks[s]),
             shown(names[s]),
-            str(result["points"][s]),
-            " ".join(pretty(c, lang=lang) for c in view["hands"][s]),
+            str(result.points[s]),
+            " ".join(pretty(c, lang=lang) for c in hands[s]),
         )
     console.print(table)
-    rank = result["ranks"][me]
+    rank = result.ranks[me]
     console.print(f"[bold green]{t('term.youWon', lang)}[/]" if rank == 1 else t("term.yourRank", lang, rank=rank))
 
 
@@ -426,17 +428,18 @@ def replay_board(game: Any, names: list[str], lang: Lang = "en") -> Any:
     from rich.console import Group
     from rich.text import Text
 
-    view = game.view(None)
-    hands = [game.view(s).get("hand") or [] for s in range(game.players)]
+    view: MauMauView = game.typed_view(None)
+    seats: list[MauMauView] = [game.typed_view(s) for s in range(game.players)]
+    hands = [seen.hand or [] for seen in seats]
     lines = [
-        f"   {shown(names[s])}{' ▶' if view['to_move'] == s else '  '} "
+        f"   {shown(names[s])}{' ▶' if view.to_move == s else '  '} "
         + (" ".join(pretty(c, lang=lang) for c in hand) or f"[dim]{t('term.noCards', lang)}[/]")
         for s, hand in enumerate(hands)
     ]
-    top = "   " + t("term.replayMm", lang, card=pretty(view["top"], lang=lang))
-    if view["wish"]:
-        top += "   " + t("mm.wish", lang, suit=suit_text(view["wish"], lang))
-    if view["penalty"]:
-        top += "   " + t("mm.penaltyOther", lang, n=view["penalty"])
-    top += "   " + t("term.drawPile", lang, n=view["draw_pile"])
+    top = "   " + t("term.replayMm", lang, card=pretty(view.top, lang=lang))
+    if view.wish:
+        top += "   " + t("mm.wish", lang, suit=suit_text(view.wish, lang))
+    if view.penalty:
+        top += "   " + t("mm.penaltyOther", lang, n=view.penalty)
+    top += "   " + t("term.drawPile", lang, n=view.draw_pile)
     return Group(*(Text.from_markup(line) for line in [*lines, top]))
