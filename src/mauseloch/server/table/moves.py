@@ -10,9 +10,11 @@ through the hub, so two moves never race. A stored move always completes (:func:
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
@@ -65,42 +67,124 @@ class Moves:
         """A person's move built on ``version``; raises :class:`ProtocolError` (nothing changed).
         ``again``: the same request sent anew after the process that owned the table died before
         it answered; if that process played it, it is answered as done."""
-        await unbroken(self._person_move(seat, move, version, ms, again))
+        t = self.table
+        if t.lock.locked() or not t.store.local or getattr(t.store.add_move, "plan", None) is None:
+            await unbroken(self._person_move(seat, move, version, ms, again))
+            return
+        # The lock is free and the store is SQLite (a move joins the tick's group commit): the
+        # move is checked and sent to the store here, and the commit's callback plays and
+        # publishes it, without a task of its own (a task, a shield and their wake-ups cost more
+        # than the checks). A caller cancelled while it waits still has its move played once it
+        # is stored: the callback does not need it.
+        await t.lock.acquire()  # free: taken at once
+        try:
+            canon = self._check(seat, move, version, again)
+            if canon is None:
+                t.lock.release()
+                return
+            assert seat is not None  # _check refuses a spectator
+            args, turn = self._ahead(seat, canon, None, ms, None)
+            stored = t.store.send(t.store.add_move, *args)
+        except BaseException:
+            t.lock.release()
+            raise
+        answer: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        stored.add_done_callback(functools.partial(self._stored, answer, seat, canon, ms, turn))
+        await answer
+
+    def _stored(
+        self,
+        answer: asyncio.Future[None],
+        seat: int,
+        move: str,
+        ms: int | None,
+        turn: Deadline | None,
+        done: asyncio.Future[None],
+    ) -> None:
+        """A person's move sent by :meth:`apply` is committed (or failed): play and publish it,
+        free the lock, answer. What must await the store again (the end of the game stored, a
+        reload after another writer was first) goes on in a task: once a game, or rarer."""
+        t = self.table
+        try:
+            exc = asyncio.CancelledError() if done.cancelled() else done.exception()
+            if exc is None and not self._after(seat, move, None, ms, None, None, turn):
+                self._advance(None)
+                t.lock.release()
+                if not answer.done():
+                    answer.set_result(None)
+                return
+        except BaseException as error:
+            t.lock.release()
+            log.error("table work failed", exc_info=error)
+            if not answer.done():
+                answer.set_exception(error)
+            return
+        work = self._ended(None) if exc is None else self._failed(exc)
+        task = asyncio.get_running_loop().create_task(work)
+        task.add_done_callback(lambda finished: self._answer(finished, answer))
+
+    async def _failed(self, exc: BaseException) -> None:
+        try:
+            self._refused(exc)
+            await self._behind()
+        finally:
+            self.table.lock.release()
+
+    async def _ended(self, by: str | None) -> None:
+        try:
+            await self._store_end()
+            self._advance(by)
+        finally:
+            self.table.lock.release()
+
+    def _answer(self, finished: asyncio.Future[None], answer: asyncio.Future[None]) -> None:
+        exc = None if finished.cancelled() else finished.exception()
+        if exc is not None and not isinstance(exc, ProtocolError):
+            log.error("table work failed", exc_info=exc)
+        if not answer.done():
+            if exc is None:
+                answer.set_result(None)
+            else:
+                answer.set_exception(exc)
 
     async def _person_move(self, seat: int | None, move: str, version: int, ms: int | None, again: bool) -> None:
+        async with self.table.lock:  # one change at a time; the checks see the latest state
+            canon = self._check(seat, move, version, again)
+            if canon is not None:
+                assert seat is not None  # _check refuses a spectator
+                await self.play(seat, canon, None, ms)
+
+    def _check(self, seat: int | None, move: str, version: int, again: bool) -> str | None:
+        """``move`` in canonical spelling if ``seat`` may play it now (lock held), None if it
+        was played already (``again``); else :class:`ProtocolError` saying why."""
         t = self.table
-        async with t.lock:  # one change at a time; the checks see the latest state
-            if t.stopping:
-                raise ProtocolError(ErrorCode.SERVER_ERROR, "the server is shutting down; nothing changed")
-            if t.row.status == "waiting":
-                raise ProtocolError(ErrorCode.NOT_STARTED, "the game starts when every human seat is taken")
-            if again and 0 <= version < t.version and self._played(version, seat, move):
-                return  # played once, before its first answer was lost with the owner
-            if t.paused:
-                raise ProtocolError(
-                    ErrorCode.PAUSED, "the table is paused; nothing changed (anyone seated can resume it)"
-                )
-            if version != t.version:
-                raise ProtocolError(
-                    ErrorCode.STALE, f"the table is at version {t.version}, your move was for {version}"
-                )
-            if seat is None:
-                raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "spectators cannot move")
-            game = t.game
-            if game.is_over or t.row.status != "playing":
-                raise ProtocolError(ErrorCode.ILLEGAL, "the game is over; no more moves")
-            if isinstance(t.seats[seat], BotSeat):
-                raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "a bot plays this seat")
-            legal = game.legal_moves(seat)
-            if not legal:
-                raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"it is seat {game.to_move}'s turn, not yours")
-            if move.strip().lower() == "timeout":
-                raise ProtocolError(ErrorCode.ILLEGAL, "timeout is played by the server's clock, never by a client")
-            if t.reactions is not None and t.window_open():
-                raise ProtocolError(
-                    ErrorCode.ILLEGAL, "a reaction is sent as a react message with its time (docs/protocol.md)"
-                )
-            await self.play(seat, self._canonical(seat, move), None, ms)
+        if t.stopping:
+            raise ProtocolError(ErrorCode.SERVER_ERROR, "the server is shutting down; nothing changed")
+        if t.row.status == "waiting":
+            raise ProtocolError(ErrorCode.NOT_STARTED, "the game starts when every human seat is taken")
+        if again and 0 <= version < t.version and self._played(version, seat, move):
+            return None  # played once, before its first answer was lost with the owner
+        if t.paused:
+            raise ProtocolError(ErrorCode.PAUSED, "the table is paused; nothing changed (anyone seated can resume it)")
+        if version != t.version:
+            raise ProtocolError(ErrorCode.STALE, f"the table is at version {t.version}, your move was for {version}")
+        if seat is None:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "spectators cannot move")
+        game = t.game
+        if game.is_over or t.row.status != "playing":
+            raise ProtocolError(ErrorCode.ILLEGAL, "the game is over; no more moves")
+        if isinstance(t.seats[seat], BotSeat):
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "a bot plays this seat")
+        legal = game.legal_moves(seat)
+        if not legal:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"it is seat {game.to_move}'s turn, not yours")
+        if move.strip().lower() == "timeout":
+            raise ProtocolError(ErrorCode.ILLEGAL, "timeout is played by the server's clock, never by a client")
+        if t.reactions is not None and t.window_open():
+            raise ProtocolError(
+                ErrorCode.ILLEGAL, "a reaction is sent as a react message with its time (docs/protocol.md)"
+            )
+        return self._canonical(seat, move)
 
     async def react(self, conn: Connection, move: str, version: int, ms: int) -> None:
         """A person's reaction claim in a reaction window (reactions.py judges it); raises
@@ -146,28 +230,58 @@ class Moves:
         database server runs in a worker thread, so other tables play on while this one waits.
         ``play``: a referee's decision plays the move itself (the referee's commit)."""
         t = self.table
+        args, turn = self._ahead(seat, move, by, ms, referee)
+        try:  # stored before it counts (after this table's earlier writes)
+            await t.write(t.store.add_move, *args)
+        except Exception as exc:
+            self._refused(exc)
+            await self._behind()
+        if self._after(seat, move, by, ms, referee, play, turn):
+            await self._store_end()
+        self._advance(by)
+
+    def _ahead(
+        self, seat: int, move: str, by: str | None, ms: int | None, referee: JSONObject | None
+    ) -> tuple[tuple[Any, ...], Deadline | None]:
+        """The move's row for the store, with the next turn's deadline."""
+        t = self.table
         seconds = clock_seconds(t.row.game, t.row.clock)
         stored = [d for d in t.deadlines if d.kind != "turn"]
         turn = None
         if seconds is not None:
             turn = Deadline("turn", wall() + t.deadlines.seconds(seconds), version=t.version + 1)
         deadlines = [d.to_dict() for d in stored] + ([turn.to_dict()] if turn is not None else [])
-        args = (t.id, t.version, seat, move, ms, by, deadlines, referee)
-        try:  # stored before it counts (after this table's earlier writes)
-            await t.write(t.store.add_move, *args)
-        except IntegrityError:
+        return (t.id, t.version, seat, move, ms, by, deadlines, referee), turn
+
+    def _refused(self, exc: BaseException) -> None:
+        """The move could not be stored: raises what the mover is told (nothing changed), except
+        after another writer stored this version first — then the caller catches up from the store
+        (:meth:`_reload`) and the mover is told the move was stale."""
+        t = self.table
+        if isinstance(exc, IntegrityError):
             # Another writer stored this version first (a second server process, say): our state
             # is behind. Catch up from the store; the client is told its move was stale.
             log.warning("table %s version %s was stored by another writer; reloading", t.id, t.version)
-            await self._reload()
-            raise ProtocolError(
-                ErrorCode.STALE, f"the table moved on to version {t.version}; nothing changed"
-            ) from None
-        except SQLAlchemyError:
-            log.exception("move at table %s version %s could not be stored", t.id, t.version)
+            return
+        if isinstance(exc, SQLAlchemyError):
+            log.exception("move at table %s version %s could not be stored", t.id, t.version, exc_info=exc)
             raise ProtocolError(
                 ErrorCode.SERVER_ERROR, "the server could not store the move; nothing changed"
             ) from None
+        raise exc
+
+    def _after(
+        self,
+        seat: int,
+        move: str,
+        by: str | None,
+        ms: int | None,
+        referee: JSONObject | None,
+        play: Callable[[], Any] | None,
+        turn: Deadline | None,
+    ) -> bool:
+        """The stored move played in memory; whether it ended the game (its end is stored next)."""
+        t = self.table
         if play is None:
             t.game.play(move, seat=seat, ms=ms)
         else:
@@ -180,13 +294,21 @@ class Moves:
             t.deadlines.set(turn)
         else:
             t.deadlines.remove("turn")
-        if t.game.is_over and t.row.status != "over":
-            # stored before anyone hears that the game ended (another process reads it from the store)
-            try:
-                await t.write(t.store.set_status, t.id, "over", t.game.result())
-            except SQLAlchemyError:
-                log.exception("the end of table %s could not be stored", t.id)
-        self._advance(by)
+        return t.game.is_over and t.row.status != "over"
+
+    async def _behind(self) -> NoReturn:
+        """Another writer stored this version first: catch up from the store; the mover is told
+        the move was stale."""
+        await self._reload()
+        raise ProtocolError(ErrorCode.STALE, f"the table moved on to version {self.table.version}; nothing changed")
+
+    async def _store_end(self) -> None:
+        """Stored before anyone hears that the game ended (another process reads it from the store)."""
+        t = self.table
+        try:
+            await t.write(t.store.set_status, t.id, "over", t.game.result())
+        except SQLAlchemyError:
+            log.exception("the end of table %s could not be stored", t.id)
 
     async def _reload(self) -> None:
         t = self.table
