@@ -18,7 +18,19 @@ from typing import Any
 
 import typer
 
+from mauseloch.core.events import Event, check_event
 from mauseloch.core.shapes import JSONObject
+from mauseloch.games.ausdiemaus.events import (
+    AusDieMausCall,
+    AusDieMausCatch,
+    AusDieMausChase,
+    AusDieMausEnd,
+    AusDieMausEscape,
+    AusDieMausFlip,
+    AusDieMausNewPile,
+    AusDieMausPileWon,
+    AusDieMausStart,
+)
 from mauseloch.games.ausdiemaus.views import AusDieMausResult, AusDieMausView
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import (
@@ -76,38 +88,34 @@ def end_why(reason: str, lang: Lang = "en") -> str:
     return shown(reason) if text == f"am.reason.{reason}" else text
 
 
-def describe(event: JSONObject, names: list[str], lang: Lang = "en") -> str | None:
+def describe(event: Event, names: list[str], lang: Lang = "en") -> str | None:
     """One line for the log, or None for events shown otherwise; the page's texts
     (web/js/events-ausdiemaus.js) from the catalogue."""
-    kind = event["type"]
     named = [shown(n) for n in names]
-
-    def who(field: str) -> str:
-        return named[event[field]]
-
-    if kind == "flip":
-        return t("am.ev.flip", lang, name=who("seat"), card=card_text(event["card"], lang))
-    if kind == "call":
-        said = tn("am.ev.call", event["paws"], lang, name=who("seat"), chaser=who("chaser"))
-        return f"[bold magenta]{said}[/]"
-    if kind == "chase":
-        return "   " + tn("am.ev.chase", event["attempts_left"], lang, chaser=who("chaser"), owner=who("owner"))
-    if kind == "catch":
-        return f"[bold red]{t('am.ev.catch', lang, name=who('seat'), owner=who('owner'))}[/]"
-    if kind == "escape":
-        return f"[green]{t('am.ev.escape', lang, name=who('seat'), chaser=who('chaser'))}[/]"
-    if kind == "pile_won":
-        if event["chip"]:
-            said = tn("am.ev.pile_won_chip", event["chips_left"], lang, name=who("seat"), cards=event["count"])
-        else:
-            said = t("am.ev.pile_won", lang, name=who("seat"), n=event["count"])
-        return f"[bold]{said}[/]"
-    if kind == "new_pile":
-        return "   " + t("am.ev.new_pile", lang, name=who("seat"), card=card_text(event["card"], lang))
-    if kind == "start":
-        return t("am.ev.start", lang, card=card_text(event["card"], lang))
-    if kind == "end":
-        return f"[bold]{t('am.ev.end', lang, reason=end_why(event['reason'], lang))}[/]"
+    match event:
+        case AusDieMausFlip(seat=seat, card=card):
+            return t("am.ev.flip", lang, name=named[seat], card=card_text(card, lang))
+        case AusDieMausCall(seat=seat, paws=paws, chaser=chaser):
+            said = tn("am.ev.call", paws, lang, name=named[seat], chaser=named[chaser])
+            return f"[bold magenta]{said}[/]"
+        case AusDieMausChase(owner=owner, chaser=chaser, attempts_left=left):
+            return "   " + tn("am.ev.chase", left, lang, chaser=named[chaser], owner=named[owner])
+        case AusDieMausCatch(seat=seat, owner=owner):
+            return f"[bold red]{t('am.ev.catch', lang, name=named[seat], owner=named[owner])}[/]"
+        case AusDieMausEscape(seat=seat, chaser=chaser):
+            return f"[green]{t('am.ev.escape', lang, name=named[seat], chaser=named[chaser])}[/]"
+        case AusDieMausPileWon(seat=seat, count=count, chip=chip, chips_left=chips_left):
+            if chip:
+                said = tn("am.ev.pile_won_chip", chips_left, lang, name=named[seat], cards=count)
+            else:
+                said = t("am.ev.pile_won", lang, name=named[seat], n=count)
+            return f"[bold]{said}[/]"
+        case AusDieMausNewPile(seat=seat, card=card):
+            return "   " + t("am.ev.new_pile", lang, name=named[seat], card=card_text(card, lang))
+        case AusDieMausStart(card=card):
+            return t("am.ev.start", lang, card=card_text(card, lang))
+        case AusDieMausEnd(reason=reason):
+            return f"[bold]{t('am.ev.end', lang, reason=end_why(reason, lang))}[/]"
     return None
 
 
@@ -259,10 +267,10 @@ def run(
 
     def take_events() -> None:
         nonlocal seen, call
-        for event in game.events_since(seen):
-            if event["type"] == "call":
+        for event in game.event_log(seen):  # every event here is public
+            if isinstance(event, AusDieMausCall):
                 call = True
-            elif event["type"] in ("pile_won", "new_pile"):
+            elif isinstance(event, (AusDieMausPileWon, AusDieMausNewPile)):
                 call = False
             line = describe(event, names, lang)
             if line is not None:
@@ -419,8 +427,9 @@ def replay_move(move: str, lang: Lang = "en") -> str | None:
 
 
 def replay_event(event: JSONObject, game: Any, names: list[str], lang: Lang = "en") -> str | None:
-    """What happened, as the game's screen says it."""
-    return describe(event, names, lang)
+    """What happened, as the game's screen says it: the record's event (its JSON form) read as
+    its declared struct first."""
+    return describe(check_event(game.name, event), names, lang)
 
 
 def replay_board(game: Any, names: list[str], lang: Lang = "en") -> Any:
