@@ -265,3 +265,31 @@ def test_a_read_sees_the_writes_sent_before_it(db_url: str, run_async: Callable[
         run_async(play())
     finally:
         store.close()
+
+
+def test_a_table_created_and_its_seats_taken_join_the_batch(store: Store, run_async: Callable[[Any], Any]) -> None:
+    """Creating a table and taking a seat sent through Store.call join the tick's batch, as the
+    moves do (no worker thread): two joins of one seat in one batch give it to the first only,
+    and the refused one stamps no join time; a table id taken already is refused alone."""
+    when = dt.datetime(2026, 11, 29, 12, 20, tzinfo=dt.UTC)
+    outcomes: list[Any] = []
+
+    async def play() -> None:
+        await store.call(store.create_table, table_row("t1"))
+        outcomes.extend(
+            await asyncio.gather(
+                store.call(store.take_seat, "t1", 1, "Ben", "b" * 64, when),
+                store.call(store.take_seat, "t1", 1, "Cleo", "c" * 64, when + dt.timedelta(minutes=5)),
+                store.call(store.create_table, table_row("t1")),  # the id is taken
+                store.call(store.create_table, table_row("t2")),
+                return_exceptions=True,
+            )
+        )
+        await store.aclose()
+
+    run_async(play())
+    assert outcomes[:2] == [True, False] and isinstance(outcomes[2], IntegrityError) and outcomes[3] is None
+    row = store.load_table("t1")
+    assert row is not None and row.seats[1].name == "Ben" and row.seats[1].token_hash == "b" * 64
+    assert row.joined == when
+    assert store.load_table("t2") == table_row("t2")

@@ -245,8 +245,15 @@ HOT = {
         seats_t.c.token_hash.is_(None),
     )
     .values(name=bindparam("name"), token_hash=bindparam("token_hash")),
+    # stamped only where the join's own seat update took (its token hash is new), so that it can
+    # share a batch with that update and still stamp nothing for a refused join
     "joined": update(tables_t)
-    .where(tables_t.c.id == bindparam("table_id"))
+    .where(
+        tables_t.c.id == bindparam("table_id"),
+        select(seats_t.c.seat)
+        .where(seats_t.c.table_id == bindparam("table_id"), seats_t.c.token_hash == bindparam("token_hash"))
+        .exists(),
+    )
     .values(joined=bindparam("joined", type_=tables_t.c.joined.type)),
 }
 
@@ -586,7 +593,7 @@ class PgWrites:
                     run.append((name, cur, params))
                 runs.append(run)
         return [
-            next((_stored_first(self._sql[n][0], p) for n, c, p in run if n == "move" and not c.rowcount), None)
+            next((e for n, c, p in run if not c.rowcount and (e := _stopped(n, self._sql[n][0], p)) is not None), None)
             for run in runs
         ]
 
@@ -676,8 +683,11 @@ class Store:
         thousand clients reconnecting at once, each loading its table, do not queue ahead of it."""
         plan = getattr(fn, "plan", None)
         if plan is not None and self._writes.usable():
-            await self._writes.later(plan(self, *args))
-            return None  # type: ignore[return-value]  # a hot write returns nothing
+            try:
+                await self._writes.later(plan(self, *args))
+            except SeatTaken:
+                return False  # type: ignore[return-value]  # take_seat: someone was first
+            return getattr(fn, "done", None)  # type: ignore[return-value]  # take_seat: True
         if self.local:
             return fn(*args)
         executor = self._executors.get(urgent)
@@ -713,7 +723,7 @@ class Store:
             yield conn
 
     # -- writing -----------------------------------------------------------------------
-    def create_table(self, row: TableRow) -> None:
+    def _table_plan(self, row: TableRow) -> Plan:
         table = {
             "id": row.id,
             "game": row.game,
@@ -737,22 +747,38 @@ class Store:
                       "token_hash": s.token_hash, "gone": s.gone})
             for s in row.seats
         ]  # fmt: skip
-        self._writes.now([("table", table), *seats])
+        return [("table", table), *seats]
+
+    def create_table(self, row: TableRow) -> None:
+        """Store a new table with its seats (one transaction; a taken id raises ``IntegrityError``).
+        Through :meth:`call` it joins the tick's batch, as the moves do, not a worker thread."""
+        self._writes.now(self._table_plan(row))
+
+    create_table.plan = _table_plan  # type: ignore[attr-defined]
 
     def take_seat(
         self, table_id: str, seat: int, name: str, token_hash: str, joined: dt.datetime | None = None
     ) -> bool:
         """Give a free human seat to ``name``; False when someone took it first. ``joined``: the
         moment of the join, stored with the table in the same transaction (a waiting table's
-        expiry counts from there, across restarts)."""
-        plan: Plan = [("take_seat", {"of_table": table_id, "of_seat": seat, "name": name, "token_hash": token_hash})]
-        if joined is not None:
-            plan.append(("joined", {"table_id": table_id, "joined": joined}))
+        expiry counts from there, across restarts). Through :meth:`call` it joins the tick's
+        batch, as the moves do, not a worker thread."""
         try:
-            self._writes.now(plan)
+            self._writes.now(self._seat_plan(table_id, seat, name, token_hash, joined))
         except SeatTaken:
             return False
         return True
+
+    def _seat_plan(
+        self, table_id: str, seat: int, name: str, token_hash: str, joined: dt.datetime | None = None
+    ) -> Plan:
+        plan: Plan = [("take_seat", {"of_table": table_id, "of_seat": seat, "name": name, "token_hash": token_hash})]
+        if joined is not None:
+            plan.append(("joined", {"table_id": table_id, "joined": joined, "token_hash": token_hash}))
+        return plan
+
+    take_seat.plan = _seat_plan  # type: ignore[attr-defined]
+    take_seat.done = True  # type: ignore[attr-defined]  # what Store.call returns once it is committed
 
     def set_token(self, table_id: str, seat: int, token_hash: str) -> None:
         """A taken seat's new token (the old one opens nothing any more)."""
