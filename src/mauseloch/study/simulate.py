@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from mauseloch.core.engine import SEED_LIMIT, Game, as_int, derive_seed, game_info, load_hook, new_game
 from mauseloch.core.seeds import STREAM_BOTS, STREAM_ENGINE
@@ -122,8 +122,38 @@ class Tally:
 
 
 ChunkRunner = Callable[[SimSpec, int, int], Tally]
-# one whole game: the game, and its result() with its moves and figures
-GameRunner = Callable[[Sequence[str], int, Options], tuple[Any, JSONObject]]
+# one whole game: the game, and its result() with its moves and figures (the JSON form that
+# scripts and benchmarks read by key; the study tools read it once into GameStats)
+GameRunner = Callable[[Sequence[str], int, Options], tuple[Game, JSONObject]]
+NOT_FIGURES = ("reason", "ranks", "rank", "moves")
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """One finished game as the study tools count it: why it ended, each seat's rank, its length
+    and its figures (an int for the game, or a list of ints per seat)."""
+
+    reason: str
+    ranks: list[int]
+    moves: int
+    figures: Figures
+
+    @classmethod
+    def read(cls, game: str, stats: JSONObject) -> GameStats:
+        """A runner's stats (its game's result with ``moves`` and the declared figures) read once;
+        any other value of the result (text, nested lists) is no figure."""
+        ranks = stats.get("ranks", stats.get("rank"))
+        if ranks is None:
+            raise ValueError(f"the {game} runner gave no ranks")
+        figures: Figures = {}
+        for name, value in stats.items():
+            if name in NOT_FIGURES or isinstance(value, bool):
+                continue
+            if isinstance(value, int):
+                figures[name] = value
+            elif isinstance(value, (list, tuple)) and all(isinstance(v, (int, float)) for v in value):
+                figures[name] = [int(v) for v in value]
+        return cls(str(stats["reason"]), [int(r) for r in ranks], int(stats["moves"]), figures)
 
 
 def _declared_figures(g: Game) -> Figures:
@@ -135,7 +165,7 @@ def _declared_figures(g: Game) -> Figures:
 # --------------------------------------------------------------------------- runners
 
 
-def play_turn_based(kinds: Sequence[str], seed: int, options: Options, game: str) -> tuple[Any, JSONObject]:
+def play_turn_based(kinds: Sequence[str], seed: int, options: Options, game: str) -> tuple[Game, JSONObject]:
     """The default: one game through the public API, each seat's bot choosing from its view."""
     from mauseloch.bots import make_bot
 
@@ -152,7 +182,7 @@ def play_turn_based(kinds: Sequence[str], seed: int, options: Options, game: str
     return g, stats
 
 
-def play_reactions(kinds: Sequence[str], seed: int, options: Options, game: str) -> tuple[Any, JSONObject]:
+def play_reactions(kinds: Sequence[str], seed: int, options: Options, game: str) -> tuple[Game, JSONObject]:
     """One game of a reaction game (``dynamics == "reactions"``), each window decided by the
     referee in virtual time. ``seed`` is the simulator's seed for this game: the engine's seed,
     each bot's seed and the tie stream are derived from it on separate streams."""
@@ -173,7 +203,7 @@ def game_runner(game: str) -> GameRunner:
     name = game_info(game).name
     play = play_reactions if game_info(game).dynamics == "reactions" else play_turn_based
 
-    def run(kinds: Sequence[str], seed: int, options: Options) -> tuple[Any, JSONObject]:
+    def run(kinds: Sequence[str], seed: int, options: Options) -> tuple[Game, JSONObject]:
         return play(kinds, seed, options, name)
 
     return run
@@ -185,11 +215,8 @@ def run_games(spec: SimSpec, start: int, stop: int) -> Tally:
     tally = Tally(spec.players)
     for i in range(start, stop):
         _, stats = play(spec.bots, spec.game_seed(i), dict(spec.options))
-        ranks = stats.get("ranks", stats.get("rank"))
-        if ranks is None:
-            raise ValueError(f"the {spec.game} runner gave no ranks")
-        figures = {k: v for k, v in stats.items() if k not in ("reason", "ranks", "rank", "moves")}
-        tally.add(str(stats["reason"]), ranks, int(stats["moves"]), figures)
+        game = GameStats.read(spec.game, stats)
+        tally.add(game.reason, game.ranks, game.moves, game.figures)
     return tally
 
 

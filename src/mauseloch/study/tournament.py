@@ -36,12 +36,11 @@ from mauseloch.core.engine import as_int, derive_seed
 from mauseloch.core.seeds import STREAM_BOOTSTRAP
 from mauseloch.core.shapes import OptionDict
 from mauseloch.study.backend import Backend, LocalBackend, run_ranges
-from mauseloch.study.simulate import Z95, SimSpec, game_runner, make_spec, prepare_bots
+from mauseloch.study.simulate import Z95, GameStats, SimSpec, game_runner, make_spec, prepare_bots
 
 SEATINGS = ("permutations", "rotations")
 BOOTSTRAP = 400  # resamples of the deals for the rating intervals
 PRIOR = 0.5  # virtual half win each way per pair of bots, so a bot that never wins has a rating
-SKIP = ("reason", "ranks", "rank", "moves")
 
 
 @dataclass(frozen=True)
@@ -119,11 +118,12 @@ def play_deals(spec: TournamentSpec, start: int, stop: int) -> DealResults:
         figures: dict[str, list[list[int]]] = {}
         for kinds in spec.arrangements:
             _, stats = play(kinds, seed, dict(spec.sim.options))
-            ranks.append([int(r) for r in stats["ranks" if "ranks" in stats else "rank"]])
-            moves.append(int(stats["moves"]))
-            for name, value in stats.items():
-                if name not in SKIP and isinstance(value, (list, tuple)) and len(value) == n:
-                    figures.setdefault(name, []).append([int(v) for v in value])
+            game = GameStats.read(spec.sim.game, stats)
+            ranks.append(game.ranks)
+            moves.append(game.moves)
+            for name, value in game.figures.items():
+                if isinstance(value, list) and len(value) == n:
+                    figures.setdefault(name, []).append(value)
         out.ranks.append(ranks)
         out.moves.append(moves)
         for name, rows in figures.items():
