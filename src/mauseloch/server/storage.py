@@ -511,6 +511,20 @@ class PgWrites:
         task.add_done_callback(self._tasks.discard)
 
     async def _send(self, batch: list[tuple[Plan, asyncio.Future[None]]]) -> None:
+        # the moves first, their senders told as soon as they are committed; the rest (a table
+        # created, a seat taken, a status) after them, so that a move never waits for a second
+        # commit
+        moves = [(plan, fut) for plan, fut in batch if len(plan) == 1 and plan[0][0] == "move"]
+        parts = [moves, [(plan, fut) for plan, fut in batch if not (len(plan) == 1 and plan[0][0] == "move")]]
+        try:
+            for part in parts if moves and len(moves) < len(batch) else [batch]:
+                await self._send_part(part)
+        finally:
+            self._committing -= 1
+            if self._pending and not self._scheduled:
+                self._start()
+
+    async def _send_part(self, batch: list[tuple[Plan, asyncio.Future[None]]]) -> None:
         outcomes: list[BaseException | None]
         try:
             outcomes = await self._commit([plan for plan, _ in batch])
@@ -518,10 +532,6 @@ class PgWrites:
             outcomes = [self._error(exc)] * len(batch)
         except asyncio.CancelledError:  # the loop is closing
             outcomes = [self._error(ConnectionError("the server stopped before the commit"))] * len(batch)
-        finally:
-            self._committing -= 1
-            if self._pending and not self._scheduled:
-                self._start()
         _settle([(fut, exc) for (_, fut), exc in zip(batch, outcomes, strict=True)])
 
     def _error(self, exc: Exception) -> Exception:
