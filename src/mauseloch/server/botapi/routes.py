@@ -261,23 +261,47 @@ async def game_stream(request: Request) -> Response:
     )
 
 
+class _Over(msgspec.Struct):
+    is_over: bool = False
+
+
+class _Seen(msgspec.Struct):
+    view: _Over | None = None
+
+
+_seen = msgspec.json.Decoder(_Seen)
+
+
+def game_over(text: str) -> bool:
+    """Whether a message for the seat shows the game over (only the field it needs is decoded)."""
+    if '"is_over":true' not in text:  # most messages: no decoding at all
+        return False
+    try:
+        seen = _seen.decode(text)
+    except msgspec.DecodeError:
+        return False
+    return seen.view is not None and seen.view.is_over
+
+
 async def game_lines(
     lobby: Lobby, online: OnlineBots, bot: Online, table: TableHandle, conn: Connection
 ) -> AsyncIterator[str]:
     finish = line({"type": "game_finish", "table": table.id})
+    over = False  # the seat's view said the game is over (a table owned elsewhere: its status here lags)
     try:
         while True:
             try:
                 text = await asyncio.wait_for(conn.outbox.get(), KEEP_ALIVE)
             except TimeoutError:
-                if table.status not in LIVE:
+                if over or table.status not in LIVE:
                     break
                 yield "\n"
                 continue
             if text is None:  # the table closed the connection (a new seat token, a shutdown)
                 return
             yield text + "\n"
-            if conn.outbox.empty() and table.status not in LIVE:
+            over = over or game_over(text)
+            if conn.outbox.empty() and (over or table.status not in LIVE):
                 break
         yield finish
         bot.games.discard(table.id)
