@@ -348,13 +348,14 @@ def test_refusals_at_the_terminal_say_why(lang: str, keys: str, said: list[str])
 
 
 def test_mau_mau_speaks_plainly(tmp_path: Path) -> None:
+    from mauseloch.games.maumau.events import MauMauEnd
     from mauseloch.tui.maumau import describe
 
     result = runner.invoke(app, ["play", "mau-mau", "-p", "2", "--option", "ace_skips=true"], input="q\n")
     assert "ace_skips" not in result.output and "True" not in result.output
     assert "House rules: Ace skips: yes" in " ".join(result.output.split())  # the lobby's words
     for reason in ("out", "move_limit", "stalemate"):
-        text = describe({"type": "end", "reason": reason}, 0) or ""
+        text = describe(MauMauEnd(reason=reason, ranks=[1, 2], cards=[0, 3], points=[0, 9]), 0) or ""
         assert "Game over: " in text and "_" not in text and f"({reason})" not in text
 
 

@@ -9,8 +9,26 @@ from typing import Any
 
 import typer
 
+from mauseloch.core.events import Event, check_event, public_type, seen_by
 from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.games.maumau import parse_card, parse_wish
+from mauseloch.games.maumau.events import (
+    MauMauDeal,
+    MauMauDraw,
+    MauMauEnd,
+    MauMauJackNoWin,
+    MauMauMau,
+    MauMauMauMau,
+    MauMauPass,
+    MauMauPenalty,
+    MauMauPlay,
+    MauMauReshuffle,
+    MauMauReverse,
+    MauMauSkip,
+    MauMauStart,
+    MauMauTake,
+    MauMauWish,
+)
 from mauseloch.games.maumau.views import MauMauResult, MauMauView
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import (
@@ -31,6 +49,7 @@ from mauseloch.tui.words import ACTIONS, german_suit, to_notation
 SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 SUIT_STYLE = {"C": "bold", "S": "bold", "H": "bold red", "D": "bold red"}
 ACTION_WORD = {"en": {v: v for v in ACTIONS.values()}, "de": {v: k for k, v in ACTIONS.items()}}
+DrawSeen = public_type(MauMauDraw)  # what the other seats see of a draw (derived: seat and count)
 
 
 def rank_label(rank: str, lang: Lang = "en") -> str:
@@ -63,40 +82,49 @@ def bot_name(kind: str, n: int, lang: Lang) -> str:
     return t("bot.name", lang, level=kind if level == f"bot.{kind}" else level, n=n)
 
 
-def describe(event: JSONObject, me: int | None, lang: Lang = "en", names: list[str] | None = None) -> str | None:
-    """A line of text for an event as ``me`` may see it (None: not worth a line); the same
-    catalogue texts as the page's event log (web/js/events-maumau.js)."""
-    kind = event["type"]
-    seat = event.get("seat")
-    name = shown(names[seat] if names and seat is not None else seat_name(seat, me, lang)) if seat is not None else ""
-    if kind == "play":
-        return t("mm.ev.play", lang, name=name, card=pretty(event["card"], lang=lang))
-    if kind == "wish":
-        return t("mm.ev.wish", lang, name=name, suit=suit_text(event["suit"], lang))
-    if kind == "penalty":
-        return f"[yellow]{tn('mm.ev.penalty', event['amount'], lang, name=name)}[/]"
-    if kind == "take":
-        return tn("mm.ev.take", event["amount"], lang, name=name)
-    if kind == "skip":
-        return t("mm.ev.skip", lang, name=name)
-    if kind == "reverse":
-        return t("mm.ev.reverseCw" if event.get("direction") == 1 else "mm.ev.reverseCcw", lang, name=name)
-    if kind == "draw":
-        if event.get("cards"):
-            return t("mm.ev.drawOwn", lang, name=name, cards=" ".join(pretty(c, lang=lang) for c in event["cards"]))
-        return tn("mm.ev.draw", event["count"], lang, name=name)
-    if kind == "pass":
-        return t("mm.ev.pass", lang, name=name)
-    if kind == "reshuffle":
-        return tn("mm.ev.reshuffle", event["count"], lang)
-    if kind in ("mau", "mau_mau"):
-        return f"[bold magenta]{t(f'mm.ev.{kind}', lang, name=name)}[/]"
-    if kind == "jack_no_win":
-        return t("mm.ev.jack_no_win", lang, name=name)
-    if kind == "start":
-        return t("mm.ev.start", lang, card=pretty(event["card"], lang=lang))
-    if kind == "end":
-        return f"[bold]{t('mm.ev.end', lang, reason=reason_text(event['reason'], lang))}[/]"
+def describe(event: Event, me: int | None, lang: Lang = "en", names: list[str] | None = None) -> str | None:
+    """A line of text for an event as ``me`` may see it (the copy :func:`seen_by` gives ``me``;
+    None: not worth a line); the same catalogue texts as the page's event log
+    (web/js/events-maumau.js)."""
+
+    def who(seat: int) -> str:
+        return shown(names[seat] if names else seat_name(seat, me, lang))
+
+    match event:
+        case MauMauPlay(seat=seat, card=card):
+            return t("mm.ev.play", lang, name=who(seat), card=pretty(card, lang=lang))
+        case MauMauWish(seat=seat, suit=suit):
+            return t("mm.ev.wish", lang, name=who(seat), suit=suit_text(suit, lang))
+        case MauMauPenalty(seat=seat, amount=amount):
+            return f"[yellow]{tn('mm.ev.penalty', amount, lang, name=who(seat))}[/]"
+        case MauMauTake(seat=seat, amount=amount):
+            return tn("mm.ev.take", amount, lang, name=who(seat))
+        case MauMauSkip(seat=seat):
+            return t("mm.ev.skip", lang, name=who(seat))
+        case MauMauReverse(seat=seat, direction=direction):
+            return t("mm.ev.reverseCw" if direction == 1 else "mm.ev.reverseCcw", lang, name=who(seat))
+        case MauMauDraw(seat=seat, count=count, cards=cards):  # whole: the drawer's own (or a replay's)
+            if cards:
+                return t("mm.ev.drawOwn", lang, name=who(seat), cards=" ".join(pretty(c, lang=lang) for c in cards))
+            return tn("mm.ev.draw", count, lang, name=who(seat))
+        # another seat's draw: the count, not the cards; the derived struct keeps MauMauDraw's seat
+        # and count, which mypy cannot see through public_type
+        case DrawSeen(seat=seat, count=count):  # type: ignore[misc]
+            return tn("mm.ev.draw", count, lang, name=who(seat))
+        case MauMauPass(seat=seat):
+            return t("mm.ev.pass", lang, name=who(seat))
+        case MauMauReshuffle(count=count):
+            return tn("mm.ev.reshuffle", count, lang)
+        case MauMauMau(seat=seat):
+            return f"[bold magenta]{t('mm.ev.mau', lang, name=who(seat))}[/]"
+        case MauMauMauMau(seat=seat):
+            return f"[bold magenta]{t('mm.ev.mau_mau', lang, name=who(seat))}[/]"
+        case MauMauJackNoWin(seat=seat):
+            return t("mm.ev.jack_no_win", lang, name=who(seat))
+        case MauMauStart(card=card):
+            return t("mm.ev.start", lang, card=pretty(card, lang=lang))
+        case MauMauEnd(reason=reason):
+            return f"[bold]{t('mm.ev.end', lang, reason=reason_text(reason, lang))}[/]"
     return None
 
 
@@ -236,20 +264,16 @@ def _play_deal(console: Any, game: Any, me: int, names: list[str], seat_bots: di
 
 
 def _show_news(console: Any, game: Any, me: int, seen: int, names: list[str], lang: Lang) -> int:
-    from mauseloch import event_for
-
-    events = game.events
     lines = []
-    for event in events[seen:]:
-        visible = event_for(event, me)
-        text = describe(visible, me, lang, names) if visible is not None and event["type"] != "deal" else None
+    for event in game.event_log(seen):
+        text = None if isinstance(event, MauMauDeal) else describe(seen_by(event, me), me, lang, names)
         if text:
             lines.append(text)
     if lines:
         console.print(f"[dim]{t('term.since', lang)}[/]")
         for line in lines:
             console.print(f"  {line}")
-    return len(events)
+    return int(game.event_count)
 
 
 def _show_table(console: Any, game: Any, me: int, names: list[str], lang: Lang) -> None:
@@ -419,8 +443,9 @@ def replay_move(move: str, lang: Lang = "en") -> str | None:
 
 
 def replay_event(event: JSONObject, game: Any, names: list[str], lang: Lang = "en") -> str | None:
-    """What happened, as the game's screen says it to a spectator."""
-    return describe(event, None, lang, names)
+    """What happened, as the game's screen says it to a spectator: the record's event (its JSON
+    form, whole: a replay sees every hand) read as its declared struct first."""
+    return describe(check_event(game.name, event), None, lang, names)
 
 
 def replay_board(game: Any, names: list[str], lang: Lang = "en") -> Any:
