@@ -47,7 +47,7 @@ def kernel() -> Any:
     return maumau
 
 
-KERNEL_BOTS = ("heuristic", "search-fast", "search")  # Mau-Mau bots that decide in compiled code
+KERNEL_BOTS = ("heuristic", "search-fast", "search", "search-learned")  # Mau-Mau bots that decide in compiled code
 
 
 def kernels_need_compiling() -> bool:
