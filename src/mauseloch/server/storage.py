@@ -473,6 +473,8 @@ class PgWrites:
         self._engine = engine
         self._conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._sql = compile_hot(engine.dialect)
+        # a name the URL gives the connections is kept (bench/server.py finds its backends by it)
+        self._options = {k: v for k, v in _DRIVER_OPTIONS.items() if k not in engine.url.query}
         # the INSERT of a move, taken apart for one of many rows: its head, columns and a row's place
         head = self._sql["move"][0].split(" VALUES ")[0]
         columns = [c.strip().strip('"') for c in head[head.index("(") + 1 : head.rindex(")")].split(",")]
@@ -621,7 +623,7 @@ class PgWrites:
         return {(t, v) for t, v in await cur.fetchall()}
 
     async def _connect(self) -> Any:
-        return await self._psycopg.AsyncConnection.connect(self._conninfo, **_DRIVER_OPTIONS)
+        return await self._psycopg.AsyncConnection.connect(self._conninfo, **self._options)
 
     def now(self, plan: Plan) -> None:
         """``plan`` committed at once through SQLAlchemy's connections (a tool, a test)."""
