@@ -10,9 +10,22 @@ import pytest
 
 import mauseloch
 from mauseloch.bots import make_bot
+from mauseloch.core.events import seen_by
 from mauseloch.core.record import save
+from mauseloch.games.mausgeflippt.events import (
+    MausgeflipptCheeseTaken,
+    MausgeflipptDraw,
+    MausgeflipptEnd,
+    MausgeflipptReveal,
+)
 from mauseloch.locale import Lang
 from mauseloch.tui.mausgeflippt import describe, make_app
+
+# events as the rules log them, for the words the terminal finds for them
+REVEAL_M07 = MausgeflipptReveal(
+    seat=1, mouse="m07", wears=["blazer-blue", "tie-blue", "trousers-blue"], cheese="brie", protected=False
+)
+END_MICE = MausgeflipptEnd(reason="mice", ranks=[1, 2], mice=[2, 1], laundry=[0, 1], cheese=[0, 0], score=[2, 0])
 
 
 async def _play(tmp: Path) -> tuple[mauseloch.Game, list[str]]:
@@ -53,15 +66,15 @@ def test_tui_plays_a_whole_game_and_records_my_reaction_times(tmp_path: Path, ru
         if move != "reveal":
             assert len(rest) == 1 and isinstance(rest[0], int) and rest[0] >= 0
     # every event of the game can be told to a player without failing
-    for event in game.events:
-        describe(mauseloch.event_for(event, 0), 0)
+    for event in game.event_log():
+        describe(seen_by(event, 0), 0)
 
 
 def test_describe_hides_other_seats_draws() -> None:
-    ev = {"type": "draw", "seat": 1, "count": 2, "wanted": 2, "cards": ["tie-blue", "cap-red"], "private": 1}
-    text = describe(mauseloch.event_for(ev, 0), 0)
+    ev = MausgeflipptDraw(seat=1, count=2, wanted=2, cards=["tie-blue", "cap-red"], private=1)
+    text = describe(seen_by(ev, 0), 0)
     assert text == "Bot 1 drew 2 cards"
-    assert "tie" in (describe(mauseloch.event_for(ev, 1), 1) or "")
+    assert "tie" in (describe(seen_by(ev, 1), 1) or "")
 
 
 class StillBot:
@@ -146,16 +159,16 @@ def test_the_screen_speaks_german_or_english(run_async: Any) -> None:
 
 
 def test_events_and_the_end_in_german() -> None:
-    bot_draw = {"type": "draw", "seat": 1, "count": 2}
+    bot_draw = seen_by(MausgeflipptDraw(seat=1, count=2, wanted=2, cards=["tie-blue", "cap-red"], private=1), 0)
     assert describe(bot_draw, 0, lang="de") == "Bot 1 zieht 2 Karten"
-    own = describe({"type": "draw", "seat": 0, "cards": ["tie-blue"]}, 0, lang="de") or ""
+    own = describe(MausgeflipptDraw(seat=0, count=1, wanted=1, cards=["tie-blue"], private=0), 0, lang="de") or ""
     assert own.startswith("Du ziehst") and "Krawatte (blau)" in own
-    assert describe({"type": "reveal", "seat": 1, "mouse": "m07"}, 0, lang="de") == "Bot 1 deckt Maus 7 auf"
-    taken = describe({"type": "cheese_taken", "seat": 0, "cheese": "edam"}, 0, lang="de") or ""
+    assert describe(REVEAL_M07, 0, lang="de") == "Bot 1 deckt Maus 7 auf"
+    taken = describe(MausgeflipptCheeseTaken(seat=0, cheese="edam", mouse="m07", total=1), 0, lang="de") or ""
     assert "Du nimmst den Käse Edamer (−2)" in taken
-    end = describe({"type": "end", "reason": "mice"}, 0, 3, lang="de") or ""
+    end = describe(END_MICE, 0, 3, lang="de") or ""
     assert "Spielende: auf die letzten 3 Mäuse hat niemand reagiert." in end
-    assert "Game over: nobody reacted to the last 3 mice." in (describe({"type": "end", "reason": "mice"}, 0, 3) or "")
+    assert "Game over: nobody reacted to the last 3 mice." in (describe(END_MICE, 0, 3) or "")
 
 
 @pytest.mark.slow

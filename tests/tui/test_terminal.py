@@ -374,15 +374,20 @@ def test_aus_die_maus_speaks_plainly() -> None:
 
 
 def test_mausgeflippt_speaks_plainly() -> None:
+    from mauseloch.games.mausgeflippt.events import MausgeflipptCheeseTaken, MausgeflipptEnd, MausgeflipptReveal
     from mauseloch.tui.common import says
     from mauseloch.tui.mausgeflippt import describe
 
+    end = MausgeflipptEnd(reason="mice", ranks=[1, 2], mice=[2, 1], laundry=[0, 1], cheese=[0, 0], score=[2, 0])
+    reveal = MausgeflipptReveal(
+        seat=1, mouse="m07", wears=["blazer-blue", "tie-blue", "trousers-blue"], cheese="brie", protected=False
+    )
     assert says("You", "reveal") == "You reveal" and says("Bot 2", "reveal") == "Bot 2 reveals"
-    assert "the mice are gone" not in (describe({"type": "end", "reason": "mice"}, 0, 5) or "")
-    assert "nobody reacted to the last 5 mice" in (describe({"type": "end", "reason": "mice"}, 0, 5) or "")
-    assert "every mouse is taken" in (describe({"type": "end", "reason": "mice"}, 0, 0) or "")
-    assert describe({"type": "reveal", "seat": 1, "mouse": "m07"}, 0) == "Bot 1 revealed mouse 7"
-    assert describe({"type": "cheese_taken", "seat": 0, "cheese": "gouda"}, 0) == (
+    assert "the mice are gone" not in (describe(end, 0, 5) or "")
+    assert "nobody reacted to the last 5 mice" in (describe(end, 0, 5) or "")
+    assert "every mouse is taken" in (describe(end, 0, 0) or "")
+    assert describe(reveal, 0) == "Bot 1 revealed mouse 7"
+    assert describe(MausgeflipptCheeseTaken(seat=0, cheese="gouda", mouse="m07", total=1), 0) == (
         "[bold red]You take the Gouda cheese (−2)[/]"
     )
 

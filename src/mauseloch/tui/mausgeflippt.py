@@ -17,7 +17,22 @@ from typing import Any
 
 import typer
 
+from mauseloch.core.events import Event, check_event, public_type, seen_by, tag
 from mauseloch.core.shapes import JSONObject
+from mauseloch.games.mausgeflippt.events import (
+    MausgeflipptCatch,
+    MausgeflipptCheeseOpen,
+    MausgeflipptCheeseTaken,
+    MausgeflipptDraw,
+    MausgeflipptEnd,
+    MausgeflipptMausgeflippt,
+    MausgeflipptProtectedCatch,
+    MausgeflipptReaction,
+    MausgeflipptReshuffle,
+    MausgeflipptReveal,
+    MausgeflipptTimeout,
+    MausgeflipptWrongCard,
+)
 from mauseloch.games.mausgeflippt.views import MausgeflipptView, ShownMouse
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import (
@@ -41,6 +56,7 @@ COLOUR_STYLE = {
 # Keys for the cards of the hand, in hand order: 1–9, 0, then letters (q quits, so no q).
 CARD_KEYS = "1234567890abcdefghijklmnoprstuvwxyz"
 OUTCOME_EVENTS = ("catch", "wrong_card", "mausgeflippt", "protected_catch", "cheese_taken", "timeout")
+DrawSeen = public_type(MausgeflipptDraw)  # what the other seats see of a draw (derived: no cards)
 
 
 def pretty(card: str, lang: Lang = "en") -> str:
@@ -130,70 +146,67 @@ def piles_text(view: MausgeflipptView, lang: Lang = "en") -> str:
     return f"{cheese}   {tn('mg.miceLeft', mice, lang)}   {t('term.drawPile', lang, n=view.draw_pile)}"
 
 
-def describe(event: JSONObject, me: int | None, mice_left: int = 0, lang: Lang = "en") -> str | None:
-    """A line of text for an event as ``me`` may see it (None: not worth a line); ``mice_left``:
-    mice still in the pile when the game ends."""
-    kind = event["type"]
-    who = shown(seat_name(event["seat"], me, lang)) if "seat" in event else ""
-    mine = "seat" in event and event["seat"] == me
+def describe(event: Event, me: int | None, mice_left: int = 0, lang: Lang = "en") -> str | None:
+    """A line of text for an event as ``me`` may see it (the copy :func:`seen_by` gives ``me``;
+    None: not worth a line); ``mice_left``: mice still in the pile when the game ends."""
+    seat: int | None = getattr(event, "seat", None)
+    who = shown(seat_name(seat, me, lang)) if seat is not None else ""
+    mine = seat is not None and seat == me
 
     def said(key: str, **params: object) -> str:
         """``key`` with the seat as its subject (``key.you`` when it is the player's own)."""
         return t(f"{key}.you" if mine else key, lang, name=who, **params)
 
-    def mouse() -> str:
-        return mouse_name(event["mouse"], lang)
-
-    if kind == "reveal":
-        return said("mgt.ev.reveal", mouse=mouse())
-    if kind == "reaction":
-        move = event["move"]
-        if move == "timeout":
-            return None  # nobody reacted: the timeout event says so
-        if move == "flip":
-            move = t("mg.flip", lang)
-        elif move.startswith("catch "):
-            move = pretty(move.removeprefix("catch "), lang)
-        else:
-            move = shown(move)
-        if event["ms"] is None:
-            return t("mg.ev.reaction", lang, name=who, move=move)
-        return t("mg.ev.reactionMs", lang, name=who, move=move, ms=event["ms"])
-    if kind == "catch":
-        return f"[bold green]{said('mgt.ev.catch', mouse=mouse(), card=pretty(event['card'], lang))}[/]"
-    if kind == "wrong_card":
-        return f"[bold red]{said('mgt.ev.wrong', mouse=mouse(), card=pretty(event['card'], lang))}[/]"
-    if kind == "mausgeflippt":
-        if event["protected"]:
-            return f"[bold red]{said('mgt.ev.flipProtected')}[/]"
-        if event["correct"]:
-            return f"[bold green]{t('mgt.ev.flipRight', lang, name=who, mouse=mouse())}[/]"
-        fitting = ", ".join(pretty(c, lang) for c in event["fitting"])
-        return f"[bold red]{t('mgt.ev.flipWrong', lang, name=who, cards=fitting)}[/]"
-    if kind == "protected_catch":
-        return f"[bold red]{said('mgt.ev.protectedCatch', card=pretty(event['card'], lang))}[/]"
-    if kind == "cheese_taken":
-        return f"[bold red]{said('mgt.ev.cheeseTaken', cheese=cheese_name(event['cheese'], lang))}[/]"
-    if kind == "cheese_open":
-        cheese = f"[bold]{cheese_name(event['cheese'], lang)}[/]"
-        return t("mgt.ev.cheeseOpen", lang, cheese=cheese, n=event["left"])
-    if kind == "draw":
-        if "cards" in event:
-            cards = ", ".join(pretty(c, lang) for c in event["cards"]) or t("mgt.ev.drewNothing", lang)
-            return said("mgt.ev.drew", cards=cards)
-        return tn("mgt.ev.drewCount", event["count"], lang, name=who)
-    if kind == "reshuffle":
-        return tn("mg.ev.reshuffle", event["count"], lang)
-    if kind == "timeout":
-        return t("mg.out.timeoutText", lang, mouse=mouse())
-    if kind == "end":
-        if event["reason"] == "cheese":
-            why = t("mg.reason.cheese", lang)
-        elif mice_left:
-            why = tn("mgt.reason.unreacted", mice_left, lang)
-        else:
-            why = t("mgt.reason.allTaken", lang)
-        return f"[bold]{t('mgt.ev.end', lang, reason=why)}[/]"
+    match event:
+        case MausgeflipptReveal(mouse=mouse):
+            return said("mgt.ev.reveal", mouse=mouse_name(mouse, lang))
+        case MausgeflipptReaction(move=move, ms=ms):
+            if move == "timeout":
+                return None  # nobody reacted: the timeout event says so
+            if move == "flip":
+                move = t("mg.flip", lang)
+            elif move.startswith("catch "):
+                move = pretty(move.removeprefix("catch "), lang)
+            else:
+                move = shown(move)
+            if ms is None:
+                return t("mg.ev.reaction", lang, name=who, move=move)
+            return t("mg.ev.reactionMs", lang, name=who, move=move, ms=ms)
+        case MausgeflipptCatch(card=card, mouse=mouse):
+            return f"[bold green]{said('mgt.ev.catch', mouse=mouse_name(mouse, lang), card=pretty(card, lang))}[/]"
+        case MausgeflipptWrongCard(card=card, mouse=mouse):
+            return f"[bold red]{said('mgt.ev.wrong', mouse=mouse_name(mouse, lang), card=pretty(card, lang))}[/]"
+        case MausgeflipptMausgeflippt(mouse=mouse, correct=correct, fitting=fitting, protected=protected):
+            if protected:
+                return f"[bold red]{said('mgt.ev.flipProtected')}[/]"
+            if correct:
+                return f"[bold green]{t('mgt.ev.flipRight', lang, name=who, mouse=mouse_name(mouse, lang))}[/]"
+            cards = ", ".join(pretty(c, lang) for c in fitting)
+            return f"[bold red]{t('mgt.ev.flipWrong', lang, name=who, cards=cards)}[/]"
+        case MausgeflipptProtectedCatch(card=card):
+            return f"[bold red]{said('mgt.ev.protectedCatch', card=pretty(card, lang))}[/]"
+        case MausgeflipptCheeseTaken(cheese=cheese):
+            return f"[bold red]{said('mgt.ev.cheeseTaken', cheese=cheese_name(cheese, lang))}[/]"
+        case MausgeflipptCheeseOpen(cheese=cheese, left=left):
+            return t("mgt.ev.cheeseOpen", lang, cheese=f"[bold]{cheese_name(cheese, lang)}[/]", n=left)
+        case MausgeflipptDraw(cards=cards):  # whole: the drawer's own (or a replay's)
+            return said("mgt.ev.drew", cards=", ".join(pretty(c, lang) for c in cards) or t("mgt.ev.drewNothing", lang))
+        # another seat's draw: the count, not the cards; the derived struct keeps MausgeflipptDraw's
+        # count, which mypy cannot see through public_type
+        case DrawSeen(count=count):  # type: ignore[misc]
+            return tn("mgt.ev.drewCount", count, lang, name=who)
+        case MausgeflipptReshuffle(count=count):
+            return tn("mg.ev.reshuffle", count, lang)
+        case MausgeflipptTimeout(mouse=mouse):
+            return t("mg.out.timeoutText", lang, mouse=mouse_name(mouse, lang))
+        case MausgeflipptEnd(reason=reason):
+            if reason == "cheese":
+                why = t("mg.reason.cheese", lang)
+            elif mice_left:
+                why = tn("mgt.reason.unreacted", mice_left, lang)
+            else:
+                why = t("mgt.reason.allTaken", lang)
+            return f"[bold]{t('mgt.ev.end', lang, reason=why)}[/]"
     return None
 
 
@@ -221,7 +234,6 @@ def make_app(
     from textual.containers import Vertical
     from textual.widgets import Footer, Header, RichLog, Static
 
-    from mauseloch import event_for
     from mauseloch.realtime.referee import Referee
 
     referee = Referee.for_seed(game, game.seed) if ties_seed is None else Referee(game, ties_seed)
@@ -302,11 +314,10 @@ def make_app(
             self.query_one("#hand", Static).update(hand_cells(self.game.hand(self.me), lang))
 
         def show_news(self) -> None:
-            events = self.game.events_since(self.seen)
+            events = self.game.event_log(self.seen)
             for event in events:
-                visible = event_for(event, self.me)
-                mice_left = self.game.view(None)["mouse_pile"]
-                text = describe(visible, self.me, mice_left, lang) if visible is not None else None
+                mice_left = self.game.typed_view(None).mouse_pile
+                text = describe(seen_by(event, self.me), self.me, mice_left, lang)
                 if text:
                     self.log_line(text)
             self.seen += len(events)
@@ -367,8 +378,8 @@ def make_app(
             self.round += 1  # pending timers of this mouse become stale
             outcome = [
                 describe(e, self.me, lang=lang) or ""
-                for e in self.game.events_since(self.seen)
-                if e["type"] in OUTCOME_EVENTS
+                for e in self.game.event_log(self.seen)
+                if tag(type(e)) in OUTCOME_EVENTS
             ]
             self.status = "\n".join(outcome)
             self.show_news()
@@ -512,8 +523,9 @@ def replay_move(move: str, lang: Lang = "en") -> str | None:
 
 
 def replay_event(event: JSONObject, game: Any, names: list[str], lang: Lang = "en") -> str | None:
-    """What happened, as the game's screen says it to a spectator."""
-    return describe(event, None, game.view(None)["mouse_pile"], lang)
+    """What happened, as the game's screen says it to a spectator: the record's event (its JSON
+    form, whole: a replay sees every hand) read as its declared struct first."""
+    return describe(check_event(game.name, event), None, game.typed_view(None).mouse_pile, lang)
 
 
 def replay_board(game: Any, names: list[str], lang: Lang = "en") -> Any:
