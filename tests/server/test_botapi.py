@@ -75,6 +75,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         line = proc.stdout.readline()
         match = re.match(r"Mauseloch is serving at (http://127\.0\.0\.1:\d+)/", line)
         assert match, (line, proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
+        for pipe in (proc.stdout, proc.stderr):  # read on, so a full pipe never holds the server up
+            if pipe is not None:
+                threading.Thread(target=pipe.read, daemon=True).start()
         yield Server(match.group(1), db)
     finally:
         proc.terminate()
@@ -422,6 +425,7 @@ def test_bots_reconnect_after_the_server_restarts_and_finish_their_game(tmp_path
     def start() -> subprocess.Popen[str]:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         assert proc.stdout is not None and proc.stdout.readline().startswith("Mauseloch is serving")
+        threading.Thread(target=proc.stdout.read, daemon=True).start()
         return proc
 
     proc = start()
