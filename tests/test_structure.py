@@ -39,7 +39,7 @@ CLI_AND_PLOTTING = ("typer", "click", "rich", "matplotlib")
 MAX_DICT_STR_ANY = 10
 # The alias for a JSON object (core/shapes.JSONObject) belongs at true JSON edges only; internal
 # shapes that still carry it become structs or TypedDicts, and this falls with them.
-MAX_JSONOBJECT = 253
+MAX_JSONOBJECT = 245
 MAX_FILES_SPELLING_A_GAME = 3
 # The registries that may list the games by name: the library's list of its game packages, and the
 # page's table of game modules (it keys them by the declared module name, so today it spells none).

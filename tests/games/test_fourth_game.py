@@ -101,7 +101,7 @@ def test_the_terminal_replays_it_with_generic_text() -> None:
     g = _finished(6)
     out = io.StringIO()
     console = Console(file=out, width=120, color_system=None)
-    Replayer(console, g.record(), g.events, "en", names=["Ann", "Ben", "Cem"]).run(interactive=False)
+    Replayer(console, g.record(), "en", names=["Ann", "Ben", "Cem"]).run(interactive=False)
     text = out.getvalue()
     first_move = g.record()["moves"][0][1]
     assert f"Ann — {first_move}" in text  # a move as recorded: the game has no terminal module

@@ -18,8 +18,7 @@ from typing import Any
 
 import typer
 
-from mauseloch.core.events import Event, check_event
-from mauseloch.core.shapes import JSONObject
+from mauseloch.core.events import Event
 from mauseloch.games.ausdiemaus.events import (
     AusDieMausCall,
     AusDieMausCatch,
@@ -426,10 +425,9 @@ def replay_move(move: str, lang: Lang = "en") -> str | None:
     return t("term.replayMove.flipStack", lang) if move == "flip" else None
 
 
-def replay_event(event: JSONObject, game: Any, names: list[str], lang: Lang = "en") -> str | None:
-    """What happened, as the game's screen says it: the record's event (its JSON form) read as
-    its declared struct first."""
-    return describe(check_event(game.name, event), names, lang)
+def replay_event(event: Event, game: Any, names: list[str], lang: Lang = "en") -> str | None:
+    """What happened, as the game's screen says it."""
+    return describe(event, names, lang)
 
 
 def replay_board(game: Any, names: list[str], lang: Lang = "en") -> Any:

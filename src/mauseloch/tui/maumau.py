@@ -9,8 +9,8 @@ from typing import Any
 
 import typer
 
-from mauseloch.core.events import Event, check_event, public_type, seen_by
-from mauseloch.core.shapes import JSONObject, OptionDict
+from mauseloch.core.events import Event, public_type, seen_by
+from mauseloch.core.shapes import OptionDict
 from mauseloch.games.maumau import parse_card, parse_wish
 from mauseloch.games.maumau.events import (
     MauMauDeal,
@@ -442,10 +442,9 @@ def replay_move(move: str, lang: Lang = "en") -> str | None:
     return None
 
 
-def replay_event(event: JSONObject, game: Any, names: list[str], lang: Lang = "en") -> str | None:
-    """What happened, as the game's screen says it to a spectator: the record's event (its JSON
-    form, whole: a replay sees every hand) read as its declared struct first."""
-    return describe(check_event(game.name, event), None, lang, names)
+def replay_event(event: Event, game: Any, names: list[str], lang: Lang = "en") -> str | None:
+    """What happened, as the game's screen says it to a spectator (whole: a replay sees every hand)."""
+    return describe(event, None, lang, names)
 
 
 def replay_board(game: Any, names: list[str], lang: Lang = "en") -> Any:

@@ -17,8 +17,7 @@ from typing import Any
 
 import typer
 
-from mauseloch.core.events import Event, check_event, public_type, seen_by, tag
-from mauseloch.core.shapes import JSONObject
+from mauseloch.core.events import Event, public_type, seen_by, tag
 from mauseloch.games.mausgeflippt.events import (
     MausgeflipptCatch,
     MausgeflipptCheeseOpen,
@@ -522,10 +521,9 @@ def replay_move(move: str, lang: Lang = "en") -> str | None:
     return None
 
 
-def replay_event(event: JSONObject, game: Any, names: list[str], lang: Lang = "en") -> str | None:
-    """What happened, as the game's screen says it to a spectator: the record's event (its JSON
-    form, whole: a replay sees every hand) read as its declared struct first."""
-    return describe(check_event(game.name, event), None, game.typed_view(None).mouse_pile, lang)
+def replay_event(event: Event, game: Any, names: list[str], lang: Lang = "en") -> str | None:
+    """What happened, as the game's screen says it to a spectator (whole: a replay sees every hand)."""
+    return describe(event, None, game.typed_view(None).mouse_pile, lang)
 
 
 def replay_board(game: Any, names: list[str], lang: Lang = "en") -> Any:

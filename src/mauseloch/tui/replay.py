@@ -16,8 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import typer
 
+from mauseloch.core.events import Event, tag
 from mauseloch.core.record import played
 from mauseloch.core.shapes import JSONObject
 from mauseloch.locale import Lang, t, tn
@@ -64,7 +66,7 @@ def command(
 
     interactive = (step or sys.stdin.isatty()) and not no_step
     try:
-        Replayer(console, game.record(), game.events, lang).run(interactive)
+        Replayer(console, game.record(), lang).run(interactive)
     except KeyboardInterrupt:
         console.print(f"\n[yellow]{t('term.replayStopped', lang)}[/]")
         raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -74,8 +76,7 @@ class Replayer:
     """Positions 0..N of a record (position i: after its first i moves), shown one at a time."""
 
     def __init__(
-        self, console: Any, record: JSONObject, events: list[JSONObject], lang: Lang = "en",
-        names: list[str] | None = None,
+        self, console: Any, record: JSONObject, lang: Lang = "en", names: list[str] | None = None,
     ) -> None:  # fmt: skip
         import mauseloch
 
@@ -83,7 +84,6 @@ class Replayer:
         self.lang = lang
         self.record = record
         self.moves: list[list[Any]] = record["moves"]
-        self.events = events  # of the whole game; a record replays to the same events
         self.title = mauseloch.GAMES[record["game"]].title
         self.names = names or [t("common.seat", lang, n=s) for s in range(record["players"])]
         self.game = self._fresh()
@@ -164,7 +164,7 @@ class Replayer:
                 f"{self.move_text(move)}{timing}"
             )
             first, end = self.event_counts[i - 1], self.event_counts[i]
-        for event in self.events[first:end]:
+        for event in self.game.event_log(first)[: end - first]:  # the replayed game's, as the rules logged them
             text = self.describe(event)
             if text:
                 console.print(f"   {text}")
@@ -183,15 +183,16 @@ class Replayer:
         text = None if module is None or not hasattr(module, "replay_move") else module.replay_move(move, self.lang)
         return text if text is not None else f"[cyan]{shown(move)}[/]"
 
-    def describe(self, event: JSONObject) -> str | None:
-        if event["type"] == "deal":
+    def describe(self, event: Event) -> str | None:
+        if tag(type(event)) == "deal":
             return None
         module = self._terminal()
         if module is not None and hasattr(module, "replay_event"):
             text: str | None = module.replay_event(event, self.game, self.names, self.lang)
             return text
-        details = ", ".join(f"{key} {shown(value)}" for key, value in event.items() if key != "type")
-        return f"{shown(event['type'])}{': ' + details if details else ''}"
+        fields = msgspec.to_builtins(event)  # the event's JSON form: its tag and fields in order
+        details = ", ".join(f"{key} {shown(value)}" for key, value in fields.items() if key != "type")
+        return f"{shown(fields['type'])}{': ' + details if details else ''}"
 
     def table(self) -> Any:
         module = self._terminal()
@@ -252,7 +253,7 @@ def _replay_match(console: Any, match: Any, as_json: bool, interactive: bool, la
             heading = "match.headingTarget" if match.target else "match.heading"
             console.print(f"\n[bold]{t(heading, lang, deal=i + 1, deals=match.deals, target=match.target)}[/]")
             at = [names[match.player_at(s, i)] for s in range(match.players)]
-            Replayer(console, game.record(), game.events, lang, at).run(interactive)
+            Replayer(console, game.record(), lang, at).run(interactive)
             if game.is_over:
                 shadow.games[-1] = game
                 shadow.deal_over()
