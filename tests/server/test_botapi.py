@@ -493,3 +493,61 @@ def test_two_bots_play_a_match_on_to_its_next_deal(server: Server) -> None:
     assert second and server.summary(second)["status"] == "over"
     for table in (first, second):  # both deals played by the bots themselves, no stand-in
         assert set(server.http.get(f"/api/tables/{table}/record").json()["played_by"]) == {"person"}
+
+
+def test_the_creator_puts_another_seat_kind_where_a_bot_declined(server: Server) -> None:
+    """A declined challenge leaves its seat to the table's creator: refused to anyone else, while
+    the challenge is open, and for an unknown kind (the table unchanged each time); then another
+    online bot is challenged, and after its decline too a built-in bot takes the seat and the
+    table starts."""
+    ta, tb = server.token("shy-a"), server.token("shy-b")
+    ea, eb = Events(server, ta), Events(server, tb)
+    wait_for(lambda: {"shy-a", "shy-b"} <= set(server.online()), "both bots online")
+    seats = [{"kind": "human"}, {"kind": "online-bot", "name": "shy-a"}]
+    created = server.http.post("/api/tables", json={"game": "mau-mau", "seats": seats, "name": "Ada", "clock": "off"})
+    table, token = created.json()["table"], created.json()["token"]
+    page = {"Origin": server.base}
+    creator = httpx.Client(base_url=server.base, trust_env=False, timeout=GUARD)
+    opened = creator.post(f"/api/tables/{table}/open-seat", json={"seat": 0, "token": token}, headers=page)
+    assert opened.status_code == 200
+    change = f"/api/tables/{table}/seats/1"
+    ch = ea.next("challenge")["challenge"]
+    # still open: not the creator's to change yet
+    early = creator.post(change, json={"kind": "bot", "bot": "random"}, headers=page)
+    assert early.status_code == 409 and early.json()["code"] == "taken"
+    assert (
+        server.http.post(f"/api/bot/challenge/{ch['id']}/decline", headers=server.auth(ta), json={}).status_code == 200
+    )
+    answer = creator.get(f"/api/tables/{table}/challenges").json()
+    assert [c["state"] for c in answer["challenges"]] == ["declined"]
+    assert answer["creator"] is True and "random" in answer["bots"] and "shy-b" in answer["online"]
+    assert "shy-a" not in answer["online"]  # it sits at this table already
+    assert server.http.get(f"/api/tables/{table}/challenges").json()["creator"] is False
+    # refusals: another browser (no seat cookie), an unknown level, a seat never challenged
+    stranger = server.http.post(change, json={"kind": "bot", "bot": "random"}, headers=page)
+    assert stranger.status_code == 403 and stranger.json()["code"] == "not_seated"
+    unknown = creator.post(change, json={"kind": "bot", "bot": "grandmaster"}, headers=page)
+    assert unknown.status_code == 400 and unknown.json()["code"] == "bad_message"
+    own = creator.post(f"/api/tables/{table}/seats/0", json={"kind": "human"}, headers=page)
+    assert own.status_code == 400 and own.json()["code"] == "bad_message"
+    summary = server.summary(table)
+    assert summary["status"] == "waiting" and summary["seats"][1]["kind"] == "online-bot"
+    # another online bot is challenged in that seat
+    assert creator.post(change, json={"kind": "online-bot", "name": "shy-b"}, headers=page).status_code == 200
+    ch_b = eb.next("challenge")["challenge"]
+    assert (ch_b["table"], ch_b["seat"], ch_b["from"]) == (table, 1, "Ada")
+    answer = creator.get(f"/api/tables/{table}/challenges").json()
+    assert [(c["bot"], c["state"]) for c in answer["challenges"]] == [("shy-b", "open")]
+    assert (
+        server.http.post(f"/api/bot/challenge/{ch_b['id']}/decline", headers=server.auth(tb), json={}).status_code
+        == 200
+    )
+    # a built-in bot: every seat is taken, the table starts
+    done = creator.post(change, json={"kind": "bot", "bot": "random"}, headers=page)
+    assert done.status_code == 200 and done.json()["status"] == "playing"
+    summary = server.summary(table)
+    assert summary["status"] == "playing" and summary["seats"][1]["kind"] == "bot"
+    assert creator.get(f"/api/tables/{table}/challenges").json()["challenges"] == []
+    again = creator.post(change, json={"kind": "human"}, headers=page)
+    assert again.status_code == 409  # playing: no seat changes any more
+    creator.close()

@@ -238,6 +238,7 @@ def test_every_state_changing_endpoint_refuses_other_sites_forms_and_plain_text(
         *(f"/api/bot/challenge/{{challenge_id}}/{op}" for op in ("accept", "decline")),
         *(f"/api/bot/game/{table}/{op}" for op in ("move", "react", "clock")),
         f"/api/tables/{table}/ladder",
+        f"/api/tables/{table}/seats/{{seat}}",  # the creator's seat cookie: another kind for a declined bot
     ]
     assert paths == sorted(
         ["/api/tables", *(f"/api/tables/{table}/{op}" for op in ("join", "renew", "seat-link", "open-seat")), *bot_api]

@@ -17,12 +17,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from sqlalchemy import update
+
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.botapi import ladder
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Refused
 from mauseloch.server.protocol import ErrorCode, ProtocolError
-from mauseloch.server.storage import SeatRow, Store, TableRow
+from mauseloch.server.storage import SeatRow, Store, TableRow, seats_t
 
 ONLINE_BOT = "online-bot"  # the seat kind (ml_seats.kind): a person's seat that a program plays
 CHALLENGE_SECONDS = 120.0  # a challenge not answered by then counts as unanswered
@@ -83,6 +85,9 @@ class OnlineBots:
         self.bots: dict[str, Online] = {}
         self.challenges: dict[str, Challenge] = {}
         self.following: set[asyncio.Task[None]] = set()  # matches watched for their next deal
+        # the seat of the person who created a table with challenges: only they may put another
+        # seat kind in a seat whose bot declined or did not answer
+        self.creators: dict[str, int] = {}
         self.clock = clock
 
     # -- presence ----------------------------------------------------------------------
@@ -172,21 +177,51 @@ class OnlineBots:
             if s.taken:
                 self.get(s.bot).games.add(row.id)
                 continue
-            ch = Challenge(
-                id=secrets.token_urlsafe(9),
-                bot=s.bot,
-                table=row.id,
-                seat=s.seat,
-                game=row.game,
-                players=row.players,
-                options=row.options,
-                by=by,
-                due=self.clock() + CHALLENGE_SECONDS,
-            )
-            self.challenges[ch.id] = ch
-            self.tell(ch.bot, {"type": "challenge", "challenge": ch.public()})
-            made.append(ch)
+            made.append(self.challenge(row, s.seat, by))
+        creator = next((s.seat for s in row.seats if s.kind == "human" and s.taken), None)
+        if made and creator is not None:
+            self.creators[row.id] = creator
         return made
+
+    def challenge(self, row: TableRow, seat: int, by: str) -> Challenge:
+        """Challenge the online bot of ``row``'s free seat ``seat`` (it is told on its streams)."""
+        bot = row.seats[seat].bot
+        assert bot is not None
+        ch = Challenge(
+            id=secrets.token_urlsafe(9),
+            bot=bot,
+            table=row.id,
+            seat=seat,
+            game=row.game,
+            players=row.players,
+            options=row.options,
+            by=by,
+            due=self.clock() + CHALLENGE_SECONDS,
+        )
+        self.challenges[ch.id] = ch
+        self.tell(ch.bot, {"type": "challenge", "challenge": ch.public()})
+        return ch
+
+    def replaceable(self, table: str, seat: int) -> Challenge:
+        """The latest challenge of ``seat`` at ``table`` when its bot declined or did not answer
+        (the seat may then get another kind); refused while it is open, after an accept, or
+        when the seat was never challenged."""
+        found = [c for c in self.of_table(table) if c.seat == seat]
+        if not found:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {seat} holds no challenged bot")
+        ch = found[-1]
+        if ch.state not in ("declined", "unanswered"):
+            raise ProtocolError(
+                ErrorCode.TAKEN,
+                f"seat {seat}: {ch.bot}'s challenge is {ch.state}; only a declined or unanswered one",
+                409,
+            )
+        return ch
+
+    def forget_seat(self, table: str, seat: int) -> None:
+        """The seat got another kind: its old challenges are no longer the table's answer."""
+        for key in [k for k, c in self.challenges.items() if c.table == table and c.seat == seat]:
+            del self.challenges[key]
 
     @staticmethod
     def check(seats: list[SeatRow]) -> None:
@@ -206,6 +241,9 @@ class OnlineBots:
         gone = self.clock() - CHALLENGE_KEPT
         for key in [k for k, c in self.challenges.items() if c.due - CHALLENGE_SECONDS < gone and c.state != "open"]:
             del self.challenges[key]
+        asked = {c.table for c in self.challenges.values()}
+        for table in [t for t in self.creators if t not in asked]:
+            del self.creators[table]
 
     def waiting_for(self, name: str) -> list[Challenge]:
         return [c for c in self.challenges.values() if c.bot == name and self.state(c) == "open"]
@@ -224,3 +262,13 @@ class OnlineBots:
         if self.state(ch) != "open":
             raise ProtocolError(ErrorCode.TAKEN, f"this challenge is {ch.state} already", 409)
         return ch
+
+
+def put_seat(store: Store, table_id: str, seat: SeatRow) -> None:
+    """Store a free seat's new kind (a person's, a built-in bot's, another online bot's)."""
+    with store.engine.begin() as conn:
+        conn.execute(
+            update(seats_t)
+            .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat.seat)
+            .values(kind=seat.kind, name=seat.name, bot=seat.bot, token_hash=seat.token_hash)
+        )

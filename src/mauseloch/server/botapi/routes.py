@@ -21,22 +21,26 @@ from starlette.routing import BaseRoute, Route
 
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.botapi import ladder
-from mauseloch.server.botapi.online import ONLINE_BOT, Online, OnlineBots
+from mauseloch.server.botapi.online import ONLINE_BOT, Online, OnlineBots, put_seat
 from mauseloch.server.botapi.tokens import BotTokens
 from mauseloch.server.family import match_state
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Refused, refusal_response
-from mauseloch.server.lobby import Lobby, hash_token
+from mauseloch.server.lobby import Lobby, hash_token, web_bots
 from mauseloch.server.protocol import (
     MAX_REACTION_MS,
     CreateTable,
     ErrorCode,
     ProtocolError,
+    SeatSpec,
     decode_body,
     encode,
     error_body,
 )
+from mauseloch.server.seats import controllers
+from mauseloch.server.session import TableSession
+from mauseloch.server.storage import SeatRow
 
 KEEP_ALIVE = 5.0  # seconds between two empty lines on a quiet stream
 MATCH_WAIT = 120.0  # seconds a finished deal of a match is watched for its next deal
@@ -220,19 +224,97 @@ async def decline(request: Request) -> Response:
     return JSONResponse({"ok": True})
 
 
+def cookie_seat(request: Request, table: TableHandle) -> int | None:
+    """The seat this browser's seat cookie (``ml_<table>``) opens at ``table``, if any."""
+    seat_text, _, token = request.cookies.get(f"ml_{table.id}", "").partition(":")
+    if token and seat_text.isdigit() and int(seat_text) < table.row.players:
+        return Lobby.check_token(table, int(seat_text), token)
+    return None
+
+
 async def table_challenges(request: Request) -> Response:
     """``GET /api/tables/{table_id}/challenges``: each challenged seat's bot and its answer
-    (``open``, ``accepted``, ``declined``, ``unanswered``), for the table's creator."""
-    found = online_of(request).of_table(request.path_params["table_id"])
-    return JSONResponse(
-        {
-            "challenges": [
-                {"id": c.id, "seat": c.seat, "bot": c.bot, "state": c.state}
-                for c in sorted(found, key=lambda c: c.seat)
-            ]
-        },
-        headers={"Cache-Control": "no-store"},
-    )
+    (``open``, ``accepted``, ``declined``, ``unanswered``); ``creator``: whether this browser
+    holds the creator's seat (it may put another kind in a declined or unanswered seat, from
+    ``humans``, the built-in ``bots`` and the ``online`` bots)."""
+    online = online_of(request)
+    table_id = request.path_params["table_id"]
+    found = online.of_table(table_id)
+    answer: JSONObject = {
+        "challenges": [
+            {"id": c.id, "seat": c.seat, "bot": c.bot, "state": c.state} for c in sorted(found, key=lambda c: c.seat)
+        ],
+        "creator": False,
+    }
+    table = await lobby_of(request).find(table_id) if found else None
+    if table is not None and table.status == "waiting":
+        mine = cookie_seat(request, table)
+        if mine is not None and online.creators.get(table_id) == mine:
+            seated = {s.bot for s in table.row.seats if s.kind == ONLINE_BOT}
+            answer["creator"] = True
+            answer["bots"] = web_bots(table.row.game)
+            answer["online"] = [b for b in online.online() if b not in seated]
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+
+
+async def change_seat(request: Request) -> Response:
+    """``POST /api/tables/{table_id}/seats/{seat}`` with a seat of the lobby's form (``{"kind":
+    "human"}``, ``{"kind": "bot", "bot": LEVEL}``, ``{"kind": "online-bot", "name": BOT}``): the
+    table's creator (their seat cookie) puts another kind in a seat whose bot declined its
+    challenge or did not answer it. Refused otherwise, and then nothing changes."""
+    req = decode_body(await body(request), SeatSpec)
+    lobby = lobby_of(request)
+    online = online_of(request)
+    table = await lobby.find(request.path_params["table_id"])
+    if table is None:
+        raise ProtocolError(ErrorCode.NOT_FOUND, "no such table", 404)
+    seat_text = request.path_params["seat"]
+    if not seat_text.isdigit() or int(seat_text) >= table.row.players:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"this table has no seat {seat_text}")
+    index = int(seat_text)
+    mine = cookie_seat(request, table)
+    if mine is None or online.creators.get(table.id) != mine:
+        raise ProtocolError(ErrorCode.NOT_SEATED, "only the table's creator (their seat) may change a seat", 403)
+    if table.status != "waiting":
+        raise ProtocolError(ErrorCode.TAKEN, "this table is not waiting for players any more", 409)
+    online.replaceable(table.id, index)
+    old = table.row.seats[index]
+    if old.kind != ONLINE_BOT or old.taken:
+        raise ProtocolError(ErrorCode.TAKEN, f"seat {index} is taken", 409)
+    if not isinstance(table, TableSession):
+        # its seats' players are decided by the process that runs it: a new table is the way
+        raise ProtocolError(ErrorCode.TAKEN, "this table runs on another server process: create a new table", 409)
+    if req.kind == "human":
+        if req.bot is not None or req.name is not None:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {index}: a human seat has no bot")
+        seat = SeatRow(seat=index, kind="human", name=f"Player {index + 1}")
+    elif req.kind == "bot":
+        level = (req.bot or "").strip().lower()
+        kinds = web_bots(table.row.game)
+        if level not in kinds:
+            allowed = ", ".join(kinds)
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {index}: unknown bot {req.bot!r}; available: {allowed}")
+        seat = SeatRow(seat=index, kind="bot", name=f"{level.capitalize()} bot {index + 1}", bot=level)
+    else:
+        if req.name in {s.bot for s in table.row.seats if s.kind == ONLINE_BOT}:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "a bot takes one seat of a table")
+        seat = online.seat(index, req.name)
+    await table.write(put_seat, lobby.store, table.id, seat)
+    # stored: the table's row and the seat's player follow (the row object the controller reads)
+    old.kind, old.name, old.bot = seat.kind, seat.name, seat.bot
+    table.seats[index] = controllers(table.row.game, table.row.seed, [old])[0]
+    online.forget_seat(table.id, index)
+    by = table.row.seats[mine].name
+    if old.kind == ONLINE_BOT:
+        online.challenge(table.row, index, by)
+    if old.taken:  # a built-in bot: the table starts once every seat is taken
+        if all(s.taken for s in table.row.seats):
+            table.row.status = "playing"
+            await table.write(lobby.store.set_status, table.id, "playing")
+        table.seat_taken(index)
+    else:
+        table.publish_snapshots()
+    return JSONResponse({"ok": True, "seat": index, "kind": old.kind, "status": table.status})
 
 
 async def bots_online(request: Request) -> Response:
@@ -398,10 +480,7 @@ async def enter_ladder(request: Request) -> Response:
     table = await lobby.find(request.path_params["table_id"])
     if table is None:
         raise ProtocolError(ErrorCode.NOT_FOUND, "no such table", 404)
-    seat_text, _, token = request.cookies.get(f"ml_{table.id}", "").partition(":")
-    seat = None
-    if token and seat_text.isdigit() and int(seat_text) < table.row.players:
-        seat = Lobby.check_token(table, int(seat_text), token)
+    seat = cookie_seat(request, table)
     if seat is None:
         raise ProtocolError(ErrorCode.NOT_SEATED, "this browser holds no seat at this table", 403)
     if table.status not in LIVE:
@@ -479,6 +558,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/bot/game/{table_id}/clock", answered(clock_answer), methods=["POST"]),
         Route("/api/bots/online", bots_online),
         Route("/api/tables/{table_id}/challenges", table_challenges),
+        Route("/api/tables/{table_id}/seats/{seat}", answered(change_seat), methods=["POST"]),
         Route("/ladder", ladder_page),
         Route("/api/ladder", api_ladder),
         Route("/api/tables/{table_id}/ladder", table_ladder, methods=["GET"]),
