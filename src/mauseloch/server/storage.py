@@ -53,7 +53,7 @@ metadata = MetaData()
 T = TypeVar("T")
 
 # Worker threads for the other calls to a database server (Store.call: tables created, seats
-# taken, tables loaded; the writes of every move go from the event loop, see LoopWrites), and
+# taken, tables loaded; the writes of every move go from the event loop, see PgWrites), and
 # the connections they keep open: one per thread plus two for the event loop's own short calls
 # and /readyz. With fewer pooled connections than threads the pool opened and closed a
 # connection for every overflow call (a new PostgreSQL backend each time; seen in profiles).
