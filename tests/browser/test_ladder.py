@@ -144,8 +144,17 @@ def test_a_declined_challenge_says_so_at_the_table(browser: Any, ladder_server: 
         said = page.wait_for_selector("#challenge-states li[data-state='declined']")
         assert "shy-bot hat die Herausforderung abgelehnt" in said.inner_text()
         assert ladder_server.get_json(f"/api/tables/{table}")["status"] == "waiting"
-        found = axe_violations(page)
+        found = axe_violations(page)  # the creator's choice of another seat kind included
         assert not found, describe(found)
+        # the creator puts a built-in bot in the declined seat: the table starts
+        choice = page.locator("#challenge-states form.seat-change[data-seat='1']")
+        assert "Platz 2 stattdessen" in choice.inner_text()
+        choice.locator("select").select_option("bot:random")
+        choice.locator("button[type=submit]").click()
+        page.wait_for_selector("#challenge-states", state="detached")
+        summary = ladder_server.get_json(f"/api/tables/{table}")
+        assert summary["status"] == "playing" and summary["seats"][1]["kind"] == "bot"
+        assert play_to_end(page) > 0
     finally:
         shy.stop.set()
         ctx.close()

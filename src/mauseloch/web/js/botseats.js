@@ -1,11 +1,12 @@
 // The table page's Bot API and ladder parts, beside table.js: whether the table is rated (shown to
 // everyone at it), each challenged bot's answer while the table waits (accepted, declined,
-// unanswered), and for a seat of this browser at a rated table the ladder name it plays for (a
+// unanswered) with, for the table's creator, the choice of another seat kind where a bot declined or
+// did not answer, and for a seat of this browser at a rated table the ladder name it plays for (a
 // name and a secret kept in this browser: no account). The server decides everything; the page
 // only shows it (docs/bot-api.md).
 
 import { getJSON, h, postJSON } from "./api.js";
-import { errorText, onLangChange, t } from "./i18n.js";
+import { botLevel, errorText, onLangChange, t } from "./i18n.js";
 
 const POLL_MS = 3000;
 const SECRET_KEY = "ml_ladder_secret";
@@ -14,6 +15,7 @@ const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const box = h("section", { id: "bot-seats", class: "panel bot-seats", hidden: true, "aria-live": "polite" });
 let rated = false;
 let challenges = [];
+let choices = null; // the creator's: { bots, online } to put in a declined seat, else null
 let entered = null;
 let seated = false;
 let live = false;
@@ -62,12 +64,44 @@ async function enter(event) {
   render();
 }
 
+async function changeSeat(event, seat) {
+  event.preventDefault();
+  const value = event.target.querySelector("select").value;
+  const error = event.target.querySelector(".error");
+  const kind = value === "human" ? { kind: "human" } : value.startsWith("online:") ? { kind: "online-bot", name: value.slice(7) } : { kind: "bot", bot: value.slice(4) };
+  try {
+    await postJSON(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat}`, kind);
+  } catch (err) {
+    error.textContent = errorText(err.code, err.message);
+    error.hidden = false;
+    return;
+  }
+  document.activeElement?.blur();
+  await refresh(false);
+}
+
+function seatChoice(c) {
+  const id = `seat-kind-${c.seat}`;
+  const select = h("select", { id },
+    h("option", { value: "human" }, t("lobby.human")),
+    ...choices.bots.map((b) => h("option", { value: "bot:" + b }, t("lobby.botKind", { bot: botLevel(b) }))),
+    ...choices.online.map((b) => h("option", { value: "online:" + b }, t("lobby.seatOnlineBot", { name: b }))));
+  const form = h("form", { class: "button-row seat-change", dataset: { seat: String(c.seat) } },
+    h("label", { for: id }, t("challenge.pick", { n: c.seat + 1 })),
+    select,
+    h("button", { type: "submit", class: "btn" }, t("challenge.change")),
+    h("span", { class: "error", role: "alert", hidden: true }));
+  form.addEventListener("submit", (event) => changeSeat(event, c.seat));
+  return form;
+}
+
 function render() {
   const parts = [];
   if (rated) parts.push(h("p", { class: "hint", id: "ladder-rated" }, t("ladder.rated"), " ", h("a", { href: "/ladder" }, t("lobby.ladderLink"))));
   if (challenges.length) {
     parts.push(h("ul", { id: "challenge-states", class: "hint" },
-      ...challenges.map((c) => h("li", { dataset: { seat: String(c.seat), state: c.state } }, t("challenge." + c.state, { bot: c.bot })))));
+      ...challenges.map((c) => h("li", { dataset: { seat: String(c.seat), state: c.state } }, t("challenge." + c.state, { bot: c.bot }),
+        choices && (c.state === "declined" || c.state === "unanswered") ? seatChoice(c) : ""))));
   }
   if (rated && seated && live) {
     if (entered) {
@@ -82,13 +116,13 @@ function render() {
       parts.push(h("h2", { class: "hint" }, t("ladder.enterHeading")), form);
     }
   }
-  const focused = document.activeElement && document.activeElement.id === "ladder-name";
-  if (focused) return; // never pull the field away from someone typing in it
+  const focused = document.activeElement && box.contains(document.activeElement) && document.activeElement.matches("input, select");
+  if (focused) return; // never pull a field away from someone typing or choosing in it
   box.replaceChildren(...parts);
   box.hidden = parts.length === 0;
 }
 
-async function refresh() {
+async function refresh(poll = true) {
   try {
     const [table, challenged] = await Promise.all([
       getJSON(`/api/tables/${encodeURIComponent(tableId)}`),
@@ -97,8 +131,9 @@ async function refresh() {
     seated = table.you !== null && table.you !== undefined;
     live = table.status === "waiting" || table.status === "playing";
     challenges = table.status === "waiting" ? challenged.challenges : [];
+    choices = challenged.creator ? { bots: challenged.bots, online: challenged.online } : null;
     render();
-    if (table.status === "waiting") setTimeout(refresh, POLL_MS);
+    if (poll && table.status === "waiting") setTimeout(refresh, POLL_MS);
   } catch {
     /* the table page itself says what is wrong */
   }
