@@ -107,3 +107,41 @@ def test_tokens_are_stored_hashed_and_a_revocation_holds_within_seconds(store: S
     clock.t += KNOWN_SECONDS + 0.1
     assert tokens.known(token) is None and tokens.check(token) is None  # ... then refused
     assert [(e.name, e.revoked) for e in tokens.list()] == [("hashed", True)]
+
+
+def test_every_deal_of_a_rated_match_counts_once_with_the_seats_turned(store: Store) -> None:
+    """A rated table that starts a match rates each of its deals once, with the first deal's
+    entrants one seat on per deal; a match started by an unrated table counts for nothing."""
+    import datetime as dt
+
+    from mauseloch.server.botapi import ladder
+    from mauseloch.server.storage import SeatRow, TableRow
+
+    def deal(table_id: str, deal_no: int, before: list[str], bots: list[str], ranks: list[int]) -> TableRow:
+        seats = [SeatRow(seat=i, kind="online-bot", name=b, bot=b, token_hash="x") for i, b in enumerate(bots)]
+        match = {"seed": 1, "deal": deal_no, "deals": 3, "target": 0, "scores": [], "tables": before}
+        row = TableRow(
+            id=table_id, game="mau-mau", title="", players=2, options={}, seed=deal_no, deck=[], status="playing",
+            created=dt.datetime.now(dt.UTC), seats=seats, match=match,
+        )  # fmt: skip
+        store.create_table(row)
+        store.set_status(table_id, "over", {"ranks": ranks})
+        return row
+
+    ladder.create_tables(store)
+    first = deal("M0", 0, [], ["ann", "bob"], [1, 2])
+    ladder.mark_rated(store, first)
+    deal("M1", 1, ["M0"], ["bob", "ann"], [1, 2])  # the seats turned: bob sits at 0 now, and wins
+    deal("M2", 2, ["M0", "M1"], ["ann", "bob"], [2, 1])
+    deal("U0", 0, [], ["ann", "bob"], [1, 2])  # an unrated match and its next deal
+    deal("U1", 1, ["U0"], ["bob", "ann"], [1, 2])
+    games = ladder.rated_games(store, "mau-mau", 2)
+    assert [g.table for g in games] == ["M0", "M1", "M2"]
+    assert [g.entrants for g in games] == [
+        {0: "bot:ann", 1: "bot:bob"},
+        {0: "bot:bob", 1: "bot:ann"},
+        {0: "bot:ann", 1: "bot:bob"},
+    ]
+    entries = {e.id: e for e in ladder.ratings(store, "mau-mau", 2)}
+    assert entries["bot:ann"].games == entries["bot:bob"].games == 3
+    assert entries["bot:bob"].rating > entries["bot:ann"].rating  # bob won two of the three deals

@@ -1,13 +1,14 @@
 """The rated ladder: OpenSkill (Plackett–Luce) ratings per game and player count.
 
-Only tables created as rated count. When one is created its entrants are stored
-(:func:`mark_rated`): an online bot as ``bot:NAME``, a built-in bot as the anchor ``anchor:KIND``,
-and a person who picks a ladder name as ``person:NAME`` (:func:`enter_person`: a name and a secret
-the browser keeps; the first use of a name claims it, later uses need its secret). A seat nobody
-entered plays unrated. The ratings are derived from the stored results, rated tables in the order
-they finished, so they are the same after every restart and nothing but a finished rated game
-moves them. Built-in bots are fixed anchors: their rating is set, never learned (weakest kind
-lowest, :func:`anchor_rating`), so the scale means the same from one season to the next.
+Only tables created as rated count, and every later deal of a match a rated table starts (each
+once). When one is created its entrants are stored (:func:`mark_rated`): an online bot as
+``bot:NAME``, a built-in bot as the anchor ``anchor:KIND``, and a person who picks a ladder name
+as ``person:NAME`` (:func:`enter_person`: a name and a secret the browser keeps; the first use of
+a name claims it, later uses need its secret). A seat nobody entered plays unrated. The ratings
+are derived from the stored results, rated tables in the order they finished, so they are the
+same after every restart and nothing but a finished rated game moves them. Built-in bots are
+fixed anchors: their rating is set, never learned (weakest kind lowest, :func:`anchor_rating`),
+so the scale means the same from one season to the next.
 """
 
 from __future__ import annotations
@@ -170,28 +171,44 @@ class Game:
 
 
 def rated_games(store: Store, game: str, players: int) -> list[Game]:
-    """The finished rated tables of ``game`` at ``players`` seats, in the order they finished."""
-    query = (
-        select(rated_t.c.table_id, tables_t.c.finished, tables_t.c.result, entrants_t.c.seat, entrants_t.c.entrant)
-        .join(tables_t, tables_t.c.id == rated_t.c.table_id)
+    """The finished rated tables of ``game`` at ``players`` seats, in the order they finished.
+
+    A rated table that starts a match (server/family.py) rates the whole match: every later deal
+    counts once, as a game of its own, with the first deal's entrants, each one seat on per deal
+    (the seats turn by one a deal, as :func:`~mauseloch.server.family.next_deal_row` turns them)."""
+    entered = (
+        select(rated_t.c.table_id, entrants_t.c.seat, entrants_t.c.entrant)
         .join(entrants_t, entrants_t.c.table_id == rated_t.c.table_id)
+        .where(rated_t.c.game == game, rated_t.c.players == players)
+    )
+    finished = (
+        select(tables_t.c.id, tables_t.c.finished, tables_t.c.result, tables_t.c.match)
         .where(
-            and_(rated_t.c.game == game, rated_t.c.players == players, tables_t.c.status == "over"),
+            and_(tables_t.c.game == game, tables_t.c.players == players, tables_t.c.status == "over"),
             tables_t.c.result.is_not(None),
         )
-        .order_by(tables_t.c.finished, rated_t.c.table_id)
+        .order_by(tables_t.c.finished, tables_t.c.id)
     )
-    games: dict[str, Game] = {}
+    games: list[Game] = []
     with store.engine.connect() as conn:
-        for r in conn.execute(query):
-            ranks = (r.result or {}).get("ranks")
+        rated: dict[str, dict[int, str]] = defaultdict(dict)
+        for r in conn.execute(entered):
+            rated[r.table_id][r.seat] = r.entrant
+        if not rated:
+            return games
+        for t in conn.execute(finished):
+            ranks = (t.result or {}).get("ranks")
             if not isinstance(ranks, list) or len(ranks) != players:
                 continue
-            g = games.get(r.table_id)
-            if g is None:
-                g = games[r.table_id] = Game(r.table_id, r.finished, {}, [int(x) for x in ranks])
-            g.entrants[r.seat] = r.entrant
-    return list(games.values())
+            entrants = rated.get(t.id)
+            before = (t.match or {}).get("tables") if isinstance(t.match, dict) else None
+            if entrants is None and isinstance(before, list) and before and before[0] in rated:
+                # a later deal of a rated match: its first deal's entrants, turned on by the deals since
+                turn = len(before)
+                entrants = {(seat - turn) % players: e for seat, e in rated[before[0]].items()}
+            if entrants:
+                games.append(Game(t.id, t.finished, dict(entrants), [int(x) for x in ranks]))
+    return games
 
 
 def ratings(store: Store, game: str, players: int) -> list[Entry]:
