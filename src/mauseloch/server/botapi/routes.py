@@ -235,26 +235,23 @@ def cookie_seat(request: Request, table: TableHandle) -> int | None:
 async def table_challenges(request: Request) -> Response:
     """``GET /api/tables/{table_id}/challenges``: each challenged seat's bot and its answer
     (``open``, ``accepted``, ``declined``, ``unanswered``); ``creator``: whether this browser
-    holds the creator's seat (it may put another kind in a declined or unanswered seat, from
-    ``humans``, the built-in ``bots`` and the ``online`` bots)."""
+    holds the creator's seat (it may put another kind in a declined or unanswered seat: a person,
+    one of the built-in ``bots`` or one of the ``online`` bots not at the table)."""
     online = online_of(request)
     table_id = request.path_params["table_id"]
     found = online.of_table(table_id)
-    answer: JSONObject = {
-        "challenges": [
-            {"id": c.id, "seat": c.seat, "bot": c.bot, "state": c.state} for c in sorted(found, key=lambda c: c.seat)
-        ],
-        "creator": False,
-    }
+    listed = [{"id": c.id, "seat": c.seat, "bot": c.bot, "state": c.state} for c in sorted(found, key=lambda c: c.seat)]
     table = await lobby_of(request).find(table_id) if found else None
     if table is not None and table.status == "waiting":
         mine = cookie_seat(request, table)
         if mine is not None and online.creators.get(table_id) == mine:
             seated = {s.bot for s in table.row.seats if s.kind == ONLINE_BOT}
-            answer["creator"] = True
-            answer["bots"] = web_bots(table.row.game)
-            answer["online"] = [b for b in online.online() if b not in seated]
-    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+            offered = [b for b in online.online() if b not in seated]
+            return JSONResponse(
+                {"challenges": listed, "creator": True, "bots": web_bots(table.row.game), "online": offered},
+                headers={"Cache-Control": "no-store"},
+            )
+    return JSONResponse({"challenges": listed, "creator": False}, headers={"Cache-Control": "no-store"})
 
 
 async def change_seat(request: Request) -> Response:
