@@ -8,10 +8,10 @@ callbacks scheduled, loop timers set, futures made.
 The server benchmark (bench/server.py) measures the same path with sockets and client processes,
 but on a busy machine its runs differ by more than these levers (an unchanged tree measured
 against itself: server CPU a move x0.83, p50 x1.63). Compare revisions by running this file
-with another tree's sources first on the path:
+with another tree's sources: ``--against REV`` measures that revision's ``src`` (from ``git
+archive``, in a child process) in the same run, before this tree, and prints the ratio:
 
-    .venv/bin/python bench/table_moves.py
-    git archive REV src | tar -x -C /tmp/rev && PYTHONPATH=/tmp/rev/src .venv/bin/python bench/table_moves.py
+    .venv/bin/python bench/table_moves.py --against HEAD~5 --json
 """
 
 from __future__ import annotations
@@ -19,9 +19,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import json
+import os
 import random
+import subprocess
+import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import mauseloch
@@ -131,18 +136,51 @@ def loop_work_a_move(moves: int) -> dict[str, float]:
     return {k: v / played for k, v in counts.items()}
 
 
+def baseline(rev: str, args: argparse.Namespace) -> dict[str, Any]:
+    """This bench's figures for revision ``rev``'s sources, measured in a child process."""
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", str(root), "archive", rev, "src"], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        env = {**os.environ, "PYTHONPATH": str(Path(tmp) / "src")}
+        cmd = [sys.executable, __file__, "--tables", str(args.tables), "--moves", str(args.moves)]
+        out = subprocess.run([*cmd, "--reps", str(args.reps), "--json"], env=env, capture_output=True, text=True)
+        if out.returncode != 0:
+            raise SystemExit(f"the baseline {rev} failed:\n{out.stderr}")
+        figures: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+        return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="tables playing at once")
     parser.add_argument("--moves", type=int, default=4000, help="moves a repetition")
     parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--against", metavar="REV", help="measure this git revision's sources first, in the same run")
+    parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
     args = parser.parse_args()
+    base = baseline(args.against, args) if args.against else None
     gc.disable()  # a collection landing in one repetition is not the move's cost
     runs = [cpu_a_move(args.tables, args.moves) for _ in range(args.reps)]
     gc.enable()
     work = loop_work_a_move(40)
     print(f"server CPU a move: {min(runs):.0f} µs (runs: {', '.join(f'{r:.0f}' for r in runs)})")
     print("a move on the event loop: " + ", ".join(f"{k} {v:.2f}" for k, v in work.items()))
+    figures: dict[str, Any] = {
+        "bench": "table_moves",
+        "tables": args.tables,
+        "moves": args.moves,
+        "server_cpu_us_per_move": round(min(runs), 1),
+        "runs_us": [round(r, 1) for r in runs],
+        "loop_work_per_move": {k: round(v, 3) for k, v in work.items()},
+    }
+    if base is not None:
+        ratio = figures["server_cpu_us_per_move"] / base["server_cpu_us_per_move"]
+        print(f"against {args.against}: {base['server_cpu_us_per_move']:.0f} µs, this tree x{ratio:.2f}")
+        figures["baseline"] = {"rev": args.against, **base}
+        figures["ratio_to_baseline"] = round(ratio, 3)
+    if args.json:
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -56,6 +56,10 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
          "kernel_simulate_per_s", "kernel_simulate_vs_engine", "engine_per_s", "goal_met"},
     ),
     "mausgeflippt.py": (["--seconds", "0.05", "--rounds", "1"], {"bench", "seconds", "rounds", "rows"}),
+    "table_moves.py": (
+        ["--tables", "2", "--moves", "40", "--reps", "1", "--against", "HEAD"],
+        {"server_cpu_us_per_move", "loop_work_per_move", "baseline", "ratio_to_baseline"},
+    ),
     "vector_env.py": (["--envs", "4", "--sync-envs", "2", "--seconds", "0.05"], {"bench", "envs", "sync_envs", "rows"}),
     "server.py": (
         ["--seats", "8", "--duration", "2", "--warmup", "1", "--client-procs", "1"],
