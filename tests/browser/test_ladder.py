@@ -81,6 +81,9 @@ def test_a_person_plays_an_online_bot_at_a_rated_table(
             page.fill("#ladder-name", "Anna L")
             page.click("#ladder-form button[type=submit]")
             page.wait_for_selector("#ladder-entered")
+            page.reload()  # the server says which name the seat plays for: no form again
+            page.wait_for_selector("#ladder-entered")
+            assert page.locator("#ladder-form").count() == 0
         else:  # the same through the API, from the page (its origin and its seat cookie)
             seats = [{"kind": "human"}, {"kind": "online-bot", "name": "ladder-bot"}]
             body = {"game": game, "seats": seats, "name": "Anna", "rated": True, "clock": "off"}

@@ -351,7 +351,7 @@ def test_ratings_move_after_rated_games_only(server: Server) -> None:
             "/api/bot/challenge", {"game": "mau-mau", "seats": seats, "clock": "off", "rated": rated}
         )["table"]
         wait_for(lambda: server.summary(table)["status"] == "over", f"table {table} finished")
-        assert server.http.get(f"/api/tables/{table}/ladder").json() == {"rated": rated}
+        assert server.http.get(f"/api/tables/{table}/ladder").json() == {"rated": rated, "entered": None}
         return table
 
     play(pair, rated=False)

@@ -145,3 +145,10 @@ def test_every_deal_of_a_rated_match_counts_once_with_the_seats_turned(store: St
     entries = {e.id: e for e in ladder.ratings(store, "mau-mau", 2)}
     assert entries["bot:ann"].games == entries["bot:bob"].games == 3
     assert entries["bot:bob"].rating > entries["bot:ann"].rating  # bob won two of the three deals
+    # a later deal says it is rated, and a seat entered there is the first deal's seat it sat at
+    assert ladder.is_rated(store, "M2") and not ladder.is_rated(store, "U1")
+    with pytest.raises(ValueError, match="not rated"):
+        ladder.enter_person(store, "U1", 0, "Carla", "secret-of-carla")
+    with pytest.raises(ValueError, match="already"):  # seat 0 of deal 2 was seat 1 (bob's) in deal 1
+        ladder.enter_person(store, "M1", 0, "Carla", "secret-of-carla")
+    assert ladder.entered(store, "M1", 0) is None  # bob's seat: a bot, not a person's ladder name

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TypedDict
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, and_, insert, select
+from sqlalchemy import Column, Connection, DateTime, ForeignKey, Integer, String, Table, and_, insert, select
 
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.storage import Store, TableRow, metadata, now, tables_t
@@ -86,9 +86,36 @@ def mark_rated(store: Store, row: TableRow) -> None:
                 conn.execute(insert(entrants_t).values(table_id=row.id, seat=s.seat, entrant=entrant))
 
 
+def first_deal(conn: Connection, table_id: str) -> tuple[str, int]:
+    """The table whose rating ``table_id`` shares (the first deal of its match, else itself) and
+    the turns its seats went on since (one a deal)."""
+    found = conn.execute(select(tables_t.c.match).where(tables_t.c.id == table_id)).first()
+    before = found.match.get("tables") if found is not None and isinstance(found.match, dict) else None
+    if isinstance(before, list) and before:
+        return str(before[0]), len(before)
+    return table_id, 0
+
+
 def is_rated(store: Store, table_id: str) -> bool:
+    """Whether ``table_id`` counts for the ladder (a later deal of a rated match does)."""
     with store.engine.connect() as conn:
-        return conn.execute(select(rated_t.c.table_id).where(rated_t.c.table_id == table_id)).first() is not None
+        first, _ = first_deal(conn, table_id)
+        return conn.execute(select(rated_t.c.table_id).where(rated_t.c.table_id == first)).first() is not None
+
+
+def entered(store: Store, table_id: str, seat: int) -> str | None:
+    """The ladder name seat ``seat`` of ``table_id`` plays for (a person's), if any."""
+    with store.engine.connect() as conn:
+        first, turn = first_deal(conn, table_id)
+        rated = conn.execute(select(rated_t.c.players).where(rated_t.c.table_id == first)).first()
+        if rated is None:
+            return None
+        at = (seat + turn) % rated.players
+        found = conn.execute(
+            select(entrants_t.c.entrant).where(entrants_t.c.table_id == first, entrants_t.c.seat == at)
+        ).first()
+    kind, _, name = (found.entrant if found is not None else "").partition(":")
+    return name if kind == "person" else None
 
 
 def secret_hash(secret: str) -> str:
@@ -106,8 +133,12 @@ def enter_person(store: Store, table_id: str, seat: int, name: str, secret: str)
         raise ValueError("the ladder secret is 8 to 200 characters")
     digest = secret_hash(secret)
     with store.engine.begin() as conn:
-        if conn.execute(select(rated_t.c.table_id).where(rated_t.c.table_id == table_id)).first() is None:
+        # a later deal of a rated match: the entry is the first deal's, for the seat they sat at then
+        table_id, turn = first_deal(conn, table_id)
+        rated = conn.execute(select(rated_t.c.players).where(rated_t.c.table_id == table_id)).first()
+        if rated is None:
             raise ValueError("this table is not rated")
+        seat = (seat + turn) % rated.players
         held = conn.execute(select(people_t.c.secret_hash).where(people_t.c.name == name)).first()
         if held is None:
             conn.execute(insert(people_t).values(name=name, secret_hash=digest, created=now()))

@@ -463,10 +463,16 @@ async def api_ladder(request: Request) -> Response:
 
 
 async def table_ladder(request: Request) -> Response:
-    """``GET /api/tables/{table_id}/ladder``: whether the table is rated (everyone at it sees so)."""
-    store = lobby_of(request).store
-    rated = await store.call(ladder.is_rated, store, request.path_params["table_id"])
-    return JSONResponse({"rated": rated}, headers={"Cache-Control": "no-store"})
+    """``GET /api/tables/{table_id}/ladder``: whether the table is rated (everyone at it sees so)
+    and, for the browser holding a seat there, the ladder name that seat plays for (``entered``)."""
+    lobby = lobby_of(request)
+    store = lobby.store
+    table_id = request.path_params["table_id"]
+    rated = await store.call(ladder.is_rated, store, table_id)
+    table = await lobby.find(table_id) if rated else None
+    seat = cookie_seat(request, table) if table is not None else None
+    name = None if seat is None else await store.call(ladder.entered, store, table_id, seat)
+    return JSONResponse({"rated": rated, "entered": name}, headers={"Cache-Control": "private, no-store"})
 
 
 async def enter_ladder(request: Request) -> Response:

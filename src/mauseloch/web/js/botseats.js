@@ -145,7 +145,9 @@ async function start() {
   if (!main) return;
   main.prepend(box);
   try {
-    rated = (await getJSON(`/api/tables/${encodeURIComponent(tableId)}/ladder`)).rated;
+    const answer = await getJSON(`/api/tables/${encodeURIComponent(tableId)}/ladder`);
+    rated = answer.rated;
+    entered = answer.entered || null; // entered before (on an earlier deal of the match, say)
   } catch {
     rated = false;
   }
