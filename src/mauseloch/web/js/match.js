@@ -1,5 +1,5 @@
 // Family match play at the web table and in the lobby's create form (server/family.py keeps the
-// match; mauseloch.match has its arithmetic): the match line under the title, the standings
+// match; mauseloch.core.match has its arithmetic): the match line under the title, the standings
 // between deals, following one's seat to the next deal (everyone moves one seat on, so the lead
 // rotates), and the create form's match and deal-code fields. No rule of the game lives here.
 
