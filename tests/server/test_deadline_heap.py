@@ -5,12 +5,16 @@ entries left stale are swept."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from mauseloch.server import clock
 from mauseloch.server.clock import Deadline, DeadlineHeap, Deadlines, wall
 
+RunAsync = Callable[[Coroutine[Any, Any, Any]], Any]  # the run_async fixture (tests/conftest.py): a loop of its own
 
-def test_only_the_standing_deadlines_fire_in_their_order() -> None:
+
+def test_only_the_standing_deadlines_fire_in_their_order(run_async: RunAsync) -> None:
     fired: list[tuple[int, str, int | None]] = []
 
     async def run() -> None:
@@ -33,11 +37,11 @@ def test_only_the_standing_deadlines_fire_in_their_order() -> None:
         await asyncio.sleep(0.3)
         assert len(heap) == 0
 
-    asyncio.run(run())
+    run_async(run())
     assert fired == [(1, "grace", None), (0, "turn", 49), (1, "turn", 49)]
 
 
-def test_a_stopped_table_hears_nothing_and_a_restart_arms_each_deadline_once() -> None:
+def test_a_stopped_table_hears_nothing_and_a_restart_arms_each_deadline_once(run_async: RunAsync) -> None:
     fired: list[Deadline] = []
 
     async def run() -> None:
@@ -49,11 +53,11 @@ def test_a_stopped_table_hears_nothing_and_a_restart_arms_each_deadline_once() -
         t.start()
         await asyncio.sleep(0.1)
 
-    asyncio.run(run())
+    run_async(run())
     assert [d.kind for d in fired] == ["close"]
 
 
-def test_stale_entries_are_swept_once_they_are_half_the_heap() -> None:
+def test_stale_entries_are_swept_once_they_are_half_the_heap(run_async: RunAsync) -> None:
     async def run() -> None:
         t = Deadlines(lambda d: None)
         t.start()
@@ -65,4 +69,4 @@ def test_stale_entries_are_swept_once_they_are_half_the_heap() -> None:
         assert t.get("turn") is not None and t.waiting(t.get("turn"))  # type: ignore[arg-type]
         t.stop()
 
-    asyncio.run(run())
+    run_async(run())

@@ -5,6 +5,7 @@ task of its own — and still played when the connection's task is cancelled whi
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,8 @@ from mauseloch.server.hub import Connection, LocalHub
 from mauseloch.server.protocol import ErrorCode, ProtocolError
 from mauseloch.server.session import Settings, TableSession
 from mauseloch.server.storage import SeatRow, Store, TableRow, now
+
+RunAsync = Callable[[Coroutine[Any, Any, Any]], Any]  # the run_async fixture (tests/conftest.py): a loop of its own
 
 
 def new_table(store: Store) -> TableRow:
@@ -41,7 +44,7 @@ def counting_tasks(loop: asyncio.AbstractEventLoop) -> list[Any]:
     return made
 
 
-def test_a_move_makes_no_task_and_every_seat_hears_it(tmp_path: Path) -> None:
+def test_a_move_makes_no_task_and_every_seat_hears_it(tmp_path: Path, run_async: RunAsync) -> None:
     store = Store(f"sqlite:///{tmp_path / 'm.db'}")
     session = TableSession(new_table(store), store, LocalHub(), Settings())
     watcher = Connection(seat=None)
@@ -55,14 +58,16 @@ def test_a_move_makes_no_task_and_every_seat_hears_it(tmp_path: Path) -> None:
             await session.apply(seat, session.game.legal_moves(seat)[0], version)
         return list(made)  # before asyncio.run's own shutdown tasks
 
-    made = asyncio.run(run())
+    made = run_async(run())
     assert made == []  # the old path made one a move (and a shield and three more wake-ups)
     assert session.version == 6 and not session.lock.locked()
     assert len(store.load_table("t1").moves) == 6  # type: ignore[union-attr]
     assert watcher.outbox.qsize() == 6
 
 
-def test_a_move_whose_sender_is_cancelled_while_it_is_stored_is_played_and_announced(tmp_path: Path) -> None:
+def test_a_move_whose_sender_is_cancelled_while_it_is_stored_is_played_and_announced(
+    tmp_path: Path, run_async: RunAsync
+) -> None:
     store = Store(f"sqlite:///{tmp_path / 'm.db'}")
     session = TableSession(new_table(store), store, LocalHub(), Settings())
     watcher = Connection(seat=None)
@@ -79,13 +84,15 @@ def test_a_move_whose_sender_is_cancelled_while_it_is_stored_is_played_and_annou
             await asyncio.sleep(0)
         assert sender.cancelled()
 
-    asyncio.run(run())
+    run_async(run())
     assert session.version == 1 and not session.lock.locked()  # memory and store agree
     assert len(store.load_table("t1").moves) == 1  # type: ignore[union-attr]
     assert watcher.outbox.qsize() == 1
 
 
-def test_a_version_another_writer_stored_first_is_refused_as_stale_and_caught_up(tmp_path: Path) -> None:
+def test_a_version_another_writer_stored_first_is_refused_as_stale_and_caught_up(
+    tmp_path: Path, run_async: RunAsync
+) -> None:
     store = Store(f"sqlite:///{tmp_path / 'm.db'}")
     session = TableSession(new_table(store), store, LocalHub(), Settings())
     seat = session.game.to_move
@@ -99,11 +106,11 @@ def test_a_version_another_writer_stored_first_is_refused_as_stale_and_caught_up
             await session.apply(seat, second, 0)
         assert refused.value.code is ErrorCode.STALE
 
-    asyncio.run(run())
+    run_async(run())
     assert session.version == 1 and session.row.moves == [[seat, first]] and not session.lock.locked()
 
 
-def test_a_whole_game_ends_stored_as_over(tmp_path: Path) -> None:
+def test_a_whole_game_ends_stored_as_over(tmp_path: Path, run_async: RunAsync) -> None:
     store = Store(f"sqlite:///{tmp_path / 'm.db'}")
     session = TableSession(new_table(store), store, LocalHub(), Settings())
 
@@ -113,7 +120,7 @@ def test_a_whole_game_ends_stored_as_over(tmp_path: Path) -> None:
             assert seat is not None
             await session.apply(seat, session.game.legal_moves(seat)[0], session.version)
 
-    asyncio.run(run())
+    run_async(run())
     stored = store.load_table("t1")
     assert stored is not None and stored.status == "over" and len(stored.moves) == session.version
     assert not session.lock.locked()
