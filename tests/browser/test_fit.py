@@ -120,7 +120,15 @@ READY = {
 
 
 def settle(page: Any) -> None:
-    """Two animation frames: the layout after a resize has been drawn."""
+    """The layout at rest: the page's finite animations have ended (a played card flying to the pile
+    sticks out of the table for a moment), then two animation frames (a resize has been drawn)."""
+    page.evaluate(
+        """async () => {
+          const finite = document.getAnimations()
+            .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+          await Promise.all(finite.map((a) => a.finished.catch(() => null)));
+        }"""
+    )
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 

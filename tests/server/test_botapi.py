@@ -158,6 +158,8 @@ def test_a_token_opens_the_api_until_it_is_revoked(server: Server) -> None:
 
     events = Events(server, token)
     wait_for(lambda: "lifecycle" in server.online(), "the bot shows as online")
+    # the server lists the bot as it opens the stream; the answer's head reaches the reader a moment later
+    wait_for(lambda: events.status != 0, "the stream answers")
     assert events.status == 200
 
     bad = server.http.get("/api/bot/stream", headers=server.auth("mlb_not-a-token"))
