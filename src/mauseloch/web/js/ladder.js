@@ -10,6 +10,8 @@ const playersSelect = document.getElementById("ladder-players");
 const rows = document.getElementById("ladder-rows");
 const caption = document.getElementById("ladder-caption");
 const empty = document.getElementById("ladder-empty");
+const form = document.getElementById("ladder-form");
+const table = document.getElementById("ladder-table");
 const titles = {};
 let ladders = [];
 let shown = null;
@@ -67,10 +69,12 @@ async function show() {
   if (!game || !players) {
     shown = null;
     empty.hidden = false;
+    table.hidden = true; // no ladder yet: the note alone, not an empty table's head
     caption.textContent = t("ladder.heading");
     return;
   }
   shown = await getJSON(`/api/ladder?game=${encodeURIComponent(game)}&players=${encodeURIComponent(players)}`);
+  table.hidden = false;
   render();
 }
 
@@ -87,6 +91,7 @@ async function start() {
   ladders = (await getJSON("/api/ladder")).ladders;
   const params = new URLSearchParams(location.search);
   gameSelect.replaceChildren(...ladders.map((l) => h("option", { value: l.game }, titles[l.game] || l.game)));
+  form.hidden = ladders.length === 0; // nothing to choose before the first rated game
   if (params.get("game")) gameSelect.value = params.get("game");
   fillPlayers();
   if (params.get("players")) playersSelect.value = params.get("players");
