@@ -60,6 +60,10 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
         ["--tables", "2", "--moves", "40", "--reps", "1", "--against", "HEAD"],
         {"server_cpu_us_per_move", "loop_work_per_move", "baseline", "ratio_to_baseline"},
     ),
+    "table_open.py": (
+        ["--tables", "4", "--warmup", "2", "--parallel", "2", "--reps", "1", "--against", "HEAD"],
+        {"tables", "servers", "ratios"},
+    ),
     "vector_env.py": (["--envs", "4", "--sync-envs", "2", "--seconds", "0.05"], {"bench", "envs", "sync_envs", "rows"}),
     "server.py": (
         ["--seats", "8", "--duration", "2", "--warmup", "1", "--client-procs", "1"],
