@@ -701,6 +701,8 @@ class Game:
         """``seat`` as a plain int (None stays None), or IllegalMove naming the allowed seats."""
         if seat is None:
             return None
+        if type(seat) is int and 0 <= seat < self._players:  # the common case, checked at once
+            return seat
         return as_int(seat, "seat", 0, self._players - 1, IllegalMove)
 
     def _view_head(self, seat: int | None) -> ViewHead:

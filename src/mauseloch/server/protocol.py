@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Annotated, Any, Literal, TypedDict
 
 import msgspec
 
 from mauseloch.core.shapes import JSONObject
+from mauseloch.core.views import View
 
 MAX_MESSAGE = 8 * 1024  # bytes, for WebSocket messages and HTTP bodies alike
 MAX_NAME = 32
@@ -209,6 +211,20 @@ class Update(msgspec.Struct, tag="update"):
     refused: dict[str, Refusal] = msgspec.field(default_factory=dict)  # as in Snapshot
 
 
+class UpdateFrame(msgspec.Struct, tag="update"):
+    """:class:`Update` as a table writes it to a seat: the same fields in the same order, so the
+    same JSON, but the view is the game's struct (encoded as it is, not through its dict form)
+    and the live state, which every seat's frame of a version shares, is encoded once ahead."""
+
+    version: int
+    seq: int
+    view: View
+    events: Sequence[Mapping[str, object]]  # each as the seat may see it (event_for)
+    by: str | None
+    live: msgspec.Raw
+    refused: dict[str, Refusal]
+
+
 class PresenceMsg(msgspec.Struct, tag="presence"):
     """Something changed without a move: presence, stand-ins, the clock, rematch votes."""
 
@@ -255,9 +271,14 @@ ServerMessage = Snapshot | Update | ErrorMsg | Pong | PresenceMsg | ClockPing | 
 _encoder = msgspec.json.Encoder()
 
 
-def encode(msg: ServerMessage | JSONObject) -> str:
+def encode(msg: ServerMessage | UpdateFrame | JSONObject) -> str:
     """A server message (or any JSON-able answer) as JSON text."""
     return _encoder.encode(msg).decode()
+
+
+def encode_raw(part: object) -> msgspec.Raw:
+    """``part`` encoded once, to be written as it is into messages that share it."""
+    return msgspec.Raw(_encoder.encode(part))
 
 
 # --------------------------------------------------------------------------- HTTP bodies

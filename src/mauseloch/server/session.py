@@ -30,11 +30,22 @@ from typing import Any, TypeVar
 
 from mauseloch import event_for
 from mauseloch.core.engine import game_info
+from mauseloch.core.events import OWNER
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.clock import Deadlines, wall
 from mauseloch.server.family import deal_ended, match_state
 from mauseloch.server.hub import Connection, Hub
-from mauseloch.server.protocol import ErrorCode, ErrorMsg, Pong, PresenceMsg, Refusal, Snapshot, Update, encode
+from mauseloch.server.protocol import (
+    ErrorCode,
+    ErrorMsg,
+    Pong,
+    PresenceMsg,
+    Refusal,
+    Snapshot,
+    UpdateFrame,
+    encode,
+    encode_raw,
+)
 from mauseloch.server.reactions import Reactions
 from mauseloch.server.seats import STAND_IN, Controller, Person, controllers
 from mauseloch.server.storage import Store, TableRow
@@ -207,17 +218,22 @@ class TableSession:
             )
         )
 
-    def _update_for(self, new: list[JSONObject], by: str | None, live: JSONObject) -> Callable[[int | None], str]:
+    def _update_for(self, new: list[JSONObject], by: str | None) -> Callable[[int | None], str]:
+        """Each seat's update of this version; the hub asks once per seat that listens."""
+        game, version, seq = self.game, self.version, self.seq
+        live = encode_raw(self.live())  # the same in every seat's frame: encoded once
+        private = any(OWNER in e for e in new)
+
         def message(seat: int | None) -> str:
             return encode(
-                Update(
-                    version=self.version,
-                    seq=self.seq,
-                    view=self.game.view(seat),
-                    refused=refusals(self.game, seat),
-                    events=self._events_for(new, seat),
+                UpdateFrame(
+                    version=version,
+                    seq=seq,
+                    view=game.typed_view(seat),
+                    events=self._events_for(new, seat) if private else new,
                     by=by,
                     live=live,
+                    refused=refusals(game, seat),
                 )
             )
 
@@ -237,7 +253,7 @@ class TableSession:
         self.hub.publish(self.id, self.version, self.snapshot)
 
     def publish_update(self, new: list[JSONObject], by: str | None) -> None:
-        self.hub.publish(self.id, self.version, self._update_for(new, by, self.live()))
+        self.hub.publish(self.id, self.version, self._update_for(new, by))
 
     # -- life cycle --------------------------------------------------------------------
     def start(self) -> None:

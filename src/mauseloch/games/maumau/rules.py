@@ -151,7 +151,14 @@ def canonical_move(text: str) -> str:
 
 
 def _bits_to_cards(bits: int) -> list[str]:
-    return [CARD_STR[c] for c in range(32) if bits >> c & 1]
+    """The cards of a hand's bits, lowest id first: by suit, then rank (hand order, as
+    :func:`sort_key` orders them, since a card's id is ``suit * 8 + rank``)."""
+    cards = []
+    while bits:
+        low = bits & -bits
+        cards.append(CARD_STR[low.bit_length() - 1])
+        bits ^= low
+    return cards
 
 
 def sort_key(card: str) -> tuple[int, int]:
@@ -627,7 +634,7 @@ class MauMau(Game):
 
     def hand(self, seat: int) -> list[str]:
         """The cards of ``seat`` in hand order (library users and the engine's own tests)."""
-        return sorted(_bits_to_cards(self.hands[as_int(seat, "seat", 0, self._players - 1)]), key=sort_key)
+        return _bits_to_cards(self.hands[as_int(seat, "seat", 0, self._players - 1)])  # in hand order
 
     # What decides the ranking in result(), in order (MM-16: fewest cards left first, then fewest card points): the
     # result's figure and whether fewer or more is better, for the pages to explain the ranking.
@@ -641,8 +648,10 @@ class MauMau(Game):
         return MauMauResult(reason=cast(Reason, self.reason), ranks=ranks, cards=cards, points=points)
 
     def typed_view(self, seat: int | None) -> MauMauView:
+        head = self._view_head(seat)
+        seat = head["seat"]  # checked
         view = MauMauView(
-            **self._view_head(seat),
+            **head,
             top=CARD_STR[self.top],
             wish=WISHES[self.wish] if self.wish >= 0 else None,
             penalty=self.penalty,
@@ -656,13 +665,13 @@ class MauMau(Game):
             is_over=self.is_over,
         )
         if seat is not None:
-            view.hand = self.hand(seat)
+            view.hand = _bits_to_cards(self.hands[seat])
             view.drawn = CARD_STR[self.drawn] if self.drawn >= 0 and seat == self.to_move else None
             view.legal_moves = self.legal_moves(seat)
             view.recent = self._recent_moves(seat)
         if self.is_over:
             view.result = self.typed_result()
-            view.hands = [self.hand(s) for s in range(self._players)]
+            view.hands = [_bits_to_cards(h) for h in self.hands]
         return view
 
 
