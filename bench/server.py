@@ -83,6 +83,9 @@ class Stats:
     acked: list[tuple[str, int, tuple[str, ...]]] = field(default_factory=list)
     around_kill: dict[str, list[float]] = field(default_factory=dict)  # table -> [last update before, first after]
     reconnects: int = 0
+    frames: Counter[str] = field(default_factory=Counter)  # frames received, by type
+    frame_bytes: Counter[str] = field(default_factory=Counter)  # their bytes, by type
+    game_moves: list[int] = field(default_factory=list)  # the version a game ended at (seat 0's view)
 
 
 @dataclass
@@ -116,13 +119,18 @@ def start_server(
     redis: str | None = None,
     extra: tuple[str, ...] = NO_CAPS,
     source: str | None = None,
+    command: list[str] | None = None,
 ) -> tuple[subprocess.Popen[str], int]:
     """A ``mauseloch serve`` process on a free port; ``source``: a folder whose ``src`` it runs
-    instead of the installed package (``--against``)."""
+    instead of the installed package (``--against``); ``command``: another server's script and
+    arguments, which takes ``--port`` and ``--db`` as ``serve`` does and prints its address first
+    (bench/floor.py's)."""
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
     entry = os.environ.get("BENCH_SERVER_ENTRY")  # e.g. a wrapper script that instruments the server
-    target = [entry] if entry else ["-m", "mauseloch.cli"]
-    cmd = [sys.executable, *profiler, *target, "serve", "--port", "0", "--db", db, *extra]
+    target = [entry, "serve"] if entry else ["-m", "mauseloch.cli", "serve"]
+    if command is not None:
+        target, extra = command, ()
+    cmd = [sys.executable, *profiler, *target, "--port", "0", "--db", db, *extra]
     if redis:
         cmd += ["--redis", redis]
     env = None
@@ -154,11 +162,19 @@ def wait_ready(bases: list[str], limit: float = 120.0) -> None:
 
 
 def cpu_seconds(pid: int) -> float | None:
+    split = cpu_split(pid)
+    return None if split is None else split[0] + split[1]
+
+
+def cpu_split(pid: int) -> tuple[float, float] | None:
+    """A process's CPU seconds so far, in user mode and in the kernel (its syscalls, and the
+    loopback TCP delivery a send does on the sender's time)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def pids_named(name: str) -> list[int]:
@@ -368,6 +384,8 @@ async def _seat_moves(
     async for raw in ws:
         msg: dict[str, Any] = decode(raw)
         kind = msg["type"]
+        stats.frames[kind] += 1
+        stats.frame_bytes[kind] += len(raw)
         if kind == "error":
             stats.errors[msg["code"]] += 1
             sent_at = None
@@ -391,6 +409,8 @@ async def _seat_moves(
             sent_at = None
         view = msg["view"]
         if view["is_over"]:
+            if seat == 0:
+                stats.game_moves.append(msg["version"])
             return
         if run.stopping:
             if sent_at is None:
@@ -596,7 +616,10 @@ def bench(
     client_procs: int = 2,
     kill_after: float | None = None,
     source: str | None = None,
+    server_cmd: list[str] | None = None,
 ) -> dict[str, Any]:
+    """One run; ``server_cmd``: serve with that script instead of ``mauseloch serve`` (see
+    :func:`start_server`)."""
     tables = max(1, seats // SEATS_PER_TABLE)
     with tempfile.TemporaryDirectory() as tmp:
         schema = None
@@ -606,7 +629,10 @@ def bench(
             base_db = db
             db, schema = fresh_schema(db)
         shared = redis_url if processes > 1 else None
-        procs = [start_server(db, profile if i == 0 else None, shared, source=source) for i in range(processes)]
+        procs = [
+            start_server(db, profile if i == 0 else None, shared, source=source, command=server_cmd)
+            for i in range(processes)
+        ]
         bases = [f"127.0.0.1:{port}" for _, port in procs]
         pg = db.startswith("postgres")
         try:
@@ -637,6 +663,7 @@ def bench(
             # clients' from /proc, read at its start and its end
             time.sleep(max(0.0, run.measure_from - time.time()))
             cpu0 = [cpu_seconds(p.pid) for p, _ in procs]
+            split0 = cpu_split(procs[0][0].pid)
             client0 = [cpu_seconds(w.pid) for w in workers if w.pid is not None]
             killed_cpu: float | None = None
             if run.kill_at is not None:
@@ -645,6 +672,7 @@ def bench(
                 procs[0][0].send_signal(signal.SIGKILL)
             time.sleep(max(0.0, run.deadline - time.time()))
             cpu1 = [cpu_seconds(p.pid) for p, _ in procs]
+            split1 = cpu_split(procs[0][0].pid)
             client1 = [cpu_seconds(w.pid) for w in workers if w.pid is not None]
             if killed_cpu is not None:
                 cpu1[0] = killed_cpu
@@ -679,6 +707,9 @@ def bench(
         stats.reconnects += s.reconnects
         stats.around_kill.update(s.around_kill)
         stats.acked += s.acked
+        stats.frames.update(s.frames)
+        stats.frame_bytes.update(s.frame_bytes)
+        stats.game_moves += s.game_moves
     window = max(1e-9, duration)
     server_s = [b - a if a is not None and b is not None else 0.0 for a, b in zip(cpu0, cpu1, strict=True)]
     client_s = sum(b - a for a, b in zip(client0, client1, strict=True) if a is not None and b is not None)
@@ -711,10 +742,18 @@ def bench(
         "server_cpu_us_per_move": sum(server_s) * 1e6 / max(1, moves_all),
         "server_cpu_us_per_move_by_process": [c * 1e6 / max(1, moves_all) for c in server_s],
         "client_cpu_us_per_move": client_s * 1e6 / max(1, moves_all),
+        # the first server's, split into user mode and the kernel's share (syscalls, loopback TCP)
+        "server0_kernel_share": (split1[1] - split0[1]) / max(1e-9, sum(split1) - sum(split0))
+        if split0 is not None and split1 is not None
+        else float("nan"),
         "servers_alive": alive,
         "server_log": [line for err in errs for line in err.splitlines() if line.strip()][-5:],
         "takeovers": sum(err.count(" took over table ") for err in errs),  # tables that changed owner
         "leases_lost": sum(err.count(" lost the lease ") for err in errs),  # by a process that lived on
+        # what the clients were sent over the whole run: frames and mean bytes by type, moves a game
+        "frames": dict(stats.frames),
+        "frame_mean_bytes": {k: stats.frame_bytes[k] / n for k, n in stats.frames.items()},
+        "game_moves_mean": statistics.fmean(stats.game_moves) if stats.game_moves else float("nan"),
     }
     moves_total = max(1, len(stats.acked))  # every move answered during the run, warm-up included
     result["moves_in_run"] = len(stats.acked)

@@ -69,6 +69,12 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
         ["--seats", "8", "--duration", "2", "--warmup", "1", "--client-procs", "1"],
         {"runs"},
     ),
+    "floor.py": (
+        ["--seats", "8", "--duration", "2", "--warmup", "1", "--think-ms", "50", "--client-procs", "1",
+         "--sockets", "4", "--rounds", "2"],
+        {"floor_server_cpu_us_per_move", "server_cpu_us_per_move", "client_cpu_us_per_move", "real", "floor",
+         "traffic", "write_floor", "sqlite_floor"},
+    ),
     "botapi.py": (
         ["--bots", "4", "--duration", "2", "--warmup", "1"],
         {"bots", "online", "moves", "rtt_ms_p99", "ack_ms_p99", "server_cpu_ms_per_move", "errors"},
@@ -123,6 +129,12 @@ def test_bench_runs_tiny_and_prints_its_json(script: str) -> None:
         per_move = {"server_cpu_us_per_move", "server_cpu_us_per_move_by_process", "client_cpu_us_per_move"}
         assert per_move | {"p50_ms", "p99_ms", "moves_per_s"} <= set(run)
         assert len(run["server_cpu_us_per_move_by_process"]) == run["processes"] == 1
+    elif script == "floor.py":  # the real server and the floor served the same clients, without errors
+        for side in ("real", "floor"):
+            assert figures[side]["errors"] == 0 and figures[side]["moves"] > 0, figures[side]["error_kinds"]
+        assert set(figures["traffic"]) == {"snapshot_bytes", "update_bytes", "presence_bytes", "moves_per_game"}
+        assert {"send_us", "uvloop_write_us", "recv_us"} <= set(figures["write_floor"][0])
+        assert set(figures["sqlite_floor"]) == {"commit_us", "group16_us_per_move"}
     elif script == "chaos.py":
         assert figures["finished"] == figures["games"] == 4 and figures["lost_moves"] == 0
     elif script == "failover_one_address.py":

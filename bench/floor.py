@@ -1,0 +1,581 @@
+"""The floor of a move's server CPU on this machine: bench/server.py's traffic, served by almost nothing.
+
+bench/server.py measures the real server (``mauseloch serve``) a move. This script serves the
+same traffic from the leanest server it can be: uvloop, one raw asyncio protocol per connection,
+HTTP and WebSocket framing by hand, every frame it sends built before the run, no engine, no
+views, no timers. Per game it answers an HTTP create and three joins and four WebSocket
+handshakes, sends each seat a snapshot on its hello and a presence frame to the seats already
+there; per move it reads one frame, writes one update to each of the four seats, and INSERTs the
+move into SQLite (WAL, ``synchronous=NORMAL`` as the real server) on one held connection with
+one commit per loop tick for every write of that tick, the acknowledgement sent after it. The
+frames have the real server's sizes and a game its number of moves: measured from the real
+server's run just before, in the same invocation (or the defaults below with ``--no-real``).
+
+The clients are bench/server.py's own (imported): so ``floor_server_cpu_us_per_move`` is what
+the syscalls, the loopback TCP, the SQLite commit and a minimal Python loop cost here, beside
+the real server's ``server_cpu_us_per_move`` in the same run. A goal below the floor cannot be
+met on this machine; the distance between the two is what the server's own code costs.
+
+It also measures, in this process, the parts the issue's table of floors names: a ~2 KiB
+frame written to N loopback TCP sockets (µs a write, by ``socket.send`` and by uvloop's
+transport) and an SQLite INSERT and COMMIT (alone, and a group commit of 16).
+
+    .venv/bin/python bench/floor.py --seats 1000 --think-ms 600 --duration 20 --warmup 10
+    .venv/bin/python bench/floor.py --seats 400 --think-ms 600 --no-real --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import hashlib
+import itertools
+import json
+import math
+import os
+import socket
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import server as real  # bench/server.py: its clients and its run
+
+WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC11B65"
+SEATS = real.SEATS_PER_TABLE
+
+
+@dataclass
+class Traffic:
+    """What the floor server sends: the real server's frame sizes and game length. The defaults
+    are a real run's (``--seats 400 --think-ms 600``, 2026-12-04)."""
+
+    snapshot_bytes: int = 2080
+    update_bytes: int = 1090
+    presence_bytes: int = 460
+    moves_per_game: int = 17
+
+    @classmethod
+    def of(cls, run: dict[str, Any]) -> Traffic:
+        """The traffic of a bench/server.py run (its frames' mean sizes, its games' mean length)."""
+        mean = run["frame_mean_bytes"]
+        t = cls()
+        return cls(
+            snapshot_bytes=round(mean.get("snapshot", t.snapshot_bytes)),
+            update_bytes=round(mean.get("update", t.update_bytes)),
+            presence_bytes=round(mean.get("presence", t.presence_bytes)),
+            moves_per_game=t.moves_per_game if math.isnan(run["game_moves_mean"]) else round(run["game_moves_mean"]),
+        )
+
+
+# -- the frames, all built before the run ------------------------------------------------------
+def frame(payload: bytes) -> bytes:
+    """A server's text frame: unmasked, unfragmented."""
+    n = len(payload)
+    if n < 126:
+        return bytes((0x81, n)) + payload
+    if n < 1 << 16:
+        return b"\x81\x7e" + n.to_bytes(2, "big") + payload
+    return b"\x81\x7f" + n.to_bytes(8, "big") + payload
+
+
+def padded(message: dict[str, Any], size: int) -> bytes:
+    """``message`` as JSON, its view padded to ``size`` bytes (what bench/server.py's client reads
+    of a view: ``is_over`` and ``legal_moves``; the rest is the size of the real one)."""
+    bare = msgspec.json.encode(message)
+    message["view"]["pad"] = "x" * max(0, size - len(bare) - 10)
+    return msgspec.json.encode(message)
+
+
+class Frames:
+    """Every frame a game sends, by version and by whether its seat is the one to move."""
+
+    def __init__(self, t: Traffic) -> None:
+        def view(version: int, mover: bool) -> dict[str, Any]:
+            over = version >= t.moves_per_game
+            return {"is_over": over, "legal_moves": ["7H", "D"] if mover and not over else []}
+
+        versions = range(t.moves_per_game + 1)
+        self.update = [
+            [frame(padded({"type": "update", "version": v, "view": view(v, m), "by": None}, t.update_bytes))
+             for m in (False, True)]
+            for v in versions
+        ]  # fmt: skip
+        self.snapshot = [
+            [
+                frame(padded({"type": "snapshot", "version": v, "view": view(v, m)}, t.snapshot_bytes))
+                for m in (False, True)
+            ]
+            for v in versions
+        ]
+        presence = {"type": "presence", "live": {"pad": "x" * max(0, t.presence_bytes - 40)}}
+        self.presence = frame(msgspec.json.encode(presence))
+        self.moves_per_game = t.moves_per_game
+
+
+# -- the server ----------------------------------------------------------------------------------
+class Table:
+    __slots__ = ("conns", "id", "joined", "over", "to_move", "tokens", "version")
+
+    def __init__(self, table_id: str, tokens: list[str]) -> None:
+        self.id = table_id
+        self.tokens = tokens
+        self.joined = 1
+        self.conns: list[Conn | None] = [None] * SEATS
+        self.version = 0
+        self.to_move = 0
+        self.over = False
+
+
+class Server:
+    """The state, the SQLite connection and the group commit of one floor server."""
+
+    def __init__(self, db_path: str, frames: Frames) -> None:
+        self.frames = frames
+        self.tables: dict[str, Table] = {}
+        self.ids = itertools.count(1)
+        self.db = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(
+            "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, created REAL);"
+            "CREATE TABLE IF NOT EXISTS seats (table_id TEXT, seat INTEGER, name TEXT, token TEXT,"
+            " PRIMARY KEY (table_id, seat));"
+            "CREATE TABLE IF NOT EXISTS moves (table_id TEXT, version INTEGER, seat INTEGER, move TEXT,"
+            " at REAL, deadline REAL, PRIMARY KEY (table_id, version));"
+        )
+        self.tables_in: list[tuple[str, float]] = []
+        self.seats_in: list[tuple[str, int, str, str]] = []
+        self.moves_in: list[tuple[str, int, int, str, float, float]] = []
+        self.after: list[tuple[Any, ...]] = []  # what to send once the tick's writes are committed
+        self.loop = asyncio.get_event_loop()
+        self.scheduled = False
+
+    def later(self, *then: Any) -> None:
+        self.after.append(then)
+        if not self.scheduled:
+            self.scheduled = True
+            self.loop.call_soon(self.commit)
+
+    def commit(self) -> None:
+        """The tick's writes in one transaction, then their answers (acknowledged once committed)."""
+        self.scheduled = False
+        db = self.db
+        db.execute("BEGIN")
+        if self.tables_in:
+            db.executemany("INSERT INTO tables VALUES (?, ?)", self.tables_in)
+            self.tables_in = []
+        if self.seats_in:
+            db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?)", self.seats_in)
+            self.seats_in = []
+        if self.moves_in:
+            db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)", self.moves_in)
+            self.moves_in = []
+        db.execute("COMMIT")
+        after, self.after = self.after, []
+        for then in after:
+            then[0](*then[1:])
+
+    # what the connections ask
+    def create(self, conn: Conn, name: str) -> None:
+        table_id = f"f{next(self.ids):07d}"
+        tokens = [os.urandom(12).hex() for _ in range(SEATS)]
+        self.tables[table_id] = Table(table_id, tokens)
+        self.tables_in.append((table_id, time.time()))
+        self.seats_in.append((table_id, 0, name, tokens[0]))
+        body = msgspec.json.encode({"table": table_id, "seat": 0, "token": tokens[0], "invite_secret": tokens[0]})
+        self.later(conn.respond, 200, body)
+
+    def join(self, conn: Conn, table_id: str, name: str) -> None:
+        table = self.tables.get(table_id)
+        if table is None or table.joined >= SEATS:
+            conn.respond(404, b'{"error":"no seat"}')
+            return
+        seat = table.joined
+        table.joined += 1
+        self.seats_in.append((table_id, seat, name, table.tokens[seat]))
+        self.later(
+            conn.respond, 200, msgspec.json.encode({"table": table_id, "seat": seat, "token": table.tokens[seat]})
+        )
+
+    def hello(self, conn: Conn, table: Table, seat: int, token: str) -> None:
+        if not 0 <= seat < SEATS or table.tokens[seat] != token:
+            conn.close_ws(4401)
+            return
+        for other in table.conns:  # the seats already there hear that this one came
+            if other is not None:
+                other.write(self.frames.presence)
+        table.conns[seat] = conn
+        conn.seat = seat
+        conn.write(self.frames.snapshot[table.version][seat == table.to_move])
+
+    def move(self, table: Table, seat: int, version: int, move: str) -> None:
+        if table.over or seat != table.to_move or version != table.version:
+            return  # stale: the client sends on when it hears the next update
+        now = time.time()
+        self.moves_in.append((table.id, version, seat, move, now, now + 30.0))
+        table.version += 1
+        table.to_move = (seat + 1) % SEATS
+        table.over = table.version >= self.frames.moves_per_game
+        self.later(self.announce, table)
+
+    def announce(self, table: Table) -> None:
+        updates = self.frames.update[table.version]
+        for seat, conn in enumerate(table.conns):
+            if conn is not None:
+                conn.write(updates[seat == table.to_move])
+        if table.over:
+            self.tables.pop(table.id, None)
+
+
+class Conn(asyncio.Protocol):
+    """One TCP connection: HTTP/1.1 requests until it upgrades to a WebSocket."""
+
+    server: Server
+
+    def __init__(self) -> None:
+        self.buf = bytearray()
+        self.transport: Any = None
+        self.table: Table | None = None  # set once a WebSocket
+        self.seat = -1
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        table = self.table
+        if table is not None and 0 <= self.seat < SEATS and table.conns[self.seat] is self:
+            table.conns[self.seat] = None
+
+    def write(self, data: bytes) -> None:
+        if not self.transport.is_closing():
+            self.transport.write(data)
+
+    def data_received(self, data: bytes) -> None:
+        if self.table is not None:
+            self.frames_in(data)
+            return
+        buf = self.buf
+        buf += data
+        while self.table is None:
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(buf[:end]).decode("latin-1").split("\r\n")
+            method, target, _ = head[0].split(" ", 2)
+            headers = {}
+            for line in head[1:]:
+                key, _, value = line.partition(":")
+                headers[key.strip().lower()] = value.strip()
+            size = int(headers.get("content-length", "0"))
+            if len(buf) < end + 4 + size:
+                return
+            body = bytes(buf[end + 4 : end + 4 + size])
+            del buf[: end + 4 + size]
+            self.request(method, target, headers, body)
+        if buf:  # frames sent right behind the handshake
+            rest = bytes(buf)
+            buf.clear()
+            self.frames_in(rest)
+
+    def request(self, method: str, target: str, headers: dict[str, str], body: bytes) -> None:
+        parts = target.split("/")
+        if method == "GET" and target == "/readyz":
+            self.respond(200, b'{"ready":true}')
+        elif method == "POST" and target == "/api/tables":
+            self.server.create(self, msgspec.json.decode(body).get("name", ""))
+        elif method == "POST" and len(parts) == 5 and parts[1:3] == ["api", "tables"] and parts[4] == "join":
+            self.server.join(self, parts[3], msgspec.json.decode(body).get("name", ""))
+        elif method == "GET" and len(parts) == 3 and parts[1] == "ws" and "sec-websocket-key" in headers:
+            table = self.server.tables.get(parts[2])
+            if table is None:
+                self.respond(404, b'{"error":"no table"}')
+                return
+            accept = base64.b64encode(hashlib.sha1(headers["sec-websocket-key"].encode() + WS_GUID).digest())
+            self.transport.write(
+                b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n"
+            )
+            self.table = table
+        else:
+            self.respond(404, b'{"error":"not found"}')
+
+    def respond(self, status: int, body: bytes) -> None:
+        reason = b"OK" if status == 200 else b"Not Found"
+        self.write(
+            b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+            % (status, reason, len(body), body)
+        )
+
+    # the WebSocket
+    def frames_in(self, data: bytes) -> None:
+        buf = self.buf
+        if buf:
+            buf += data
+            data = bytes(buf)
+            buf.clear()
+        pos, n = 0, len(data)
+        while n - pos >= 2:
+            b0, b1 = data[pos], data[pos + 1]
+            size, at = b1 & 0x7F, pos + 2
+            if size == 126:
+                size, at = int.from_bytes(data[at : at + 2], "big"), at + 2
+            elif size == 127:
+                size, at = int.from_bytes(data[at : at + 8], "big"), at + 8
+            mask = data[at : at + 4] if b1 & 0x80 else b""
+            at += len(mask)
+            if n < at + size:
+                break
+            payload = data[at : at + size]
+            pos = at + size
+            if mask and mask != b"\0\0\0\0":
+                key = int.from_bytes((mask * (size // 4 + 1))[:size], "little")
+                payload = (int.from_bytes(payload, "little") ^ key).to_bytes(size, "little")
+            opcode = b0 & 0x0F
+            if opcode == 1:
+                self.message(payload)
+            elif opcode == 8:
+                self.close_ws(1000)
+                return
+            elif opcode == 9:
+                self.write(bytes((0x8A, len(payload))) + payload)
+        if pos < n:
+            buf += data[pos:]
+
+    def message(self, payload: bytes) -> None:
+        table = self.table
+        assert table is not None
+        msg = msgspec.json.decode(payload)
+        kind = msg.get("type")
+        if kind == "move" and self.seat >= 0:
+            self.server.move(table, self.seat, msg.get("version", -1), msg.get("move", ""))
+        elif kind == "hello" and self.seat < 0:
+            self.server.hello(self, table, msg.get("seat", -1), msg.get("token", ""))
+        elif kind == "resync" and self.seat >= 0:
+            self.write(self.server.frames.snapshot[table.version][self.seat == table.to_move])
+
+    def close_ws(self, code: int) -> None:
+        if not self.transport.is_closing():
+            self.transport.write(b"\x88\x02" + code.to_bytes(2, "big"))
+            self.transport.close()
+
+
+def serve(port: int, db_url: str, traffic: Traffic) -> None:
+    import uvloop
+
+    db_path = db_url.removeprefix("sqlite:///")
+
+    async def main() -> None:
+        Conn.server = Server(db_path, Frames(traffic))
+        loop = asyncio.get_running_loop()
+        srv = await loop.create_server(Conn, "127.0.0.1", port, backlog=4096)
+        print(f"floor server on http://127.0.0.1:{srv.sockets[0].getsockname()[1]}/", flush=True)
+        stop = asyncio.Event()
+        for sig in (2, 15):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        srv.close()
+
+    uvloop.run(main())
+
+
+# -- floors of the parts, in this process ----------------------------------------------------------
+def loopback_pairs(n: int) -> list[tuple[socket.socket, socket.socket]]:
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(n)
+    pairs = []
+    for _ in range(n):
+        a = socket.create_connection(listener.getsockname())
+        b, _ = listener.accept()
+        b.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        b.setblocking(False)
+        a.setblocking(False)
+        pairs.append((b, a))  # (the server's end, the client's end)
+    listener.close()
+    return pairs
+
+
+def write_floor(n: int, rounds: int, size: int = 2048) -> dict[str, float]:
+    """CPU µs to write one ``size``-byte frame to a loopback TCP socket, over ``n`` sockets: by
+    ``socket.send`` and by uvloop's transport (which sends at once when its buffer is empty); and
+    to read it on the other end (the client's share)."""
+    import uvloop
+
+    data = frame(b"x" * (size - 4))
+    pairs = loopback_pairs(n)
+    try:
+        sent = read = 0.0
+        for _ in range(rounds):
+            t0 = time.thread_time()
+            for srv, _ in pairs:
+                srv.send(data)
+            t1 = time.thread_time()
+            for _, cli in pairs:
+                while True:
+                    try:
+                        cli.recv(65536)
+                    except BlockingIOError:
+                        break
+            sent += t1 - t0
+            read += time.thread_time() - t1
+
+        async def by_transport() -> float:
+            loop = asyncio.get_running_loop()
+            transports = []
+            for srv, _ in pairs:
+                transport, _ = await loop.connect_accepted_socket(asyncio.Protocol, srv.dup())
+                transports.append(transport)
+            spent = 0.0
+            for _ in range(rounds):
+                t0 = time.thread_time()
+                for transport in transports:
+                    transport.write(data)
+                spent += time.thread_time() - t0
+                for _, cli in pairs:
+                    while True:
+                        try:
+                            cli.recv(65536)
+                        except BlockingIOError:
+                            break
+                await asyncio.sleep(0)
+            for transport in transports:
+                transport.close()
+            await asyncio.sleep(0)
+            return spent
+
+        by_uvloop = uvloop.run(by_transport())
+    finally:
+        for a, b in pairs:
+            a.close()
+            b.close()
+    writes = n * rounds
+    return {
+        "sockets": n,
+        "frame_bytes": len(data),
+        "send_us": sent * 1e6 / writes,
+        "uvloop_write_us": by_uvloop * 1e6 / writes,
+        "recv_us": read * 1e6 / writes,
+    }
+
+
+def sqlite_floor(moves: int = 4000) -> dict[str, float]:
+    """CPU µs a move of an INSERT and a COMMIT on a held sqlite3 connection (WAL,
+    ``synchronous=NORMAL``): each move its own commit, and a group commit of 16."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = sqlite3.connect(str(Path(tmp) / "floor.db"), isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(
+            "CREATE TABLE moves (table_id TEXT, version INTEGER, seat INTEGER, move TEXT, at REAL, deadline REAL,"
+            " PRIMARY KEY (table_id, version))"
+        )
+        rows = [(f"t{i // 17:06d}", i % 17, i % 4, "7H", 1.0, 31.0) for i in range(moves * 2)]
+        t0 = time.process_time()
+        for row in rows[:moves]:
+            db.execute("BEGIN")
+            db.execute("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)", row)
+            db.execute("COMMIT")
+        alone = time.process_time() - t0
+        t0 = time.process_time()
+        for i in range(moves, 2 * moves, 16):
+            db.execute("BEGIN")
+            db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)", rows[i : i + 16])
+            db.execute("COMMIT")
+        grouped = time.process_time() - t0
+        db.close()
+    return {"commit_us": alone * 1e6 / moves, "group16_us_per_move": grouped * 1e6 / moves}
+
+
+# -- the run -------------------------------------------------------------------------------------
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the server process
+    parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--db", help=argparse.SUPPRESS)
+    parser.add_argument("--traffic", help=argparse.SUPPRESS)  # a Traffic as JSON
+    parser.add_argument("--seats", type=int, default=400, help="client seats (4 per table)")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds each run is measured")
+    parser.add_argument("--warmup", type=float, default=8.0, help="seconds of play before measuring")
+    parser.add_argument("--think-ms", type=float, default=600.0, help="mean pause before a client moves")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--client-procs", type=int, default=2, help="client processes the seats are spread over")
+    parser.add_argument("--no-real", action="store_true", help="the floor server only (the default traffic)")
+    parser.add_argument("--moves-per-game", type=int, help="the floor's games this long (default: the real ones')")
+    parser.add_argument("--sockets", type=int, nargs="+", default=[4, 100, 1000], help="sockets written to")
+    parser.add_argument("--rounds", type=int, default=50, help="frames written to each socket")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON line last")
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.port, args.db, Traffic(**json.loads(args.traffic)) if args.traffic else Traffic())
+        return
+
+    def run(server_cmd: list[str] | None) -> dict[str, Any]:
+        return real.bench(
+            args.seats, args.duration, args.warmup, args.think_ms, args.seed,
+            client_procs=args.client_procs, server_cmd=server_cmd,
+        )  # fmt: skip
+
+    traffic = Traffic()
+    result: dict[str, Any] = {"seats": args.seats, "think_ms": args.think_ms, "duration_s": args.duration}
+    if not args.no_real:
+        got = run(None)
+        result["real"] = got
+        traffic = Traffic.of(got)
+        result["server_cpu_us_per_move"] = got["server_cpu_us_per_move"]
+        result["client_cpu_us_per_move"] = got["client_cpu_us_per_move"]
+    if args.moves_per_game:
+        traffic.moves_per_game = args.moves_per_game
+    floor = run([str(Path(__file__).resolve()), "--serve", "--traffic", json.dumps(asdict(traffic))])
+    result["floor"] = floor
+    result["traffic"] = asdict(traffic)
+    result["floor_server_cpu_us_per_move"] = floor["server_cpu_us_per_move"]
+    result["floor_client_cpu_us_per_move"] = floor["client_cpu_us_per_move"]
+    result["write_floor"] = [write_floor(n, args.rounds) for n in args.sockets]
+    result["sqlite_floor"] = sqlite_floor()
+    with contextlib.suppress(OSError):
+        result["load_average"] = os.getloadavg()
+
+    print(f"traffic: {asdict(traffic)}")
+    print(
+        f"{'server':>8} {'moves':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6}"
+        f" {'srv µs/mv':>9} {'cli µs/mv':>9} {'kernel':>6}"
+    )
+    for name in ("real", "floor"):
+        if name in result:
+            r = result[name]
+            print(
+                f"{name:>8} {r['moves']:>7} {r['moves_per_s']:>8.0f} {r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f}"
+                f" {r['errors']:>6} {r['server_cpu_us_per_move']:>9.0f} {r['client_cpu_us_per_move']:>9.0f}"
+                f" {r['server0_kernel_share'] * 100:>5.0f}%"
+            )
+            if r["error_kinds"]:
+                print(f"         errors: {r['error_kinds']}")
+    for w in result["write_floor"]:
+        print(
+            f"a {w['frame_bytes']} B frame to {w['sockets']} loopback sockets: send {w['send_us']:.1f} µs,"
+            f" uvloop write {w['uvloop_write_us']:.1f} µs, the reader's recv {w['recv_us']:.1f} µs a frame"
+        )
+    sq = result["sqlite_floor"]
+    print(
+        f"SQLite INSERT + COMMIT: {sq['commit_us']:.1f} µs a move alone,"
+        f" {sq['group16_us_per_move']:.1f} in a group of 16"
+    )
+    if args.json:
+        print(json.dumps(result, default=lambda x: statistics.fmean(x) if isinstance(x, list) else str(x)))
+
+
+if __name__ == "__main__":
+    main()
