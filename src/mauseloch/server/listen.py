@@ -19,6 +19,12 @@ from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # websockets without its C extension
+    from websockets.utils import apply_mask
 
 log = logging.getLogger("mauseloch.server")
 
@@ -111,6 +117,9 @@ def new_loop() -> asyncio.AbstractEventLoop:
 # (the hub's OUTBOX_LIMIT of 500 messages, in bytes: a view is a few KiB)
 SEND_BUFFER_LIMIT = 4 << 20
 SEND_NOW = "mauseloch.send_now"  # the scope extension (ASGI ``extensions``) ws.py writes frames through
+# Messages read and not yet taken by the endpoint before the socket stops reading (uvicorn stops
+# after each one, and starts again when the endpoint takes it: two calls into libuv a message)
+READ_AHEAD = 16
 
 
 class DirectWebSocket(WebSocketsSansIOProtocol):
@@ -124,7 +133,89 @@ class DirectWebSocket(WebSocketsSansIOProtocol):
     frame is not masked, so without an extension (``ws_per_message_deflate=False``) it is two to
     ten bytes of header and the text. Back-pressure: the transport buffers what the client has
     not read yet; past :data:`SEND_BUFFER_LIMIT` the client counts as gone (as a full outbox
-    did). Reading, the handshake, pings and closing stay uvicorn's."""
+    did).
+
+    Reading: a client's frame, a whole unfragmented text message in one masked frame within the
+    size limit, is parsed here in :meth:`data_received` and handed to the endpoint's queue; every
+    other frame (ping, pong, close, binary, a fragment) goes whole to websockets' parser, which
+    is then at a frame's start as it expects. Through the parser a move's frame cost a generator
+    run, a ``Frame`` and its event, and reading was paused and resumed for each message. A frame
+    that breaks the rules (unmasked, reserved bits, over the size limit, a 64-bit length) or any
+    byte once the connection is closing sends the rest of the stream to the parser for good, so
+    its errors and close codes are websockets' own. With an extension negotiated every frame
+    goes to the parser. The handshake, pings and closing stay uvicorn's."""
+
+    fast_read = True  # False: every byte through websockets' parser (bench/floor.py compares the two)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._own_frames: bool | None = None  # None: not yet open; then whether frames are read here
+        self._partial = bytearray()  # the start of a frame not yet all received (read here)
+
+    def data_received(self, data: bytes) -> None:
+        own = self._own_frames
+        if own is None:
+            if self.conn.state is State.OPEN:  # the first bytes after the handshake's answer
+                self._own_frames = own = self.fast_read and not self.conn.extensions
+            elif self.handshake_initiated:
+                # bytes after the request, before its answer: a client that did not wait for the
+                # handshake (RFC 6455, 4.1) is read by the parser alone
+                self._own_frames = False
+        if not own:
+            super().data_received(data)
+            if self._own_frames is None and self.handshake_initiated and not data.endswith(b"\r\n\r\n"):
+                self._own_frames = False  # frames came with the request: the parser may be amid one
+            return
+        partial = self._partial
+        if partial:
+            partial += data
+            data = bytes(partial)
+            partial.clear()
+        pos, n = 0, len(data)
+        limit = self.conn.max_message_size
+        while n - pos >= 2:
+            if self.conn.state is not State.OPEN:
+                return self._to_parser(data[pos:])
+            b0, b1 = data[pos], data[pos + 1]
+            size, at = b1 & 0x7F, pos + 6  # past the two bytes, and the mask key
+            if size == 126:
+                if n - pos < 4:
+                    break
+                size, at = int.from_bytes(data[pos + 2 : pos + 4], "big"), at + 2
+            if size == 127 or not b1 & 0x80 or b0 & 0x70 or (limit is not None and size > limit):
+                return self._to_parser(data[pos:])
+            end = at + size
+            if end > n:
+                break
+            if b0 == 0x81:  # FIN and text: a whole message
+                payload = apply_mask(data[at:end], data[at - 4 : at])
+                try:
+                    text = payload.decode()
+                except UnicodeDecodeError:
+                    return self._to_parser(data[pos:])  # the parser closes with 1007
+                self._message(text)
+            elif b0 & 0x80 and b0 & 0x0F:  # a whole control or binary frame: websockets handles it
+                super().data_received(data[pos:end])
+            else:  # a fragment: the parser puts the message together, from here on
+                return self._to_parser(data[pos:])
+            pos = end
+        if pos < n:
+            partial += data[pos:]
+
+    def _to_parser(self, data: bytes) -> None:
+        self._own_frames = False
+        super().data_received(data)
+
+    def _message(self, text: str) -> None:
+        """What uvicorn's ``send_receive_event_to_app`` does with a text message, but reading
+        stops only when :data:`READ_AHEAD` messages wait (uvicorn's ``receive`` starts it again
+        once they are taken)."""
+        if self.close_sent:  # the endpoint is past its close: the message is dropped, as uvicorn does
+            return
+        self.queue.put_nowait({"type": "websocket.receive", "text": text})
+        if not self.read_paused and self.queue.qsize() >= READ_AHEAD:
+            self.read_paused = True
+            self.transport.pause_reading()
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
