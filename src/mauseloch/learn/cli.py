@@ -6,7 +6,9 @@ Needs the ``train`` extra (``pip install 'mauseloch[train]'``: JAX, Flax, Optax 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -39,7 +41,7 @@ def command(
         fail(f"--threads must be at least 1, got {threads}")
     if minutes is not None and minutes <= 0:
         fail(f"--minutes must be positive, got {minutes}")
-    if (run / "checkpoint.pkl").exists() and not resume:
+    if ((run / "checkpoint.pkl").exists() or (run / "fit.jsonl").exists()) and not resume:
         fail(f"{run} holds a run already: give --resume to go on with it, or another --run folder")
     # Before JAX loads: its CPU thread pools take their size from these.
     eigen = "true" if threads > 1 else "false"
@@ -48,10 +50,22 @@ def command(
         import jax  # noqa: F401
     except ImportError:
         fail("training needs the train extra: pip install 'mauseloch[train]' (JAX, Flax, Optax)")
+    import tomllib
+
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from mauseloch.learn.dmc import Config, Trainer
 
+    try:
+        with open(config, "rb") as f:
+            method = tomllib.load(f).get("method", "dmc")
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        fail(f"config {config}: {exc}")
+    if method == "distill":
+        _distill(config, run, resume, console, fail)
+        return
+    if method != "dmc":
+        fail(f"config {config}: method must be dmc or distill, got {method!r}")
     try:
         cfg = Config.load(config)
     except (OSError, ValueError, TypeError) as exc:
@@ -78,3 +92,36 @@ def command(
 
         trainer.run(minutes, progress)
     console.print(f"done: {run / 'best.npz'}, learning curve {run / 'curve.png'}")
+
+
+def _distill(config: Path, run: Path, resume: bool, console: Any, fail: Callable[[str], None]) -> None:
+    """Label the positions the config asks for with the search (resumable), then fit the network."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from mauseloch.learn.distill import DistillConfig, fit, label
+
+    try:
+        cfg = DistillConfig.load(config)
+    except (OSError, ValueError, TypeError) as exc:
+        fail(f"config {config}: {exc}")
+        return
+    if resume and (run / "fit.jsonl").exists():
+        (run / "fit.jsonl").unlink()  # the fit starts over on all the data labelled so far
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
+    ) as bar:
+        task = bar.add_task("label with the search (shards)", total=None)
+        label(cfg, run, lambda done, total: bar.update(task, completed=done, total=total))
+        fitting = bar.add_task("fit (epochs)", total=cfg.epochs)
+
+        def progress(entry: JSONObject) -> None:
+            bar.update(fitting, completed=entry["epoch"])
+            two, four = entry["win2"], entry["win4"]
+            held = "-" if entry["held_loss"] is None else f"{entry['held_loss']:.4f}"
+            bar.console.print(
+                f"epoch {entry['epoch']}: loss {entry['train_loss']:.4f} (held out {held}), "
+                f"vs heuristic {100 * two['win']:.1f} % heads-up, {100 * four['win']:.1f} % as one of four"
+            )
+
+        fit(cfg, run, progress)
+    console.print(f"done: {run / 'best.npz'}, the fit's log {run / 'fit.jsonl'}")

@@ -1,0 +1,305 @@
+"""Distilling the search into the learned network: the search's value of every legal move is
+the network's target (expert iteration's first step, as in AlphaZero's and ExIt's policy
+training, here with the values as the target, since the network is a Q network).
+
+A teacher is the ``search`` level's belief (deals drawn from the whole public history by
+``bots.belief.History``) playing **every** legal move out on the same deals (common random
+numbers, no halving, no pruning), so each move gets its mean reward: what the search knows of
+the position, with far less noise than the one final reward of Deep Monte Carlo's target. The
+teacher sits on one seat against the heuristic on the others (the seat turns with the deal),
+plays the move of the best value, and writes at each of its decisions the seat's observation
+(the kernel's 268 values, ``learn.history.SeatHistory``), the legal mask and the 47 values
+(NaN where illegal). The labelling runs in worker processes, one shard a chunk of deals in the
+run folder, so a run resumes where it stopped.
+
+Fitting minimises the mean squared error over the legal moves of each position (every legal
+move has a label) with Adam, holding out every twentieth shard, and evaluates each epoch as
+``learn.dmc.evaluate`` does (the greedy network against the heuristic on the run's evaluation
+deals): the best network is the run's ``best.npz``.
+
+The run's config (``configs/maumau-distilled.toml``) has ``method = "distill"``;
+``mauseloch train mau-mau --config … --run …`` labels what is missing, then fits. Playing never
+imports this module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import tomllib
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import mauseloch
+from mauseloch.bots import make_bot
+from mauseloch.bots.maumau_heuristic import kernel
+from mauseloch.bots.search import LEVEL_OPTIONS, SearchBot
+from mauseloch.core.engine import derive_seed
+from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS
+from mauseloch.core.shapes import JSONObject
+from mauseloch.core.views import View, json_view
+from mauseloch.games.maumau import CARD_STR, MauMau
+from mauseloch.learn.history import SeatHistory
+from mauseloch.learn.policy import NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features, mask_of
+
+CHUNK = 50  # deals a shard
+
+
+@dataclass
+class DistillConfig:
+    """One distillation run's settings (``configs/maumau-distilled.toml``)."""
+
+    method: str = "distill"
+    seed: int = 1
+    # deals labelled per player count (each a game with the teacher on seat deal % players)
+    deals: dict[str, int] = field(default_factory=lambda: {"2": 6000, "3": 1500, "4": 4000, "5": 1000})
+    # the teacher: deals a move is played out on, per player count
+    playouts: dict[str, int] = field(default_factory=lambda: {"2": 200, "3": 200, "4": 300, "5": 300})
+    workers: int = 2
+    hidden: list[int] = field(default_factory=lambda: [256, 256, 256])
+    lr: float = 3e-4
+    batch_size: int = 512
+    epochs: int = 30
+    init: str = ""  # start from these weights (relative to the config file); "": random
+    eval_deals_2: int = 1000
+    eval_deals_4: int = 500
+    eval_seed: int = 7_000_000
+
+    @classmethod
+    def load(cls, path: str | Path) -> DistillConfig:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"{path}: unknown settings {sorted(unknown)}; known: {sorted(known)}")
+        if data.get("init"):
+            data["init"] = str(Path(path).parent / data["init"])
+        return cls(**data)
+
+
+class Teacher(SearchBot):
+    """The search's belief, every legal move played out on ``deals`` deals; records each decision."""
+
+    def __init__(self, seed: int, deals: int) -> None:
+        options = dict(LEVEL_OPTIONS)
+        options.pop("halving", None)
+        super().__init__(seed, kind="teacher", iterations=deals, **options)  # type: ignore[arg-type]
+        self.deals = deals
+        self.seat_history = SeatHistory()
+        self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def values(self, view: JSONObject, legal: list[str]) -> np.ndarray:
+        """The mean play-out reward (0..1) of each legal move, on the same deals."""
+        seat: int = view["seat"]
+        decision_seed = derive_seed(self._seed, view["moves_played"])
+        k = kernel()
+        opts = k.options_array(view["players"], options=view["options"])
+        actions = np.array([MauMau._ACTION_ID[m] for m in legal], dtype=np.int64)
+        sums = np.zeros(len(legal))
+        drawn = None
+        if self._history is not None:
+            drawn = self._history.sample(
+                self.deals, self._rng, derive_seed(decision_seed, STREAM_HISTORY),
+                burn=self.burn, thin=self.thin, read_choices=self.read_choices, ace_skips=self._ace_skips,
+            )  # fmt: skip
+        pool = self._pool(view)
+        state = None
+        for d in range(self.deals):
+            deal = drawn[d] if drawn is not None and d < len(drawn) else self._deal_ids(view, pool)
+            if state is None:
+                state = k.state_of(MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal]))
+            k.flat_deal(
+                *state, opts, seat, np.array(deal, dtype=np.int64), np.uint64(derive_seed(decision_seed, d)),
+                np.uint64(derive_seed(decision_seed, STREAM_PLAYOUTS + d)), actions, self._limit(), self.rank_share,
+                sums,
+            )  # fmt: skip
+        return sums / self.deals
+
+    def choose(self, view: View | JSONObject, legal: list[str]) -> str:
+        view = json_view(view)
+        self._observe(view)
+        if self._history is not None:
+            self._history.observe(view)
+        obs = self.seat_history.observation(view)
+        if len(legal) == 1:
+            return legal[0]
+        options = view["options"]
+        self._ace_skips = bool(options.get("ace_skips"))
+        self._no_win_with_jack = bool(options.get("no_win_with_jack"))
+        vals = self.values(view, legal)
+        target = np.full(NUM_ACTIONS, np.nan, dtype=np.float32)
+        for move, v in zip(legal, vals, strict=True):
+            target[MauMau._ACTION_ID[move]] = v
+        self.rows.append((obs.copy(), mask_of(legal), target))
+        return legal[int(np.argmax(vals))]  # the first of the best: the legal list's order
+
+
+def label_chunk(task: tuple[str, int, int, int, int]) -> str:
+    """Play deals ``start..start+CHUNK-1`` at ``players`` with the teacher on seat deal % players;
+    write the shard ``path`` (obs, mask, values) and return it."""
+    path, players, start, playouts, seed = task
+    obs, masks, vals = [], [], []
+    for deal in range(start, start + CHUNK):
+        game_seed = derive_seed(seed * 100 + players, deal)
+        g = mauseloch.new_game(MauMau.name, players=players, seed=game_seed)
+        mine = deal % players
+        teacher = Teacher(derive_seed(game_seed, 1), playouts)
+        bots: list[Any] = [
+            teacher if s == mine else make_bot(MauMau.name, "heuristic", seed=derive_seed(game_seed, 2 + s))
+            for s in range(players)
+        ]
+        while not g.is_over:
+            seat = g.to_move
+            assert seat is not None
+            g.play(bots[seat].choose(g.view(seat), g.legal_moves()))
+        for o, m, v in teacher.rows:
+            obs.append(o)
+            masks.append(m)
+            vals.append(v)
+    tmp = path + ".tmp.npz"
+    np.savez_compressed(
+        tmp, obs=np.array(obs, dtype=np.int8).reshape(-1, OBS_SIZE),
+        mask=np.array(masks, dtype=np.uint8).reshape(-1, NUM_ACTIONS),
+        values=np.array(vals, dtype=np.float32).reshape(-1, NUM_ACTIONS),
+    )  # fmt: skip
+    os.replace(tmp, path)
+    return path
+
+
+def _tasks(config: DistillConfig, run_dir: Path) -> list[tuple[str, int, int, int, int]]:
+    tasks = []
+    for players, deals in sorted(config.deals.items()):
+        n = int(players)
+        for start in range(0, deals, CHUNK):
+            path = str(run_dir / "data" / f"p{n}-{start:06d}.npz")
+            tasks.append((path, n, start, int(config.playouts[players]), config.seed))
+    return tasks
+
+
+def label(config: DistillConfig, run_dir: Path, on_progress: Callable[[int, int], None] | None = None) -> None:
+    """Label every shard the config asks for that the run folder lacks (resumable)."""
+    (run_dir / "data").mkdir(parents=True, exist_ok=True)
+    todo = [t for t in _tasks(config, run_dir) if not os.path.exists(t[0])]
+    total = len(_tasks(config, run_dir))
+    done = total - len(todo)
+    if on_progress:
+        on_progress(done, total)
+    if not todo:
+        return
+    if config.workers <= 1:  # in this process (tests, a debugger)
+        results: Any = map(label_chunk, todo)
+        for _ in results:
+            done += 1
+            if on_progress:
+                on_progress(done, total)
+        return
+    with ProcessPoolExecutor(max_workers=config.workers) as pool:
+        for _ in pool.map(label_chunk, todo):
+            done += 1
+            if on_progress:
+                on_progress(done, total)
+
+
+def load_data(run_dir: Path) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Every shard of the run: (training, held-out) arrays; every twentieth shard is held out
+    (the last one of fewer than twenty)."""
+    shards = sorted((run_dir / "data").glob("p*.npz"))
+    parts: tuple[dict[str, list[np.ndarray]], dict[str, list[np.ndarray]]] = ({}, {})
+    if not shards:
+        raise ValueError(f"{run_dir / 'data'} holds no labelled shard")
+    held_out = {i for i in range(len(shards)) if i % 20 == 19} or ({len(shards) - 1} if len(shards) > 1 else set())
+    for i, path in enumerate(shards):
+        with np.load(path) as data:
+            for key in ("obs", "mask", "values"):
+                parts[int(i in held_out)].setdefault(key, []).append(data[key])
+    empty: dict[str, np.ndarray] = {"obs": np.zeros((0, OBS_SIZE), np.int8), "mask": np.zeros((0, NUM_ACTIONS), np.uint8),
+             "values": np.zeros((0, NUM_ACTIONS), np.float32)}  # fmt: skip
+    train, held = ({k: np.concatenate(v) for k, v in p.items()} if p else empty for p in parts)
+    return train, held
+
+
+def fit(config: DistillConfig, run_dir: Path, on_progress: Callable[[JSONObject], None] | None = None) -> JSONObject:
+    """Fit the network to the labelled values; evaluate each epoch; keep the best as best.npz."""
+    import jax
+    import jax.numpy as jnp
+    import optax
+    from flax import linen as nn
+
+    from mauseloch.learn.dmc import evaluate, widened
+
+    train, held = load_data(run_dir)
+    hidden = list(config.hidden)
+
+    class QNet(nn.Module):
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            for width in hidden:
+                x = nn.relu(nn.Dense(width)(x))
+            return nn.Dense(NUM_ACTIONS)(x)
+
+    net = QNet()
+    params = net.init(jax.random.PRNGKey(config.seed), np.zeros((1, NUM_FEATURES), dtype=np.float32))
+    if config.init:
+        layers = widened(QPolicy.load(config.init))
+        params = {"params": {f"Dense_{i}": {"kernel": jnp.asarray(w), "bias": jnp.asarray(b)}
+                             for i, (w, b) in enumerate(layers)}}  # fmt: skip
+    steps = config.epochs * max(1, len(train["obs"]) // config.batch_size)
+    tx = optax.adam(optax.cosine_decay_schedule(config.lr, steps))
+    opt_state = tx.init(params)
+
+    def loss_fn(p: Any, x: Any, m: Any, y: Any) -> Any:
+        q: Any = net.apply(p, x)
+        err = jnp.where(m > 0, (q - jnp.nan_to_num(y)) ** 2, 0.0)
+        return err.sum() / m.sum()
+
+    @jax.jit
+    def step(p: Any, s: Any, x: Any, m: Any, y: Any) -> Any:
+        loss, grads = jax.value_and_grad(loss_fn)(p, x, m, y)
+        updates, s = tx.update(grads, s, p)
+        return optax.apply_updates(p, updates), s, loss
+
+    held_loss = jax.jit(loss_fn)
+    x_train = features(train["obs"], train["mask"])
+    x_held = features(held["obs"], held["mask"])
+    rng = np.random.default_rng(config.seed)
+    best = -1.0
+    log = run_dir / "fit.jsonl"
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    entry: JSONObject = {}
+    for epoch in range(1, config.epochs + 1):
+        order = rng.permutation(len(x_train))
+        losses = []
+        for i in range(0, len(order) - config.batch_size + 1, config.batch_size):
+            idx = order[i : i + config.batch_size]
+            params, opt_state, loss = step(params, opt_state, x_train[idx], train["mask"][idx], train["values"][idx])
+            losses.append(float(loss))
+        p = params["params"]
+        policy = QPolicy([(np.asarray(p[f"Dense_{i}"]["kernel"]), np.asarray(p[f"Dense_{i}"]["bias"]))
+                          for i in range(len(hidden) + 1)])  # fmt: skip
+        two = evaluate(policy, 2, config.eval_deals_2, config.eval_seed)
+        four = evaluate(policy, 4, config.eval_deals_4, config.eval_seed + 1)
+        tag = f"policy-epoch{epoch:03d}.npz"
+        policy.save(run_dir / tag)
+        score = two["win"] + four["win"]
+        if score > best:
+            best = score
+            policy.save(run_dir / "best.npz")
+        entry = {
+            "epoch": epoch, "positions": len(x_train), "held_out": len(x_held),
+            "train_loss": float(np.mean(losses)),
+            "held_loss": float(held_loss(params, x_held, held["mask"], held["values"])) if len(x_held) else None,
+            "cpu": time.process_time() - cpu0, "wall": time.perf_counter() - wall0,
+            "policy": tag, "win2": two, "win4": four,
+        }  # fmt: skip
+        with open(log, "a") as f:
+            f.write(json.dumps(entry) + "\n")
+        if on_progress:
+            on_progress(entry)
+    return entry

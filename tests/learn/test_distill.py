@@ -1,0 +1,93 @@
+"""Distilling the search (``learn.distill``): the teacher labels every legal move with its
+search value, the labels are deterministic, and ``mauseloch train`` with a distill config labels,
+fits, evaluates and refuses to overwrite a run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import mauseloch
+from mauseloch.bots import make_bot
+from mauseloch.cli import app
+from mauseloch.games.maumau import MauMau
+from mauseloch.learn.distill import CHUNK, Teacher, label_chunk
+from mauseloch.learn.policy import NUM_FEATURES, QPolicy
+
+TINY = """
+method = "distill"
+seed = 3
+workers = 1
+hidden = [16]
+batch_size = 32
+epochs = 2
+eval_deals_2 = 10
+eval_deals_4 = 5
+deals = {"2" = 50, "4" = 50}
+playouts = {"2" = 6, "4" = 6}
+"""
+
+
+def test_the_teacher_labels_every_legal_move_and_plays_its_best() -> None:
+    g = mauseloch.new_game(MauMau.name, players=3, seed=11)
+    teacher = Teacher(5, 12)
+    rivals = [make_bot(MauMau.name, "heuristic", seed=s) for s in range(3)]
+    chosen: list[tuple[str, list[str]]] = []
+    while not g.is_over:
+        seat = g.to_move
+        assert seat is not None
+        legal = g.legal_moves()
+        if seat == 1:
+            move = teacher.choose(g.view(seat), legal)
+            if len(legal) > 1:
+                chosen.append((move, legal))
+        else:
+            move = rivals[seat].choose(g.view(seat), legal)
+        g.play(move)
+    assert len(teacher.rows) == len(chosen) > 0
+    for (obs, mask, values), (move, legal) in zip(teacher.rows, chosen, strict=True):
+        assert obs.shape == (268,) and mask.sum() == len(legal)
+        labelled = ~np.isnan(values)
+        assert (labelled == mask.astype(bool)).all()  # every legal move, nothing else
+        assert ((values[labelled] >= 0) & (values[labelled] <= 1)).all()
+        best = max(legal, key=lambda m: values[MauMau._ACTION_ID[m]])
+        assert values[MauMau._ACTION_ID[move]] == values[MauMau._ACTION_ID[best]]
+
+
+def test_a_shard_is_the_same_for_the_same_seed(tmp_path: Path) -> None:
+    a = label_chunk((str(tmp_path / "a.npz"), 2, 0, 4, 9))
+    b = label_chunk((str(tmp_path / "b.npz"), 2, 0, 4, 9))
+    with np.load(a) as x, np.load(b) as y:
+        assert x["obs"].shape[0] >= CHUNK  # at least a decision a game
+        for key in ("obs", "mask", "values"):
+            assert np.array_equal(x[key], y[key], equal_nan=True)
+
+
+@pytest.mark.slow
+def test_train_with_a_distill_config_labels_fits_and_refuses_to_overwrite(tmp_path: Path) -> None:
+    pytest.importorskip("jax", reason="fitting needs the train extra (JAX, Flax, Optax)")
+    config = tmp_path / "tiny.toml"
+    config.write_text(TINY)
+    run = tmp_path / "run"
+    result = CliRunner().invoke(app, ["train", "mau-mau", "--config", str(config), "--run", str(run)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (run / "data").iterdir()) == ["p2-000000.npz", "p4-000000.npz"]
+    rows = [json.loads(line) for line in (run / "fit.jsonl").read_text().splitlines()]
+    assert [r["epoch"] for r in rows] == [1, 2] and rows[0]["positions"] > 0
+    assert 0.0 <= rows[-1]["win2"]["win"] <= 1.0 and rows[-1]["win4"]["players"] == 4
+    assert [w.shape for w, _ in QPolicy.load(run / "best.npz").layers] == [(NUM_FEATURES, 16), (16, 47)]
+    again = CliRunner().invoke(app, ["train", "mau-mau", "--config", str(config), "--run", str(run)])
+    assert again.exit_code == 2 and "--resume" in again.output
+    assert len((run / "fit.jsonl").read_text().splitlines()) == 2
+
+
+def test_an_unknown_method_is_refused(tmp_path: Path) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text('method = "ppo"\n')
+    result = CliRunner().invoke(app, ["train", "mau-mau", "--config", str(config), "--run", str(tmp_path / "r")])
+    assert result.exit_code == 2 and "dmc or distill" in result.output
+    assert not (tmp_path / "r").exists()
