@@ -219,8 +219,11 @@ def load_data(run_dir: Path) -> tuple[dict[str, np.ndarray], dict[str, np.ndarra
         with np.load(path) as data:
             for key in ("obs", "mask", "values"):
                 parts[int(i in held_out)].setdefault(key, []).append(data[key])
-    empty: dict[str, np.ndarray] = {"obs": np.zeros((0, OBS_SIZE), np.int8), "mask": np.zeros((0, NUM_ACTIONS), np.uint8),
-             "values": np.zeros((0, NUM_ACTIONS), np.float32)}  # fmt: skip
+    empty: dict[str, np.ndarray] = {
+        "obs": np.zeros((0, OBS_SIZE), np.int8),
+        "mask": np.zeros((0, NUM_ACTIONS), np.uint8),
+        "values": np.zeros((0, NUM_ACTIONS), np.float32),
+    }
     train, held = ({k: np.concatenate(v) for k, v in p.items()} if p else empty for p in parts)
     return train, held
 
