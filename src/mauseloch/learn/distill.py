@@ -210,7 +210,7 @@ def label(config: DistillConfig, run_dir: Path, on_progress: Callable[[int, int]
 def load_data(run_dir: Path) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """Every shard of the run: (training, held-out) arrays; every twentieth shard is held out
     (the last one of fewer than twenty)."""
-    shards = sorted((run_dir / "data").glob("p*.npz"))
+    shards = sorted(p for p in (run_dir / "data").glob("p*.npz") if ".tmp" not in p.name)  # not one being written
     parts: tuple[dict[str, list[np.ndarray]], dict[str, list[np.ndarray]]] = ({}, {})
     if not shards:
         raise ValueError(f"{run_dir / 'data'} holds no labelled shard")
