@@ -8,6 +8,7 @@ the person). Moves a stand-in plays are stored with ``by="stand-in"``.
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass, field
 from typing import Literal
@@ -34,13 +35,24 @@ def standin_kind(game: str) -> str:
 
 class StandIn:
     """A bot that plays a seat for someone else. If it fails, a random bot makes that move (and
-    the failure is logged), so a table never stalls on a broken bot."""
+    the failure is logged), so a table never stalls on a broken bot.
+
+    Both bots are made when first asked for: most seats never need a stand-in, and making eight
+    bots for every new table of four was a third of the table's creation. A bot made later
+    starts from the same seed, so it plays the same moves."""
 
     def __init__(self, game: str, seed: int, seat: int) -> None:
         self.game = game
         self.seat = seat
-        self.bot = make_bot(game, standin_kind(game), seed=derive_seed(seed, STREAM_STANDIN + seat))
-        self._fallback = make_bot(game, "random", seed=derive_seed(seed, STREAM_STANDIN_FALLBACK + seat))
+        self._seed = seed
+
+    @functools.cached_property
+    def bot(self) -> Bot:
+        return make_bot(self.game, standin_kind(self.game), seed=derive_seed(self._seed, STREAM_STANDIN + self.seat))
+
+    @functools.cached_property
+    def _fallback(self) -> Bot:
+        return make_bot(self.game, "random", seed=derive_seed(self._seed, STREAM_STANDIN_FALLBACK + self.seat))
 
     def choose(self, view: JSONObject, legal: list[str]) -> str:
         try:
