@@ -31,14 +31,16 @@ EVERY_OP: list[ipc.Op] = [
 
 
 class FakeRedis:
-    """Records what the hub publishes (the only call these tests make it do)."""
+    """Records what the hub publishes (the only thing these tests make it do): the hub's
+    publisher, heard by one subscriber."""
 
     def __init__(self) -> None:
         self.published: list[tuple[str, bytes]] = []
 
-    async def publish(self, channel: str, data: bytes) -> int:
+    def publish(self, channel: str, data: bytes, told: Callable[[Any], None] | None) -> None:
         self.published.append((channel, data))
-        return 1
+        if told is not None:
+            told(1)
 
 
 def owner(redis: FakeRedis, handled: list[ipc.Op]) -> RedisHub:
@@ -48,7 +50,7 @@ def owner(redis: FakeRedis, handled: list[ipc.Op]) -> RedisHub:
             raise ProtocolError(ErrorCode.ILLEGAL, "no such move", refusal={"reason": "unknown", "params": {}})
         return ipc.Shown("snapshot", 5) if isinstance(op, ipc.Snapshot) else ipc.Done()
 
-    return RedisHub(redis, "owner", handler)  # type: ignore[arg-type]  # the fake has publish only
+    return RedisHub(None, "owner", handler, publisher=redis)  # type: ignore[arg-type]  # no Redis: the fake publishes
 
 
 def frame_of(version: int, kind: str, frm: str, rid: int, body: Any) -> bytes:

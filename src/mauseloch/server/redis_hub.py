@@ -14,6 +14,10 @@ hold WebSockets of any table. Two kinds of Redis pub/sub channels carry what the
 Every frame is one of the tagged structs of ipc.py, with the protocol version in its header: a
 process of another version is refused, never misread.
 
+Both kinds travel on two connections of the process's own, spoken to directly (:class:`RespLink`):
+one subscribes and hands each frame on as it arrives, the other publishes every frame of a loop
+tick in one write. redis-py serves the rest (leases, summaries, the ticks' sweeps).
+
 At the owner, a connection held by another process is a :class:`RemoteConn` stand-in: the
 session counts it like any connection (presence, grace times) and the hub knows which seats
 to publish for. Pub/sub is fire and forget: a process that misses a frame leaves a gap in the
@@ -24,15 +28,19 @@ with a snapshot from the owner.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import functools
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
+import hiredis
 import msgspec
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from mauseloch.server import ipc
@@ -45,7 +53,7 @@ PREFIX = "ml:"
 SPECTATOR = -1  # the seat None on the wire (msgpack maps want one key type)
 REPLY_WAIT = 0.5  # seconds between checks that the owner still lives while a request waits
 REPLY_LIMIT = 10.0  # seconds a request waits at most for its reply
-POLL = 0.01  # seconds the reader waits for a frame before it looks at subscription changes
+RECONNECT = 0.5  # seconds between attempts to open a direct connection to Redis again
 # Seconds one answer to "does that process live?" serves every request waiting on it: at 2,000
 # seats on two busy processes each waiting request asked for itself, two commands every 0.5 s,
 # and those checks were 9 % of a process's CPU (py-spy, bench/server.py).
@@ -126,23 +134,195 @@ class RemoteConn(Connection):
         self.close_code = code
 
 
+# what a command sent on a link is told: Redis's answer (an int for PUBLISH), or why there is none
+Told = Callable[[Any], None]
+
+
+class RespLink(asyncio.Protocol):
+    """One connection to Redis spoken to directly: commands go out as RESP bytes, replies are
+    read with hiredis in ``data_received`` and handed to ``on_reply`` in the order they come
+    (Redis answers a connection's commands in order). No task and no polling: redis-py's
+    pub/sub reader woke every 10 ms and each of its commands took a pooled connection, a
+    timeout context and a parse per frame (a quarter of a busy process's CPU, profiled)."""
+
+    def __init__(self, on_reply: Callable[[Any], None]) -> None:
+        self._reader = hiredis.Reader()
+        self._on_reply = on_reply
+        self.transport: asyncio.Transport | None = None
+        self.lost: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.setup = 0  # commands written by open_link whose replies come first
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]  # uvloop's is no asyncio.Transport subclass
+
+    def data_received(self, data: bytes) -> None:
+        try:
+            self._reader.feed(data)
+            while (reply := self._reader.gets()) is not False:
+                try:
+                    self._on_reply(reply)
+                except Exception:  # one frame's handling never ends the connection
+                    log.exception("a reply from Redis could not be handled")
+        except hiredis.ProtocolError:
+            log.exception("Redis sent what is no RESP; the connection is opened again")
+            self.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.transport = None
+        if not self.lost.done():
+            self.lost.set_result(None)
+
+    def write(self, data: bytes) -> bool:
+        """``data`` sent (buffered by the transport); False when the connection is gone."""
+        if self.transport is None or self.transport.is_closing():
+            return False
+        self.transport.write(data)
+        return True
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+
+def _command(*args: str | bytes) -> bytes:
+    """One Redis command as RESP bytes."""
+    return hiredis.pack_command(args)  # type: ignore[arg-type]  # its stub takes one-element tuples only
+
+
+async def open_link(redis: Redis, name: str, on_reply: Callable[[Any], None]) -> RespLink:
+    """A :class:`RespLink` to the server ``redis`` talks to (its URL's host, port or socket
+    path, TLS and password), named ``name`` like this process's other connections. The
+    commands that set it up (AUTH, CLIENT SETNAME) are written first: their replies come first."""
+    params = redis.connection_pool.make_connection()  # the URL's parameters, not connected
+    loop = asyncio.get_running_loop()
+    link: RespLink
+    path = getattr(params, "path", None)
+    if path:
+        _, link = await loop.create_unix_connection(lambda: RespLink(on_reply), path)
+    else:
+        context = getattr(params, "ssl_context", None)
+        ssl = None if context is None else context.get()
+        host = getattr(params, "host", "localhost")
+        _, link = await loop.create_connection(lambda: RespLink(on_reply), host, getattr(params, "port", 6379), ssl=ssl)
+    setup: list[tuple[str | bytes, ...]] = []
+    password = getattr(params, "password", None)
+    if password:
+        username = getattr(params, "username", None)
+        setup.append((b"AUTH", username, password) if username else (b"AUTH", password))
+    setup.append((b"CLIENT", b"SETNAME", name))
+    link.write(b"".join(_command(*c) for c in setup))
+    link.setup = len(setup)
+    return link
+
+
+class Publish(Protocol):
+    """Where the hub's frames go: ``told`` (if any) gets how many subscribers heard the frame,
+    or the exception that says why it was not sent."""
+
+    def publish(self, channel: str, data: bytes, told: Told | None) -> None: ...
+
+
+class Publisher:
+    """The PUBLISH commands of one loop tick written to Redis in one write, on a connection of
+    their own (:class:`RespLink`): table messages, requests and replies in the order made.
+    Each is told how many subscribers heard it when Redis answers; a frame that cannot be sent
+    (Redis out of reach) is told a ``ConnectionError`` and dropped: clients resync, requests are
+    sent again (ownership.py)."""
+
+    def __init__(self, redis: Redis, name: str) -> None:
+        self._redis = redis
+        self._name = name
+        self._link: RespLink | None = None
+        self._out: list[bytes] = []  # this tick's commands
+        self._told_out: list[Told | None] = []
+        self._waiting: collections.deque[Told | None] = collections.deque()  # sent, not answered
+        self._scheduled = False
+        self.sent = 0
+
+    def publish(self, channel: str, data: bytes, told: Told | None) -> None:
+        self._out.append(_command(b"PUBLISH", channel, data))
+        self._told_out.append(told)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._scheduled = False
+        out, told = self._out, self._told_out
+        self._out, self._told_out = [], []
+        link = self._link
+        if link is None or not link.write(b"".join(out)):
+            log.error("%d messages could not be published (Redis out of reach); clients will resync", len(out))
+            _tell_all(told, RedisConnectionError("no connection to Redis"))
+            return
+        self.sent += len(out)
+        self._waiting.extend(told)
+
+    def _reply(self, reply: Any) -> None:
+        told = self._waiting.popleft() if self._waiting else None
+        if told is not None:
+            told(reply if isinstance(reply, int) else RedisError(str(reply)))
+        elif isinstance(reply, hiredis.ReplyError):  # a setup command: AUTH, CLIENT SETNAME
+            log.error("Redis refused the publishing connection's setup: %s", reply)
+
+    async def run(self) -> None:
+        """Keep the connection open (again after Redis dropped it)."""
+        while True:
+            try:
+                link = await open_link(self._redis, self._name, self._reply)
+            except OSError as exc:
+                log.error("the publishing connection to Redis cannot be opened: %s", exc)
+                await asyncio.sleep(RECONNECT)
+                continue
+            self._waiting.extend([None] * link.setup)
+            self._link = link
+            try:
+                await link.lost
+            finally:
+                self._link = None
+                link.close()
+                waiting, self._waiting = list(self._waiting), collections.deque()
+                _tell_all(waiting, RedisConnectionError("the connection to Redis was lost"))
+            log.error("the publishing connection to Redis was lost; opening it again")
+            await asyncio.sleep(RECONNECT)
+
+    def close(self) -> None:
+        if self._out:
+            self._flush()
+        if self._link is not None:
+            self._link.close()
+
+
+def _tell_all(told: Iterable[Told | None], exc: Exception) -> None:
+    for t in told:
+        if t is not None:
+            t(exc)
+
+
 class RedisHub:
     """The :class:`~.hub.Hub` of one process among several sharing a Redis server."""
 
-    def __init__(self, redis: Redis, pid: str, handler: Handler) -> None:
+    def __init__(self, redis: Redis, pid: str, handler: Handler, publisher: Publish | None = None) -> None:
         self.redis = redis
         self.pid = pid
         self.handler = handler
         self._local: dict[str, set[Connection]] = {}
         self._remote: dict[str, dict[tuple[str, int], RemoteConn]] = {}
         self._syncing: dict[Connection, list[tuple[int, str]]] = {}  # waiting for their snapshot
-        # what to publish, in order: (channel, frame, a table message?, told how many heard it)
-        self._out: asyncio.Queue[tuple[str, bytes, bool, asyncio.Future[int] | None]] = asyncio.Queue()
+        # where frames go out: one connection of its own, a tick's frames in one write
+        self.publisher: Publish = publisher if publisher is not None else Publisher(redis, client_name(pid))
         self._alive: dict[str, tuple[float, asyncio.Future[bool]]] = {}  # pid -> (asked at, answer)
+        # the subscriptions: wanted here, asked of Redis (SUBSCRIBE sent, no UNSUBSCRIBE after
+        # it), confirmed by Redis; each channel's commands not yet confirmed
         self._subscribed: set[str] = set()
         self._wanted: set[str] = set()
+        self._asked: set[str] = set()
+        self._unconfirmed: dict[str, int] = {}
+        self._sub: RespLink | None = None  # the subscribing connection, while open
+        self._sub_scheduled = False
         self._ready: dict[str, asyncio.Event] = {}
         self._pending: dict[int, asyncio.Future[ipc.Done | ipc.Shown]] = {}
+        self._sent: dict[int, tuple[str, float]] = {}  # request -> (process asked, when)
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
         self._work: set[asyncio.Task[None]] = set()
@@ -162,6 +342,8 @@ class RedisHub:
         event = self._ready.setdefault(channel, asyncio.Event())
         if channel in self._subscribed:  # still (or already) listening: nothing to wait for
             event.set()
+        elif channel not in self._asked:
+            self._subscriptions_changed()
 
     def unsubscribe(self, table: str, conn: Connection) -> None:
         if isinstance(conn, RemoteConn):
@@ -180,6 +362,7 @@ class RedisHub:
                 channel = table_channel(table)
                 self._wanted.discard(channel)
                 self._ready.pop(channel, None)
+                self._subscriptions_changed()
 
     def listeners(self, table: str) -> int:
         return len(self._local.get(table, ())) + len(self._remote.get(table, ()))
@@ -204,11 +387,11 @@ class RedisHub:
                 pairs[key] = text if text is not None else message_for(rc.seat)
         if pairs:
             frame = ipc.encode("t", self.pid, ipc.TableMessage(version, pairs))
-            self._out.put_nowait((table_channel(table), frame, True, None))
+            self._send(table_channel(table), frame, self._heard_message)
 
     def close_seat(self, table: str, seat: int, code: int) -> None:
         self._close_local(table, seat, code)
-        self._out.put_nowait((table_channel(table), ipc.encode("t", self.pid, ipc.CloseSeat(seat, code)), False, None))
+        self._send(table_channel(table), ipc.encode("t", self.pid, ipc.CloseSeat(seat, code)), None)
 
     def close_all(self, code: int) -> None:
         for conns in self._local.values():
@@ -239,7 +422,7 @@ class RedisHub:
 
     def announce_owner(self, table: str) -> None:
         """Tell every process holding connections of ``table`` that this process owns it now."""
-        self._out.put_nowait((table_channel(table), ipc.encode("t", self.pid, ipc.NewOwner()), False, None))
+        self._send(table_channel(table), ipc.encode("t", self.pid, ipc.NewOwner()), None)
 
     def begin_sync(self, conn: Connection) -> None:
         """Hold back ``conn``'s messages until :meth:`end_sync` gives it its snapshot."""
@@ -275,28 +458,56 @@ class RedisHub:
     # -- requests to other processes -------------------------------------------------------
     async def call(self, pid: str, table: str, op: ipc.Op) -> ipc.Done | ipc.Shown:
         """Ask process ``pid`` to do ``op`` at ``table``; its answer, or :class:`ProtocolError`,
-        :class:`NotOwner`, :class:`Unreachable` (nobody listens, or it died while we waited)."""
+        :class:`NotOwner`, :class:`Unreachable` (nobody listens, or it died while we waited).
+
+        One future a request and nothing else: the frame goes out with the tick's others, Redis's
+        count of its listeners fails it when nobody heard it, and the watcher (:meth:`_watch`)
+        fails it when its process is gone or it waited :data:`REPLY_LIMIT`."""
         rid = next(self._ids)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[ipc.Done | ipc.Shown] = loop.create_future()
         self._pending[rid] = future
+        self._sent[rid] = (pid, loop.time())
         try:
-            # sent in order with the table messages, in the same round trip (see _publish)
-            heard: asyncio.Future[int] = loop.create_future()
             frame = ipc.encode("q", self.pid, ipc.Request(table, op), rid)
-            self._out.put_nowait((process_channel(pid), frame, False, heard))
-            if await heard == 0:
-                raise Unreachable(pid)
-            waited = 0.0
-            while True:
-                try:
-                    return await asyncio.wait_for(asyncio.shield(future), REPLY_WAIT)
-                except TimeoutError:
-                    waited += REPLY_WAIT
-                    if waited >= REPLY_LIMIT or not await self.lives(pid):
-                        raise Unreachable(pid) from None
+            self._send(process_channel(pid), frame, functools.partial(self._heard_request, rid, pid))
+            return await future
         finally:
             self._pending.pop(rid, None)
+            self._sent.pop(rid, None)
+
+    def _heard_request(self, rid: int, pid: str, heard: int | Exception) -> None:
+        if isinstance(heard, Exception):
+            self._replied(rid, heard)
+        elif heard == 0:
+            self._replied(rid, Unreachable(pid))
+
+    def _heard_message(self, heard: int | Exception) -> None:
+        if heard == 0:  # some process held the table's connections, and none heard: gone, maybe
+            self.on_unheard()
+
+    async def _watch(self) -> None:
+        """Every :data:`REPLY_WAIT`: the requests waiting that long whose process is gone (asked
+        once a process), or that waited :data:`REPLY_LIMIT`, fail with :class:`Unreachable`."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(REPLY_WAIT)
+            now = loop.time()
+            late: dict[str, list[int]] = {}
+            for rid, (pid, since) in list(self._sent.items()):
+                if now - since >= REPLY_LIMIT:
+                    self._replied(rid, Unreachable(pid))
+                elif now - since >= REPLY_WAIT:
+                    late.setdefault(pid, []).append(rid)
+            for pid, rids in late.items():
+                try:
+                    alive = await self.lives(pid)
+                except RedisError as exc:  # not known: they wait on, up to REPLY_LIMIT
+                    log.warning("whether process %s lives is not known: %s", pid, exc)
+                    continue
+                if not alive:
+                    for rid in rids:
+                        self._replied(rid, Unreachable(pid))
 
     async def lives(self, pid: str) -> bool:
         """Whether process ``pid`` is still there (its alive key, its subscription or its
@@ -323,14 +534,13 @@ class RedisHub:
         except Exception:
             log.exception("request %s at table %s from process %s failed", type(op).__name__, table, frm)
             reply = ipc.Refused(ErrorCode.SERVER_ERROR, "the table's server failed; nothing changed", 500)
-        await self._reply(frm, rid, reply)
+        self._reply(frm, rid, reply)
 
-    async def _reply(self, frm: str, rid: int, reply: ipc.Outcome) -> None:
-        # At once, not behind the table messages in _publish: an owner killed between the update
-        # and a queued reply left the request to be sent again to the next owner, which refused
-        # it as stale though it was played (test_owner_killed_mid_game, 2 runs in 10).
-        with contextlib.suppress(RedisError):
-            await self.redis.publish(process_channel(frm), ipc.encode("r", self.pid, reply, rid))
+    def _reply(self, frm: str, rid: int, reply: ipc.Outcome) -> None:
+        # in this tick's write, right behind the table message of the move it answers: an owner
+        # killed between the two leaves the request to be sent again, and the next owner answers
+        # a move it finds played as done (Move.again)
+        self._send(process_channel(frm), ipc.encode("r", self.pid, reply, rid), None)
 
     def _replied(self, rid: int, outcome: ipc.Outcome | Exception) -> None:
         future = self._pending.get(rid)
@@ -345,85 +555,103 @@ class RedisHub:
         else:
             future.set_result(outcome)
 
+    def _send(self, channel: str, frame: bytes, told: Told | None) -> None:
+        self.published += 1
+        self.publisher.publish(channel, frame, told)
+
     # -- running ---------------------------------------------------------------------
     def start(self) -> None:
-        self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._publish())]
+        self._tasks = [asyncio.create_task(self._subscriber()), asyncio.create_task(self._watch())]
+        if isinstance(self.publisher, Publisher):
+            self._tasks.append(asyncio.create_task(self.publisher.run()))
 
     async def stop(self) -> None:
+        if isinstance(self.publisher, Publisher):
+            self.publisher.close()  # what this tick published goes out first
         for task in self._tasks:
             task.cancel()
         for task in [*self._tasks, *self._work]:
             with contextlib.suppress(BaseException):
                 await task
+        if self._sub is not None:
+            self._sub.close()
         for future in self._pending.values():
             future.cancel()
-        while not self._out.empty():  # never to be sent: a request waiting to hear so stops waiting
-            told = self._out.get_nowait()[3]
-            if told is not None:
-                told.cancel()
 
-    async def _publish(self) -> None:
-        """Send what the tables published and the requests to other processes, in order, batched
-        into one round trip (a command of its own for each request and reply cost 7 % of a busy
-        process's CPU, most of it in the socket writes; replies go at once, see _answer)."""
+    async def _subscriber(self) -> None:
+        """Keep the subscribing connection open (again after Redis dropped it), subscribed to
+        this process's channel and to those of the tables it holds connections of; its frames
+        are handled as they arrive (:meth:`_on_sub`)."""
         while True:
-            first = await self._out.get()
-            batch = [first]
-            while not self._out.empty():
-                batch.append(self._out.get_nowait())
             try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, payload, _, _ in batch:
-                        pipe.publish(channel, payload)
-                    heard = await pipe.execute()
-            except RedisError as exc:
-                log.exception("%d messages could not be published; clients will resync", len(batch))
-                for *_, told in batch:
-                    if told is not None and not told.done():
-                        told.set_exception(exc)
+                link = await open_link(self.redis, client_name(self.pid), self._on_sub)
+            except OSError as exc:
+                log.error("the subscribing connection to Redis cannot be opened: %s", exc)
+                await asyncio.sleep(RECONNECT)
                 continue
-            self.published += len(batch)
-            unheard = False
-            for (_, _, message, told), n in zip(batch, heard, strict=True):
-                unheard = unheard or (message and n == 0)
-                if told is not None and not told.done():
-                    told.set_result(int(n))
-            if unheard:
-                self.on_unheard()
-
-    async def _read(self) -> None:
-        """The one reader of this process's subscriptions (subscribing happens here too: one
-        task drives the pub/sub connection)."""
-        while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             self._subscribed = set()
+            self._asked = set()
+            self._unconfirmed = {}
+            self._sub = link
+            self._ask({process_channel(self.pid)} | self._wanted, set())
             try:
-                await pubsub.subscribe(process_channel(self.pid))
-                while True:
-                    add = self._wanted - self._subscribed
-                    gone = self._subscribed - self._wanted
-                    if add:
-                        await pubsub.subscribe(*add)
-                        self._subscribed |= add
-                        for channel in add:
-                            event = self._ready.get(channel)
-                            if event is not None:
-                                event.set()
-                    if gone:
-                        await pubsub.unsubscribe(*gone)
-                        self._subscribed -= gone
-                    message = await pubsub.get_message(timeout=POLL)
-                    if message is not None and message["type"] == "message":
-                        self._received(message["channel"], message["data"])
-            except asyncio.CancelledError:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
-                raise
-            except Exception:
-                log.exception("the Redis subscription broke; subscribing again")
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
-                await asyncio.sleep(0.5)
+                await link.lost
+            finally:
+                self._sub = None
+                link.close()
+            log.error("the Redis subscription broke; subscribing again")
+            await asyncio.sleep(RECONNECT)
+
+    def _subscriptions_changed(self) -> None:
+        """Subscribe and unsubscribe at the end of the tick, in one write (what came and went
+        within the tick asks nothing of Redis)."""
+        if not self._sub_scheduled:
+            self._sub_scheduled = True
+            asyncio.get_running_loop().call_soon(self._resubscribe)
+
+    def _resubscribe(self) -> None:
+        self._sub_scheduled = False
+        if self._sub is not None:
+            self._ask(self._wanted - self._asked, self._asked - self._wanted - {process_channel(self.pid)})
+
+    def _ask(self, add: set[str], gone: set[str]) -> None:
+        link = self._sub
+        if link is None or not (add or gone):
+            return
+        out = []
+        if add:
+            out.append(_command(b"SUBSCRIBE", *add))
+        if gone:
+            out.append(_command(b"UNSUBSCRIBE", *gone))
+        if link.write(b"".join(out)):
+            self._asked = (self._asked | add) - gone
+            for channel in add | gone:
+                self._unconfirmed[channel] = self._unconfirmed.get(channel, 0) + 1
+
+    def _on_sub(self, reply: Any) -> None:
+        if not isinstance(reply, list) or not reply:
+            if isinstance(reply, hiredis.ReplyError):
+                log.error("Redis refused the subscribing connection's command: %s", reply)
+            return
+        kind = reply[0]
+        if kind == b"message":
+            self._received(reply[1], reply[2])
+            return
+        if kind not in (b"subscribe", b"unsubscribe"):
+            return
+        channel = reply[1].decode()
+        left = self._unconfirmed.get(channel, 0) - 1
+        if left > 0:  # a later command for the channel is still on its way: it decides
+            self._unconfirmed[channel] = left
+            return
+        self._unconfirmed.pop(channel, None)
+        if kind == b"subscribe":
+            self._subscribed.add(channel)
+            event = self._ready.get(channel)
+            if event is not None:
+                event.set()
+        else:
+            self._subscribed.discard(channel)
 
     def _received(self, channel: bytes, data: bytes) -> None:
         try:
@@ -469,8 +697,6 @@ class RedisHub:
         the process; nothing is guessed from the body."""
         log.error("%s", reason)
         if header.kind == "q":
-            task = asyncio.create_task(self._reply(header.frm, header.rid, ipc.Refused(code, reason, 500)))
-            self._work.add(task)
-            task.add_done_callback(self._work.discard)
+            self._reply(header.frm, header.rid, ipc.Refused(code, reason, 500))
         elif header.kind == "r":
             self._replied(header.rid, ProtocolError(code, reason, 500))
