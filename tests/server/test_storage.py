@@ -182,7 +182,7 @@ def test_the_hot_writes_survive_a_dropped_connection(pg_url: str, run_async: Cal
     async def play() -> None:
         await store.call(store.add_move, "t1", 0, 0, "draw")
         assert isinstance(store._writes, PgWrites)
-        pids = [c.info.backend_pid for c in store._writes._free]
+        pids = store._writes.backend_pids()
         with store.engine.begin() as conn:
             dropped = conn.execute(text("SELECT count(pg_terminate_backend(pid)) FROM unnest(:p) AS pid"), {"p": pids})
             assert dropped.scalar() == len(pids) == 1

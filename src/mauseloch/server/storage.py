@@ -7,9 +7,11 @@ table is restored by replaying its stored moves. Seat tokens are stored only as 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import datetime as dt
 import functools
+import re
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -450,41 +452,194 @@ class SqliteWrites:
             self._db.close()
 
 
-class PgWrites:
-    """The hot writes on PostgreSQL, sent from the event loop through psycopg's own async
-    connections (autocommit; the SQL compiled once from :data:`HOT`, and psycopg prepares each
-    on the server after a few runs).
+def _pg_sql(sql: str) -> tuple[bytes, list[str]]:
+    """A compiled statement of :data:`HOT` in libpq's numbered placeholders (``$1``), and the
+    names of its values in their order (a name used twice is one value)."""
+    names: list[str] = []
 
-    Every write sent while :data:`WRITE_CONNECTIONS` batches are committing waits for the next
-    batch; a batch is one transaction sent in pipeline mode (BEGIN, its statements, COMMIT: one
-    round trip). Measured: 110 µs of CPU a write one statement at a time against 24
-    pipelined. A version stored first inserts nothing and fails only its own write; any other
-    error fails the batch's writes one by one (each sent again alone). A connection the server
-    dropped (a restart, an idle timeout) is opened again once. Errors are SQLAlchemy's
-    (``IntegrityError`` for a version stored first), as from every other call.
+    def number(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in names:
+            names.append(name)
+        return f"${names.index(name) + 1}"
+
+    return re.sub(r"%\((\w+)\)s", number, sql).replace("%%", "%").encode(), names
+
+
+def _pg_text(value: Any) -> bytes | None:
+    """A bound value in PostgreSQL's text format (the statement's casts give it its type)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return b"t" if value else b"f"
+    if isinstance(value, str):
+        return value.encode()
+    if isinstance(value, dt.datetime):
+        return value.isoformat().encode()
+    if isinstance(value, int | float):
+        return str(value).encode()
+    return _json.encode(value)
+
+
+class _Segment:
+    """Statements sent as one transaction (committed at their sync) and what their results are
+    read into, in the order PostgreSQL answers."""
+
+    __slots__ = ("current", "done", "left", "results")
+
+    def __init__(self, statements: int, done: Callable[[list[Any] | Exception], None]) -> None:
+        self.left = statements  # statements whose results are still to come
+        self.current: Any = None  # the first result of the statement being read
+        self.results: list[Any] = []
+        self.done = done
+
+
+class PgLink:
+    """One held PostgreSQL connection in pipeline mode, read by the event loop's reader callback
+    (no task, no await): a segment is sent as its statements and a sync, so that it is one
+    transaction, committed at the sync, and several segments may be under way at once."""
+
+    def __init__(
+        self, pq: Any, pgconn: Any, loop: asyncio.AbstractEventLoop, on_lost: Callable[[PgLink], None]
+    ) -> None:
+        self._pq = pq
+        self.pg = pgconn
+        self.loop = loop
+        self._on_lost = on_lost
+        self._segments: collections.deque[_Segment] = collections.deque()
+        self._writing = False
+        self.closed = False
+        pgconn.nonblocking = 1
+        pgconn.enter_pipeline_mode()
+        self.fd = pgconn.socket
+        loop.add_reader(self.fd, self._readable)
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._segments)
+
+    def send(
+        self, statements: list[tuple[bytes, list[bytes | None]]], done: Callable[[list[Any] | Exception], None]
+    ) -> None:
+        """Send ``statements`` as one transaction; ``done`` gets their results (one each, the
+        first of its statement) once they are committed, or the exception that ended the
+        connection."""
+        segment = _Segment(len(statements), done)
+        self._segments.append(segment)
+        try:
+            for sql, params in statements:
+                self.pg.send_query_params(sql, params)
+            self.pg.pipeline_sync()
+            self._flush()
+        except Exception as exc:  # the connection broke
+            self._fail(exc)
+
+    def _flush(self) -> None:
+        if self.pg.flush() and not self._writing:  # the socket's buffer is full: the rest when it drains
+            self._writing = True
+            self.loop.add_writer(self.fd, self._writable)
+
+    def _writable(self) -> None:
+        try:
+            if self.pg.flush() == 0:
+                self._writing = False
+                self.loop.remove_writer(self.fd)
+        except Exception as exc:
+            self._fail(exc)
+
+    def _readable(self) -> None:
+        pg = self.pg
+        try:
+            pg.consume_input()
+            while self._segments and not pg.is_busy():
+                result = pg.get_result()
+                segment = self._segments[0]
+                if segment.left:  # a statement's results, ended by None
+                    if result is None:
+                        segment.results.append(segment.current)
+                        segment.current = None
+                        segment.left -= 1
+                    elif segment.current is None:
+                        segment.current = result
+                    continue
+                if result is None:  # nothing more to read now
+                    break
+                self._segments.popleft()  # its sync: committed
+                segment.done(segment.results)
+            if pg.status != self._pq.ConnStatus.OK:
+                raise ConnectionError("the connection to PostgreSQL was closed")
+        except Exception as exc:  # the server restarted or dropped the connection
+            self._fail(exc)
+
+    def _fail(self, exc: Exception) -> None:
+        if self.closed:
+            return
+        self.close()
+        segments, self._segments = list(self._segments), collections.deque()
+        self._on_lost(self)
+        for segment in segments:
+            segment.done(exc)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.loop.remove_reader(self.fd)
+            if self._writing:
+                self.loop.remove_writer(self.fd)
+        with contextlib.suppress(Exception):
+            self.pg.finish()
+
+
+Pending = tuple[Plan, asyncio.Future[None], int]  # a write, its sender's future, the tries it had
+Shape = tuple[str, list[int], dict[str, Any]]  # a statement sent: its kind, the writes it holds, its values
+
+
+class PgWrites:
+    """The hot writes on PostgreSQL, sent from the event loop on connections of their own held
+    in pipeline mode and read by the loop's reader callbacks (:class:`PgLink`): no task, no
+    await, no driver layers between a write and libpq (psycopg's async connection cost 110 µs
+    of CPU a write one statement at a time, 24 µs pipelined; the task per batch and psycopg's
+    waits were most of a PostgreSQL move's storage CPU, profiled). The SQL is compiled once
+    from :data:`HOT`, its values sent as text.
+
+    Every write sent while each of :data:`WRITE_CONNECTIONS` connections has a batch committing
+    waits for the next batch; a batch is one transaction (its statements and a sync: one round
+    trip), the moves first (a multi-row INSERT, told when committed) and the rest behind them on
+    the same connection. A version stored first inserts nothing and fails only its own write;
+    any other error fails the batch's writes one by one (each sent again alone). A connection
+    the server dropped (a restart, an idle timeout) is opened again and its writes sent once
+    more. Errors are SQLAlchemy's (``IntegrityError`` for a version stored first), as from
+    every other call.
 
     Why not worker threads: with eight of them a process at 2,000 seats waited on the GIL's
     hand-overs, not on the database (bench/server.py)."""
 
     def __init__(self, engine: Engine) -> None:
         import psycopg  # the PostgreSQL driver, installed with the package
+        import psycopg.conninfo
+        import psycopg.errors
 
         self._psycopg = psycopg
         self._engine = engine
-        self._conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        self._sql = compile_hot(engine.dialect)
+        conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         # a name the URL gives the connections is kept (bench/server.py finds its backends by it)
-        self._options = {k: v for k, v in _DRIVER_OPTIONS.items() if k not in engine.url.query}
-        # the INSERT of a move, taken apart for one of many rows: its head, columns and a row's place
+        options = {k: v for k, v in _DRIVER_OPTIONS.items() if k not in engine.url.query and k != "autocommit"}
+        self._conninfo = psycopg.conninfo.make_conninfo(conninfo, **options).encode()
+        self._sql = compile_hot(engine.dialect)
+        self._pg = {name: _pg_sql(sql) for name, (sql, _) in self._sql.items()}
+        # the INSERT of a move, taken apart for one of many rows: its head and columns
         head = self._sql["move"][0].split(" VALUES ")[0]
-        columns = [c.strip().strip('"') for c in head[head.index("(") + 1 : head.rindex(")")].split(",")]
-        self._many = (head, columns, "(" + ", ".join(["%s"] * len(columns)) + ")")
+        self._columns = [c.strip().strip('"') for c in head[head.index("(") + 1 : head.rindex(")")].split(",")]
+        self._head = head
+        self._many: dict[int, bytes] = {}  # rows -> the multi-row INSERT
         self.loop: asyncio.AbstractEventLoop | None = None  # the loop the connections belong to
-        self._free: list[Any] = []  # idle connections
-        self._pending: list[tuple[Plan, asyncio.Future[None]]] = []
+        self._links: list[PgLink] = []
+        self._connecting = 0
+        self._pending: list[Pending] = []
         self._scheduled = False
-        self._committing = 0  # batches on their way
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._closing = False
 
     def usable(self) -> bool:
         """Whether this loop may use the connections (the first loop to write owns them)."""
@@ -496,134 +651,161 @@ class PgWrites:
     def later(self, plan: Plan) -> asyncio.Future[None]:
         loop = asyncio.get_running_loop()
         fut = loop.create_future()
-        self._pending.append((plan, fut))
+        self._pending.append((plan, fut, 0))
+        self._schedule()
+        return fut
+
+    def _schedule(self) -> None:
         if not self._scheduled:
             self._scheduled = True
-            loop.call_soon(self._start)
-        return fut
+            asyncio.get_running_loop().call_soon(self._start)
 
     def _start(self) -> None:
         self._scheduled = False
-        if not self._pending or self._committing >= WRITE_CONNECTIONS:
-            return  # a batch that finishes starts the next
-        batch, self._pending = self._pending, []
-        self._committing += 1
-        task = asyncio.get_running_loop().create_task(self._send(batch))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        while self._pending:
+            link = next((lk for lk in self._links if not lk.busy), None)
+            if link is None:
+                if len(self._links) + self._connecting < WRITE_CONNECTIONS:
+                    self._connect()
+                return  # a batch that finishes, or a connection opened, starts the next
+            batch, self._pending = self._pending, []
+            self._send(link, batch)
 
-    async def _send(self, batch: list[tuple[Plan, asyncio.Future[None]]]) -> None:
-        # the moves first, their senders told as soon as they are committed; the rest (a table
-        # created, a seat taken, a status) after them, so that a move never waits for a second
-        # commit
-        moves = [(plan, fut) for plan, fut in batch if len(plan) == 1 and plan[0][0] == "move"]
-        parts = [moves, [(plan, fut) for plan, fut in batch if not (len(plan) == 1 and plan[0][0] == "move")]]
-        try:
-            for part in parts if moves and len(moves) < len(batch) else [batch]:
-                await self._send_part(part)
-        finally:
-            self._committing -= 1
-            if self._pending and not self._scheduled:
-                self._start()
+    def _connect(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._connecting += 1
+        opening = loop.run_in_executor(None, self._psycopg.pq.PGconn.connect, self._conninfo)
+        opening.add_done_callback(self._connected)
 
-    async def _send_part(self, batch: list[tuple[Plan, asyncio.Future[None]]]) -> None:
-        outcomes: list[BaseException | None]
-        try:
-            outcomes = await self._commit([plan for plan, _ in batch])
-        except Exception as exc:  # the database out of reach: every write of the batch fails
-            outcomes = [self._error(exc)] * len(batch)
-        except asyncio.CancelledError:  # the loop is closing
-            outcomes = [self._error(ConnectionError("the server stopped before the commit"))] * len(batch)
-        _settle([(fut, exc) for (_, fut), exc in zip(batch, outcomes, strict=True)])
+    def _connected(self, opening: asyncio.Future[Any]) -> None:
+        self._connecting -= 1
+        pq = self._psycopg.pq
+        exc = opening.exception() if not opening.cancelled() else ConnectionError("cancelled")
+        pgconn = None if exc is not None else opening.result()
+        if pgconn is not None and pgconn.status != pq.ConnStatus.OK:
+            exc = self._psycopg.OperationalError(pgconn.get_error_message())
+            pgconn.finish()
+        if exc is not None:
+            if not self._links and not self._connecting:  # the database out of reach: these writes fail
+                pending, self._pending = self._pending, []
+                error = self._error(exc if isinstance(exc, Exception) else ConnectionError(str(exc)))
+                _settle([(fut, error) for _, fut, _ in pending])
+            return
+        assert self.loop is not None
+        self._links.append(PgLink(pq, pgconn, self.loop, self._lost))
+        self._start()
+
+    def _lost(self, link: PgLink) -> None:
+        if link in self._links:
+            self._links.remove(link)
+
+    def _send(self, link: PgLink, batch: list[Pending]) -> None:
+        """The batch on ``link``: the moves first, their senders told as soon as they are
+        committed; the rest (a table created, a seat taken, a status) behind them in a
+        transaction of its own, so that a move never waits for a second commit."""
+        moves = [w for w in batch if len(w[0]) == 1 and w[0][0][0] == "move"]
+        if moves and len(moves) < len(batch):
+            rest = [w for w in batch if not (len(w[0]) == 1 and w[0][0][0] == "move")]
+            self._segment(link, moves)
+            self._segment(link, rest)
+        else:
+            self._segment(link, batch)
+
+    def _segment(self, link: PgLink, writes: list[Pending]) -> None:
+        """``writes`` as one transaction on ``link``."""
+        statements: list[tuple[bytes, list[bytes | None]]] = []
+        shape: list[Shape] = []  # per statement: its kind, the writes it holds, its values
+        moves = [i for i, (plan, _, _) in enumerate(writes) if len(plan) == 1 and plan[0][0] == "move"]
+        keys = {(writes[i][0][0][1]["table_id"], writes[i][0][0][1]["version"]) for i in moves}
+        many = len(moves) > 1 and len(keys) == len(moves)
+        if many:  # one statement and one commit however many (a table's moves come one at a time)
+            statements.append(self._insert_moves([writes[i][0][0][1] for i in moves]))
+            shape.append(("many", moves, {}))
+        moved = set(moves) if many else set()
+        for i, (plan, _, _) in enumerate(writes):
+            if i in moved:
+                continue
+            for name, params in plan:
+                statements.append(self._statement(name, params))
+                shape.append((name, [i], params))
+        link.send(statements, functools.partial(self._segment_done, link, writes, shape))
+
+    def _statement(self, name: str, params: dict[str, Any]) -> tuple[bytes, list[bytes | None]]:
+        bound = self._sql[name]
+        sql, names = self._pg[name]
+        values = _bind(bound, params)
+        return sql, [_pg_text(values[n]) for n in names]
+
+    def _insert_moves(self, rows: list[dict[str, Any]]) -> tuple[bytes, list[bytes | None]]:
+        """``rows`` (add_move's values) in one statement that names the keys it stored (a
+        version stored first is skipped)."""
+        move = self._sql["move"]
+        values: list[bytes | None] = []
+        for params in rows:
+            bound = _bind(move, params)
+            values += [_pg_text(bound[c]) for c in self._columns]
+        sql = self._many.get(len(rows))
+        if sql is None:
+            width = len(self._columns)
+            places = ", ".join(
+                "(" + ", ".join(f"${r * width + c + 1}" for c in range(width)) + ")" for r in range(len(rows))
+            )
+            sql = self._many[len(rows)] = (
+                f"{self._head} VALUES {places} ON CONFLICT DO NOTHING RETURNING table_id, version".encode()
+            )
+        return sql, values
+
+    def _segment_done(
+        self, link: PgLink, writes: list[Pending], shape: list[Shape], results: list[Any] | Exception
+    ) -> None:
+        pq = self._psycopg.pq
+        if isinstance(results, Exception):  # the connection broke: each write once more on another
+            again = [(plan, fut, tries + 1) for plan, fut, tries in writes if tries == 0]
+            _settle([(fut, self._error(results)) for _, fut, tries in writes if tries > 0])
+            if again:
+                self._pending[:0] = again
+            self._schedule_here()
+            return
+        failed = next((r for r in results if r is not None and r.status == pq.ExecStatus.FATAL_ERROR), None)
+        if failed is not None:
+            if len(writes) == 1:
+                _settle([(writes[0][1], self._error(self._result_error(failed)))])
+            else:  # each write alone, so that only the one at fault fails
+                for write in writes:
+                    self._segment(link, [write])
+            self._schedule_here()
+            return
+        outcomes: list[BaseException | None] = [None] * len(writes)
+        for (name, held, params), result in zip(shape, results, strict=True):
+            if name == "many":
+                stored = {(result.get_value(r, 0).decode(), int(result.get_value(r, 1))) for r in range(result.ntuples)}
+                for i in held:
+                    move = writes[i][0][0][1]
+                    if (move["table_id"], move["version"]) not in stored:
+                        outcomes[i] = _stored_first(self._sql["move"][0], move)
+                continue
+            i = held[0]
+            if outcomes[i] is None and not result.command_tuples:  # the first statement that stopped its plan
+                outcomes[i] = _stopped(name, self._sql[name][0], params)
+        _settle([(fut, exc) for (_, fut, _), exc in zip(writes, outcomes, strict=True)])
+        self._schedule_here()
+
+    def _schedule_here(self) -> None:
+        if self._pending and not self._scheduled and self.loop is not None:
+            self._scheduled = True
+            self.loop.call_soon(self._start)
+
+    def _result_error(self, result: Any) -> Exception:
+        return self._psycopg.errors.error_from_result(result, encoding="utf-8")
 
     def _error(self, exc: Exception) -> Exception:
         if isinstance(exc, self._psycopg.Error):
             return DBAPIError.instance("", None, exc, self._psycopg.Error)
         return DBAPIError("", None, exc)
 
-    async def _commit(self, plans: list[Plan]) -> list[BaseException | None]:
-        """The batch in one transaction; where that fails, each write alone on the same
-        connection, so that only the one at fault fails."""
-        conn = self._free.pop() if self._free else None
-        try:
-            for _ in range(2):  # a dropped connection gets one more try on a new one
-                if conn is None or conn.closed:
-                    conn = await self._connect()
-                try:
-                    return await self._pipeline(conn, plans)
-                except self._psycopg.Error as exc:
-                    failed: Exception = exc
-                    if not conn.broken:
-                        break
-                    await conn.close()  # the server restarted or dropped it: once more on a new one
-            if len(plans) == 1:
-                return [self._error(failed)]
-            outcomes: list[BaseException | None] = []
-            for plan in plans:
-                if conn is None or conn.closed:
-                    conn = await self._connect()
-                try:
-                    outcomes += await self._pipeline(conn, [plan])
-                except self._psycopg.Error as exc:
-                    outcomes.append(self._error(exc))
-            return outcomes
-        finally:
-            if conn is not None and not conn.closed:
-                self._free.append(conn)
-
-    async def _pipeline(self, conn: Any, plans: list[Plan]) -> list[BaseException | None]:
-        moves = [i for i, plan in enumerate(plans) if len(plan) == 1 and plan[0][0] == "move"]
-        keys = {(plans[i][0][1]["table_id"], plans[i][0][1]["version"]) for i in moves}
-        if len(moves) > 1 and len(keys) == len(moves):
-            # the batch's moves in one multi-row INSERT (a table's writes come one at a time,
-            # TableSession's queue, so they are of different tables): one statement and one
-            # commit however many; the rest of the batch after it
-            outcomes: list[BaseException | None] = [None] * len(plans)
-            stored = await self._insert_moves(conn, [plans[i][0][1] for i in moves])
-            for i in moves:
-                params = plans[i][0][1]
-                if (params["table_id"], params["version"]) not in stored:
-                    outcomes[i] = _stored_first(self._sql["move"][0], params)
-            rest = [i for i in range(len(plans)) if i not in set(moves)]
-            if rest:
-                for i, outcome in zip(rest, await self._pipeline(conn, [plans[i] for i in rest]), strict=True):
-                    outcomes[i] = outcome
-            return outcomes
-        if len(plans) == 1 and len(plans[0]) == 1:  # one statement: autocommitted, one round trip
-            ((name, params),) = plans[0]
-            bound = self._sql[name]
-            cur = await conn.execute(bound[0], _bind(bound, params))
-            return [_stopped(name, bound[0], params) if cur.rowcount == 0 else None]
-        runs: list[list[tuple[str, Any, dict[str, Any]]]] = []
-        async with conn.pipeline(), conn.transaction():
-            for plan in plans:
-                run = []
-                for name, params in plan:
-                    bound = self._sql[name]
-                    cur = conn.cursor()
-                    await cur.execute(bound[0], _bind(bound, params))
-                    run.append((name, cur, params))
-                runs.append(run)
-        return [
-            next((e for n, c, p in run if not c.rowcount and (e := _stopped(n, self._sql[n][0], p)) is not None), None)
-            for run in runs
-        ]
-
-    async def _insert_moves(self, conn: Any, rows: list[dict[str, Any]]) -> set[tuple[str, int]]:
-        """Store ``rows`` (add_move's values) in one statement; the keys of those stored (a
-        version stored first is skipped)."""
-        move = self._sql["move"]
-        head, columns, row = self._many
-        values: list[Any] = []
-        for params in rows:
-            bound = _bind(move, params)
-            values += [bound[c] for c in columns]
-        many = f"{head} VALUES {', '.join([row] * len(rows))} ON CONFLICT DO NOTHING RETURNING table_id, version"
-        cur = await conn.execute(many, values)
-        return {(t, v) for t, v in await cur.fetchall()}
-
-    async def _connect(self) -> Any:
-        return await self._psycopg.AsyncConnection.connect(self._conninfo, **self._options)
+    def backend_pids(self) -> list[int]:
+        """The server processes of the connections held now (tests drop them)."""
+        return [link.pg.backend_pid for link in self._links]
 
     def now(self, plan: Plan) -> None:
         """``plan`` committed at once through SQLAlchemy's connections (a tool, a test)."""
@@ -638,13 +820,13 @@ class PgWrites:
         """Nothing to do: a table's calls are ordered by its session (TableSession.write)."""
 
     async def aclose(self) -> None:
-        while self._pending or self._tasks:  # the last batches first
+        while self._pending or self._connecting or any(link.busy for link in self._links):  # the last batches first
             if self._pending and not self._scheduled:
                 self._start()
             await asyncio.sleep(0.01)
-        free, self._free = self._free, []
-        for conn in free:
-            await conn.close()
+        links, self._links = self._links, []
+        for link in links:
+            link.close()
 
     def close(self) -> None:
         """The loop's connections are closed by :meth:`aclose` on that loop."""
