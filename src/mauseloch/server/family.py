@@ -73,11 +73,11 @@ def booked(row: Any) -> list[list[int]]:
 
 def match_state(row: Any) -> JSONObject | None:
     """What the page shows of a match: which deal, the standings by name, whether it is over."""
+    info = row.match
+    if info is None:  # a single game: asked at every move, so before the import below
+        return None
     from mauseloch.core.match import ends_after, player_in_deal, seat_in_deal, standings_of
 
-    info = row.match
-    if info is None:
-        return None
     n, deal = row.players, info["deal"]
     scores = booked(row)
     names = [row.seats[seat_in_deal(p, deal, n)].name for p in range(n)]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import msgspec
+
 from mauseloch.core.engine import (
     Clock,
     Game,
@@ -173,7 +175,7 @@ class MauMau(Game):
         "_players", "_seed", "_options", "_deck", "to_move", "is_over", "_log", "_moves",
         "hands", "draw_pile", "discard", "top", "wish", "penalty",
         "direction", "drawn", "fit", "reason", "winner", "_legal", "_reshuffle_rng",
-        "_ace_skips", "_then_play", "_no_jack_on_jack", "_no_win_with_jack", "_move_limit",
+        "_ace_skips", "_then_play", "_no_jack_on_jack", "_no_win_with_jack", "_move_limit", "_shared_view",
     )  # fmt: skip
 
     @classmethod
@@ -464,6 +466,7 @@ class MauMau(Game):
         new._ace_skips, new._then_play = self._ace_skips, self._then_play
         new._no_jack_on_jack, new._no_win_with_jack = self._no_jack_on_jack, self._no_win_with_jack
         new._move_limit = self._move_limit
+        new._shared_view = None  # built anew by the clone's first view
         return new
 
     def parse_move(self, text: Any, seat: int | None = None) -> str:
@@ -648,10 +651,31 @@ class MauMau(Game):
         return MauMauResult(reason=cast(Reason, self.reason), ranks=ranks, cards=cards, points=points)
 
     def typed_view(self, seat: int | None) -> MauMauView:
-        head = self._view_head(seat)
-        seat = head["seat"]  # checked
+        seat = self._check_seat_arg(seat)
+        public = self._public_view()
+        if seat is None:
+            return msgspec.structs.replace(public)
+        return msgspec.structs.replace(
+            public,
+            seat=seat,
+            hand=_bits_to_cards(self.hands[seat]),
+            drawn=CARD_STR[self.drawn] if self.drawn >= 0 and seat == self.to_move else None,
+            legal_moves=self.legal_moves(seat),
+            recent=self._recent_moves(seat),
+        )
+
+    def _public_view(self) -> MauMauView:
+        """A spectator's view of this position, which every seat's view extends: built once a
+        position (a server sends one to every seat after each move). Every change of a game is a
+        move, so the number of moves played names the position; a game made otherwise (a clone, a
+        sample of ``from_view``) has none yet. Its lists are shared by the views made from it, as
+        ``legal_moves`` shares the game's own: read them, never change them."""
+        cached: tuple[int, MauMauView] | None = getattr(self, "_shared_view", None)
+        played = len(self._moves)
+        if cached is not None and cached[0] == played:
+            return cached[1]
         view = MauMauView(
-            **head,
+            **self._view_head(None),
             top=CARD_STR[self.top],
             wish=WISHES[self.wish] if self.wish >= 0 else None,
             penalty=self.penalty,
@@ -661,17 +685,13 @@ class MauMau(Game):
             discard=[CARD_STR[c] for c in self.discard],  # bottom first: everyone saw them laid
             deciding_drawn=self.drawn >= 0 and not self.is_over,  # MM-7: the player to move drew a card that fits
             hand_counts=[h.bit_count() for h in self.hands],
-            moves_played=len(self._moves),
+            moves_played=played,
             is_over=self.is_over,
         )
-        if seat is not None:
-            view.hand = _bits_to_cards(self.hands[seat])
-            view.drawn = CARD_STR[self.drawn] if self.drawn >= 0 and seat == self.to_move else None
-            view.legal_moves = self.legal_moves(seat)
-            view.recent = self._recent_moves(seat)
         if self.is_over:
             view.result = self.typed_result()
             view.hands = [_bits_to_cards(h) for h in self.hands]
+        self._shared_view = (played, view)
         return view
 
 

@@ -43,7 +43,8 @@ def refusals(game: Game, seat: int | None) -> dict[str, Refusal]:
     is no legal move now is refused, card -> the engine's refusal key and placeholders
     (:meth:`Game.refused_cards`), so the page says why at once when the card is tapped, in its own
     language, without computing any rule. Empty for every other seat and in a reaction game."""
-    if seat is None or game.is_over or game_info(game.name).dynamics == "reactions":
+    # the cheap checks first: this is asked for every seat after every move
+    if seat is None or game.is_over or seat != game.to_move or game_info(game.name).dynamics == "reactions":
         return {}
     return {
         card: {"reason": reason, "params": _worded(params)}
