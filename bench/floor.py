@@ -499,6 +499,99 @@ def sqlite_floor(moves: int = 4000) -> dict[str, float]:
     return {"commit_us": alone * 1e6 / moves, "group16_us_per_move": grouped * 1e6 / moves}
 
 
+class _Transport:
+    """What DirectWebSocket uses of a transport, writing nowhere; counts the pauses of reading."""
+
+    def __init__(self) -> None:
+        self.pauses = 0
+
+    def write(self, data: bytes) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def is_closing(self) -> bool:
+        return False
+
+    def pause_reading(self) -> None:
+        self.pauses += 1
+
+    def resume_reading(self) -> None:
+        pass
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return default
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+
+async def _read_session(fast: bool, request: bytes, data: bytes, messages: int) -> tuple[float, int, int]:
+    """``messages`` times ``data`` read by a DirectWebSocket and taken by its endpoint: the CPU
+    seconds, the pauses of reading, the messages taken."""
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    from mauseloch.server.listen import DirectWebSocket
+
+    taken = 0
+
+    async def endpoint(scope: Any, receive: Any, send: Any) -> None:
+        nonlocal taken
+        await receive()
+        await send({"type": "websocket.accept"})
+        while (await receive())["type"] == "websocket.receive":
+            taken += 1
+
+    config = Config(
+        app=endpoint, ws_max_size=1 << 16, ws_per_message_deflate=False, lifespan="off", log_level="warning"
+    )
+    config.load()
+    state = ServerState()
+    proto = DirectWebSocket(config=config, server_state=state, app_state={})
+    proto.fast_read = fast
+    transport = _Transport()
+    proto.connection_made(transport)  # type: ignore[arg-type]
+    proto.data_received(request)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    t0 = time.thread_time()
+    for _ in range(messages):
+        proto.data_received(data)
+        await asyncio.sleep(0)  # the endpoint takes it
+    spent = time.thread_time() - t0
+    proto.connection_lost(None)
+    await asyncio.gather(*state.tasks)
+    return spent, transport.pauses, taken
+
+
+def read_floor(messages: int = 20000) -> dict[str, float]:
+    """CPU µs the server's read path costs a client's move frame, from ``data_received`` to the
+    endpoint's ``receive`` (uvicorn's ASGI receive, the same for both): through websockets'
+    parser (``DirectWebSocket.fast_read = False``), and read by DirectWebSocket itself. The
+    transport is a stand-in: uvloop's pause and resume of reading, which uvicorn does for each
+    message, are counted, not timed."""
+    import uvloop
+
+    move = msgspec.json.encode({"type": "move", "move": "7H", "version": 12})
+    key = b"\x9a\x17\x3c\x55"  # a browser's frame: masked with a random key
+    masked = bytes(b ^ key[i % 4] for i, b in enumerate(move))
+    data = bytes((0x81, 0x80 | len(move))) + key + masked
+    request = (
+        b"GET /ws/t HTTP/1.1\r\nHost: floor\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    result: dict[str, float] = {"frame_bytes": len(data)}
+    for fast in (False, True):
+        spent, pauses, taken = uvloop.run(_read_session(fast, request, data, messages))
+        assert taken == messages
+        name = "own" if fast else "parser"
+        result[f"{name}_us"] = spent * 1e6 / messages
+        result[f"{name}_pauses_per_message"] = pauses / messages
+    return result
+
+
 # -- the run -------------------------------------------------------------------------------------
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -545,6 +638,7 @@ def main() -> None:
     result["floor_client_cpu_us_per_move"] = floor["client_cpu_us_per_move"]
     result["write_floor"] = [write_floor(n, args.rounds) for n in args.sockets]
     result["sqlite_floor"] = sqlite_floor()
+    result["read_floor"] = read_floor()
     with contextlib.suppress(OSError):
         result["load_average"] = os.getloadavg()
 
@@ -572,6 +666,12 @@ def main() -> None:
     print(
         f"SQLite INSERT + COMMIT: {sq['commit_us']:.1f} µs a move alone,"
         f" {sq['group16_us_per_move']:.1f} in a group of 16"
+    )
+    rd = result["read_floor"]
+    print(
+        f"a move's {rd['frame_bytes']:.0f} B frame read to the endpoint: {rd['parser_us']:.1f} µs through websockets'"
+        f" parser ({rd['parser_pauses_per_message']:.0f} pause of reading a message), {rd['own_us']:.1f} µs read by"
+        f" DirectWebSocket ({rd['own_pauses_per_message']:.0f})"
     )
     if args.json:
         print(json.dumps(result, default=lambda x: statistics.fmean(x) if isinstance(x, list) else str(x)))

@@ -26,7 +26,8 @@ figures too) as a share of a core and in microseconds a move (``server_cpu_us_pe
 process in ``server_cpu_us_per_move_by_process``, ``client_cpu_us_per_move``), and with
 PostgreSQL and Redis their cost per move: rows written and Redis commands per move, and their
 CPU milliseconds per move. ``--against REV`` runs each configuration first with the server of
-git revision REV and prints the ratios (a before and an after on the same machine's state).
+git revision REV and prints the ratios (a before and an after on the same machine's state);
+``--after REV2`` takes the after side from revision REV2 instead of the work tree.
 ``--json`` prints every run as one JSON line last.
 
 The clients speak WebSocket through :class:`LeanSocket`, a few dozen lines on asyncio's protocol
@@ -337,6 +338,103 @@ async def lean_connect(base: str, path: str, timeout: float = 60.0) -> AsyncIter
         sock.close()
 
 
+class _HTTPConnection(asyncio.Protocol):
+    """One keep-alive HTTP/1.1 connection of :class:`LeanHTTP`: a request at a time."""
+
+    def __init__(self) -> None:
+        self.transport: Any = None
+        self.buf = bytearray()
+        self.answer: asyncio.Future[tuple[int, bytes, bool]] | None = None
+        self.closed = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if self.answer is not None and not self.answer.done():
+            self.answer.set_exception(Closed("the server closed the connection"))
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buf
+        buf += data
+        end = buf.find(b"\r\n\r\n")
+        if end < 0 or self.answer is None or self.answer.done():
+            return
+        head = bytes(buf[:end]).lower()
+        size = 0
+        for line in head.split(b"\r\n"):
+            if line.startswith(b"content-length:"):
+                size = int(line[15:])
+        if len(buf) < end + 4 + size:
+            return
+        body = bytes(buf[end + 4 : end + 4 + size])
+        del buf[: end + 4 + size]
+        self.answer.set_result((int(head[9:12]), body, b"connection: close" not in head))
+
+    async def request(self, data: bytes) -> tuple[int, bytes, bool]:
+        self.answer = asyncio.get_running_loop().create_future()
+        self.transport.write(data)
+        return await self.answer
+
+
+class LeanHTTP:
+    """The benchmark's HTTP client: JSON posted, JSON answered, keep-alive connections to one
+    server, on asyncio's protocol API. httpx cost half of the clients' CPU with 1,000 seats
+    (py-spy: its connection pool's bookkeeping on every request, and a failed ``import sniffio``
+    each time httpcore asks which async library runs), for four requests a game."""
+
+    EXPIRY = 1.0  # seconds an idle connection is used again: well within uvicorn's keep-alive of 5 s
+
+    def __init__(self, base: str) -> None:
+        host, _, port = base.rpartition(":")
+        self._addr = (host, int(port))
+        self._host = base.encode()
+        self._idle: list[tuple[float, _HTTPConnection]] = []
+
+    async def post(self, path: str, payload: Any) -> Any:
+        """``payload`` posted to ``path``: the answer's JSON, whatever its status."""
+        body = encode(payload)
+        data = b"POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (
+            path.encode(),
+            self._host,
+            len(body),
+            body,
+        )
+        async with asyncio.timeout(60):
+            while True:
+                conn = self._take()
+                fresh = conn is None
+                if conn is None:
+                    loop = asyncio.get_running_loop()
+                    _, conn = await loop.create_connection(_HTTPConnection, *self._addr)
+                try:
+                    _, answer, keep = await conn.request(data)
+                except Closed:
+                    if fresh:
+                        raise
+                    continue  # an idle connection the server closed meanwhile: again on a new one
+                if keep:
+                    self._idle.append((time.monotonic(), conn))
+                else:
+                    conn.transport.close()
+                return decode(answer)
+
+    def _take(self) -> _HTTPConnection | None:
+        now = time.monotonic()
+        while self._idle:
+            since, conn = self._idle.pop()
+            if not conn.closed and now - since < self.EXPIRY:
+                return conn
+            conn.transport.close()
+        return None
+
+    async def aclose(self) -> None:
+        for _, conn in self._idle:
+            conn.transport.close()
+        self._idle.clear()
+
+
 # -- the clients ------------------------------------------------------------------------------
 async def play_seat(run: Run, table: str, seat: int, token: str, index: int) -> None:
     """One seat until its game ends: reconnects (to the next process alive) when its socket drops."""
@@ -372,6 +470,28 @@ async def seat_moves(run: Run, ws: Any, table: str, seat: int, token: str, sent:
         closed.cancel()
 
 
+class SeatView(msgspec.Struct):
+    """What a client reads of a seat's view: the rest of it is skipped unbuilt."""
+
+    is_over: bool = False
+    legal_moves: list[str] = []
+
+
+class ServerFrame(msgspec.Struct):
+    """What a client reads of the server's messages (docs/protocol.md): a typed decoder skips
+    every other field (the view's cards, the table, the live state) without building dicts for
+    them, at a fraction of decoding the whole message."""
+
+    type: str
+    version: int = -1
+    code: str = ""
+    by: Any = None
+    view: SeatView | None = None
+
+
+read_frame = msgspec.json.Decoder(ServerFrame).decode
+
+
 async def _seat_moves(
     run: Run, ws: Any, table: str, seat: int, token: str, sent: dict[int, list[str]], closed: asyncio.Future[None]
 ) -> None:
@@ -382,16 +502,17 @@ async def _seat_moves(
     sent_version = -1
     sent_move = ""
     async for raw in ws:
-        msg: dict[str, Any] = decode(raw)
-        kind = msg["type"]
+        msg = read_frame(raw)
+        kind = msg.type
         stats.frames[kind] += 1
         stats.frame_bytes[kind] += len(raw)
         if kind == "error":
-            stats.errors[msg["code"]] += 1
+            stats.errors[msg.code] += 1
             sent_at = None
             await ws.send(b'{"type": "resync"}')
             continue
-        if kind not in ("snapshot", "update"):
+        view = msg.view
+        if view is None or kind not in ("snapshot", "update"):
             continue
         now = time.time()
         if kind == "update" and run.kill_at is not None:
@@ -400,23 +521,22 @@ async def _seat_moves(
                 around[0] = now
             elif around[1] == 0.0:
                 around[1] = now
-        if sent_at is not None and msg["version"] > sent_version:
+        if sent_at is not None and msg.version > sent_version:
             # acknowledged: the next version, not made by a stand-in, so by this seat's own move
-            if kind == "update" and msg["version"] == sent_version + 1 and msg.get("by") is None:
+            if kind == "update" and msg.version == sent_version + 1 and msg.by is None:
                 stats.acked.append((table, sent_version, tuple(sent.pop(sent_version, [sent_move]))))
             if sent_at >= run.measure_from and now <= run.deadline:
                 stats.latencies.append(now - sent_at)
             sent_at = None
-        view = msg["view"]
-        if view["is_over"]:
+        if view.is_over:
             if seat == 0:
-                stats.game_moves.append(msg["version"])
+                stats.game_moves.append(msg.version)
             return
         if run.stopping:
             if sent_at is None:
                 return
             continue
-        legal = view.get("legal_moves")
+        legal = view.legal_moves
         if legal and sent_at is None:
             if run.think:  # a socket that closes meanwhile is noticed at once, as a page hears it
                 await asyncio.wait({closed}, timeout=run.think * (0.5 + run.rng.random()))
@@ -427,7 +547,7 @@ async def _seat_moves(
                 recent.popleft()
             if len(recent) >= MAX_PER_SECOND:
                 await asyncio.sleep(recent[0] + 1.0 - t)
-            sent_version = msg["version"]
+            sent_version = msg.version
             sent_move = run.rng.choice(legal)
             sent.setdefault(sent_version, []).append(sent_move)
             sent_at = time.time()
@@ -435,23 +555,19 @@ async def _seat_moves(
             await ws.send(encode({"type": "move", "move": sent_move, "version": sent_version}))
 
 
-async def run_table(run: Run, clients: list[httpx.AsyncClient], index: int) -> None:
+async def run_table(run: Run, clients: list[LeanHTTP], index: int) -> None:
     # tables open one after another over the first half of the warm-up, as on a site filling up
     await asyncio.sleep(max(0.0, run.measure_from - time.time()) * 0.5 * run.rng.random())
     while not run.stopping:
         try:
             creator = run.bases.index(run.base(index))
             http = clients[creator]
-            created = (
-                await http.post("/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}] * 4, "name": "A"})
-            ).json()
+            created = await http.post("/api/tables", {"game": "mau-mau", "seats": [{"kind": "human"}] * 4, "name": "A"})
             creds = [(0, created["token"])]
             invite = {"invite": created["invite_secret"]}  # a private table: joined through its invite
             for k, name in enumerate(("B", "C", "D")):
                 joiner = clients[run.bases.index(run.base(index + k + 1))]
-                joined = (
-                    await joiner.post(f"/api/tables/{created['table']}/join", json={"name": name, **invite})
-                ).json()
+                joined = await joiner.post(f"/api/tables/{created['table']}/join", {"name": name, **invite})
                 creds.append((joined["seat"], joined["token"]))
             await asyncio.gather(*(play_seat(run, created["table"], s, t, index + s) for s, t in creds))
             run.stats.games += 1
@@ -466,11 +582,7 @@ async def run_table(run: Run, clients: list[httpx.AsyncClient], index: int) -> N
 
 
 async def drive(run: Run, first_table: int, tables: int) -> Stats:
-    # idle connections expire well before uvicorn's 5 s keep-alive ends: no request meets a closing socket
-    limits = httpx.Limits(max_connections=100, keepalive_expiry=1.0)
-    clients = [
-        httpx.AsyncClient(base_url=f"http://{base}", trust_env=False, limits=limits, timeout=60) for base in run.bases
-    ]
+    clients = [LeanHTTP(base) for base in run.bases]
     try:
         tasks = [asyncio.create_task(run_table(run, clients, first_table + i)) for i in range(tables)]
         await asyncio.sleep(max(0.0, run.deadline - time.time()))
@@ -824,6 +936,11 @@ def main() -> None:
         metavar="REV",
         help="also run each configuration with the server of git revision REV, just before, and print the ratios",
     )
+    parser.add_argument(
+        "--after",
+        metavar="REV",
+        help="with --against: the after side is git revision REV, not the work tree (others' edits left out)",
+    )
     parser.add_argument("--json", action="store_true", help="print every run as one JSON line last")
     args = parser.parse_args()
     columns = [  # heading, width, value
@@ -859,8 +976,11 @@ def main() -> None:
     results = []
     print(" ".join(f"{h:>{w}}" for h, w, _ in columns))
     old_tree = tempfile.TemporaryDirectory() if args.against else None
+    new_tree = tempfile.TemporaryDirectory() if args.after else None
     try:
         sources: list[tuple[str, str | None]] = [("tree", None)]
+        if new_tree is not None:
+            sources = [(args.after, checkout(args.after, Path(new_tree.name)))]
         if old_tree is not None:
             sources.insert(0, (args.against, checkout(args.against, Path(old_tree.name))))
         for seats in args.seats:
@@ -902,8 +1022,9 @@ def main() -> None:
                     )
     finally:
         stop_redis(redis_pid)
-        if old_tree is not None:
-            old_tree.cleanup()
+        for tree in (old_tree, new_tree):
+            if tree is not None:
+                tree.cleanup()
     if args.json:
         print(json.dumps({"runs": results}))
 

@@ -73,7 +73,7 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
         ["--seats", "8", "--duration", "2", "--warmup", "1", "--think-ms", "50", "--client-procs", "1",
          "--sockets", "4", "--rounds", "2"],
         {"floor_server_cpu_us_per_move", "server_cpu_us_per_move", "client_cpu_us_per_move", "real", "floor",
-         "traffic", "write_floor", "sqlite_floor"},
+         "traffic", "write_floor", "sqlite_floor", "read_floor"},
     ),
     "botapi.py": (
         ["--bots", "4", "--duration", "2", "--warmup", "1"],
@@ -135,6 +135,7 @@ def test_bench_runs_tiny_and_prints_its_json(script: str) -> None:
         assert set(figures["traffic"]) == {"snapshot_bytes", "update_bytes", "presence_bytes", "moves_per_game"}
         assert {"send_us", "uvloop_write_us", "recv_us"} <= set(figures["write_floor"][0])
         assert set(figures["sqlite_floor"]) == {"commit_us", "group16_us_per_move"}
+        assert {"parser_us", "own_us"} <= set(figures["read_floor"])
     elif script == "chaos.py":
         assert figures["finished"] == figures["games"] == 4 and figures["lost_moves"] == 0
     elif script == "failover_one_address.py":
