@@ -66,6 +66,7 @@ class DistillConfig:
     lr: float = 3e-4
     batch_size: int = 512
     epochs: int = 30
+    raw_weight: float = 1.0  # the values' own error beside their error about the position's mean
     init: str = ""  # start from these weights (relative to the config file); "": random
     eval_deals_2: int = 1000
     eval_deals_4: int = 500
@@ -257,10 +258,20 @@ def fit(config: DistillConfig, run_dir: Path, on_progress: Callable[[JSONObject]
     tx = optax.adam(optax.cosine_decay_schedule(config.lr, steps))
     opt_state = tx.init(params)
 
+    raw = config.raw_weight
+
     def loss_fn(p: Any, x: Any, m: Any, y: Any) -> Any:
+        # The squared error of each legal move's value about the position's mean (what ranks the
+        # moves: the greedy choice depends on nothing else), plus ``raw_weight`` times the squared
+        # error of the values themselves (the search's play-outs read them as a position's worth).
         q: Any = net.apply(p, x)
-        err = jnp.where(m > 0, (q - jnp.nan_to_num(y)) ** 2, 0.0)
-        return err.sum() / m.sum()
+        y = jnp.nan_to_num(y)
+        count = m.sum(axis=1, keepdims=True)
+        q_mean = jnp.where(m > 0, q, 0.0).sum(axis=1, keepdims=True) / count
+        y_mean = jnp.where(m > 0, y, 0.0).sum(axis=1, keepdims=True) / count
+        centred = jnp.where(m > 0, ((q - q_mean) - (y - y_mean)) ** 2, 0.0)
+        plain = jnp.where(m > 0, (q - y) ** 2, 0.0)
+        return (centred.sum() + raw * plain.sum()) / m.sum()
 
     @jax.jit
     def step(p: Any, s: Any, x: Any, m: Any, y: Any) -> Any:
