@@ -30,8 +30,11 @@ git revision REV and prints the ratios (a before and an after on the same machin
 ``--after REV2`` takes the after side from revision REV2 instead of the work tree.
 ``--json`` prints every run as one JSON line last.
 
-The clients speak WebSocket through :class:`LeanSocket`, a few dozen lines on asyncio's protocol
-API (the ``websockets`` client cost as much CPU a move as the server it measured).
+The clients speak WebSocket through :class:`LeanSocket` and HTTP through :class:`LeanHTTP`, a few
+dozen lines each on asyncio's protocol API, and read of each message only what they act on
+(:class:`ServerFrame`): the ``websockets`` client cost as much CPU a move as the server it
+measured, and httpx half of what was left. bench/floor.py serves these clients from a bare server,
+the floor of a move's CPU on the machine.
 
     .venv/bin/python bench/server.py --seats 200 1000 --duration 20
     .venv/bin/python bench/server.py --seats 1000 --processes 1 2 --db postgresql://... --json
