@@ -85,8 +85,9 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
         {"tables", "sockets", "resumed_s", "max_resume_s", "refused_4429", "refused_403"},
     ),
 }  # fmt: skip
-# bench/fairness.py has its own smoke run (``--smoke --json``) in tests/test_fairness.py.
-ELSEWHERE = {"fairness.py"}
+# bench/fairness.py has its own smoke run (``--smoke --json``) in tests/test_fairness.py;
+# bench/cpu_profile.py is a server entry, not a bench: tests/bench/test_cpu_profile.py runs it.
+ELSEWHERE = {"fairness.py", "cpu_profile.py"}
 
 
 def _run(script: str, args: list[str]) -> dict[str, Any]:
