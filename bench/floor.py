@@ -18,10 +18,13 @@ met on this machine; the distance between the two is what the server's own code 
 
 It also measures, in this process, the parts the issue's table of floors names: a ~2 KiB
 frame written to N loopback TCP sockets (µs a write, by ``socket.send`` and by uvloop's
-transport) and an SQLite INSERT and COMMIT (alone, and a group commit of 16).
+transport), an SQLite INSERT and COMMIT (alone, and a group commit of 16), a move's frame read
+by the server's DirectWebSocket (through websockets' parser, and read by itself), and with
+``--pg URL`` PostgreSQL's INSERT and COMMIT, in this process and in its backend.
 
     .venv/bin/python bench/floor.py --seats 1000 --think-ms 600 --duration 20 --warmup 10
     .venv/bin/python bench/floor.py --seats 400 --think-ms 600 --no-real --json
+    .venv/bin/python bench/floor.py --seats 1000 --no-real --moves-per-game 400 --pg postgresql://...
 """
 
 from __future__ import annotations
@@ -499,6 +502,63 @@ def sqlite_floor(moves: int = 4000) -> dict[str, float]:
     return {"commit_us": alone * 1e6 / moves, "group16_us_per_move": grouped * 1e6 / moves}
 
 
+def pg_floor(url: str, moves: int = 2000) -> dict[str, float]:
+    """CPU µs a move of an INSERT and a COMMIT on one held PostgreSQL connection, in this process
+    and in its backend (from /proc; the database on this machine): through psycopg, a statement
+    in autocommit; and through libpq's pipeline mode (psycopg.pq, as the server's PgLink sends),
+    a transaction a move and one of 16 moves. In a schema of its own, dropped afterwards."""
+    import psycopg
+    from psycopg import pq
+
+    schema = f"floor_{os.getpid()}"
+    rows = [(f"t{i // 17:06d}", i % 17, i % 4, "7H", 1.0, 31.0) for i in range(moves * 3)]
+    spent: dict[str, tuple[float, float]] = {}
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+        try:
+            conn.execute(
+                f"CREATE TABLE {schema}.moves (table_id TEXT, version INTEGER, seat INTEGER, move TEXT, at REAL,"
+                " deadline REAL, PRIMARY KEY (table_id, version))"
+            )
+            backend = conn.execute("SELECT pg_backend_pid()").fetchone()
+            pid = int(backend[0]) if backend else 0
+            t0, b0 = time.process_time(), real.cpu_seconds(pid) or 0.0
+            for row in rows[:moves]:
+                conn.execute(f"INSERT INTO {schema}.moves VALUES (%s, %s, %s, %s, %s, %s)", row)
+            spent["statement"] = (time.process_time() - t0, (real.cpu_seconds(pid) or 0.0) - b0)
+
+            pg = pq.PGconn.connect(conn.info.dsn.encode() + b" password=" + (conn.info.password or "").encode())
+            try:
+                backend_pid = pg.backend_pid
+                pg.enter_pipeline_mode()
+                sql = f"INSERT INTO {schema}.moves VALUES ($1, $2, $3, $4, $5, $6)".encode()
+                for k, group in ((1, 1), (2, 16)):
+                    todo = [[str(v).encode() for v in row] for row in rows[k * moves : (k + 1) * moves]]
+                    t0, b0 = time.process_time(), real.cpu_seconds(backend_pid) or 0.0
+                    for i in range(0, moves, group):
+                        for params in todo[i : i + group]:
+                            pg.send_query_params(sql, params)
+                        pg.pipeline_sync()  # the segment's end: one transaction, committed here
+                        pg.flush()
+                        while True:
+                            result = pg.get_result()
+                            if result is not None and result.status == pq.ExecStatus.PIPELINE_SYNC:
+                                break
+                    spent[f"pipelined{group}"] = (
+                        time.process_time() - t0,
+                        (real.cpu_seconds(backend_pid) or 0.0) - b0,
+                    )
+            finally:
+                pg.finish()
+        finally:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    figures: dict[str, float] = {}
+    for name, (here, there) in spent.items():
+        figures[f"{name}_us"] = here * 1e6 / moves
+        figures[f"{name}_backend_us"] = there * 1e6 / moves
+    return figures
+
+
 class _Transport:
     """What DirectWebSocket uses of a transport, writing nowhere; counts the pauses of reading."""
 
@@ -609,6 +669,7 @@ def main() -> None:
     parser.add_argument("--moves-per-game", type=int, help="the floor's games this long (default: the real ones')")
     parser.add_argument("--sockets", type=int, nargs="+", default=[4, 100, 1000], help="sockets written to")
     parser.add_argument("--rounds", type=int, default=50, help="frames written to each socket")
+    parser.add_argument("--pg", metavar="URL", help="also measure PostgreSQL's INSERT and COMMIT there")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line last")
     args = parser.parse_args()
     if args.serve:
@@ -639,6 +700,8 @@ def main() -> None:
     result["write_floor"] = [write_floor(n, args.rounds) for n in args.sockets]
     result["sqlite_floor"] = sqlite_floor()
     result["read_floor"] = read_floor()
+    if args.pg:
+        result["pg_floor"] = pg_floor(args.pg)
     with contextlib.suppress(OSError):
         result["load_average"] = os.getloadavg()
 
@@ -667,6 +730,14 @@ def main() -> None:
         f"SQLite INSERT + COMMIT: {sq['commit_us']:.1f} µs a move alone,"
         f" {sq['group16_us_per_move']:.1f} in a group of 16"
     )
+    if "pg_floor" in result:
+        pg = result["pg_floor"]
+        print(
+            f"PostgreSQL INSERT + COMMIT, µs a move here and in the backend: psycopg's statement"
+            f" {pg['statement_us']:.1f} + {pg['statement_backend_us']:.1f}, libpq pipelined alone"
+            f" {pg['pipelined1_us']:.1f} + {pg['pipelined1_backend_us']:.1f}, 16 in a transaction"
+            f" {pg['pipelined16_us']:.1f} + {pg['pipelined16_backend_us']:.1f}"
+        )
     rd = result["read_floor"]
     print(
         f"a move's {rd['frame_bytes']:.0f} B frame read to the endpoint: {rd['parser_us']:.1f} µs through websockets'"
