@@ -157,9 +157,15 @@ class Session:
     parser_bytes: int  # bytes websockets' parser was given after the handshake
 
 
-def serve_frames(chunks: list[bytes], fast: bool, run_async: Callable[[Any], Any]) -> Session:
+def serve_frames(
+    chunks: list[bytes],
+    fast: bool,
+    run_async: Callable[[Any], Any],
+    then: Callable[[DirectWebSocket], None] | None = None,
+) -> Session:
     """A DirectWebSocket whose endpoint records what it receives, fed ``chunks`` after the
-    handshake one loop round apart (``fast=False``: every byte through websockets' parser)."""
+    handshake one loop round apart (``fast=False``: every byte through websockets' parser);
+    ``then`` is called with it before its connection drops."""
     got: list[Any] = []
 
     async def endpoint(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -199,6 +205,8 @@ def serve_frames(chunks: list[bytes], fast: bool, run_async: Callable[[Any], Any
             await asyncio.sleep(0)
         for _ in range(5):
             await asyncio.sleep(0)
+        if then is not None:
+            then(proto)
         proto.connection_lost(None)
         await asyncio.gather(*state.tasks)
         return Session(got, bytes(transport.out), transport, fed[0])
@@ -295,3 +303,11 @@ def test_a_frame_that_breaks_the_rules_closes_with_websockets_code(
     s = serve_frames([text("a") + frame + text("b")], fast, run_async)
     assert "b" not in s.got  # (websockets' parser drops the "a" before it too: uvicorn reads no events then)
     assert s.got[-1] == ("closed", code) and close_code(s.out) == code and s.transport.closed
+
+
+def test_send_now_writes_text_and_encoded_bytes_as_one_text_frame(run_async: Callable[[Any], Any]) -> None:
+    def send(proto: DirectWebSocket) -> None:
+        assert proto.send_now("é") and proto.send_now(b'{"a":1}') and proto.send_now("z" * 200)
+
+    s = serve_frames([], True, run_async, then=send)
+    assert s.out == b"\x81\x02" + "é".encode() + b'\x81\x07{"a":1}' + b"\x81\x7e\x00\xc8" + b"z" * 200

@@ -223,14 +223,15 @@ class DirectWebSocket(WebSocketsSansIOProtocol):
         if scope is not None:
             scope["extensions"][SEND_NOW] = self.send_now
 
-    def send_now(self, text: str) -> bool:
+    def send_now(self, text: str | bytes) -> bool:
         """``text`` as one frame, written now; False when the socket cannot take it (closed,
-        closing, or a client that stopped reading: the caller closes the connection)."""
+        closing, or a client that stopped reading: the caller closes the connection). Bytes are
+        taken as UTF-8 text already encoded (a message msgspec encoded is written as it is)."""
         if self.close_sent or self.disconnected or not self.handshake_complete or self.transport.is_closing():
             return False
         if self.transport.get_write_buffer_size() > SEND_BUFFER_LIMIT:
             return False
-        data = text.encode()
+        data = text if isinstance(text, bytes) else text.encode()
         if self.conn.extensions:  # a negotiated extension (deflate) shapes every frame: websockets builds it
             self.conn.send_text(data)
             self.transport.write(b"".join(self.conn.data_to_send()))
