@@ -17,6 +17,8 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from mauseloch.locale import strings_module
 from mauseloch.server.botapi.routes import routes as bot_api_routes
@@ -339,6 +341,83 @@ async def refused(request: Request, exc: Exception) -> Response:
     return response
 
 
+async def handled(request: Request, exc: Exception) -> Response | None:
+    """The answer the app's exception handlers give to ``exc`` (None: not one of theirs)."""
+    if isinstance(exc, ProtocolError):
+        return await protocol_error(request, exc)
+    if isinstance(exc, Refused):
+        return await refused(request, exc)
+    if isinstance(exc, HTTPException):
+        return await http_error(request, exc)
+    return None
+
+
+async def short_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
+    """The innermost app of :class:`Platform`'s short path: ``scope["endpoint"]`` called as its
+    route calls it, its refusals answered by the app's own exception handlers."""
+    if scope["type"] == "websocket":
+        await table_socket(WebSocket(scope, receive, send))
+        return
+    request = Request(scope, receive, send)
+    try:
+        response = await scope["endpoint"](request)
+    except Exception as exc:
+        answer = await handled(request, exc)
+        if answer is None:
+            raise  # the security middleware answers it (500) and logs it
+        response = answer
+    await response(scope, receive, send)
+
+
+def table_in(path: str, prefix: str, suffix: str = "") -> str | None:
+    """The table id in ``path`` when it is ``prefix + id + suffix`` (an id is one path segment)."""
+    if not path.startswith(prefix) or not path.endswith(suffix):
+        return None
+    table_id = path[len(prefix) : len(path) - len(suffix)]
+    return table_id if table_id and "/" not in table_id else None
+
+
+class Platform(Starlette):
+    """The app, with a short path for what every game asks for: its table's creation
+    (``POST /api/tables``), three joins (``POST /api/tables/{id}/join``) and four sockets
+    (``/ws/{id}``). These go through the same security and limits middleware as every request,
+    straight to their endpoint: not through Starlette's error and exception layers, its router
+    (which tried every route's pattern in turn) and its per-route wrappers. Measured with
+    bench/table_open.py; everything else takes the whole stack."""
+
+    def __init__(self, *args: Any, guard: Guard, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._short = SecurityMiddleware(LimitsMiddleware(short_endpoint, guard=guard))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        short = None if scope.get("root_path") else self.short(scope)
+        if short is None:
+            await super().__call__(scope, receive, send)
+            return
+        endpoint, table_id = short
+        scope["app"] = self
+        scope["endpoint"] = endpoint
+        scope["path_params"] = {} if table_id is None else {"table_id": table_id}
+        await self._short(scope, receive, send)
+
+    @staticmethod
+    def short(scope: Scope) -> tuple[Callable[[Request], Any] | None, str | None] | None:
+        """The endpoint (None: the table socket) and table id of a request the short path takes."""
+        kind = scope["type"]
+        if kind == "lifespan":
+            return None
+        path = scope["path"]
+        if kind == "websocket":
+            table_id = table_in(path, "/ws/")
+            return None if table_id is None else (None, table_id)
+        if kind != "http" or scope["method"] != "POST":
+            return None
+        if path == "/api/tables":
+            return api_create, None
+        table_id = table_in(path, "/api/tables/", "/join")
+        return None if table_id is None else (api_join, table_id)
+
+
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     lobby: Lobby = app.state.lobby
@@ -425,7 +504,8 @@ def create_app(
         Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
         Mount("/", StaticFiles(directory=web, check_dir=False), name="web"),
     ]
-    app = Starlette(
+    app = Platform(
+        guard=guard,
         routes=routes,
         lifespan=lifespan,
         exception_handlers={ProtocolError: protocol_error, Refused: refused, HTTPException: http_error},

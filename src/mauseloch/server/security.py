@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from urllib.parse import urlsplit
 
-from starlette.datastructures import Headers, MutableHeaders
+from starlette.datastructures import Headers
 from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -36,6 +36,10 @@ HEADERS = {
     "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate it
     "Cross-Origin-Opener-Policy": "same-origin",
 }
+# the same as (name, value) byte pairs, as an ASGI answer carries its headers
+RAW_HEADERS = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in HEADERS.items()]
+OURS = frozenset(name for name, _ in RAW_HEADERS)
+NO_STORE = (b"cache-control", b"no-store")
 log = logging.getLogger("mauseloch.server")
 CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -88,11 +92,18 @@ class SecurityMiddleware:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
-                headers = MutableHeaders(scope=message)
-                for name, value in HEADERS.items():
-                    headers[name] = value
-                if no_store and "cache-control" not in headers:
-                    headers["Cache-Control"] = "no-store"
+                # one pass over the answer's own headers: ours replace any of the same name
+                headers: list[tuple[bytes, bytes]] = []
+                cached = False
+                for name, value in message.get("headers", ()):
+                    lowered = name.lower()
+                    if lowered not in OURS:
+                        cached = cached or lowered == b"cache-control"
+                        headers.append((name, value))
+                headers += RAW_HEADERS
+                if no_store and not cached:
+                    headers.append(NO_STORE)
+                message["headers"] = headers
             await send(message)
 
         refused = refusal(Headers(scope=scope), scope["method"])
