@@ -474,6 +474,40 @@ def write_floor(n: int, rounds: int, size: int = 2048) -> dict[str, float]:
     }
 
 
+def wake_floor(writes: int = 400, size: int = 2048) -> dict[str, float]:
+    """CPU µs of a ``size``-byte frame sent to a loopback socket whose reader, another process,
+    sleeps in ``epoll_wait`` (as a client between moves): the send then also wakes it, on the
+    sender's time. One write every 2 ms."""
+    import selectors
+
+    data = frame(b"x" * (size - 4))
+    ((srv, cli),) = loopback_pairs(1)
+    child = os.fork()
+    if child == 0:  # the reader: asleep until a frame comes, reads it, sleeps again
+        srv.close()
+        with selectors.DefaultSelector() as sel:
+            sel.register(cli, selectors.EVENT_READ)
+            while True:
+                sel.select()
+                try:
+                    if not cli.recv(65536):
+                        os._exit(0)
+                except BlockingIOError:
+                    continue
+    cli.close()
+    spent = 0.0
+    try:
+        for _ in range(writes):
+            time.sleep(0.002)
+            t0 = time.thread_time()
+            srv.send(data)
+            spent += time.thread_time() - t0
+    finally:
+        srv.close()
+        os.waitpid(child, 0)
+    return {"frame_bytes": len(data), "send_waking_us": spent * 1e6 / writes}
+
+
 def sqlite_floor(moves: int = 4000) -> dict[str, float]:
     """CPU µs a move of an INSERT and a COMMIT on a held sqlite3 connection (WAL,
     ``synchronous=NORMAL``): each move its own commit, and a group commit of 16."""
@@ -698,6 +732,7 @@ def main() -> None:
     result["floor_server_cpu_us_per_move"] = floor["server_cpu_us_per_move"]
     result["floor_client_cpu_us_per_move"] = floor["client_cpu_us_per_move"]
     result["write_floor"] = [write_floor(n, args.rounds) for n in args.sockets]
+    result["wake_floor"] = wake_floor()
     result["sqlite_floor"] = sqlite_floor()
     result["read_floor"] = read_floor()
     if args.pg:
@@ -725,6 +760,11 @@ def main() -> None:
             f"a {w['frame_bytes']} B frame to {w['sockets']} loopback sockets: send {w['send_us']:.1f} µs,"
             f" uvloop write {w['uvloop_write_us']:.1f} µs, the reader's recv {w['recv_us']:.1f} µs a frame"
         )
+    wake = result["wake_floor"]
+    print(
+        f"a {wake['frame_bytes']} B frame to a loopback socket whose reader (another process) sleeps in epoll:"
+        f" send {wake['send_waking_us']:.1f} µs"
+    )
     sq = result["sqlite_floor"]
     print(
         f"SQLite INSERT + COMMIT: {sq['commit_us']:.1f} µs a move alone,"

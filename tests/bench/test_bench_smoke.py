@@ -73,7 +73,7 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
         ["--seats", "8", "--duration", "2", "--warmup", "1", "--think-ms", "50", "--client-procs", "1",
          "--sockets", "4", "--rounds", "2"],
         {"floor_server_cpu_us_per_move", "server_cpu_us_per_move", "client_cpu_us_per_move", "real", "floor",
-         "traffic", "write_floor", "sqlite_floor", "read_floor"},
+         "traffic", "write_floor", "wake_floor", "sqlite_floor", "read_floor"},
     ),
     "botapi.py": (
         ["--bots", "4", "--duration", "2", "--warmup", "1"],
