@@ -311,3 +311,74 @@ def test_send_now_writes_text_and_encoded_bytes_as_one_text_frame(run_async: Cal
 
     s = serve_frames([], True, run_async, then=send)
     assert s.out == b"\x81\x02" + "é".encode() + b'\x81\x07{"a":1}' + b"\x81\x7e\x00\xc8" + b"z" * 200
+
+
+def answer_to(request: bytes, fast: bool, run_async: Callable[[Any], Any]) -> tuple[bytes, bool]:
+    """What a DirectWebSocket answers a handshake ``request`` (an endpoint that accepts), and
+    whether websockets' parser read it."""
+
+    async def endpoint(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        await receive()
+
+    async def session() -> tuple[bytes, bool]:
+        config = Config(app=endpoint, ws_max_size=LIMIT, ws_per_message_deflate=False, lifespan="off")
+        config.load()
+        state = ServerState()
+        proto = DirectWebSocket(config=config, server_state=state, app_state={})
+        proto.fast_read = fast
+        parsed = []
+        parse = proto.conn.receive_data
+
+        def counted(data: bytes | bytearray) -> None:
+            parsed.append(data)
+            parse(data)
+
+        proto.conn.receive_data = counted  # type: ignore[method-assign]
+        transport = FakeTransport()
+        proto.connection_made(transport)  # type: ignore[arg-type]
+        proto.data_received(request)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        proto.connection_lost(None)
+        await asyncio.gather(*state.tasks)
+        return bytes(transport.out), bool(parsed)
+
+    result: tuple[bytes, bool] = run_async(session())
+    return result
+
+
+def test_a_plain_handshake_is_answered_as_websockets_answers_it_without_its_parser(
+    run_async: Callable[[Any], Any],
+) -> None:
+    browser = (
+        b"GET /ws/abc?x=1 HTTP/1.1\r\nhost: example.org\r\nconnection: keep-alive, Upgrade\r\n"
+        b"upgrade: WebSocket\r\norigin: https://example.org\r\nsec-websocket-version: 13\r\n"
+        b"sec-websocket-key: x3JJHMbDL1EzLkh9GBhXDw==\r\nsec-websocket-extensions: permessage-deflate\r\n\r\n"
+    )
+    for request in (REQUEST, browser):
+        ours, parsed = answer_to(request, True, run_async)
+        theirs, _ = answer_to(request, False, run_async)
+        assert ours.startswith(b"HTTP/1.1 101 ") and ours == theirs
+        assert not parsed
+    assert b"HSmrc0sMlYUkAGmm5OPpG2HaGWk=" in answer_to(browser, True, run_async)[0]  # RFC 6455's example key
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        REQUEST.replace(b"Version: 13", b"Version: 8"),
+        REQUEST.replace(b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n", b""),
+        REQUEST.replace(b"dGhlIHNhbXBsZSBub25jZQ==", b"dGhlIHNhbXBsZQ=="),  # 11 bytes, not 16
+        REQUEST.replace(b"Upgrade: websocket\r\n", b""),
+        REQUEST.replace(b"Connection: Upgrade", b"Connection: keep-alive"),
+        REQUEST.replace(b"Host: test\r\n", b"Sec-WebSocket-Key: AAAAAAAAAAAAAAAAAAAAAA==\r\n"),  # two keys
+        REQUEST.replace(b"Host: test", b"Host: t\xe9st"),
+        REQUEST.replace(b"GET ", b"POST "),
+    ],
+)
+def test_any_other_handshake_gets_websockets_answer(request_bytes: bytes, run_async: Callable[[Any], Any]) -> None:
+    ours, parsed = answer_to(request_bytes, True, run_async)
+    assert parsed  # websockets read it
+    assert ours == answer_to(request_bytes, False, run_async)[0]  # a refusal, or (Latin-1 host) its 101
