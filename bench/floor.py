@@ -660,12 +660,46 @@ async def _read_session(fast: bool, request: bytes, data: bytes, messages: int) 
     return spent, transport.pauses, taken
 
 
-def read_floor(messages: int = 20000) -> dict[str, float]:
+async def _handshakes(fast: bool, request: bytes, sockets: int) -> float:
+    """CPU seconds of ``sockets`` DirectWebSockets opened with ``request``, accepted by a bare
+    endpoint, and dropped."""
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    from mauseloch.server.listen import DirectWebSocket
+
+    async def endpoint(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        await receive()
+
+    config = Config(
+        app=endpoint, ws_max_size=1 << 16, ws_per_message_deflate=False, lifespan="off", log_level="warning"
+    )
+    config.load()
+    state = ServerState()
+    t0 = time.thread_time()
+    for _ in range(sockets):
+        proto = DirectWebSocket(config=config, server_state=state, app_state={})
+        proto.fast_read = fast
+        proto.connection_made(_Transport())  # type: ignore[arg-type]
+        proto.data_received(request)
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert proto.handshake_complete
+        proto.connection_lost(None)
+        await asyncio.sleep(0)
+    return time.thread_time() - t0
+
+
+def read_floor(messages: int = 20000, sockets: int = 3000) -> dict[str, float]:
     """CPU µs the server's read path costs a client's move frame, from ``data_received`` to the
     endpoint's ``receive`` (uvicorn's ASGI receive, the same for both): through websockets'
     parser (``DirectWebSocket.fast_read = False``), and read by DirectWebSocket itself. The
     transport is a stand-in: uvloop's pause and resume of reading, which uvicorn does for each
-    message, are counted, not timed."""
+    message, are counted, not timed. And a socket's opening, from the handshake's request (as
+    uvicorn hands it over) to its 101, and its drop: websockets' parser and checks, and read
+    by DirectWebSocket itself."""
     import uvloop
 
     move = msgspec.json.encode({"type": "move", "move": "7H", "version": 12})
@@ -683,6 +717,7 @@ def read_floor(messages: int = 20000) -> dict[str, float]:
         name = "own" if fast else "parser"
         result[f"{name}_us"] = spent * 1e6 / messages
         result[f"{name}_pauses_per_message"] = pauses / messages
+        result[f"{name}_handshake_us"] = uvloop.run(_handshakes(fast, request, sockets)) * 1e6 / sockets
     return result
 
 
@@ -783,6 +818,10 @@ def main() -> None:
         f"a move's {rd['frame_bytes']:.0f} B frame read to the endpoint: {rd['parser_us']:.1f} µs through websockets'"
         f" parser ({rd['parser_pauses_per_message']:.0f} pause of reading a message), {rd['own_us']:.1f} µs read by"
         f" DirectWebSocket ({rd['own_pauses_per_message']:.0f})"
+    )
+    print(
+        f"a socket opened (handshake to 101, a bare endpoint) and dropped: {rd['parser_handshake_us']:.0f} µs"
+        f" through websockets' parser and checks, {rd['own_handshake_us']:.0f} µs read by DirectWebSocket"
     )
     if args.json:
         print(json.dumps(result, default=lambda x: statistics.fmean(x) if isinstance(x, list) else str(x)))
