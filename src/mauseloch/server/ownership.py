@@ -825,21 +825,31 @@ class ClusterLobby(Lobby):
 
     async def _summaries(self) -> None:
         """Keep every owned table's lobby summary in Redis; let finished tables nobody watches go."""
-        pipe = self.aredis.pipeline(transaction=False)
         finished: list[str] = []
+        over: list[str] = []
+        changed: dict[str, bytes] = {}
+        live: list[str] = []
         for t, session in list(self.tables.items()):
             if session.status not in LIVE:
-                pipe.srem(LIVE_SET, t)
+                over.append(t)
                 if not self.hub.listeners(t) and not session.writing:  # its end stored: let it go
                     finished.append(t)
                     continue
             text = encode(session.summary()).encode()
             if self._written.get(t) != text:
-                self._written[t] = text
-                pipe.hset(SUMMARIES, t, text)
+                self._written[t] = changed[t] = text
                 if session.status in LIVE:
-                    pipe.sadd(LIVE_SET, t)  # again: a Redis that restarted forgot it
-        await pipe.execute()
+                    live.append(t)  # again: a Redis that restarted forgot it
+        # three commands a tick, not two a table: redis-py packs each command in Python
+        pipe = self.aredis.pipeline(transaction=False)
+        if over:
+            pipe.srem(LIVE_SET, *over)
+        if changed:
+            pipe.hset(SUMMARIES, mapping=changed)  # type: ignore[arg-type]  # bytes values are sent as they are
+        if live:
+            pipe.sadd(LIVE_SET, *live)
+        if over or changed or live:
+            await pipe.execute()
         # the leases go back before the sessions: meanwhile a request still finds them here
         await self._let_go_soon(finished)
         for t in finished:

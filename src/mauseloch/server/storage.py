@@ -593,6 +593,14 @@ class PgLink:
 
 
 Pending = tuple[Plan, asyncio.Future[None], int]  # a write, its sender's future, the tries it had
+
+
+def _table_of(plan: Plan) -> str:
+    """The table a write is of (every write of :data:`HOT` names one)."""
+    params = plan[0][1]
+    return str(params.get("table_id") or params.get("of_table") or params.get("id"))
+
+
 Shape = tuple[str, list[int], dict[str, Any]]  # a statement sent: its kind, the writes it holds, its values
 
 
@@ -636,6 +644,7 @@ class PgWrites:
         self._many: dict[int, bytes] = {}  # rows -> the multi-row INSERT
         self.loop: asyncio.AbstractEventLoop | None = None  # the loop the connections belong to
         self._links: list[PgLink] = []
+        self._inflight: dict[str, tuple[PgLink, int]] = {}  # table -> its connection, its writes' segments under way
         self._connecting = 0
         self._pending: list[Pending] = []
         self._scheduled = False
@@ -650,6 +659,8 @@ class PgWrites:
 
     def later(self, plan: Plan) -> asyncio.Future[None]:
         loop = asyncio.get_running_loop()
+        if self.loop is None:  # Store.send comes without Store.call's question (usable)
+            self.loop = loop
         fut = loop.create_future()
         self._pending.append((plan, fut, 0))
         self._schedule()
@@ -662,14 +673,30 @@ class PgWrites:
 
     def _start(self) -> None:
         self._scheduled = False
-        while self._pending:
-            link = next((lk for lk in self._links if not lk.busy), None)
-            if link is None:
-                if len(self._links) + self._connecting < WRITE_CONNECTIONS:
-                    self._connect()
-                return  # a batch that finishes, or a connection opened, starts the next
-            batch, self._pending = self._pending, []
-            self._send(link, batch)
+        if self._pending and self._inflight:
+            # a table's writes go behind its writes under way, pipelined on their connection: a
+            # table's writes are committed in the order sent (Store.send), as on SQLite
+            behind: dict[PgLink, list[Pending]] = {}
+            rest: list[Pending] = []
+            for write in self._pending:
+                under_way = self._inflight.get(_table_of(write[0]))
+                if under_way is None:
+                    rest.append(write)
+                else:
+                    behind.setdefault(under_way[0], []).append(write)
+            if behind:
+                self._pending = rest
+                for busy, writes in behind.items():
+                    self._send(busy, writes)
+        if not self._pending:
+            return
+        link = next((lk for lk in self._links if not lk.busy), None)
+        if link is None:
+            if len(self._links) + self._connecting < WRITE_CONNECTIONS:
+                self._connect()
+            return  # a batch that finishes, or a connection opened, starts the next
+        batch, self._pending = self._pending, []
+        self._send(link, batch)
 
     def _connect(self) -> None:
         loop = asyncio.get_running_loop()
@@ -728,6 +755,10 @@ class PgWrites:
             for name, params in plan:
                 statements.append(self._statement(name, params))
                 shape.append((name, [i], params))
+        for plan, _, _ in writes:
+            table = _table_of(plan)
+            under_way = self._inflight.get(table)
+            self._inflight[table] = (link, 1 if under_way is None else under_way[1] + 1)
         link.send(statements, functools.partial(self._segment_done, link, writes, shape))
 
     def _statement(self, name: str, params: dict[str, Any]) -> tuple[bytes, list[bytes | None]]:
@@ -759,6 +790,13 @@ class PgWrites:
         self, link: PgLink, writes: list[Pending], shape: list[Shape], results: list[Any] | Exception
     ) -> None:
         pq = self._psycopg.pq
+        for plan, _, _ in writes:
+            table = _table_of(plan)
+            under_way = self._inflight.get(table)
+            if under_way is not None and under_way[1] > 1:
+                self._inflight[table] = (under_way[0], under_way[1] - 1)
+            else:
+                self._inflight.pop(table, None)
         if isinstance(results, Exception):  # the connection broke: each write once more on another
             again = [(plan, fut, tries + 1) for plan, fut, tries in writes if tries == 0]
             _settle([(fut, self._error(results)) for _, fut, tries in writes if tries > 0])
