@@ -1,5 +1,6 @@
 """The hot writes on PostgreSQL (storage.PgWrites): a table's writes are committed in the order
-sent, even when the next is sent while the one before it is still committing."""
+sent, even when the next is sent while the one before it is still committing; so a person's
+move goes to the batch without a task of its own, as on SQLite."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from mauseloch.server.hub import Connection, LocalHub
+from mauseloch.server.session import Settings, TableSession
 from mauseloch.server.storage import PgWrites, Store
+from tests.server.test_move_path import counting_tasks, new_table
 from tests.server.test_storage import table_row
 
 
@@ -40,5 +44,38 @@ def test_a_tables_writes_go_behind_its_writes_under_way(pg_url: str, run_async: 
         row = store.load_table("t1")
         assert row is not None and row.moves == [[0, "draw"]]
         assert row.deadlines == paused
+    finally:
+        store.close()
+
+
+def test_a_move_on_postgresql_makes_no_task_and_is_stored_before_it_is_heard(
+    pg_url: str, run_async: Callable[[Any], Any]
+) -> None:
+    """A person's move at a table whose lock is free and whose writes are all committed is sent
+    to the batch by its caller and played by the commit's callback, as on SQLite: no task a move
+    (the connections' opening aside), and every move heard is stored."""
+    store = Store(pg_url)
+    session = TableSession(new_table(store), store, LocalHub(), Settings())
+    watcher = Connection(seat=None)
+    session.hub.subscribe(session.id, watcher)
+
+    async def run() -> list[Any]:
+        await store.call(store.set_gone, "t1", 0, False)  # the connection is open before counting
+        made = counting_tasks(asyncio.get_running_loop())
+        for version in range(6):
+            seat = session.game.to_move
+            assert seat is not None
+            await session.apply(seat, session.game.legal_moves(seat)[0], version)
+            assert len(store.load_table("t1").moves) == version + 1  # type: ignore[union-attr]
+        tasks = list(made)
+        await session.flush()
+        await store.aclose()
+        return tasks
+
+    try:
+        made = run_async(run())
+        assert made == []  # the queued path makes two a move (the table's write, the unbroken play)
+        assert session.version == 6 and not session.lock.locked()
+        assert watcher.outbox.qsize() == 6
     finally:
         store.close()

@@ -17,6 +17,7 @@ from mauseloch.server.clock import Deadlines
 from mauseloch.server.hub import Connection, Hub
 from mauseloch.server.seats import Controller, Person
 from mauseloch.server.storage import Store, TableRow
+from mauseloch.server.table.writes import WriteQueue
 
 LIVE = ("waiting", "playing")
 
@@ -42,6 +43,7 @@ class Table(Protocol):
 
     row: TableRow
     store: Store
+    writes: WriteQueue
     hub: Hub
     game: Game
     events: list[JSONObject]

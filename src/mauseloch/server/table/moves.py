@@ -69,14 +69,15 @@ class Moves:
         ``again``: the same request sent anew after the process that owned the table died before
         it answered; if that process played it, it is answered as done."""
         t = self.table
-        if t.lock.locked() or not t.store.local or getattr(t.store.add_move, "plan", None) is None:
+        if t.lock.locked() or getattr(t.store.add_move, "plan", None) is None or t.writes.writing:
             await unbroken(self._person_move(seat, move, version, ms, again))
             return
-        # The lock is free and the store is SQLite (a move joins the tick's group commit): the
-        # move is checked and sent to the store here, and the commit's callback plays and
-        # publishes it, without a task of its own (a task, a shield and their wake-ups cost more
-        # than the checks). A caller cancelled while it waits still has its move played once it
-        # is stored: the callback does not need it.
+        # The lock is free and no write of the table is queued (a move joins the tick's group
+        # commit, in the table's order, on SQLite and PostgreSQL alike): the move is checked and
+        # sent to the store here, and the commit's callback plays and publishes it, without a
+        # task of its own (a task, a shield and their wake-ups cost more than the checks). A
+        # caller cancelled while it waits still has its move played once it is stored: the
+        # callback does not need it.
         await t.lock.acquire()  # free: taken at once
         try:
             canon = self._check(seat, move, version, again)
@@ -85,7 +86,8 @@ class Moves:
                 return
             assert seat is not None  # _check refuses a spectator
             args, turn = self._ahead(seat, canon, None, ms, None)
-            stored = t.store.send(t.store.add_move, *args)
+            stored = t.writes.send(t.store.add_move, *args)
+            assert stored is not None  # no write of the table is queued (checked above)
         except BaseException:
             t.lock.release()
             raise

@@ -39,6 +39,18 @@ class WriteQueue:
         self.table = table
         self._last: asyncio.Future[Any] | None = None  # the table's latest write to a database server
 
+    def send(self, fn: Callable[..., None], *args: Any) -> asyncio.Future[None] | None:
+        """The hot write ``fn(*args)`` (storage.hot_write) into the tick's batch without a task,
+        where that keeps this table's order: on SQLite always, on a database server while none
+        of the table's writes is queued (the store commits one table's hot writes in the order
+        sent; later writes queue behind this one). None: use :meth:`write`."""
+        if self.store.local:
+            return self.store.send(fn, *args)
+        if self._last is not None and not self._last.done():
+            return None
+        sent = self._last = self.store.send(fn, *args)
+        return sent
+
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` on the store, awaited, after every earlier write of this table (a move,
         a seat taken, a table loaded again): on a database server in a worker thread, so the
