@@ -20,7 +20,8 @@ It also measures, in this process, the parts the issue's table of floors names: 
 frame written to N loopback TCP sockets (µs a write, by ``socket.send`` and by uvloop's
 transport), an SQLite INSERT and COMMIT (alone, and a group commit of 16), a move's frame read
 by the server's DirectWebSocket (through websockets' parser, and read by itself), and with
-``--pg URL`` PostgreSQL's INSERT and COMMIT, in this process and in its backend.
+``--pg URL`` PostgreSQL's INSERT and COMMIT, in this process and in its backend, and with
+``--redis URL`` a message through Redis pub/sub.
 
     .venv/bin/python bench/floor.py --seats 1000 --think-ms 600 --duration 20 --warmup 10
     .venv/bin/python bench/floor.py --seats 400 --think-ms 600 --no-real --json
@@ -47,6 +48,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import msgspec
 
@@ -593,6 +595,80 @@ def pg_floor(url: str, moves: int = 2000) -> dict[str, float]:
     return figures
 
 
+def _resp(*parts: bytes) -> bytes:
+    """A Redis command in RESP."""
+    return b"*%d\r\n" % len(parts) + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts)
+
+
+class _RedisLink(asyncio.Protocol):
+    """A Redis connection that hands each reply (hiredis parses them) to the one waiting."""
+
+    def __init__(self) -> None:
+        import hiredis
+
+        self.reader = hiredis.Reader()
+        self.transport: Any = None
+        self.waiter: asyncio.Future[Any] | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def data_received(self, data: bytes) -> None:
+        self.reader.feed(data)
+        while (reply := self.reader.gets()) is not False:
+            if self.waiter is not None and not self.waiter.done():
+                self.waiter.set_result(reply)
+
+    async def call(self, command: bytes) -> Any:
+        self.waiter = asyncio.get_running_loop().create_future()
+        self.transport.write(command)
+        return await self.waiter
+
+
+async def _redis_messages(host: str, port: int, messages: int, payload: bytes) -> tuple[float, float]:
+    """CPU seconds of this process and of the Redis server (its ``INFO cpu``) for ``messages``
+    PUBLISHes of ``payload``, each awaited until its subscriber (here too) has it."""
+    loop = asyncio.get_running_loop()
+    _, pub = await loop.create_connection(_RedisLink, host, port)
+    _, sub = await loop.create_connection(_RedisLink, host, port)
+    channel = f"floor-{os.getpid()}".encode()
+    await sub.call(_resp(b"SUBSCRIBE", channel))
+    publish = _resp(b"PUBLISH", channel, payload)
+
+    async def redis_cpu() -> float:
+        info = (await pub.call(_resp(b"INFO", b"cpu"))).decode()
+        fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+        return float(fields["used_cpu_sys"]) + float(fields["used_cpu_user"])
+
+    r0, t0 = await redis_cpu(), time.thread_time()
+    for _ in range(messages):
+        heard = loop.create_future()
+        sub.waiter = heard
+        await pub.call(publish)
+        await heard
+    spent = time.thread_time() - t0
+    redis = await redis_cpu() - r0
+    pub.transport.close()
+    sub.transport.close()
+    return spent, redis
+
+
+def redis_floor(url: str, messages: int = 2000, size: int = 1100) -> dict[str, float]:
+    """CPU µs of a message of ``size`` bytes from one process to another through Redis pub/sub
+    (what a forwarded move and its update cost a cluster twice): the PUBLISH and its reply, and
+    the subscriber reading it, both in this process on raw connections with hiredis; and the
+    Redis server's own CPU a message (from ``INFO cpu``: a Redis shared with other work counts
+    that too)."""
+    import uvloop
+
+    parts = urlsplit(url)
+    spent, redis = uvloop.run(_redis_messages(parts.hostname or "127.0.0.1", parts.port or 6379, messages, b"x" * size))
+    return {"message_bytes": size, "both_ends_us": spent * 1e6 / messages, "redis_server_us": redis * 1e6 / messages}
+
+
 class _Transport:
     """What DirectWebSocket uses of a transport, writing nowhere; counts the pauses of reading."""
 
@@ -739,6 +815,7 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, nargs="+", default=[4, 100, 1000], help="sockets written to")
     parser.add_argument("--rounds", type=int, default=50, help="frames written to each socket")
     parser.add_argument("--pg", metavar="URL", help="also measure PostgreSQL's INSERT and COMMIT there")
+    parser.add_argument("--redis", metavar="URL", help="also measure a message through Redis pub/sub there")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line last")
     args = parser.parse_args()
     if args.serve:
@@ -772,6 +849,8 @@ def main() -> None:
     result["read_floor"] = read_floor()
     if args.pg:
         result["pg_floor"] = pg_floor(args.pg)
+    if args.redis:
+        result["redis_floor"] = redis_floor(args.redis)
     with contextlib.suppress(OSError):
         result["load_average"] = os.getloadavg()
 
@@ -812,6 +891,12 @@ def main() -> None:
             f" {pg['statement_us']:.1f} + {pg['statement_backend_us']:.1f}, libpq pipelined alone"
             f" {pg['pipelined1_us']:.1f} + {pg['pipelined1_backend_us']:.1f}, 16 in a transaction"
             f" {pg['pipelined16_us']:.1f} + {pg['pipelined16_backend_us']:.1f}"
+        )
+    if "redis_floor" in result:
+        rf = result["redis_floor"]
+        print(
+            f"a {rf['message_bytes']} B message through Redis pub/sub: {rf['both_ends_us']:.1f} µs for its publisher"
+            f" and subscriber (one process here), {rf['redis_server_us']:.1f} µs in the Redis server"
         )
     rd = result["read_floor"]
     print(
