@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import collections
 import contextlib
 import hashlib
 import itertools
@@ -141,28 +142,84 @@ class Table:
         self.over = False
 
 
-class Server:
-    """The state, the SQLite connection and the group commit of one floor server."""
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, created DOUBLE PRECISION)",
+    "CREATE TABLE IF NOT EXISTS seats (table_id TEXT, seat INTEGER, name TEXT, token TEXT,"
+    " PRIMARY KEY (table_id, seat))",
+    "CREATE TABLE IF NOT EXISTS moves (table_id TEXT, version INTEGER, seat INTEGER, move TEXT,"
+    " at DOUBLE PRECISION, deadline DOUBLE PRECISION, PRIMARY KEY (table_id, version))",
+)
 
-    def __init__(self, db_path: str, frames: Frames) -> None:
+
+class PgPipe:
+    """One held PostgreSQL connection in libpq's pipeline mode, read by the loop's reader callback
+    (as the real server's PgLink): a tick's writes are one segment (its statements and a sync, so
+    one transaction, committed at the sync); several segments may be under way at once, and each
+    one's answers are sent when its sync comes back."""
+
+    def __init__(self, url: str, loop: asyncio.AbstractEventLoop) -> None:
+        import psycopg
+        from psycopg import pq
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            for statement in SCHEMA:
+                conn.execute(statement)
+        self.pq = pq
+        self.pg = pq.PGconn.connect(url.encode())
+        self.pg.nonblocking = 1
+        self.pg.enter_pipeline_mode()
+        self.loop = loop
+        self.segments: collections.deque[list[tuple[Any, ...]]] = collections.deque()
+        self.writing = False
+        loop.add_reader(self.pg.socket, self.readable)
+
+    def send(self, statements: list[tuple[bytes, list[bytes]]], after: list[tuple[Any, ...]]) -> None:
+        for sql, params in statements:
+            self.pg.send_query_params(sql, params)
+        self.pg.pipeline_sync()
+        self.segments.append(after)
+        if self.pg.flush() and not self.writing:  # the socket is full: the rest when it drains
+            self.writing = True
+            self.loop.add_writer(self.pg.socket, self.writable)
+
+    def writable(self) -> None:
+        if self.pg.flush() == 0:
+            self.writing = False
+            self.loop.remove_writer(self.pg.socket)
+
+    def readable(self) -> None:
+        pg = self.pg
+        pg.consume_input()
+        while self.segments and not pg.is_busy():
+            result = pg.get_result()
+            if result is None:  # a statement's results end
+                continue
+            if result.status == self.pq.ExecStatus.PIPELINE_SYNC:  # committed
+                for then in self.segments.popleft():
+                    then[0](*then[1:])
+            elif result.status not in (self.pq.ExecStatus.COMMAND_OK, self.pq.ExecStatus.TUPLES_OK):
+                raise SystemExit(f"floor server: PostgreSQL refused a write: {result.error_message!r}")
+
+
+class Server:
+    """The state, the database connection and the group commit of one floor server."""
+
+    def __init__(self, db_url: str, frames: Frames) -> None:
         self.frames = frames
         self.tables: dict[str, Table] = {}
         self.ids = itertools.count(1)
-        self.db = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(
-            "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, created REAL);"
-            "CREATE TABLE IF NOT EXISTS seats (table_id TEXT, seat INTEGER, name TEXT, token TEXT,"
-            " PRIMARY KEY (table_id, seat));"
-            "CREATE TABLE IF NOT EXISTS moves (table_id TEXT, version INTEGER, seat INTEGER, move TEXT,"
-            " at REAL, deadline REAL, PRIMARY KEY (table_id, version));"
-        )
+        self.loop = asyncio.get_event_loop()
+        self.pipe = PgPipe(db_url, self.loop) if db_url.startswith("postgres") else None
+        if self.pipe is None:
+            self.db = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            for statement in SCHEMA:
+                self.db.execute(statement)
         self.tables_in: list[tuple[str, float]] = []
         self.seats_in: list[tuple[str, int, str, str]] = []
         self.moves_in: list[tuple[str, int, int, str, float, float]] = []
         self.after: list[tuple[Any, ...]] = []  # what to send once the tick's writes are committed
-        self.loop = asyncio.get_event_loop()
         self.scheduled = False
 
     def later(self, *then: Any) -> None:
@@ -174,6 +231,22 @@ class Server:
     def commit(self) -> None:
         """The tick's writes in one transaction, then their answers (acknowledged once committed)."""
         self.scheduled = False
+        if self.pipe is not None:
+            statements = [
+                *((b"INSERT INTO tables VALUES ($1, $2)", [str(v).encode() for v in row]) for row in self.tables_in),
+                *(
+                    (b"INSERT INTO seats VALUES ($1, $2, $3, $4)", [str(v).encode() for v in row])
+                    for row in self.seats_in
+                ),
+                *(
+                    (b"INSERT INTO moves VALUES ($1, $2, $3, $4, $5, $6)", [str(v).encode() for v in row])
+                    for row in self.moves_in
+                ),
+            ]
+            self.tables_in, self.seats_in, self.moves_in = [], [], []
+            after, self.after = self.after, []
+            self.pipe.send(statements, after)
+            return
         db = self.db
         db.execute("BEGIN")
         if self.tables_in:
@@ -380,10 +453,8 @@ class Conn(asyncio.Protocol):
 def serve(port: int, db_url: str, traffic: Traffic) -> None:
     import uvloop
 
-    db_path = db_url.removeprefix("sqlite:///")
-
     async def main() -> None:
-        Conn.server = Server(db_path, Frames(traffic))
+        Conn.server = Server(db_url, Frames(traffic))
         loop = asyncio.get_running_loop()
         srv = await loop.create_server(Conn, "127.0.0.1", port, backlog=4096)
         print(f"floor server on http://127.0.0.1:{srv.sockets[0].getsockname()[1]}/", flush=True)
@@ -802,7 +873,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the server process
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--db", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--db", help="a postgresql:// URL both servers write to (a schema of their own); default: a SQLite file"
+    )
     parser.add_argument("--traffic", help=argparse.SUPPRESS)  # a Traffic as JSON
     parser.add_argument("--seats", type=int, default=400, help="client seats (4 per table)")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds each run is measured")
@@ -825,7 +898,7 @@ def main() -> None:
     def run(server_cmd: list[str] | None) -> dict[str, Any]:
         return real.bench(
             args.seats, args.duration, args.warmup, args.think_ms, args.seed,
-            client_procs=args.client_procs, server_cmd=server_cmd,
+            db=args.db, client_procs=args.client_procs, server_cmd=server_cmd,
         )  # fmt: skip
 
     traffic = Traffic()
@@ -857,7 +930,7 @@ def main() -> None:
     print(f"traffic: {asdict(traffic)}")
     print(
         f"{'server':>8} {'moves':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6}"
-        f" {'srv µs/mv':>9} {'cli µs/mv':>9} {'kernel':>6}"
+        f" {'srv µs/mv':>9} {'cli µs/mv':>9} {'kernel':>6} {'pg backend µs/mv':>16}"
     )
     for name in ("real", "floor"):
         if name in result:
@@ -866,6 +939,7 @@ def main() -> None:
                 f"{name:>8} {r['moves']:>7} {r['moves_per_s']:>8.0f} {r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f}"
                 f" {r['errors']:>6} {r['server_cpu_us_per_move']:>9.0f} {r['client_cpu_us_per_move']:>9.0f}"
                 f" {r['server0_kernel_share'] * 100:>5.0f}%"
+                f" {r['pg_cpu_ms_per_move'] * 1000 if 'pg_cpu_ms_per_move' in r else float('nan'):>16.0f}"
             )
             if r["error_kinds"]:
                 print(f"         errors: {r['error_kinds']}")
