@@ -10,6 +10,11 @@ move into SQLite (WAL, ``synchronous=NORMAL`` as the real server) on one held co
 one commit per loop tick for every write of that tick, the acknowledgement sent after it. The
 frames have the real server's sizes and a game its number of moves: measured from the real
 server's run just before, in the same invocation (or the defaults below with ``--no-real``).
+With ``--db postgresql://…`` both servers write to PostgreSQL (the floor: a tick's rows in one
+pipelined transaction on a held libpq connection); with ``--processes 2`` (and ``--redis``)
+both run as a cluster without sticky sessions: a floor table lives on the process that created
+it, and the joins, hellos and moves that reach another process go to it through Redis pub/sub,
+the frames for that process's seats back (one PUBLISH a process and loop tick).
 
 The clients are bench/server.py's own (imported): so ``floor_server_cpu_us_per_move`` is what
 the syscalls, the loopback TCP, the SQLite commit and a minimal Python loop cost here, beside
@@ -26,6 +31,7 @@ by the server's DirectWebSocket (through websockets' parser, and read by itself)
     .venv/bin/python bench/floor.py --seats 1000 --think-ms 600 --duration 20 --warmup 10
     .venv/bin/python bench/floor.py --seats 400 --think-ms 600 --no-real --json
     .venv/bin/python bench/floor.py --seats 1000 --no-real --moves-per-game 400 --pg postgresql://...
+    .venv/bin/python bench/floor.py --seats 1000 --processes 2 --db postgresql://... --redis redis://...
 """
 
 from __future__ import annotations
@@ -136,7 +142,7 @@ class Table:
         self.id = table_id
         self.tokens = tokens
         self.joined = 1
-        self.conns: list[Conn | None] = [None] * SEATS
+        self.conns: list[Any] = [None] * SEATS  # a Conn here, a Remote on another process, or None
         self.version = 0
         self.to_move = 0
         self.over = False
@@ -221,6 +227,8 @@ class Server:
         self.moves_in: list[tuple[str, int, int, str, float, float]] = []
         self.after: list[tuple[Any, ...]] = []  # what to send once the tick's writes are committed
         self.scheduled = False
+        self.cluster: Cluster | None = None
+        self.prefix = "f"  # of table ids: the owning process's name in a cluster
 
     def later(self, *then: Any) -> None:
         self.after.append(then)
@@ -265,7 +273,7 @@ class Server:
 
     # what the connections ask
     def create(self, conn: Conn, name: str) -> None:
-        table_id = f"f{next(self.ids):07d}"
+        table_id = f"{self.prefix}{next(self.ids):07d}"
         tokens = [os.urandom(12).hex() for _ in range(SEATS)]
         self.tables[table_id] = Table(table_id, tokens)
         self.tables_in.append((table_id, time.time()))
@@ -273,8 +281,11 @@ class Server:
         body = msgspec.json.encode({"table": table_id, "seat": 0, "token": tokens[0], "invite_secret": tokens[0]})
         self.later(conn.respond, 200, body)
 
-    def join(self, conn: Conn, table_id: str, name: str) -> None:
+    def join(self, conn: Any, table_id: str, name: str) -> None:
         table = self.tables.get(table_id)
+        if table is None and self.cluster is not None and self.cluster.elsewhere(table_id):
+            self.cluster.forward_join(conn, table_id, name)
+            return
         if table is None or table.joined >= SEATS:
             conn.respond(404, b'{"error":"no seat"}')
             return
@@ -285,7 +296,7 @@ class Server:
             conn.respond, 200, msgspec.json.encode({"table": table_id, "seat": seat, "token": table.tokens[seat]})
         )
 
-    def hello(self, conn: Conn, table: Table, seat: int, token: str) -> None:
+    def hello(self, conn: Any, table: Table, seat: int, token: str) -> None:
         if not 0 <= seat < SEATS or table.tokens[seat] != token:
             conn.close_ws(4401)
             return
@@ -315,6 +326,178 @@ class Server:
             self.tables.pop(table.id, None)
 
 
+class RedisPipe(asyncio.Protocol):
+    """A Redis connection whose replies (hiredis parses them) go to ``handler``."""
+
+    def __init__(self, handler: Any) -> None:
+        import hiredis
+
+        self.reader = hiredis.Reader()
+        self.handler = handler
+        self.transport: Any = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def data_received(self, data: bytes) -> None:
+        self.reader.feed(data)
+        while (reply := self.reader.gets()) is not False:
+            self.handler(reply)
+
+
+class Remote:
+    """A seat's connection on another process, as the table's process writes to it: through Redis."""
+
+    __slots__ = ("cluster", "conn_id", "proc", "seat")
+
+    def __init__(self, cluster: Cluster, proc: str, conn_id: int) -> None:
+        self.cluster, self.proc, self.conn_id, self.seat = cluster, proc, conn_id, -1
+
+    def write(self, data: bytes) -> None:
+        self.cluster.frame(self.proc, self.conn_id, data)
+
+    def close_ws(self, code: int) -> None:
+        self.cluster.send(self.proc, ["close", self.conn_id])
+
+
+class RemoteAsker:
+    """A join forwarded from another process, answered there."""
+
+    def __init__(self, cluster: Cluster, proc: str, request: int) -> None:
+        self.cluster, self.proc, self.request = cluster, proc, request
+
+    def respond(self, status: int, body: bytes) -> None:
+        self.cluster.send(self.proc, ["answer", self.request, status, body])
+
+
+class Cluster:
+    """Floor processes sharing the database and a Redis, without sticky sessions (as the real
+    server's cluster): a table lives on the process that created it (its id names it); a join,
+    a hello or a move that reaches another process is forwarded to it, and the frames for the
+    seats connected elsewhere go back, one PUBLISH a process and loop tick (msgpack), each
+    process subscribed to a channel of its own."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.name = f"p{os.getpid()}"
+        server.prefix = self.name + "-"
+        self.conns: dict[int, Conn] = {}
+        self.ids = itertools.count(1)
+        self.asked: dict[int, Conn] = {}  # forwarded joins, by request
+        self.outbox: dict[str, tuple[list[Any], list[Any]]] = {}  # process -> (messages, frames) this tick
+        self.flushing = False
+        self.subscribed: asyncio.Future[None] | None = None
+
+    async def connect(self, url: str) -> None:
+        loop = asyncio.get_running_loop()
+        parts = urlsplit(url)
+        host, port = parts.hostname or "127.0.0.1", parts.port or 6379
+        _, self.pub = await loop.create_connection(lambda: RedisPipe(lambda _reply: None), host, port)
+        _, self.sub = await loop.create_connection(lambda: RedisPipe(self.received), host, port)
+        self.subscribed = loop.create_future()
+        self.sub.transport.write(_resp(b"SUBSCRIBE", b"floor:" + self.name.encode()))
+        await self.subscribed
+
+    def elsewhere(self, table_id: str) -> bool:
+        owner = table_id.split("-", 1)[0]
+        return owner != self.name and owner.startswith("p")
+
+    # sending
+    def send(self, proc: str, message: list[Any]) -> None:
+        self._box(proc)[0].append(message)
+
+    def frame(self, proc: str, conn_id: int, data: bytes) -> None:
+        self._box(proc)[1].append((conn_id, data))
+
+    def _box(self, proc: str) -> tuple[list[Any], list[Any]]:
+        box = self.outbox.get(proc)
+        if box is None:
+            box = self.outbox[proc] = ([], [])
+            if not self.flushing:
+                self.flushing = True
+                self.server.loop.call_soon(self.flush)
+        return box
+
+    def flush(self) -> None:
+        self.flushing = False
+        out = []
+        for proc, (messages, frames) in self.outbox.items():
+            if frames:
+                messages.append(["frames", frames])
+            out.append(_resp(b"PUBLISH", b"floor:" + proc.encode(), msgspec.msgpack.encode(messages)))
+        self.outbox = {}
+        self.pub.transport.write(b"".join(out))
+
+    # what this process's connections ask of a table elsewhere
+    def attach(self, conn: Conn) -> None:
+        conn.conn_id = next(self.ids)
+        self.conns[conn.conn_id] = conn
+
+    def forward(self, conn: Conn, kind: str, msg: dict[str, Any]) -> None:
+        owner = conn.table_id.split("-", 1)[0]
+        if kind == "hello":
+            self.send(owner, ["hello", self.name, conn.conn_id, conn.table_id, conn.seat, msg.get("token", "")])
+        else:
+            self.send(owner, ["move", conn.table_id, conn.seat, msg.get("version", -1), msg.get("move", "")])
+
+    def forward_join(self, conn: Conn, table_id: str, name: str) -> None:
+        request = next(self.ids)
+        self.asked[request] = conn
+        self.send(table_id.split("-", 1)[0], ["join", self.name, request, table_id, name])
+
+    def left(self, conn: Conn) -> None:
+        self.conns.pop(conn.conn_id, None)
+        if conn.seat >= 0:
+            owner = conn.table_id.split("-", 1)[0]
+            self.send(owner, ["gone", conn.table_id, conn.seat, self.name, conn.conn_id])
+
+    # what the other processes say
+    def received(self, reply: Any) -> None:
+        if reply[0] != b"message":  # the subscription's confirmation
+            if self.subscribed is not None and not self.subscribed.done():
+                self.subscribed.set_result(None)
+            return
+        server = self.server
+        for msg in msgspec.msgpack.decode(reply[2]):
+            kind = msg[0]
+            if kind == "frames":
+                for conn_id, data in msg[1]:
+                    conn = self.conns.get(conn_id)
+                    if conn is not None:
+                        conn.write(data)
+            elif kind == "move":
+                table = server.tables.get(msg[1])
+                if table is not None:
+                    server.move(table, msg[2], msg[3], msg[4])
+            elif kind == "hello":
+                _, proc, conn_id, table_id, seat, token = msg
+                table = server.tables.get(table_id)
+                if table is None:
+                    self.send(proc, ["close", conn_id])
+                else:
+                    server.hello(Remote(self, proc, conn_id), table, seat, token)
+            elif kind == "join":
+                _, proc, request, table_id, name = msg
+                server.join(RemoteAsker(self, proc, request), table_id, name)
+            elif kind == "answer":
+                asker = self.asked.pop(msg[1], None)
+                if asker is not None:
+                    asker.respond(msg[2], msg[3])
+            elif kind == "gone":
+                _, table_id, seat, proc, conn_id = msg
+                table = server.tables.get(table_id)
+                held = table.conns[seat] if table is not None and 0 <= seat < SEATS else None
+                if isinstance(held, Remote) and held.proc == proc and held.conn_id == conn_id:
+                    table.conns[seat] = None  # type: ignore[union-attr]
+            elif kind == "close":
+                conn = self.conns.get(msg[1])
+                if conn is not None:
+                    conn.close_ws(4401)
+
+
 class Conn(asyncio.Protocol):
     """One TCP connection: HTTP/1.1 requests until it upgrades to a WebSocket."""
 
@@ -323,7 +506,10 @@ class Conn(asyncio.Protocol):
     def __init__(self) -> None:
         self.buf = bytearray()
         self.transport: Any = None
-        self.table: Table | None = None  # set once a WebSocket
+        self.ws = False  # upgraded to a WebSocket
+        self.table: Table | None = None  # a table of this process
+        self.table_id = ""
+        self.conn_id = 0  # in a cluster, for another process to address this connection
         self.seat = -1
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -336,18 +522,21 @@ class Conn(asyncio.Protocol):
         table = self.table
         if table is not None and 0 <= self.seat < SEATS and table.conns[self.seat] is self:
             table.conns[self.seat] = None
+        cluster = self.server.cluster
+        if table is None and self.ws and cluster is not None:
+            cluster.left(self)
 
     def write(self, data: bytes) -> None:
         if not self.transport.is_closing():
             self.transport.write(data)
 
     def data_received(self, data: bytes) -> None:
-        if self.table is not None:
+        if self.ws:
             self.frames_in(data)
             return
         buf = self.buf
         buf += data
-        while self.table is None:
+        while not self.ws:
             end = buf.find(b"\r\n\r\n")
             if end < 0:
                 return
@@ -378,7 +567,9 @@ class Conn(asyncio.Protocol):
             self.server.join(self, parts[3], msgspec.json.decode(body).get("name", ""))
         elif method == "GET" and len(parts) == 3 and parts[1] == "ws" and "sec-websocket-key" in headers:
             table = self.server.tables.get(parts[2])
-            if table is None:
+            cluster = self.server.cluster
+            remote = table is None and cluster is not None and cluster.elsewhere(parts[2])
+            if table is None and not remote:
                 self.respond(404, b'{"error":"no table"}')
                 return
             accept = base64.b64encode(hashlib.sha1(headers["sec-websocket-key"].encode() + WS_GUID).digest())
@@ -386,7 +577,9 @@ class Conn(asyncio.Protocol):
                 b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n"
             )
-            self.table = table
+            self.ws, self.table, self.table_id = True, table, parts[2]
+            if remote and cluster is not None:
+                cluster.attach(self)
         else:
             self.respond(404, b'{"error":"not found"}')
 
@@ -434,9 +627,14 @@ class Conn(asyncio.Protocol):
 
     def message(self, payload: bytes) -> None:
         table = self.table
-        assert table is not None
         msg = msgspec.json.decode(payload)
         kind = msg.get("type")
+        if table is None:  # the table's process is another: the message goes there
+            if kind == "hello" and self.seat < 0:
+                self.seat = msg.get("seat", -1)
+            if kind in ("hello", "move") and self.server.cluster is not None:
+                self.server.cluster.forward(self, kind, msg)
+            return
         if kind == "move" and self.seat >= 0:
             self.server.move(table, self.seat, msg.get("version", -1), msg.get("move", ""))
         elif kind == "hello" and self.seat < 0:
@@ -450,11 +648,14 @@ class Conn(asyncio.Protocol):
             self.transport.close()
 
 
-def serve(port: int, db_url: str, traffic: Traffic) -> None:
+def serve(port: int, db_url: str, traffic: Traffic, redis_url: str | None) -> None:
     import uvloop
 
     async def main() -> None:
         Conn.server = Server(db_url, Frames(traffic))
+        if redis_url:
+            Conn.server.cluster = Cluster(Conn.server)
+            await Conn.server.cluster.connect(redis_url)
         loop = asyncio.get_running_loop()
         srv = await loop.create_server(Conn, "127.0.0.1", port, backlog=4096)
         print(f"floor server on http://127.0.0.1:{srv.sockets[0].getsockname()[1]}/", flush=True)
@@ -888,17 +1089,27 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, nargs="+", default=[4, 100, 1000], help="sockets written to")
     parser.add_argument("--rounds", type=int, default=50, help="frames written to each socket")
     parser.add_argument("--pg", metavar="URL", help="also measure PostgreSQL's INSERT and COMMIT there")
-    parser.add_argument("--redis", metavar="URL", help="also measure a message through Redis pub/sub there")
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="measure a message through Redis pub/sub there; the servers' Redis with --processes",
+    )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes (several: --db postgresql://… and --redis URL)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line last")
     args = parser.parse_args()
+    if args.processes > 1 and not (args.db and args.db.startswith("postgres") and args.redis):
+        raise SystemExit("several processes share PostgreSQL and Redis: --db postgresql://… --redis URL")
     if args.serve:
-        serve(args.port, args.db, Traffic(**json.loads(args.traffic)) if args.traffic else Traffic())
+        serve(args.port, args.db, Traffic(**json.loads(args.traffic)) if args.traffic else Traffic(), args.redis)
         return
 
     def run(server_cmd: list[str] | None) -> dict[str, Any]:
         return real.bench(
             args.seats, args.duration, args.warmup, args.think_ms, args.seed,
-            db=args.db, client_procs=args.client_procs, server_cmd=server_cmd,
+            db=args.db, processes=args.processes, redis_url=args.redis if args.processes > 1 else None,
+            client_procs=args.client_procs, server_cmd=server_cmd,
         )  # fmt: skip
 
     traffic = Traffic()
