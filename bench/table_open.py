@@ -11,9 +11,11 @@ Reported: the server's CPU µs a table for each phase and in all, and that total
 ``--moves-per-game`` (a game's moves at bot pace) as the share of a move it costs.
 
 ``--against REV`` measures the server of git revision REV first (bench/server.py's ``checkout``),
-then the work tree, ``--reps`` times in turn, and prints the ratios of the medians:
+then the work tree (or, with ``--after REV2``, that revision's), ``--reps`` times in turn, and
+prints the ratios of the medians:
 
     .venv/bin/python bench/table_open.py --tables 400 --against HEAD~3 --json
+    .venv/bin/python bench/table_open.py --tables 400 --against HEAD~3 --after HEAD
 """
 
 from __future__ import annotations
@@ -126,13 +128,21 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3, help="runs of each server, in turn")
     parser.add_argument("--moves-per-game", type=float, default=16.7, help="a game's moves at bot pace")
     parser.add_argument("--against", metavar="REV", help="also measure the server of git revision REV, first")
+    parser.add_argument("--after", metavar="REV", help="with --against: this revision instead of the work tree")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
     args = parser.parse_args()
+    if args.after and not args.against:
+        parser.error("--after needs --against")
     old_tree = tempfile.TemporaryDirectory() if args.against else None
     try:
         sources: list[tuple[str, str | None]] = [("tree", None)]
         if old_tree is not None:
-            sources.insert(0, (args.against, checkout(args.against, Path(old_tree.name))))
+            for side in ("before", "after"):
+                (Path(old_tree.name) / side).mkdir()
+            sources.insert(0, (args.against, checkout(args.against, Path(old_tree.name) / "before")))
+            if args.after:
+                name = args.after if args.after != args.against else f"{args.after} again"
+                sources[1] = (name, checkout(args.after, Path(old_tree.name) / "after"))
         runs: dict[str, list[dict[str, float]]] = {name: [] for name, _ in sources}
         for _ in range(args.reps):
             for name, source in sources:
@@ -156,7 +166,7 @@ def main() -> None:
             f" in all {med['us_per_table']:.0f} µs a table = {med['us_per_move']:.0f} µs a move"
         )
     if args.against:
-        before, after = result["servers"][args.against], result["servers"]["tree"]
+        before, after = result["servers"][args.against], result["servers"][sources[1][0]]
         result["ratios"] = {key: after[key] / before[key] if before[key] else float("nan") for key in before}
         print(
             f"   against {args.against}: http x{result['ratios']['http_us_per_table']:.2f},"
