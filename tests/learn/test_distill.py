@@ -25,6 +25,7 @@ workers = 1
 hidden = [16]
 batch_size = 32
 epochs = 2
+average_from = 1
 eval_deals_2 = 10
 eval_deals_4 = 5
 deals = {"2" = 50, "4" = 50}
@@ -77,12 +78,16 @@ def test_train_with_a_distill_config_labels_fits_and_refuses_to_overwrite(tmp_pa
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (run / "data").iterdir()) == ["p2-000000.npz", "p4-000000.npz"]
     rows = [json.loads(line) for line in (run / "fit.jsonl").read_text().splitlines()]
-    assert [r["epoch"] for r in rows] == [1, 2] and rows[0]["positions"] > 0
+    assert [r["epoch"] for r in rows] == [1, 2, "average"] and rows[0]["positions"] > 0
     assert 0.0 <= rows[-1]["win2"]["win"] <= 1.0 and rows[-1]["win4"]["players"] == 4
-    assert [w.shape for w, _ in QPolicy.load(run / "best.npz").layers] == [(NUM_FEATURES, 16), (16, 47)]
+    # the run's policy is the mean of the two epochs' weights
+    mean = QPolicy.load(run / "best.npz")
+    epochs = [QPolicy.load(run / f"policy-epoch00{e}.npz") for e in (1, 2)]
+    assert [w.shape for w, _ in mean.layers] == [(NUM_FEATURES, 16), (16, 47)]
+    assert np.allclose(mean.layers[0][0], (epochs[0].layers[0][0] + epochs[1].layers[0][0]) / 2)
     again = CliRunner().invoke(app, ["train", "mau-mau", "--config", str(config), "--run", str(run)])
     assert again.exit_code == 2 and "--resume" in again.output
-    assert len((run / "fit.jsonl").read_text().splitlines()) == 2
+    assert len((run / "fit.jsonl").read_text().splitlines()) == 3
 
 
 def test_an_unknown_method_is_refused(tmp_path: Path) -> None:

@@ -123,5 +123,11 @@ def _distill(config: Path, run: Path, resume: bool, console: Any, fail: Callable
                 f"vs heuristic {100 * two['win']:.1f} % heads-up, {100 * four['win']:.1f} % as one of four"
             )
 
-        fit(cfg, run, progress)
+        last = fit(cfg, run, progress)
+    if last.get("epoch") == "average":
+        two, four = last["win2"], last["win4"]
+        console.print(
+            f"the mean weights of epochs {last['from']}-{last['to']}: vs heuristic {100 * two['win']:.1f} % heads-up, "
+            f"{100 * four['win']:.1f} % as one of four"
+        )
     console.print(f"done: {run / 'best.npz'}, the fit's log {run / 'fit.jsonl'}")
