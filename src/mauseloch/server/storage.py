@@ -467,18 +467,38 @@ def _pg_sql(sql: str) -> tuple[bytes, list[str]]:
 
 
 def _pg_text(value: Any) -> bytes | None:
-    """A bound value in PostgreSQL's text format (the statement's casts give it its type)."""
+    """A bound value in PostgreSQL's text format (the statement's casts give it its type); the
+    common types first, by identity (a bool is no int here)."""
+    kind = type(value)
+    if kind is str:
+        return value.encode()
     if value is None:
         return None
-    if isinstance(value, bool):
+    if kind is int:
+        return str(value).encode()
+    if kind is bool:
         return b"t" if value else b"f"
+    if kind is dt.datetime:
+        return value.isoformat().encode()
     if isinstance(value, str):
         return value.encode()
-    if isinstance(value, dt.datetime):
-        return value.isoformat().encode()
     if isinstance(value, int | float):
         return str(value).encode()
     return _json.encode(value)
+
+
+def _json_text(value: Any) -> bytes | None:
+    return None if value is None else _json.encode(value)
+
+
+def _pg_encoder(convert: Callable[[Any], Any] | None) -> Callable[[Any], bytes | None]:
+    """How a value of a :data:`HOT` statement goes to PostgreSQL: its column's conversion
+    (compile_hot) and the text format in one step; JSON straight to bytes."""
+    if convert is None:
+        return _pg_text
+    if convert is _json_param:
+        return _json_text
+    return lambda value: _pg_text(convert(value))
 
 
 class _Segment:
@@ -636,11 +656,17 @@ class PgWrites:
         options = {k: v for k, v in _DRIVER_OPTIONS.items() if k not in engine.url.query and k != "autocommit"}
         self._conninfo = psycopg.conninfo.make_conninfo(conninfo, **options).encode()
         self._sql = compile_hot(engine.dialect)
-        self._pg = {name: _pg_sql(sql) for name, (sql, _) in self._sql.items()}
+        # each statement's libpq SQL and its values' encoders, in placeholder order
+        self._pg: dict[str, tuple[bytes, list[tuple[str, Callable[[Any], bytes | None]]]]] = {}
+        for name, (sql, convert) in self._sql.items():
+            pg_sql, names = _pg_sql(sql)
+            self._pg[name] = (pg_sql, [(n, _pg_encoder(convert.get(n))) for n in names])
         # the INSERT of a move, taken apart for one of many rows: its head and columns
         head = self._sql["move"][0].split(" VALUES ")[0]
         self._columns = [c.strip().strip('"') for c in head[head.index("(") + 1 : head.rindex(")")].split(",")]
         self._head = head
+        move_convert = self._sql["move"][1]
+        self._move_encoders = [(c, _pg_encoder(move_convert.get(c))) for c in self._columns]
         self._many: dict[int, bytes] = {}  # rows -> the multi-row INSERT
         self.loop: asyncio.AbstractEventLoop | None = None  # the loop the connections belong to
         self._links: list[PgLink] = []
@@ -762,19 +788,16 @@ class PgWrites:
         link.send(statements, functools.partial(self._segment_done, link, writes, shape))
 
     def _statement(self, name: str, params: dict[str, Any]) -> tuple[bytes, list[bytes | None]]:
-        bound = self._sql[name]
-        sql, names = self._pg[name]
-        values = _bind(bound, params)
-        return sql, [_pg_text(values[n]) for n in names]
+        sql, encoders = self._pg[name]
+        return sql, [encode(params[n]) for n, encode in encoders]
 
     def _insert_moves(self, rows: list[dict[str, Any]]) -> tuple[bytes, list[bytes | None]]:
         """``rows`` (add_move's values) in one statement that names the keys it stored (a
         version stored first is skipped)."""
-        move = self._sql["move"]
+        encoders = self._move_encoders
         values: list[bytes | None] = []
         for params in rows:
-            bound = _bind(move, params)
-            values += [_pg_text(bound[c]) for c in self._columns]
+            values += [encode(params[c]) for c, encode in encoders]
         sql = self._many.get(len(rows))
         if sql is None:
             width = len(self._columns)
