@@ -159,11 +159,13 @@ SCHEMA = (
 
 class PgPipe:
     """One held PostgreSQL connection in libpq's pipeline mode, read by the loop's reader callback
-    (as the real server's PgLink): a tick's writes are one segment (its statements and a sync, so
-    one transaction, committed at the sync); several segments may be under way at once, and each
-    one's answers are sent when its sync comes back."""
+    (as the real server's PgLink): the writes are sent as a segment (their statements and a sync,
+    so one transaction, committed at the sync), one segment at a time: what comes meanwhile waits
+    for the next, so that a segment holds more writes the longer a commit takes (the WAL's flush
+    here takes milliseconds, and a connection's transactions flush one after the other). A
+    segment's answers are sent when its sync comes back; then ``idle`` is called."""
 
-    def __init__(self, url: str, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, url: str, loop: asyncio.AbstractEventLoop, idle: Any) -> None:
         import psycopg
         from psycopg import pq
 
@@ -175,6 +177,7 @@ class PgPipe:
         self.pg.nonblocking = 1
         self.pg.enter_pipeline_mode()
         self.loop = loop
+        self.idle = idle
         self.segments: collections.deque[list[tuple[Any, ...]]] = collections.deque()
         self.writing = False
         loop.add_reader(self.pg.socket, self.readable)
@@ -203,6 +206,8 @@ class PgPipe:
             if result.status == self.pq.ExecStatus.PIPELINE_SYNC:  # committed
                 for then in self.segments.popleft():
                     then[0](*then[1:])
+                if not self.segments:
+                    self.idle()
             elif result.status not in (self.pq.ExecStatus.COMMAND_OK, self.pq.ExecStatus.TUPLES_OK):
                 raise SystemExit(f"floor server: PostgreSQL refused a write: {result.error_message!r}")
 
@@ -215,7 +220,7 @@ class Server:
         self.tables: dict[str, Table] = {}
         self.ids = itertools.count(1)
         self.loop = asyncio.get_event_loop()
-        self.pipe = PgPipe(db_url, self.loop) if db_url.startswith("postgres") else None
+        self.pipe = PgPipe(db_url, self.loop, self.commit) if db_url.startswith("postgres") else None
         if self.pipe is None:
             self.db = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -240,6 +245,8 @@ class Server:
         """The tick's writes in one transaction, then their answers (acknowledged once committed)."""
         self.scheduled = False
         if self.pipe is not None:
+            if self.pipe.segments or not self.after:  # the next segment when this one is committed
+                return
             statements = [
                 *((b"INSERT INTO tables VALUES ($1, $2)", [str(v).encode() for v in row]) for row in self.tables_in),
                 *(
