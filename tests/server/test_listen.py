@@ -376,6 +376,8 @@ def test_a_plain_handshake_is_answered_as_websockets_answers_it_without_its_pars
         REQUEST.replace(b"Host: test\r\n", b"Sec-WebSocket-Key: AAAAAAAAAAAAAAAAAAAAAA==\r\n"),  # two keys
         REQUEST.replace(b"Host: test", b"Host: t\xe9st"),
         REQUEST.replace(b"GET ", b"POST "),
+        REQUEST.replace(b"Host: test", b"Ho(st: test"),  # not a token
+        REQUEST.replace(b"Host: test", b"X-Long: " + b"a" * 8200),  # a line longer than websockets takes
     ],
 )
 def test_any_other_handshake_gets_websockets_answer(request_bytes: bytes, run_async: Callable[[Any], Any]) -> None:

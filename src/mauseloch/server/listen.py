@@ -126,8 +126,10 @@ SEND_NOW = "mauseloch.send_now"  # the scope extension (ASGI ``extensions``) ws.
 # Messages read and not yet taken by the endpoint before the socket stops reading (uvicorn stops
 # after each one, and starts again when the endpoint takes it: two calls into libuv a message)
 READ_AHEAD = 16
-PLAIN_LINE = re.compile(r"[\t\x20-\x7e]*")  # a request line or header as websockets' parser takes it
-MAX_HEADERS = 128  # websockets' limit (http11.MAX_NUM_HEADERS)
+# a request line or header as websockets' parser takes it (http11: MAX_NUM_HEADERS, MAX_LINE_LENGTH)
+PLAIN_LINE = re.compile(r"[\t\x20-\x7e]{0,8190}")
+HEADER_NAME = re.compile(r"[-!#$%&'*+.^_`|~0-9a-zA-Z]+")
+MAX_HEADERS = 128
 
 
 class DirectWebSocket(WebSocketsSansIOProtocol):
@@ -238,7 +240,7 @@ class DirectWebSocket(WebSocketsSansIOProtocol):
                 return False
         for line in lines[1:]:
             name, colon, value = line.partition(":")
-            if not colon or not name or name != name.strip():
+            if not colon or not HEADER_NAME.fullmatch(name):
                 return False
             value = value.strip(" \t")
             raw.append((name, value))
