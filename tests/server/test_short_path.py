@@ -8,6 +8,8 @@ import json
 from typing import Any
 
 import pytest
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
 from starlette.testclient import TestClient
 
 from mauseloch.server.app import Platform, api_create, api_join
@@ -112,6 +114,24 @@ def test_the_short_path_keeps_the_request_rate_limit(make_client: AppFactory) ->
     refused = client.post("/api/tables", json=CREATE)
     assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
     assert refused.headers["retry-after"] and refused.headers["x-frame-options"] == "DENY"
+
+
+def test_an_endpoint_on_the_short_path_sees_the_scope_the_router_gives(
+    make_client: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its path parameters, and ``url_for`` (through the app, as the router would answer it)."""
+    seen: list[tuple[dict[str, Any], str]] = []
+
+    async def endpoint(request: Request) -> Response:
+        seen.append((request.path_params, str(request.url_for("lobby_page"))))
+        return PlainTextResponse("ok")
+
+    client = make_client()
+    monkeypatch.setattr(
+        Platform, "short", staticmethod(lambda scope: (endpoint, "abc") if scope["type"] == "http" else None)
+    )
+    assert client.post("/api/tables/abc/join", json={}).text == "ok"
+    assert seen == [({"table_id": "abc"}, "http://testserver/")]
 
 
 def test_a_seat_plays_through_the_short_path(client: TestClient) -> None:
