@@ -78,3 +78,46 @@ def test_every_seat_s_frame_is_the_documented_update(tmp_path: Path, run_async: 
     store.close()
     assert session.game.is_over and private > 0  # the frames of hidden draws were compared too
     assert checked > 40
+
+
+def test_nothing_is_built_for_a_table_nobody_watches(tmp_path: Path, run_async: RunAsync) -> None:
+    """A move at a table without listeners builds no live state and no view (a game of bots at
+    night, say); once someone listens, the live state is built once a move, for every seat."""
+    store = Store(f"sqlite:///{tmp_path / 'm.db'}")
+    hub = LocalHub()
+    session = TableSession(new_table(store, 7), store, hub, Settings())
+    built = {"live": 0, "views": 0}
+    live, view = session.live, session.game.typed_view
+
+    def counted_live() -> Any:
+        built["live"] += 1
+        return live()
+
+    def counted_view(seat: int | None) -> Any:
+        built["views"] += 1
+        return view(seat)
+
+    session.live = counted_live  # type: ignore[method-assign]
+    session.game.typed_view = counted_view  # type: ignore[method-assign]
+    rng = random.Random(7)
+
+    async def move() -> None:
+        seat = session.game.to_move
+        assert seat is not None
+        await session.apply(seat, rng.choice(session.game.legal_moves(seat)), session.version)
+
+    async def run() -> None:
+        session.start()
+        for _ in range(3):
+            await move()
+        assert built == {"live": 0, "views": 0}
+        conns = [Connection(seat=0), Connection(seat=1), Connection(seat=None)]
+        for conn in conns:
+            hub.subscribe(session.id, conn)
+        for _ in range(3):
+            await move()
+        assert built == {"live": 3, "views": 9}
+        await session.stop()
+
+    run_async(run())
+    store.close()

@@ -28,6 +28,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import msgspec
+
 from mauseloch import event_for
 from mauseloch.core.engine import game_info
 from mauseloch.core.events import OWNER
@@ -219,12 +221,15 @@ class TableSession:
         )
 
     def _update_for(self, new: list[JSONObject], by: str | None) -> Callable[[int | None], str]:
-        """Each seat's update of this version; the hub asks once per seat that listens."""
+        """Each seat's update of this version; the hub asks once per seat that listens, while it
+        publishes (nothing is built for a table nobody watches: a game of bots, say)."""
         game, version, seq = self.game, self.version, self.seq
-        live = encode_raw(self.live())  # the same in every seat's frame: encoded once
+        live: list[msgspec.Raw] = []  # the same in every seat's frame: encoded once, when first asked
         private = any(OWNER in e for e in new)
 
         def message(seat: int | None) -> str:
+            if not live:
+                live.append(encode_raw(self.live()))
             return encode(
                 UpdateFrame(
                     version=version,
@@ -232,7 +237,7 @@ class TableSession:
                     view=game.typed_view(seat),
                     events=self._events_for(new, seat) if private else new,
                     by=by,
-                    live=live,
+                    live=live[0],
                     refused=refusals(game, seat),
                 )
             )
@@ -246,8 +251,14 @@ class TableSession:
         return encode(Pong(version=self.version, seq=self.seq))
 
     def publish_live(self) -> None:
-        text = encode(PresenceMsg(version=self.version, seq=self.seq, live=self.live()))
-        self.hub.publish(self.id, self.version, lambda seat: text)
+        texts: list[str] = []  # built when the hub first asks: nobody listening, nothing built
+
+        def message(seat: int | None) -> str:
+            if not texts:
+                texts.append(encode(PresenceMsg(version=self.version, seq=self.seq, live=self.live())))
+            return texts[0]
+
+        self.hub.publish(self.id, self.version, message)
 
     def publish_snapshots(self) -> None:
         self.hub.publish(self.id, self.version, self.snapshot)

@@ -177,6 +177,7 @@ class MauMau(Game):
         "direction", "drawn", "fit", "reason", "winner", "_legal", "_reshuffle_rng",
         "_ace_skips", "_then_play", "_no_jack_on_jack", "_no_win_with_jack", "_move_limit", "_shared_view",
     )  # fmt: skip
+    _shared_view: tuple[int, MauMauView] | None  # the moves played and the public view of then
 
     @classmethod
     def create(cls, players: int, seed: int, options: OptionDict, deck: list[str] | None) -> MauMau:
