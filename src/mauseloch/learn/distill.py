@@ -149,8 +149,9 @@ class Teacher(SearchBot):
 
 def label_chunk(task: tuple[str, int, int, int, int]) -> str:
     """Play deals ``start..start+CHUNK-1`` at ``players`` with the teacher on seat deal % players;
-    write the shard ``path`` (obs, mask, values) and return it."""
+    write the shard ``path`` (obs, mask, values, and the CPU seconds it took) and return it."""
     path, players, start, playouts, seed = task
+    cpu0 = time.process_time()
     obs, masks, vals = [], [], []
     for deal in range(start, start + CHUNK):
         game_seed = derive_seed(seed * 100 + players, deal)
@@ -174,6 +175,7 @@ def label_chunk(task: tuple[str, int, int, int, int]) -> str:
         tmp, obs=np.array(obs, dtype=np.int8).reshape(-1, OBS_SIZE),
         mask=np.array(masks, dtype=np.uint8).reshape(-1, NUM_ACTIONS),
         values=np.array(vals, dtype=np.float32).reshape(-1, NUM_ACTIONS),
+        cpu=np.float64(time.process_time() - cpu0),  # seconds of this worker's CPU (the docs' cost)
     )  # fmt: skip
     os.replace(tmp, path)
     return path
