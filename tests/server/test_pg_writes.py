@@ -79,3 +79,41 @@ def test_a_move_on_postgresql_makes_no_task_and_is_stored_before_it_is_heard(
         assert watcher.outbox.qsize() == 6
     finally:
         store.close()
+
+
+def test_the_writes_of_a_dropped_connection_are_sent_again_in_their_order(
+    pg_url: str, run_async: Callable[[Any], Any]
+) -> None:
+    """A connection lost with two of a table's transactions under way puts their writes back
+    ahead of the others, the first first, to be sent once more on a new connection."""
+    store = Store(pg_url)
+
+    async def play() -> None:
+        writes = store._writes
+        assert isinstance(writes, PgWrites)
+        await store.call(store.add_move, "t0", 0, 0, "draw")  # a connection is open
+        move = store.send(store.add_move, "t1", 0, 0, "draw")
+        await asyncio.sleep(0)
+        deadlines = store.send(store.set_deadlines, "t1", [{"kind": "grace", "due": 9.0, "seat": 1}])
+        await asyncio.sleep(0)  # behind the move, on its connection
+        [link] = writes._links
+        assert not move.done() and not deadlines.done()
+        waiting = store.send(store.add_move, "t0", 1, 1, "draw")
+        link._fail(ConnectionError("dropped"))
+        assert [(plan[0][0], tries) for plan, _, tries in writes._pending] == [
+            ("move", 1),
+            ("deadlines", 1),
+            ("move", 0),
+        ]
+        await asyncio.gather(move, deadlines, waiting, return_exceptions=True)
+        await store.aclose()
+
+    try:
+        store.create_table(table_row("t0", status="playing"))
+        store.create_table(table_row("t1", status="playing"))
+        run_async(play())
+        row = store.load_table("t1")
+        assert row is not None and row.moves == [[0, "draw"]]
+        assert row.deadlines == [{"kind": "grace", "due": 9.0, "seat": 1}]
+    finally:
+        store.close()

@@ -622,11 +622,15 @@ class ClusterLobby(Lobby):
         session = self.tables.get(table_id)
         if session is not None and not session.stopping:
             return await self._with_seats(session)
-        try:
-            owner = await self._owner(table_id)
-        except RedisError as exc:
-            log.error("table %s: Redis does not answer: %s", table_id, exc)
-            return None
+        # another process's table as last seen (a new owner announces itself; a request that
+        # finds the owner gone or no owner asks Redis again): no round trip for each socket
+        owner = self.owners.get(table_id)
+        if owner is None or owner == self.pid:
+            try:
+                owner = await self._owner(table_id)
+            except RedisError as exc:
+                log.error("table %s: Redis does not answer: %s", table_id, exc)
+                return None
         if owner == self.pid:  # taken over just now, or being loaded by a sweep, or finished
             running = self.tables.get(table_id)
             if running is None and table_id in self._loading:

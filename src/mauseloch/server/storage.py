@@ -597,7 +597,9 @@ class PgLink:
         self.close()
         segments, self._segments = list(self._segments), collections.deque()
         self._on_lost(self)
-        for segment in segments:
+        # the last first: each segment's writes are put back ahead of the writes waiting (to be
+        # sent once more), so the first segment's end up first, in the order they were sent
+        for segment in reversed(segments):
             segment.done(exc)
 
     def close(self) -> None:
