@@ -64,6 +64,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import msgspec
@@ -683,6 +684,44 @@ def fresh_schema(url: str) -> tuple[str, str]:
     return joined, schema
 
 
+BENCH_REDIS_DBS = range(15, 9, -1)  # the Redis databases a run may take (tests use 0)
+CLAIM = "bench:run"
+
+
+def fresh_redis_db(url: str) -> str:
+    """``url`` with a Redis database of the run's own: the servers' keys (``ml:live``, the owners)
+    are per database, and a run that shares one inherits the unfinished tables an earlier or a
+    concurrent run left there (its servers take them over and play them with stand-ins, on the
+    run's CPU, uncounted). The first of :data:`BENCH_REDIS_DBS` that is empty, claimed with a key;
+    :func:`drop_redis_db` empties it after the run."""
+    import redis
+
+    parts = urlsplit(url)
+    for n in BENCH_REDIS_DBS:
+        candidate = urlunsplit(parts._replace(path=f"/{n}"))
+        client = redis.Redis.from_url(candidate)
+        try:
+            if client.dbsize() == 0 and client.set(CLAIM, os.getpid(), nx=True):
+                return candidate
+        finally:
+            client.close()
+    raise SystemExit(f"no empty Redis database among {list(BENCH_REDIS_DBS)} at {url} for the run")
+
+
+def drop_redis_db(url: str) -> None:
+    """The keys of the run's Redis database (:func:`fresh_redis_db`) deleted: its servers' and the claim."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        keys = list(client.scan_iter("ml:*", count=1000))
+        for i in range(0, len(keys), 1000):
+            client.delete(*keys[i : i + 1000])
+        client.delete(CLAIM)
+    finally:
+        client.close()
+
+
 def drop_schema(url: str, schema: str) -> None:
     from sqlalchemy import create_engine, text
 
@@ -743,7 +782,7 @@ def bench(
         elif db.startswith("postgres"):
             base_db = db
             db, schema = fresh_schema(db)
-        shared = redis_url if processes > 1 else None
+        shared = fresh_redis_db(redis_url) if processes > 1 and redis_url else None
         procs = [
             start_server(db, profile if i == 0 else None, shared, source=source, command=server_cmd)
             for i in range(processes)
@@ -813,6 +852,8 @@ def bench(
                 errs.append(err)
             if schema is not None:
                 drop_schema(base_db, schema)
+            if shared is not None:
+                drop_redis_db(shared)
     stats = Stats()
     for s in results:
         stats.latencies += s.latencies
