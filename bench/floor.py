@@ -1148,7 +1148,7 @@ def main() -> None:
     print(f"traffic: {asdict(traffic)}")
     print(
         f"{'server':>8} {'moves':>7} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6}"
-        f" {'srv µs/mv':>9} {'cli µs/mv':>9} {'kernel':>6} {'pg backend µs/mv':>16}"
+        f" {'srv µs/mv':>9} {'cli µs/mv':>9} {'kernel':>6} {'cli kernel':>10} {'pg backend µs/mv':>16}"
     )
     for name in ("real", "floor"):
         if name in result:
@@ -1156,7 +1156,7 @@ def main() -> None:
             print(
                 f"{name:>8} {r['moves']:>7} {r['moves_per_s']:>8.0f} {r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f}"
                 f" {r['errors']:>6} {r['server_cpu_us_per_move']:>9.0f} {r['client_cpu_us_per_move']:>9.0f}"
-                f" {r['server0_kernel_share'] * 100:>5.0f}%"
+                f" {r['server0_kernel_share'] * 100:>5.0f}% {r['client_kernel_share'] * 100:>9.0f}%"
                 f" {r['pg_cpu_ms_per_move'] * 1000 if 'pg_cpu_ms_per_move' in r else float('nan'):>16.0f}"
             )
             if r["error_kinds"]:

@@ -182,6 +182,16 @@ def cpu_split(pid: int) -> tuple[float, float] | None:
     return int(fields[11]) / tick, int(fields[12]) / tick
 
 
+def kernel_share(before: list[tuple[float, float] | None], after: list[tuple[float, float] | None]) -> float:
+    """The kernel's share of some processes' CPU between two readings of :func:`cpu_split`."""
+    user = kernel = 0.0
+    for a, b in zip(before, after, strict=True):
+        if a is not None and b is not None:
+            user += b[0] - a[0]
+            kernel += b[1] - a[1]
+    return kernel / max(1e-9, user + kernel)
+
+
 def pids_named(name: str) -> list[int]:
     """Every process whose command is ``name`` (PostgreSQL's backends, say)."""
     found = []
@@ -819,6 +829,7 @@ def bench(
             cpu0 = [cpu_seconds(p.pid) for p, _ in procs]
             split0 = cpu_split(procs[0][0].pid)
             client0 = [cpu_seconds(w.pid) for w in workers if w.pid is not None]
+            client_split0 = [cpu_split(w.pid) for w in workers if w.pid is not None]
             killed_cpu: float | None = None
             if run.kill_at is not None:
                 time.sleep(max(0.0, run.kill_at - time.time()))
@@ -828,6 +839,7 @@ def bench(
             cpu1 = [cpu_seconds(p.pid) for p, _ in procs]
             split1 = cpu_split(procs[0][0].pid)
             client1 = [cpu_seconds(w.pid) for w in workers if w.pid is not None]
+            client_split1 = [cpu_split(w.pid) for w in workers if w.pid is not None]
             if killed_cpu is not None:
                 cpu1[0] = killed_cpu
             results = [out.get() for _ in workers]
@@ -899,6 +911,7 @@ def bench(
         "server_cpu_us_per_move_by_process": [c * 1e6 / max(1, moves_all) for c in server_s],
         "client_cpu_us_per_move": client_s * 1e6 / max(1, moves_all),
         # the first server's, split into user mode and the kernel's share (syscalls, loopback TCP)
+        "client_kernel_share": kernel_share(client_split0, client_split1),
         "server0_kernel_share": (split1[1] - split0[1]) / max(1e-9, sum(split1) - sum(split0))
         if split0 is not None and split1 is not None
         else float("nan"),
