@@ -42,6 +42,10 @@ STREAM_STANDIN_FALLBACK = 3000  # + seat: the random bot the stand-in falls back
 # Of a deal search's seed (mauseloch.study.analyze)
 STREAM_DEAL_SEARCH = 7  # the random walk over decks that looks for the longest and endless games
 
+# Of a distillation game's seed (mauseloch.learn.distill: the labelled games)
+STREAM_TEACHER = 1  # the teacher (the search that labels the moves)
+STREAM_TEACHER_RIVALS = 2  # + seat: the heuristic bots around it
+
 # Of a bot's seed (mauseloch.bots) and of a search's decision seed
 STREAM_PRIOR = 7  # the search bot's heuristic prior
 STREAM_PLAYOUTS = 1_000_000  # + deal: the play-out generator of each sampled deal

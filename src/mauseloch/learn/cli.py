@@ -98,7 +98,7 @@ def _distill(config: Path, run: Path, resume: bool, console: Any, fail: Callable
     """Label the positions the config asks for with the search (resumable), then fit the network."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from mauseloch.learn.distill import DistillConfig, fit, label
+    from mauseloch.learn.distill import DistillConfig, FitEntry, fit, label
 
     try:
         cfg = DistillConfig.load(config)
@@ -114,8 +114,8 @@ def _distill(config: Path, run: Path, resume: bool, console: Any, fail: Callable
         label(cfg, run, lambda done, total: bar.update(task, completed=done, total=total))
         fitting = bar.add_task("fit (epochs)", total=cfg.epochs)
 
-        def progress(entry: JSONObject) -> None:
-            bar.update(fitting, completed=entry["epoch"])
+        def progress(entry: FitEntry) -> None:
+            bar.update(fitting, completed=int(entry["epoch"]))
             two, four = entry["win2"], entry["win4"]
             held = "-" if entry["held_loss"] is None else f"{entry['held_loss']:.4f}"
             bar.console.print(
@@ -127,7 +127,7 @@ def _distill(config: Path, run: Path, resume: bool, console: Any, fail: Callable
     if last.get("epoch") == "average":
         two, four = last["win2"], last["win4"]
         console.print(
-            f"the mean weights of epochs {last['from']}-{last['to']}: vs heuristic {100 * two['win']:.1f} % heads-up, "
+            f"the mean weights of epochs {last['first']}-{last['to']}: vs heuristic {100 * two['win']:.1f} % heads-up, "
             f"{100 * four['win']:.1f} % as one of four"
         )
     console.print(f"done: {run / 'best.npz'}, the fit's log {run / 'fit.jsonl'}")

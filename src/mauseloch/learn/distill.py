@@ -33,7 +33,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -42,9 +42,8 @@ from mauseloch.bots import make_bot
 from mauseloch.bots.maumau_heuristic import kernel
 from mauseloch.bots.search import LEVEL_OPTIONS, SearchBot
 from mauseloch.core.engine import derive_seed
-from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS
-from mauseloch.core.shapes import JSONObject
-from mauseloch.core.views import View, json_view
+from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS, STREAM_TEACHER, STREAM_TEACHER_RIVALS
+from mauseloch.core.views import json_view
 from mauseloch.games.maumau import CARD_STR, MauMau
 from mauseloch.learn.history import SeatHistory
 from mauseloch.learn.policy import NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features, mask_of
@@ -90,6 +89,23 @@ class DistillConfig:
         return cls(**data)
 
 
+class FitEntry(TypedDict, total=False):
+    """One line of a fit's log (``fit.jsonl``): an epoch, or ``"average"`` for the mean weights."""
+
+    epoch: int | str
+    positions: int
+    held_out: int
+    train_loss: float
+    held_loss: float | None
+    cpu: float
+    wall: float
+    policy: str
+    win2: Any  # learn.dmc.evaluate's figures
+    win4: Any
+    first: int
+    to: int
+
+
 class Teacher(SearchBot):
     """The search's belief, every legal move played out on ``deals`` deals; records each decision."""
 
@@ -101,7 +117,7 @@ class Teacher(SearchBot):
         self.seat_history = SeatHistory()
         self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
-    def values(self, view: JSONObject, legal: list[str]) -> np.ndarray:
+    def values(self, view: Any, legal: list[str]) -> np.ndarray:  # a view's JSON form (json_view)
         """The mean play-out reward (0..1) of each legal move, on the same deals."""
         seat: int = view["seat"]
         decision_seed = derive_seed(self._seed, view["moves_played"])
@@ -128,7 +144,7 @@ class Teacher(SearchBot):
             )  # fmt: skip
         return sums / self.deals
 
-    def choose(self, view: View | JSONObject, legal: list[str]) -> str:
+    def choose(self, view: Any, legal: list[str]) -> str:  # a View or its JSON form
         view = json_view(view)
         self._observe(view)
         if self._history is not None:
@@ -157,10 +173,10 @@ def label_chunk(task: tuple[str, int, int, int, int]) -> str:
         game_seed = derive_seed(seed * 100 + players, deal)
         g = mauseloch.new_game(MauMau.name, players=players, seed=game_seed)
         mine = deal % players
-        teacher = Teacher(derive_seed(game_seed, 1), playouts)
+        teacher = Teacher(derive_seed(game_seed, STREAM_TEACHER), playouts)
+        rival_seeds = [derive_seed(game_seed, STREAM_TEACHER_RIVALS + s) for s in range(players)]
         bots: list[Any] = [
-            teacher if s == mine else make_bot(MauMau.name, "heuristic", seed=derive_seed(game_seed, 2 + s))
-            for s in range(players)
+            teacher if s == mine else make_bot(MauMau.name, "heuristic", seed=rival_seeds[s]) for s in range(players)
         ]
         while not g.is_over:
             seat = g.to_move
@@ -236,7 +252,7 @@ def load_data(run_dir: Path) -> tuple[dict[str, np.ndarray], dict[str, np.ndarra
     return train, held
 
 
-def fit(config: DistillConfig, run_dir: Path, on_progress: Callable[[JSONObject], None] | None = None) -> JSONObject:
+def fit(config: DistillConfig, run_dir: Path, on_progress: Callable[[FitEntry], None] | None = None) -> FitEntry:
     """Fit the network to the labelled values; evaluate each epoch; keep the best as best.npz."""
     import jax
     import jax.numpy as jnp
@@ -293,7 +309,7 @@ def fit(config: DistillConfig, run_dir: Path, on_progress: Callable[[JSONObject]
     best = -1.0
     log = run_dir / "fit.jsonl"
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    entry: JSONObject = {}
+    entry: FitEntry = {}
     averaged: list[QPolicy] = []
     for epoch in range(1, config.epochs + 1):
         order = rng.permutation(len(x_train))
@@ -339,7 +355,7 @@ def fit(config: DistillConfig, run_dir: Path, on_progress: Callable[[JSONObject]
         two = evaluate(mean, 2, config.eval_deals_2, config.eval_seed)
         four = evaluate(mean, 4, config.eval_deals_4, config.eval_seed + 1)
         mean.save(run_dir / "best.npz")
-        entry = {"epoch": "average", "from": config.average_from, "to": config.epochs, "win2": two, "win4": four,
+        entry = {"epoch": "average", "first": config.average_from, "to": config.epochs, "win2": two, "win4": four,
                  "cpu": time.process_time() - cpu0, "wall": time.perf_counter() - wall0}  # fmt: skip
         with open(log, "a") as f:
             f.write(json.dumps(entry) + "\n")
