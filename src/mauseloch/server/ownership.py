@@ -61,7 +61,7 @@ from mauseloch.server.redis_hub import (
     processes_gone,
 )
 from mauseloch.server.session import LIVE, Settings, TableSession
-from mauseloch.server.storage import Store, TableRow
+from mauseloch.server.storage import SeatsNow, Store, TableRow
 from mauseloch.server.table.summary import stored_presence, table_summary
 from mauseloch.server.table.writes import WriteQueue
 
@@ -541,15 +541,15 @@ class ClusterLobby(Lobby):
 
     async def refresh_seats(self, session: TableSession) -> None:
         """Another process gave a seat away (in the store): take over names, tokens and status."""
-        self._take_seats(session, await self.store.call(self.store.load_table, session.id))
+        self._take_seats(session, await self.store.call(self.store.seats_now, session.id))
 
-    def _take_seats(self, session: TableSession, row: TableRow | None) -> None:
-        if row is None:
+    def _take_seats(self, session: TableSession, now: SeatsNow | None) -> None:
+        if now is None:
             return
-        for mine, stored in zip(session.row.seats, row.seats, strict=True):
-            mine.name, mine.token_hash = stored.name, stored.token_hash
-        session.row.joined = row.joined  # a join through another process counts for the expiry here
-        self._seats_changed(session, row.status)
+        for mine, (name, token_hash) in zip(session.row.seats, now.seats, strict=True):
+            mine.name, mine.token_hash = name, token_hash
+        session.row.joined = now.joined  # a join through another process counts for the expiry here
+        self._seats_changed(session, now.status)
 
     def _seats_changed(self, session: TableSession, stored: str | None) -> None:
         """A waiting table plays once the store says so (``stored``: its status there, when just
@@ -598,7 +598,7 @@ class ClusterLobby(Lobby):
             if any(s.kind == "human" and not s.taken for s in session.row.seats):
                 # a seat may have been taken through another process a moment ago: its token
                 # must open the seat here even before that process's "joined" arrives
-                self._take_seats(session, self.store.load_table(table_id))
+                self._take_seats(session, self.store.seats_now(table_id))
             return session
         try:
             owner = self.owner_of(table_id)

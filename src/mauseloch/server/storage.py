@@ -260,6 +260,23 @@ HOT = {
 }
 
 
+@dataclass
+class SeatsNow:
+    """A table's seats as the store has them now (:meth:`Store.seats_now`)."""
+
+    seats: list[tuple[str, str | None]]  # each seat's name and token hash, in seat order
+    status: str
+    joined: dt.datetime | None
+
+
+_SEATS_NOW = (
+    select(seats_t.c.name, seats_t.c.token_hash, tables_t.c.status, tables_t.c.joined)
+    .select_from(seats_t.join(tables_t, tables_t.c.id == seats_t.c.table_id))
+    .where(seats_t.c.table_id == bindparam("table_id"))
+    .order_by(seats_t.c.seat)
+)
+
+
 class SeatTaken(Exception):
     """The seat a join asked for was taken first (a plan's ``take_seat`` changed no row)."""
 
@@ -1094,6 +1111,17 @@ class Store:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(next_id=next_id))
 
     # -- reading -----------------------------------------------------------------------
+    def seats_now(self, table_id: str) -> SeatsNow | None:
+        """Who holds each seat of a table as the store has it now, with the table's status and
+        last join: one query, for a process that runs the table and must learn of seats taken
+        through another process (a whole table loaded costs three, and all its moves)."""
+        with self._single() as conn:
+            rows = conn.execute(_SEATS_NOW, {"table_id": table_id}).all()
+        if not rows:
+            return None
+        status, joined = rows[0][2], rows[0][3]
+        return SeatsNow([(r[0], r[1]) for r in rows], status, None if joined is None else _aware(joined))
+
     def load_table(self, table_id: str) -> TableRow | None:
         with self._single() as conn:
             row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
