@@ -23,10 +23,15 @@ move until its own update arrives) p50/p90/p99/max, moves per second, games fini
 (error frames and failed requests or connections), the CPU of the servers and of the clients
 over the measured window (from /proc; all on this machine, so a busy client slows the server's
 figures too) as a share of a core and in microseconds a move (``server_cpu_us_per_move``, per
-process in ``server_cpu_us_per_move_by_process``, ``client_cpu_us_per_move``), and with
-PostgreSQL and Redis their cost per move: rows written and Redis commands per move, and their
-CPU milliseconds per move. ``--against REV`` runs each configuration first with the server of
-git revision REV and prints the ratios (a before and an after on the same machine's state);
+process in ``server_cpu_us_per_move_by_process``, ``client_cpu_us_per_move``) with the kernel's
+share of the first server's and of the clients' (``server0_kernel_share``,
+``client_kernel_share``), the frames the clients got by type with their mean size and the
+games' mean length (``frames``, ``frame_mean_bytes``, ``game_moves_mean``: bench/floor.py sends
+the same), and with PostgreSQL and Redis their cost per move: rows written and Redis commands
+per move, and their CPU milliseconds per move. PostgreSQL gets a fresh schema a run and Redis
+an empty database a run, so that no run inherits another's tables. ``--against REV`` runs each
+configuration first with the server of git revision REV and prints the ratios (a before and an
+after on the same machine's state);
 ``--after REV2`` takes the after side from revision REV2 instead of the work tree.
 ``--json`` prints every run as one JSON line last.
 
