@@ -14,8 +14,8 @@ random numbers) and plays the move of the best mean. What the learned Q network
   once), and the position reached is valued by the network (``leaf="q"``: the best legal move's
   value, the expected final reward) or played out to the end with the heuristic on every seat
   (``leaf="playout"``). A game that ends on the way scores its final reward, in the network's
-  units (``learn.dmc``'s reward: ``1 - rank_share`` times winning plus ``rank_share`` times the
-  rank).
+  units (the search's play-out reward, 0 to 1: ``1 - rank_share`` for first place plus
+  ``rank_share`` times the share of the other seats ranked below).
 - **Blend**: with ``blend`` > 0 the search's own play-outs (the heuristic on every seat from
   the move on, ``kernels.maumau.flat_deal``) run on the same deals, and each move's score is
   ``(1 - blend)`` times the guided estimate plus ``blend`` times theirs (on the same scale).
@@ -46,7 +46,10 @@ from mauseloch.kernels import maumau as K
 from mauseloch.learn.history import SeatHistory
 from mauseloch.learn.policy import QPolicy, mask_of
 
-RANK_SHARE = 0.25  # the reward the shipped network learned (configs/maumau-learned.toml)
+# The reward the shipped network learned: the search's play-out reward (0 to 1, 1 - rank_share
+# for first place plus rank_share times the rank's share of the seats beaten; the teacher of
+# configs/maumau-distilled.toml has the search's rank_share).
+RANK_SHARE = 0.2
 
 
 @njit(cache=True)
@@ -70,15 +73,9 @@ def _final_value(row: np.ndarray, n: int, seat: int, share: float) -> float:
     hand_cards = np.zeros(n, dtype=np.int64)
     points = np.zeros(n, dtype=np.int64)
     K.result(row, n, ranks, hand_cards, points)
-    better = 0
-    worse = 0
-    for o in range(n):
-        if ranks[o] < ranks[seat]:
-            better += 1
-        elif ranks[o] > ranks[seat]:
-            worse += 1
-    win = 1.0 if ranks[seat] == 1 else -1.0 / (n - 1)
-    return (1.0 - share) * win + share * (worse - better) / (n - 1)
+    # the search's play-out reward (kernels.maumau.playout): what the distilled network learned
+    r = ranks[seat]
+    return (1.0 - share if r == 1 else 0.0) + share * (n - r) / (n - 1)
 
 
 @njit(cache=True)
@@ -264,7 +261,7 @@ class SearchLearnedBot(SearchBot):
                 k.flat_deal(*base, opts, seat, deals[d], seeds[d], lucks[d], actions, self._limit(),
                             self.rank_share, sums)  # fmt: skip
             self.last_iterations += rows
-            score = (1 - self.blend) * score + self.blend * (2 * sums / deals_wanted - 1)
+            score = (1 - self.blend) * score + self.blend * sums / deals_wanted
         score = score + self.q_prior * q[actions]
         best = int(np.argmax(score))  # the first of the best: the move the network values more
         return MauMau.ACTIONS[ids[best]]
