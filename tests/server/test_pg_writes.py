@@ -84,8 +84,8 @@ def test_a_move_on_postgresql_makes_no_task_and_is_stored_before_it_is_heard(
 def test_the_writes_of_a_dropped_connection_are_sent_again_in_their_order(
     pg_url: str, run_async: Callable[[Any], Any]
 ) -> None:
-    """A connection lost with two of a table's transactions under way puts their writes back
-    ahead of the others, the first first, to be sent once more on a new connection."""
+    """A connection lost with a table's move under way and its next write waiting for it puts
+    both back ahead of the others, in their order, to be sent on a new connection."""
     store = Store(pg_url)
 
     async def play() -> None:
@@ -95,14 +95,14 @@ def test_the_writes_of_a_dropped_connection_are_sent_again_in_their_order(
         move = store.send(store.add_move, "t1", 0, 0, "draw")
         await asyncio.sleep(0)
         deadlines = store.send(store.set_deadlines, "t1", [{"kind": "grace", "due": 9.0, "seat": 1}])
-        await asyncio.sleep(0)  # behind the move, on its connection
+        await asyncio.sleep(0)  # waits for the move's transaction
         [link] = writes._links
         assert not move.done() and not deadlines.done()
         waiting = store.send(store.add_move, "t0", 1, 1, "draw")
         link._fail(ConnectionError("dropped"))
         assert [(plan[0][0], tries) for plan, _, tries in writes._pending] == [
-            ("move", 1),
-            ("deadlines", 1),
+            ("move", 1),  # sent, to be sent once more
+            ("deadlines", 0),  # waited for the move
             ("move", 0),
         ]
         await asyncio.gather(move, deadlines, waiting, return_exceptions=True)

@@ -695,6 +695,8 @@ class PgWrites:
         self.loop: asyncio.AbstractEventLoop | None = None  # the loop the connections belong to
         self._links: list[PgLink] = []
         self._inflight: dict[str, tuple[PgLink, int]] = {}  # table -> its connection, its writes' segments under way
+        self._held: dict[PgLink, list[Pending]] = {}  # writes waiting for a connection's transactions to end
+        self._held_tables: dict[str, PgLink] = {}  # the tables of those writes
         self._connecting = 0
         self._pending: list[Pending] = []
         self._scheduled = False
@@ -723,21 +725,23 @@ class PgWrites:
 
     def _start(self) -> None:
         self._scheduled = False
-        if self._pending and self._inflight:
-            # a table's writes go behind its writes under way, pipelined on their connection: a
-            # table's writes are committed in the order sent (Store.send), as on SQLite
-            behind: dict[PgLink, list[Pending]] = {}
+        if self._pending and (self._inflight or self._held_tables):
+            # a table's writes wait for its writes under way and then go on their connection, all
+            # that waited for it in one transaction: a table's writes are committed in the order
+            # sent (Store.send), as on SQLite. Not pipelined behind them: each transaction on one
+            # connection waits for the WAL flush of the one before (bench/floor.py found such a
+            # queue 240 ms behind at 2,000 seats)
             rest: list[Pending] = []
             for write in self._pending:
-                under_way = self._inflight.get(_table_of(write[0]))
-                if under_way is None:
+                table = _table_of(write[0])
+                under_way = self._inflight.get(table)
+                busy = under_way[0] if under_way is not None else self._held_tables.get(table)
+                if busy is None:
                     rest.append(write)
                 else:
-                    behind.setdefault(under_way[0], []).append(write)
-            if behind:
-                self._pending = rest
-                for busy, writes in behind.items():
-                    self._send(busy, writes)
+                    self._held.setdefault(busy, []).append(write)
+                    self._held_tables[table] = busy
+            self._pending = rest
         if not self._pending:
             return
         link = next((lk for lk in self._links if not lk.busy), None)
@@ -775,6 +779,22 @@ class PgWrites:
     def _lost(self, link: PgLink) -> None:
         if link in self._links:
             self._links.remove(link)
+        held = self._unhold(link)
+        if held:  # behind the writes under way, which PgLink._fail puts back ahead of these
+            self._pending[:0] = held
+
+    def _unhold(self, link: PgLink) -> list[Pending]:
+        """The writes that waited for ``link``'s transactions to end, no longer waiting."""
+        held = self._held.pop(link, [])
+        for plan, _, _ in held:
+            if self._held_tables.get(_table_of(plan)) is link:
+                del self._held_tables[_table_of(plan)]
+        return held
+
+    def _release(self, link: PgLink) -> None:
+        """``link``'s transactions all ended: the writes that waited for them go on it now."""
+        if not link.busy and not link.closed and link in self._held:
+            self._send(link, self._unhold(link))
 
     def _send(self, link: PgLink, batch: list[Pending]) -> None:
         """The batch on ``link``: the moves first, their senders told as soon as they are
@@ -858,6 +878,7 @@ class PgWrites:
             else:  # each write alone, so that only the one at fault fails
                 for write in writes:
                     self._segment(link, [write])
+            self._release(link)
             self._schedule_here()
             return
         outcomes: list[BaseException | None] = [None] * len(writes)
@@ -873,6 +894,7 @@ class PgWrites:
             if outcomes[i] is None and not result.command_tuples:  # the first statement that stopped its plan
                 outcomes[i] = _stopped(name, self._sql[name][0], params)
         _settle([(fut, exc) for (_, fut, _), exc in zip(writes, outcomes, strict=True)])
+        self._release(link)
         self._schedule_here()
 
     def _schedule_here(self) -> None:
@@ -905,7 +927,9 @@ class PgWrites:
         """Nothing to do: a table's calls are ordered by its session (TableSession.write)."""
 
     async def aclose(self) -> None:
-        while self._pending or self._connecting or any(link.busy for link in self._links):  # the last batches first
+        while (
+            self._pending or self._held or self._connecting or any(link.busy for link in self._links)
+        ):  # the last batches first
             if self._pending and not self._scheduled:
                 self._start()
             await asyncio.sleep(0.01)
