@@ -28,10 +28,9 @@ from __future__ import annotations
 import json
 import os
 import time
-import tomllib
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -78,15 +77,9 @@ class DistillConfig:
 
     @classmethod
     def load(cls, path: str | Path) -> DistillConfig:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"{path}: unknown settings {sorted(unknown)}; known: {sorted(known)}")
-        if data.get("init"):
-            data["init"] = str(Path(path).parent / data["init"])
-        return cls(**data)
+        from mauseloch.learn.dmc import read_config
+
+        return read_config(cls, path)
 
 
 class FitEntry(TypedDict, total=False):
@@ -257,26 +250,16 @@ def fit(config: DistillConfig, run_dir: Path, on_progress: Callable[[FitEntry], 
     import jax
     import jax.numpy as jnp
     import optax
-    from flax import linen as nn
 
-    from mauseloch.learn.dmc import evaluate, widened
+    from mauseloch.learn.dmc import evaluate, params_of, policy_of, q_network, widened
 
     train, held = load_data(run_dir)
     hidden = list(config.hidden)
-
-    class QNet(nn.Module):
-        @nn.compact
-        def __call__(self, x: Any) -> Any:
-            for width in hidden:
-                x = nn.relu(nn.Dense(width)(x))
-            return nn.Dense(NUM_ACTIONS)(x)
-
-    net = QNet()
+    net = q_network(hidden)
     params = net.init(jax.random.PRNGKey(config.seed), np.zeros((1, NUM_FEATURES), dtype=np.float32))
     if config.init:
         layers = widened(QPolicy.load(config.init))
-        params = {"params": {f"Dense_{i}": {"kernel": jnp.asarray(w), "bias": jnp.asarray(b)}
-                             for i, (w, b) in enumerate(layers)}}  # fmt: skip
+        params = params_of(layers)
     steps = config.epochs * max(1, len(train["obs"]) // config.batch_size)
     tx = optax.adam(optax.cosine_decay_schedule(config.lr, steps))
     opt_state = tx.init(params)
@@ -318,9 +301,7 @@ def fit(config: DistillConfig, run_dir: Path, on_progress: Callable[[FitEntry], 
             idx = order[i : i + config.batch_size]
             params, opt_state, loss = step(params, opt_state, x_train[idx], train["mask"][idx], train["values"][idx])
             losses.append(float(loss))
-        p = params["params"]
-        policy = QPolicy([(np.asarray(p[f"Dense_{i}"]["kernel"]), np.asarray(p[f"Dense_{i}"]["bias"]))
-                          for i in range(len(hidden) + 1)])  # fmt: skip
+        policy = policy_of(params, hidden)
         if config.average_from and epoch >= config.average_from:
             averaged.append(policy)
         two = evaluate(policy, 2, config.eval_deals_2, config.eval_seed)

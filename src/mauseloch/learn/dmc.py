@@ -34,7 +34,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
 import numpy as np
 from numba import njit
@@ -45,6 +45,7 @@ from mauseloch.learn.policy import BASE_FEATURES, NUM_ACTIONS, NUM_FEATURES, OBS
 from mauseloch.study.plots import plot_learning_curve
 
 LEARNER, HEURISTIC, SNAPSHOT = 0, 1, 2
+C = TypeVar("C")
 TABLES = ("heuristic", "league", "self")
 
 
@@ -78,15 +79,50 @@ class Config:
 
     @classmethod
     def load(cls, path: str | Path) -> Config:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"{path}: unknown settings {sorted(unknown)}; known: {sorted(known)}")
-        if data.get("init"):
-            data["init"] = str(Path(path).parent / data["init"])
-        return cls(**data)
+        return read_config(cls, path)
+
+
+def read_config(cls: type[C], path: str | Path) -> C:
+    """A run's settings of dataclass ``cls`` from a TOML file: an unknown setting is refused, and
+    ``init`` is a path relative to the file (the trainers' configs share this)."""
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    unknown = set(data) - known
+    if unknown:
+        raise ValueError(f"{path}: unknown settings {sorted(unknown)}; known: {sorted(known)}")
+    if data.get("init"):
+        data["init"] = str(Path(path).parent / data["init"])
+    return cls(**data)
+
+
+def q_network(hidden: list[int]) -> Any:
+    """The Q network (Flax): dense layers of ``hidden`` widths with ReLU, one output per action."""
+    from flax import linen as nn
+
+    class QNet(nn.Module):
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            for width in hidden:
+                x = nn.relu(nn.Dense(width)(x))
+            return nn.Dense(NUM_ACTIONS)(x)
+
+    return QNet()
+
+
+def params_of(layers: list[tuple[np.ndarray, np.ndarray]]) -> Any:
+    """The network's parameters (Flax) holding the numpy policy's ``layers``."""
+    import jax.numpy as jnp
+
+    dense = {f"Dense_{i}": {"kernel": jnp.asarray(w), "bias": jnp.asarray(b)} for i, (w, b) in enumerate(layers)}
+    return {"params": dense}
+
+
+def policy_of(params: Any, hidden: list[int]) -> QPolicy:
+    """The numpy policy the bot plays of the network's parameters."""
+    p = params["params"]
+    return QPolicy([(np.asarray(p[f"Dense_{i}"]["kernel"]), np.asarray(p[f"Dense_{i}"]["bias"]))
+                    for i in range(len(hidden) + 1)])  # fmt: skip
 
 
 def widened(policy: QPolicy) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -180,29 +216,19 @@ class Trainer:
     def __init__(self, config: Config, run_dir: str | Path) -> None:
         import jax
         import optax
-        from flax import linen as nn
 
         self.config = config
         self.run_dir = Path(run_dir)
         self.run_dir.mkdir(parents=True, exist_ok=True)
         hidden = list(config.hidden)
-
-        class QNet(nn.Module):
-            @nn.compact
-            def __call__(self, x: Any) -> Any:
-                for width in hidden:
-                    x = nn.relu(nn.Dense(width)(x))
-                return nn.Dense(NUM_ACTIONS)(x)
-
-        self.net = QNet()
+        self.net = q_network(hidden)
         self.tx = optax.adam(config.lr)
         self.params = self.net.init(jax.random.PRNGKey(config.seed), np.zeros((1, NUM_FEATURES), dtype=np.float32))
         if config.init:
             layers = widened(QPolicy.load(config.init))
             if [w.shape[1] for w, _ in layers[:-1]] != hidden:
                 raise ValueError(f"init {config.init}: its hidden layers are not {hidden}")
-            self.params = {"params": {f"Dense_{i}": {"kernel": jax.numpy.asarray(w), "bias": jax.numpy.asarray(b)}
-                                      for i, (w, b) in enumerate(layers)}}  # fmt: skip
+            self.params = params_of(layers)
         self.opt_state = self.tx.init(self.params)
         self.apply = jax.jit(self.net.apply)
 
@@ -240,9 +266,7 @@ class Trainer:
 
     def policy(self) -> QPolicy:
         """The network now, as the numpy policy the bot plays."""
-        p = self.params["params"]
-        return QPolicy([(np.asarray(p[f"Dense_{i}"]["kernel"]), np.asarray(p[f"Dense_{i}"]["bias"]))
-                        for i in range(len(self.config.hidden) + 1)])  # fmt: skip
+        return policy_of(self.params, list(self.config.hidden))
 
     def save(self) -> None:
         import jax
