@@ -96,3 +96,39 @@ def test_an_unknown_method_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["train", "mau-mau", "--config", str(config), "--run", str(tmp_path / "r")])
     assert result.exit_code == 2 and "dmc or distill" in result.output
     assert not (tmp_path / "r").exists()
+
+
+STAGE_ONE = """
+seed = 3
+hidden = [16]
+batch_size = 64
+buffer = 5000
+games = {"2" = 16, "4" = 8}
+eval_deals_2 = 10
+eval_deals_4 = 5
+eval_minutes = 0.02
+snapshot_minutes = 0.01
+minutes = 0.05
+"""
+
+
+@pytest.mark.slow
+def test_one_command_trains_the_first_stage_when_its_policy_is_missing(tmp_path: Path) -> None:
+    pytest.importorskip("jax", reason="training needs the train extra (JAX, Flax, Optax)")
+    (tmp_path / "dmc.toml").write_text(STAGE_ONE)
+    config = tmp_path / "tiny.toml"
+    config.write_text(
+        TINY.replace('deals = {"2" = 50, "4" = 50}', 'deals = {"2" = 50}')
+        + 'init = "stage1/best.npz"\ninit_config = "dmc.toml"\ninit_minutes = 0.05\n'
+    )
+    run = tmp_path / "run"
+    result = CliRunner().invoke(app, ["train", "mau-mau", "--config", str(config), "--run", str(run)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "stage1" / "checkpoint.pkl").exists() and (tmp_path / "stage1" / "best.npz").exists()
+    assert (run / "best.npz").exists()
+    # without init_config a missing init is refused before anything is labelled
+    config.write_text(TINY + 'init = "nowhere/best.npz"\n')
+    other = tmp_path / "other"
+    refused = CliRunner().invoke(app, ["train", "mau-mau", "--config", str(config), "--run", str(other)])
+    assert refused.exit_code == 2 and "init_config" in refused.output
+    assert not (other / "data").exists()

@@ -98,7 +98,7 @@ def _distill(config: Path, run: Path, resume: bool, console: Any, fail: Callable
     """Label the positions the config asks for with the search (resumable), then fit the network."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from mauseloch.learn.distill import DistillConfig, FitEntry, fit, label
+    from mauseloch.learn.distill import DistillConfig, FitEntry, first_stage, fit, label
 
     try:
         cfg = DistillConfig.load(config)
@@ -110,6 +110,11 @@ def _distill(config: Path, run: Path, resume: bool, console: Any, fail: Callable
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
     ) as bar:
+        if cfg.init and not Path(cfg.init).exists():
+            if not cfg.init_config:
+                fail(f"config {config}: init {cfg.init} does not exist, and no init_config says how to make it")
+            stage = bar.add_task("first stage: Deep Monte Carlo (CPU s)", total=int(60 * cfg.init_minutes))
+            first_stage(cfg, lambda entry: bar.update(stage, completed=min(entry["cpu"], 60 * cfg.init_minutes)))
         task = bar.add_task("label with the search (shards)", total=None)
         label(cfg, run, lambda done, total: bar.update(task, completed=done, total=total))
         fitting = bar.add_task("fit (epochs)", total=cfg.epochs)

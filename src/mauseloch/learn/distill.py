@@ -71,6 +71,11 @@ class DistillConfig:
     # (tournament seed 1): epochs 4-12 averaged 61.0 %, single epochs 59.6-60.2 %.
     average_from: int = 0
     init: str = ""  # start from these weights (relative to the config file); "": random
+    # When ``init`` does not exist yet: the Deep Monte Carlo config that makes it (relative to this
+    # file), run for ``init_minutes`` CPU minutes into ``init``'s folder (whose best.npz ``init``
+    # names), so that one command trains from scratch.
+    init_config: str = ""
+    init_minutes: float = 10.0
     eval_deals_2: int = 1000
     eval_deals_4: int = 500
     eval_seed: int = 7_000_000
@@ -198,6 +203,21 @@ def _tasks(config: DistillConfig, run_dir: Path) -> list[tuple[str, int, int, in
             path = str(run_dir / "data" / f"p{n}-{start:06d}.npz")
             tasks.append((path, n, start, int(config.playouts[players]), config.seed))
     return tasks
+
+
+def first_stage(config: DistillConfig, on_progress: Callable[[Any], None] | None = None) -> bool:
+    """Train the policy ``init`` names with ``init_config`` when it does not exist yet (resuming
+    that run's checkpoint if it has one); False when there is nothing to do."""
+    if not config.init or Path(config.init).exists() or not config.init_config:
+        return False
+    from mauseloch.learn.dmc import Config, Trainer
+
+    trainer = Trainer(Config.load(config.init_config), Path(config.init).parent)
+    trainer.restore()
+    trainer.run(config.init_minutes, on_progress)
+    if not Path(config.init).exists():
+        raise ValueError(f"the first stage ({config.init_config}) left no {config.init}")
+    return True
 
 
 def label(config: DistillConfig, run_dir: Path, on_progress: Callable[[int, int], None] | None = None) -> None:
