@@ -87,7 +87,7 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
 }  # fmt: skip
 # bench/fairness.py has its own smoke run (``--smoke --json``) in tests/test_fairness.py;
 # bench/cpu_profile.py is a server entry, not a bench: tests/bench/test_cpu_profile.py runs it.
-ELSEWHERE = {"fairness.py", "cpu_profile.py"}
+ELSEWHERE = {"fairness.py", "cpu_profile.py", "loop_lag.py"}
 
 
 def _run(script: str, args: list[str]) -> dict[str, Any]:

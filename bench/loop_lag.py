@@ -1,0 +1,77 @@
+"""``mauseloch`` with a watchdog on its event loop: where the loop was when it fell behind.
+
+A heartbeat runs on the server's loop every 10 ms; a thread of its own looks at it every 10 ms
+and, when the last beat is more than ``BENCH_LOOP_LAG_MS`` (default 250) old, prints the loop
+thread's stack to stderr, at most twice a second. When the loop is in ``epoll_wait`` at such a
+moment the process did not get the CPU (a busy machine); when it is in Python, that code held
+the loop. At exit one line sums up: how often the loop was late, and by how much at most.
+The watchdog arms at the loop's first beat, so the start-up's imports are not counted.
+
+bench/server.py runs it as its server's entry (and prints the server's stderr after the run):
+
+    BENCH_SERVER_ENTRY=bench/loop_lag.py .venv/bin/python bench/server.py --seats 1000 --think-ms 600
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import os
+import sys
+import threading
+import time
+import traceback
+
+import mauseloch.server.listen as listen
+from mauseloch.cli import main
+
+LATE = float(os.environ.get("BENCH_LOOP_LAG_MS", "250")) / 1000
+BEAT = 0.01  # seconds between the loop's heartbeats, and between the watchdog's looks
+
+last_beat: list[float] = []  # the loop's last heartbeat (monotonic), once it beats
+late: list[float] = []  # how late the loop was, each time the watchdog reported it
+_new_loop = listen.new_loop
+
+
+def new_loop() -> asyncio.AbstractEventLoop:
+    """listen.new_loop's loop, with the heartbeat on it."""
+    loop = _new_loop()
+
+    def beat() -> None:
+        if last_beat:
+            last_beat[0] = time.monotonic()
+        else:
+            last_beat.append(time.monotonic())
+        loop.call_later(BEAT, beat)
+
+    loop.call_soon(beat)
+    return loop
+
+
+def watch(loop_thread: int) -> None:
+    reported = 0.0
+    while True:
+        time.sleep(BEAT)
+        if not last_beat:
+            continue
+        now = time.monotonic()
+        lag = now - last_beat[0]
+        if lag > LATE and now - reported > 0.5:
+            frame = sys._current_frames().get(loop_thread)
+            stack = "".join(traceback.format_stack(frame)[-12:]) if frame is not None else "(no frame)\n"
+            print(f"loop late by {lag * 1000:.0f} ms:\n{stack}", file=sys.stderr, flush=True)
+            late.append(lag)
+            reported = now
+
+
+def summary() -> None:
+    longest = max(late, default=0.0) * 1000
+    print(f"loop lag: late by more than {LATE * 1000:.0f} ms {len(late)} times, at most {longest:.0f} ms",
+          file=sys.stderr, flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    listen.new_loop = new_loop  # uvicorn imports the loop factory by its name when it starts
+    threading.Thread(target=watch, args=(threading.get_ident(),), daemon=True).start()
+    atexit.register(summary)
+    main()
