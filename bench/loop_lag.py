@@ -2,10 +2,11 @@
 
 A heartbeat runs on the server's loop every 10 ms; a thread of its own looks at it every 10 ms
 and, when the last beat is more than ``BENCH_LOOP_LAG_MS`` (default 250) old, prints the loop
-thread's stack to stderr, at most twice a second. When the loop is in ``epoll_wait`` at such a
-moment the process did not get the CPU (a busy machine); when it is in Python, that code held
-the loop. At exit one line sums up: how often the loop was late, and by how much at most.
-The watchdog arms at the loop's first beat, so the start-up's imports are not counted.
+thread's stack to stderr, once a stall, and when the loop beats again how long it was held.
+When the loop is in ``epoll_wait`` (asyncio's ``run_until_complete`` as the innermost Python
+frame) at such a moment the process did not get the CPU (a busy machine); when it is in
+Python, that code held the loop. At exit one line sums up: how many stalls, the longest. The
+watchdog arms at the loop's first beat, so the start-up's imports are not counted.
 
 bench/server.py runs it as its server's entry (and prints the server's stderr after the run):
 
@@ -29,7 +30,7 @@ LATE = float(os.environ.get("BENCH_LOOP_LAG_MS", "250")) / 1000
 BEAT = 0.01  # seconds between the loop's heartbeats, and between the watchdog's looks
 
 last_beat: list[float] = []  # the loop's last heartbeat (monotonic), once it beats
-late: list[float] = []  # how late the loop was, each time the watchdog reported it
+stalls: list[float] = []  # how long the loop was held, each time it was late
 _new_loop = listen.new_loop
 
 
@@ -49,24 +50,27 @@ def new_loop() -> asyncio.AbstractEventLoop:
 
 
 def watch(loop_thread: int) -> None:
-    reported = 0.0
+    stalled_at: float | None = None  # the last beat before the stall under way
     while True:
         time.sleep(BEAT)
         if not last_beat:
             continue
-        now = time.monotonic()
-        lag = now - last_beat[0]
-        if lag > LATE and now - reported > 0.5:
+        beat = last_beat[0]
+        if stalled_at is not None and beat != stalled_at:  # it beats again
+            stalls.append(beat - stalled_at)
+            print(f"loop held for {(beat - stalled_at) * 1000:.0f} ms", file=sys.stderr, flush=True)
+            stalled_at = None
+        lag = time.monotonic() - beat
+        if lag > LATE and stalled_at is None:
+            stalled_at = beat
             frame = sys._current_frames().get(loop_thread)
             stack = "".join(traceback.format_stack(frame)[-12:]) if frame is not None else "(no frame)\n"
-            print(f"loop late by {lag * 1000:.0f} ms:\n{stack}", file=sys.stderr, flush=True)
-            late.append(lag)
-            reported = now
+            print(f"loop late by {lag * 1000:.0f} ms, where it is:\n{stack}", file=sys.stderr, flush=True)
 
 
 def summary() -> None:
-    longest = max(late, default=0.0) * 1000
-    print(f"loop lag: late by more than {LATE * 1000:.0f} ms {len(late)} times, at most {longest:.0f} ms",
+    longest = max(stalls, default=0.0) * 1000
+    print(f"loop lag: held for more than {LATE * 1000:.0f} ms {len(stalls)} times, at most {longest:.0f} ms",
           file=sys.stderr, flush=True)  # fmt: skip
 
 
