@@ -66,7 +66,7 @@ def watch(loop_thread: int) -> None:
             frame = sys._current_frames().get(loop_thread)
             lines = traceback.format_stack(frame) if frame is not None else ["(no frame)\n"]
             # the import machinery's frames say nothing of who imported: left out
-            stack = "".join([line for line in lines if "<frozen importlib" not in line][-16:])
+            stack = "".join([line for line in lines if "<frozen importlib" not in line][-40:])
             print(f"loop late by {lag * 1000:.0f} ms, where it is:\n{stack}", file=sys.stderr, flush=True)
 
 
