@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeAlias, TypeVar
 
 import msgspec
 import platformdirs
@@ -286,7 +286,12 @@ class SeatTaken(Exception):
     """The seat a join asked for was taken first (a plan's ``take_seat`` changed no row)."""
 
 
-def _stopped(name: str, sql: str, params: dict[str, Any]) -> Exception | None:
+# The values bound to one SQL statement, by parameter name: the drivers' edge (sqlite3, libpq
+# and SQLAlchemy take such a dict), the one place an untyped dict belongs in the storage.
+SqlParams: TypeAlias = dict[str, Any]
+
+
+def _stopped(name: str, sql: str, params: SqlParams) -> Exception | None:
     """What a statement that changed no row means, where it stops its plan: a move at a version
     stored first, a seat someone took first."""
     if name == "move":
@@ -307,7 +312,7 @@ _DRIVER_OPTIONS: dict[str, Any] = {"autocommit": True, "application_name": "maus
 # still sends a batch per connection, not a statement each (32 connections of one each before).
 WRITE_CONNECTIONS = 16
 
-Plan = list[tuple[str, dict[str, Any]]]  # which of HOT, with which values, in one transaction
+Plan = list[tuple[str, SqlParams]]  # which of HOT, with which values, in one transaction
 P = ParamSpec("P")
 Bound = tuple[str, dict[str, Callable[[Any], Any]]]  # a statement's SQL and its values' conversions
 
@@ -337,12 +342,12 @@ def compile_hot(dialect: Dialect) -> dict[str, Bound]:
     return compiled
 
 
-def _bind(bound: Bound, params: dict[str, Any]) -> dict[str, Any]:
+def _bind(bound: Bound, params: SqlParams) -> SqlParams:
     convert = bound[1]
     return {k: convert[k](v) if k in convert else v for k, v in params.items()}
 
 
-def _stored_first(sql: str, params: dict[str, Any]) -> IntegrityError:
+def _stored_first(sql: str, params: SqlParams) -> IntegrityError:
     """What a move at a version stored already raises (as the unique key's violation would)."""
     return IntegrityError(
         sql, params, Exception(f"version {params.get('version')} of {params.get('table_id')} is stored")
@@ -645,7 +650,7 @@ def _table_of(plan: Plan) -> str:
     return str(params.get("table_id") or params.get("of_table") or params.get("id"))
 
 
-Shape = tuple[str, list[int], dict[str, Any]]  # a statement sent: its kind, the writes it holds, its values
+Shape = tuple[str, list[int], SqlParams]  # a statement sent: its kind, the writes it holds, its values
 
 
 class PgWrites:
@@ -831,11 +836,11 @@ class PgWrites:
             self._inflight[table] = (link, 1 if under_way is None else under_way[1] + 1)
         link.send(statements, functools.partial(self._segment_done, link, writes, shape))
 
-    def _statement(self, name: str, params: dict[str, Any]) -> tuple[bytes, list[bytes | None]]:
+    def _statement(self, name: str, params: SqlParams) -> tuple[bytes, list[bytes | None]]:
         sql, encoders = self._pg[name]
         return sql, [encode(params[n]) for n, encode in encoders]
 
-    def _insert_moves(self, rows: list[dict[str, Any]]) -> tuple[bytes, list[bytes | None]]:
+    def _insert_moves(self, rows: list[SqlParams]) -> tuple[bytes, list[bytes | None]]:
         """``rows`` (add_move's values) in one statement that names the keys it stored (a
         version stored first is skipped)."""
         encoders = self._move_encoders
