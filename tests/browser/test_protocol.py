@@ -108,9 +108,15 @@ def test_a_lost_update_is_noticed_and_resynced(new_context: Any) -> None:
     assert lost_resyncs, "the page did not notice the gap"
     # Until a snapshot comes the page stands where it was: the version of the state it shows (a
     # move would be refused as stale, never applied to a state nobody saw) and nothing to play.
-    assert page.get_attribute("#board", "data-version") == str(shown_before_gap[0]["version"])
-    assert page.get_attribute("#board", "data-pending") == "1"
-    assert page.locator(ACTION).count() == 0
+    # The state is read, then kept only if the second resync's snapshot had not come yet (on a
+    # loaded machine the 3 s before the page asks again can pass before the reading).
+    stale = (
+        page.get_attribute("#board", "data-version"),
+        page.get_attribute("#board", "data-pending"),
+        page.locator(ACTION).count(),
+    )
+    if sum(m["type"] == "snapshot" for m in relay.to_page) < 2:
+        assert stale == (str(shown_before_gap[0]["version"]), "1", 0)
     # Its resync was lost too: a ping's pong (after 3 s) makes it ask again.
     for _ in range(100):
         if sum(m["type"] == "snapshot" for m in relay.to_page) >= 2:  # the first, and the resync's
