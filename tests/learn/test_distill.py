@@ -132,3 +132,15 @@ def test_one_command_trains_the_first_stage_when_its_policy_is_missing(tmp_path:
     refused = CliRunner().invoke(app, ["train", "mau-mau", "--config", str(config), "--run", str(other)])
     assert refused.exit_code == 2 and "init_config" in refused.output
     assert not (other / "data").exists()
+
+
+def test_the_fit_reads_only_the_shards_its_config_asks_for(tmp_path: Path) -> None:
+    from mauseloch.learn.distill import DistillConfig, load_data
+
+    (tmp_path / "data").mkdir()
+    two = label_chunk((str(tmp_path / "data" / "p2-000000.npz"), 2, 0, 4, 9))
+    label_chunk((str(tmp_path / "data" / "p4-000000.npz"), 4, 0, 4, 9))
+    config = DistillConfig(deals={"2": 50}, playouts={"2": 4})
+    train, held = load_data(config, tmp_path)
+    with np.load(two) as shard:
+        assert len(train["obs"]) + len(held["obs"]) == len(shard["obs"])  # the four-player shard stays out

@@ -244,10 +244,10 @@ def label(config: DistillConfig, run_dir: Path, on_progress: Callable[[int, int]
                 on_progress(done, total)
 
 
-def load_data(run_dir: Path) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Every shard of the run: (training, held-out) arrays; every twentieth shard is held out
-    (the last one of fewer than twenty)."""
-    shards = sorted(p for p in (run_dir / "data").glob("p*.npz") if ".tmp" not in p.name)  # not one being written
+def load_data(config: DistillConfig, run_dir: Path) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The shards the config asks for (not others the folder may hold): (training, held-out)
+    arrays; every twentieth shard is held out (the last one of fewer than twenty)."""
+    shards = sorted(Path(t[0]) for t in _tasks(config, run_dir) if os.path.exists(t[0]))
     parts: tuple[dict[str, list[np.ndarray]], dict[str, list[np.ndarray]]] = ({}, {})
     if not shards:
         raise ValueError(f"{run_dir / 'data'} holds no labelled shard")
@@ -273,7 +273,7 @@ def fit(config: DistillConfig, run_dir: Path, on_progress: Callable[[FitEntry], 
 
     from mauseloch.learn.dmc import evaluate, params_of, policy_of, q_network, widened
 
-    train, held = load_data(run_dir)
+    train, held = load_data(config, run_dir)
     hidden = list(config.hidden)
     net = q_network(hidden)
     params = net.init(jax.random.PRNGKey(config.seed), np.zeros((1, NUM_FEATURES), dtype=np.float32))
