@@ -17,6 +17,7 @@ from mauseloch.cli import app
 from mauseloch.games.maumau import MauMau
 from mauseloch.learn.distill import CHUNK, Teacher, label_chunk
 from mauseloch.learn.policy import NUM_FEATURES, QPolicy
+from tests.learn.tiny import TINY_DMC
 
 TINY = """
 method = "distill"
@@ -98,24 +99,10 @@ def test_an_unknown_method_is_refused(tmp_path: Path) -> None:
     assert not (tmp_path / "r").exists()
 
 
-STAGE_ONE = """
-seed = 3
-hidden = [16]
-batch_size = 64
-buffer = 5000
-games = {"2" = 16, "4" = 8}
-eval_deals_2 = 10
-eval_deals_4 = 5
-eval_minutes = 0.02
-snapshot_minutes = 0.01
-minutes = 0.05
-"""
-
-
 @pytest.mark.slow
 def test_one_command_trains_the_first_stage_when_its_policy_is_missing(tmp_path: Path) -> None:
     pytest.importorskip("jax", reason="training needs the train extra (JAX, Flax, Optax)")
-    (tmp_path / "dmc.toml").write_text(STAGE_ONE)
+    (tmp_path / "dmc.toml").write_text(TINY_DMC)
     config = tmp_path / "tiny.toml"
     config.write_text(
         TINY.replace('deals = {"2" = 50, "4" = 50}', 'deals = {"2" = 50}')

@@ -16,19 +16,9 @@ pytest.importorskip("jax", reason="training needs the train extra (JAX, Flax, Op
 
 from mauseloch.learn.dmc import Config, Trainer, evaluate
 from mauseloch.learn.policy import NUM_FEATURES, QPolicy
+from tests.learn.tiny import TINY_DMC
 
-TINY = """
-seed = 3
-hidden = [16]
-batch_size = 64
-buffer = 5000
-games = {"2" = 16, "4" = 8}
-eval_deals_2 = 20
-eval_deals_4 = 10
-eval_minutes = 0.02
-snapshot_minutes = 0.01
-minutes = 0.05
-"""
+TINY = TINY_DMC
 
 
 @pytest.mark.slow
