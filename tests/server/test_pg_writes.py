@@ -26,9 +26,13 @@ def test_a_tables_writes_go_behind_its_writes_under_way(pg_url: str, run_async: 
     async def play() -> None:
         assert isinstance(store._writes, PgWrites)
         # two connections open and idle: a write sent while the other commits opens the second
-        first = store.send(store.add_move, "t0", 0, 0, "draw")
-        await asyncio.sleep(0)
-        await asyncio.gather(first, store.send(store.add_move, "t0", 1, 1, "draw"))
+        # (on a loaded machine the first may be committed already: send pairs until it opens)
+        version = 0
+        while len(store._writes.backend_pids()) < 2 and version < 40:
+            first = store.send(store.add_move, "t0", version, version % 2, "draw")
+            await asyncio.sleep(0)
+            await asyncio.gather(first, store.send(store.add_move, "t0", version + 1, (version + 1) % 2, "draw"))
+            version += 2
         assert len(store._writes.backend_pids()) == 2
         move = store.send(store.add_move, "t1", 0, 0, "draw", None, None, turn)
         await asyncio.sleep(0)  # the move is sent on one of them, not yet committed
