@@ -5,6 +5,7 @@ answered, the same close codes), with or without its own reading of text frames.
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 import threading
 from collections.abc import Callable
@@ -343,7 +344,9 @@ def answer_to(request: bytes, fast: bool, run_async: Callable[[Any], Any]) -> tu
             await asyncio.sleep(0)
         proto.connection_lost(None)
         await asyncio.gather(*state.tasks)
-        return bytes(transport.out), bool(parsed)
+        # The Date header names the second the answer went out: two answers can straddle one
+        # (CI saw 20:28:07 against 20:28:08), so it is compared as a header, not as a time.
+        return re.sub(rb"\r\nDate: [^\r]*\r\n", b"\r\nDate: -\r\n", bytes(transport.out)), bool(parsed)
 
     result: tuple[bytes, bool] = run_async(session())
     return result
