@@ -209,20 +209,11 @@ class SearchBot:
         return None, 0
 
     def choose(self, view: View | JSONObject, legal: list[str]) -> str:
-        view = json_view(view)  # the search deals from the view's JSON form (MauMau.from_view)
         if not legal:
             raise ValueError("the search bot was asked to move with no legal moves")
-        if view.get("game") != MauMau.name:
-            raise ValueError(f"the search bot plays Mau-Mau, not {view.get('game')}")
-        if self.inference:
-            self._observe(view)
-        if self._history is not None:
-            self._history.observe(view)
+        view = self._read(view)
         if len(legal) == 1:
             return legal[0]
-        options = view["options"]
-        self._ace_skips = bool(options.get("ace_skips"))
-        self._no_win_with_jack = bool(options.get("no_win_with_jack"))
         budget = None if self.iterations is None else self._budget(view["players"])
         if self.flat:
             return self._choose_flat(view, legal, budget)
@@ -257,7 +248,6 @@ class SearchBot:
         random numbers: the luck of a deal falls on every move alike, so a few hundred play-outs
         tell close moves apart); the best mean reward wins, ties go to the heuristic's choice."""
         assert self._heuristic is not None
-        seat: int = view["seat"]
         hint = self._heuristic.choose(view, legal)
         held = 0
         for c in view["hand"]:
@@ -284,10 +274,7 @@ class SearchBot:
         drawn: np.ndarray | None = None
         if self._history is not None and self.peek is None and budget is not None:
             wanted = sum(n for n, _ in rounds) if rounds else max(budget, len(moves)) // len(moves)
-            drawn = self._history.sample(
-                wanted, self._rng, derive_seed(decision_seed, STREAM_HISTORY),
-                burn=self.burn, thin=self.thin, read_choices=self.read_choices, ace_skips=self._ace_skips,
-            )  # fmt: skip
+            drawn = self._sample_history(decision_seed, wanted)
         alive = list(range(len(moves)))
         for r in range(len(rounds) if rounds else 1):
             playing = actions[alive]
@@ -303,15 +290,8 @@ class SearchBot:
                 if deadline is not None and count and time.perf_counter() >= deadline:
                     break
                 deal = drawn[deals] if drawn is not None and deals < len(drawn) else self._deal_ids(view, pool)
-                if state is None:  # the position once; each deal is dealt into it in the kernel
-                    state = k.state_of(MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal]))
-                # Each move played out on this deal with the same play-out seed (compiled: the
-                # heuristic on every seat, the engine's game step), as MauMau.redealt would deal it.
-                k.flat_deal(
-                    *state, opts, seat, np.array(deal, dtype=np.int64), np.uint64(derive_seed(decision_seed, deals)),
-                    np.uint64(derive_seed(decision_seed, STREAM_PLAYOUTS + deals)), playing, limit, self.rank_share,
-                    round_sums if rounds else sums,
-                )  # fmt: skip
+                state = self._flat_deal(view, state, opts, deal, decision_seed, deals, playing,
+                                        round_sums if rounds else sums, limit)  # fmt: skip
                 count += len(alive)
                 deals += 1
             if rounds:
@@ -323,6 +303,48 @@ class SearchBot:
         self.last_iterations = count
         best = max(alive, key=lambda i: (totals[i], -i))
         return moves[best]
+
+    def _read(self, view: View | JSONObject) -> JSONObject:
+        """Read a view before a decision (the view's JSON form, which the search deals from with
+        ``MauMau.from_view``): what inference learns from the moves since the last one, the
+        history's belief, the table's options."""
+        view = json_view(view)
+        if view.get("game") != MauMau.name:
+            raise ValueError(f"the search bot plays Mau-Mau, not {view.get('game')}")
+        if self.inference:
+            self._observe(view)
+        if self._history is not None:
+            self._history.observe(view)
+        options = view["options"]
+        self._ace_skips = bool(options.get("ace_skips"))
+        self._no_win_with_jack = bool(options.get("no_win_with_jack"))
+        return view
+
+    def _sample_history(self, decision_seed: int, wanted: int) -> np.ndarray | None:
+        """``wanted`` deals drawn from the whole public history (None without it)."""
+        if self._history is None:
+            return None
+        return self._history.sample(
+            wanted, self._rng, derive_seed(decision_seed, STREAM_HISTORY),
+            burn=self.burn, thin=self.thin, read_choices=self.read_choices, ace_skips=self._ace_skips,
+        )  # fmt: skip
+
+    def _flat_deal(
+        self, view: JSONObject, state: tuple[np.ndarray, np.ndarray, np.ndarray] | None, opts: np.ndarray,
+        deal: Any, decision_seed: int, d: int, actions: np.ndarray, sums: np.ndarray, limit: int,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+        """Play each of ``actions`` out on deal number ``d`` with the same play-out seed
+        (compiled: the heuristic on every seat, the engine's game step), as MauMau.redealt would
+        deal it, adding each reward to ``sums``; the position's kernel state, made from the view
+        on the first deal (``state`` None) and dealt into on every one."""
+        k = kernel()
+        if state is None:
+            state = k.state_of(MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal]))
+        k.flat_deal(
+            *state, opts, view["seat"], np.array(deal, dtype=np.int64), np.uint64(derive_seed(decision_seed, d)),
+            np.uint64(derive_seed(decision_seed, STREAM_PLAYOUTS + d)), actions, limit, self.rank_share, sums,
+        )  # fmt: skip
+        return state
 
     def _rounds(self, moves: int, budget: int | None) -> list[tuple[int, int]]:
         """(deals, moves played out on each) for every round of a halving search with ``budget``

@@ -38,7 +38,7 @@ from mauseloch.bots.learned import shipped_policy
 from mauseloch.bots.registry import register_bot
 from mauseloch.bots.search import Level, SearchBot, level_options
 from mauseloch.core.engine import derive_seed
-from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS
+from mauseloch.core.seeds import STREAM_PLAYOUTS
 from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View, json_view
 from mauseloch.games.maumau import CARD_STR, MauMau
@@ -209,11 +209,8 @@ class SearchLearnedBot(SearchBot):
         deals_wanted = max(1, budget // m)
         decision_seed = derive_seed(self._seed, view["moves_played"])
         drawn: np.ndarray | None = None
-        if self._history is not None and self.peek is None:
-            drawn = self._history.sample(
-                deals_wanted, self._rng, derive_seed(decision_seed, STREAM_HISTORY),
-                burn=self.burn, thin=self.thin, read_choices=self.read_choices, ace_skips=self._ace_skips,
-            )  # fmt: skip
+        if self.peek is None:
+            drawn = self._sample_history(decision_seed, deals_wanted)
         pool = self._pool(view)
         have = 0 if drawn is None else len(drawn)
         deals = np.array([drawn[d] if d < have else self._deal_ids(view, pool) for d in range(deals_wanted)],  # type: ignore[index]

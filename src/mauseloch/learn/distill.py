@@ -41,9 +41,8 @@ from mauseloch.bots import make_bot
 from mauseloch.bots.maumau_heuristic import kernel
 from mauseloch.bots.search import LEVEL_OPTIONS, SearchBot
 from mauseloch.core.engine import derive_seed
-from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS, STREAM_TEACHER, STREAM_TEACHER_RIVALS
-from mauseloch.core.views import json_view
-from mauseloch.games.maumau import CARD_STR, MauMau
+from mauseloch.core.seeds import STREAM_TEACHER, STREAM_TEACHER_RIVALS
+from mauseloch.games.maumau import MauMau
 from mauseloch.learn.history import SeatHistory
 from mauseloch.learn.policy import NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features, mask_of
 
@@ -107,57 +106,43 @@ class FitEntry(TypedDict, total=False):
 class Teacher(SearchBot):
     """The search's belief, every legal move played out on ``deals`` deals; records each decision."""
 
-    def __init__(self, seed: int, deals: int) -> None:
+    def __init__(self, seed: int, deals: int, student: Any = None) -> None:
         options = dict(LEVEL_OPTIONS)
         options.pop("halving", None)
         super().__init__(seed, kind="teacher", iterations=deals, **options)  # type: ignore[arg-type]
         self.deals = deals
+        # DAgger: a bot (the learned one) whose moves the teacher's seat plays, so that the
+        # labels fall on the positions the student reaches; None: the teacher's own best move.
+        self.student = student
         self.seat_history = SeatHistory()
         self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     def values(self, view: Any, legal: list[str]) -> np.ndarray:  # a view's JSON form (json_view)
         """The mean play-out reward (0..1) of each legal move, on the same deals."""
-        seat: int = view["seat"]
         decision_seed = derive_seed(self._seed, view["moves_played"])
-        k = kernel()
-        opts = k.options_array(view["players"], options=view["options"])
+        opts = kernel().options_array(view["players"], options=view["options"])
         actions = np.array([MauMau._ACTION_ID[m] for m in legal], dtype=np.int64)
         sums = np.zeros(len(legal))
-        drawn = None
-        if self._history is not None:
-            drawn = self._history.sample(
-                self.deals, self._rng, derive_seed(decision_seed, STREAM_HISTORY),
-                burn=self.burn, thin=self.thin, read_choices=self.read_choices, ace_skips=self._ace_skips,
-            )  # fmt: skip
+        drawn = self._sample_history(decision_seed, self.deals)
         pool = self._pool(view)
         state = None
         for d in range(self.deals):
             deal = drawn[d] if drawn is not None and d < len(drawn) else self._deal_ids(view, pool)
-            if state is None:
-                state = k.state_of(MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal]))
-            k.flat_deal(
-                *state, opts, seat, np.array(deal, dtype=np.int64), np.uint64(derive_seed(decision_seed, d)),
-                np.uint64(derive_seed(decision_seed, STREAM_PLAYOUTS + d)), actions, self._limit(), self.rank_share,
-                sums,
-            )  # fmt: skip
+            state = self._flat_deal(view, state, opts, deal, decision_seed, d, actions, sums, self._limit())
         return sums / self.deals
 
     def choose(self, view: Any, legal: list[str]) -> str:  # a View or its JSON form
-        view = json_view(view)
-        self._observe(view)
-        if self._history is not None:
-            self._history.observe(view)
+        view = self._read(view)
         obs = self.seat_history.observation(view)
         if len(legal) == 1:
             return legal[0]
-        options = view["options"]
-        self._ace_skips = bool(options.get("ace_skips"))
-        self._no_win_with_jack = bool(options.get("no_win_with_jack"))
         vals = self.values(view, legal)
         target = np.full(NUM_ACTIONS, np.nan, dtype=np.float32)
         for move, v in zip(legal, vals, strict=True):
             target[MauMau._ACTION_ID[move]] = v
         self.rows.append((obs.copy(), mask_of(legal), target))
+        if self.student is not None:  # DAgger: the student's move, the teacher's labels
+            return self.student.choose(view, legal)
         return legal[int(np.argmax(vals))]  # the first of the best: the legal list's order
 
 
