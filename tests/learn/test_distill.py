@@ -13,9 +13,10 @@ from typer.testing import CliRunner
 
 import mauseloch
 from mauseloch.bots import make_bot
+from mauseloch.bots.learned import greedy, shipped_policy
 from mauseloch.cli import app
 from mauseloch.games.maumau import MauMau
-from mauseloch.learn.distill import CHUNK, Teacher, label_chunk
+from mauseloch.learn.distill import CHUNK, DistillConfig, Task, Teacher, _tasks, label_chunk
 from mauseloch.learn.policy import NUM_FEATURES, QPolicy
 from tests.learn.tiny import TINY_DMC
 
@@ -60,9 +61,50 @@ def test_the_teacher_labels_every_legal_move_and_plays_its_best() -> None:
         assert values[MauMau._ACTION_ID[move]] == values[MauMau._ACTION_ID[best]]
 
 
+def test_with_a_student_the_seat_plays_the_students_moves_and_the_teacher_labels_them() -> None:
+    """DAgger: the labels fall on the positions the student reaches."""
+    student = shipped_policy()
+    g = mauseloch.new_game(MauMau.name, players=2, seed=4)
+    teacher, plain = Teacher(5, 8, student), Teacher(5, 8)
+    rival = make_bot(MauMau.name, "heuristic", seed=1)
+    differs = 0
+    while not g.is_over:
+        seat = g.to_move
+        assert seat is not None
+        legal = g.legal_moves()
+        if seat == 0:
+            view = g.view(seat)
+            move = teacher.choose(view, legal)
+            own = plain.choose(view, legal)  # the teacher alone, on the same positions
+            if len(legal) > 1:
+                obs, _, values = teacher.rows[-1]
+                assert move == greedy(student, obs, legal)
+                assert np.array_equal(values, plain.rows[-1][2], equal_nan=True)  # the same labels
+                differs += move != own
+        else:
+            move = rival.choose(g.view(seat), legal)
+        g.play(move)
+    assert len(teacher.rows) > 0 and differs > 0  # the student does not always play the teacher's move
+
+
+def test_student_games_get_shards_and_deals_of_their_own(tmp_path: Path) -> None:
+    config = DistillConfig(deals={"2": 50}, student="s.npz", student_deals={"2": 100}, playouts={"2": 4})
+    tasks = _tasks(config, tmp_path)
+    assert [Path(t.path).name for t in tasks] == ["p2-000000.npz", "s2-000000.npz", "s2-000050.npz"]
+    assert [t.student for t in tasks] == ["", "s.npz", "s.npz"]
+    with pytest.raises(ValueError, match="needs a student"):
+        _tasks(DistillConfig(student_deals={"2": 50}), tmp_path)
+    policy = tmp_path / "student.npz"
+    shipped_policy().save(policy)
+    ours = label_chunk(Task(str(tmp_path / "s.npz"), 2, 0, 4, 9, str(policy)))
+    theirs = label_chunk(Task(str(tmp_path / "p.npz"), 2, 0, 4, 9))
+    with np.load(ours) as x, np.load(theirs) as y:
+        assert x["obs"].shape[0] >= CHUNK and not np.array_equal(x["obs"][:5], y["obs"][:5])  # other deals
+
+
 def test_a_shard_is_the_same_for_the_same_seed(tmp_path: Path) -> None:
-    a = label_chunk((str(tmp_path / "a.npz"), 2, 0, 4, 9))
-    b = label_chunk((str(tmp_path / "b.npz"), 2, 0, 4, 9))
+    a = label_chunk(Task(str(tmp_path / "a.npz"), 2, 0, 4, 9))
+    b = label_chunk(Task(str(tmp_path / "b.npz"), 2, 0, 4, 9))
     with np.load(a) as x, np.load(b) as y:
         assert x["obs"].shape[0] >= CHUNK  # at least a decision a game
         for key in ("obs", "mask", "values"):
@@ -121,12 +163,21 @@ def test_one_command_trains_the_first_stage_when_its_policy_is_missing(tmp_path:
     assert not (other / "data").exists()
 
 
+def test_a_missing_student_is_refused_before_anything_is_labelled(tmp_path: Path) -> None:
+    config = tmp_path / "tiny.toml"
+    config.write_text(TINY + 'student = "nowhere.npz"\nstudent_deals = {"2" = 50}\n')
+    run = tmp_path / "run"
+    result = CliRunner().invoke(app, ["train", "mau-mau", "--config", str(config), "--run", str(run)])
+    assert result.exit_code == 2 and "student" in result.output and "nowhere.npz" in result.output
+    assert not (run / "data").exists()
+
+
 def test_the_fit_reads_only_the_shards_its_config_asks_for(tmp_path: Path) -> None:
-    from mauseloch.learn.distill import DistillConfig, load_data
+    from mauseloch.learn.distill import load_data
 
     (tmp_path / "data").mkdir()
-    two = label_chunk((str(tmp_path / "data" / "p2-000000.npz"), 2, 0, 4, 9))
-    label_chunk((str(tmp_path / "data" / "p4-000000.npz"), 4, 0, 4, 9))
+    two = label_chunk(Task(str(tmp_path / "data" / "p2-000000.npz"), 2, 0, 4, 9))
+    label_chunk(Task(str(tmp_path / "data" / "p4-000000.npz"), 4, 0, 4, 9))
     config = DistillConfig(deals={"2": 50}, playouts={"2": 4})
     train, held = load_data(config, tmp_path)
     with np.load(two) as shard:

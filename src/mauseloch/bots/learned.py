@@ -33,6 +33,14 @@ def shipped_policy(name: str = MODEL) -> QPolicy:
         return QPolicy.load(path)
 
 
+def greedy(policy: QPolicy, obs: np.ndarray, legal: list[str]) -> str:
+    """The legal move of the highest value for the observation ``obs`` (the first of equals)."""
+    mask = mask_of(legal)
+    q = policy.values(policy.features(obs[None, :], mask[None, :]))[0]
+    q = np.where(mask.astype(bool), q, -np.inf)
+    return MauMau.ACTIONS[int(q.argmax())]
+
+
 class LearnedBot:
     kind = "learned"
 
@@ -47,10 +55,7 @@ class LearnedBot:
         obs = self.history.observation(json_view(view))  # every view: the history must see each move
         if len(legal) == 1:
             return legal[0]
-        mask = mask_of(legal)
-        q = self.policy.values(self.policy.features(obs[None, :], mask[None, :]))[0]
-        q = np.where(mask.astype(bool), q, -np.inf)
-        return MauMau.ACTIONS[int(q.argmax())]
+        return greedy(self.policy, obs, legal)
 
     def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]:
         """Mau-Mau is played in turns and never opens a reaction window: keep still."""

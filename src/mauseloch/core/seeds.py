@@ -46,6 +46,9 @@ STREAM_DEAL_SEARCH = 7  # the random walk over decks that looks for the longest 
 STREAM_TEACHER = 1  # the teacher (the search that labels the moves)
 STREAM_TEACHER_RIVALS = 2  # + seat: the heuristic bots around it
 
+# Of a distillation run's seed (mauseloch.learn.distill)
+STREAM_STUDENT_GAMES = 50  # + players: the seeds of the games the student plays (DAgger)
+
 # Of a bot's seed (mauseloch.bots) and of a search's decision seed
 STREAM_PRIOR = 7  # the search bot's heuristic prior
 STREAM_PLAYOUTS = 1_000_000  # + deal: the play-out generator of each sampled deal

@@ -115,6 +115,8 @@ def _distill(config: Path, run: Path, resume: bool, console: Any, fail: Callable
                 fail(f"config {config}: init {cfg.init} does not exist, and no init_config says how to make it")
             stage = bar.add_task("first stage: Deep Monte Carlo (CPU s)", total=int(60 * cfg.init_minutes))
             first_stage(cfg, lambda entry: bar.update(stage, completed=min(entry["cpu"], 60 * cfg.init_minutes)))
+        if cfg.student_deals and not Path(cfg.student).exists():
+            fail(f"config {config}: student {cfg.student} does not exist (the policy the teacher's seat plays)")
         task = bar.add_task("label with the search (shards)", total=None)
         label(cfg, run, lambda done, total: bar.update(task, completed=done, total=total))
         fitting = bar.add_task("fit (epochs)", total=cfg.epochs)

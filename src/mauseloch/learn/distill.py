@@ -32,16 +32,17 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 import numpy as np
 
 import mauseloch
 from mauseloch.bots import make_bot
+from mauseloch.bots.learned import greedy
 from mauseloch.bots.maumau_heuristic import kernel
 from mauseloch.bots.search import LEVEL_OPTIONS, SearchBot
 from mauseloch.core.engine import derive_seed
-from mauseloch.core.seeds import STREAM_TEACHER, STREAM_TEACHER_RIVALS
+from mauseloch.core.seeds import STREAM_STUDENT_GAMES, STREAM_TEACHER, STREAM_TEACHER_RIVALS
 from mauseloch.games.maumau import MauMau
 from mauseloch.learn.history import SeatHistory
 from mauseloch.learn.policy import NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features, mask_of
@@ -69,6 +70,12 @@ class DistillConfig:
     # weight averaging; 0: the best epoch by the evaluation). Measured on 4,000 heads-up games
     # (tournament seed 1): epochs 4-12 averaged 61.0 %, single epochs 59.6-60.2 %.
     average_from: int = 0
+    # DAgger (Ross et al. 2011): games in which the teacher's seat plays this network's greedy
+    # moves (relative to the config file), labelled by the teacher all the same, so the data
+    # holds the positions the student reaches; their deals per player count. The fit takes
+    # them beside the teacher's own games.
+    student: str = ""
+    student_deals: dict[str, int] = field(default_factory=dict)
     init: str = ""  # start from these weights (relative to the config file); "": random
     # When ``init`` does not exist yet: the Deep Monte Carlo config that makes it (relative to this
     # file), run for ``init_minutes`` CPU minutes into ``init``'s folder (whose best.npz ``init``
@@ -106,13 +113,13 @@ class FitEntry(TypedDict, total=False):
 class Teacher(SearchBot):
     """The search's belief, every legal move played out on ``deals`` deals; records each decision."""
 
-    def __init__(self, seed: int, deals: int, student: Any = None) -> None:
+    def __init__(self, seed: int, deals: int, student: QPolicy | None = None) -> None:
         options = dict(LEVEL_OPTIONS)
         options.pop("halving", None)
         super().__init__(seed, kind="teacher", iterations=deals, **options)  # type: ignore[arg-type]
         self.deals = deals
-        # DAgger: a bot (the learned one) whose moves the teacher's seat plays, so that the
-        # labels fall on the positions the student reaches; None: the teacher's own best move.
+        # DAgger: a network whose greedy moves the teacher's seat plays, so that the labels fall
+        # on the positions the student reaches; None: the teacher's own best move.
         self.student = student
         self.seat_history = SeatHistory()
         self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
@@ -142,21 +149,37 @@ class Teacher(SearchBot):
             target[MauMau._ACTION_ID[move]] = v
         self.rows.append((obs.copy(), mask_of(legal), target))
         if self.student is not None:  # DAgger: the student's move, the teacher's labels
-            return self.student.choose(view, legal)
+            return greedy(self.student, obs, legal)
         return legal[int(np.argmax(vals))]  # the first of the best: the legal list's order
 
 
-def label_chunk(task: tuple[str, int, int, int, int]) -> str:
-    """Play deals ``start..start+CHUNK-1`` at ``players`` with the teacher on seat deal % players;
-    write the shard ``path`` (obs, mask, values, and the CPU seconds it took) and return it."""
-    path, players, start, playouts, seed = task
+class Task(NamedTuple):
+    """One shard to label: deals ``start..start+CHUNK-1`` at ``players``, written to ``path``;
+    with ``student`` (a policy's file) the teacher's seat plays that network's moves."""
+
+    path: str
+    players: int
+    start: int
+    playouts: int
+    seed: int
+    student: str = ""
+
+
+def label_chunk(task: Task) -> str:
+    """Play the task's deals with the teacher on seat deal % players; write the shard (obs,
+    mask, values, and the CPU seconds it took) and return its path."""
+    path, players, start, playouts, seed, student_path = task
     cpu0 = time.process_time()
     obs, masks, vals = [], [], []
+    student = QPolicy.load(student_path) if student_path else None
     for deal in range(start, start + CHUNK):
-        game_seed = derive_seed(seed * 100 + players, deal)
+        if student is None:
+            game_seed = derive_seed(seed * 100 + players, deal)
+        else:  # other deals than the teacher's own games
+            game_seed = derive_seed(derive_seed(seed, STREAM_STUDENT_GAMES + players), deal)
         g = mauseloch.new_game(MauMau.name, players=players, seed=game_seed)
         mine = deal % players
-        teacher = Teacher(derive_seed(game_seed, STREAM_TEACHER), playouts)
+        teacher = Teacher(derive_seed(game_seed, STREAM_TEACHER), playouts, student)
         rival_seeds = [derive_seed(game_seed, STREAM_TEACHER_RIVALS + s) for s in range(players)]
         bots: list[Any] = [
             teacher if s == mine else make_bot(MauMau.name, "heuristic", seed=rival_seeds[s]) for s in range(players)
@@ -180,13 +203,17 @@ def label_chunk(task: tuple[str, int, int, int, int]) -> str:
     return path
 
 
-def _tasks(config: DistillConfig, run_dir: Path) -> list[tuple[str, int, int, int, int]]:
+def _tasks(config: DistillConfig, run_dir: Path) -> list[Task]:
+    """The shards the config asks for: the teacher's games (``p…``), then the student's (``s…``)."""
     tasks = []
-    for players, deals in sorted(config.deals.items()):
-        n = int(players)
-        for start in range(0, deals, CHUNK):
-            path = str(run_dir / "data" / f"p{n}-{start:06d}.npz")
-            tasks.append((path, n, start, int(config.playouts[players]), config.seed))
+    for prefix, table, student in (("p", config.deals, ""), ("s", config.student_deals, config.student)):
+        if table and not student and prefix == "s":
+            raise ValueError("student_deals needs a student (the policy whose moves the teacher's seat plays)")
+        for players, deals in sorted(table.items()):
+            n = int(players)
+            for start in range(0, deals, CHUNK):
+                path = str(run_dir / "data" / f"{prefix}{n}-{start:06d}.npz")
+                tasks.append(Task(path, n, start, int(config.playouts[players]), config.seed, student))
     return tasks
 
 
@@ -208,7 +235,7 @@ def first_stage(config: DistillConfig, on_progress: Callable[[Any], None] | None
 def label(config: DistillConfig, run_dir: Path, on_progress: Callable[[int, int], None] | None = None) -> None:
     """Label every shard the config asks for that the run folder lacks (resumable)."""
     (run_dir / "data").mkdir(parents=True, exist_ok=True)
-    todo = [t for t in _tasks(config, run_dir) if not os.path.exists(t[0])]
+    todo = [t for t in _tasks(config, run_dir) if not os.path.exists(t.path)]
     total = len(_tasks(config, run_dir))
     done = total - len(todo)
     if on_progress:
@@ -232,7 +259,7 @@ def label(config: DistillConfig, run_dir: Path, on_progress: Callable[[int, int]
 def load_data(config: DistillConfig, run_dir: Path) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """The shards the config asks for (not others the folder may hold): (training, held-out)
     arrays; every twentieth shard is held out (the last one of fewer than twenty)."""
-    shards = sorted(Path(t[0]) for t in _tasks(config, run_dir) if os.path.exists(t[0]))
+    shards = sorted(Path(t.path) for t in _tasks(config, run_dir) if os.path.exists(t.path))
     parts: tuple[dict[str, list[np.ndarray]], dict[str, list[np.ndarray]]] = ({}, {})
     if not shards:
         raise ValueError(f"{run_dir / 'data'} holds no labelled shard")

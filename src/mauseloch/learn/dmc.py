@@ -84,14 +84,15 @@ class Config:
 
 def read_config(cls: type[C], path: str | Path) -> C:
     """A run's settings of dataclass ``cls`` from a TOML file: an unknown setting is refused, and
-    ``init`` and ``init_config`` are paths relative to the file (the trainers' configs share this)."""
+    ``init``, ``init_config`` and ``student`` are paths relative to the file (the trainers'
+    configs share this)."""
     with open(path, "rb") as f:
         data = tomllib.load(f)
     known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
     unknown = set(data) - known
     if unknown:
         raise ValueError(f"{path}: unknown settings {sorted(unknown)}; known: {sorted(known)}")
-    for key in ("init", "init_config"):  # paths relative to the config file
+    for key in ("init", "init_config", "student"):  # paths relative to the config file
         if data.get(key):
             data[key] = str(Path(path).parent / data[key])
     return cls(**data)
