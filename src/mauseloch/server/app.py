@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import sys
 import time
@@ -431,6 +432,11 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
             load_hook(info.seating.prepare)(
                 lambda: print("mauseloch: compiling the bots' fast kernel, once (10 s or more)…", file=sys.stderr)
             )
+    if app.state.freeze_after_warm_up:
+        # what the warm-up loaded (compiled kernels, their caches) lives as long as the process:
+        # out of the collector's passes, as cli.py does with what was loaded before
+        gc.collect()
+        gc.freeze()
     lobby.start()
     try:
         yield
@@ -517,5 +523,6 @@ def create_app(
     app.state.web_dir = web
     app.state.rate_clock = clock
     app.state.rate_limit = rate_limit
+    app.state.freeze_after_warm_up = False  # `serve` sets it (cli.py): a test's app freezes nothing
     app.state.guard = guard
     return app

@@ -228,6 +228,7 @@ def command(
         redis_errors = (RedisError,)
     try:
         app = create_app(url, bot_delay=bot_delay, clock_scale=clock_scale, redis_url=redis, limits=limits)
+        app.state.freeze_after_warm_up = True  # a server process: what lives as long as it is frozen
     except SQLAlchemyError as exc:  # e.g. a database server that does not answer
         sock.close()
         detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
@@ -236,12 +237,16 @@ def command(
         sock.close()
         raise _refuse(f"cannot use Redis at {redis}: {exc}") from None
     # Everything loaded so far (modules, restored tables) lives as long as the server: keep it out of
-    # the collector's full passes, and collect the young generation less often, so that short-lived
-    # messages die young. With the defaults, full passes stopped every table for 100 ms and more
-    # under load (bench/server.py, 1000 seats); with these the longest measured was under 30 ms.
+    # the collector's full passes (the lifespan freezes what its warm-up loads too: app.py), and
+    # collect the young generation less often, so that short-lived messages die young. With the
+    # defaults, full passes stopped every table for 100 ms and more under load (bench/server.py,
+    # 1000 seats). At 1,000 seats with (20_000, 20, 20) a move cost 12 µs in young collections
+    # (6 in 15 s, 12 ms each, mostly the cycles of closed sockets) and a middle one of 250 ms
+    # came every 50 s; with these, 7 µs (2 in 15 s) and no middle one within a run, at 0.7 %
+    # more peak memory (bench/server.py with a gc.callbacks entry, 2026-12-04).
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 20, 20)
+    gc.set_threshold(50_000, 50, 100)
     # The event loop gets the GIL back within 0.5 ms, not 5: a psycopg or socket call releases it,
     # and a worker thread that took it meanwhile held the loop up to the interval's end
     # (bench/server.py, 2,000 seats on 2 processes: 416 moves/s and a p50 of 367 ms against
