@@ -8,12 +8,14 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+import hiredis
 import msgspec
 import pytest
 
 from mauseloch.server import ipc
+from mauseloch.server.hub import Connection
 from mauseloch.server.protocol import ErrorCode, ProtocolError
-from mauseloch.server.redis_hub import RedisHub, process_channel
+from mauseloch.server.redis_hub import Publisher, RedisHub, RemoteConn, process_channel
 
 RunAsync = Callable[[Coroutine[Any, Any, None]], None]
 
@@ -36,9 +38,11 @@ class FakeRedis:
 
     def __init__(self) -> None:
         self.published: list[tuple[str, bytes]] = []
+        self.told: list[Callable[[Any], None] | None] = []
 
     def publish(self, channel: str, data: bytes, told: Callable[[Any], None] | None) -> None:
         self.published.append((channel, data))
+        self.told.append(told)
         if told is not None:
             told(1)
 
@@ -155,5 +159,92 @@ def test_a_request_this_version_cannot_read_is_refused_not_left_to_time_out(run_
         assert channel == process_channel("asker")
         assert isinstance(reply, ipc.Refused) and reply.code == ErrorCode.BAD_MESSAGE
         assert "process asker sent a frame this one cannot read" in reply.message
+
+    run_async(main())
+
+
+def test_a_tables_message_goes_to_each_listening_process_and_never_back_to_the_owner(run_async: RunAsync) -> None:
+    """The owner sends a table's message once to each other process holding its connections, on
+    that process's channel, with the texts of that process's seats only; the receiving process
+    hands each of its connections the text of its seat."""
+
+    async def main() -> None:
+        redis = FakeRedis()
+        hub = owner(redis, [])
+        here = Connection(seat=0)
+        hub.subscribe("t1", here)
+        for pid, seat in (("p2", 1), ("p2", None), ("p3", 2)):
+            hub.subscribe("t1", RemoteConn(seat=seat, pid=pid, cid=7 if seat is None else seat))
+        asked: list[int | None] = []
+
+        def message_for(seat: int | None) -> str:
+            asked.append(seat)
+            return f"text for {seat}"
+
+        hub.publish("t1", 4, message_for)
+        assert sorted(asked, key=str) == sorted([0, 1, None, 2], key=str)  # each seat's text made once
+        assert here.outbox.get_nowait() == "text for 0"
+        sent = {channel: ipc.read_body(ipc.read_header(data)) for channel, data in redis.published}
+        assert sent == {
+            process_channel("p2"): ipc.TableMessage("t1", 4, {1: "text for 1", -1: "text for None"}),
+            process_channel("p3"): ipc.TableMessage("t1", 4, {2: "text for 2"}),
+        }
+        assert redis.told == [None, None]  # no count asked of Redis for a table's message
+
+        other = RedisHub(None, "p2", owner(FakeRedis(), []).handler, publisher=FakeRedis())  # type: ignore[arg-type]
+        seated, watching, elsewhere = Connection(seat=1), Connection(seat=None), Connection(seat=1)
+        other.subscribe("t1", seated)
+        other.subscribe("t1", watching)
+        other.subscribe("t2", elsewhere)
+        other._received(process_channel("p2").encode(), redis.published[0][1])
+        assert seated.outbox.get_nowait() == "text for 1" and watching.outbox.get_nowait() == "text for None"
+        assert elsewhere.outbox.empty()
+
+    run_async(main())
+
+
+class Link:
+    """What a :class:`Publisher` writes to Redis, and the replies Redis would send back."""
+
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+
+    def write(self, data: bytes) -> bool:
+        self.written.append(data)
+        return True
+
+
+def test_the_publisher_asks_redis_to_answer_only_the_frames_that_want_a_count(run_async: RunAsync) -> None:
+    """A frame without ``told`` goes out behind ``CLIENT REPLY SKIP`` (Redis writes nothing
+    back); a request's count reaches its own ``told``, in order, whatever was skipped between;
+    a frame published one loop iteration after the first goes out in the same write."""
+
+    async def main() -> None:
+        publisher = Publisher(None, "ml-test")  # type: ignore[arg-type]  # no Redis: a fake link
+        link = Link()
+        publisher._link = link  # type: ignore[assignment]
+        heard: list[Any] = []
+        publisher.publish("ml:p:a", b"message", None)
+        publisher.publish("ml:p:a", b"request", heard.append)
+        await asyncio.sleep(0)  # a task woken by the first frame's callback publishes the next
+        publisher.publish("ml:p:b", b"reply", None)
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert len(link.written) == 1
+        reader = hiredis.Reader()
+        reader.feed(link.written[0])
+        commands = []
+        while (command := reader.gets()) is not False:
+            commands.append(command)
+        skip = [b"CLIENT", b"REPLY", b"SKIP"]
+        assert commands == [
+            skip,
+            [b"PUBLISH", b"ml:p:a", b"message"],
+            [b"PUBLISH", b"ml:p:a", b"request"],
+            skip,
+            [b"PUBLISH", b"ml:p:b", b"reply"],
+        ]
+        publisher._reply(1)  # the one answer Redis sends: the request's
+        assert heard == [1]
 
     run_async(main())

@@ -6,8 +6,9 @@ it belongs to even when it cannot read the body. ``kind`` says what the body is:
 
 - ``"q"``: a :class:`Request` to the owner of a table (one of the :data:`Op` structs);
 - ``"r"``: the :data:`Outcome` of request ``rid``;
-- ``"t"``: a :data:`TableFrame` on a table's channel (a message for its seats, a seat closed,
-  a new owner).
+- ``"m"``: a :class:`TableMessage`, sent by a table's owner to each process that holds
+  connections of the table, on that process's channel (the owner never hears it back);
+- ``"t"``: a :data:`TableFrame` on a table's channel (a seat closed, a new owner).
 
 A process speaking another :data:`PROTOCOL_VERSION` (one left running from before an upgrade)
 is refused with :class:`VersionMismatch`: its requests are answered with a refusal that says so,
@@ -22,10 +23,11 @@ import msgspec
 
 from mauseloch.server.protocol import ErrorCode, Refusal
 
-# 1: the tuples of op name and positional arguments; 2: these structs.
-PROTOCOL_VERSION = 2
+# 1: the tuples of op name and positional arguments; 2: these structs; 3: a table's messages
+# sent to each listening process's channel (kind "m") instead of the table's channel.
+PROTOCOL_VERSION = 3
 
-Kind = Literal["q", "r", "t"]
+Kind = Literal["q", "r", "m", "t"]
 
 
 # -- requests to a table's owner ---------------------------------------------------------------
@@ -126,14 +128,17 @@ Outcome = Done | Shown | Refused | NotOwned
 OUTCOMES = (Done, Shown, Refused, NotOwned)
 
 
-# -- a table's channel ------------------------------------------------------------------------
-class TableMessage(msgspec.Struct, tag="m", array_like=True, frozen=True):
-    """One message of the table as the text for each seat listened to elsewhere (-1: spectators)."""
+# -- a table's messages, to a process holding its connections ------------------------------------
+class TableMessage(msgspec.Struct, array_like=True, frozen=True):
+    """One message of ``table`` as the text for each seat the receiving process listens to
+    (-1: spectators)."""
 
+    table: str
     version: int
     texts: dict[int, str]
 
 
+# -- a table's channel ------------------------------------------------------------------------
 class CloseSeat(msgspec.Struct, tag="c", array_like=True, frozen=True):
     seat: int
     code: int
@@ -143,7 +148,7 @@ class NewOwner(msgspec.Struct, tag="o", array_like=True, frozen=True):
     """The sending process owns the table now."""
 
 
-TableFrame = TableMessage | CloseSeat | NewOwner
+TableFrame = CloseSeat | NewOwner
 
 
 class VersionMismatch(Exception):
@@ -173,11 +178,15 @@ _header = msgspec.msgpack.Decoder(Header)
 _bodies: dict[str, msgspec.msgpack.Decoder[Any]] = {
     "q": msgspec.msgpack.Decoder(Request),
     "r": msgspec.msgpack.Decoder(Outcome),
+    "m": msgspec.msgpack.Decoder(TableMessage),
     "t": msgspec.msgpack.Decoder(TableFrame),
 }
 
 
-def encode(kind: Kind, frm: str, body: Request | Outcome | TableFrame, rid: int = 0) -> bytes:
+Body = Request | Outcome | TableMessage | TableFrame
+
+
+def encode(kind: Kind, frm: str, body: Body, rid: int = 0) -> bytes:
     return _encode((PROTOCOL_VERSION, kind, frm, rid, body))
 
 
@@ -186,7 +195,7 @@ def read_header(data: bytes) -> Header:
     return _header.decode(data)
 
 
-def read_body(header: Header) -> Request | Outcome | TableFrame:
+def read_body(header: Header) -> Body:
     """The frame's body; :class:`VersionMismatch` for a frame of another protocol version,
     ``msgspec.DecodeError`` for one this version cannot read."""
     if header.v != PROTOCOL_VERSION:
@@ -194,5 +203,5 @@ def read_body(header: Header) -> Request | Outcome | TableFrame:
     decoder = _bodies.get(header.kind)
     if decoder is None:
         raise msgspec.DecodeError(f"unknown frame kind {header.kind!r}")
-    body: Request | Outcome | TableFrame = decoder.decode(header.body)
+    body: Body = decoder.decode(header.body)
     return body

@@ -74,7 +74,7 @@ RESCAN_TICKS = 120  # every minute: the store's unfinished tables are put into m
 REDIS_CONNECTIONS = 64  # per process, for requests, fan-out and the ticks (one more: the subscriber)
 LOOP_STALL = 10.0  # seconds without a tick after which a process lets its leases run out
 FAILOVER = 10.0  # seconds a request keeps looking for a table's owner before it gives up
-WAKE_GAP = 0.1  # seconds at least between sweeps woken early (by requests, or messages nobody heard)
+WAKE_GAP = 0.1  # seconds at least between sweeps woken early (by requests that found an owner gone)
 LOAD_BATCH = 25  # tables taken over are loaded this many to a query (three queries a batch)
 # Seconds of replaying tables taken over before the loop serves others. One table a round took
 # 1.5 s for the 248 tables of a killed process while 1,000 sockets reconnected (a round took
@@ -266,8 +266,7 @@ class ClusterLobby(Lobby):
         self._remote_loads: dict[str, asyncio.Future[TableHandle | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()  # a request found a table's owner gone, or a message reached nobody: sweep now
-        self.cluster_hub.on_unheard = self._wake.set  # a process holding connections is gone, maybe
+        self._wake = asyncio.Event()  # a request found a table's owner gone: sweep now
         self._heart: asyncio.Task[None] | None = None
         self._loop_seen = time.monotonic()  # when the event loop last ran a tick
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -747,8 +746,8 @@ class ClusterLobby(Lobby):
                         await self.aredis.sadd(LIVE_SET, *unfinished)
             ticks += 1
             await self._guarded(self._tick_once())
-            # until the next tick, a request that found an owner unreachable, or a table message
-            # that reached nobody, asks for a sweep at once (not in a busy loop: WAKE_GAP)
+            # until the next tick, a request that found an owner unreachable asks for a sweep at
+            # once (not in a busy loop: WAKE_GAP)
             next_tick = loop.time() + TICK
             while (left := next_tick - loop.time()) > 0:
                 with contextlib.suppress(TimeoutError):

@@ -3,20 +3,24 @@
 Only a table's owner (ownership.py) runs its :class:`~.session.TableSession`; every process may
 hold WebSockets of any table. Two kinds of Redis pub/sub channels carry what they share:
 
-- ``ml:t:<table>``: the owner publishes every message of the table once, as the text for each
-  seat that some other process listens to (``message_for`` is called once per seat, here, at the
-  owner: the one redaction point stays the session's). Each process that holds connections of
-  the table subscribes and hands every connection the text of its seat. Control frames on the
-  same channel close a seat's connections everywhere, and announce a new owner.
 - ``ml:p:<process>``: requests to that process (a move, a connection that came or went, a
-  snapshot, a rematch vote, a seat taken) and the replies to requests it made.
+  snapshot, a rematch vote, a seat taken), the replies to requests it made, and the messages
+  of the tables it holds connections of: the owner sends every message of a table once to each
+  such process, as the text for each seat that process listens to (``message_for`` is called
+  once per seat, here, at the owner: the one redaction point stays the session's), and the
+  process hands every connection the text of its seat. Sent to the processes the owner knows
+  (their connections attached there), a message never comes back to the owner itself.
+- ``ml:t:<table>``: control frames, heard by every process holding connections of the table
+  (each subscribes): a seat's connections closed everywhere, a new owner announced.
 
 Every frame is one of the tagged structs of ipc.py, with the protocol version in its header: a
 process of another version is refused, never misread.
 
 Both kinds travel on two connections of the process's own, spoken to directly (:class:`RespLink`):
 one subscribes and hands each frame on as it arrives, the other publishes every frame of a loop
-tick in one write. redis-py serves the rest (leases, summaries, the ticks' sweeps).
+tick in one write. Only a request asks Redis how many heard it (nobody: its process is gone);
+the other frames are sent with ``CLIENT REPLY SKIP``, so Redis writes nothing back for them.
+redis-py serves the rest (leases, summaries, the ticks' sweeps).
 
 At the owner, a connection held by another process is a :class:`RemoteConn` stand-in: the
 session counts it like any connection (presence, grace times) and the hub knows which seats
@@ -189,6 +193,9 @@ def _command(*args: str | bytes) -> bytes:
     return hiredis.pack_command(args)  # type: ignore[arg-type]  # its stub takes one-element tuples only
 
 
+_SKIP = _command(b"CLIENT", b"REPLY", b"SKIP")  # no answer to the next command (nor to this one)
+
+
 async def open_link(redis: Redis, name: str, on_reply: Callable[[Any], None]) -> RespLink:
     """A :class:`RespLink` to the server ``redis`` talks to (its URL's host, port or socket
     path, TLS and password), named ``name`` like this process's other connections. The
@@ -225,26 +232,38 @@ class Publish(Protocol):
 class Publisher:
     """The PUBLISH commands of one loop tick written to Redis in one write, on a connection of
     their own (:class:`RespLink`): table messages, requests and replies in the order made.
-    Each is told how many subscribers heard it when Redis answers; a frame that cannot be sent
-    (Redis out of reach) is told a ``ConnectionError`` and dropped: clients resync, requests are
-    sent again (ownership.py)."""
+    A frame with a ``told`` is told how many subscribers heard it when Redis answers; one
+    without is sent after ``CLIENT REPLY SKIP``: Redis answers nothing (a reply it writes wakes
+    this process to read it). A frame that cannot be sent (Redis out of reach) is told a
+    ``ConnectionError`` and dropped: clients resync, requests are sent again (ownership.py).
+
+    The write waits one loop iteration more than the frame that asked for it: a move's update
+    is published from the callback that learns of its commit, and the reply to the request
+    that made the move comes from the task woken by that callback, one iteration later; both
+    go out in one write (two writes each woke Redis and cost a system call)."""
 
     def __init__(self, redis: Redis, name: str) -> None:
         self._redis = redis
         self._name = name
         self._link: RespLink | None = None
         self._out: list[bytes] = []  # this tick's commands
-        self._told_out: list[Told | None] = []
+        self._told_out: list[Told | None] = []  # of those, the ones Redis answers, in order
         self._waiting: collections.deque[Told | None] = collections.deque()  # sent, not answered
         self._scheduled = False
         self.sent = 0
 
     def publish(self, channel: str, data: bytes, told: Told | None) -> None:
-        self._out.append(_command(b"PUBLISH", channel, data))
-        self._told_out.append(told)
+        if told is None:
+            self._out.append(_SKIP + _command(b"PUBLISH", channel, data))
+        else:
+            self._out.append(_command(b"PUBLISH", channel, data))
+            self._told_out.append(told)
         if not self._scheduled:
             self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush)
+            asyncio.get_running_loop().call_soon(self._flush_soon)
+
+    def _flush_soon(self) -> None:
+        asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
         self._scheduled = False
@@ -327,8 +346,6 @@ class RedisHub:
         self._tasks: list[asyncio.Task[None]] = []
         self._work: set[asyncio.Task[None]] = set()
         self.on_owner: Callable[[str, str], None] = lambda table, pid: None  # ``pid`` took ``table`` over
-        # a table's message reached no process, though some held its connections: one may be gone
-        self.on_unheard: Callable[[], None] = lambda: None
         self.published = 0  # frames published (metrics)
 
     # -- the Hub protocol ----------------------------------------------------------------
@@ -377,17 +394,23 @@ class RedisHub:
         remote = self._remote.get(table)
         if not remote:
             return
-        pairs: dict[int, str] = {}
+        by_process: dict[str, dict[int, str]] = {}
         for rc in remote.values():
             if rc.pid == self.pid:  # this process's own connections were served above
                 continue
+            pairs = by_process.get(rc.pid)
+            if pairs is None:
+                pairs = by_process[rc.pid] = {}
             key = SPECTATOR if rc.seat is None else rc.seat
             if key not in pairs:
                 text = texts.get(rc.seat)
-                pairs[key] = text if text is not None else message_for(rc.seat)
-        if pairs:
-            frame = ipc.encode("t", self.pid, ipc.TableMessage(version, pairs))
-            self._send(table_channel(table), frame, self._heard_message)
+                if text is None:
+                    text = texts[rc.seat] = message_for(rc.seat)
+                pairs[key] = text
+        # no count of who heard it: a process that is gone is found by the ticks (ownership.py)
+        for pid, pairs in by_process.items():
+            frame = ipc.encode("m", self.pid, ipc.TableMessage(table, version, pairs))
+            self._send(process_channel(pid), frame, None)
 
     def close_seat(self, table: str, seat: int, code: int) -> None:
         self._close_local(table, seat, code)
@@ -481,10 +504,6 @@ class RedisHub:
             self._replied(rid, heard)
         elif heard == 0:
             self._replied(rid, Unreachable(pid))
-
-    def _heard_message(self, heard: int | Exception) -> None:
-        if heard == 0:  # some process held the table's connections, and none heard: gone, maybe
-            self.on_unheard()
 
     async def _watch(self) -> None:
         """Every :data:`REPLY_WAIT`: the requests waiting that long whose process is gone (asked
@@ -675,18 +694,19 @@ class RedisHub:
             self._work.add(task)
             task.add_done_callback(self._work.discard)
             return
+        if isinstance(body, ipc.TableMessage):
+            for conn in self._local.get(body.table, ()):
+                text = body.texts.get(SPECTATOR if conn.seat is None else conn.seat)
+                if text is not None:
+                    self._deliver(conn, body.version, text)
+            return
         if isinstance(body, ipc.OUTCOMES):
             self._replied(header.rid, body)
             return
         if header.frm == self.pid:
             return  # our own publication: our connections had it directly
         table = channel.decode()[len(PREFIX) + 2 :]
-        if isinstance(body, ipc.TableMessage):
-            for conn in self._local.get(table, ()):
-                text = body.texts.get(SPECTATOR if conn.seat is None else conn.seat)
-                if text is not None:
-                    self._deliver(conn, body.version, text)
-        elif isinstance(body, ipc.CloseSeat):
+        if isinstance(body, ipc.CloseSeat):
             self._close_local(table, body.seat, body.code)
         elif isinstance(body, ipc.NewOwner):
             self.on_owner(table, header.frm)
