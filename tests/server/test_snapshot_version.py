@@ -10,6 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import mauseloch
 from mauseloch.server.hub import Connection, LocalHub
 from mauseloch.server.session import Settings, TableSession
@@ -18,7 +20,7 @@ from mauseloch.server.table.records import build
 from tests.server.test_move_path import RunAsync, new_table
 
 
-def replayed_view(session: TableSession, version: int, seat: int) -> Any:
+def replayed_view(session: TableSession, version: int, seat: int | None) -> Any:
     """What the stored record says ``seat`` sees at ``version`` (as chaos.py checks it)."""
     row = session.row
     game = mauseloch.new_game(row.game, players=row.players, seed=row.seed, options=row.options, deck=row.deck)
@@ -27,9 +29,15 @@ def replayed_view(session: TableSession, version: int, seat: int) -> Any:
     return json.loads(json.dumps(game.view(seat)))
 
 
-def play_to_the_end(store: Store, run_async: RunAsync) -> list[dict[str, Any]]:
-    """Every snapshot a seat connecting at each turn of the loop gets, from the last move sent
-    until the game's end is stored and published."""
+async def stand_in(session: TableSession, seat: int, move: str) -> None:
+    """The last move played by a stand-in (the path of a move made under the table's lock)."""
+    async with session.lock:
+        await session.moves.play(seat, move, "stand-in")
+
+
+def play_to_the_end(store: Store, run_async: RunAsync, by_stand_in: bool) -> list[dict[str, Any]]:
+    """Every snapshot a spectator connecting at each turn of the loop gets, from the game's last
+    move sent until it is answered."""
     session = TableSession(new_table(store), store, LocalHub(), Settings())
     snapshots: list[dict[str, Any]] = []
 
@@ -44,14 +52,17 @@ def play_to_the_end(store: Store, run_async: RunAsync) -> list[dict[str, Any]]:
             if probe.is_over:
                 break
             await session.apply(seat, move, session.version)
-        last = asyncio.ensure_future(session.apply(seat, move, session.version))
-        # a client connects at every turn of the loop until the end is heard
+        last = asyncio.ensure_future(
+            stand_in(session, seat, move) if by_stand_in else session.apply(seat, move, session.version)
+        )
+        # a client connects at every turn of the loop until the end is heard (a spectator: a
+        # person's coming and going would queue writes of its own ahead of the end)
         for _ in range(10_000):
-            conn = Connection(seat=1 - seat)
+            conn = Connection(seat=None)
             session.attach(conn)
             snapshots.append(json.loads(conn.outbox.get_nowait()))
             session.detach(conn)
-            if last.done() and session.version > len(session.row.moves) - 1 and session.row.status == "over":
+            if last.done():
                 break
             await asyncio.sleep(0)
         await last
@@ -71,17 +82,23 @@ def check(snapshots: list[dict[str, Any]]) -> None:
         assert snap["view"] == snap["expected"], f"snapshot v{snap['version']} shows another position"
 
 
-def test_a_snapshot_while_the_end_is_stored_shows_its_own_version_sqlite(tmp_path: Path, run_async: RunAsync) -> None:
+@pytest.mark.parametrize("by_stand_in", [False, True], ids=["person", "stand-in"])
+def test_a_snapshot_while_the_end_is_stored_shows_its_own_version_sqlite(
+    tmp_path: Path, run_async: RunAsync, by_stand_in: bool
+) -> None:
     store = Store(f"sqlite:///{tmp_path / 'm.db'}")
     try:
-        check(play_to_the_end(store, run_async))
+        check(play_to_the_end(store, run_async, by_stand_in))
     finally:
         store.close()
 
 
-def test_a_snapshot_while_the_end_is_stored_shows_its_own_version_postgresql(pg_url: str, run_async: RunAsync) -> None:
+@pytest.mark.parametrize("by_stand_in", [False, True], ids=["person", "stand-in"])
+def test_a_snapshot_while_the_end_is_stored_shows_its_own_version_postgresql(
+    pg_url: str, run_async: RunAsync, by_stand_in: bool
+) -> None:
     store = Store(pg_url)
     try:
-        check(play_to_the_end(store, run_async))
+        check(play_to_the_end(store, run_async, by_stand_in))
     finally:
         store.close()

@@ -122,7 +122,7 @@ class Moves:
             if not answer.done():
                 answer.set_exception(error)
             return
-        work = self._ended(None) if exc is None else self._failed(exc)
+        work = self._ended(None, self._counted(None)) if exc is None else self._failed(exc)
         task = asyncio.get_running_loop().create_task(work)
         task.add_done_callback(lambda finished: self._answer(finished, answer))
 
@@ -133,10 +133,10 @@ class Moves:
         finally:
             self.table.lock.release()
 
-    async def _ended(self, by: str | None) -> None:
+    async def _ended(self, by: str | None, new: list[JSONObject]) -> None:
         try:
             await self._store_end()
-            self._advance(by)
+            self._advance(by, new)
         finally:
             self.table.lock.release()
 
@@ -240,8 +240,11 @@ class Moves:
             self._refused(exc)
             await self._behind()
         if self._after(seat, move, by, ms, referee, play, turn):
+            new = self._counted(by)
             await self._store_end()
-        self._advance(by)
+            self._advance(by, new)
+        else:
+            self._advance(by)
 
     def _ahead(
         self, seat: int, move: str, by: str | None, ms: int | None, referee: JSONObject | None
@@ -325,13 +328,25 @@ class Moves:
         t.publish_snapshots()
         t.schedule()
 
-    def _advance(self, by: str | None) -> None:
+    def _counted(self, by: str | None) -> list[JSONObject]:
+        """The move just played counted: its events logged, the version and seq one on. Done at
+        once with the play, before any await, so that a snapshot (a client connecting while the
+        game's end is stored) shows the position its version names; its events, returned, are
+        published by :meth:`_advance`."""
         t = self.table
-        game = t.game
-        new = marked(game.events_since(t.seq), by)
+        new = marked(t.game.events_since(t.seq), by)
         t.events.extend(new)
         t.version += 1
         t.seq += len(new)
+        return new
+
+    def _advance(self, by: str | None, new: list[JSONObject] | None = None) -> None:
+        """The move played is counted (unless :meth:`_counted` did it, ``new`` its events), its
+        consequences follow and its update is published."""
+        t = self.table
+        game = t.game
+        if new is None:
+            new = self._counted(by)
         if game.is_over and t.row.status != "over":
             t.row.status = "over"
             t.row.result = game.result()  # stored by play()
