@@ -81,6 +81,10 @@ LOAD_BATCH = 25  # tables taken over are loaded this many to a query (three quer
 # 6 ms then); a table takes 1-3 ms to replay.
 ADOPT_SLICE = 0.01
 SUMMARY_AGAIN = 20  # every this many ticks every owned table's summary is built again, changed or not
+# Every this many ticks a summary whose only change is the moves played is written again: the
+# lobby's count of a table's moves may lag two seconds (at 400 seats every running table moved
+# within a tick, and its summary was built, encoded and written every tick: a move's worth).
+VERSION_AGAIN = 4
 LIVE_SET = f"{PREFIX}live"
 SUMMARIES = f"{PREFIX}summary"
 
@@ -110,6 +114,29 @@ for i, key in ipairs(KEYS) do
   end
 end
 return won
+"""
+# The sweep's look at the live tables (KEYS[1]), in Redis: those nobody owns, and those of the
+# processes ARGV[3..] (found gone), as pairs of table and owner ("" for none); then every other
+# owner but this process (ARGV[1]) once, for the caller to ask whether it is gone. ARGV[2]: the
+# prefix of the lease keys. Two short arrays come back where the whole set and a lease per table
+# came back before, each parsed in Python twice a second (at 2,000 seats 500 of each).
+SWEEP = """
+local gone, seen, free, others = {}, {}, {}, {}
+for i = 3, #ARGV do gone[ARGV[i]] = true end
+for _, t in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local owner = redis.call('GET', ARGV[2] .. t)
+  if not owner then
+    table.insert(free, t)
+    table.insert(free, '')
+  elseif gone[owner] then
+    table.insert(free, t)
+    table.insert(free, owner)
+  elseif owner ~= ARGV[1] and not seen[owner] then
+    seen[owner] = true
+    table.insert(others, owner)
+  end
+end
+return {free, others}
 """
 RELEASE = """
 for _, key in ipairs(KEYS) do
@@ -255,6 +282,7 @@ class ClusterLobby(Lobby):
         self._lease_client = redis.Redis.from_url(redis_url, client_name=named)  # the renewer thread's own
         self._renew = self._lease_client.register_script(RENEW)
         self._take = self.aredis.register_script(TAKE)
+        self._look = self.aredis.register_script(SWEEP)
         self._release = self.redis.register_script(RELEASE)
         self._written: dict[str, bytes] = {}  # the summary last written per owned table
         self._seen: dict[str, tuple[Any, ...]] = {}  # what that summary was made from (summary_key)
@@ -839,6 +867,7 @@ class ClusterLobby(Lobby):
         live: list[str] = []
         self._summary_rounds += 1
         every = self._summary_rounds % SUMMARY_AGAIN == 0
+        versions = self._summary_rounds % VERSION_AGAIN == 0
         for t, session in list(self.tables.items()):
             if session.status not in LIVE:
                 over.append(t)
@@ -848,7 +877,8 @@ class ClusterLobby(Lobby):
             # a summary is built and encoded only when what it shows changed (every table's,
             # every tick, was a tenth of a process's CPU at 400 seats); all of them now and then
             key = summary_key(session)
-            if not every and self._seen.get(t) == key:
+            seen = self._seen.get(t)
+            if not every and seen is not None and (seen == key or (not versions and seen[1:] == key[1:])):
                 continue
             self._seen[t] = key
             text = encode(session.summary()).encode()
@@ -874,13 +904,12 @@ class ClusterLobby(Lobby):
 
     async def _sweep(self, known: dict[str, bool]) -> None:
         """Take over the live tables nobody owns: their lease lapsed, or their owner is gone."""
-        live = [_text(t) or "" for t in await self.aredis.smembers(LIVE_SET)]
-        candidates = [t for t in live if t not in self.tables and t not in self._loading]
-        if not candidates:
-            return
-        owners = [_text(o) for o in await self.aredis.mget([lease_key(t) for t in candidates])]
-        gone = await self._gone({o for o in owners if o is not None and o != self.pid}, known)
-        free = [(t, o or "") for t, o in zip(candidates, owners, strict=True) if o is None or o in gone]
+        found, others = await self._look(keys=[LIVE_SET], args=[self.pid, lease_key("")])
+        gone = await self._gone({_text(o) or "" for o in others}, known)
+        if gone:  # and the tables of the processes found gone
+            found, _ = await self._look(keys=[LIVE_SET], args=[self.pid, lease_key(""), *sorted(gone)])
+        pairs = [(_text(found[i]) or "", _text(found[i + 1]) or "") for i in range(0, len(found), 2)]
+        free = [(t, o) for t, o in pairs if t not in self.tables and t not in self._loading]
         if not free:
             return
         if gone:
@@ -913,9 +942,9 @@ class ClusterLobby(Lobby):
 
 
 def summary_key(session: TableSession) -> tuple[Any, ...]:
-    """What a table's lobby summary shows that changes while it runs (its moves, status, next
-    table, the seats' people, presence and stand-ins): the summary is built again when this
-    differs."""
+    """What a table's lobby summary shows that changes while it runs (its moves first, then its
+    status, next table, the seats' people, presence and stand-ins): the summary is built again
+    when this differs (when only the moves differ, every :data:`VERSION_AGAIN` ticks)."""
     row = session.row
     return (
         session.version,
