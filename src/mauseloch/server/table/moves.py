@@ -133,10 +133,10 @@ class Moves:
         finally:
             self.table.lock.release()
 
-    async def _ended(self, by: str | None, new: list[JSONObject]) -> None:
+    async def _ended(self, by: str | None, since: int) -> None:
         try:
             await self._store_end()
-            self._advance(by, new)
+            self._advance(by, since)
         finally:
             self.table.lock.release()
 
@@ -240,9 +240,9 @@ class Moves:
             self._refused(exc)
             await self._behind()
         if self._after(seat, move, by, ms, referee, play, turn):
-            new = self._counted(by)
+            since = self._counted(by)
             await self._store_end()
-            self._advance(by, new)
+            self._advance(by, since)
         else:
             self._advance(by)
 
@@ -328,25 +328,25 @@ class Moves:
         t.publish_snapshots()
         t.schedule()
 
-    def _counted(self, by: str | None) -> list[JSONObject]:
-        """The move just played counted: its events logged, the version and seq one on. Done at
-        once with the play, before any await, so that a snapshot (a client connecting while the
-        game's end is stored) shows the position its version names; its events, returned, are
-        published by :meth:`_advance`."""
+    def _counted(self, by: str | None) -> int:
+        """The move just played counted: its events logged, the version and seq one on; the seq
+        before it (where its events begin in ``events``, which holds ``seq`` of them). Done with
+        the play, before any await, so that a snapshot (a client connecting while the game's end
+        is stored) shows the position its version names."""
         t = self.table
-        new = marked(t.game.events_since(t.seq), by)
+        since = t.seq
+        new = marked(t.game.events_since(since), by)
         t.events.extend(new)
         t.version += 1
         t.seq += len(new)
-        return new
+        return since
 
-    def _advance(self, by: str | None, new: list[JSONObject] | None = None) -> None:
-        """The move played is counted (unless :meth:`_counted` did it, ``new`` its events), its
-        consequences follow and its update is published."""
+    def _advance(self, by: str | None, since: int | None = None) -> None:
+        """The move played is counted (unless :meth:`_counted` did it: ``since``, what it
+        returned), its consequences follow and its update is published."""
         t = self.table
         game = t.game
-        if new is None:
-            new = self._counted(by)
+        new = t.events[self._counted(by) if since is None else since :]
         if game.is_over and t.row.status != "over":
             t.row.status = "over"
             t.row.result = game.result()  # stored by play()
