@@ -257,6 +257,22 @@ HOT = {
         .exists(),
     )
     .values(joined=bindparam("joined", type_=tables_t.c.joined.type)),
+    # a waiting table starts in the transaction that takes its last free human seat: with a write
+    # of its own after the join's commit, a process killed between the two left the table waiting
+    # for ever with every seat taken (bench/chaos.py on PostgreSQL)
+    "start": update(tables_t)
+    .where(
+        tables_t.c.id == bindparam("table_id"),
+        tables_t.c.status == literal_column("'waiting'"),
+        ~select(seats_t.c.seat)
+        .where(
+            seats_t.c.table_id == bindparam("table_id"),
+            seats_t.c.kind == literal_column("'human'"),
+            seats_t.c.token_hash.is_(None),
+        )
+        .exists(),
+    )
+    .values(status=literal_column("'playing'")),
 }
 
 
@@ -1083,6 +1099,7 @@ class Store:
         plan: Plan = [("take_seat", {"of_table": table_id, "of_seat": seat, "name": name, "token_hash": token_hash})]
         if joined is not None:
             plan.append(("joined", {"table_id": table_id, "joined": joined, "token_hash": token_hash}))
+        plan.append(("start", {"table_id": table_id}))
         return plan
 
     take_seat.plan = _seat_plan  # type: ignore[attr-defined]
