@@ -6,8 +6,9 @@ human seat from its own WebSocket client. At least ``--disrupt`` of the clients 
 misbehave at a random moment: they *leave* (the leave button), *drop* (the socket closes
 without a word) or go *silent* (connected, no more moves); some of each come back after a
 while, the rest never do. Once, when about a third of the games are done, the server is
-killed with SIGKILL and started again on the same port and database; every client reconnects.
-A spectator per game watches what happens.
+killed with SIGKILL and started again on the same port and database (``--kills N``: N times,
+spread over the second third); every client reconnects. A spectator per game watches what
+happens. On PostgreSQL (``--db postgresql://…``) the run has a schema of its own.
 
 Reported (``--json`` prints them as one JSON line last):
 - ``games`` / ``finished``: games started / games whose table reached the end;
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import json
 import os
@@ -38,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -330,24 +333,53 @@ class Chaos:
     async def run(self) -> None:
         games = self.args.games
         queue = list(range(games))
-        kill_at = games // 3
+        kills = self.args.kills  # spread over the first two thirds of the run: the first at a third
+        kill_at = [games // 3 + k * games // (3 * kills) for k in range(kills)]
 
         async def worker() -> None:
             while queue:
                 await self.game(queue.pop())
 
         async def killer() -> None:
-            while self.totals.finished < kill_at:
-                await asyncio.sleep(0.05)
-            self.up.clear()
-            await asyncio.to_thread(self.server.kill)
-            self.totals.restarts += 1
-            await asyncio.to_thread(self.server.start)
-            self.up.set()
+            for at in kill_at:
+                while self.totals.finished < at:
+                    await asyncio.sleep(0.05)
+                self.up.clear()
+                await asyncio.to_thread(self.server.kill)
+                self.totals.restarts += 1
+                await asyncio.to_thread(self.server.start)
+                self.up.set()
 
         kill_task = asyncio.create_task(killer())
         await asyncio.gather(*(worker() for _ in range(self.args.parallel)))
         kill_task.cancel()
+
+
+@contextlib.contextmanager
+def fresh_database(url: str | None, tmp: Path) -> Iterator[tuple[str, str | None]]:
+    """The run's database URL and PostgreSQL schema: a SQLite file in ``tmp``, or on PostgreSQL a
+    schema of its own (dropped afterwards), so that a run never restores the unfinished tables of
+    an earlier one."""
+    if url is None:
+        yield f"sqlite:///{tmp / 'chaos.db'}", None
+        return
+    if not url.startswith("postgresql"):
+        yield url, None
+        return
+    from sqlalchemy import create_engine, text
+
+    from mauseloch.server.storage import normalise_url
+
+    schema = f"chaos_{os.getpid()}_{int(time.time())}"
+    engine = create_engine(normalise_url(url))
+    with engine.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    try:
+        yield f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}", schema
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        engine.dispose()
 
 
 def main() -> None:
@@ -360,12 +392,14 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.02, help="most seconds a client thinks before a move")
     parser.add_argument("--game-timeout", type=float, default=180.0)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--db", help="database URL (default: a temporary SQLite file)")
+    parser.add_argument("--kills", type=int, default=1, help="SIGKILLs of the server, each followed by a restart")
+    parser.add_argument(
+        "--db", help="database URL (default: a temporary SQLite file; PostgreSQL: a fresh schema of the run's own)"
+    )
     parser.add_argument("--verbose", action="store_true", help="describe every unfinished table")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line last")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or f"sqlite:///{Path(tmp) / 'chaos.db'}"
+    with tempfile.TemporaryDirectory() as tmp, fresh_database(args.db, Path(tmp)) as (db, schema):
         server = Server(db, args.clock_scale, args.bot_delay)
         server.start()
         chaos = Chaos(args, server)
@@ -390,6 +424,7 @@ def main() -> None:
         "resumes": t.resumes,
         "standin_moves": t.standin_moves,
         "restarts": t.restarts,
+        "schema": schema,
         "clock_scale": args.clock_scale,
         "elapsed_s": round(elapsed, 1),
     }
