@@ -60,7 +60,9 @@ def play_to_the_end(store: Store, run_async: RunAsync, by_stand_in: bool) -> lis
         for _ in range(10_000):
             conn = Connection(seat=None)
             session.attach(conn)
-            snapshots.append(json.loads(conn.outbox.get_nowait()))
+            sent = conn.outbox.get_nowait()
+            assert sent is not None
+            snapshots.append(json.loads(sent))
             session.detach(conn)
             if last.done():
                 break
