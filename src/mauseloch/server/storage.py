@@ -296,6 +296,10 @@ _SEATS_NOW = (
 _PG_TABLE = f"SELECT * FROM {tables_t.name} WHERE id = %s"
 _PG_SEATS = f"SELECT * FROM {seats_t.name} WHERE table_id = %s ORDER BY seat"
 _PG_MOVES = f"SELECT * FROM {moves_t.name} WHERE table_id = %s ORDER BY version"
+_PG_SEATS_NOW = (
+    f"SELECT s.name, s.token_hash, t.status, t.joined FROM {seats_t.name} s JOIN {tables_t.name} t"
+    " ON t.id = s.table_id WHERE s.table_id = %s ORDER BY s.seat"
+)
 
 
 class SeatTaken(Exception):
@@ -1167,7 +1171,11 @@ class Store:
         last join: one query, for a process that runs the table and must learn of seats taken
         through another process (a whole table loaded costs three, and all its moves)."""
         with self._single() as conn:
-            rows = conn.execute(_SEATS_NOW, {"table_id": table_id}).all()
+            if self.engine.dialect.name == "postgresql":  # the driver's cursor, the query prepared
+                cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+                rows = cur.execute(_PG_SEATS_NOW, (table_id,), prepare=True).fetchall()
+            else:
+                rows = conn.execute(_SEATS_NOW, {"table_id": table_id}).all()
         if not rows:
             return None
         status, joined = rows[0][2], rows[0][3]
