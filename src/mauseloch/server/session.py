@@ -272,6 +272,7 @@ class TableSession:
         if self.started:
             return
         self.started = True
+        self.moves.restored()
         self.presence.restarted()
         self.deadlines.start()
         self.schedule()

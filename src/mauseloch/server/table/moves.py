@@ -328,6 +328,26 @@ class Moves:
         t.publish_snapshots()
         t.schedule()
 
+    def _over(self) -> None:
+        """The game is over: the table's status and result, no deadline left, a match's next deal."""
+        t = self.table
+        t.row.status = "over"
+        t.row.result = t.game.result()
+        for d in list(t.deadlines):  # the pause too: the game is over
+            t.deadlines.remove(d.kind, d.seat)
+        t.save_deadlines()
+        t.game_over()  # a match goes on with its next deal
+
+    def restored(self) -> None:
+        """A table loaded whose stored moves end the game while its status says it is played:
+        the process that stored the last move died before it stored the end. Finished now (else
+        it stayed "playing" for ever, its record refused as not finished)."""
+        t = self.table
+        if t.row.status == "playing" and t.game.is_over:
+            log.warning("table %s: its moves end the game, its end was not stored; storing it now", t.id)
+            self._over()
+            t.write_later("the end", t.store.set_status, t.id, "over", t.row.result)
+
     def _counted(self, by: str | None) -> int:
         """The move just played counted: its events logged, the version and seq one on; the seq
         before it (where its events begin in ``events``, which holds ``seq`` of them). Done with
@@ -348,12 +368,7 @@ class Moves:
         game = t.game
         new = t.events[self._counted(by) if since is None else since :]
         if game.is_over and t.row.status != "over":
-            t.row.status = "over"
-            t.row.result = game.result()  # stored by play()
-            for d in list(t.deadlines):  # the pause too: the game is over
-                t.deadlines.remove(d.kind, d.seat)
-            t.save_deadlines()
-            t.game_over()  # a match goes on with its next deal
+            self._over()  # stored by play()
         t.schedule()  # before publishing: the update tells the next deadline
         if t.reactions is not None and t.row.status == "playing" and t.window_open():
             t.reactions.opened()  # the card is sent ahead, before the update that shows it
