@@ -606,14 +606,15 @@ class ClusterLobby(Lobby):
         return session
 
     async def _open(self, row: TableRow) -> TableSession:
-        """:meth:`_run` for a new table without waiting on Redis synchronously: the lease is
-        taken before anyone hears of the table (its id is new), the summary written after."""
-        await self.aredis.set(lease_key(row.id), self.pid, px=LEASE_MS)
+        """:meth:`_run` for a new table without waiting on Redis synchronously. Its lease, its
+        summary and its place among the live tables go in one round trip, the lease first:
+        nobody hears of the table (its id is new) before the creator is answered, after it."""
         self.owners[row.id] = self.pid
         session = Lobby._run(self, row)
         text = encode(session.summary()).encode()
         self._written[row.id] = text
         async with self.aredis.pipeline(transaction=False) as pipe:
+            pipe.set(lease_key(row.id), self.pid, px=LEASE_MS)
             pipe.hset(SUMMARIES, row.id, text)
             pipe.sadd(LIVE_SET, row.id)
             await pipe.execute()
