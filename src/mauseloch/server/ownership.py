@@ -88,9 +88,11 @@ VERSION_AGAIN = 4
 LIVE_SET = f"{PREFIX}live"
 SUMMARIES = f"{PREFIX}summary"
 
-# Renew each lease this process holds; one that lapsed and nobody took is taken again (the store
-# fences anyway). Returns the 1-based indexes of the leases another process holds now.
+# Renew this process's alive key (ARGV[3]) and each lease it holds; one that lapsed and nobody
+# took is taken again (the store fences anyway). Returns the 1-based indexes of the leases another
+# process holds now.
 RENEW = """
+redis.call('SET', ARGV[3], '1', 'PX', ARGV[2])
 local lost = {}
 for i, key in ipairs(KEYS) do
   local owner = redis.call('GET', key)
@@ -824,18 +826,15 @@ class ClusterLobby(Lobby):
         machine) does not lose its tables; but only while the loop still ticks now and then
         (:data:`LOOP_STALL`): a process that is stuck gives its tables up. SIGKILL ends the
         thread too, and the leases run out."""
-        client = self._lease_client
         while not self._stopped.wait(TICK):
             if time.monotonic() - self._loop_seen > LOOP_STALL:
                 log.warning("process %s: the event loop is stuck; its leases are left to run out", self.pid)
                 continue
             try:
-                client.set(alive_key(self.pid), b"1", px=LEASE_MS)
                 # one step each under the GIL: copies the loop may change after
                 owned = list(self.tables) + [t for t in list(self._loading) if t not in self.tables]
-                if not owned:
-                    continue
-                lost = self._renew(keys=[lease_key(t) for t in owned], args=[self.pid, LEASE_MS])
+                # one round trip: the alive key and every lease
+                lost = self._renew(keys=[lease_key(t) for t in owned], args=[self.pid, LEASE_MS, alive_key(self.pid)])
                 for i in lost:
                     table = owned[int(i) - 1]
                     if self._loop is not None:
