@@ -46,10 +46,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 import mauseloch
+from mauseloch.server.storage import normalise_url
 
 BEHAVIOURS = ("leave", "drop", "silent")
 
@@ -127,6 +129,8 @@ class Chaos:
         self.up.set()
         self.client: httpx.AsyncClient | None = None
         self.db_file = server.db.removeprefix("sqlite:///") if server.db.startswith("sqlite:///") else None
+        # PostgreSQL: the stand-ins' stored times are read through an engine of the run's own
+        self.pg = create_engine(normalise_url(server.db)) if server.db.startswith("postgresql") else None
 
     async def http(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         """A lobby request, retried while the server is down."""
@@ -214,16 +218,11 @@ class Chaos:
                     print(f"lost: {game.table} v{version} seat {seat} {move}; record has {found}", file=sys.stderr)
                     print("   ", " | ".join(game.trace.get(seat, [])[-30:]), file=sys.stderr)
         self.totals.standin_moves += sum(1 for by in record["played_by"] if by == "stand-in")
-        if self.db_file is not None and game.standin_dues:
-            with sqlite3.connect(self.db_file) as db:
-                rows = db.execute(
-                    "SELECT version, played FROM ml_moves WHERE table_id = ? AND by = 'stand-in'", (game.table,)
-                ).fetchall()
-            for version, played in rows:
+        if game.standin_dues:
+            for version, played in await asyncio.to_thread(self.standin_times, game.table):
                 due = game.standin_dues.get(version)
                 if due is not None:
-                    at = dt.datetime.fromisoformat(played).replace(tzinfo=dt.UTC).timestamp()
-                    self.totals.max_standin_delay = max(self.totals.max_standin_delay, at - due)
+                    self.totals.max_standin_delay = max(self.totals.max_standin_delay, played - due)
         if not game.resumes:
             return
         replay = mauseloch.new_game(
@@ -248,6 +247,22 @@ class Chaos:
                     print(f"resume mismatch: {game.table} v{version} seat {seat}, differing: {differ}", file=sys.stderr)
                     for key in differ:
                         print(f"    {key}: record {expected.get(key)!r} snapshot {view.get(key)!r}", file=sys.stderr)
+
+    def standin_times(self, table: str) -> list[tuple[int, float]]:
+        """(version, when stored, epoch seconds) of each stand-in move of ``table``, from the database."""
+        if self.db_file is not None:
+            with sqlite3.connect(self.db_file) as db:
+                rows = db.execute(
+                    "SELECT version, played FROM ml_moves WHERE table_id = ? AND by = 'stand-in'", (table,)
+                ).fetchall()
+            return [(v, dt.datetime.fromisoformat(p).replace(tzinfo=dt.UTC).timestamp()) for v, p in rows]
+        if self.pg is None:
+            return []
+        with self.pg.connect() as conn:
+            found = conn.execute(
+                text("SELECT version, played FROM ml_moves WHERE table_id = :t AND by = 'stand-in'"), {"t": table}
+            ).all()
+        return [(int(v), p.timestamp()) for v, p in found]
 
     async def watch(self, game: Game) -> None:
         """The spectator: notices the end and how late stand-ins move past their deadline."""
@@ -380,10 +395,6 @@ def fresh_database(url: str | None, tmp: Path) -> Iterator[tuple[str, str | None
     if not url.startswith("postgresql"):
         yield url, None
         return
-    from sqlalchemy import create_engine, text
-
-    from mauseloch.server.storage import normalise_url
-
     schema = f"chaos_{os.getpid()}_{int(time.time())}"
     engine = create_engine(normalise_url(url))
     with engine.begin() as conn:
@@ -422,6 +433,8 @@ def main() -> None:
             asyncio.run(chaos.run())
         finally:
             server.stop()
+            if chaos.pg is not None:
+                chaos.pg.dispose()
         elapsed = time.perf_counter() - started
     t = chaos.totals
     figures = {
