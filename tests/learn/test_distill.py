@@ -182,3 +182,19 @@ def test_the_fit_reads_only_the_shards_its_config_asks_for(tmp_path: Path) -> No
     train, held = load_data(config, tmp_path)
     with np.load(two) as shard:
         assert len(train["obs"]) + len(held["obs"]) == len(shard["obs"])  # the four-player shard stays out
+
+
+def test_the_teacher_strength_script_reports_a_share_of_wins() -> None:
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "teacher_strength.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--players", "3", "--deals", "3", "--playouts", "3", "--json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    line = json.loads(done.stdout.splitlines()[-1])
+    assert line["players"] == 3 and line["deals"] == 3 and line["win"] in (0, 1 / 3, 2 / 3, 1)
+    assert 0 <= line["ci95"][0] <= line["win"] <= line["ci95"][1] <= 1
+    bad = subprocess.run([sys.executable, str(script), "--players", "7"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--players 2..5" in bad.stderr
