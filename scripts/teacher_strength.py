@@ -16,6 +16,7 @@ import math
 import mauseloch
 from mauseloch.bots import make_bot
 from mauseloch.core.engine import derive_seed
+from mauseloch.core.seeds import STREAM_TEACHER, STREAM_TEACHER_RIVALS
 from mauseloch.games.maumau import MauMau
 from mauseloch.learn.distill import Teacher
 from mauseloch.learn.policy import QPolicy
@@ -38,11 +39,9 @@ def main() -> None:
     for deal in range(args.deals):
         g = mauseloch.new_game(MauMau.name, players=args.players, seed=derive_seed(SEED, deal))
         mine = deal % args.players
-        teacher = Teacher(derive_seed(deal, 1), args.playouts, student)
-        bots = [
-            teacher if s == mine else make_bot(MauMau.name, "heuristic", seed=derive_seed(deal, 2 + s))
-            for s in range(args.players)
-        ]
+        teacher = Teacher(derive_seed(deal, STREAM_TEACHER), args.playouts, student)
+        rivals = [derive_seed(deal, STREAM_TEACHER_RIVALS + s) for s in range(args.players)]
+        bots = [teacher if s == mine else make_bot(MauMau.name, "heuristic", seed=r) for s, r in enumerate(rivals)]
         while not g.is_over:
             seat = g.to_move
             assert seat is not None

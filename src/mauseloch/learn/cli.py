@@ -8,11 +8,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from mauseloch.core.shapes import JSONObject
+if TYPE_CHECKING:
+    from mauseloch.learn.dmc import Entry
 
 
 def command(
@@ -80,7 +81,7 @@ def command(
     ) as bar:  # fmt: skip
         task = bar.add_task("train mau-mau (CPU s)", total=total, status="", completed=int(trainer.counters["cpu"]))
 
-        def progress(entry: JSONObject) -> None:
+        def progress(entry: Entry) -> None:
             status = f"{entry['games']:,} games, {entry['updates']:,} updates, loss {entry['loss']:.3f}"
             bar.update(task, completed=min(entry["cpu"], total), status=status)
             if "win2" in entry:

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 import numpy as np
 
@@ -46,6 +46,9 @@ from mauseloch.core.seeds import STREAM_STUDENT_GAMES, STREAM_TEACHER, STREAM_TE
 from mauseloch.games.maumau import MauMau
 from mauseloch.learn.history import SeatHistory
 from mauseloch.learn.policy import NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features, mask_of
+
+if TYPE_CHECKING:
+    from mauseloch.learn.dmc import Evaluation
 
 CHUNK = 50  # deals a shard
 
@@ -104,8 +107,8 @@ class FitEntry(TypedDict, total=False):
     cpu: float
     wall: float
     policy: str
-    win2: Any  # learn.dmc.evaluate's figures
-    win4: Any
+    win2: Evaluation
+    win4: Evaluation
     first: int
     to: int
 

@@ -34,12 +34,11 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, TypedDict, TypeVar
+from typing import Any, NotRequired, TypedDict, TypeVar
 
 import numpy as np
 from numba import njit
 
-from mauseloch.core.shapes import JSONObject
 from mauseloch.kernels import maumau as K
 from mauseloch.learn.policy import BASE_FEATURES, NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features
 from mauseloch.study.plots import plot_learning_curve
@@ -160,6 +159,26 @@ class Counters(TypedDict):
     resumes: int
 
 
+class Evaluation(TypedDict):
+    """The greedy policy against the heuristic (:func:`evaluate`)."""
+
+    players: int
+    deals: int
+    games: int
+    win: float  # the share of games won (rank 1)
+    ci95: list[float]  # its 95 % interval over deals
+
+
+class Entry(Counters):
+    """What a run reports: the counters; at an evaluation (a line of ``log.jsonl``) the policy
+    saved and its evaluations; to the progress callback the last loss."""
+
+    policy: NotRequired[str]
+    win2: NotRequired[Evaluation]
+    win4: NotRequired[Evaluation]
+    loss: NotRequired[float]
+
+
 class Batch(TypedDict):
     """One batch of games at one player count, with the learner's pending transitions."""
 
@@ -185,7 +204,7 @@ def _random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(rng.random(masks.shape) * masks, axis=1)
 
 
-def evaluate(policy: QPolicy, players: int, deals: int, seed: int) -> JSONObject:
+def evaluate(policy: QPolicy, players: int, deals: int, seed: int) -> Evaluation:
     """The greedy ``policy`` on one seat against the heuristic on the others, every deal of
     ``MauMauBatch(deals, players, seed)`` once from every seat: its win share (rank 1) with a
     95 % interval over deals."""
@@ -421,7 +440,7 @@ class Trainer:
 
     # ------------------------------------------------------------------ the run
 
-    def evaluate_now(self) -> JSONObject:
+    def evaluate_now(self) -> Entry:
         policy = self.policy()
         c = self.config
         two = evaluate(policy, 2, c.eval_deals_2, c.eval_seed)
@@ -432,13 +451,13 @@ class Trainer:
         if score > self.best:
             self.best = score
             policy.save(self.run_dir / "best.npz")
-        entry = {**self.counters, "policy": tag, "win2": two, "win4": four}
+        entry: Entry = {**self.counters, "policy": tag, "win2": two, "win4": four}
         with open(self.run_dir / "log.jsonl", "a") as f:
             f.write(json.dumps(entry) + "\n")
         plot_learning_curve(self.run_dir)
         return entry
 
-    def run(self, minutes: float | None = None, on_progress: Callable[[JSONObject], None] | None = None) -> None:
+    def run(self, minutes: float | None = None, on_progress: Callable[[Entry], None] | None = None) -> None:
         """Train until the run's CPU time reaches ``minutes`` (the config's by default), evaluating,
         snapshotting into the league and checkpointing as the config says."""
         c = self.config
@@ -458,7 +477,7 @@ class Trainer:
                 self.save()
                 next_eval = self.counters["cpu"] + 60.0 * c.eval_minutes
                 if on_progress:
-                    on_progress(entry | {"loss": loss})
+                    on_progress({**entry, "loss": loss})
                 if self.counters["cpu"] >= total:
                     return
             if self.counters["cpu"] >= next_snap:
