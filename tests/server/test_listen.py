@@ -5,9 +5,11 @@ answered, the same close codes), with or without its own reading of text frames.
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 import socket
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -387,3 +389,16 @@ def test_any_other_handshake_gets_websockets_answer(request_bytes: bytes, run_as
     ours, parsed = answer_to(request_bytes, True, run_async)
     assert parsed  # websockets read it
     assert ours == answer_to(request_bytes, False, run_async)[0]  # a refusal, or (Latin-1 host) its 101
+
+
+def test_a_closed_socket_is_freed_at_once_not_by_the_collector(run_async: Callable[[Any], Any]) -> None:
+    """No cycle through the protocol (the scope's send_now is bound to it): a closed socket's
+    protocol, its parser and its transport go when the endpoint ends, without a collection."""
+    refs: list[weakref.ref[DirectWebSocket]] = []
+    gc.collect()
+    gc.disable()
+    try:
+        serve_frames([text("a")], True, run_async, then=lambda proto: refs.append(weakref.ref(proto)))
+        assert refs[0]() is None
+    finally:
+        gc.enable()

@@ -436,6 +436,10 @@ def http_protocol(guard: Guard) -> type[asyncio.Protocol]:
             scope: Any = self.scope  # the request's: client address and headers
             if not guard.denied(scope):
                 super().handle_websocket_upgrade()
+                # handed over to the WebSocket protocol, this one never hears connection_lost,
+                # where uvicorn drops the parser that holds its callbacks: dropped here, so
+                # that it is freed at once and not by the collector (a cycle a socket)
+                self.parser = None  # type: ignore[assignment]
                 return
             self.transport.pause_reading()  # nothing more is read from it
             delay = guard.hold()  # held back: a flood waits for its refusals

@@ -296,6 +296,15 @@ class DirectWebSocket(WebSocketsSansIOProtocol):
         if scope is not None:
             scope["extensions"][SEND_NOW] = self.send_now
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        # The scope's send_now is bound to this protocol, which holds the scope: a cycle that
+        # left every closed socket (this protocol, websockets' parser, the transport, ~50
+        # objects) to the collector's middle passes. Without it they go when the endpoint ends.
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"].pop(SEND_NOW, None)
+
     def send_now(self, text: str | bytes) -> bool:
         """``text`` as one frame, written now; False when the socket cannot take it (closed,
         closing, or a client that stopped reading: the caller closes the connection). Bytes are
