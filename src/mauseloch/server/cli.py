@@ -237,16 +237,16 @@ def command(
         sock.close()
         raise _refuse(f"cannot use Redis at {redis}: {exc}") from None
     # Everything loaded so far (modules, restored tables) lives as long as the server: keep it out of
-    # the collector's full passes (the lifespan freezes what its warm-up loads too: app.py), and
-    # collect the young generation less often, so that short-lived messages die young. With the
-    # defaults, full passes stopped every table for 100 ms and more under load (bench/server.py,
-    # 1000 seats). At 1,000 seats with (20_000, 20, 20) a move cost 12 µs in young collections
-    # (6 in 15 s, 12 ms each, mostly the cycles of closed sockets) and a middle one of 250 ms
-    # came every 50 s; with these, 7 µs (2 in 15 s) and no middle one within a run, at 0.7 %
-    # more peak memory (bench/server.py with a gc.callbacks entry, 2026-12-04).
+    # the collector's passes (the lifespan freezes what its warm-up loads too: app.py). A closed
+    # socket leaves no cycle (listen.py); what reaches the middle generation is what lives long
+    # (tables in play, and a finished table once its last deadline has passed: some 30,000 objects
+    # a minute at 1,000 seats). Its pass, which stopped every table for 160-270 ms every 50-90 s
+    # with (20_000, 20, 20) at 1,000 seats (bench/server.py), comes every 50 young passes (some 4
+    # minutes), the full one at 100. The young pass stays at 20,000: one of 50,000 took 60-90 ms
+    # against 20-30 (more CPU an object, and a longer stop).
     gc.collect()
     gc.freeze()
-    gc.set_threshold(50_000, 50, 100)
+    gc.set_threshold(20_000, 50, 100)
     # The event loop gets the GIL back within 0.5 ms, not 5: a psycopg or socket call releases it,
     # and a worker thread that took it meanwhile held the loop up to the interval's end
     # (bench/server.py, 2,000 seats on 2 processes: 416 moves/s and a p50 of 367 ms against
