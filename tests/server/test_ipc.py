@@ -214,16 +214,28 @@ class Link:
         return True
 
 
+def commands_in(data: bytes) -> list[Any]:
+    reader = hiredis.Reader()
+    reader.feed(data)
+    commands = []
+    while (command := reader.gets()) is not False:
+        commands.append(command)
+    return commands
+
+
 def test_the_publisher_asks_redis_to_answer_only_the_frames_that_want_a_count(run_async: RunAsync) -> None:
     """A frame without ``told`` goes out behind ``CLIENT REPLY SKIP`` (Redis writes nothing
-    back); a request's count reaches its own ``told``, in order, whatever was skipped between;
-    a frame published one loop iteration after the first goes out in the same write."""
+    back); a request's count reaches its own ``told``, in order, whatever was skipped between.
+    While a reply is coming (a move asked for by another process is being made), a frame
+    published one loop iteration after the first goes out in the same write; else the first
+    goes out at once."""
 
     async def main() -> None:
         publisher = Publisher(None, "ml-test")  # type: ignore[arg-type]  # no Redis: a fake link
         link = Link()
         publisher._link = link  # type: ignore[assignment]
         heard: list[Any] = []
+        publisher.replies_coming = lambda: True
         publisher.publish("ml:p:a", b"message", None)
         publisher.publish("ml:p:a", b"request", heard.append)
         await asyncio.sleep(0)  # a task woken by the first frame's callback publishes the next
@@ -231,13 +243,8 @@ def test_the_publisher_asks_redis_to_answer_only_the_frames_that_want_a_count(ru
         await asyncio.sleep(0)
         await asyncio.sleep(0)
         assert len(link.written) == 1
-        reader = hiredis.Reader()
-        reader.feed(link.written[0])
-        commands = []
-        while (command := reader.gets()) is not False:
-            commands.append(command)
         skip = [b"CLIENT", b"REPLY", b"SKIP"]
-        assert commands == [
+        assert commands_in(link.written[0]) == [
             skip,
             [b"PUBLISH", b"ml:p:a", b"message"],
             [b"PUBLISH", b"ml:p:a", b"request"],
@@ -246,5 +253,41 @@ def test_the_publisher_asks_redis_to_answer_only_the_frames_that_want_a_count(ru
         ]
         publisher._reply(1)  # the one answer Redis sends: the request's
         assert heard == [1]
+
+        publisher.replies_coming = lambda: False  # nothing to wait for: out at once
+        publisher.publish("ml:p:a", b"alone", None)
+        await asyncio.sleep(0)
+        publisher.publish("ml:p:a", b"later", None)
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert [commands_in(w)[1] for w in link.written[1:]] == [
+            [b"PUBLISH", b"ml:p:a", b"alone"],
+            [b"PUBLISH", b"ml:p:a", b"later"],
+        ]
+
+    run_async(main())
+
+
+def test_the_owner_waits_for_the_reply_only_while_it_makes_a_move_another_process_asked_for(
+    run_async: RunAsync,
+) -> None:
+    async def main() -> None:
+        made = asyncio.Event()
+
+        async def handler(frm: str, table: str, op: ipc.Op) -> ipc.Done | ipc.Shown:
+            await made.wait()
+            return ipc.Done()
+
+        hub = RedisHub(None, "owner", handler)  # type: ignore[arg-type]  # nothing is sent here
+        assert isinstance(hub.publisher, Publisher)
+        hub._received(b"ml:p:owner", ipc.encode("q", "asker", ipc.Request("t1", ipc.Snapshot(1)), rid=1))
+        await asyncio.sleep(0)
+        assert not hub.publisher.replies_coming()  # a snapshot: no update to wait for
+        hub._received(b"ml:p:owner", ipc.encode("q", "asker", ipc.Request("t1", ipc.Move(0, "QH", 3)), rid=2))
+        await asyncio.sleep(0)
+        assert hub.publisher.replies_coming()
+        made.set()
+        await asyncio.gather(*hub._work)
+        assert not hub.publisher.replies_coming()
 
     run_async(main())

@@ -237,10 +237,11 @@ class Publisher:
     this process to read it). A frame that cannot be sent (Redis out of reach) is told a
     ``ConnectionError`` and dropped: clients resync, requests are sent again (ownership.py).
 
-    The write waits one loop iteration more than the frame that asked for it: a move's update
-    is published from the callback that learns of its commit, and the reply to the request
-    that made the move comes from the task woken by that callback, one iteration later; both
-    go out in one write (two writes each woke Redis and cost a system call)."""
+    While a move another process asked for is being made here (``replies_coming``), the write
+    waits one loop iteration more: the move's update is published from the callback that learns
+    of its commit, and the reply to the request comes from the task woken by that callback, one
+    iteration later; both go out in one write (two writes each woke Redis and cost a system
+    call). Otherwise the tick's frames go out at once."""
 
     def __init__(self, redis: Redis, name: str) -> None:
         self._redis = redis
@@ -251,6 +252,7 @@ class Publisher:
         self._waiting: collections.deque[Told | None] = collections.deque()  # sent, not answered
         self._scheduled = False
         self.sent = 0
+        self.replies_coming: Callable[[], bool] = lambda: False
 
     def publish(self, channel: str, data: bytes, told: Told | None) -> None:
         if told is None:
@@ -260,7 +262,7 @@ class Publisher:
             self._told_out.append(told)
         if not self._scheduled:
             self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush_soon)
+            asyncio.get_running_loop().call_soon(self._flush_soon if self.replies_coming() else self._flush)
 
     def _flush_soon(self) -> None:
         asyncio.get_running_loop().call_soon(self._flush)
@@ -330,6 +332,9 @@ class RedisHub:
         self._syncing: dict[Connection, list[tuple[int, str]]] = {}  # waiting for their snapshot
         # where frames go out: one connection of its own, a tick's frames in one write
         self.publisher: Publish = publisher if publisher is not None else Publisher(redis, client_name(pid))
+        self._moves_asked = 0  # moves other processes asked for, being made here
+        if isinstance(self.publisher, Publisher):
+            self.publisher.replies_coming = lambda: self._moves_asked > 0
         self._alive: dict[str, tuple[float, asyncio.Future[bool]]] = {}  # pid -> (asked at, answer)
         # the subscriptions: wanted here, asked of Redis (SUBSCRIBE sent, no UNSUBSCRIBE after
         # it), confirmed by Redis; each channel's commands not yet confirmed
@@ -544,6 +549,8 @@ class RedisHub:
 
     async def _answer(self, frm: str, rid: int, table: str, op: ipc.Op) -> None:
         reply: ipc.Outcome
+        move = isinstance(op, ipc.Move)
+        self._moves_asked += move
         try:
             reply = await self.handler(frm, table, op)
         except ProtocolError as exc:
@@ -553,6 +560,8 @@ class RedisHub:
         except Exception:
             log.exception("request %s at table %s from process %s failed", type(op).__name__, table, frm)
             reply = ipc.Refused(ErrorCode.SERVER_ERROR, "the table's server failed; nothing changed", 500)
+        finally:
+            self._moves_asked -= move
         self._reply(frm, rid, reply)
 
     def _reply(self, frm: str, rid: int, reply: ipc.Outcome) -> None:
