@@ -86,8 +86,9 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
     ),
 }  # fmt: skip
 # bench/fairness.py has its own smoke run (``--smoke --json``) in tests/test_fairness.py;
-# bench/cpu_profile.py is a server entry, not a bench: tests/bench/test_cpu_profile.py runs it.
-ELSEWHERE = {"fairness.py", "cpu_profile.py", "loop_lag.py"}
+# bench/cpu_profile.py is a server entry, not a bench: tests/bench/test_cpu_profile.py runs it (and
+# tests/bench/test_gc_watch.py bench/gc_watch.py).
+ELSEWHERE = {"fairness.py", "cpu_profile.py", "loop_lag.py", "gc_watch.py"}
 
 
 def _run(script: str, args: list[str]) -> dict[str, Any]:
