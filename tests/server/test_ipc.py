@@ -16,6 +16,7 @@ from mauseloch.server import ipc
 from mauseloch.server.hub import Connection
 from mauseloch.server.protocol import ErrorCode, ProtocolError
 from mauseloch.server.redis_hub import Publisher, RedisHub, RemoteConn, process_channel
+from tests.server.test_storage import table_row
 
 RunAsync = Callable[[Coroutine[Any, Any, None]], None]
 
@@ -29,6 +30,7 @@ EVERY_OP: list[ipc.Op] = [
     ipc.RematchVote(2),
     ipc.Pace(1, True, 0.5),
     ipc.Joined(2, "Ben", "ab" * 32, "2026-12-04T15:00:00+00:00"),
+    ipc.Load(),
 ]
 
 
@@ -291,3 +293,11 @@ def test_the_owner_waits_for_the_reply_only_while_it_makes_a_move_another_proces
         assert not hub.publisher.replies_coming()
 
     run_async(main())
+
+
+def test_a_tables_row_reads_back_as_its_owner_holds_it() -> None:
+    row = table_row()
+    row.moves = [[0, "QH"], [1, "7S", 1200]]
+    row.referee = {1: {"window": 3}}
+    header = ipc.read_header(ipc.encode("r", "owner", ipc.Loaded(row), rid=2))
+    assert ipc.read_body(header) == ipc.Loaded(row)

@@ -22,10 +22,12 @@ from typing import Any, Literal
 import msgspec
 
 from mauseloch.server.protocol import ErrorCode, Refusal
+from mauseloch.server.storage import TableRow
 
 # 1: the tuples of op name and positional arguments; 2: these structs; 3: a table's messages
-# sent to each listening process's channel (kind "m") instead of the table's channel.
-PROTOCOL_VERSION = 3
+# sent to each listening process's channel (kind "m") instead of the table's channel; 4: a
+# table's row asked of its owner (Load, Loaded).
+PROTOCOL_VERSION = 4
 
 Kind = Literal["q", "r", "m", "t"]
 
@@ -91,7 +93,12 @@ class Joined(msgspec.Struct, tag="joined", array_like=True, frozen=True):
     joined: str | None  # ISO time of the join (counts for the expiry of a waiting table)
 
 
-Op = Attach | Detach | Move | Snapshot | React | ClockAnswer | RematchVote | Pace | Joined
+class Load(msgspec.Struct, tag="load", array_like=True, frozen=True):
+    """The table's row as its owner holds it (seats and tokens, status, moves): what a process
+    that does not own the table serves its requests and sockets from, instead of three queries."""
+
+
+Op = Attach | Detach | Move | Snapshot | React | ClockAnswer | RematchVote | Pace | Joined | Load
 
 
 class Request(msgspec.Struct, array_like=True, frozen=True):
@@ -111,6 +118,16 @@ class Shown(msgspec.Struct, tag="shown", array_like=True, frozen=True):
     version: int
 
 
+class Loaded(msgspec.Struct, tag="loaded", array_like=True, frozen=True):
+    """The answer to :class:`Load`."""
+
+    row: TableRow
+
+
+# what a request's handler hands back when it succeeds
+Answer = Done | Shown | Loaded
+
+
 class Refused(msgspec.Struct, tag="refused", array_like=True, frozen=True):
     """A :class:`~.protocol.ProtocolError` at the owner: nothing changed."""
 
@@ -124,8 +141,8 @@ class NotOwned(msgspec.Struct, tag="not_owner", array_like=True, frozen=True):
     """The process asked does not own the table (any more): ask again after finding the owner."""
 
 
-Outcome = Done | Shown | Refused | NotOwned
-OUTCOMES = (Done, Shown, Refused, NotOwned)
+Outcome = Done | Shown | Loaded | Refused | NotOwned
+OUTCOMES = (Done, Shown, Loaded, Refused, NotOwned)
 
 
 # -- a table's messages, to a process holding its connections ------------------------------------

@@ -64,7 +64,7 @@ RECONNECT = 0.5  # seconds between attempts to open a direct connection to Redis
 ALIVE_FOR = 0.25
 
 # (from process, table, request) -> what the owner hands back; raises ProtocolError or NotOwner
-Handler = Callable[[str, str, ipc.Op], Awaitable[ipc.Done | ipc.Shown]]
+Handler = Callable[[str, str, ipc.Op], Awaitable[ipc.Answer]]
 
 
 def table_channel(table: str) -> str:
@@ -345,7 +345,7 @@ class RedisHub:
         self._sub: RespLink | None = None  # the subscribing connection, while open
         self._sub_scheduled = False
         self._ready: dict[str, asyncio.Event] = {}
-        self._pending: dict[int, asyncio.Future[ipc.Done | ipc.Shown]] = {}
+        self._pending: dict[int, asyncio.Future[ipc.Answer]] = {}
         self._sent: dict[int, tuple[str, float]] = {}  # request -> (process asked, when)
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
@@ -484,7 +484,7 @@ class RedisHub:
                 conn.close(code)
 
     # -- requests to other processes -------------------------------------------------------
-    async def call(self, pid: str, table: str, op: ipc.Op) -> ipc.Done | ipc.Shown:
+    async def call(self, pid: str, table: str, op: ipc.Op) -> ipc.Answer:
         """Ask process ``pid`` to do ``op`` at ``table``; its answer, or :class:`ProtocolError`,
         :class:`NotOwner`, :class:`Unreachable` (nobody listens, or it died while we waited).
 
@@ -493,7 +493,7 @@ class RedisHub:
         fails it when its process is gone or it waited :data:`REPLY_LIMIT`."""
         rid = next(self._ids)
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[ipc.Done | ipc.Shown] = loop.create_future()
+        future: asyncio.Future[ipc.Answer] = loop.create_future()
         self._pending[rid] = future
         self._sent[rid] = (pid, loop.time())
         try:
