@@ -137,7 +137,7 @@ def test_an_unknown_method_is_refused(tmp_path: Path) -> None:
     config = tmp_path / "bad.toml"
     config.write_text('method = "ppo"\n')
     result = CliRunner().invoke(app, ["train", "mau-mau", "--config", str(config), "--run", str(tmp_path / "r")])
-    assert result.exit_code == 2 and "dmc or distill" in result.output
+    assert result.exit_code == 2 and "dmc, distill or hands" in result.output
     assert not (tmp_path / "r").exists()
 
 

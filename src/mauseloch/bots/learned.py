@@ -20,10 +20,12 @@ from mauseloch.bots.registry import register_bot
 from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View, json_view
 from mauseloch.games.maumau import MauMau
+from mauseloch.learn.hands import HandModel
 from mauseloch.learn.history import SeatHistory
 from mauseloch.learn.policy import QPolicy, mask_of
 
 MODEL = "maumau-learned.npz"
+HANDS = "maumau-hands.npz"  # the model of the rivals' hands (search-learned's belief="learned")
 
 
 @cache
@@ -31,6 +33,13 @@ def shipped_policy(name: str = MODEL) -> QPolicy:
     """The policy shipped in ``mauseloch/models`` (loaded once a process)."""
     with resources.as_file(resources.files("mauseloch.models") / name) as path:
         return QPolicy.load(path)
+
+
+@cache
+def shipped_hands(name: str = HANDS) -> HandModel:
+    """The model of the rivals' hands shipped in ``mauseloch/models`` (learn/hands.py)."""
+    with resources.as_file(resources.files("mauseloch.models") / name) as path:
+        return HandModel.load(path)
 
 
 def greedy(policy: QPolicy, obs: np.ndarray, legal: list[str]) -> str:

@@ -20,6 +20,11 @@ random numbers) and plays the move of the best mean. What the learned Q network
   the move on, ``kernels.maumau.flat_deal``) run on the same deals, and each move's score is
   ``(1 - blend)`` times the guided estimate plus ``blend`` times theirs (on the same scale).
 
+- **Belief**: the deals come from the search's belief from the whole public history (the
+  level), or with ``belief="learned"`` from the learned model of the rivals' hands
+  (``learn/hands.py``, the shipped ``maumau-hands.npz``): measured on the same deals, the two
+  are within the noise of each other (docs/bots-figures.md, fourth round).
+
 Everything is deterministic for a seed and a budget: ``iterations`` play-outs (a move on a
 deal) at two players, × (players/2) at more. The network sees in the play-outs what it saw in
 training: the kernel's observation with the rivals' public history, kept along each play-out
@@ -34,15 +39,16 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from mauseloch.bots.learned import shipped_policy
+from mauseloch.bots.learned import shipped_hands, shipped_policy
 from mauseloch.bots.registry import register_bot
 from mauseloch.bots.search import Level, SearchBot, level_options
 from mauseloch.core.engine import derive_seed
-from mauseloch.core.seeds import STREAM_PLAYOUTS
+from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS
 from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View, json_view
 from mauseloch.games.maumau import CARD_STR, MauMau
 from mauseloch.kernels import maumau as K
+from mauseloch.learn.hands import PLACES, HandModel, draw_deals
 from mauseloch.learn.history import SeatHistory
 from mauseloch.learn.policy import QPolicy, mask_of
 
@@ -173,10 +179,14 @@ class SearchLearnedBot(SearchBot):
         width: int = 6,
         q_prior: float = 0.0,
         blend: float = 0.0,
+        belief: str = "history",
+        hands: HandModel | None = None,
         **search: Any,
     ) -> None:
         if leaf not in ("q", "playout"):
             raise ValueError(f"leaf must be 'q' or 'playout', got {leaf!r}")
+        if belief not in ("history", "learned"):
+            raise ValueError(f"belief must be 'history' or 'learned', got {belief!r}")
         if not 0.0 <= blend <= 1.0:
             raise ValueError(f"blend must lie in [0, 1], got {blend}")
         if depth < 0 or width < 1:
@@ -187,6 +197,10 @@ class SearchLearnedBot(SearchBot):
         self.policy = policy if policy is not None else shipped_policy()
         self.depth, self.leaf, self.width, self.q_prior, self.blend = depth, leaf, width, q_prior, blend
         self.seat_history = SeatHistory()
+        # Where the deals come from: the search's belief from the whole history, or the learned
+        # model of the rivals' hands (learn/hands.py, the shipped weights unless ``hands``).
+        self.belief = belief
+        self.hands = (hands if hands is not None else shipped_hands()) if belief == "learned" else None
 
     def choose(self, view: View | JSONObject, legal: list[str]) -> str:
         view = json_view(view)  # the history reads the view's JSON form
@@ -209,9 +223,11 @@ class SearchLearnedBot(SearchBot):
         deals_wanted = max(1, budget // m)
         decision_seed = derive_seed(self._seed, view["moves_played"])
         drawn: np.ndarray | None = None
-        if self.peek is None:
-            drawn = self._sample_history(decision_seed, deals_wanted)
         pool = self._pool(view)
+        if self.hands is not None and self.peek is None:
+            drawn = self._learned_deals(view["hand_counts"], seat, root, mask, pool, deals_wanted, decision_seed)
+        elif self.peek is None:
+            drawn = self._sample_history(decision_seed, deals_wanted)
         have = 0 if drawn is None else len(drawn)
         deals = np.array([drawn[d] if d < have else self._deal_ids(view, pool) for d in range(deals_wanted)],  # type: ignore[index]
                          dtype=np.int64)  # fmt: skip
@@ -262,6 +278,22 @@ class SearchLearnedBot(SearchBot):
         score = score + self.q_prior * q[actions]
         best = int(np.argmax(score))  # the first of the best: the move the network values more
         return MauMau.ACTIONS[ids[best]]
+
+    def _learned_deals(
+        self, counts: list[int], seat: int, obs: np.ndarray, mask: np.ndarray, pool: list[int], deals: int,
+        decision_seed: int,
+    ) -> np.ndarray:  # fmt: skip
+        """``deals`` deals drawn from the learned model of the rivals' hands (learn/hands.py);
+        ``counts``: the cards in each hand."""
+        assert self.hands is not None
+        players = len(counts)
+        room = np.zeros(PLACES, dtype=np.int64)
+        for j in range(1, players):
+            room[j] = counts[(seat + j) % players]
+        room[0] = len(pool) - int(room[1:].sum())
+        probs = self.hands.probs(self.policy.features(obs[None, :], mask[None, :]), players)[0]
+        uniforms = np.random.default_rng(derive_seed(decision_seed, STREAM_HISTORY)).random((deals, len(pool), 2))
+        return draw_deals(probs, np.array(pool, dtype=np.int64), room, players, seat, uniforms)
 
 
 # The levels: the search's deals from the whole history and a budget that grows with the seats

@@ -42,7 +42,7 @@ def command(
         fail(f"--threads must be at least 1, got {threads}")
     if minutes is not None and minutes <= 0:
         fail(f"--minutes must be positive, got {minutes}")
-    if ((run / "checkpoint.pkl").exists() or (run / "fit.jsonl").exists()) and not resume:
+    if any((run / name).exists() for name in ("checkpoint.pkl", "fit.jsonl", "hands.jsonl")) and not resume:
         fail(f"{run} holds a run already: give --resume to go on with it, or another --run folder")
     # Before JAX loads: its CPU thread pools take their size from these.
     eigen = "true" if threads > 1 else "false"
@@ -65,8 +65,11 @@ def command(
     if method == "distill":
         _distill(config, run, resume, console, fail)
         return
+    if method == "hands":
+        _hands(config, run, console, fail)
+        return
     if method != "dmc":
-        fail(f"config {config}: method must be dmc or distill, got {method!r}")
+        fail(f"config {config}: method must be dmc, distill or hands, got {method!r}")
     try:
         cfg = Config.load(config)
     except (OSError, ValueError, TypeError) as exc:
@@ -93,6 +96,28 @@ def command(
 
         trainer.run(minutes, progress)
     console.print(f"done: {run / 'best.npz'}, learning curve {run / 'curve.png'}")
+
+
+def _hands(config: Path, run: Path, console: Any, fail: Callable[[str], None]) -> None:
+    """Fit the model of the rivals' hands (learn/hands.py) on games it plays first."""
+    from mauseloch.learn.hands import HandsConfig, HandsEntry, fit
+
+    try:
+        cfg = HandsConfig.load(config)
+    except (OSError, ValueError, TypeError) as exc:
+        fail(f"config {config}: {exc}")
+        return
+    if (run / "hands.jsonl").exists():
+        (run / "hands.jsonl").unlink()  # --resume: the fit starts over (it takes minutes)
+
+    def progress(entry: HandsEntry) -> None:
+        held, room = entry["held_loss"], entry["room_loss"]
+        held_out = ", ".join(f"{p} players {held[p]:.3f} (by room alone {room[p]:.3f})" for p in held)
+        console.print(f"epoch {entry['epoch']}: loss {entry['train_loss']:.4f}; held out: {held_out}")
+
+    with console.status("gathering positions and fitting the hand model"):
+        fit(cfg, run, progress)
+    console.print(f"done: {run / 'hands.npz'}, the fit's log {run / 'hands.jsonl'}")
 
 
 def _distill(config: Path, run: Path, resume: bool, console: Any, fail: Callable[[str], None]) -> None:
