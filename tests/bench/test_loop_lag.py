@@ -3,23 +3,12 @@ runs on the server's loop and the watchdog reports the loop's stack when a beat 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
-from tests.paths import ROOT
+from tests.bench.entries import tiny_run
 
 
 def test_a_bench_server_under_the_watchdog_reports_where_its_loop_was() -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     # 1 ms: every look finds the 10 ms heartbeat late, so that a tiny run reports for sure
-    env |= {"BENCH_SERVER_ENTRY": str(ROOT / "bench" / "loop_lag.py"), "BENCH_LOOP_LAG_MS": "1"}
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "server.py"), "--seats", "4", "--duration", "2", "--warmup", "1",
-         "--think-ms", "20", "--client-procs", "1"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=100,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = tiny_run("loop_lag.py", BENCH_LOOP_LAG_MS="1")
     assert "loop late by " in done.stderr and 'File "' in done.stderr  # a report with the loop's stack
     assert "loop held for " in done.stderr  # and how long, once it beat again
     assert "loop lag: held for more than 1 ms " in done.stderr  # the summary at exit

@@ -286,7 +286,7 @@ def fit(config: DistillConfig, run_dir: Path, on_progress: Callable[[FitEntry], 
     import jax.numpy as jnp
     import optax
 
-    from mauseloch.learn.dmc import evaluate, params_of, policy_of, q_network, widened
+    from mauseloch.learn.dmc import evaluate, gradient_step, params_of, policy_of, q_network, widened
 
     train, held = load_data(config, run_dir)
     hidden = list(config.hidden)
@@ -314,11 +314,7 @@ def fit(config: DistillConfig, run_dir: Path, on_progress: Callable[[FitEntry], 
         plain = jnp.where(m > 0, (q - y) ** 2, 0.0)
         return (centred.sum() + raw * plain.sum()) / m.sum()
 
-    @jax.jit
-    def step(p: Any, s: Any, x: Any, m: Any, y: Any) -> Any:
-        loss, grads = jax.value_and_grad(loss_fn)(p, x, m, y)
-        updates, s = tx.update(grads, s, p)
-        return optax.apply_updates(p, updates), s, loss
+    step = gradient_step(loss_fn, tx)
 
     held_loss = jax.jit(loss_fn)
     x_train = features(train["obs"], train["mask"])

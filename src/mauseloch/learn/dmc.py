@@ -97,6 +97,20 @@ def read_config(cls: type[C], path: str | Path) -> C:
     return cls(**data)
 
 
+def gradient_step(loss_fn: Callable[..., Any], tx: Any) -> Callable[..., Any]:
+    """One optimiser step on ``loss_fn(params, *batch)`` with the Optax transform ``tx``, compiled:
+    ``step(params, opt_state, *batch) -> (params, opt_state, loss)`` (the trainers share it)."""
+    import jax
+    import optax
+
+    def step(params: Any, opt_state: Any, *batch: Any) -> Any:
+        loss, grads = jax.value_and_grad(loss_fn)(params, *batch)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, loss
+
+    return jax.jit(step)
+
+
 def q_network(hidden: list[int]) -> Any:
     """The Q network (Flax): dense layers of ``hidden`` widths with ReLU, one output per action."""
     from flax import linen as nn
@@ -258,12 +272,7 @@ class Trainer:
             chosen = q[np.arange(x.shape[0]), a]
             return ((chosen - y) ** 2).mean()
 
-        def train_step(params: Any, opt_state: Any, x: Any, a: Any, y: Any) -> Any:
-            loss, grads = jax.value_and_grad(loss_fn)(params, x, a, y)
-            updates, opt_state = self.tx.update(grads, opt_state, params)
-            return optax.apply_updates(params, updates), opt_state, loss
-
-        self.train_step = jax.jit(train_step)
+        self.train_step = gradient_step(loss_fn, self.tx)
         self.rng = np.random.default_rng(config.seed)
         self.league: list[QPolicy] = []
         self.counters: Counters = {

@@ -30,42 +30,24 @@ import numpy as np
 from numba import njit
 
 from mauseloch.kernels import maumau as K
-from mauseloch.learn.policy import NUM_FEATURES, features
+from mauseloch.learn.policy import NUM_FEATURES, Network, features
 
 PLACES = 5  # the draw pile, then the rivals 1..4 seats after the seat
 CARDS = 32
 
 
-class HandModel:
-    """The network's weights (``layers``: ``(W, b)`` pairs, float32) and its probabilities."""
+class HandModel(Network):
+    """The network's weights and its probabilities."""
 
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]]) -> None:
         if not layers or layers[0][0].shape[0] != NUM_FEATURES or layers[-1][0].shape[1] != CARDS * PLACES:
             raise ValueError(f"a hand model takes {NUM_FEATURES} features and gives {CARDS} × {PLACES} values")
-        self.layers = [(np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)) for w, b in layers]
-
-    @classmethod
-    def load(cls, path: str | Path) -> HandModel:
-        with np.load(path) as data:
-            count = sum(1 for k in data.files if k.startswith("w"))
-            return cls([(data[f"w{i}"], data[f"b{i}"]) for i in range(count)])
-
-    def save(self, path: str | Path) -> None:
-        arrays = {}
-        for i, (w, b) in enumerate(self.layers):
-            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
-        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
+        super().__init__(layers)
 
     def probs(self, x: np.ndarray, players: int) -> np.ndarray:
         """``(N, 32, 5)`` probabilities of each card's place for the feature rows ``x`` at a table
         of ``players`` (places past the last rival get 0)."""
-        h = x
-        last = len(self.layers) - 1
-        for i, (w, b) in enumerate(self.layers):
-            h = h @ w + b
-            if i < last:
-                np.maximum(h, 0, out=h)
-        logits = h.reshape(len(x), CARDS, PLACES)
+        logits = self.forward(x).reshape(len(x), CARDS, PLACES)
         logits[:, :, players:] = -np.inf
         logits -= logits.max(axis=2, keepdims=True)
         p = np.exp(logits)
@@ -204,6 +186,8 @@ def fit(config: HandsConfig, run_dir: Path, on_progress: Callable[[HandsEntry], 
     import optax
     from flax import linen as nn
 
+    from mauseloch.learn.dmc import gradient_step
+
     run_dir.mkdir(parents=True, exist_ok=True)
     cpu0 = time.process_time()
     train_x, train_y, train_v, held = [], [], [], {}
@@ -240,11 +224,7 @@ def fit(config: HandsConfig, run_dir: Path, on_progress: Callable[[HandsEntry], 
         seen = y >= 0
         return -(picked * seen).sum() / seen.sum()
 
-    @jax.jit
-    def step(p: Any, s: Any, x: Any, y: Any, v: Any) -> Any:
-        loss, grads = jax.value_and_grad(loss_fn)(p, x, y, v)
-        updates, s = tx.update(grads, s, p)
-        return optax.apply_updates(p, updates), s, loss
+    step = gradient_step(loss_fn, tx)
 
     evaluate = jax.jit(loss_fn)
     rng = np.random.default_rng(config.seed)

@@ -30,6 +30,7 @@ move.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Self
 
 import numpy as np
 
@@ -77,25 +78,17 @@ def mask_of(legal: list[str]) -> np.ndarray:
     return mask
 
 
-class QPolicy:
-    """The network's weights (``layers``: a list of ``(W, b)``, float32) and its choice."""
+class Network:
+    """A multilayer perceptron's weights (``layers``: a list of ``(W, b)``, float32, ReLU between
+    them), saved as ``w0, b0, w1, b1, ...`` in an npz file: the Q network's and the hand model's
+    (``learn.hands``) layout."""
 
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]]) -> None:
-        if (not layers or layers[0][0].shape[0] not in (NUM_FEATURES, BASE_FEATURES)
-                or layers[-1][0].shape[1] != NUM_ACTIONS):  # fmt: skip
-            raise ValueError(
-                f"a Q network takes {NUM_FEATURES} (or {BASE_FEATURES}) features and gives {NUM_ACTIONS} values"
-            )
         self.layers = [(np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)) for w, b in layers]
-        self.width = self.layers[0][0].shape[0]
-
-    def features(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """The inputs of this network (its first layer's layout) for observations and masks."""
-        return features(obs, masks, self.width)
 
     @classmethod
-    def load(cls, path: str | Path) -> QPolicy:
-        """Weights saved by :meth:`save` (``w0, b0, w1, b1, ...`` in an npz file)."""
+    def load(cls, path: str | Path) -> Self:
+        """Weights saved by :meth:`save`."""
         with np.load(path) as data:
             count = sum(1 for k in data.files if k.startswith("w"))
             return cls([(data[f"w{i}"], data[f"b{i}"]) for i in range(count)])
@@ -106,8 +99,8 @@ class QPolicy:
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
-    def values(self, x: np.ndarray) -> np.ndarray:
-        """``(N, 47)`` action values of the feature rows ``x``."""
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        """The last layer's outputs for the input rows ``x``."""
         h = x
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
@@ -115,6 +108,27 @@ class QPolicy:
             if i < last:
                 np.maximum(h, 0, out=h)
         return h
+
+
+class QPolicy(Network):
+    """The Q network's weights and its choice."""
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]]) -> None:
+        if (not layers or layers[0][0].shape[0] not in (NUM_FEATURES, BASE_FEATURES)
+                or layers[-1][0].shape[1] != NUM_ACTIONS):  # fmt: skip
+            raise ValueError(
+                f"a Q network takes {NUM_FEATURES} (or {BASE_FEATURES}) features and gives {NUM_ACTIONS} values"
+            )
+        super().__init__(layers)
+        self.width = self.layers[0][0].shape[0]
+
+    def features(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The inputs of this network (its first layer's layout) for observations and masks."""
+        return features(obs, masks, self.width)
+
+    def values(self, x: np.ndarray) -> np.ndarray:
+        """``(N, 47)`` action values of the feature rows ``x``."""
+        return self.forward(x)
 
     def act(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The greedy legal action id of each row (lowest id on a tie)."""
