@@ -879,27 +879,16 @@ def _resp(*parts: bytes) -> bytes:
     return b"*%d\r\n" % len(parts) + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts)
 
 
-class _RedisLink(asyncio.Protocol):
-    """A Redis connection that hands each reply (hiredis parses them) to the one waiting."""
+class _RedisLink(RedisPipe):
+    """A Redis connection that hands each reply to the one waiting."""
 
     def __init__(self) -> None:
-        import hiredis
-
-        self.reader = hiredis.Reader()
-        self.transport: Any = None
+        super().__init__(self._reply)
         self.waiter: asyncio.Future[Any] | None = None
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport
-        sock = transport.get_extra_info("socket")
-        if sock is not None:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def data_received(self, data: bytes) -> None:
-        self.reader.feed(data)
-        while (reply := self.reader.gets()) is not False:
-            if self.waiter is not None and not self.waiter.done():
-                self.waiter.set_result(reply)
+    def _reply(self, reply: Any) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(reply)
 
     async def call(self, command: bytes) -> Any:
         self.waiter = asyncio.get_running_loop().create_future()
