@@ -20,7 +20,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what the 
 
 from mauseloch.server.app import create_app
 from mauseloch.server.limits import Limits
-from mauseloch.server.storage import normalise_url
+from mauseloch.server.storage import Store, normalise_url
 
 from .helpers import Player
 
@@ -58,6 +58,15 @@ def pg_url() -> Iterator[str]:
         with engine.begin() as conn:
             conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
         engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, db_url: str) -> Store:
+    """A Store on SQLite, and one on PostgreSQL (skipped without it): closed after the test."""
+    url = str(request.getfixturevalue("pg_url")) if request.param == "postgres" else db_url
+    s = Store(url)
+    request.addfinalizer(s.close)
+    return s
 
 
 AppFactory = Callable[..., TestClient]

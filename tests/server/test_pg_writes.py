@@ -5,14 +5,29 @@ move goes to the batch without a task of its own, as on SQLite."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from mauseloch.server.hub import Connection, LocalHub
 from mauseloch.server.session import Settings, TableSession
-from mauseloch.server.storage import PgWrites, Store
+from mauseloch.server.storage import PgWrites, Store, TableRow
 from tests.server.test_move_path import counting_tasks, new_table
 from tests.server.test_storage import table_row
+
+
+def played_on_two_tables(
+    store: Store, run_async: Callable[[Any], Any], play: Callable[[], Coroutine[Any, Any, None]]
+) -> TableRow:
+    """Tables t0 and t1 playing, ``play()`` run, the store closed: t1's row as stored."""
+    try:
+        store.create_table(table_row("t0", status="playing"))
+        store.create_table(table_row("t1", status="playing"))
+        run_async(play())
+        row = store.load_table("t1")
+        assert row is not None
+        return row
+    finally:
+        store.close()
 
 
 def test_a_tables_writes_go_behind_its_writes_under_way(pg_url: str, run_async: Callable[[Any], Any]) -> None:
@@ -41,15 +56,8 @@ def test_a_tables_writes_go_behind_its_writes_under_way(pg_url: str, run_async: 
         await asyncio.gather(move, deadlines)
         await store.aclose()
 
-    try:
-        store.create_table(table_row("t0", status="playing"))
-        store.create_table(table_row("t1", status="playing"))
-        run_async(play())
-        row = store.load_table("t1")
-        assert row is not None and row.moves == [[0, "draw"]]
-        assert row.deadlines == paused
-    finally:
-        store.close()
+    row = played_on_two_tables(store, run_async, play)
+    assert row.moves == [[0, "draw"]] and row.deadlines == paused
 
 
 def test_a_move_on_postgresql_makes_no_task_and_is_stored_before_it_is_heard(
@@ -112,12 +120,5 @@ def test_the_writes_of_a_dropped_connection_are_sent_again_in_their_order(
         await asyncio.gather(move, deadlines, waiting, return_exceptions=True)
         await store.aclose()
 
-    try:
-        store.create_table(table_row("t0", status="playing"))
-        store.create_table(table_row("t1", status="playing"))
-        run_async(play())
-        row = store.load_table("t1")
-        assert row is not None and row.moves == [[0, "draw"]]
-        assert row.deadlines == [{"kind": "grace", "due": 9.0, "seat": 1}]
-    finally:
-        store.close()
+    row = played_on_two_tables(store, run_async, play)
+    assert row.moves == [[0, "draw"]] and row.deadlines == [{"kind": "grace", "due": 9.0, "seat": 1}]

@@ -5,18 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-import pytest
-
 from mauseloch.server.storage import Store
 from tests.server.test_storage import table_row
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def store(request: pytest.FixtureRequest, db_url: str) -> Store:
-    url = str(request.getfixturevalue("pg_url")) if request.param == "postgres" else db_url
-    s = Store(url)
-    request.addfinalizer(s.close)
-    return s
 
 
 def test_seats_now_tells_who_took_which_seat(store: Store) -> None:

@@ -14,14 +14,6 @@ from sqlalchemy.exc import IntegrityError
 from mauseloch.server.storage import PgWrites, SeatRow, Store, TableRow, normalise_url
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def store(request: pytest.FixtureRequest, db_url: str) -> Store:
-    url = str(request.getfixturevalue("pg_url")) if request.param == "postgres" else db_url
-    s = Store(url)
-    request.addfinalizer(s.close)
-    return s
-
-
 def table_row(table_id: str = "t1", status: str = "waiting") -> TableRow:
     return TableRow(
         id=table_id,
