@@ -19,7 +19,6 @@ random numbers) and plays the move of the best mean. What the learned Q network
 - **Blend**: with ``blend`` > 0 the search's own play-outs (the heuristic on every seat from
   the move on, ``kernels.maumau.flat_deal``) run on the same deals, and each move's score is
   ``(1 - blend)`` times the guided estimate plus ``blend`` times theirs (on the same scale).
-
 - **Belief**: the deals come from the search's belief from the whole public history (the
   level), or with ``belief="learned"`` from the learned model of the rivals' hands
   (``learn/hands.py``, the shipped ``maumau-hands.npz``): measured on the same deals, the two
@@ -50,7 +49,7 @@ from mauseloch.games.maumau import CARD_STR, MauMau
 from mauseloch.kernels import maumau as K
 from mauseloch.learn.hands import PLACES, HandModel, draw_deals
 from mauseloch.learn.history import SeatHistory
-from mauseloch.learn.policy import QPolicy, mask_of
+from mauseloch.learn.policy import QPolicy, features, mask_of
 
 # The reward the shipped network learned: the search's play-out reward (0 to 1, 1 - rank_share
 # for first place plus rank_share times the rank's share of the seats beaten; the teacher of
@@ -197,9 +196,8 @@ class SearchLearnedBot(SearchBot):
         self.policy = policy if policy is not None else shipped_policy()
         self.depth, self.leaf, self.width, self.q_prior, self.blend = depth, leaf, width, q_prior, blend
         self.seat_history = SeatHistory()
-        # Where the deals come from: the search's belief from the whole history, or the learned
-        # model of the rivals' hands (learn/hands.py, the shipped weights unless ``hands``).
-        self.belief = belief
+        # Where the deals come from: the search's belief from the whole history (None), or the
+        # learned model of the rivals' hands (learn/hands.py, the shipped weights unless ``hands``).
         self.hands = (hands if hands is not None else shipped_hands()) if belief == "learned" else None
 
     def choose(self, view: View | JSONObject, legal: list[str]) -> str:
@@ -291,7 +289,8 @@ class SearchLearnedBot(SearchBot):
         for j in range(1, players):
             room[j] = counts[(seat + j) % players]
         room[0] = len(pool) - int(room[1:].sum())
-        probs = self.hands.probs(self.policy.features(obs[None, :], mask[None, :]), players)[0]
+        # the hand model's own input layout (the Q network's may be the first one, narrower)
+        probs = self.hands.probs(features(obs[None, :], mask[None, :]), players)[0]
         uniforms = np.random.default_rng(derive_seed(decision_seed, STREAM_HISTORY)).random((deals, len(pool), 2))
         return draw_deals(probs, np.array(pool, dtype=np.int64), room, players, seat, uniforms)
 
