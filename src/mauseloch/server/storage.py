@@ -44,6 +44,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.postgresql import psycopg as postgresql_psycopg
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -296,10 +297,8 @@ _SEATS_NOW = (
 _PG_TABLE = f"SELECT * FROM {tables_t.name} WHERE id = %s"
 _PG_SEATS = f"SELECT * FROM {seats_t.name} WHERE table_id = %s ORDER BY seat"
 _PG_MOVES = f"SELECT * FROM {moves_t.name} WHERE table_id = %s ORDER BY version"
-_PG_SEATS_NOW = (
-    f"SELECT s.name, s.token_hash, t.status, t.joined FROM {seats_t.name} s JOIN {tables_t.name} t"
-    " ON t.id = s.table_id WHERE s.table_id = %s ORDER BY s.seat"
-)
+# The same query as the driver's SQL (psycopg's named placeholders), compiled once
+_PG_SEATS_NOW = str(_SEATS_NOW.compile(dialect=postgresql_psycopg.dialect()))
 
 
 class SeatTaken(Exception):
@@ -1173,7 +1172,7 @@ class Store:
         with self._single() as conn:
             if self.engine.dialect.name == "postgresql":  # the driver's cursor, the query prepared
                 cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-                rows = cur.execute(_PG_SEATS_NOW, (table_id,), prepare=True).fetchall()
+                rows = cur.execute(_PG_SEATS_NOW, {"table_id": table_id}, prepare=True).fetchall()
             else:
                 rows = conn.execute(_SEATS_NOW, {"table_id": table_id}).all()
         if not rows:
