@@ -10,9 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mauseloch.server.storage import SeatRow, Store
-from tests.server.test_storage import store, table_row
-
-__all__ = ["store"]  # the fixture, SQLite and PostgreSQL
+from tests.server.test_storage import table_row
 
 
 def four_seats() -> Any:
