@@ -31,20 +31,10 @@ def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")
         """async () => {
           // Colours are judged at rest: a note fading in or out (CSS transitions, 0.2 s) has a
           // contrast between the page's and its own for a moment, which no reader is asked to read.
-          // Transitions are held off while axe runs too: a note that began to fade in during the
-          // run was judged half-transparent in CI (the game goes on meanwhile).
-          const rest = document.createElement("style");
-          rest.textContent = "*, *::before, *::after { transition: none !important; }";
-          document.head.append(rest);
           const finite = document.getAnimations()
             .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
           await Promise.all(finite.map((a) => a.finished.catch(() => null)));
-          let result;
-          try {
-            result = await axe.run(document, { resultTypes: ["violations"] });
-          } finally {
-            rest.remove();
-          }
+          const result = await axe.run(document, { resultTypes: ["violations"] });
           return result.violations.map((v) => ({
             id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),
