@@ -31,10 +31,23 @@ def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")
         """async () => {
           // Colours are judged at rest: a note fading in or out (CSS transitions, 0.2 s) has a
           // contrast between the page's and its own for a moment, which no reader is asked to read.
-          const finite = document.getAnimations()
-            .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
-          await Promise.all(finite.map((a) => a.finished.catch(() => null)));
-          const result = await axe.run(document, { resultTypes: ["violations"] });
+          // An update may start such a fade while axe runs (a bot moved): that run is judged
+          // again once the page is still (once in CI under load, a note was half faded in).
+          const settle = () => Promise.all(document.getAnimations()
+            .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+            .map((a) => a.finished.catch(() => null)));
+          let result = null;
+          for (let attempt = 0; attempt < 5; attempt++) {
+            await settle();
+            let moved = false;
+            const watch = () => { moved = true; };
+            for (const kind of ["transitionstart", "transitionrun", "animationstart"])
+              document.addEventListener(kind, watch, true);
+            result = await axe.run(document, { resultTypes: ["violations"] });
+            for (const kind of ["transitionstart", "transitionrun", "animationstart"])
+              document.removeEventListener(kind, watch, true);
+            if (!moved) break;
+          }
           return result.violations.map((v) => ({
             id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),

@@ -152,3 +152,16 @@ def new_context(browser: Any, server: Server) -> Iterator[Any]:
     yield make
     for ctx in made:
         ctx.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
+    """A failed browser test carries the tail of its servers' logs: a table that stopped moving
+    says why there (a traceback, a refused write), not in the page."""
+    report = yield
+    if report.failed:
+        funcargs = getattr(item, "funcargs", {})
+        for name, value in funcargs.items():
+            if isinstance(value, Server):
+                report.sections.append((f"server log ({name}, port {value.port})", value.log_tail()))
+    return report
