@@ -8,6 +8,8 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
 from mauseloch.server.hub import Connection, LocalHub
 from mauseloch.server.session import Settings, TableSession
 from mauseloch.server.storage import PgWrites, Store, TableRow
@@ -122,3 +124,40 @@ def test_the_writes_of_a_dropped_connection_are_sent_again_in_their_order(
 
     row = played_on_two_tables(store, run_async, play)
     assert row.moves == [[0, "draw"]] and row.deadlines == [{"kind": "grace", "due": 9.0, "seat": 1}]
+
+
+def lost_answer(writes: PgWrites) -> None:
+    """The next batch on ``writes`` commits, and then its connection breaks before the answer is
+    read (as when the database is restarted right after a commit): its writes are sent again."""
+    done = writes._segment_done
+
+    def once(link: Any, batch: Any, shape: Any, results: Any) -> None:
+        writes._segment_done = done  # type: ignore[method-assign]
+        done(link, batch, shape, ConnectionError("the answer was lost"))
+
+    writes._segment_done = once  # type: ignore[method-assign]
+
+
+def test_a_move_committed_before_its_connection_broke_counts_when_sent_again(
+    pg_url: str, run_async: Callable[[Any], Any]
+) -> None:
+    """The move is stored by its first sending; sent again, its own row counts as stored (it is
+    not refused as a version stored first), and it is stored once. Another move at a version
+    stored is still refused when it is sent again."""
+    store = Store(pg_url)
+    outcomes: list[Any] = []
+
+    async def play() -> None:
+        writes = store._writes
+        assert isinstance(writes, PgWrites)
+        await store.call(store.add_move, "t0", 0, 0, "draw")  # a connection is open
+        lost_answer(writes)
+        outcomes.append(await asyncio.gather(store.call(store.add_move, "t1", 0, 0, "7C"), return_exceptions=True))
+        lost_answer(writes)  # version 0 holds 7C: 8C at version 0 is refused, sent once or twice
+        outcomes.append(await asyncio.gather(store.call(store.add_move, "t1", 0, 0, "8C"), return_exceptions=True))
+        await store.aclose()
+
+    row = played_on_two_tables(store, run_async, play)
+    assert outcomes[0] == [None], outcomes
+    assert len(outcomes[1]) == 1 and isinstance(outcomes[1][0], IntegrityError), outcomes
+    assert row.moves == [[0, "7C"]]

@@ -313,7 +313,7 @@ SqlParams: TypeAlias = dict[str, Any]
 def _stopped(name: str, sql: str, params: SqlParams) -> Exception | None:
     """What a statement that changed no row means, where it stops its plan: a move at a version
     stored first, a seat someone took first."""
-    if name == "move":
+    if name in ("move", "move_again"):
         return _stored_first(sql, params)
     if name == "take_seat":
         return SeatTaken()
@@ -340,6 +340,10 @@ def _json_param(value: Any) -> str | None:
     return None if value is None else _json.encode(value).decode()
 
 
+_MOVE_KEY = "table_id, version"
+_SAME_MOVE = f"{moves_t.name}.seat = excluded.seat AND {moves_t.name}.move = excluded.move"
+
+
 def compile_hot(dialect: Dialect) -> dict[str, Bound]:
     """:data:`HOT` as the driver's own SQL, each value's conversion beside it (JSON as text,
     a time as SQLite stores it), so that a write skips SQLAlchemy's execute path."""
@@ -358,6 +362,12 @@ def compile_hot(dialect: Dialect) -> dict[str, Bound]:
         # transaction that the other writes of its batch share
         sql = str(c) + (" ON CONFLICT DO NOTHING" if name == "move" else "")
         compiled[name] = (sql, convert)
+        if name == "move":
+            # The same move sent again after its connection broke (PgWrites): the commit may have
+            # landed before the break was seen. Its own row (this seat, this move) counts as
+            # stored by it; another move at that version is still refused (no row changed).
+            again = f"{c!s} ON CONFLICT ({_MOVE_KEY}) DO UPDATE SET seat = excluded.seat WHERE {_SAME_MOVE}"
+            compiled["move_again"] = (again, convert)
     return compiled
 
 
@@ -836,17 +846,19 @@ class PgWrites:
         """``writes`` as one transaction on ``link``."""
         statements: list[tuple[bytes, list[bytes | None]]] = []
         shape: list[Shape] = []  # per statement: its kind, the writes it holds, its values
-        moves = [i for i, (plan, _, _) in enumerate(writes) if len(plan) == 1 and plan[0][0] == "move"]
+        # a move sent again after a broken connection is a statement of its own ("move_again")
+        moves = [i for i, (plan, _, n) in enumerate(writes) if not n and len(plan) == 1 and plan[0][0] == "move"]
         keys = {(writes[i][0][0][1]["table_id"], writes[i][0][0][1]["version"]) for i in moves}
         many = len(moves) > 1 and len(keys) == len(moves)
         if many:  # one statement and one commit however many (a table's moves come one at a time)
             statements.append(self._insert_moves([writes[i][0][0][1] for i in moves]))
             shape.append(("many", moves, {}))
         moved = set(moves) if many else set()
-        for i, (plan, _, _) in enumerate(writes):
+        for i, (plan, _, tries) in enumerate(writes):
             if i in moved:
                 continue
             for name, params in plan:
+                name = "move_again" if tries and name == "move" else name
                 statements.append(self._statement(name, params))
                 shape.append((name, [i], params))
         for plan, _, _ in writes:
