@@ -31,13 +31,14 @@ def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")
         """async () => {
           // Colours are judged at rest: a note fading in or out (CSS transitions, 0.2 s) has a
           // contrast between the page's and its own for a moment, which no reader is asked to read.
-          // An update may start such a fade while axe runs (a bot moved): that run is judged
-          // again once the page is still (once in CI under load, a note was half faded in).
-          const settle = () => Promise.all(document.getAnimations()
-            .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
-            .map((a) => a.finished.catch(() => null)));
+          // An update may start such a fade while axe runs (a bot moved): findings of such a run
+          // are judged again once the page is still (once in CI under load, a note was half
+          // faded in).
+          const fading = () => document.getAnimations()
+            .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+          const settle = () => Promise.all(fading().map((a) => a.finished.catch(() => null)));
           let result = null;
-          for (let attempt = 0; attempt < 5; attempt++) {
+          for (let attempt = 0; attempt < 3; attempt++) {
             await settle();
             let moved = false;
             const watch = () => { moved = true; };
@@ -46,7 +47,8 @@ def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")
             result = await axe.run(document, { resultTypes: ["violations"] });
             for (const kind of ["transitionstart", "transitionrun", "animationstart"])
               document.removeEventListener(kind, watch, true);
-            if (!moved) break;
+            // nothing found, or found on a still page: that is the verdict
+            if (result.violations.length === 0 || (!moved && fading().length === 0)) break;
           }
           return result.violations.map((v) => ({
             id: v.id, impact: v.impact, help: v.help,
