@@ -392,11 +392,15 @@ def test_ratings_move_after_rated_games_only(server: Server) -> None:
 def test_two_bots_play_mausgeflippt_and_the_referee_judges_their_reactions(server: Server) -> None:
     a, b = "mg-a", "mg-b"
     bot_a, thread_a = playing(server, server.token(a), "hard")
-    bot_b, thread_b = playing(server, server.token(b), "normal")
+    bot_b, thread_b = playing(server, server.token(b), "hard")
     wait_for(lambda: {a, b} <= set(server.online()), "both bots online")
     seats = [{"kind": "online-bot", "name": a}, {"kind": "online-bot", "name": b}]
-    # one card a hand: a short game (a window lasts until both reacted or the window ran out)
-    made = bot_a.post("/api/bot/challenge", {"game": "mausgeflippt", "seats": seats, "options": {"hand_size": 1}})
+    # Two cards a hand: a short game, with a few windows. The referee decides a window at most
+    # 300 ms after its first valid claim (COLLECT_CAP_MS): a claim later than that is not judged.
+    # Bots of one level are that close in about nine windows of ten ("normal" against "hard",
+    # in one window of the one-card game, left seat 1 without a claim in a full run).
+    options = {"hand_size": 2}
+    made = bot_a.post("/api/bot/challenge", {"game": "mausgeflippt", "seats": seats, "options": options})
     finish(bot_a, thread_a, guard=5 * GUARD)
     finish(bot_b, thread_b, guard=GUARD)
     table = made["table"]
