@@ -340,7 +340,7 @@ def _json_param(value: Any) -> str | None:
     return None if value is None else _json.encode(value).decode()
 
 
-_MOVE_KEY = "table_id, version"
+_MOVE_KEY = ", ".join(c.name for c in moves_t.primary_key)  # table_id, version
 _SAME_MOVE = f"{moves_t.name}.seat = excluded.seat AND {moves_t.name}.move = excluded.move"
 
 
