@@ -120,3 +120,37 @@ def test_the_people_at_the_table_pause_the_bots_and_set_their_speed(client: Test
         anna.send(bad)
         frame = anna.recv()
         assert frame["type"] == "error" and frame["code"] == "bad_message", frame
+
+
+def test_a_rematch_after_a_match_is_a_new_match_at_the_same_seats(make_client: AppFactory) -> None:
+    """Everyone back in their first deal's seats (the host at seat 0, so the table keeps its
+    name, and every bot its number), a match of the same length again, from a new seed; a public
+    match stays listed through its deals and its rematch."""
+    client = make_client(clock_scale=0.001)
+    body = {"deals": 2, "target": 90, "options": {"move_limit": 40}, "public": True}
+    created = create_table(client, [HUMAN, RANDOM_BOT, RANDOM_BOT], **body)
+    first = client.get(f"/api/tables/{created['table']}").json()
+    table, token, seat = created["table"], created["token"], 0
+    rng = random.Random(11)
+    for deal in (1, 2):
+        anna = seated(client, table, seat, token)
+        play_until_over(anna, rng)
+        if deal == 2 or client.get(f"/api/tables/{table}").json()["match"]["over"]:
+            break
+        anna.close()
+        table, seat = wait_for_next(client, table), (seat - 1) % 3
+    last = client.get(f"/api/tables/{table}").json()
+    assert last["match"]["over"] and last["next"] is None and last["public"]
+    anna.send({"type": "rematch"})  # the bots agree by themselves: Anna is the only person
+    while anna.live is None or not anna.live.get("next"):
+        anna.recv(presence=True)
+    anna.close()
+    again = client.get(f"/api/tables/{anna.live['next']}").json()
+    assert again["match"]["deal"] == 1 and again["match"]["deals"] == 2 and again["match"]["target"] == 90
+    assert again["match"]["booked"] == 0 and again["public"]
+    assert [(s["seat"], s["player"], s["name"], s["bot"]) for s in again["seats"]] == [
+        (s["seat"], s["player"], s["name"], s["bot"]) for s in first["seats"]
+    ]
+    assert seated(client, again["id"], 0, token).view["is_over"] is False  # Anna's seat link opens seat 0
+    old_seed = client.app.state.store.load_table(created["table"]).match["seed"]  # type: ignore[attr-defined]
+    assert client.app.state.store.load_table(again["id"]).match["seed"] != old_seed  # type: ignore[attr-defined]

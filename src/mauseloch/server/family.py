@@ -112,9 +112,34 @@ def next_deal_row(old: Any, new_id: str) -> Any:
     )  # fmt: skip
     return TableRow(
         id=new_id, game=old.game, title=old.title, players=n, options=record["options"], seed=record["seed"],
-        deck=record["deck"], status="playing", created=now(), seats=seats, clock=old.clock,
+        deck=record["deck"], status="playing", created=now(), seats=seats, clock=old.clock, public=old.public,
+        invite_hash=old.invite_hash,
         match={**info, "deal": deal, "scores": booked(old), "tables": [*info.get("tables", []), old.id]},
     )  # fmt: skip
+
+
+def rematch_match(old: Any) -> tuple[JSONObject | None, int | None]:
+    """The match a finished table's rematch plays, and the seed of its first deal: after a match,
+    a new match of the same length (deals and target) from a new seed; after a single game, none
+    (``(None, None)``: a single game again, from a new seed)."""
+    from mauseloch.core.engine import check_seed
+
+    info = old.match
+    if info is None:
+        return None, None
+    return start_match(old.game, check_seed(None), info["deals"], info["target"])
+
+
+def rematch_seat(old: Any, seat: int) -> int:
+    """Where whoever holds ``seat`` of a finished table sits at its rematch: the same seat after a
+    single game; after a match, the seat of its first deal (everyone's place in the match), so the
+    new match starts as the old one did: the same person leads and names the table, and every bot
+    keeps its number."""
+    from mauseloch.core.match import player_in_deal
+
+    if old.match is None:
+        return seat
+    return player_in_deal(seat, old.match["deal"], old.players)
 
 
 def deal_ended(session: Any) -> None:

@@ -23,7 +23,7 @@ from mauseloch.core.engine import GameInfo, game_info
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.botapi.online import ONLINE_BOT, OnlineBots
 from mauseloch.server.clock import clock_choices, default_clock
-from mauseloch.server.family import family_setup, match_state, next_deal_row
+from mauseloch.server.family import family_setup, match_state, next_deal_row, rematch_match, rematch_seat
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Hub, LocalHub
 from mauseloch.server.limits import CLOSE_SIGNED_OUT
@@ -279,7 +279,8 @@ class Lobby:
 
     def rematch(self, old: TableSession) -> None:
         """Everyone still at a finished table agreed: a new deal with the same seats (same names,
-        bots and seat tokens, so every page plays its seat there too). A deal of a match that
+        bots and seat tokens, so every page plays its seat there too); after a match, a new match
+        of the same length with everyone back in their first deal's seats. A deal of a match that
         goes on is followed by the match's next deal instead (server/family.py)."""
         state = match_state(old.row)
         if state is not None and not state["over"]:
@@ -289,11 +290,12 @@ class Lobby:
             old.row.next_id = row.id
             self._run(row)
             return
-        game = mauseloch.new_game(old.row.game, players=old.row.players, options=old.row.options)
+        match, seed = rematch_match(old.row)
+        game = mauseloch.new_game(old.row.game, players=old.row.players, seed=seed, options=old.row.options)
         record = game.record()
         seats = [
             SeatRow(
-                seat=s.seat,
+                seat=rematch_seat(old.row, s.seat),
                 kind=s.kind,
                 name=s.name,
                 bot=s.bot,
@@ -302,6 +304,7 @@ class Lobby:
             )
             for s in old.row.seats
         ]
+        seats.sort(key=lambda s: s.seat)
         row = TableRow(
             id=self._new_id(),
             game=old.row.game,
@@ -316,6 +319,7 @@ class Lobby:
             clock=old.row.clock,
             public=old.row.public,
             invite_hash=old.row.invite_hash,
+            match=match,
         )
         self._insert_now(row)
         self.store.set_next(old.id, row.id)

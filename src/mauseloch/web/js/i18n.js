@@ -191,11 +191,15 @@ export function serverWords(message, shown) {
   return lang === "en" && message && message !== shown ? message : "";
 }
 
-/** A table's title: the one its creator gave, else "<game> at <name>'s" in the page's language. */
+/** A table's title: the one its creator gave, else "<game> at <name>'s" in the page's language.
+    The host is the first person in the match's order (`player`), so the title stays as the
+    seats of a match's deals rotate. */
 export function tableTitle(table, gameTitle) {
   if (!table) return "";
   if (table.title) return table.title;
   const game = gameTitle || table.game;
-  const host = (table.seats || []).find((s) => s.kind === "human" && s.taken && s.name);
+  const order = (s) => s.player ?? s.seat;
+  const people = (table.seats || []).filter((s) => s.kind === "human" && s.taken && s.name);
+  const host = people.sort((a, b) => order(a) - order(b))[0];
   return host ? t("table.defaultTitle", { game, name: shortName(host.name) }) : game;
 }

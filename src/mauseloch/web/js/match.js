@@ -40,9 +40,15 @@ export function standingsBox(match, nameOf) {
     h("p", { role: "status", id: "match-status" }, match.over ? t("match.over", { names: best.join(", ") }) : t("match.waitNext")));
 }
 
-/** The seat credentials for the match's next deal: everyone sits one seat on. */
-export function followSeat(cred, table) {
-  if (!cred || !table || !table.match || table.match.over) return cred;
+/** The seat credentials at the table that follows this one: the match's next deal (everyone sits
+ * one seat on), or a rematch: the same seat after a single game, and after a match the seat of its
+ * first deal (the server's `player`), where the new match starts. `match` is the newest. */
+export function followSeat(cred, table, match) {
+  if (!cred || !table || !match) return cred;
+  if (match.over) {
+    const info = (table.seats || [])[cred.seat];
+    return info && Number.isInteger(info.player) ? { ...cred, seat: info.player } : cred;
+  }
   return { ...cred, seat: (cred.seat - 1 + table.players) % table.players };
 }
 

@@ -295,7 +295,7 @@ function setLive(live) {
   if (live.next && state.cred && state.seat !== null) {
     // Everyone agreed to a rematch, or a match deals again: the server gives this browser's
     // cookie for the new table (the seat's token is the same there; in a match one seat on).
-    rememberSeat(live.next, followSeat(state.cred, state.table).seat);
+    rememberSeat(live.next, followSeat(state.cred, state.table, live.match || (state.table && state.table.match)).seat);
     location.href = `/t/${encodeURIComponent(live.next)}?rematch=${encodeURIComponent(tableId)}`;
   }
 }
