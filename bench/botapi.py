@@ -225,7 +225,7 @@ async def run(base: str, tokens: list[tuple[str, str]], warmup: float, duration:
 
 def make_tokens(db: str, count: int) -> list[tuple[str, str]]:
     from mauseloch.server.botapi.tokens import BotTokens
-    from mauseloch.server.storage import Store
+    from mauseloch.server.storage.store import Store
 
     store = Store(db)
     tokens = BotTokens(store)

@@ -51,7 +51,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 import mauseloch
-from mauseloch.server.storage import normalise_url
+from mauseloch.server.storage.store import normalise_url
 
 BEHAVIOURS = ("leave", "drop", "silent")
 

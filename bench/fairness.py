@@ -76,7 +76,7 @@ from typing import Any
 
 import websockets
 
-from mauseloch.server.storage import Store
+from mauseloch.server.storage.store import Store
 
 CHEATS = (
     "held-300", "held-500", "reordered", "duplicated", "forged-t", "fake-lag-connect", "lag-grows",

@@ -656,7 +656,7 @@ def pg_counters(url: str, schema: str) -> tuple[int, float]:
     shared with other users of this machine, so nothing wider is counted)."""
     from sqlalchemy import create_engine, text
 
-    from mauseloch.server.storage import normalise_url
+    from mauseloch.server.storage.store import normalise_url
 
     engine = create_engine(normalise_url(url))
     with engine.connect() as conn:
@@ -688,7 +688,7 @@ def fresh_schema(url: str) -> tuple[str, str]:
     """A schema of its own in the benchmark's PostgreSQL database (dropped afterwards)."""
     from sqlalchemy import create_engine, text
 
-    from mauseloch.server.storage import normalise_url
+    from mauseloch.server.storage.store import normalise_url
 
     schema = f"bench_{os.getpid()}_{int(time.time())}"
     engine = create_engine(normalise_url(url))
@@ -740,7 +740,7 @@ def drop_redis_db(url: str) -> None:
 def drop_schema(url: str, schema: str) -> None:
     from sqlalchemy import create_engine, text
 
-    from mauseloch.server.storage import normalise_url
+    from mauseloch.server.storage.store import normalise_url
 
     engine = create_engine(normalise_url(url))
     with engine.begin() as conn:
@@ -751,7 +751,7 @@ def drop_schema(url: str, schema: str) -> None:
 def lost_moves(db: str, acked: list[tuple[str, int, tuple[str, ...]]]) -> list[tuple[str, int, str, str | None]]:
     """Acknowledged moves the database does not hold at their version (where the seat sent
     several moves at one version, the stored one must be one of them)."""
-    from mauseloch.server.storage import Store
+    from mauseloch.server.storage.store import Store
 
     store = Store(db)
     try:

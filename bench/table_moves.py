@@ -32,7 +32,8 @@ from typing import Any
 import mauseloch
 from mauseloch.server.hub import Connection, LocalHub
 from mauseloch.server.session import Settings, TableSession
-from mauseloch.server.storage import SeatRow, Store, TableRow, now
+from mauseloch.server.storage.rows import SeatRow, TableRow, now
+from mauseloch.server.storage.store import Store
 
 
 def new_row(store: Store, table: str, seed: int) -> TableRow:

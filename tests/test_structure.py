@@ -8,6 +8,8 @@
   Click, Rich nor matplotlib: not when imported, and nowhere in its source.
 - No comment or docstring in the source or the tests names an issue: they say what and why.
 - Every seed stream is named in ``mauseloch.core.seeds``: no ``derive_seed`` call spells a number.
+- The storage is split by concern (``server/storage/``): no module of it over
+  :data:`MAX_STORAGE_MODULE` lines, and none silences the type checker.
 - Two figures that the layout brings down and that must not grow back: the ``dict[str, Any]`` in
   the source, and the files whose path names no game that still spell a game's id.
 """
@@ -41,6 +43,7 @@ MAX_DICT_STR_ANY = 4  # the JSON alias, the SQL bind parameters alias, two drive
 # shapes that still carry it become structs or TypedDicts, and this falls with them.
 MAX_JSONOBJECT = 244
 MAX_FILES_SPELLING_A_GAME = 3
+MAX_STORAGE_MODULE = 400  # lines of one module of server/storage/ (one concern each)
 # The registries that may list the games by name: the library's list of its game packages, and the
 # page's table of game modules (it keys them by the declared module name, so today it spells none).
 GAME_REGISTRIES = ("games/__init__.py", "web/js/games.js")
@@ -220,6 +223,16 @@ def test_jsonobject_does_not_grow() -> None:
     count = sum(p.read_text().count("JSONObject") for p in PACKAGE.rglob("*.py"))
     print(f"\nJSONObject in src/mauseloch: {count} (at most {MAX_JSONOBJECT}; true JSON edges only)")
     assert count <= MAX_JSONOBJECT
+
+
+def test_the_storage_is_split_by_concern() -> None:
+    storage = PACKAGE / "server" / "storage"
+    assert not (PACKAGE / "server" / "storage.py").exists()
+    lines = {p.name: len(p.read_text().splitlines()) for p in sorted(storage.glob("*.py"))}
+    print(f"\nserver/storage/: {lines}")
+    assert {"schema.py", "migrations.py", "sqlite.py", "postgres.py", "store.py"} <= set(lines)
+    assert max(lines.values()) <= MAX_STORAGE_MODULE
+    assert [p.name for p in storage.glob("*.py") if "type: ignore" in p.read_text()] == []
 
 
 def spelled_game_ids(path: Path) -> int:

@@ -11,7 +11,7 @@ import sys
 import pytest
 from sqlalchemy import create_engine, text
 
-from mauseloch.server.storage import normalise_url
+from mauseloch.server.storage.store import normalise_url
 from tests.paths import ROOT
 
 

@@ -20,7 +20,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what the 
 
 from mauseloch.server.app import create_app
 from mauseloch.server.limits import Limits
-from mauseloch.server.storage import Store, normalise_url
+from mauseloch.server.storage.store import Store, normalise_url
 
 from .helpers import Player
 

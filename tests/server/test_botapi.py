@@ -22,7 +22,7 @@ from websockets.sync.client import connect
 
 from mauseloch.server.botapi.client import BotClient, registered
 from mauseloch.server.botapi.tokens import BotTokens
-from mauseloch.server.storage import Store
+from mauseloch.server.storage.store import Store
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,7 @@ import pytest
 
 from mauseloch.server.botapi.client import BotClient, registered
 from mauseloch.server.botapi.tokens import BotTokens
-from mauseloch.server.storage import Store
+from mauseloch.server.storage.store import Store
 
 from .test_cluster import Server, redis_server, redis_url, servers  # noqa: F401  (fixtures)
 

@@ -17,7 +17,7 @@ from mauseloch.server.botapi.online import (
 from mauseloch.server.botapi.tokens import KNOWN_SECONDS, BotTokens
 from mauseloch.server.limits import Refused
 from mauseloch.server.protocol import ErrorCode, ProtocolError
-from mauseloch.server.storage import Store
+from mauseloch.server.storage.store import Store
 
 
 class Clock:
@@ -115,7 +115,7 @@ def test_every_deal_of_a_rated_match_counts_once_with_the_seats_turned(store: St
     import datetime as dt
 
     from mauseloch.server.botapi import ladder
-    from mauseloch.server.storage import SeatRow, TableRow
+    from mauseloch.server.storage.rows import SeatRow, TableRow
 
     def deal(table_id: str, deal_no: int, before: list[str], bots: list[str], ranks: list[int]) -> TableRow:
         seats = [SeatRow(seat=i, kind="online-bot", name=b, bot=b, token_hash="x") for i, b in enumerate(bots)]

@@ -24,7 +24,7 @@ import redis
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from mauseloch.server.storage import Store
+from mauseloch.server.storage.store import Store
 
 pytestmark = [
     pytest.mark.postgres,

@@ -10,7 +10,7 @@ from typing import Any
 from mauseloch.server.hub import Connection, LocalHub
 from mauseloch.server.ownership import summary_key
 from mauseloch.server.session import Settings, TableSession
-from mauseloch.server.storage import Store
+from mauseloch.server.storage.store import Store
 from tests.server.test_move_path import new_table
 
 RunAsync = Callable[[Coroutine[Any, Any, Any]], Any]

@@ -15,7 +15,8 @@ from mauseloch import event_for
 from mauseloch.server.hub import Connection, LocalHub
 from mauseloch.server.protocol import Update, UpdateFrame, encode
 from mauseloch.server.session import Settings, TableSession
-from mauseloch.server.storage import SeatRow, Store, TableRow, now
+from mauseloch.server.storage.rows import SeatRow, TableRow, now
+from mauseloch.server.storage.store import Store
 from mauseloch.server.table.moves import refusals
 
 RunAsync = Callable[[Coroutine[Any, Any, Any]], Any]  # the run_async fixture (tests/conftest.py)

@@ -16,7 +16,8 @@ from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import LocalHub
 from mauseloch.server.ownership import RemoteTable
 from mauseloch.server.session import Settings, TableSession
-from mauseloch.server.storage import SeatRow, Store, TableRow, now
+from mauseloch.server.storage.rows import SeatRow, TableRow, now
+from mauseloch.server.storage.store import Store
 from mauseloch.server.table.records import build
 
 

@@ -9,7 +9,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from mauseloch.server.storage import SeatRow, Store
+from mauseloch.server.storage.rows import SeatRow
+from mauseloch.server.storage.store import Store
 from tests.server.test_storage import table_row
 
 

@@ -15,7 +15,8 @@ import mauseloch
 from mauseloch.server.hub import Connection, LocalHub
 from mauseloch.server.protocol import ErrorCode, ProtocolError
 from mauseloch.server.session import Settings, TableSession
-from mauseloch.server.storage import SeatRow, Store, TableRow, now
+from mauseloch.server.storage.rows import SeatRow, TableRow, now
+from mauseloch.server.storage.store import Store
 
 RunAsync = Callable[[Coroutine[Any, Any, Any]], Any]  # the run_async fixture (tests/conftest.py): a loop of its own
 

@@ -12,7 +12,9 @@ from sqlalchemy.exc import IntegrityError
 
 from mauseloch.server.hub import Connection, LocalHub
 from mauseloch.server.session import Settings, TableSession
-from mauseloch.server.storage import PgWrites, Store, TableRow
+from mauseloch.server.storage.postgres import PgWrites
+from mauseloch.server.storage.rows import TableRow
+from mauseloch.server.storage.store import Store
 from tests.server.test_move_path import counting_tasks, new_table
 from tests.server.test_storage import table_row
 
@@ -41,16 +43,16 @@ def test_a_tables_writes_go_behind_its_writes_under_way(pg_url: str, run_async: 
     paused = [{"kind": "grace", "due": 9.0, "seat": 1}]
 
     async def play() -> None:
-        assert isinstance(store._writes, PgWrites)
+        assert isinstance(store.writes, PgWrites)
         # two connections open and idle: a write sent while the other commits opens the second
         # (on a loaded machine the first may be committed already: send pairs until it opens)
         version = 0
-        while len(store._writes.backend_pids()) < 2 and version < 40:
+        while len(store.writes.backend_pids()) < 2 and version < 40:
             first = store.send(store.add_move, "t0", version, version % 2, "draw")
             await asyncio.sleep(0)
             await asyncio.gather(first, store.send(store.add_move, "t0", version + 1, (version + 1) % 2, "draw"))
             version += 2
-        assert len(store._writes.backend_pids()) == 2
+        assert len(store.writes.backend_pids()) == 2
         move = store.send(store.add_move, "t1", 0, 0, "draw", None, None, turn)
         await asyncio.sleep(0)  # the move is sent on one of them, not yet committed
         assert not move.done()
@@ -103,7 +105,7 @@ def test_the_writes_of_a_dropped_connection_are_sent_again_in_their_order(
     store = Store(pg_url)
 
     async def play() -> None:
-        writes = store._writes
+        writes = store.writes
         assert isinstance(writes, PgWrites)
         await store.call(store.add_move, "t0", 0, 0, "draw")  # a connection is open
         move = store.send(store.add_move, "t1", 0, 0, "draw")
@@ -148,7 +150,7 @@ def test_a_move_committed_before_its_connection_broke_counts_when_sent_again(
     outcomes: list[Any] = []
 
     async def play() -> None:
-        writes = store._writes
+        writes = store.writes
         assert isinstance(writes, PgWrites)
         await store.call(store.add_move, "t0", 0, 0, "draw")  # a connection is open
         lost_answer(writes)

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import websockets
 
-from mauseloch.server.storage import Store
+from mauseloch.server.storage.store import Store
 
 from ..browser.conftest import Server, server_fixture  # the real server in a subprocess, as the browser tests start it
 

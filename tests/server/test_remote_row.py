@@ -10,7 +10,7 @@ from typing import Any
 from mauseloch.server import ipc
 from mauseloch.server.ownership import ClusterLobby, RemoteTable
 from mauseloch.server.redis_hub import NotOwner
-from mauseloch.server.storage import TableRow
+from mauseloch.server.storage.rows import TableRow
 from tests.server.test_storage import table_row
 
 RunAsync = Callable[[Coroutine[Any, Any, Any]], Any]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from mauseloch.server.hub import LocalHub
 from mauseloch.server.session import Settings, TableSession
-from mauseloch.server.storage import Store
+from mauseloch.server.storage.store import Store
 from mauseloch.server.table.records import build
 from tests.server.test_move_path import RunAsync, new_table
 

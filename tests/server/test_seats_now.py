@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from mauseloch.server.storage import Store
+from mauseloch.server.storage.store import Store
 from tests.server.test_storage import table_row
 
 

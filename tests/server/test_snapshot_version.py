@@ -15,7 +15,7 @@ import pytest
 import mauseloch
 from mauseloch.server.hub import Connection, LocalHub
 from mauseloch.server.session import Settings, TableSession
-from mauseloch.server.storage import Store
+from mauseloch.server.storage.store import Store
 from mauseloch.server.table.records import build
 from tests.server.test_move_path import RunAsync, new_table
 

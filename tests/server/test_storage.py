@@ -11,7 +11,9 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from mauseloch.server.storage import PgWrites, SeatRow, Store, TableRow, normalise_url
+from mauseloch.server.storage.postgres import PgWrites
+from mauseloch.server.storage.rows import SeatRow, TableRow
+from mauseloch.server.storage.store import Store, normalise_url
 
 
 def table_row(table_id: str = "t1", status: str = "waiting") -> TableRow:
@@ -173,8 +175,8 @@ def test_the_hot_writes_survive_a_dropped_connection(pg_url: str, run_async: Cal
 
     async def play() -> None:
         await store.call(store.add_move, "t1", 0, 0, "draw")
-        assert isinstance(store._writes, PgWrites)
-        pids = store._writes.backend_pids()
+        assert isinstance(store.writes, PgWrites)
+        pids = store.writes.backend_pids()
         with store.engine.begin() as conn:
             dropped = conn.execute(text("SELECT count(pg_terminate_backend(pid)) FROM unnest(:p) AS pid"), {"p": pids})
             assert dropped.scalar() == len(pids) == 1

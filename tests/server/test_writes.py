@@ -15,7 +15,7 @@ import pytest
 
 from mauseloch.server.lobby import Lobby
 from mauseloch.server.protocol import CreateTable
-from mauseloch.server.storage import Store
+from mauseloch.server.storage.store import Store
 
 # tests/conftest.py: a fresh loop in its own thread (a browser test in this worker keeps a loop running)
 RunAsync = Callable[[Coroutine[Any, Any, None]], None]

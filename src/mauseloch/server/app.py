@@ -44,7 +44,7 @@ from mauseloch.server.protocol import (
 )
 from mauseloch.server.security import SecurityMiddleware
 from mauseloch.server.session import Settings
-from mauseloch.server.storage import Store
+from mauseloch.server.storage.store import Store
 from mauseloch.server.table.records import record_of, replay_frames
 from mauseloch.server.ws import FLOOD_CLOSE, RATE_LIMIT, table_socket
 

@@ -22,7 +22,7 @@ DbOption = Annotated[
 
 def _tokens(db: str | None) -> BotTokens:
     from mauseloch.server.botapi.tokens import BotTokens
-    from mauseloch.server.storage import Store
+    from mauseloch.server.storage.store import Store
 
     return BotTokens(Store(db))
 

@@ -157,7 +157,7 @@ def command(
 
     from mauseloch.server.app import create_app
     from mauseloch.server.protocol import MAX_MESSAGE
-    from mauseloch.server.storage import default_url, normalise_url
+    from mauseloch.server.storage.store import default_url, normalise_url
 
     if not 0 <= port <= 65535:
         raise _refuse(f"--port must be from 0 to 65535, got {port}")

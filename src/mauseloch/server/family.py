@@ -98,7 +98,7 @@ def match_state(row: Any) -> JSONObject | None:
 def next_deal_row(old: Any, new_id: str) -> Any:
     """The table of the match's next deal: the same people, each one seat on, a derived seed."""
     import mauseloch
-    from mauseloch.server.storage import SeatRow, TableRow, now
+    from mauseloch.server.storage.rows import SeatRow, TableRow, now
 
     info = old.match
     deal = info["deal"] + 1

@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.hub import Connection
 from mauseloch.server.protocol import ErrorCode, Refusal
-from mauseloch.server.storage import TableRow
+from mauseloch.server.storage.rows import TableRow
 
 T = TypeVar("T")
 

@@ -22,7 +22,7 @@ from typing import Any, Literal
 import msgspec
 
 from mauseloch.server.protocol import ErrorCode, Refusal
-from mauseloch.server.storage import TableRow
+from mauseloch.server.storage.rows import TableRow
 
 # 1: the tuples of op name and positional arguments; 2: these structs; 3: a table's messages
 # sent to each listening process's channel (kind "m") instead of the table's channel; 4: a

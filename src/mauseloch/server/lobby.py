@@ -29,7 +29,8 @@ from mauseloch.server.hub import Hub, LocalHub
 from mauseloch.server.limits import CLOSE_SIGNED_OUT
 from mauseloch.server.protocol import MAX_INVITE, CreateTable, ErrorCode, ProtocolError, clean_name, clean_title
 from mauseloch.server.session import LIVE, Settings, TableSession
-from mauseloch.server.storage import SeatRow, Store, TableRow, now
+from mauseloch.server.storage.rows import SeatRow, TableRow, now
+from mauseloch.server.storage.store import Store
 
 log = logging.getLogger("mauseloch.server")
 

@@ -61,7 +61,8 @@ from mauseloch.server.redis_hub import (
     processes_gone,
 )
 from mauseloch.server.session import LIVE, Settings, TableSession
-from mauseloch.server.storage import SeatsNow, Store, TableRow
+from mauseloch.server.storage.rows import SeatsNow, TableRow
+from mauseloch.server.storage.store import Store
 from mauseloch.server.table.summary import stored_presence, table_summary
 from mauseloch.server.table.writes import WriteQueue
 

@@ -38,7 +38,7 @@ from mauseloch.realtime.referee import Decision, Observed, Referee
 from mauseloch.server.hub import Connection
 from mauseloch.server.protocol import ClockPing, ErrorCode, ProtocolError, WindowMsg, encode
 from mauseloch.server.seats import STAND_IN, BotSeat, Controller, Person
-from mauseloch.server.storage import TableRow
+from mauseloch.server.storage.rows import TableRow
 from mauseloch.server.table.work import unbroken
 
 log = logging.getLogger("mauseloch.server")

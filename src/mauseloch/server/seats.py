@@ -17,7 +17,7 @@ from mauseloch.bots import Bot, bot_kinds, make_bot
 from mauseloch.core.engine import derive_seed, game_info
 from mauseloch.core.seeds import STREAM_SEAT_BOTS, STREAM_STANDIN, STREAM_STANDIN_FALLBACK
 from mauseloch.core.shapes import JSONObject
-from mauseloch.server.storage import SeatRow
+from mauseloch.server.storage.rows import SeatRow
 
 log = logging.getLogger("mauseloch.server")
 

@@ -50,7 +50,8 @@ from mauseloch.server.protocol import (
 )
 from mauseloch.server.reactions import Reactions
 from mauseloch.server.seats import STAND_IN, Controller, Person, controllers
-from mauseloch.server.storage import Store, TableRow
+from mauseloch.server.storage.rows import TableRow
+from mauseloch.server.storage.store import Store
 from mauseloch.server.table.bots import Bots
 from mauseloch.server.table.deadlines import Timekeeper
 from mauseloch.server.table.host import LIVE, Windows

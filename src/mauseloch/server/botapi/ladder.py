@@ -25,7 +25,9 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Column, Connection, DateTime, ForeignKey, Integer, String, Table, and_, insert, select
 
 from mauseloch.core.shapes import JSONObject
-from mauseloch.server.storage import Store, TableRow, metadata, now, tables_t
+from mauseloch.server.storage.rows import TableRow, now
+from mauseloch.server.storage.schema import metadata, tables_t
+from mauseloch.server.storage.store import Store
 
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = DEFAULT_MU / 3

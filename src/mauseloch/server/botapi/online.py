@@ -24,7 +24,9 @@ from mauseloch.server.botapi import ladder
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Refused
 from mauseloch.server.protocol import ErrorCode, ProtocolError
-from mauseloch.server.storage import SeatRow, Store, TableRow, seats_t
+from mauseloch.server.storage.rows import SeatRow, TableRow
+from mauseloch.server.storage.schema import seats_t
+from mauseloch.server.storage.store import Store
 
 ONLINE_BOT = "online-bot"  # the seat kind (ml_seats.kind): a person's seat that a program plays
 CHALLENGE_SECONDS = 120.0  # a challenge not answered by then counts as unanswered

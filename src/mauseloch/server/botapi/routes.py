@@ -40,7 +40,7 @@ from mauseloch.server.protocol import (
 )
 from mauseloch.server.seats import controllers
 from mauseloch.server.session import TableSession
-from mauseloch.server.storage import SeatRow
+from mauseloch.server.storage.rows import SeatRow
 
 KEEP_ALIVE = 5.0  # seconds between two empty lines on a quiet stream
 MATCH_WAIT = 120.0  # seconds a finished deal of a match is watched for its next deal

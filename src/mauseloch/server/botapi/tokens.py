@@ -19,7 +19,9 @@ from dataclasses import dataclass
 
 from sqlalchemy import Boolean, Column, DateTime, String, Table, insert, select, update
 
-from mauseloch.server.storage import Store, metadata, now
+from mauseloch.server.storage.rows import now
+from mauseloch.server.storage.schema import metadata
+from mauseloch.server.storage.store import Store
 
 MAX_BOT_NAME = 30
 # A token checked in the database counts as good this long (a revocation takes effect within it)

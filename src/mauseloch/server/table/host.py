@@ -16,7 +16,8 @@ from mauseloch.core.shapes import JSONObject
 from mauseloch.server.clock import Deadlines
 from mauseloch.server.hub import Connection, Hub
 from mauseloch.server.seats import Controller, Person
-from mauseloch.server.storage import Store, TableRow
+from mauseloch.server.storage.rows import TableRow
+from mauseloch.server.storage.store import Store
 from mauseloch.server.table.writes import WriteQueue
 
 LIVE = ("waiting", "playing")

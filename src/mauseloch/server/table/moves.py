@@ -25,6 +25,7 @@ from mauseloch.server.clock import Deadline, clock_seconds, wall
 from mauseloch.server.hub import Connection
 from mauseloch.server.protocol import ErrorCode, ProtocolError, Refusal
 from mauseloch.server.seats import BotSeat
+from mauseloch.server.storage.plans import BoundWrite
 from mauseloch.server.table.host import Table
 from mauseloch.server.table.records import build, marked
 from mauseloch.server.table.work import unbroken
@@ -69,7 +70,7 @@ class Moves:
         ``again``: the same request sent anew after the process that owned the table died before
         it answered; if that process played it, it is answered as done."""
         t = self.table
-        if t.lock.locked() or getattr(t.store.add_move, "plan", None) is None or t.writes.writing:
+        if t.lock.locked() or not isinstance(t.store.add_move, BoundWrite) or t.writes.writing:
             await unbroken(self._person_move(seat, move, version, ms, again))
             return
         # The lock is free and no write of the table is queued (a move joins the tick's group

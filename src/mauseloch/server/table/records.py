@@ -12,7 +12,7 @@ import mauseloch
 from mauseloch.core.engine import Game
 from mauseloch.core.record import played
 from mauseloch.core.shapes import JSONObject
-from mauseloch.server.storage import TableRow
+from mauseloch.server.storage.rows import TableRow
 
 
 def new_game_of(row: TableRow) -> Game:

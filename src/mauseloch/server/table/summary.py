@@ -12,7 +12,7 @@ from mauseloch.core.engine import game_info
 from mauseloch.core.match import player_in_deal
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.family import deal_code, match_state
-from mauseloch.server.storage import TableRow
+from mauseloch.server.storage.rows import TableRow
 
 # per seat: its presence ("online", "away", "gone", "open", "bot") and whether a stand-in plays it
 SeatPresence = tuple[str, bool]

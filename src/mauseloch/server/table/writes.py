@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from mauseloch.server.storage import Store
+from mauseloch.server.storage.plans import BoundWrite
+from mauseloch.server.storage.store import Store
 
 log = logging.getLogger("mauseloch.server")
 
@@ -39,8 +40,8 @@ class WriteQueue:
         self.table = table
         self._last: asyncio.Future[Any] | None = None  # the table's latest write to a database server
 
-    def send(self, fn: Callable[..., None], *args: Any) -> asyncio.Future[None] | None:
-        """The hot write ``fn(*args)`` (storage.hot_write) into the tick's batch without a task,
+    def send(self, fn: BoundWrite[Store, ..., None], *args: Any) -> asyncio.Future[None] | None:
+        """The hot write ``fn(*args)`` (storage.plans.HotWrite) into the tick's batch without a task,
         where that keeps this table's order: on SQLite always, on a database server while none
         of the table's writes is queued (the store commits one table's hot writes in the order
         sent; later writes queue behind this one). None: use :meth:`write`."""
@@ -67,7 +68,7 @@ class WriteQueue:
         seat tokens, a game starting) is written with :meth:`write`."""
         try:
             if self.store.local:
-                if getattr(fn, "plan", None) is not None and _loop_running():  # into the tick's group commit
+                if isinstance(fn, BoundWrite) and _loop_running():  # into the tick's group commit
                     self.store.send(fn, *args).add_done_callback(lambda f: self._failed(what, f))
                 else:
                     fn(*args)

@@ -1,0 +1,37 @@
+"""The database's shape brought up to date at start-up: the tables a new database lacks created,
+and the columns added after the first release added to a database an older version made."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine, inspect
+
+from mauseloch.server.storage.schema import metadata, moves_t, seats_t, tables_t
+
+# Columns added after the first release (all nullable), by table.
+LATER_COLUMNS = {
+    "ml_tables": [
+        tables_t.c.clock,
+        tables_t.c.deadlines,
+        tables_t.c.next_id,
+        tables_t.c.public,
+        tables_t.c.invite_hash,
+        tables_t.c.match,
+        tables_t.c.joined,
+        tables_t.c.deadlines_at,
+    ],
+    "ml_seats": [seats_t.c.gone],
+    "ml_moves": [moves_t.c.by, moves_t.c.referee, moves_t.c.deadlines],
+}
+
+
+def migrate(engine: Engine) -> None:
+    """Create the missing tables, then add the columns of :data:`LATER_COLUMNS` they lack."""
+    metadata.create_all(engine)
+    found = inspect(engine)
+    for table, columns in LATER_COLUMNS.items():
+        have = {c["name"] for c in found.get_columns(table)}
+        for column in columns:
+            if column.name not in have:
+                kind = column.type.compile(dialect=engine.dialect)
+                with engine.begin() as conn:
+                    conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN {column.name} {kind}")

@@ -1,0 +1,74 @@
+"""A stored table as plain values: its row, its seats, the seats as they are now.
+
+Nothing here talks to a database (only the standard library): the table's state machine, which
+also runs in a browser, is built on these.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from mauseloch.core.shapes import JSONObject, OptionDict
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    name: str
+    bot: str | None = None
+    token_hash: str | None = None
+    gone: bool = False
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    title: str
+    players: int
+    options: OptionDict
+    seed: int
+    deck: list[str]
+    status: str
+    created: dt.datetime
+    seats: list[SeatRow] = field(default_factory=list)
+    moves: list[list[Any]] = field(default_factory=list)  # [seat, move] or [seat, move, ms]
+    result: JSONObject | None = None
+    clock: str = "off"
+    deadlines: list[JSONObject] = field(default_factory=list)
+    next_id: str | None = None
+    by: list[str | None] = field(default_factory=list)  # per move: None (the seat's own player) or "stand-in"
+    public: bool = False  # listed in the lobby, and anyone may join; else only through the invite link
+    invite_hash: str | None = None
+    referee: dict[int, JSONObject] = field(default_factory=dict)  # move index -> its window's log entry
+    match: JSONObject | None = None  # a deal of a match (server/family.py), else None
+    joined: dt.datetime | None = None  # waiting for players: created or last joined then (None: ``created``)
+
+    @property
+    def waiting_since(self) -> dt.datetime:
+        """When a table waiting for players was created or last joined (its expiry counts from here)."""
+        return self.joined or self.created
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def aware(value: dt.datetime) -> dt.datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)  # SQLite drops the zone
+
+
+@dataclass
+class SeatsNow:
+    """A table's seats as the store has them now (:meth:`Store.seats_now`)."""
+
+    seats: list[tuple[str, str | None]]  # each seat's name and token hash, in seat order
+    status: str
+    joined: dt.datetime | None
