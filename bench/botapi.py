@@ -246,6 +246,7 @@ def main() -> None:
         tokens = make_tokens(db, args.bots - args.bots % 2)
         cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--port", "0", "--db", db, "--bot-delay", "0"]
         cmd += ["--requests-per-second", "0", "--tables-per-minute", "0", "--open-tables-per-address", "0"]
+        cmd += ["--max-heads-per-address", "0"]  # every bot's connections come from 127.0.0.1
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
             assert proc.stdout is not None

@@ -97,7 +97,8 @@ class Server:
                "--bot-delay", str(self.bot_delay), "--clock-scale", str(self.scale),
                # every client comes from 127.0.0.1: no per-address caps here (bench/abuse.py tests them)
                "--max-sockets-per-address", "0", "--max-sockets", "0", "--tables-per-minute", "0",
-               "--open-tables-per-address", "0", "--requests-per-second", "0"]  # fmt: skip
+               "--open-tables-per-address", "0", "--requests-per-second", "0",
+               "--max-heads-per-address", "0"]  # fmt: skip
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()

@@ -92,7 +92,7 @@ CLOCK_SCALE = 0.25  # the countdown before each mouse: fast clock (2 s) × 0.25
 WINDOW_MS = 1500
 GUARD_S = 300.0  # only so that a broken server ends the run instead of hanging it
 ONE_ADDRESS = ("--tables-per-minute", "0", "--open-tables-per-address", "0", "--max-sockets-per-address", "0",
-               "--requests-per-second", "0")  # fmt: skip
+               "--requests-per-second", "0", "--max-heads-per-address", "0")  # fmt: skip
 
 
 def now_ms() -> float:

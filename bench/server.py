@@ -120,7 +120,8 @@ class Run:
 # Every client of this benchmark comes from 127.0.0.1: the caps a public server puts on one
 # address (server/limits.py; bench/abuse.py measures them) are off here.
 NO_CAPS = ("--max-sockets-per-address", "0", "--max-sockets", "0", "--tables-per-minute", "0",
-           "--open-tables-per-address", "0", "--requests-per-second", "0")  # fmt: skip
+           "--open-tables-per-address", "0", "--requests-per-second", "0",
+           "--max-heads-per-address", "0")  # fmt: skip
 
 
 def start_server(
@@ -140,12 +141,14 @@ def start_server(
     target = [entry, "serve"] if entry else ["-m", "mauseloch.cli", "serve"]
     if command is not None:
         target, extra = command, ()
-    cmd = [sys.executable, *profiler, *target, "--port", "0", "--db", db, *extra]
-    if redis:
-        cmd += ["--redis", redis]
     env = None
+    options = list(extra)
     if source is not None:  # ahead of the editable install's path in sys.path
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
+        options = known_options([sys.executable, *target], env, extra)
+    cmd = [sys.executable, *profiler, *target, "--port", "0", "--db", db, *options]
+    if redis:
+        cmd += ["--redis", redis]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -154,6 +157,15 @@ def start_server(
         proc.kill()
         raise SystemExit(f"server did not start: {line!r} {proc.stderr.read() if proc.stderr else ''}")
     return proc, int(match.group(1))
+
+
+def known_options(cmd: list[str], env: dict[str, str], extra: tuple[str, ...]) -> list[str]:
+    """``extra`` (option and value pairs) without the options an older revision's ``serve`` does
+    not take (``--against``: its caps are off with the options it knows)."""
+    wide = {**env, "COLUMNS": "200"}  # option names whole in the help table
+    shown = subprocess.run([*cmd, "--help"], env=wide, capture_output=True, text=True, check=False).stdout
+    pairs = zip(extra[::2], extra[1::2], strict=True)
+    return [part for name, value in pairs if name in shown for part in (name, value)]
 
 
 def wait_ready(bases: list[str], limit: float = 120.0) -> None:

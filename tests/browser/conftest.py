@@ -35,7 +35,7 @@ START_TIMEOUT = 30.0
 # Every page of a test run comes from 127.0.0.1: one server per worker takes all its tables and
 # pages from one address, far more than a person would (the caps are tested in tests/server).
 ONE_ADDRESS = ("--tables-per-minute", "0", "--open-tables-per-address", "0", "--max-sockets-per-address", "0",
-               "--requests-per-second", "0")  # fmt: skip
+               "--requests-per-second", "0", "--max-heads-per-address", "0")  # fmt: skip
 
 
 def free_port() -> int:

@@ -30,6 +30,8 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "--clock-scale": (0.001, 1000.0),
     "--max-sockets-per-address": (0, 1_000_000),
     "--max-sockets": (0, 1_000_000),
+    "--head-timeout": (0.0, 3600.0),
+    "--max-heads-per-address": (0, 1_000_000),
     "--tables-per-minute": (0, 100_000),
     "--open-tables-per-address": (0, 100_000),
     "--requests-per-second": (0.0, 1_000_000.0),
@@ -124,6 +126,12 @@ def command(
         int, typer.Option(help="open WebSockets per client address (0: no cap)")
     ] = DEFAULT_LIMITS.sockets_per_address,
     max_sockets: Annotated[int, typer.Option(help="open WebSockets in all (0: no cap)")] = DEFAULT_LIMITS.sockets_total,
+    head_timeout: Annotated[
+        float, typer.Option(help="seconds a connection has to send a whole request head (0: no limit)")
+    ] = DEFAULT_LIMITS.head_timeout,
+    max_heads_per_address: Annotated[
+        int, typer.Option(help="connections of one address amid an unfinished request head (0: no cap)")
+    ] = DEFAULT_LIMITS.heads_per_address,
     tables_per_minute: Annotated[
         int, typer.Option(help="tables one address may create per minute (0: no cap)")
     ] = DEFAULT_LIMITS.tables_per_minute,
@@ -166,6 +174,8 @@ def command(
         "--clock-scale": clock_scale,
         "--max-sockets-per-address": max_sockets_per_address,
         "--max-sockets": max_sockets,
+        "--head-timeout": head_timeout,
+        "--max-heads-per-address": max_heads_per_address,
         "--tables-per-minute": tables_per_minute,
         "--open-tables-per-address": open_tables_per_address,
         "--requests-per-second": requests_per_second,
@@ -187,6 +197,8 @@ def command(
         DEFAULT_LIMITS,
         sockets_per_address=max_sockets_per_address,
         sockets_total=max_sockets,
+        head_timeout=head_timeout,
+        heads_per_address=max_heads_per_address,
         tables_per_minute=tables_per_minute,
         open_tables_per_address=open_tables_per_address,
         requests_per_second=requests_per_second,

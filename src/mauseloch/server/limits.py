@@ -42,6 +42,9 @@ CLOSE_CODES = (CLOSE_HELLO_LATE, CLOSE_TOO_MANY, CLOSE_SERVER_FULL, CLOSE_SIGNED
 LOG_EVERY = 60.0  # seconds between two log lines about one address and kind of refusal
 DENY_FOR = 5.0  # seconds an address refused a WebSocket is refused before its handshakes are read
 DELAYING_MAX = 1000  # refusals held back at once (each holds a connection); beyond, answered at once
+# bytes a request head (request line and headers) may take; beyond, 431 and the connection closed
+# (the limit of h11, Node and nginx's default buffers; httptools itself has none)
+MAX_HEAD = 16 * 1024
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,10 @@ class Limits:
     """Every cap of the public server; 0 switches a cap off (tests, benchmarks, closed networks)."""
 
     hello_timeout: float = 10.0  # seconds a new WebSocket has to say hello
+    # seconds a connection has to send a whole request head, from its first byte (from being
+    # accepted for its first request); uvicorn's own timeout starts only after a first answer
+    head_timeout: float = 10.0
+    heads_per_address: int = 32  # connections of one address whose request head is not yet whole
     sockets_per_address: int = 32  # open WebSockets per client address
     sockets_total: int = 4000  # open WebSockets in all (stays well under the process's file limit)
     tables_per_minute: int = 20  # tables one address may create per minute
@@ -239,6 +246,7 @@ class Guard:
         self._logged: dict[tuple[str, str], float] = {}
         self._denied: dict[str, float] = {}  # address -> until when its handshakes are refused outright
         self.delaying = 0  # refusals being held back now
+        self.heads: dict[str, int] = {}  # address -> its connections amid a request head (this process)
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
     def address(self, scope: Scope) -> str:
@@ -331,6 +339,33 @@ class Guard:
         """The table of ``claim`` was not created after all."""
         if claim is not None:
             self.counters.unclaim(f"open:{address}", claim)
+
+    # -- request heads -------------------------------------------------------------------
+    def head_key(self, peer: str | None) -> str | None:
+        """What a connection from ``peer`` counts under while its head is unfinished (None: not
+        counted; the cap is off, or the peer is a trusted proxy, which has many people behind it
+        and a head timeout of its own)."""
+        lim = self.limits
+        if lim.heads_per_address <= 0 or peer is None or peer in lim.trusted_proxies:
+            return None
+        return counted(peer)
+
+    def enter_head(self, key: str) -> bool:
+        """One more connection of ``key`` amid a head, unless it has as many as it may (False)."""
+        held = self.heads.get(key, 0)
+        if held >= self.limits.heads_per_address:
+            message = f"more than {self.limits.heads_per_address} unfinished requests from this address"
+            self.refuse(key, Refused(ErrorCode.TOO_MANY_CONNECTIONS, message))
+            return False
+        self.heads[key] = held + 1
+        return True
+
+    def leave_head(self, key: str) -> None:
+        held = self.heads.get(key, 0) - 1
+        if held > 0:
+            self.heads[key] = held
+        else:
+            self.heads.pop(key, None)
 
     # -- WebSockets --------------------------------------------------------------------
     def denied(self, scope: Scope) -> bool:
@@ -425,13 +460,123 @@ DENIED = (
 ).encode()
 
 
+HEAD_TOO_LARGE = (
+    "HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    "content-length: 22\r\nconnection: close\r\n"
+    + "".join(f"{name}: {value}\r\n" for name, value in SECURITY_HEADERS.items())
+    + "\r\nrequest head too large"
+).encode()
+
+
+class HeadTooLarge(Exception):
+    """Raised inside the parser's callback for a whole head over :data:`MAX_HEAD`."""
+
+
 def http_protocol(guard: Guard) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol (httptools), refusing the WebSocket handshakes of an address that
-    floods (:meth:`Guard.denied`) before uvicorn builds a WebSocket for them: no handshake parsed
-    twice, no task, no application call; a 403 and the connection is closed."""
+    """uvicorn's HTTP protocol (httptools) with what it lacks against a client that never finishes
+    a request head, and against one that floods:
+
+    * a connection amid a request head counts for its address (at most ``heads_per_address`` at
+      once: the next is closed as it is accepted), and has ``head_timeout`` seconds to finish it
+      (else it is closed); a head larger than :data:`MAX_HEAD` is answered 431 and closed, before
+      more of it is kept in memory (uvicorn's only timeout starts after a first answer, and
+      httptools takes heads of any size);
+    * the WebSocket handshakes of an address that floods (:meth:`Guard.denied`) are refused
+      before uvicorn builds a WebSocket for them: no handshake parsed twice, no task, no
+      application call; a 403 and the connection is closed."""
+    from httptools import HttpParserError, HttpParserUpgrade
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+    lim = guard.limits
+
     class GatedHttpProtocol(HttpToolsProtocol):
+        _in_head = False  # amid a request head
+        _head_timer: asyncio.TimerHandle | None = None
+        _head_key: str | None = None  # what the head counts under (Guard.head_key), while it does
+        _head_bytes = 0  # bytes read of the unfinished head
+        _too_large = False
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if not self._start_head():
+                transport.abort()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._end_head()
+            super().connection_lost(exc)
+
+        def _start_head(self) -> bool:
+            """A head begins (the connection's first, or the next on a kept-alive connection)."""
+            key = guard.head_key(self.client[0] if self.client else None)
+            if key is not None:
+                if not guard.enter_head(key):
+                    return False
+                self._head_key = key
+            self._in_head = True
+            self._head_bytes = 0
+            if lim.head_timeout > 0:
+                self._head_timer = self.loop.call_later(lim.head_timeout, self._head_late)
+            return True
+
+        def _end_head(self) -> None:
+            self._in_head = False
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+            if self._head_key is not None:
+                guard.leave_head(self._head_key)
+                self._head_key = None
+
+        def _head_late(self) -> None:
+            self._head_timer = None
+            self._end_head()
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            if not self._in_head and not self._start_head():  # a pipelined request's head
+                self.transport.abort()
+
+        def on_headers_complete(self) -> None:
+            self._end_head()
+            size = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
+            if size > MAX_HEAD:
+                self._too_large = True
+                raise HeadTooLarge
+            super().on_headers_complete()
+
+        def data_received(self, data: bytes) -> None:
+            if self._too_large or self.transport.is_closing():
+                return
+            cycle = self.cycle
+            idle = cycle is None or (cycle.response_complete and not cycle.more_body)
+            if idle and not self._in_head and not self._start_head():  # bytes of a next request
+                self.transport.abort()
+                return
+            self._unset_keepalive_if_required()
+            try:
+                self.parser.feed_data(data)
+            except HttpParserUpgrade:
+                if self._should_upgrade():
+                    self.handle_websocket_upgrade()
+                else:
+                    self._unsupported_upgrade_warning()
+                return
+            except HttpParserError:
+                if not self._too_large:  # (a HeadTooLarge comes as the parser's callback error)
+                    msg = "Invalid HTTP request received."
+                    self.logger.warning(msg)
+                    self.send_400_response(msg)
+                    return
+            if not self._too_large and self._in_head:
+                self._head_bytes += len(data)
+                self._too_large = self._head_bytes > MAX_HEAD
+            if self._too_large:
+                self._end_head()
+                self.transport.write(HEAD_TOO_LARGE)
+                self.transport.close()
+
         def handle_websocket_upgrade(self) -> None:
             scope: Any = self.scope  # the request's: client address and headers
             if not guard.denied(scope):

@@ -1,0 +1,173 @@
+"""What an attacker tries against a real ``mauseloch serve`` process, over real connections.
+
+Unfinished request heads (slowloris) and heads too large to answer; each attack comes from
+127.0.0.1 and the honest requests from 127.0.0.2 (Linux routes all of 127/8 to this machine).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import select
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+GUARD = 30.0  # seconds: only so that a broken server fails instead of hanging
+ATTACKER, HONEST = "127.0.0.1", "127.0.0.2"
+PARTIAL_HEAD = b"GET / HTTP/1.1\r\nHost: x\r\n"  # no blank line: the head never ends
+
+pytestmark = pytest.mark.slow
+
+
+@contextlib.contextmanager
+def serve(tmp_path: Path, *options: str) -> Iterator[int]:
+    """A ``mauseloch serve`` process on a free port with ``options``; yields the port."""
+    db = f"sqlite:///{tmp_path / f's{len(list(tmp_path.iterdir()))}.db'}"
+    cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--port", "0", "--db", db, *options]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        line = proc.stdout.readline()
+        match = re.match(r"Mauseloch is serving at http://127\.0\.0\.1:(\d+)/", line)
+        assert match, (line, proc.stderr.read() if proc.poll() is not None else "")
+        for pipe in (proc.stdout, proc.stderr):  # read on, so a full pipe never holds the server up
+            threading.Thread(target=pipe.read, daemon=True).start()
+        port = int(match.group(1))
+        assert get(port, "/readyz").startswith(b"HTTP/1.1 200")
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(GUARD)
+
+
+def connect(port: int, source: str = ATTACKER) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=GUARD, source_address=(source, 0))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")  # RST on close
+    return sock
+
+
+def get(port: int, path: str, source: str = HONEST, headers: bytes = b"") -> bytes:
+    """The whole answer to one GET (the server closes the connection after it: ``Connection: close``)."""
+    with connect(port, source) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n".encode() + headers + b"\r\n")
+        return read_all(sock)
+
+
+def read_all(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes (a reset counts as a close)."""
+    got = b""
+    with contextlib.suppress(ConnectionResetError):
+        while chunk := sock.recv(65536):
+            got += chunk
+    return got
+
+
+def closed_by_server(socks: list[socket.socket], count: int) -> list[socket.socket]:
+    """Waits until ``count`` of ``socks`` are closed by the server (EOF or reset); returns them."""
+    closed: list[socket.socket] = []
+    open_ = list(socks)
+    end = time.monotonic() + GUARD
+    while len(closed) < count:
+        assert time.monotonic() < end, f"only {len(closed)} of {len(socks)} closed by the server, not {count}"
+        ready, _, _ = select.select(open_, [], [], 0.2)
+        for sock in ready:
+            try:
+                data = sock.recv(4096)
+            except ConnectionResetError:
+                data = b""
+            assert data == b"", data  # an unfinished head gets no answer, only a close
+            closed.append(sock)
+            open_.remove(sock)
+    return closed
+
+
+def test_one_address_holds_only_its_cap_of_unfinished_heads(tmp_path: Path) -> None:
+    """Slowloris from one address: past ``--max-heads-per-address`` its connections are closed as
+    they are accepted, while honest requests from another address are answered as ever."""
+    cap, flood = 20, 300
+    with serve(tmp_path, "--max-heads-per-address", str(cap), "--head-timeout", "600") as port:
+        socks = [connect(port) for _ in range(flood)]
+        for sock in socks:
+            with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+                sock.sendall(PARTIAL_HEAD)
+        try:
+            closed = closed_by_server(socks, flood - cap)
+            held = [s for s in socks if s not in closed]
+            assert len(held) == cap
+            assert select.select(held, [], [], 0)[0] == []  # the cap's own are still open, unanswered
+            for _ in range(10):
+                assert get(port, "/healthz").startswith(b"HTTP/1.1 200")
+            # one of the address's own finishes its head: a place comes free for its next connection
+            held[0].sendall(b"\r\n")
+            assert read_answer(held[0]).startswith(b"HTTP/1.1 200")
+            again = connect(port)
+            again.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert read_answer(again).startswith(b"HTTP/1.1 200")
+            again.close()
+        finally:
+            for sock in socks:
+                sock.close()
+
+
+def read_answer(sock: socket.socket) -> bytes:
+    """One whole answer (head and ``Content-Length`` body) on a kept-alive connection."""
+    got = b""
+    while b"\r\n\r\n" not in got or len(got) < got.index(b"\r\n\r\n") + 4 + body_length(got):
+        chunk = sock.recv(65536)
+        assert chunk, got
+        got += chunk
+    return got
+
+
+def body_length(answer: bytes) -> int:
+    found = re.search(rb"\r\ncontent-length: (\d+)\r\n", answer, re.IGNORECASE)
+    return int(found.group(1)) if found else 0
+
+
+def test_unfinished_heads_time_out(tmp_path: Path) -> None:
+    """A head not finished within ``--head-timeout``, a connection that never sends a byte, and a
+    kept-alive connection's unfinished second head are all closed by the server."""
+    with serve(tmp_path, "--head-timeout", "1", "--max-heads-per-address", "0") as port:
+        partial = [connect(port) for _ in range(100)]
+        for sock in partial:
+            sock.sendall(PARTIAL_HEAD)
+        silent = [connect(port) for _ in range(20)]
+        second = connect(port)
+        second.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert read_answer(second).startswith(b"HTTP/1.1 200")
+        second.sendall(PARTIAL_HEAD)
+        everyone = [*partial, *silent, second]
+        try:
+            closed_by_server(everyone, len(everyone))
+            assert get(port, "/healthz").startswith(b"HTTP/1.1 200")
+        finally:
+            for sock in everyone:
+                sock.close()
+
+
+def test_a_head_too_large_is_refused_before_it_is_all_read(tmp_path: Path) -> None:
+    """A header growing to 4 MB is answered 431 (or the connection closed) after some KB; a whole
+    head of 1 MB is not answered 200; a 10 KB one still is."""
+    with serve(tmp_path) as port:
+        with connect(port) as sock:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ")
+            sent = 0
+            with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+                while sent < 4 << 20 and not select.select([sock], [], [], 0)[0]:
+                    sock.sendall(b"a" * 8192)
+                    sent += 8192
+            answer = read_all(sock)
+            assert answer == b"" or answer.startswith(b"HTTP/1.1 431"), answer[:80]
+        with connect(port) as sock:
+            with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (1 << 20) + b"\r\n\r\n")
+            answer = read_all(sock)
+            assert answer == b"" or answer.startswith(b"HTTP/1.1 431"), answer[:80]
+        assert get(port, "/healthz", headers=b"X-Big: " + b"a" * 10_000 + b"\r\n").startswith(b"HTTP/1.1 200")
