@@ -230,7 +230,7 @@ def play_openspiel(task: tuple[int, int, int]) -> dict[str, Any]:
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    import mauseloch.envs.openspiel  # noqa: F401  (registers the game)
+    from mauseloch.envs.openspiel import deal_actions  # (and registers the game)
 
     deal, ismcts_seat, playouts = task
     seed = derive_seed(BASE_SEED + 50, deal)
@@ -241,7 +241,8 @@ def play_openspiel(task: tuple[int, int, int]) -> dict[str, Any]:
         derive_seed(seed, STREAM_RIVALS + 1), kind="search", **(level_options("search") | {"iterations": playouts})
     )
     state = game.new_initial_state()
-    state.apply_action(deal)  # the deal is the engine game of seed ``deal``
+    for digit in deal_actions(game.deals, deal):  # the deal is the engine game of seed ``deal``
+        state.apply_action(digit)
     cpu = {"ismcts": 0.0, "search": 0.0}
     decisions = {"ismcts": 0, "search": 0}
     while not state.is_terminal():

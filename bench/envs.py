@@ -8,6 +8,11 @@ driven by the same loop shape; the ratio to RLCard UNO is the figure to watch (g
 Python engine alone (the same random games through move strings, no observation) is shown for
 comparison: the env plays on the compiled kernel, so it can outrun it.
 
+OpenSpiel: steps per second of ``open_spiel.python.rl_environment.Environment`` on
+``mauseloch_maumau`` with every default (65,536 deals, the observation tensor as ``info_state``),
+a uniformly random legal action a step, next to the same loop on OpenSpiel's own C++
+``crazy_eights`` (``openspiel_rl_env_steps_per_s``; goal: at least 3,000).
+
     python bench/envs.py [--seconds 2] [--rounds 5] [--json]
 """
 
@@ -86,6 +91,51 @@ def make_rlcard_uno() -> Runner | None:
     return None if runner is None else steps_only(runner)
 
 
+def _rl_env_runner(game: str) -> Runner | None:
+    """``rl_environment`` random steps (a reset when a game ends does not count as a step)."""
+    try:
+        from open_spiel.python import rl_environment
+
+        import mauseloch.envs.openspiel  # noqa: F401  (registers mauseloch_maumau)
+    except ImportError:
+        return None
+    env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(seed=1))
+
+    def run(seconds: float, rng: random.Random) -> tuple[int, float]:
+        below = rng.randrange
+        steps = 0
+        ts = env.reset()
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            if ts.last():
+                ts = env.reset()
+                continue
+            legal = ts.observations["legal_actions"][ts.observations["current_player"]]
+            ts = env.step([legal[below(len(legal))]])
+            steps += 1
+        return steps, time.perf_counter() - start
+
+    return run
+
+
+def bench_openspiel(seconds: float = 2.0, rounds: int = 5) -> dict[str, Any]:
+    """Median ``rl_environment`` steps/s on ``mauseloch_maumau`` (defaults) and on C++ crazy_eights."""
+    runners = {label: _rl_env_runner(game) for label, game in (("mauseloch_maumau", "mauseloch_maumau"),
+                                                               ("crazy_eights (C++)", "crazy_eights"))}  # fmt: skip
+    live = {label: run for label, run in runners.items() if run is not None}
+    rng = random.Random(2027)
+    for run in live.values():
+        run(min(0.3, seconds), rng)
+    rates: dict[str, list[float]] = {label: [] for label in live}
+    for _ in range(rounds):
+        for label, run in live.items():
+            steps, took = run(seconds, rng)
+            rates[label].append(steps / took)
+    medians = {label: statistics.median(r) for label, r in rates.items()}
+    return {"steps_per_s": medians, "missing": [label for label, run in runners.items() if run is None]}
+
+
 def bench_aec(seconds: float = 2.0, rounds: int = 5) -> dict[str, Any]:
     """Median steps/s of each AEC env and its peers, and the ratios to RLCard UNO."""
     runners: dict[str, Runner] = {"mauseloch maumau_v0": make_maumau(), "mauseloch engine alone (no env)": run_engine}
@@ -126,8 +176,17 @@ def main() -> None:
         print(f"{label:34} {rate:10,.0f}")
     for label, ratio in aec["ratio_to_rlcard_uno"].items():
         print(f"ratio {label} / rlcard uno: {ratio:.2f}x (goal 5x)")
+    spiel = bench_openspiel(args.seconds, args.rounds)
+    for label in spiel["missing"]:
+        print(f"openspiel rl_environment {label}: not installed (pip install -e '.[research]')")
+    for label, rate in spiel["steps_per_s"].items():
+        print(f"{'openspiel rl_environment ' + label:34} {rate:10,.0f}")
+    ours = spiel["steps_per_s"].get("mauseloch_maumau")
+    if ours is not None:
+        print(f"openspiel rl_environment mauseloch_maumau: {ours:,.0f} steps/s (goal 3,000)")
     if args.json:
-        print(json.dumps({"bench": "envs", "aec": aec}))
+        print(json.dumps({"bench": "envs", "aec": aec, "openspiel_rl_env_steps_per_s": ours,
+                          "openspiel_rl_env": spiel}))  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -49,7 +49,9 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
         ["--seconds", "0.05", "--rounds", "1"],
         {"bench", "engines", "not_installed", "memory_peak_kib", "kib_per_game_kept", "max_rss_mib"},
     ),
-    "envs.py": (["--seconds", "0.05", "--rounds", "1"], {"bench", "aec"}),
+    "envs.py": (
+        ["--seconds", "0.05", "--rounds", "1"], {"bench", "aec", "openspiel_rl_env_steps_per_s", "openspiel_rl_env"}
+    ),
     "kernel_maumau.py": (
         ["--batch", "16", "--seconds", "0.05", "--rounds", "1"],
         {"players", "batch", "not_installed", "kernel_steps_per_s", "kernel_steps_vs_engine",
@@ -150,3 +152,6 @@ def test_bench_runs_tiny_and_prints_its_json(script: str) -> None:
     elif script == "envs.py":
         aec = figures["aec"]
         assert set(aec["steps_per_s"]) | set(aec["missing"]) >= {"mauseloch maumau_v0", "rlcard uno"}
+        spiel = figures["openspiel_rl_env"]
+        assert set(spiel["steps_per_s"]) | set(spiel["missing"]) == {"mauseloch_maumau", "crazy_eights (C++)"}
+        assert (figures["openspiel_rl_env_steps_per_s"] is None) == ("mauseloch_maumau" in spiel["missing"])

@@ -22,6 +22,12 @@ from mauseloch.envs import maumau_v0
 from mauseloch.envs.maumau_obs import observation_fields, observation_size, rank_rewards
 
 
+def _deal(state: pyspiel.State, seed: int) -> None:
+    """Apply the chance actions that deal the engine game of seed ``seed``."""
+    for action in mos.deal_actions(state.get_game().deals, seed):
+        state.apply_action(action)
+
+
 def _play_random(state: pyspiel.State, rng: np.random.Generator, moves: int) -> None:
     for _ in range(moves):
         if state.is_terminal():
@@ -35,8 +41,8 @@ def test_load_game_takes_every_option_and_the_player_count() -> None:
     assert game.num_players() == 4
     assert params["ace_skips"] is True and params["move_limit"] == 300 and params["no_jack_on_jack"] is False
     assert game.num_distinct_actions() == 47
-    assert game.max_chance_outcomes() == mos.DEALS
-    assert game.max_game_length() == 301
+    assert game.max_chance_outcomes() == mos.DIGIT == 256  # a digit of the seed: two chance nodes
+    assert game.max_game_length() == 302
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
     assert game.observation_tensor_size() == observation_size(4) == 238
     kind = game.get_type()
@@ -49,7 +55,7 @@ def test_game_info_says_what_the_openspiel_game_type_says() -> None:
     game = pyspiel.load_game("mauseloch_maumau", {"players": 3, "move_limit": 77})
     kind = game.get_type()
     mine = mauseloch.GAMES["mau-mau"].game_type(3, {"move_limit": 77})
-    assert mine["max_game_length"] + 1 == game.max_game_length()  # OpenSpiel counts the deal
+    assert mine["max_game_length"] + 2 == game.max_game_length()  # OpenSpiel counts the deal's 2 digits
     assert mine["utility_range"] == (game.min_utility(), game.max_utility())
     assert (mine["dynamics"], kind.dynamics) == ("sequential", pyspiel.GameType.Dynamics.SEQUENTIAL)
     assert (mine["information"], kind.information) == ("imperfect", pyspiel.GameType.Information.IMPERFECT_INFORMATION)
@@ -62,7 +68,7 @@ def test_game_info_says_what_the_openspiel_game_type_says() -> None:
 
 @pytest.mark.parametrize(
     "params",
-    [{"players": 6}, {"players": 1}, {"move_limit": 0}, {"deals": 0}, {"ace_skips": 3}],
+    [{"players": 6}, {"players": 1}, {"move_limit": 0}, {"deals": 0}, {"ace_skips": 3}, {"info_state_tensor": 1}],
 )
 def test_load_game_refuses_bad_parameters(params: dict[str, object]) -> None:
     with pytest.raises((ValueError, pyspiel.SpielError)):
@@ -76,6 +82,7 @@ def test_load_game_refuses_bad_parameters(params: dict[str, object]) -> None:
         ("mauseloch_maumau", {"players": 2, "move_limit": 150}),
         ("mauseloch_maumau", {"players": 3, "no_win_with_jack": True, "seven_draw_then_play": True}),
         ("mauseloch_maumau", {"players": 5, "ace_skips": True, "no_jack_on_jack": True, "move_limit": 120}),
+        ("mauseloch_maumau", {"players": 3, "info_state_tensor": True, "move_limit": 60, "deals": 1000}),
         ("mauseloch_ausdiemaus", {"players": 3}),
         ("mauseloch_ausdiemaus", {"players": 6, "deck": "small", "chips": 3}),
     ],
@@ -96,7 +103,7 @@ def test_the_deal_is_the_engine_game_of_that_seed_and_returns_are_rank_rewards()
     game = pyspiel.load_game("mauseloch_maumau", {"players": 3, "ace_skips": True})
     state = game.new_initial_state()
     assert state.is_chance_node()
-    state.apply_action(4242)
+    _deal(state, 4242)
     engine = new_game("mau-mau", 3, 4242, {"ace_skips": True})
     assert state.legal_actions() == sorted(engine.legal_actions())
     rng = np.random.default_rng(1)
@@ -115,7 +122,7 @@ def test_tensors_are_the_pettingzoo_observation() -> None:
     every seat's observation tensor equals the env's observation at every step."""
     game = pyspiel.load_game("mauseloch_maumau", {"players": 3, "move_limit": 80})
     state = game.new_initial_state()
-    state.apply_action(77)
+    _deal(state, 77)
     env = maumau_v0.env(players=3, move_limit=80)
     env.reset(seed=77)
     rng = np.random.default_rng(3)
@@ -124,7 +131,6 @@ def test_tensors_are_the_pettingzoo_observation() -> None:
         for seat in range(3):
             want = env.observe(f"player_{seat}")["observation"]
             np.testing.assert_array_equal(np.asarray(state.observation_tensor(seat), np.float32), want)
-            np.testing.assert_array_equal(np.asarray(state.information_state_tensor(seat), np.float32), want)
         action = int(rng.choice(state.legal_actions()))
         state.apply_action(action)
         env.step(action)
@@ -135,7 +141,7 @@ def test_tensors_are_the_pettingzoo_observation() -> None:
 def test_information_state_hides_rival_cards_and_resampling_keeps_it() -> None:
     game = pyspiel.load_game("mauseloch_maumau", {"players": 2})
     state = game.new_initial_state()
-    state.apply_action(11)
+    _deal(state, 11)
     draw = new_game("mau-mau", 2, 11).action_id("draw")
     rng = np.random.default_rng(0)
     # play until each seat has drawn at least once
@@ -167,7 +173,7 @@ def test_information_state_hides_rival_cards_and_resampling_keeps_it() -> None:
 def test_serialise_round_trip_mid_game() -> None:
     game = pyspiel.load_game("mauseloch_maumau", {"players": 3, "no_jack_on_jack": True})
     state = game.new_initial_state()
-    state.apply_action(9)
+    _deal(state, 9)
     _play_random(state, np.random.default_rng(2), 25)
     again_game, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
     assert str(again_game) == str(game)
@@ -182,7 +188,7 @@ def test_openspiel_ismcts_plays_mau_mau() -> None:
         random_state=np.random.RandomState(1),
     )  # fmt: skip
     state = game.new_initial_state()
-    state.apply_action(5)
+    _deal(state, 5)
     rng = np.random.default_rng(4)
     for _ in range(6):
         if state.current_player() == 0:
@@ -249,7 +255,7 @@ def test_tensors_stay_exact_when_read_only_now_and_then() -> None:
         engine.play(engine.move_of(moves[-1]))
     assert any(e["type"] == "reshuffle" for e in engine.events) and len(engine.discard) == 1
     state = pyspiel.load_game("mauseloch_maumau", {"players": 5}).new_initial_state()
-    state.apply_action(4)
+    _deal(state, 4)
     start, size = next((s, n) for name, s, n, _ in observation_fields(5) if name == "discard")
     for seat in range(5):
         state.observation_tensor(seat)
@@ -266,7 +272,7 @@ def test_tensors_stay_exact_when_read_only_now_and_then() -> None:
 def test_aus_die_maus_resample_keeps_every_information_state() -> None:
     game = pyspiel.load_game("mauseloch_ausdiemaus", {"players": 3})
     state = game.new_initial_state()
-    state.apply_action(5)
+    _deal(state, 5)
     for _ in range(20):
         state.apply_action(0)
     sample = state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
@@ -276,3 +282,144 @@ def test_aus_die_maus_resample_keeps_every_information_state() -> None:
     before = sample.information_state_string(0)
     sample.apply_action(0)  # the sample's own flips extend what was known (perfect recall)
     assert sample.information_state_string(0).startswith(before + " flip(seat=")
+
+
+# --------------------------------------------------------------------------- the deal's chance nodes
+
+
+@pytest.mark.parametrize("name", ["mauseloch_maumau", "mauseloch_ausdiemaus"])
+def test_the_default_deal_is_chance_nodes_of_at_most_256_outcomes(name: str) -> None:
+    """OpenSpiel's samplers build a chance node's whole outcome list: 65,536 seeds in one node
+    cost milliseconds a game, so the seed is chosen a base-256 digit at a time."""
+    game = pyspiel.load_game(name)
+    assert game.deals == mos.DEALS == 1 << 16
+    state = game.new_initial_state()
+    rng = np.random.default_rng(6)
+    digits = 0
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert len(outcomes) <= 256 and sum(p for _, p in outcomes) == pytest.approx(1.0)
+        assert state.legal_actions() == [a for a, _ in outcomes]
+        state.apply_action(int(rng.choice([a for a, _ in outcomes])))
+        digits += 1
+    assert digits == 2 and not state.is_terminal()
+
+
+@pytest.mark.parametrize("deals", [1, 4, 256, 257, 1000])
+def test_every_seed_is_dealt_with_probability_one_over_deals(deals: int) -> None:
+    """The algorithms that enumerate chance outcomes (best response, expected values) see the
+    same game as before the split: each seed once, with probability exactly 1 / deals, and the
+    state after its digits is the engine game of that seed."""
+    game = pyspiel.load_game("mauseloch_maumau", {"players": 2, "deals": deals})
+    seeds: dict[int, float] = {}
+    stack = [(game.new_initial_state(), 1.0)]
+    while stack:
+        state, p = stack.pop()
+        if not state.is_chance_node():
+            seed = state._deal
+            assert seed not in seeds
+            seeds[seed] = p
+            assert mos.deal_actions(deals, seed) == state.history()
+            continue
+        for action, q in state.chance_outcomes():
+            child = state.clone()
+            child.apply_action(action)
+            stack.append((child, p * q))
+    assert sorted(seeds) == list(range(deals))
+    assert all(p == pytest.approx(1.0 / deals, rel=1e-12) for p in seeds.values())
+    # the last seed's state is the engine's game of that seed
+    state = game.new_initial_state()
+    _deal(state, deals - 1)
+    assert state.legal_actions() == sorted(new_game("mau-mau", 2, deals - 1).legal_actions())
+
+
+def test_a_digit_that_is_no_outcome_is_refused_and_changes_nothing() -> None:
+    game = pyspiel.load_game("mauseloch_maumau", {"deals": 300})  # digits: 0..1, then 0..255 or 0..43
+    state = game.new_initial_state()
+    with pytest.raises((ValueError, pyspiel.SpielError)):
+        state.apply_action(2)
+    assert str(state) == str(game.new_initial_state())
+    state.apply_action(1)
+    assert [a for a, _ in state.chance_outcomes()] == list(range(44))
+    with pytest.raises((ValueError, pyspiel.SpielError)):
+        state.apply_action(44)
+    state.apply_action(43)
+    assert state._deal == 299 and not state.is_chance_node()
+    with pytest.raises(ValueError, match="out of range"):
+        mos.deal_actions(300, 300)
+
+
+# --------------------------------------------------------------------------- perfect recall
+
+
+def test_the_default_game_claims_no_information_state_tensor_and_gives_none() -> None:
+    """A summary tensor under a perfect-recall claim merges information sets for Deep CFR or
+    NFSP; the default game says it has no information-state tensor, and its perfect-recall
+    observer has the exact string and no tensor. rl_environment learns on the observation."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("mauseloch_maumau")
+    assert game.get_type().provides_information_state_string
+    assert not game.get_type().provides_information_state_tensor
+    observation = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    assert observation.tensor is None and observation.dict == {}
+    state = game.new_initial_state()
+    _deal(state, 3)
+    assert observation.string_from(state, 0) == state.information_state_string(0)
+    env = rl_environment.Environment("mauseloch_maumau")
+    assert env.observation_spec()["info_state"] == (observation_size(2),)
+
+
+def _tensor_of_every_information_state(params: dict[str, object], games: int, seed: int) -> tuple[int, int]:
+    """Random games: every decision node's information-state tensor and string of every seat
+    (and of samples from ``resample_from_infostate``) must determine each other. Returns the
+    decision nodes and the distinct information states seen."""
+    game = pyspiel.load_game("mauseloch_maumau", params)
+    rng = np.random.default_rng(seed)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    string_of: dict[bytes, str] = {}
+    tensor_of: dict[str, bytes] = {}
+    nodes = 0
+
+    def note(state: pyspiel.State, seat: int) -> None:
+        tensor = np.asarray(state.information_state_tensor(seat), np.float32).tobytes()
+        string = state.information_state_string(seat)
+        assert string_of.setdefault(tensor, string) == string, "two information states share a tensor"
+        assert tensor_of.setdefault(string, tensor) == tensor, "one information state, two tensors"
+
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(actions, p=probs)))
+                continue
+            nodes += 1
+            for seat in range(game.num_players()):
+                note(state, seat)
+            if rng.random() < 0.05:  # a sample keeps the resampling seat's information state
+                seat = state.current_player()
+                note(state.resample_from_infostate(seat, sampler), seat)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+    return nodes, len(tensor_of)
+
+
+def test_the_information_state_tensor_is_perfect_recall() -> None:
+    """``info_state_tensor=True``: the game type says it has the tensor, and over random games
+    distinct information states have distinct tensors (the issue's setting: 2 players, 64 deals,
+    where the summary merged 120 of 8,702 decision nodes' information states)."""
+    params = {"players": 2, "deals": 64, "move_limit": 40, "info_state_tensor": True}
+    game = pyspiel.load_game("mauseloch_maumau", params)
+    assert game.get_type().provides_information_state_tensor
+    assert game.information_state_tensor_shape() == [2 + 32 + 1 + 32 + 40 * (2 + 47 + 1 + 32)]
+    nodes, states = _tensor_of_every_information_state(params, games=100, seed=1)
+    assert nodes > 2000 and states > nodes  # both seats' states at every node
+
+
+@pytest.mark.slow
+def test_the_information_state_tensor_is_perfect_recall_at_five_seats_with_every_option() -> None:
+    params = {"players": 5, "deals": 200, "move_limit": 100, "info_state_tensor": True, "ace_skips": True,
+              "seven_draw_then_play": True, "no_jack_on_jack": True, "no_win_with_jack": True}  # fmt: skip
+    nodes, states = _tensor_of_every_information_state(params, games=30, seed=2)
+    assert nodes > 1000 and states > nodes

@@ -7,18 +7,31 @@ Every Mau-Mau option is a game parameter, and so is ``players`` (2-5). The rules
 engine: a state holds a :class:`~mauseloch.games.maumau.MauMau` and asks it for legal moves and
 results; nothing here decides a rule.
 
-Chance. The engine deals (and reshuffles, MM-8) from a seed, so the deal is one chance node at
-the root with ``deals`` equally likely outcomes (default 2**16): outcome ``i`` is the game
-``mauseloch.new_game("mau-mau", players, seed=i, options)``, its deal and every later reshuffle.
-This is OpenSpiel's explicit stochastic mode over a finite sample of deals rather than over every
-one of the 32! orders; a small ``deals`` gives a small game for tabular algorithms (MCCFR).
+Chance. The engine deals (and reshuffles, MM-8) from a seed, so the deal is a choice among
+``deals`` equally likely seeds (default 2**16): seed ``i`` is the game ``mauseloch.new_game("mau-mau",
+players, seed=i, options)``, its deal and every later reshuffle. This is OpenSpiel's explicit
+stochastic mode over a finite sample of deals rather than over every one of the 32! orders; a
+small ``deals`` gives a small game for tabular algorithms (MCCFR).
 
-Tensors. The observation tensor, and the information-state tensor too, is the observation of the
-PettingZoo and Gymnasium environments (``mauseloch.envs.maumau_obs``, ``docs/envs.md``: 156 values
-for two players, 40 more per further player). It summarises the information state (the rivals'
-histories as their last move, the cards they lacked and what they received since); the exact,
-perfect-recall information state is the string: the seat's dealt hand and every move in order,
-with the cards the seat drew itself and only the number a rival drew.
+The seed is chosen in base-256 digits, most significant first, one chance node a digit
+(``deal_actions(deals, i)``: the actions that deal seed ``i``): OpenSpiel's samplers
+(``rl_environment``, MCCFR, MCTS, ``random_sim_test``) each build the whole outcome list of a
+chance node, and a list of 65,536 outcomes costs milliseconds where 256 cost microseconds. Up to
+256 deals are one chance node; the default 2**16 are two. A digit's probability is the share of
+the seeds below ``deals`` that start with it, so every seed has probability exactly ``1 / deals``
+and the algorithms that enumerate the outcomes (best response, expected values) see the same game.
+
+Tensors. The observation tensor is the observation of the PettingZoo and Gymnasium environments
+(``mauseloch.envs.maumau_obs``, ``docs/envs.md``: 156 values for two players, 40 more per further
+player). It summarises what a seat knows (the rivals' histories as their last move, the cards
+they lacked and what they received since). The exact, perfect-recall information state is the
+string: the seat's dealt hand and every move in order, with the cards the seat drew itself and
+only the number a rival drew. An information-state tensor must be as exact, and a fixed-size
+record of every move takes ``move_limit`` slots (82 values each for two players: 82,000 at the
+default 1,000 moves), so by default the game type says it has none (as OpenSpiel's own
+``crazy_eights`` and ``gin_rummy`` do) and ``rl_environment`` learns on the observation tensor.
+``info_state_tensor=True`` gives it (:class:`MauMauHistoryObserver`), for Deep CFR and the like on
+variants with a small ``move_limit``.
 
 ``resample_from_infostate`` deals every card the seat cannot see again (the engine's
 ``determinize``); the sample is a state in which that seat's information-state string is the same,
@@ -39,12 +52,33 @@ from mauseloch.envs.maumau_obs import PublicLog, observation_fields, observation
 from mauseloch.games.ausdiemaus import CARD_STR as MAUS_CARDS
 from mauseloch.games.ausdiemaus import INFO as MAUS_INFO
 from mauseloch.games.ausdiemaus import PHASE_NAMES
+from mauseloch.games.maumau import CARD_ID, MauMau
 from mauseloch.games.maumau import INFO as MAUMAU_INFO
-from mauseloch.games.maumau import MauMau
 
-__all__ = ["AusDieMausGame", "MauMauGame", "game_type"]
+__all__ = ["AusDieMausGame", "MauMauGame", "MauMauHistoryObserver", "MauMauObserver", "deal_actions", "game_type"]
 
-DEALS = 1 << 16  # chance outcomes of the deal by default: seeds 0 .. 65535
+DEALS = 1 << 16  # seeds of the deal by default: 0 .. 65535
+DIGIT = 256  # outcomes of one chance node of the deal (a base-256 digit of the seed)
+
+
+def deal_parts(deals: int) -> int:
+    """How many chance nodes choose one of ``deals`` seeds: its base-256 digits (at least one)."""
+    parts = 1
+    while DIGIT**parts < deals:
+        parts += 1
+    return parts
+
+
+def deal_actions(deals: int, seed: int) -> list[int]:
+    """The chance actions that deal seed ``seed`` of ``deals``, most significant digit first
+    (``for a in deal_actions(game.deals, 4242): state.apply_action(a)``)."""
+    if not 0 <= seed < deals:
+        raise ValueError(f"seed {seed} is out of range 0..{deals - 1}")
+    parts = deal_parts(deals)
+    return [seed // DIGIT ** (parts - 1 - j) % DIGIT for j in range(parts)]
+
+
+_UNIFORM = [(d, 1.0 / DIGIT) for d in range(DIGIT)]  # a digit below a full block of seeds
 
 
 def _rank_returns(game: Game) -> list[float]:
@@ -104,16 +138,38 @@ class _EngineGame(pyspiel.Game):
 
 
 class _EngineState(pyspiel.State):
-    """What both games' states share: the deal is the one chance node (outcome ``i`` is the
-    engine's game of seed ``i``), after it the engine's game says who moves and what it returns."""
+    """What both games' states share: the deal is chosen in chance nodes, one base-256 digit of
+    the seed each (the module docstring), after it the engine's game says who moves and what it
+    returns."""
 
     _players: int
     _deals: int
+    _deal: int | None  # the seed once every digit is chosen
 
     if TYPE_CHECKING:
 
         @property
         def _game(self) -> Game | None: ...
+
+    def _start_deal(self, deals: int) -> None:
+        self._deals = deals
+        self._deal = None
+        self._parts = deal_parts(deals)
+        self._digits = 0  # digits chosen so far
+        self._chosen = 0  # the seed's value of those digits
+
+    def _chance_step(self, action: int) -> int | None:
+        """Choose the next digit of the seed (``ValueError`` when it is not an outcome, the state
+        unchanged); the seed once it is the last."""
+        weight = DIGIT ** (self._parts - 1 - self._digits)
+        if not 0 <= action < min(DIGIT, -(-(self._deals - self._chosen) // weight)):
+            raise ValueError(f"deal digit {action} is not an outcome of this chance node")
+        self._chosen += action * weight
+        self._digits += 1
+        if self._digits < self._parts:
+            return None
+        self._deal = self._chosen
+        return self._chosen
 
     def current_player(self) -> int:
         if self._game is None:
@@ -121,8 +177,14 @@ class _EngineState(pyspiel.State):
         return _player_id(self._game)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        p = 1.0 / self._deals
-        return [(i, p) for i in range(self._deals)]
+        weight = DIGIT ** (self._parts - 1 - self._digits)
+        left = self._deals - self._chosen  # the seeds that start with the digits chosen so far
+        if left >= DIGIT * weight:
+            return list(_UNIFORM)
+        return [(d, min(weight, left - d * weight) / left) for d in range(-(-left // weight))]
+
+    def _chance_text(self) -> str:
+        return f"chance: the deal, {self._digits} of {self._parts} digits chosen ({self._chosen})"
 
     def is_terminal(self) -> bool:
         return self._game is not None and self._game.is_over
@@ -135,9 +197,14 @@ class _EngineState(pyspiel.State):
 
 # --------------------------------------------------------------------------- Mau-Mau
 
-_MAUMAU_PARAMS: JSONObject = {"players": 2, "deals": DEALS} | {spec.name: spec.default for spec in MAUMAU_INFO.options}
+_MAUMAU_PARAMS: JSONObject = {"players": 2, "deals": DEALS, "info_state_tensor": False} | {
+    spec.name: spec.default for spec in MAUMAU_INFO.options
+}
 
-_MAUMAU_TYPE = _spiel_type(MAUMAU_INFO, "mauseloch_maumau", _MAUMAU_PARAMS, info_state_tensor=True)
+# The registered type: no information-state tensor (the module docstring); a game loaded with
+# ``info_state_tensor=True`` carries the type that says it has one.
+_MAUMAU_TYPE = _spiel_type(MAUMAU_INFO, "mauseloch_maumau", _MAUMAU_PARAMS, info_state_tensor=False)
+_MAUMAU_TYPE_TENSOR = _spiel_type(MAUMAU_INFO, "mauseloch_maumau", _MAUMAU_PARAMS, info_state_tensor=True)
 
 
 def _checked(info: Any, params: JSONObject, defaults: JSONObject) -> tuple[int, JSONObject, int]:
@@ -162,25 +229,36 @@ class MauMauGame(_EngineGame):
     title = "Mau-Mau"
 
     def __init__(self, params: JSONObject | None = None) -> None:
-        self.players, self.options, self.deals = _checked(MAUMAU_INFO, params or {}, _MAUMAU_PARAMS)
+        values = dict(params or {})
+        tensor = values.pop("info_state_tensor", False)
+        if not isinstance(tensor, bool):
+            raise ValueError(f"info_state_tensor must be true or false, got {tensor!r}")
+        self.info_state_tensor = tensor
+        defaults = {k: v for k, v in _MAUMAU_PARAMS.items() if k != "info_state_tensor"}
+        self.players, self.options, self.deals = _checked(MAUMAU_INFO, values, defaults)
         kind = MAUMAU_INFO.game_type(self.players, self.options)
         assert kind["max_game_length"] is not None  # Mau-Mau's move_limit bounds every game
         info = pyspiel.GameInfo(
             num_distinct_actions=len(MauMau.ACTIONS),
-            max_chance_outcomes=self.deals,
+            max_chance_outcomes=min(self.deals, DIGIT),
             num_players=self.players,
             min_utility=kind["utility_range"][0],
             max_utility=kind["utility_range"][1],
             utility_sum=0.0,
-            # the deal, then at most move_limit moves (MM-15a ends the game there)
-            max_game_length=kind["max_game_length"] + 1,
+            # the deal's digits, then at most move_limit moves (MM-15a ends the game there)
+            max_game_length=kind["max_game_length"] + deal_parts(self.deals),
         )
-        super().__init__(_MAUMAU_TYPE, info, {"players": self.players, "deals": self.deals} | self.options)
+        super().__init__(
+            _MAUMAU_TYPE_TENSOR if tensor else _MAUMAU_TYPE, info,
+            {"players": self.players, "deals": self.deals, "info_state_tensor": tensor} | self.options,
+        )  # fmt: skip
 
     def new_initial_state(self) -> MauMauState:
         return MauMauState(self)
 
-    def observer(self, iig_obs_type: pyspiel.IIGObservationType) -> MauMauObserver:
+    def observer(self, iig_obs_type: pyspiel.IIGObservationType) -> MauMauObserver | MauMauHistoryObserver:
+        if iig_obs_type.perfect_recall:
+            return MauMauHistoryObserver(iig_obs_type, self.players, self.options["move_limit"], self.info_state_tensor)
         return MauMauObserver(iig_obs_type, self.players)
 
 
@@ -197,8 +275,7 @@ class MauMauState(_EngineState):
         super().__init__(game)
         self._players = game.players
         self._options = game.options
-        self._deals = game.deals
-        self._deal: int | None = None  # the chance outcome (the engine seed), once dealt
+        self._start_deal(game.deals)  # the engine seed, once every digit is chosen
         self._t: _Table | None = None  # the engine's game and its public log, once dealt
         self._moves: list[tuple[int, str, tuple[str, ...]]] = []
         self._dealt: list[tuple[str, ...]] = []
@@ -212,10 +289,10 @@ class MauMauState(_EngineState):
 
     def _apply_action(self, action: int) -> None:
         if self._game is None:
-            if not 0 <= action < self._deals:
-                raise ValueError(f"deal {action} is out of range 0..{self._deals - 1}")
-            self._deal = int(action)
-            dealt: MauMau = new_game(MAUMAU_INFO.name, self._players, int(action), self._options)  # type: ignore[assignment]
+            seed = self._chance_step(int(action))
+            if seed is None:
+                return
+            dealt: MauMau = new_game(MAUMAU_INFO.name, self._players, seed, self._options)  # type: ignore[assignment]
             self._t = _Table(dealt)
             self._dealt = [tuple(dealt.hand(s)) for s in range(self._players)]
             self._start = dealt.deck[5 * self._players]
@@ -225,10 +302,6 @@ class MauMauState(_EngineState):
         actor: int = game.to_move  # type: ignore[assignment]
         since = game.event_count
         log.play(int(action))  # IllegalMove/ValueError leave the state as it was
-        # The log keeps the discard pile's flags by comparing the pile's length with the last
-        # read; a reshuffle between two reads can bring the length back (stale flags), so read
-        # after every move, whatever the tensors are asked for later.
-        log.observe(actor)
         got: list[str] = []
         for event in game.events_since(since):
             if event["type"] == "draw" and event["seat"] == actor:
@@ -237,7 +310,7 @@ class MauMauState(_EngineState):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            return f"deal digit {action}"
         return MauMau.ACTIONS[action]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MauMauState:
@@ -248,7 +321,7 @@ class MauMauState(_EngineState):
         seed = int(float(probability_sampler()) * SEED_LIMIT) % SEED_LIMIT
         sample = self.get_game().new_initial_state()
         game: MauMau = self._game.determinize(player_id, seed)  # type: ignore[assignment]
-        sample._deal = self._deal
+        sample._deal, sample._digits, sample._chosen = self._deal, self._digits, self._chosen
         sample._t = _Table(game, self._log)
         sample._moves = list(self._moves)
         sample._start = self._start
@@ -268,7 +341,7 @@ class MauMauState(_EngineState):
     def __str__(self) -> str:
         """Everything, hidden cards too (for debugging; OpenSpiel compares clones by it)."""
         if self._game is None:
-            return "chance: the deal"
+            return self._chance_text()
         g = self._game
         hands = " | ".join(f"seat {s}: {' '.join(g.hand(s)) or '-'}" for s in range(self._players))
         moves = " ".join(f"{a}:{m}" for a, m, _ in self._moves)
@@ -340,15 +413,19 @@ class _Table:
 
 
 class MauMauObserver:
-    """OpenSpiel's Python observer: the environments' vector as the tensor (``dict`` names its
-    fields as ``observation_fields`` does) and the strings of :class:`MauMauState`."""
+    """OpenSpiel's Python observer of what a seat observes now: the environments' vector as the
+    tensor (``fields`` names its parts as ``observation_fields`` does) and
+    :meth:`MauMauState.observation_text` as the string.
+
+    ``dict`` holds the tensor whole: OpenSpiel copies each of its entries on every read (and
+    reads twice, once for the size), and one entry costs a fifth of the 23 named parts."""
 
     def __init__(self, iig_obs_type: pyspiel.IIGObservationType, players: int) -> None:
-        self._recall = iig_obs_type.perfect_recall
         self._private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.tensor = np.zeros(observation_size(players), np.float32)
-        self.dict = {name: self.tensor[start : start + size] for name, start, size, _ in observation_fields(players)}
-        self._hand = self.dict["hand"]
+        self.dict = {"observation": self.tensor}
+        self.fields = {name: self.tensor[start : start + size] for name, start, size, _ in observation_fields(players)}
+        self._hand = self.fields["hand"]
 
     def set_from(self, state: MauMauState, player: int) -> None:
         if state._log is None:
@@ -359,9 +436,83 @@ class MauMauObserver:
             self._hand.fill(0.0)
 
     def string_from(self, state: MauMauState, player: int) -> str:
-        if self._recall:
-            return state.information_state_text(player, self._private)
         return state.observation_text(player, self._private)
+
+
+class MauMauHistoryObserver:
+    """OpenSpiel's Python observer of a seat's information state (perfect recall): the string of
+    :meth:`MauMauState.information_state_text` and, when the game was loaded with
+    ``info_state_tensor=True``, a tensor of the same facts (else ``tensor`` is None). Its parts
+    (``dict``), for a game of ``move_limit`` moves:
+
+    ========  ================  ==================================================================
+    part      shape             meaning
+    ========  ================  ==================================================================
+    seat      players           the observing seat, one-hot
+    hand      32                the hand its record starts from: the dealt hand (in a sample of
+                                ``resample_from_infostate``, a rival's hand at ``known``)
+    known     1                 the move its record of its own draws starts at / move_limit
+    start     32                the card that started the discard pile, one-hot
+    actor     move_limit x n    per move, the seat that made it, k places after the observer
+    action    move_limit x 47   per move, its action id, one-hot
+    received  move_limit        per move, the cards the actor received (a count: public) / 32
+    drawn     move_limit x 32   per move of the observer's own, the cards it received
+    ========  ================  ==================================================================
+
+    A public observer (``private_info`` none) leaves ``hand`` and ``drawn`` at 0, as its string
+    leaves them out."""
+
+    def __init__(self, iig_obs_type: pyspiel.IIGObservationType, players: int, move_limit: int, tensor: bool) -> None:
+        self._private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self._n = players
+        self._limit = move_limit
+        self.tensor: np.ndarray | None = None
+        self.dict: dict[str, np.ndarray] = {}
+        if not tensor:
+            return
+        shapes = {
+            "seat": (players,), "hand": (32,), "known": (1,), "start": (32,), "actor": (move_limit, players),
+            "action": (move_limit, len(MauMau.ACTIONS)), "received": (move_limit,), "drawn": (move_limit, 32),
+        }  # fmt: skip
+        self.tensor = np.zeros(sum(int(np.prod(shape)) for shape in shapes.values()), np.float32)
+        at = 0
+        for name, shape in shapes.items():
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[at : at + size].reshape(shape)
+            at += size
+
+    def set_from(self, state: MauMauState, player: int) -> None:
+        if self.tensor is None:
+            raise ValueError("this game has no information-state tensor: load it with info_state_tensor=True")
+        self.tensor.fill(0.0)
+        d = self.dict
+        d["seat"][player] = 1.0
+        if state._game is None:
+            return
+        known = state._known[player]
+        if self._private:
+            for card in state._dealt[player]:
+                d["hand"][CARD_ID[card]] = 1.0
+        d["known"][0] = known / self._limit
+        d["start"][CARD_ID[state._start]] = 1.0
+        moves = state._moves
+        m = len(moves)
+        if not m:
+            return
+        ids = MauMau._ACTION_ID
+        rows = np.arange(m)
+        actors = np.fromiter((actor for actor, _, _ in moves), np.int64, m)
+        d["actor"][rows, (actors - player) % self._n] = 1.0
+        d["action"][rows, np.fromiter((ids[move] for _, move, _ in moves), np.int64, m)] = 1.0
+        d["received"][:m] = np.fromiter((len(got) for _, _, got in moves), np.float32, m) / 32.0
+        if self._private:
+            drawn = d["drawn"]
+            for i in (np.flatnonzero(actors[known:] == player) + known).tolist():
+                for card in moves[i][2]:
+                    drawn[i, CARD_ID[card]] = 1.0
+
+    def string_from(self, state: MauMauState, player: int) -> str:
+        return state.information_state_text(player, self._private)
 
 
 # --------------------------------------------------------------------------- Aus die Maus!
@@ -397,12 +548,12 @@ class AusDieMausGame(_EngineGame):
         )
         info = pyspiel.GameInfo(
             num_distinct_actions=1,
-            max_chance_outcomes=self.deals,
+            max_chance_outcomes=min(self.deals, DIGIT),
             num_players=self.players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=_MAUS_MAX_LENGTH,
+            max_game_length=_MAUS_MAX_LENGTH + deal_parts(self.deals),
         )
         super().__init__(
             _MAUS_TYPE, info,
@@ -422,8 +573,8 @@ class AusDieMausState(_EngineState):
 
     def __init__(self, game: AusDieMausGame) -> None:
         super().__init__(game)
-        self._players, self._options, self._deals = game.players, game.options, game.deals
-        self._deal: int | None = None
+        self._players, self._options = game.players, game.options
+        self._start_deal(game.deals)
         self._game: Game | None = None
         # A sample's own log starts afresh: what was turned over before it, and where its own
         # log's part begins.
@@ -436,13 +587,14 @@ class AusDieMausState(_EngineState):
 
     def _apply_action(self, action: int) -> None:
         if self._game is None:
-            self._deal = int(action)
-            self._game = new_game(_MAUS_INFO.name, self._players, int(action), self._options)
+            seed = self._chance_step(int(action))
+            if seed is not None:
+                self._game = new_game(_MAUS_INFO.name, self._players, seed, self._options)
             return
         self._game.play(self._game.move_of(int(action)))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return f"deal {action}" if player == pyspiel.PlayerId.CHANCE else "flip"
+        return f"deal digit {action}" if player == pyspiel.PlayerId.CHANCE else "flip"
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> AusDieMausState:
         sample = self.clone()
@@ -465,7 +617,7 @@ class AusDieMausState(_EngineState):
 
     def __str__(self) -> str:
         if self._game is None:
-            return "chance: the deal"
+            return self._chance_text()
         return f"deal {self._deal} | stacks {[list(s) for s in self._game.stacks]} | {self.public_text()}"  # type: ignore[attr-defined]
 
 
