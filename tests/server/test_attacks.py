@@ -17,7 +17,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
+
+from mauseloch.server.botapi.tokens import BotTokens
+from mauseloch.server.storage.store import Store
 
 GUARD = 30.0  # seconds: only so that a broken server fails instead of hanging
 ATTACKER, HONEST = "127.0.0.1", "127.0.0.2"
@@ -28,8 +32,9 @@ pytestmark = pytest.mark.slow
 
 @contextlib.contextmanager
 def serve(tmp_path: Path, *options: str) -> Iterator[int]:
-    """A ``mauseloch serve`` process on a free port with ``options``; yields the port."""
-    db = f"sqlite:///{tmp_path / f's{len(list(tmp_path.iterdir()))}.db'}"
+    """A ``mauseloch serve`` process on a free port with ``options`` and the SQLite file
+    ``tmp_path / "s.db"``; yields the port."""
+    db = f"sqlite:///{tmp_path / 's.db'}"
     cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--port", "0", "--db", db, *options]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -171,3 +176,40 @@ def test_a_head_too_large_is_refused_before_it_is_all_read(tmp_path: Path) -> No
             answer = read_all(sock)
             assert answer == b"" or answer.startswith(b"HTTP/1.1 431"), answer[:80]
         assert get(port, "/healthz", headers=b"X-Big: " + b"a" * 10_000 + b"\r\n").startswith(b"HTTP/1.1 200")
+
+
+def test_the_bot_api_s_challenges_keep_to_the_table_caps(tmp_path: Path) -> None:
+    """``POST /api/bot/challenge`` in a loop: the tables a minute and the tables waiting for
+    players are capped per bot and per address, as the lobby's ``POST /api/tables`` is."""
+    options = ("--tables-per-minute", "6", "--open-tables-per-address", "3", "--requests-per-second", "0")
+    with serve(tmp_path, *options, "--refusal-delay", "0") as port:
+        store = Store(f"sqlite:///{tmp_path / 's.db'}")
+        tokens = {name: BotTokens(store).create(name) for name in ("flood-a", "flood-b", "flood-c", "quick")}
+        store.close()
+
+        def challenge(name: str, source: str, against: dict[str, str]) -> httpx.Response:
+            seats = [{"kind": "online-bot", "name": name}, against]
+            transport = httpx.HTTPTransport(local_address=source)
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", transport=transport, timeout=GUARD) as http:
+                return http.post(
+                    "/api/bot/challenge",
+                    headers={"Authorization": f"Bearer {tokens[name]}"},
+                    json={"game": "mau-mau", "seats": seats, "public": True, "clock": "off"},
+                )
+
+        person, bot = {"kind": "human"}, {"kind": "bot", "bot": "random"}
+        waiting = [challenge("flood-a", ATTACKER, person) for _ in range(8)]
+        assert [r.status_code for r in waiting] == [200] * 3 + [429] * 5
+        assert all(r.json()["code"] == "too_many_tables" and "Retry-After" in r.headers for r in waiting[3:])
+        assert "this bot already has 3 tables waiting" in waiting[-1].json()["error"]
+        assert challenge("flood-a", "127.0.0.3", person).status_code == 429  # the bot's cap, from anywhere
+        refused = challenge("flood-b", ATTACKER, person)  # the address's cap, with any bot
+        assert refused.status_code == 429 and "this address already has 3" in refused.json()["error"]
+        assert challenge("flood-c", "127.0.0.4", person).status_code == 200  # neither: a table
+        listed = httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=GUARD).json()["tables"]
+        assert len(listed) == 4
+        # tables that start at once (a built-in bot in the other seat) do not wait: the rate holds them
+        started = [challenge("quick", "127.0.0.5", bot) for _ in range(8)]
+        assert [r.status_code for r in started] == [200] * 6 + [429] * 2
+        assert all(r.json()["status"] == "playing" for r in started[:6])
+        assert "more than 6 new tables a minute from this bot" in started[-1].json()["error"]

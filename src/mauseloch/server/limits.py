@@ -300,8 +300,9 @@ class Guard:
                 address, Refused(ErrorCode.RATE_LIMITED, "too many requests from this address", 429, wait)
             )
 
-    def check_create(self, address: str, still_open: Callable[[str], bool]) -> str | None:
-        """Before a table is created by ``address``: its tables per minute and its tables waiting
+    def check_create(self, address: str, still_open: Callable[[str], bool], who: str = "this address") -> str | None:
+        """Before a table is created by ``address`` (or by another creator counted the same way,
+        ``who`` in the refusal: a bot of the Bot API): its tables per minute and its tables waiting
         for players (counted in the shared counters, so across every process; ``still_open(id)``
         says whether one of them still waits). Returns the claim the new table holds meanwhile:
         give it to :meth:`created` with the table's id, or to :meth:`abandoned`."""
@@ -313,7 +314,7 @@ class Guard:
             drop = [t for t in held if not t.startswith(PENDING) and not still_open(t)]
             claim = PENDING + secrets.token_hex(8)
             if not self.counters.claim(key, claim, lim.open_tables_per_address, drop):
-                message = f"this address already has {lim.open_tables_per_address} tables waiting for players"
+                message = f"{who} already has {lim.open_tables_per_address} tables waiting for players"
                 raise self.refuse(address, Refused(ErrorCode.TOO_MANY_TABLES, message, 429, 60.0))
         if lim.tables_per_minute > 0:
             wait = self.counters.take(
@@ -321,7 +322,7 @@ class Guard:
             )
             if wait:
                 self.abandoned(address, claim)
-                message = f"more than {lim.tables_per_minute} new tables a minute from this address"
+                message = f"more than {lim.tables_per_minute} new tables a minute from {who}"
                 raise self.refuse(address, Refused(ErrorCode.TOO_MANY_TABLES, message, 429, wait))
         return claim
 

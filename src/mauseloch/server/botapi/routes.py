@@ -26,7 +26,7 @@ from mauseloch.server.botapi.tokens import BotTokens
 from mauseloch.server.family import match_state
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
-from mauseloch.server.limits import Refused, refusal_response
+from mauseloch.server.limits import Guard, Refused, refusal_response
 from mauseloch.server.lobby import Lobby, hash_token, web_bots
 from mauseloch.server.protocol import (
     MAX_REACTION_MS,
@@ -110,6 +110,8 @@ def answered(handler: Any) -> Any:
         except Unauthorized as exc:
             return unauthorized(str(exc))
         except Refused as exc:
+            guard: Guard = request.app.state.guard
+            await guard.slow_down(exc)  # a flood waits for its refusals, as the lobby's does
             refusal: Response = refusal_response(exc)
             return refusal
         except ProtocolError as exc:
@@ -177,8 +179,22 @@ async def challenge(request: Request) -> Response:
     challenged, every human seat is open for people to join."""
     name = await bot_name(request)
     req = decode_body(await body(request), CreateTable)
-    created = await lobby_of(request).create(req, bot=name)
+    lobby = lobby_of(request)
+    guard: Guard = request.app.state.guard
+    # the caps on new and waiting tables hold for the bot (every token of its name) and for the
+    # address, as for the lobby's POST /api/tables; counted on every process
+    claims: list[tuple[str, str | None]] = []
+    try:
+        for counted_as, who in ((f"bot:{name}", "this bot"), (guard.address(request.scope), "this address")):
+            claims.append((counted_as, guard.check_create(counted_as, lobby.waiting, who)))
+        created = await lobby.create(req, bot=name)
+    except BaseException:
+        for counted_as, claim in claims:
+            guard.abandoned(counted_as, claim)
+        raise
     table = created.table
+    for counted_as, claim in claims:
+        guard.created(counted_as, claim, table.id, waiting=table.status == "waiting")
     online_of(request).get(name).games.add(table.id)
     online_of(request).tell(name, {"type": "game_start", "table": table.id, "seat": created.seat})
     return JSONResponse(
