@@ -188,13 +188,14 @@ def test_a_jack_without_a_good_wish_asks_for_the_wish_again(tmp_path: Path, type
 
 def test_the_terminal_says_the_bots_compile_before_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """The bots' kernels are compiled (or loaded) before the first move, and the terminal says
-    so in the player's language when that takes seconds; random bots need none of it."""
+    so in the player's language when that takes seconds; random and heuristic bots need none of it."""
     from mauseloch.kernels import maumau as kernel
 
     monkeypatch.setattr(kernel, "bot_kernels_need_compiling", lambda: True)
-    said = runner.invoke(app, ["play", "mau-mau", "--bots", "heuristic", "--lang", "en"], input="q\n")
+    said = runner.invoke(app, ["play", "mau-mau", "--bots", "search-fast", "--lang", "en"], input="q\n")
     assert said.exit_code == 0 and "compile their fast kernel, once" in said.output, said.output
     german = runner.invoke(app, ["play", "mau-mau", "--bots", "search-fast", "--lang", "de"], input="q\n")
     assert german.exit_code == 0 and "schnellen Rechenkern, einmalig" in german.output, german.output
-    quiet = runner.invoke(app, ["play", "mau-mau", "--bots", "random", "--lang", "en"], input="q\n")
-    assert quiet.exit_code == 0 and "fast kernel" not in quiet.output
+    for plain in ("random", "heuristic"):
+        quiet = runner.invoke(app, ["play", "mau-mau", "--bots", plain, "--lang", "en"], input="q\n")
+        assert quiet.exit_code == 0 and "fast kernel" not in quiet.output

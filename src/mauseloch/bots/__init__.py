@@ -7,6 +7,8 @@ when imported.
 
 from __future__ import annotations
 
+import importlib.util
+
 from mauseloch.bots.registry import ANY as _ANY
 from mauseloch.bots.registry import REGISTRY as _REGISTRY
 from mauseloch.bots.registry import Bot, BotFactory, register_bot
@@ -15,10 +17,18 @@ from mauseloch.core.engine import as_int, game_info, load_hook
 __all__ = ["Bot", "BotFactory", "bot_kinds", "bots_for_seats", "make_bot", "register_bot"]
 
 
+# What the compiled bots (learned, search, search-learned) need besides the library: without them
+# (the browser's engine has neither) those kinds are not offered; the plain-Python bots always are.
+COMPILED_NEEDS = ("numpy", "numba")
+
+
 def _load() -> None:
-    """Import the bot modules (each registers its kinds) once a kind is asked for: they load
-    compiled kernels and models that importing this package alone does not need."""
-    from mauseloch.bots import learned, maumau_heuristic, random_bot, reaction, search, search_learned  # noqa: F401
+    """Import the bot modules (each registers its kinds) once a kind is asked for: the compiled
+    ones load kernels and models that importing this package alone does not need."""
+    from mauseloch.bots import maumau_heuristic, random_bot, reaction  # noqa: F401
+
+    if all(importlib.util.find_spec(name) is not None for name in COMPILED_NEEDS):
+        from mauseloch.bots import learned, search, search_learned  # noqa: F401
 
 
 def _declared(game: str) -> dict[str, str]:

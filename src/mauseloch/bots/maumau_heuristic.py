@@ -13,11 +13,12 @@ the penalty. Its habits, in the order they usually decide:
 - otherwise keeps its hand flexible: it plays the card after which it still holds the most
   cards that fit, leaning towards the suits it is long in, and keeps one seven as a shield.
 
-The decision itself is compiled: ``kernels.maumau.heuristic_action``, on the hand as a bit
-mask and the public counts (one copy of these habits). The bot calls it through
-:func:`heuristic_move` with its view; the search bot's play-outs call it inside compiled code on
-the positions they imagine, and its reading of the rivals asks ``kernels.maumau.heuristic_agrees``
-(the same scores) which hands explain the cards they chose.
+The decision is ``bots.maumau_habits.heuristic_action``, on the hand as a bit mask and the
+public counts: the one copy of these habits, in plain Python (the bot needs the standard library
+only). The bot calls it through :func:`heuristic_move` with its view; the compiled kernel
+(``kernels.maumau``) compiles the same code, so the search bot's play-outs call it inside compiled
+code on the positions they imagine, and its reading of the rivals asks ``heuristic_agrees`` (the
+same scores) which hands explain the cards they chose.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
-import numpy as np
 
+from mauseloch.bots import maumau_habits
 from mauseloch.bots.registry import register_bot
 from mauseloch.core.engine import Rng
 from mauseloch.core.shapes import JSONObject, Options
@@ -47,21 +48,22 @@ def kernel() -> Any:
     return maumau
 
 
-KERNEL_BOTS = ("heuristic", "search-fast", "search", "search-learned")  # Mau-Mau bots that decide in compiled code
+KERNEL_BOTS = ("search-fast", "search", "search-learned")  # Mau-Mau bots that decide in compiled code
 
 
 def kernels_need_compiling() -> bool:
-    """True when the first decision of a heuristic or search bot would compile their kernels
-    (seconds, once: later runs load them from numba's cache); callers say so first."""
+    """True when the first decision of a search bot would compile its kernels, the heuristic's
+    habits among them (seconds, once: later runs load them from numba's cache); callers say so
+    first."""
     from mauseloch.bots import belief
 
     return bool(kernel().bot_kernels_need_compiling()) or belief.kernels_need_compiling()
 
 
 def prepare(on_compile: Callable[[], None] | None = None) -> None:
-    """Compile or load the heuristic's and the search's kernels now, not at the first decision
-    (a table, a terminal game or a simulation's workers then never wait for it);
-    ``on_compile()`` is called first when that means compiling (seconds), to say so."""
+    """Compile or load the search's kernels (the heuristic's habits compiled among them) now, not
+    at the first decision (a table, a terminal game or a simulation's workers then never wait for
+    it); ``on_compile()`` is called first when that means compiling (seconds), to say so."""
     if on_compile is not None and kernels_need_compiling():
         on_compile()
     kernel().warm_bot_kernels()
@@ -95,17 +97,14 @@ def heuristic_move(
 ) -> str:
     """The heuristic's move among ``legal`` for ``seat`` holding ``hand`` (a mask of card ids),
     with ``counts`` cards in each seat's hand and play going in ``direction``. ``rng`` breaks
-    exact ties (one draw per card move scored). The decision is the compiled
-    ``kernels.maumau.heuristic_action``, which the search's play-outs call too."""
+    exact ties (one draw per card move scored). The decision is
+    ``maumau_habits.heuristic_action``, which the search's play-outs call compiled."""
     if len(legal) == 1:
         return legal[0]
     bits, other = legal_form(legal)
-    gen = np.array(rng.words(), dtype=np.uint64)
-    action = kernel().heuristic_action(
-        hand, bits, other, seat, np.array(counts, dtype=np.int64), len(counts), direction,
-        ace_skips, no_win_with_jack, gen,
-    )  # fmt: skip
-    rng.load(gen.tolist())
+    action = maumau_habits.heuristic_action(
+        hand, bits, other, seat, counts, len(counts), direction, ace_skips, no_win_with_jack, rng
+    )
     return MauMau.ACTIONS[action]
 
 
@@ -121,14 +120,12 @@ def heuristic_agrees(
 ) -> bool:
     """Whether :func:`heuristic_move` may choose ``move`` (ties included) among ``cards``, a legal
     list of card plays only (nothing drawn, no penalty open). A search that models its rivals as
-    this heuristic asks it which hands explain the card a rival played (the compiled
-    ``kernels.maumau.heuristic_agrees``, on the same scores)."""
+    this heuristic asks it which hands explain the card a rival played
+    (``maumau_habits.heuristic_agrees``, on the same scores; the search asks it compiled)."""
     fitting, _ = legal_form(cards)
-    agrees = kernel().heuristic_agrees(
-        _ACTION_ID[move], fitting, hand, seat, np.array(counts, dtype=np.int64), len(counts), direction,
-        ace_skips, no_win_with_jack,
-    )  # fmt: skip
-    return bool(agrees)
+    return maumau_habits.heuristic_agrees(
+        _ACTION_ID[move], fitting, hand, seat, counts, len(counts), direction, ace_skips, no_win_with_jack
+    )
 
 
 def _seen(view: View | JSONObject) -> tuple[list[str], int, list[int], int, Options]:

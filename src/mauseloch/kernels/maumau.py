@@ -70,15 +70,17 @@ its top at the end, and the discard pile in ``[32, 64)``, bottom first) and a ro
 
 from __future__ import annotations
 
+import types
 from typing import Any
 
 import numpy as np
 from numba import njit
 
+from mauseloch.bots import maumau_habits
 from mauseloch.core.engine import as_int, game_info
 from mauseloch.core.seeds import STREAM_BOTS, STREAM_DEAL, STREAM_RESHUFFLE
 from mauseloch.core.shapes import Options
-from mauseloch.games.maumau import CARD_FIT, CARD_ID, JACK, JACKS, POINTS, SEVEN, SEVENS, SUIT_MASK, SUITS, MauMau
+from mauseloch.games.maumau import CARD_FIT, JACK, JACKS, SEVEN, SEVENS, SUIT_MASK, MauMau
 from mauseloch.kernels.ausdiemaus import GOLDEN, LIMIT16, RECIP16, derive_seed, mix64
 
 MAX_PLAYERS = 5
@@ -86,22 +88,14 @@ NUM_ACTIONS = len(MauMau.ACTIONS)
 DRAW_A, PASS_A, TAKE_A = (MauMau._ACTION_ID[m] for m in ("draw", "pass", "take"))
 assert (NUM_ACTIONS, DRAW_A, PASS_A, TAKE_A) == (47, 44, 45, 46)
 
-# The action table from the engine's own list: the card of each id and its wish (-1: none).
-ACT_CARD = np.full(NUM_ACTIONS, -1, dtype=np.int64)
-ACT_WISH = np.full(NUM_ACTIONS, -1, dtype=np.int64)
-CARD_ACTION = np.zeros(32, dtype=np.int64)  # a card's (first) action id
-for _a, _move in enumerate(MauMau.ACTIONS):
-    if _move in ("draw", "pass", "take"):
-        continue
-    _card, _, _wish = _move.partition(":")
-    ACT_CARD[_a] = CARD_ID[_card]
-    ACT_WISH[_a] = SUITS.index(_wish) if _wish else -1
-    if not _wish or _wish == SUITS[0]:
-        CARD_ACTION[CARD_ID[_card]] = _a
-
+# The action table (``bots.maumau_habits`` builds it from the engine's own list): the card of
+# each id and its wish (-1: none), a card's first action id.
+ACT_CARD = np.array(maumau_habits.ACT_CARD, dtype=np.int64)
+ACT_WISH = np.array(maumau_habits.ACT_WISH, dtype=np.int64)
+CARD_ACTION = np.array(maumau_habits.CARD_ACTION, dtype=np.int64)
 CARD_FIT_A = np.array(CARD_FIT, dtype=np.int64)
 SUIT_MASK_A = np.array(SUIT_MASK, dtype=np.int64)
-CARD_POINTS = np.array([POINTS[c & 7] for c in range(32)], dtype=np.int64)
+CARD_POINTS = np.array(maumau_habits.CARD_POINTS, dtype=np.int64)
 
 REASONS = ("out", "stalemate", "move_limit")
 REASON_CODES = {name: i + 1 for i, name in enumerate(REASONS)}  # 0: running
@@ -752,18 +746,19 @@ class MauMauBatch:
 
 
 # --------------------------------------------------------------------------- the heuristic
-# The Mau-Mau heuristic bot's decision, the one copy of its habits (``bots.maumau_heuristic``
-# describes them): the heuristic bot calls ``heuristic_action``, the search bot's reading of
-# its rivals calls ``heuristic_agrees`` and its play-outs (``playout``, ``flat_deal``) call it
-# for every seat inside compiled code. Moves are action ids; the legal moves are ``_legal``'s
-# ``(cards, other)``; a tie-breaking generator is an ``engine.Rng``'s state (uint64[3]).
+# The Mau-Mau heuristic bot's decision: its habits are written once, in plain Python
+# (``bots.maumau_habits``, which the heuristic bot calls as they are), and compiled here from
+# that same code for the search bot's reading of its rivals (``heuristic_agrees``) and its
+# play-outs (``playout``, ``flat_deal``), which call it for every seat inside compiled code.
+# Compiled, the habits read this module's names: its tables (arrays), its bit helpers and
+# ``_tie``; a tie-breaking generator is an ``engine.Rng``'s state (uint64[3]).
 
-EIGHT_R, NINE_R, ACE_R = 1, 2, 7
-TIE_MASK = np.uint64((1 << 20) - 1)  # exact ties: ``Rng.below(1 << 20)``, one whole output
-# Python's last word on an exact tie of score and random number: the greater move string.
-ACT_STR_RANK = np.array([sorted(MauMau.ACTIONS).index(m) for m in MauMau.ACTIONS], dtype=np.int64)
-BYTE_POINTS = np.array([sum(POINTS[r] for r in range(8) if b >> r & 1) for b in range(256)], dtype=np.int64)
-RANK_POINTS = np.array(POINTS, dtype=np.int64)
+EIGHT_R, NINE_R, ACE_R = maumau_habits.EIGHT_R, maumau_habits.NINE_R, maumau_habits.ACE_R
+TIE_MASK = np.uint64(maumau_habits.TIE_BOUND - 1)  # ``Rng.below(1 << 20)``: one whole output, its low bits
+ACT_STR_RANK = np.array(maumau_habits.ACT_STR_RANK, dtype=np.int64)
+BYTE_POINTS = np.array(maumau_habits.BYTE_POINTS, dtype=np.int64)
+RANK_POINTS = np.array(maumau_habits.RANK_POINTS, dtype=np.int64)
+NO_WISHES = maumau_habits.NO_WISHES
 
 
 @njit(cache=True)
@@ -774,155 +769,22 @@ def _tie(gen: np.ndarray) -> int:
     return int(mix64(gen[0]) & TIE_MASK)
 
 
-@njit(cache=True)
-def _wish_qualities(hand: int) -> tuple[float, float, float, float]:
-    """How good each wish is (by suit index) for a hand about to play a jack: the suit held most
-    of, then the one worth most points (jacks are no part of it: they never count)."""
-    plain = hand & ~JACKS
-    best = 0
-    best_count = -1
-    best_points = -1
-    for s in range(4):
-        byte = (plain >> (8 * s)) & 0xFF
-        c = _popcount(byte)
-        p = BYTE_POINTS[byte]
-        if c > best_count or (c == best_count and p > best_points):
-            best, best_count, best_points = s, c, p
-    q = [0.0, 0.0, 0.0, 0.0]
-    for w in range(4):
-        byte = (plain >> (8 * w)) & 0xFF
-        q[w] = 10.0 * _popcount(byte) + 0.05 * BYTE_POINTS[byte] + (2.0 if w == best else 0.0)
-    return q[0], q[1], q[2], q[3]
+def _compiled(habit: Any) -> Any:
+    """``habit`` (a function of ``bots.maumau_habits``) compiled with this module's names for
+    the ones it reads: the same code, on arrays and compiled helpers."""
+    code = types.FunctionType(habit.__code__, globals(), habit.__name__, habit.__defaults__)
+    code.__doc__ = habit.__doc__
+    return njit(cache=True)(code)
 
 
-NO_WISHES = (0.0, 0.0, 0.0, 0.0)
-
-
-@njit(cache=True)
-def _score(
-    card: int, wish: int, hand: int, players: int, counts: np.ndarray, nxt: int, prev: int,
-    rival_close: bool, next_close: bool, ace_skips: bool, no_win_with_jack: bool,
-    wishes: tuple[float, float, float, float],
-) -> float:  # fmt: skip
-    """The heuristic's score of playing ``card`` (with ``wish`` for a jack) from ``hand``."""
-    rank = card & 7
-    suit = card >> 3
-    rest = hand & ~(1 << card)
-    if rest == 0:  # going out wins, except a last jack with no_win_with_jack
-        return -100.0 if rank == JACK and no_win_with_jack else 1000.0
-    score = 0.0
-    if rank == JACK:
-        # Keep jacks for a need (every legal card is a jack) or the end of the game.
-        score -= 30.0 if _popcount(rest) > 1 else -5.0
-        follow = rest & (SUIT_MASK_A[wish] | JACKS)  # what fits on the wish
-    else:
-        follow = rest & CARD_FIT_A[card]  # same suit, same rank, or a jack
-    # Flexibility: how many of my remaining cards fit on what I leave on top.
-    score += 4.0 * _popcount(follow)
-    # Play from long suits, keep the suit count balanced.
-    score += 1.5 * _popcount(rest & SUIT_MASK_A[suit])
-    if rank == JACK:
-        score += wishes[wish]
-    if rank == SEVEN:
-        score += 12.0 if next_close else (0.0 if rest & SEVENS else -6.0)  # one seven is a shield
-    if rank == EIGHT_R or (rank == ACE_R and ace_skips):
-        score += 14.0 if next_close else 1.0
-    if rank == NINE_R and players > 2:
-        # Turn play away from a rival about to go out, towards one with many cards.
-        if next_close and counts[prev] > counts[nxt]:
-            score += 12.0
-        elif counts[prev] <= 2 and not next_close:
-            score -= 8.0
-    if rank == NINE_R and players == 2:
-        score += 3.0  # moves again
-    # Shed points before someone goes out.
-    score += (0.8 if rival_close else 0.1) * RANK_POINTS[rank]
-    return score
-
-
-@njit(cache=True)
-def _situation(seat: int, counts: np.ndarray, players: int, direction: int) -> tuple[int, int, bool, bool]:
-    """The next seat, the previous one, whether some rival and whether the next one is close
-    to going out (two cards or fewer)."""
-    nxt = _seat(seat + direction, players)
-    prev = _seat(seat - direction, players)
-    least = 1 << 30
-    for s in range(players):
-        if s != seat and counts[s] < least:
-            least = counts[s]
-    return nxt, prev, least <= 2, counts[nxt] <= 2
-
-
-@njit(cache=True)
-def heuristic_action(
-    hand: int, bits: int, other: int, seat: int, counts: np.ndarray, players: int, direction: int,
-    ace_skips: bool, no_win_with_jack: bool, gen: np.ndarray,
-) -> int:  # fmt: skip
-    """The heuristic's action id among the legal moves ``(bits, other)`` (``_legal``'s form) of
-    ``seat`` holding ``hand``, with ``counts`` cards in each hand; ``gen`` breaks exact ties, one
-    number per card move scored (in the legal list's order)."""
-    if _legal_count(bits, other) == 1:
-        return _nth_legal(bits, other, 0)
-    if other == TAKE_A:
-        # Counter: the penalty moves on. Shed the seven worth the most points (all are worth 7).
-        best_card = -1
-        rest = bits
-        while rest:
-            c = _lowest(rest)
-            rest &= rest - 1
-            if best_card < 0 or CARD_POINTS[c] > CARD_POINTS[best_card]:
-                best_card = c
-        return CARD_ACTION[best_card] if best_card >= 0 else TAKE_A
-    if bits == 0:
-        return other
-    first = _lowest(bits)
-    if other == PASS_A and first & 7 == JACK and _popcount(hand) > 2:
-        return PASS_A  # just drew a jack that fits: keep it for later
-    nxt, prev, rival_close, next_close = _situation(seat, counts, players, direction)
-    wishes = _wish_qualities(hand) if bits & JACKS else NO_WISHES
-    best = -1
-    best_score = 0.0
-    best_tie = 0
-    rest = bits
-    while rest:
-        c = _lowest(rest)
-        rest &= rest - 1
-        width = 4 if c & 7 == JACK else 1
-        for k in range(width):
-            a = CARD_ACTION[c] + k
-            score = _score(
-                c, ACT_WISH[a], hand, players, counts, nxt, prev, rival_close, next_close, ace_skips,
-                no_win_with_jack, wishes,
-            )  # fmt: skip
-            tie = _tie(gen)
-            # as Python's max over (score, random number, move string) decides
-            later = tie > best_tie or (tie == best_tie and ACT_STR_RANK[a] > ACT_STR_RANK[best])
-            if best < 0 or score > best_score or (score == best_score and later):
-                best, best_score, best_tie = a, score, tie
-    return best
-
-
-@njit(cache=True)
-def heuristic_agrees(
-    action: int, fitting: int, hand: int, seat: int, counts: np.ndarray, players: int, direction: int,
-    ace_skips: bool, no_win_with_jack: bool,
-) -> bool:  # fmt: skip
-    """Whether ``heuristic_action`` may choose the card move ``action`` (ties included) for a
-    seat whose cards ``fitting`` fit (a free choice: no penalty open, nothing just drawn)."""
-    nxt, prev, rival_close, next_close = _situation(seat, counts, players, direction)
-    wishes = _wish_qualities(hand) if fitting & JACKS else NO_WISHES
-    args = (hand, players, counts, nxt, prev, rival_close, next_close, ace_skips, no_win_with_jack, wishes)
-    mine = _score(ACT_CARD[action], ACT_WISH[action], *args)
-    rest = fitting
-    while rest:
-        c = _lowest(rest)
-        rest &= rest - 1
-        width = 4 if c & 7 == JACK else 1
-        for k in range(width):
-            a = CARD_ACTION[c] + k
-            if a != action and _score(c, ACT_WISH[a], *args) > mine:
-                return False
-    return True
+_wish_qualities = _compiled(maumau_habits._wish_qualities)
+_score = _compiled(maumau_habits._score)
+_situation = _compiled(maumau_habits._situation)
+heuristic_action = _compiled(maumau_habits.heuristic_action)
+heuristic_agrees = _compiled(maumau_habits.heuristic_agrees)
+assert [f.py_func.__name__ for f in (_wish_qualities, _score, _situation, heuristic_action, heuristic_agrees)] == [
+    f.__name__ for f in maumau_habits.SHARED
+]
 
 
 # --------------------------------------------------------------------------- play-outs
