@@ -9,12 +9,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
+# what `make run` needs: the web platform, and the terminal games its message mentions
 install: $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet -e '.[web,terminal]'
 
 # node_modules/axe-core: the accessibility checks of the browser tests (package-lock.json pins it)
 install-test: $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test,train,research,docs]'
+	$(BIN)/pip install --quiet -e '.[all,test,docs]'
 	npm ci --no-audit --no-fund --silent
 
 # Debian's chromium for the browser tests, PostgreSQL for the storage tests and redis-server for the

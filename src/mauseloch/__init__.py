@@ -3,6 +3,9 @@
 >>> import mauseloch
 >>> g = mauseloch.new_game("mau-mau", players=3, seed=7)
 >>> g.play(g.legal_moves()[0])
+
+The library needs msgspec alone; the command line, the server, the simulator's kernels and the
+learning environments are extras (:mod:`mauseloch.extras`).
 """
 
 from __future__ import annotations
@@ -27,4 +30,19 @@ __all__ = [
     "replay",
     "unregister_game",
 ]
-__version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> str:
+    """``mauseloch.__version__``: the installed distribution's version (``pyproject.toml`` holds
+    the one copy), read on first use so that ``import mauseloch`` does not load
+    ``importlib.metadata``; ``0+unknown`` when the sources run without being installed."""
+    if name != "__version__":
+        raise AttributeError(f"module 'mauseloch' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("mauseloch")
+    except PackageNotFoundError:
+        found = "0+unknown"
+    globals()["__version__"] = found
+    return found

@@ -1,5 +1,8 @@
 """The ``mauseloch`` command: play | simulate | tournament | analyze | rules | replay | serve.
 
+Each command names the extra it needs (:data:`COMMANDS`, :mod:`mauseloch.extras`): its help says
+it, and without it the command says in one line what to install, before any work.
+
 The library (``mauseloch`` minus this file, ``tui``, ``server.cli`` and ``learn.cli``) never imports
 Typer or Rich, and matplotlib only in ``study.plots``; the commands of the simulator, tournaments
 and the deal search live here, their Rich tables in ``tui.reports``, the terminal games and the
@@ -9,15 +12,19 @@ so ``mauseloch --help`` stays quick.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import typer
-
 from mauseloch import GAMES
+from mauseloch.extras import MissingExtra, hint, needs, pip_line, require
+
+with needs("terminal", __name__):
+    import typer
 
 if TYPE_CHECKING:
     from mauseloch.study.backend import Backend
@@ -290,22 +297,71 @@ def rules_command(
     console.print(Markdown(text))
 
 
-# (group, command name, a function here or a module holding a function named ``command``);
-# ``play`` has one command per game that declares a terminal module (GameInfo.terminal)
-COMMANDS: tuple[tuple[str, str, Any], ...] = (
-    *(("play", info.name, info.terminal) for info in GAMES.values() if info.terminal is not None),
-    ("app", "simulate", simulate_command),
-    ("app", "tournament", tournament_command),
-    ("app", "analyze", analyze_command),
-    ("app", "rules", rules_command),
-    ("app", "replay", "mauseloch.tui.replay"),
-    ("app", "serve", "mauseloch.server.cli"),
-    ("app", "train", "mauseloch.learn.cli"),
+# (group, command name, a function here or a module holding a function named ``command``, the
+# extra it needs beyond the command line's Typer and Rich); ``play`` has one command per game that
+# declares a terminal module (GameInfo.terminal)
+COMMANDS: tuple[tuple[str, str, Any, str | None], ...] = (
+    *(("play", info.name, info.terminal, "terminal") for info in GAMES.values() if info.terminal is not None),
+    ("app", "simulate", simulate_command, "sim"),
+    ("app", "tournament", tournament_command, "sim"),
+    ("app", "analyze", analyze_command, "sim"),
+    ("app", "rules", rules_command, None),
+    ("app", "replay", "mauseloch.tui.replay", None),
+    ("app", "serve", "mauseloch.server.cli", "web"),
+    ("app", "train", "mauseloch.learn.cli", "train"),
 )
 
-for group, name, target in COMMANDS:
-    function = importlib.import_module(target).command if isinstance(target, str) else target
-    (play_app if group == "play" else app).command(name)(function)
+
+def _stop(exc: MissingExtra) -> typer.Exit:
+    typer.echo(f"Error: {exc}", err=True)
+    return typer.Exit(1)
+
+
+def _checked(function: Callable[..., None], extra: str, what: str) -> Callable[..., None]:
+    """``function``, first making sure ``extra`` is installed (Typer reads the signature through
+    ``functools.wraps``)."""
+
+    @functools.wraps(function)
+    def command(*args: Any, **kwargs: Any) -> None:
+        try:
+            require(extra, what)
+        except MissingExtra as exc:
+            raise _stop(exc) from None
+        function(*args, **kwargs)
+
+    return command
+
+
+def _unavailable(exc: MissingExtra) -> Callable[..., None]:
+    """The stand-in for a command whose module cannot be imported without its extra: whatever it
+    is given, it says what to install."""
+
+    def command() -> None:
+        raise _stop(exc)
+
+    command.__doc__ = f"Not installed here: {exc}"
+    return command
+
+
+def _add(group: typer.Typer, name: str, target: Any, extra: str | None) -> None:
+    what = f"mauseloch {'play ' if group is play_app else ''}{name}"
+    # every command's help ends with what it needs (Rich markup: the bracket is escaped)
+    epilog = f"Needs {pip_line(extra)}.".replace("[", "\\[") if extra is not None else None
+    try:
+        function = importlib.import_module(target).command if isinstance(target, str) else target
+    except MissingExtra as exc:
+        said = hint(what, extra, [exc.name]) if extra is not None and exc.name else str(exc)
+        stand_in = _unavailable(MissingExtra(said, name=exc.name))
+        settings = {"allow_extra_args": True, "ignore_unknown_options": True}
+        group.command(name, context_settings=settings, epilog=epilog, add_help_option=False)(stand_in)
+        return
+    if extra is not None:
+        function = _checked(function, extra, what)
+    group.command(name, epilog=epilog)(function)
+
+
+for _group, _name, _target, _extra in COMMANDS:
+    _add(play_app if _group == "play" else app, _name, _target, _extra)
 importlib.import_module("mauseloch.server.botcli").register(app)  # bot-token, bot connect
 
 
@@ -330,9 +386,10 @@ def _leave_ctrl_c_to_the_main_thread() -> None:
         return
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        import numpy  # noqa: F401  (its thread pool starts at import)
-
-        # numba loads scipy.linalg, and with it SciPy's own OpenBLAS pool, where SciPy is installed
+        # numpy: its thread pool starts at import (where an extra brought it); numba loads
+        # scipy.linalg, and with it SciPy's own OpenBLAS pool, where SciPy is installed
+        with contextlib.suppress(ImportError):
+            import numpy  # noqa: F401
         with contextlib.suppress(ImportError):
             import scipy.linalg  # noqa: F401
     finally:

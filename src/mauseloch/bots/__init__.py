@@ -1,34 +1,34 @@
 """Bots: players that see only their own view and the legal moves.
 
 ``make_bot(game, kind, seed)`` builds one; ``bot_kinds(game)`` lists what a game offers.
-Each bot module registers its kinds with :func:`register_bot` (:mod:`mauseloch.bots.registry`)
-when imported.
+The plain-Python bot modules register their kinds with :func:`register_bot`
+(:mod:`mauseloch.bots.registry`) when imported; a game declares the kinds it brings itself
+(``GameInfo.seating.bots``, imported when such a bot is made), among them Mau-Mau's compiled
+bots, so that listing the kinds never loads numpy or numba.
 """
 
 from __future__ import annotations
-
-import importlib.util
 
 from mauseloch.bots.registry import ANY as _ANY
 from mauseloch.bots.registry import REGISTRY as _REGISTRY
 from mauseloch.bots.registry import Bot, BotFactory, register_bot
 from mauseloch.core.engine import as_int, game_info, load_hook
+from mauseloch.extras import EXTRAS, missing
 
 __all__ = ["Bot", "BotFactory", "bot_kinds", "bots_for_seats", "make_bot", "register_bot"]
 
 
-# What the compiled bots (learned, search, search-learned) need besides the library: without them
-# (the browser's engine has neither) those kinds are not offered; the plain-Python bots always are.
-COMPILED_NEEDS = ("numpy", "numba")
+# The bot modules that decide in compiled code, and the extra that brings numpy and numba for
+# them: without it (a plain install, the browser's engine) their kinds are not offered, and
+# making one says what to install; the plain-Python bots always are.
+COMPILED_MODULES = ("mauseloch.bots.learned", "mauseloch.bots.search", "mauseloch.bots.search_learned")
+COMPILED_EXTRA = "sim"
+COMPILED_NEEDS = tuple(name for name in EXTRAS[COMPILED_EXTRA] if name in ("numpy", "numba"))
 
 
 def _load() -> None:
-    """Import the bot modules (each registers its kinds) once a kind is asked for: the compiled
-    ones load kernels and models that importing this package alone does not need."""
+    """Import the plain-Python bot modules (each registers its kinds) once a kind is asked for."""
     from mauseloch.bots import maumau_heuristic, random_bot, reaction  # noqa: F401
-
-    if all(importlib.util.find_spec(name) is not None for name in COMPILED_NEEDS):
-        from mauseloch.bots import learned, search, search_learned  # noqa: F401
 
 
 def _declared(game: str) -> dict[str, str]:
@@ -37,11 +37,21 @@ def _declared(game: str) -> dict[str, str]:
     return dict(game_info(game).seating.bots)
 
 
+def _offered(hook: str) -> bool:
+    """Whether a declared kind can be made here: a compiled bot needs numpy and numba (found
+    without importing them)."""
+    if hook.partition(":")[0] not in COMPILED_MODULES:
+        return True
+    return not [name for name in missing(COMPILED_EXTRA) if name in COMPILED_NEEDS]
+
+
 def bot_kinds(game: str) -> list[str]:
-    """The bot kinds ``game`` offers, weakest first as registered (then those it declares)."""
+    """The bot kinds ``game`` offers, weakest first: those of every game, those registered for it,
+    then those it declares (the compiled ones only where numpy and numba are installed)."""
     name = game_info(game).name
     _load()
-    kinds = [*_REGISTRY.get(_ANY, {}), *_REGISTRY.get(name, {}), *_declared(name)]
+    declared = [kind for kind, hook in _declared(name).items() if _offered(hook)]
+    kinds = [*_REGISTRY.get(_ANY, {}), *_REGISTRY.get(name, {}), *declared]
     return list(dict.fromkeys(kinds))
 
 

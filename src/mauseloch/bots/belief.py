@@ -20,11 +20,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from mauseloch.core.engine import Rng
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.games.maumau import CARD_ID, NINE, SEVEN, SEVENS, SUITS, MauMau, fit_mask
+
+with needs("sim", "the Mau-Mau search bots"):
+    import numpy as np
 
 OWNER_PILE = -1  # a position still in the draw pile
 OWNER_DISCARD = -2  # the turned-up starting card (MM-2)

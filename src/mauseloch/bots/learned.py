@@ -13,16 +13,17 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-import numpy as np
-
-from mauseloch.bots import maumau_heuristic  # noqa: F401  (the heuristic registers first: levels go weakest first)
-from mauseloch.bots.registry import register_bot
 from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View, json_view
+from mauseloch.extras import needs
 from mauseloch.games.maumau import MauMau
-from mauseloch.learn.hands import HandModel
-from mauseloch.learn.history import SeatHistory
-from mauseloch.learn.policy import QPolicy, mask_of
+
+with needs("sim", "the learned Mau-Mau bot"):
+    import numpy as np
+
+    from mauseloch.learn.hands import HandModel
+    from mauseloch.learn.history import SeatHistory
+    from mauseloch.learn.policy import QPolicy, mask_of
 
 MODEL = "maumau-learned.npz"
 HANDS = "maumau-hands.npz"  # the model of the rivals' hands (search-learned's belief="learned")
@@ -69,6 +70,3 @@ class LearnedBot:
     def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]:
         """Mau-Mau is played in turns and never opens a reaction window: keep still."""
         return None, 0
-
-
-register_bot("learned", LearnedBot, game=MauMau.name)

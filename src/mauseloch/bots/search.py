@@ -62,15 +62,13 @@ import time
 from collections.abc import Callable
 from typing import Any, TypedDict
 
-import numpy as np
-
 from mauseloch.bots.belief import History
 from mauseloch.bots.maumau_heuristic import HeuristicBot, kernel
-from mauseloch.bots.registry import register_bot
 from mauseloch.core.engine import Game, Rng, derive_seed
 from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS, STREAM_PRIOR
 from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View, json_view
+from mauseloch.extras import needs
 from mauseloch.games.maumau import (
     CARD_ID,
     CARD_STR,
@@ -84,6 +82,9 @@ from mauseloch.games.maumau import (
     MauMau,
     fit_mask,
 )
+
+with needs("sim", "the Mau-Mau search bots"):
+    import numpy as np
 
 SOFT_WEIGHT = 0.15  # how much a deal keeps when a rival holds a seven it did not play on a penalty
 ROLLOUT_LIMIT = 400  # moves; a rollout still running then is scored as it stands
@@ -649,9 +650,11 @@ def level_options(kind: str) -> Level:
     return LEVEL_OPTIONS | LEVELS[kind]
 
 
-def _level(kind: str) -> Callable[[int], SearchBot]:
-    return lambda seed: SearchBot(seed, kind=kind, **level_options(kind))
+def search_fast(seed: int) -> SearchBot:
+    """The level ``search-fast`` (Mau-Mau's declaration names it: ``GameInfo.seating.bots``)."""
+    return SearchBot(seed, kind="search-fast", **level_options("search-fast"))
 
 
-for _kind in LEVELS:
-    register_bot(_kind, _level(_kind), game=MauMau.name)
+def search(seed: int) -> SearchBot:
+    """The level ``search``."""
+    return SearchBot(seed, kind="search", **level_options("search"))

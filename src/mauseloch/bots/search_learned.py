@@ -32,24 +32,25 @@ by the kernel's own ``note_move`` from the history the seat has read (``learn.hi
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-from numba import njit
-
 from mauseloch.bots.learned import shipped_hands, shipped_policy
-from mauseloch.bots.registry import register_bot
 from mauseloch.bots.search import Level, SearchBot, level_options
 from mauseloch.core.engine import derive_seed
 from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS
 from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View, json_view
+from mauseloch.extras import needs
 from mauseloch.games.maumau import CARD_STR, MauMau
-from mauseloch.kernels import maumau as K
-from mauseloch.learn.hands import PLACES, HandModel, draw_deals
-from mauseloch.learn.history import SeatHistory
-from mauseloch.learn.policy import QPolicy, features, mask_of
+
+with needs("sim", "the search-learned bot"):
+    import numpy as np
+    from numba import njit
+
+    from mauseloch.kernels import maumau as K
+    from mauseloch.learn.hands import PLACES, HandModel, draw_deals
+    from mauseloch.learn.history import SeatHistory
+    from mauseloch.learn.policy import QPolicy, features, mask_of
 
 # The reward the shipped network learned: the search's play-out reward (0 to 1, 1 - rank_share
 # for first place plus rank_share times the rank's share of the seats beaten; the teacher of
@@ -319,10 +320,7 @@ LEVELS: dict[str, LearnedLevel] = {
 }
 
 
-def _level(kind: str) -> Callable[[int], SearchLearnedBot]:
-    options = level_options("search") | {"halving": False} | LEVELS[kind]
-    return lambda seed: SearchLearnedBot(seed, kind=kind, **options)
-
-
-for _kind in LEVELS:
-    register_bot(_kind, _level(_kind), game=MauMau.name)
+def search_learned(seed: int) -> SearchLearnedBot:
+    """The level ``search-learned`` (Mau-Mau's declaration names it: ``GameInfo.seating.bots``)."""
+    options = level_options("search") | {"halving": False} | LEVELS["search-learned"]
+    return SearchLearnedBot(seed, kind="search-learned", **options)

@@ -1,4 +1,5 @@
-"""Learning environments (the optional extra ``mauseloch[rl]``: PettingZoo and Gymnasium).
+"""Learning environments (the extra ``mauseloch[rl]``: PettingZoo and Gymnasium; without it,
+importing this package says so in one line).
 
 - ``mauseloch.envs.maumau_v0``: Mau-Mau as a PettingZoo AEC environment, every seat an agent.
 - ``mauseloch.envs.maumau_single``: Mau-Mau as a Gymnasium environment; one seat learns, the
@@ -10,7 +11,7 @@
 
 ``docs/envs.md`` and ``docs/envs-mausgeflippt.md`` document the observations field by field.
 
-Importing this package registers ``mauseloch/MauMau-v0`` with Gymnasium (when it is installed)
+Importing this package registers ``mauseloch/MauMau-v0`` with Gymnasium
 by name only, so ``gymnasium.make("mauseloch/MauMau-v0")`` works after ``import mauseloch.envs``
 and ``gymnasium.make("mauseloch.envs:mauseloch/MauMau-v0")`` with no import at all; the
 environment's module (and the bots it plays with) loads on the first ``make``.
@@ -18,17 +19,17 @@ environment's module (and the bots it plays with) loads on the first ``make``.
 
 from __future__ import annotations
 
+from mauseloch.extras import needs
+
+with needs("rl", "mauseloch.envs"):
+    import gymnasium
+
 MAUMAU_ID = "mauseloch/MauMau-v0"
 
-try:
-    import gymnasium
-except ImportError:  # the ``rl`` extra is not installed: nothing to register
-    pass
-else:
-    if MAUMAU_ID not in gymnasium.registry:
-        gymnasium.register(
-            id=MAUMAU_ID,
-            entry_point="mauseloch.envs.maumau_single:MauMauSingleEnv",
-            # gymnasium.make_vec(MAUMAU_ID, num_envs=N, vectorization_mode="vector_entry_point"): compiled
-            vector_entry_point="mauseloch.envs.vector:MauMauVectorEnv",
-        )
+if MAUMAU_ID not in gymnasium.registry:
+    gymnasium.register(
+        id=MAUMAU_ID,
+        entry_point="mauseloch.envs.maumau_single:MauMauSingleEnv",
+        # gymnasium.make_vec(MAUMAU_ID, num_envs=N, vectorization_mode="vector_entry_point"): compiled
+        vector_entry_point="mauseloch.envs.vector:MauMauVectorEnv",
+    )

@@ -16,10 +16,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import numpy as np
-from numba import njit
-
 from mauseloch.core.shapes import JSONObject, OptionDict, Options
+from mauseloch.extras import needs
 from mauseloch.games.maumau import MauMau
 
 # How a rival last moved (the ``last_move`` field of each rival) and the log's facts: one home,
@@ -35,6 +33,10 @@ from mauseloch.kernels.maumau import (  # noqa: F401  (LAST_* and note_move: thi
     _lowest,
     note_move,
 )
+
+with needs("rl", __name__):
+    import numpy as np
+    from numba import njit
 
 SCALE = 32.0  # counts are divided by the deck size, so every field lies in [0, 1]
 

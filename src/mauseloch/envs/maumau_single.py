@@ -18,10 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-
 from mauseloch.bots import Bot, make_bot
 from mauseloch.core.engine import as_int, derive_seed, new_game
 from mauseloch.core.seeds import STREAM_LEARNER_SEAT, STREAM_RIVALS
@@ -29,7 +25,13 @@ from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs import MAUMAU_ID
 from mauseloch.envs.maumau_obs import PublicLog, checked_setup, observation_size, rank_rewards
 from mauseloch.envs.maumau_v0 import render_text
+from mauseloch.extras import needs
 from mauseloch.games.maumau import MauMau
+
+with needs("rl", __name__):
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
 
 ENV_ID = MAUMAU_ID
 SEED_LIMIT = 1 << 53

@@ -20,13 +20,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-from numba import njit
-
 from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs.maumau_obs import _OPTION_NAMES, LAST_NONE, _encode, _layout, note_move
+from mauseloch.extras import needs
 from mauseloch.games.maumau import CARD_ID, JACK
 from mauseloch.kernels import maumau as k
+
+with needs("rl", __name__):
+    import numpy as np
+    from numba import njit
 
 ST_INTS = 0
 ST_CARDS = ST_INTS + k.N_INTS

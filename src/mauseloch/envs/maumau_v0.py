@@ -23,17 +23,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-
 from mauseloch.core.engine import Rng, as_int, check_seed, derive_seed, fresh_seed, new_game
 from mauseloch.core.seeds import STREAM_NEXT_SEEDS
 from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs import maumau_state as state
 from mauseloch.envs.maumau_obs import checked_setup, observation_size, rank_rewards
+from mauseloch.extras import needs
 from mauseloch.games.maumau import MauMau
 from mauseloch.kernels.maumau import MAX_PLAYERS
+
+with needs("rl", __name__):
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
 
 NAME = "maumau_v0"
 SEED_LIMIT = 1 << 53

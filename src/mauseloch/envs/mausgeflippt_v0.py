@@ -40,17 +40,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils.conversions import parallel_to_aec
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-
 from mauseloch.core.engine import SEED_LIMIT, as_int, derive_seed, fresh_seed, new_game
 from mauseloch.core.seeds import STREAM_ENGINE, STREAM_RESETS
 from mauseloch.core.shapes import JSONObject, Options
+from mauseloch.extras import needs
 from mauseloch.games.mausgeflippt import CHEESE_ID, FACE_ID, N_CHEESES, N_CLOTHING, N_MICE, NFACES, Mausgeflippt
 from mauseloch.realtime.referee import Referee
+
+with needs("rl", __name__):
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv, ParallelEnv
+    from pettingzoo.utils.conversions import parallel_to_aec
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 GAME = "mausgeflippt"
 REWARDS = ("score", "rank")

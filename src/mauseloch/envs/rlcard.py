@@ -19,14 +19,16 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-import numpy as np
-from rlcard.envs import Env
-from rlcard.envs.registration import registry
-
 from mauseloch.core.engine import SEED_LIMIT, new_game
 from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs.maumau_obs import PublicLog, observation_size, rank_rewards
+from mauseloch.extras import needs
 from mauseloch.games.maumau import INFO, MauMau
+
+with needs("research", __name__):
+    import numpy as np
+    from rlcard.envs import Env
+    from rlcard.envs.registration import registry
 
 ENV_ID = "mauseloch-maumau"
 DEFAULT_GAME_CONFIG: JSONObject = {"game_num_players": 2} | {f"game_{spec.name}": spec.default for spec in INFO.options}

@@ -36,13 +36,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
-from numba import njit
-
 from mauseloch.core.engine import SEED_LIMIT, Rng, as_int, derive_seed
 from mauseloch.core.seeds import STREAM_LEARNER_SEAT, STREAM_RIVALS
 from mauseloch.core.shapes import JSONObject, Options
@@ -61,8 +54,17 @@ from mauseloch.envs.maumau_state import (
     play,
     start,
 )
+from mauseloch.extras import needs
 from mauseloch.games.maumau import MauMau
 from mauseloch.kernels import maumau as k
+
+with needs("rl", __name__):
+    import numpy as np
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+    from numba import njit
 
 RIVALS = ("random", "heuristic")  # the built-in rivals, by code
 MOVE_LIMIT_REASON = k.REASONS.index("move_limit") + 1  # outcome()'s reason code of a move-limit end

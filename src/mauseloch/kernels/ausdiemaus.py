@@ -44,11 +44,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-from numba import njit
-
 from mauseloch.core.seeds import STREAM_DEAL
+from mauseloch.extras import needs
 from mauseloch.games.ausdiemaus import FULL_COUNTS, REASONS, SMALL_COUNTS
+
+with needs("sim", __name__):
+    import numpy as np
+    from numba import njit
 
 CHEESE, CAT = 0, 4
 M_START = 4  # the mode of the first card of a new pile (AM-8); 0 a normal turn, 1..3 a chase

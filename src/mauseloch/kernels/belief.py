@@ -19,11 +19,13 @@ contradicts:
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
-
+from mauseloch.extras import needs
 from mauseloch.kernels.ausdiemaus import GOLDEN, mix64
 from mauseloch.kernels.maumau import ACT_CARD, JACKS, SEVENS, _popcount, heuristic_agrees
+
+with needs("sim", __name__):
+    import numpy as np
+    from numba import njit
 
 # Event kinds (column 0 of an event row); column 1 is the seat.
 RECV = 0  # the seat receives the card at position col 2

@@ -73,15 +73,17 @@ from __future__ import annotations
 import types
 from typing import Any
 
-import numpy as np
-from numba import njit
-
 from mauseloch.bots import maumau_habits
 from mauseloch.core.engine import as_int, game_info
 from mauseloch.core.seeds import STREAM_BOTS, STREAM_DEAL, STREAM_RESHUFFLE
 from mauseloch.core.shapes import Options
+from mauseloch.extras import needs
 from mauseloch.games.maumau import CARD_FIT, JACK, JACKS, SEVEN, SEVENS, SUIT_MASK, MauMau
 from mauseloch.kernels.ausdiemaus import GOLDEN, LIMIT16, RECIP16, derive_seed, mix64
+
+with needs("sim", __name__):
+    import numpy as np
+    from numba import njit
 
 MAX_PLAYERS = 5
 NUM_ACTIONS = len(MauMau.ACTIONS)

@@ -10,7 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import typer
+from mauseloch.extras import needs
+
+with needs("train", __name__):
+    import typer
 
 if TYPE_CHECKING:
     from mauseloch.learn.dmc import Entry

@@ -34,8 +34,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
-import numpy as np
-
 import mauseloch
 from mauseloch.bots import make_bot
 from mauseloch.bots.learned import greedy
@@ -43,9 +41,13 @@ from mauseloch.bots.maumau_heuristic import kernel
 from mauseloch.bots.search import LEVEL_OPTIONS, SearchBot
 from mauseloch.core.engine import derive_seed
 from mauseloch.core.seeds import STREAM_STUDENT_GAMES, STREAM_TEACHER, STREAM_TEACHER_RIVALS
+from mauseloch.extras import needs
 from mauseloch.games.maumau import MauMau
 from mauseloch.learn.history import SeatHistory
 from mauseloch.learn.policy import NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features, mask_of
+
+with needs("train", __name__):
+    import numpy as np
 
 if TYPE_CHECKING:
     from mauseloch.learn.dmc import Evaluation

@@ -36,12 +36,14 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict, TypeVar
 
-import numpy as np
-from numba import njit
-
+from mauseloch.extras import needs
 from mauseloch.kernels import maumau as K
 from mauseloch.learn.policy import BASE_FEATURES, NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features
 from mauseloch.study.plots import plot_learning_curve
+
+with needs("train", __name__):
+    import numpy as np
+    from numba import njit
 
 LEARNER, HEURISTIC, SNAPSHOT = 0, 1, 2
 C = TypeVar("C")

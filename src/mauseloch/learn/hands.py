@@ -26,11 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
-import numpy as np
-from numba import njit
-
+from mauseloch.extras import needs
 from mauseloch.kernels import maumau as K
 from mauseloch.learn.policy import NUM_FEATURES, Network, features
+
+with needs("sim", __name__):
+    import numpy as np
+    from numba import njit
 
 PLACES = 5  # the draw pile, then the rivals 1..4 seats after the seat
 CARDS = 32

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.games.maumau import CARD_ID, JACK, SEVEN, SUITS, MauMau, fit_mask
 from mauseloch.kernels.maumau import (
     DRAW_A,
@@ -35,6 +34,9 @@ from mauseloch.kernels.maumau import (
     TAKE_A,
     note_move,
 )
+
+with needs("sim", __name__):
+    import numpy as np
 
 HAND = 5  # cards dealt to each seat (MM-2)
 _ACTION_ID = MauMau._ACTION_ID

@@ -32,12 +32,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Self
 
-import numpy as np
-
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.games.maumau import MauMau
 from mauseloch.kernels.maumau import OBS_RIVALS, OBS_SIZE, RIVAL_OBS
 from mauseloch.learn.history import SeatHistory
+
+with needs("sim", __name__):
+    import numpy as np
 
 NUM_ACTIONS = 47
 NUM_FEATURES = OBS_SIZE + NUM_ACTIONS

@@ -11,16 +11,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
-from starlette.types import Receive, Scope, Send
-from starlette.websockets import WebSocket
-
+from mauseloch.extras import needs
 from mauseloch.locale import strings_module
 from mauseloch.server.botapi.routes import routes as bot_api_routes
 from mauseloch.server.clock import GRACE_LEFT, GRACE_LOST
@@ -47,6 +38,17 @@ from mauseloch.server.session import Settings
 from mauseloch.server.storage.store import Store
 from mauseloch.server.table.records import record_of, replay_frames
 from mauseloch.server.ws import FLOOD_CLOSE, RATE_LIMIT, table_socket
+
+with needs("web", __name__):
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
+    from starlette.requests import Request
+    from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+    from starlette.routing import Mount, Route, WebSocketRoute
+    from starlette.staticfiles import StaticFiles
+    from starlette.types import Receive, Scope, Send
+    from starlette.websockets import WebSocket
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 __all__ = ["FLOOD_CLOSE", "RATE_LIMIT", "create_app"]

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated
 
-import typer
+from mauseloch.extras import MissingExtra, needs, require
+
+with needs("web", __name__):
+    import typer
 
 if TYPE_CHECKING:
     from mauseloch.server.botapi.tokens import BotTokens
@@ -81,6 +84,19 @@ def connect(
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         client.stop.set()
+
+
+def _needs_web(ctx: typer.Context) -> None:
+    """Before any of these commands: the server's packages (the ``web`` extra) are installed."""
+    try:
+        require("web", f"mauseloch {ctx.info_name}")
+    except MissingExtra as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        raise typer.Exit(1) from None
+
+
+tokens_app.callback()(_needs_web)
+bot_app.callback()(_needs_web)
 
 
 def register(app: typer.Typer) -> None:

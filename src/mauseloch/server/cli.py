@@ -8,9 +8,11 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-import typer
-
+from mauseloch.extras import needs
 from mauseloch.server.limits import Limits, http_protocol
+
+with needs("web", __name__):
+    import typer
 
 EXIT_BAD_ARGUMENTS = 2
 DEFAULT_LIMITS = Limits()

@@ -14,11 +14,13 @@ from functools import cache
 from pathlib import Path
 from string import Template
 
-from starlette.requests import HTTPConnection
-from starlette.responses import HTMLResponse, JSONResponse, Response
-
+from mauseloch.extras import needs
 from mauseloch.locale import Lang, t
 from mauseloch.server.protocol import ErrorCode
+
+with needs("web", __name__):
+    from starlette.requests import HTTPConnection
+    from starlette.responses import HTMLResponse, JSONResponse, Response
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "web" / "error.html"
 KINDS = {404: "not_found", 500: "server_error"}

@@ -8,17 +8,19 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-
 from mauseloch.core.dealcode import encode
 from mauseloch.core.match import deal_seed
 from mauseloch.core.record import RECORD_KEYS
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.locale import LANGS, Lang
 from mauseloch.locale.rules import rules_html
 from mauseloch.server.protocol import ErrorCode
 from mauseloch.server.table.records import record_of
+
+with needs("web", __name__):
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
 
 
 async def api_rules(request: Request) -> Response:

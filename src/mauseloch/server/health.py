@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 
-from sqlalchemy import text
-from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
-
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
+
+with needs("web", __name__):
+    from sqlalchemy import text
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 CHECK_TIMEOUT = 2.0  # seconds a dependency may take to answer a readiness check
 

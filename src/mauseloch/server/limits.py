@@ -23,12 +23,14 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
-
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.server.protocol import ErrorCode
 from mauseloch.server.security import HEADERS as SECURITY_HEADERS
+
+with needs("web", __name__):
+    from starlette.responses import JSONResponse
+    from starlette.types import ASGIApp, Receive, Scope, Send
 
 log = logging.getLogger("mauseloch.server")
 

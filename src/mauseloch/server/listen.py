@@ -21,16 +21,19 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.datastructures import Headers
-from websockets.http11 import Request, Response
-from websockets.protocol import Protocol, State
-from websockets.utils import accept_key
+from mauseloch.extras import needs
 
-try:
-    from websockets.speedups import apply_mask
-except ImportError:  # websockets without its C extension
-    from websockets.utils import apply_mask
+with needs("web", __name__):
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    from websockets.datastructures import Headers
+    from websockets.http11 import Request, Response
+    from websockets.protocol import Protocol, State
+    from websockets.utils import accept_key
+
+    try:
+        from websockets.speedups import apply_mask
+    except ImportError:  # websockets without its C extension
+        from websockets.utils import apply_mask
 
 log = logging.getLogger("mauseloch.server")
 

@@ -13,14 +13,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import NamedTuple, TypedDict
 
-from sqlalchemy.exc import IntegrityError
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-
 import mauseloch
 from mauseloch.bots import bot_kinds
 from mauseloch.core.engine import GameInfo, game_info
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.server.botapi.online import ONLINE_BOT, OnlineBots
 from mauseloch.server.clock import clock_choices, default_clock
 from mauseloch.server.family import family_setup, match_state, next_deal_row, rematch_match, rematch_seat
@@ -31,6 +28,11 @@ from mauseloch.server.protocol import MAX_INVITE, CreateTable, ErrorCode, Protoc
 from mauseloch.server.session import LIVE, Settings, TableSession
 from mauseloch.server.storage.rows import SeatRow, TableRow, now
 from mauseloch.server.storage.store import Store
+
+with needs("web", __name__):
+    from sqlalchemy.exc import IntegrityError
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
 
 log = logging.getLogger("mauseloch.server")
 

@@ -40,11 +40,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import msgspec
-import redis
-import redis.asyncio
-from redis.exceptions import RedisError
 
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.server import ipc
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
@@ -65,6 +63,11 @@ from mauseloch.server.storage.rows import SeatsNow, TableRow
 from mauseloch.server.storage.store import Store
 from mauseloch.server.table.summary import stored_presence, table_summary
 from mauseloch.server.table.writes import WriteQueue
+
+with needs("redis", __name__):
+    import redis
+    import redis.asyncio
+    from redis.exceptions import RedisError
 
 log = logging.getLogger("mauseloch.server")
 T = TypeVar("T")

@@ -41,15 +41,18 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import hiredis
 import msgspec
-from redis.asyncio import Redis
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
 
+from mauseloch.extras import needs
 from mauseloch.server import ipc
 from mauseloch.server.hub import Connection, MessageFor
 from mauseloch.server.protocol import ErrorCode, ProtocolError
+
+with needs("redis", __name__):
+    import hiredis
+    from redis.asyncio import Redis
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import RedisError
 
 log = logging.getLogger("mauseloch.server")
 

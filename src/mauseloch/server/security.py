@@ -16,13 +16,15 @@ from __future__ import annotations
 import logging
 from urllib.parse import urlsplit
 
-from starlette.datastructures import Headers
-from starlette.requests import HTTPConnection
-from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
+from mauseloch.extras import needs
 from mauseloch.server.errors import error_response
 from mauseloch.server.protocol import ErrorCode
+
+with needs("web", __name__):
+    from starlette.datastructures import Headers
+    from starlette.requests import HTTPConnection
+    from starlette.responses import JSONResponse
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

@@ -14,8 +14,7 @@ from collections import deque
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
-
+from mauseloch.extras import needs
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import CLOSE_HELLO_LATE, Guard
@@ -37,6 +36,9 @@ from mauseloch.server.protocol import (
     decode_client,
     encode,
 )
+
+with needs("web", __name__):
+    from starlette.websockets import WebSocket, WebSocketDisconnect
 
 RATE_LIMIT = 20  # messages per second and connection
 FLOOD_CLOSE = 200  # refused messages in a row before a flooding connection is closed

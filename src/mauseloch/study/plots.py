@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from mauseloch.extras import needs
 
 if TYPE_CHECKING:
     from mauseloch.study.simulate import SimulationReport
@@ -18,20 +20,25 @@ if TYPE_CHECKING:
 
 def plot_formats() -> list[str]:
     """The file suffixes matplotlib can draw into (``--plot`` is checked against them first)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+    _pyplot()
     from matplotlib.figure import Figure
 
     return sorted(Figure().canvas.get_supported_filetypes())
 
 
+def _pyplot() -> Any:
+    """matplotlib's pyplot on the headless Agg backend (the ``sim`` extra brings matplotlib)."""
+    with needs("sim", "plotting"):
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    return plt
+
+
 def plot_simulation(rep: SimulationReport, path: Path) -> Path:
     """Win shares with their intervals and the histogram of game lengths, as a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot()
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
     seats = rep["seats"]
@@ -66,10 +73,7 @@ def plot_simulation(rep: SimulationReport, path: Path) -> Path:
 
 def plot_tournament(rep: TournamentReport, path: Path) -> Path:
     """Win shares and ratings per bot with their intervals, as an image."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot()
 
     rows = rep["kinds"]
     names = [r["bot"] for r in rows]
@@ -104,10 +108,7 @@ def plot_tournament(rep: TournamentReport, path: Path) -> Path:
 def plot_learning_curve(run_dir: str | Path, path: str | Path | None = None) -> Path:
     """The learning curve of a :mod:`mauseloch.learn.dmc` run (win share against the heuristic over
     CPU hours, from its ``log.jsonl``) as a PNG, by default ``curve.png`` beside the log."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot()
 
     run_dir = Path(run_dir)
     rows = [json.loads(line) for line in (run_dir / "log.jsonl").read_text().splitlines() if line.strip()]

@@ -16,9 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from mauseloch.core.events import Event
+from mauseloch.extras import needs
 from mauseloch.games.ausdiemaus.events import (
     AusDieMausCall,
     AusDieMausCatch,
@@ -43,6 +42,9 @@ from mauseloch.tui.common import (
     save_for_user,
     shown,
 )
+
+with needs("terminal", __name__):
+    import typer
 
 GAME = "aus-die-maus"
 # No emoji: terminals disagree on their width, which breaks the Live display's redrawing.

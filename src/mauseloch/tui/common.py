@@ -14,12 +14,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import typer
-from rich.markup import escape
-from rich.text import Text
-
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.locale import LANGS, Lang, detect_lang, t
+
+with needs("terminal", __name__):
+    import typer
+    from rich.markup import escape
+    from rich.text import Text
 
 # Exit codes of a game in the terminal, the same in every game: finished or left with ``q`` (or
 # the input ended) is 0, bad arguments 2, Ctrl-C 130 (the shell's 128 + SIGINT).

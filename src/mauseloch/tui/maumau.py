@@ -7,10 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from mauseloch.core.events import Event, public_type, seen_by
 from mauseloch.core.shapes import OptionDict
+from mauseloch.extras import needs
 from mauseloch.games.maumau import parse_card, parse_wish
 from mauseloch.games.maumau.events import (
     MauMauDeal,
@@ -45,6 +44,9 @@ from mauseloch.tui.common import (
     shown,
 )
 from mauseloch.tui.words import ACTIONS, german_suit, to_notation
+
+with needs("terminal", __name__):
+    import typer
 
 SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 SUIT_STYLE = {"C": "bold", "S": "bold", "H": "bold red", "D": "bold red"}

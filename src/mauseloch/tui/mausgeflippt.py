@@ -15,9 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from mauseloch.core.events import Event, public_type, seen_by, tag
+from mauseloch.extras import needs
 from mauseloch.games.mausgeflippt.events import (
     MausgeflipptCatch,
     MausgeflipptCheeseOpen,
@@ -44,6 +43,9 @@ from mauseloch.tui.common import (
     save_for_user,
     shown,
 )
+
+with needs("terminal", __name__):
+    import typer
 
 COLOUR_STYLE = {
     "blue": "bold dodger_blue1",

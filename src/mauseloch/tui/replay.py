@@ -17,13 +17,16 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-import typer
 
 from mauseloch.core.events import Event, tag
 from mauseloch.core.record import played
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import EXIT_INTERRUPTED, ask, fail, lang_option, pick_lang, show_standings, shown
+
+with needs("terminal", __name__):
+    import typer
 
 
 def command(

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.table import Table
-
+from mauseloch.extras import needs
 from mauseloch.locale import Lang, t
+
+with needs("terminal", __name__):
+    from rich.console import Console
+    from rich.table import Table
 
 if TYPE_CHECKING:
     from mauseloch.study.simulate import SimulationReport

@@ -724,7 +724,18 @@ INFO = register(
         ),
         factory=MauMau,
         clock=Clock(relaxed=60.0, normal=30.0, fast=15.0),
-        seating=Seating(bot_delay=0.6, standin="heuristic", prepare="mauseloch.bots.maumau_heuristic:prepare"),
+        seating=Seating(
+            bot_delay=0.6,
+            standin="heuristic",
+            # compiled (the sim extra: numpy, numba), so imported only when such a bot is made
+            bots=(
+                ("learned", "mauseloch.bots.learned:LearnedBot"),
+                ("search-fast", "mauseloch.bots.search:search_fast"),
+                ("search", "mauseloch.bots.search:search"),
+                ("search-learned", "mauseloch.bots.search_learned:search_learned"),
+            ),
+            prepare="mauseloch.bots.maumau_heuristic:prepare",
+        ),
         simulation=Simulation(
             runner="mauseloch.games.maumau.simulation:run_kernel",
             applies="mauseloch.games.maumau.simulation:all_random",

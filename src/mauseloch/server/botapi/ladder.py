@@ -21,13 +21,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from openskill.models import PlackettLuce
-from sqlalchemy import Column, Connection, DateTime, ForeignKey, Integer, String, Table, and_, insert, select
-
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.server.storage.rows import TableRow, now
 from mauseloch.server.storage.schema import metadata, tables_t
 from mauseloch.server.storage.store import Store
+
+with needs("web", __name__):
+    from openskill.models import PlackettLuce
+    from sqlalchemy import Column, Connection, DateTime, ForeignKey, Integer, String, Table, and_, insert, select
 
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = DEFAULT_MU / 3

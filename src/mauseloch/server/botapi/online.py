@@ -17,9 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from sqlalchemy import update
-
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.server.botapi import ladder
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Refused
@@ -27,6 +26,9 @@ from mauseloch.server.protocol import ErrorCode, ProtocolError
 from mauseloch.server.storage.rows import SeatRow, TableRow
 from mauseloch.server.storage.schema import seats_t
 from mauseloch.server.storage.store import Store
+
+with needs("web", __name__):
+    from sqlalchemy import update
 
 ONLINE_BOT = "online-bot"  # the seat kind (ml_seats.kind): a person's seat that a program plays
 CHALLENGE_SECONDS = 120.0  # a challenge not answered by then counts as unanswered

@@ -15,11 +15,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import BaseRoute, Route
 
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.server.botapi import ladder
 from mauseloch.server.botapi.online import ONLINE_BOT, Online, OnlineBots, put_seat
 from mauseloch.server.botapi.tokens import BotTokens
@@ -41,6 +39,11 @@ from mauseloch.server.protocol import (
 from mauseloch.server.seats import controllers
 from mauseloch.server.session import TableSession
 from mauseloch.server.storage.rows import SeatRow
+
+with needs("web", __name__):
+    from starlette.requests import Request
+    from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+    from starlette.routing import BaseRoute, Route
 
 KEEP_ALIVE = 5.0  # seconds between two empty lines on a quiet stream
 MATCH_WAIT = 120.0  # seconds a finished deal of a match is watched for its next deal

@@ -17,11 +17,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import Boolean, Column, DateTime, String, Table, insert, select, update
-
+from mauseloch.extras import needs
 from mauseloch.server.storage.rows import now
 from mauseloch.server.storage.schema import metadata
 from mauseloch.server.storage.store import Store
+
+with needs("web", __name__):
+    from sqlalchemy import Boolean, Column, DateTime, String, Table, insert, select, update
 
 MAX_BOT_NAME = 30
 # A token checked in the database counts as good this long (a revocation takes effect within it)

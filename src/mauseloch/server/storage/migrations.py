@@ -3,9 +3,11 @@ and the columns added after the first release added to a database an older versi
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, inspect
-
+from mauseloch.extras import needs
 from mauseloch.server.storage.schema import metadata, moves_t, seats_t, tables_t
+
+with needs("web", __name__):
+    from sqlalchemy import Engine, inspect
 
 # Columns added after the first release (all nullable), by table.
 LATER_COLUMNS = {

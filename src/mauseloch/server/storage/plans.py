@@ -14,11 +14,14 @@ from collections.abc import Callable
 from typing import Any, Concatenate, Generic, ParamSpec, Protocol, TypeAlias, TypeVar, overload
 
 import msgspec
-from sqlalchemy import JSON
-from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import IntegrityError
 
+from mauseloch.extras import needs
 from mauseloch.server.storage.schema import HOT, moves_t
+
+with needs("web", __name__):
+    from sqlalchemy import JSON
+    from sqlalchemy.engine import Dialect
+    from sqlalchemy.exc import IntegrityError
 
 
 class SeatTaken(Exception):

@@ -8,11 +8,13 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Engine
-from sqlalchemy.exc import DBAPIError
-
+from mauseloch.extras import needs
 from mauseloch.server.storage.pglink import PgLink, pg_encoder, pg_sql
 from mauseloch.server.storage.plans import Plan, SqlParams, bind, compile_hot, stopped, stored_first, tell
+
+with needs("web", __name__):
+    from sqlalchemy import Engine
+    from sqlalchemy.exc import DBAPIError
 
 _DRIVER_OPTIONS: dict[str, Any] = {"autocommit": True, "application_name": "mauseloch-writes"}
 # PostgreSQL connections that commit a process's batches of hot writes at the same time. One

@@ -8,25 +8,28 @@ only as SHA-256 hashes.
 
 from __future__ import annotations
 
-from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
-    Column,
-    DateTime,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    bindparam,
-    func,
-    insert,
-    literal_column,
-    select,
-    update,
-)
-from sqlalchemy.dialects.postgresql import psycopg as postgresql_psycopg
+from mauseloch.extras import needs
+
+with needs("web", __name__):
+    from sqlalchemy import (
+        JSON,
+        BigInteger,
+        Boolean,
+        Column,
+        DateTime,
+        ForeignKey,
+        Integer,
+        MetaData,
+        String,
+        Table,
+        bindparam,
+        func,
+        insert,
+        literal_column,
+        select,
+        update,
+    )
+    from sqlalchemy.dialects.postgresql import psycopg as postgresql_psycopg
 
 metadata = MetaData()
 

@@ -7,11 +7,13 @@ import sqlite3
 import threading
 from typing import Any
 
-from sqlalchemy import Engine
-from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
-from sqlalchemy.exc import DBAPIError
-
+from mauseloch.extras import needs
 from mauseloch.server.storage.plans import Plan, bind, compile_hot, stopped, tell
+
+with needs("web", __name__):
+    from sqlalchemy import Engine
+    from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
+    from sqlalchemy.exc import DBAPIError
 
 
 class SqliteWrites:

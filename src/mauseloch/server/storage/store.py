@@ -17,10 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-import platformdirs
-from sqlalchemy import Connection, Engine, create_engine, event, select, update
-
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.server.storage.migrations import migrate
 from mauseloch.server.storage.plans import BoundWrite, HotWrite, Plan, Writes, hot_write
 from mauseloch.server.storage.postgres import PgWrites
@@ -36,6 +34,10 @@ from mauseloch.server.storage.schema import (
     tables_t,
 )
 from mauseloch.server.storage.sqlite import SqliteWrites, sqlite_pragmas
+
+with needs("web", __name__):
+    import platformdirs
+    from sqlalchemy import Connection, Engine, create_engine, event, select, update
 
 P = ParamSpec("P")
 T = TypeVar("T")

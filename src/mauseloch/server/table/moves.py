@@ -16,11 +16,10 @@ import logging
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-
 from mauseloch import IllegalMove
 from mauseloch.core.engine import Game, game_info
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.server.clock import Deadline, clock_seconds, wall
 from mauseloch.server.hub import Connection
 from mauseloch.server.protocol import ErrorCode, ProtocolError, Refusal
@@ -29,6 +28,9 @@ from mauseloch.server.storage.plans import BoundWrite
 from mauseloch.server.table.host import Table
 from mauseloch.server.table.records import build, marked
 from mauseloch.server.table.work import unbroken
+
+with needs("web", __name__):
+    from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 log = logging.getLogger("mauseloch.server")
 

@@ -14,10 +14,12 @@ import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from sqlalchemy.exc import SQLAlchemyError
-
+from mauseloch.extras import needs
 from mauseloch.server.storage.plans import BoundWrite
 from mauseloch.server.storage.store import Store
+
+with needs("web", __name__):
+    from sqlalchemy.exc import SQLAlchemyError
 
 log = logging.getLogger("mauseloch.server")
 
