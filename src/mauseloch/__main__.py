@@ -23,7 +23,7 @@ def main() -> None:
 
 # The extras that bring the command line, with the commands each adds (mauseloch.cli.COMMANDS).
 WHICH = (
-    ("terminal", "play"),
+    ("terminal", "play, rules, replay"),
     ("sim", "simulate, tournament, analyze"),
     ("web", "serve, bot-token, bot"),
     ("all", "everything"),
