@@ -1,5 +1,7 @@
-"""The project documents itself: no pointer to files a user of the project does not have, and
-every relative link in the README, CONTRIBUTING.md and docs/ leads to a file the project holds."""
+"""The project documents itself: no pointer to files a user of the project does not have, every
+relative link in the README, CONTRIBUTING.md and docs/ leads to a file the project holds, and every
+fenced Python block there runs as written (python-chess's doctested README), or is marked as a
+fragment with ``<!-- fragment -->`` on the line before it and says so in words."""
 
 from __future__ import annotations
 
@@ -86,32 +88,70 @@ def test_every_game_has_rules_in_english_and_german_with_all_rule_ids_and_option
             assert f"`{opt.name}`" in text, f"{page.name} does not describe the option {opt.name}"
 
 
-# The sections of docs/api.md whose examples are whole programs: each runs as written.
-RUNNABLE = {
-    "docs/api.md": ("## MauMauBatch", "## Bots: register_bot, make_bot, the Bot protocol"),
-    "docs/envs-mausgeflippt.md": ("# Mausgeflippt as a PettingZoo Parallel environment",),
-}
+FRAGMENT = "<!-- fragment -->"
+PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+# What runs a page's blocks: in order, in one namespace (a later block uses what an earlier one
+# made); a block of ``>>>`` lines is a doctest whose printed results must match.
+RUN_BLOCKS = """
+import doctest, json, sys
+ns = {"__name__": "__main__"}
+for line, code in json.load(sys.stdin):
+    if any(text.startswith(">>> ") for text in code.splitlines()):
+        flags = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
+        runner = doctest.DocTestRunner(optionflags=flags)
+        runner.run(doctest.DocTestParser().get_doctest(code, ns, f"the block at line {line}", None, line),
+                   out=sys.stderr.write, clear_globs=False)
+        if runner.failures:
+            sys.exit(f"the doctest block at line {line} failed")
+    else:
+        exec(compile(code, f"<the block at line {line}>", "exec"), ns)
+"""
 
 
-def _section_code(page: str, heading: str) -> str:
-    text = (ROOT / page).read_text(encoding="utf-8")
-    assert heading in text, f"{page} has no section {heading!r}"
-    level = heading.split(" ")[0]
-    body = text[text.index(heading) + len(heading) :]
-    nxt = re.search(rf"^{level} ", body, re.M)  # up to the next heading of the same level
-    blocks = re.findall(r"```python\n(.*?)```", body[: nxt.start() if nxt else None], re.S)
-    assert blocks, f"{page}: {heading!r} shows no example"
-    return "\n".join(blocks)
+def _blocks(page: Path) -> list[tuple[int, str, bool]]:
+    """Every fenced Python block of ``page``: its line, its code, and whether it is a fragment."""
+    text = page.read_text(encoding="utf-8")
+    found = []
+    for block in PYTHON_BLOCK.finditer(text):
+        before = text[: block.start()].rstrip("\n").splitlines()
+        found.append((len(before) + 2, block.group(1), bool(before) and before[-1].strip() == FRAGMENT))
+    return found
+
+
+PAGES_WITH_CODE = [p for p in _markdown() if _blocks(p)]
+
+
+def test_every_fragment_is_marked_and_says_so() -> None:
+    """A block that is no program (a sketch, a shape, a loop against a server) has the marker on
+    the line before it and the words before the marker say it is a fragment."""
+    fragments = 0
+    for page in _markdown():
+        text = page.read_text(encoding="utf-8")
+        for marker in re.finditer(rf"^{re.escape(FRAGMENT)}$", text, re.M):
+            after = text[marker.end() :].lstrip("\n")
+            assert after.startswith("```python"), f"{page.relative_to(ROOT)}: {FRAGMENT} not before a Python block"
+            paragraph = text[: marker.start()].rstrip().rsplit("\n\n", 1)[-1]
+            assert "fragment" in paragraph.lower(), f"{page.relative_to(ROOT)}: the text before {FRAGMENT} must say so"
+            fragments += 1
+    assert fragments >= 1
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("page", "heading"), [(p, h) for p, hs in RUNNABLE.items() for h in hs])
-def test_documented_examples_run(page: str, heading: str) -> None:
-    """MauMauBatch and the bot plug-in API were documented only in docstrings; their sections
-    in docs/api.md carry examples that run (in a fresh interpreter: the example registers a bot)."""
-    pytest.importorskip("gymnasium")
+@pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=[p.relative_to(ROOT).as_posix() for p in PAGES_WITH_CODE])
+def test_every_python_block_runs_as_written(page: Path, tmp_path: Path) -> None:
+    """Each page's Python blocks, fragments aside, run in a fresh interpreter outside the
+    repository (as a reader pastes them), in order; doctest blocks print what they show."""
+    import json
+    import os
     import sys
 
-    code = _section_code(page, heading)
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
+    pytest.importorskip("gymnasium")
+    blocks = [[line, code] for line, code, fragment in _blocks(page) if not fragment]
+    if not blocks:
+        pytest.skip("only fragments")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_BLOCKS], input=json.dumps(blocks), cwd=tmp_path, env=env,
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, f"{page.relative_to(ROOT)}:\n{done.stderr[-3000:]}"

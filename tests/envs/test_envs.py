@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
+import gymnasium
 from pettingzoo.test import api_test, seed_test
 
 import mauseloch
@@ -393,7 +394,6 @@ def test_docs_list_every_field() -> None:
 
 
 def test_gymnasium_env_checker() -> None:
-    import gymnasium
     from gymnasium.utils.env_checker import check_env
 
     from mauseloch.envs import maumau_single
@@ -405,7 +405,6 @@ def test_gymnasium_env_checker() -> None:
 def test_gymnasium_env_checker_passes_with_the_defaults() -> None:
     """``check_env`` steps random actions: with the defaults an illegal one ends the episode
     (reward -1) rather than raising, so the checker passes on the env as ``make`` gives it."""
-    import gymnasium
     from gymnasium.utils.env_checker import check_env
 
     import mauseloch.envs  # noqa: F401 (registers the id)
@@ -588,3 +587,21 @@ def test_the_discard_flags_follow_the_pile_when_read_now_and_then() -> None:
                 reshuffles_seen = reshuffles
             log.play(game.action_id(rng.choice(game.legal_moves())))
     assert reshuffled_reads > 0  # the games did reach reads across a reshuffle
+
+
+@pytest.mark.parametrize(
+    ("make", "name"),
+    [
+        (lambda: maumau_v0.env(ace_skip=True), "maumau_v0"),
+        (lambda: __import__("gymnasium").make("mauseloch/MauMau-v0", ace_skip=True), "mauseloch/MauMau-v0"),
+        (
+            lambda: __import__("mauseloch.envs.mausgeflippt_v0").envs.mausgeflippt_v0.env(ace_skip=True),
+            "mausgeflippt_v0",
+        ),
+    ],
+    ids=["maumau_v0", "MauMau-v0", "mausgeflippt_v0"],
+)
+def test_a_misspelt_option_names_the_allowed_ones(make: object, name: str) -> None:
+    # new_game's way: the bad name and every argument the environment takes, not a bare TypeError
+    with pytest.raises(ValueError, match=rf"^unknown argument 'ace_skip' for {re.escape(name)}; allowed: players, .*"):
+        make()  # type: ignore[operator]

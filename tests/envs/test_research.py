@@ -5,7 +5,10 @@ citation names the package's version."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
+import signal
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -63,6 +66,33 @@ def test_the_baselines_command_writes_its_table(tmp_path: Path) -> None:
     assert len(rows) == 4  # the ratings table and the pairwise table, one row per bot each
     with pytest.raises(SystemExit):
         baselines.main(["--deals", "1"])
+
+
+def test_the_openspiel_limits_research_md_states() -> None:
+    # the C++ ISMCTS bot on a Python game kills its process; undo_action is not there
+    pytest.importorskip("pyspiel")
+    code = """
+import pyspiel
+import mauseloch.envs.openspiel
+game = pyspiel.load_game("mauseloch_maumau", {"players": 2, "deals": 4, "move_limit": 20})
+state = game.new_initial_state()
+while state.is_chance_node():
+    state.apply_action(state.legal_actions()[0])
+try:
+    state.clone().undo_action(0, state.legal_actions()[0])
+except pyspiel.SpielError as exc:
+    print(exc, flush=True)
+policy = pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT
+bot = pyspiel.ISMCTSBot(0, pyspiel.RandomRolloutEvaluator(1, 0), 1.4, 20, 10, policy, False, False)
+bot.step(state)
+print("the C++ ISMCTS bot played", flush=True)
+"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert done.stdout.splitlines()[0] == "UndoAction function is not overridden; not undoing."
+    assert done.returncode == -signal.SIGSEGV and "played" not in done.stdout
+    text = (ROOT / "docs" / "research.md").read_text(encoding="utf-8")
+    assert "segmentation fault" in text and "UndoAction function is not overridden" in text
 
 
 def test_citation_names_the_package_version() -> None:

@@ -19,12 +19,28 @@ environment's module (and the bots it plays with) loads on the first ``make``.
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable, Mapping
+
 from mauseloch.extras import needs
 
 with needs("rl", "mauseloch.envs"):
     import gymnasium
 
 MAUMAU_ID = "mauseloch/MauMau-v0"
+
+
+def refuse_unknown(name: str, unknown: Mapping[str, object], takes: Callable[..., object]) -> None:
+    """An environment's constructor given keywords it does not take (``unknown``, its ``**``):
+    a ``ValueError`` naming them and every argument it takes, the game's options among them, as
+    ``new_game`` names the allowed options (a misspelt option is no bare ``TypeError``)."""
+    if not unknown:
+        return
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    allowed = [p.name for p in inspect.signature(takes).parameters.values() if p.kind in kinds and p.name != "self"]
+    given = ", ".join(repr(key) for key in unknown)
+    raise ValueError(f"unknown argument {given} for {name}; allowed: {', '.join(allowed)}")
+
 
 if MAUMAU_ID not in gymnasium.registry:
     gymnasium.register(

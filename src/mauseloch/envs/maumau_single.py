@@ -22,7 +22,7 @@ from mauseloch.bots import Bot, make_bot
 from mauseloch.core.engine import as_int, derive_seed, new_game
 from mauseloch.core.seeds import STREAM_LEARNER_SEAT, STREAM_RIVALS
 from mauseloch.core.shapes import JSONObject, Options
-from mauseloch.envs import MAUMAU_ID
+from mauseloch.envs import MAUMAU_ID, refuse_unknown
 from mauseloch.envs.maumau_obs import PublicLog, checked_setup, observation_size, rank_rewards
 from mauseloch.envs.maumau_v0 import render_text
 from mauseloch.extras import needs
@@ -59,7 +59,9 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
         move_limit: int = 1000,
         illegal_action: str = "lose",
         render_mode: str | None = None,
+        **unknown: Any,
     ) -> None:
+        refuse_unknown(ENV_ID, unknown, MauMauSingleEnv.__init__)
         self.players, self.game_options = checked_setup(
             players,
             {

@@ -27,6 +27,7 @@ from mauseloch.core.engine import Rng, as_int, check_seed, derive_seed, fresh_se
 from mauseloch.core.seeds import STREAM_NEXT_SEEDS
 from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs import maumau_state as state
+from mauseloch.envs import refuse_unknown
 from mauseloch.envs.maumau_obs import checked_setup, observation_size, rank_rewards
 from mauseloch.extras import needs
 from mauseloch.games.maumau import MauMau
@@ -101,7 +102,9 @@ class raw_env(AECEnv):
         no_win_with_jack: bool = False,
         move_limit: int = 1000,
         render_mode: str | None = None,
+        **unknown: Any,
     ) -> None:
+        refuse_unknown(NAME, unknown, raw_env.__init__)
         super().__init__()
         self.players, self.game_options = checked_setup(
             players,

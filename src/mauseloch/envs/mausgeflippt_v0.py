@@ -43,6 +43,7 @@ from typing import Any, ClassVar
 from mauseloch.core.engine import SEED_LIMIT, as_int, derive_seed, fresh_seed, new_game
 from mauseloch.core.seeds import STREAM_ENGINE, STREAM_RESETS
 from mauseloch.core.shapes import JSONObject, Options
+from mauseloch.envs import refuse_unknown
 from mauseloch.extras import needs
 from mauseloch.games.mausgeflippt import CHEESE_ID, FACE_ID, N_CHEESES, N_CLOTHING, N_MICE, NFACES, Mausgeflippt
 from mauseloch.realtime.referee import Referee
@@ -154,7 +155,9 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
         reward: str = "score",
         max_cycles: int = 1000,
         render_mode: str | None = None,
+        **unknown: Any,
     ) -> None:
+        refuse_unknown(str(self.metadata["name"]), unknown, MausgeflipptParallelEnv.__init__)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if reward not in REWARDS:

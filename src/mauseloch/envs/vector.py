@@ -24,8 +24,12 @@ Observation: float32 ``(num_envs, size)``, the environments' one layout
 ``(num_envs, 47)`` in ``info["action_mask"]`` (bool from :meth:`action_masks`); ``info["seat"]``
 the learner's seat. Reward at the end of a game: the rank reward (+1 first ... -1 last, ties
 sharing); a game ended by ``move_limit`` is truncated, any other end terminated. Automatic reset
-in Gymnasium's ``NEXT_STEP`` mode: the step after an episode's end deals the next game in that
-slot (its action is ignored) and returns its first observation with reward 0.
+in Gymnasium's ``NEXT_STEP`` mode: the step after an episode's end returns the next game's first
+observation in that slot with reward 0 (its action there is ignored). The step that ends an
+episode returns its last observation and, for that slot, the mask of the next game (dealt then,
+from the slot's own seeds as before), never all zeros: a policy may sample every slot's action
+from ``info["action_mask"]`` at every step. ``info["seat"]`` is the ended game's seat until the
+next step.
 
 An illegal action: ``illegal_action="lose"`` (default, as ``MauMau-v0``) ends that episode with
 -1 and leaves its game as it was; ``"raise"`` refuses the whole step with a ``ValueError`` naming
@@ -197,6 +201,7 @@ class MauMauVectorEnv(VectorEnv):
         state = new_state(self.players, self.game_options)
         self._states = np.tile(state, (n, 1))
         self._obs = np.zeros((n, size), dtype=np.float32)
+        self._next_obs = np.zeros((n, size), dtype=np.float32)  # the first of a game dealt at an end
         self._masks = np.zeros((n, len(MauMau.ACTIONS)), dtype=np.int8)
         self._seats = np.zeros(n, dtype=np.int64)
         self._kinds = np.zeros((n, k.MAX_PLAYERS), dtype=np.int64)
@@ -229,10 +234,10 @@ class MauMauVectorEnv(VectorEnv):
             seeds = [first + i for i in range(self.num_envs)]
         self._rngs = [seeding.np_random(s)[0] for s in seeds]
         for i in range(self.num_envs):
-            self._deal(i)
+            self._deal(i, self._obs[i])
         self._ended[:] = False
         self._started = True
-        return self._obs.copy(), self._info()
+        return self._obs.copy(), self._info(self._seats)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, JSONObject]:
         if not self._started:
@@ -241,14 +246,14 @@ class MauMauVectorEnv(VectorEnv):
         if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} whole numbers (one action id per game), got {actions!r}")
         acts = acts.astype(np.int64)
-        skip = self._ended.copy()
+        skip = self._ended.copy()  # dealt anew when they ended: this step shows the new game
         if self.illegal_action == "raise":
             bad = _first_illegal(self._states, acts, skip)
             if bad >= 0:
                 legal = np.flatnonzero(self._masks[bad]).tolist()
                 raise ValueError(f"game {bad}: action {acts[bad]} is not legal now; legal action ids: {legal}")
         for i in np.flatnonzero(skip):
-            self._deal(int(i))
+            self._obs[i] = self._next_obs[i]
             self._rewards[i] = 0.0
             self._terms[i] = self._truncs[i] = self._illegal[i] = False
         _step(
@@ -256,7 +261,12 @@ class MauMauVectorEnv(VectorEnv):
             self._terms, self._truncs, self._illegal, self._out,
         )  # fmt: skip
         self._ended = self._terms | self._truncs
-        return self._obs.copy(), self._rewards.copy(), self._terms.copy(), self._truncs.copy(), self._info()
+        obs, seats = self._obs.copy(), self._seats.copy()
+        # a game that ended is followed at once by the next in its slot, so that its mask (this
+        # step's mask for the slot) is one to sample from; the next step shows its observation
+        for i in np.flatnonzero(self._ended):
+            self._deal(int(i), self._next_obs[i])
+        return obs, self._rewards.copy(), self._terms.copy(), self._truncs.copy(), self._info(seats)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of each game's learner as booleans ``(num_envs, 47)``."""
@@ -266,9 +276,10 @@ class MauMauVectorEnv(VectorEnv):
         return None
 
     # -- inside ------------------------------------------------------------------------
-    def _deal(self, i: int) -> None:
+    def _deal(self, i: int, obs: np.ndarray) -> None:
         """Game slot ``i`` dealt anew from its generator, the rivals moved up to the learner's
-        first turn (a game the rivals finish before it is dealt again, as ``MauMau-v0`` does)."""
+        first turn (a game the rivals finish before it is dealt again, as ``MauMau-v0`` does);
+        its first observation into ``obs``, its mask into the slot's."""
         n = self.players
         st = self._states[i]
         while True:
@@ -282,13 +293,13 @@ class MauMauVectorEnv(VectorEnv):
             if _rivals_move(st, me, self._kinds[i], self._gens[i]) != OVER:
                 break
         self._seats[i] = me
-        _finish_obs(st, me, self._obs[i], self._masks[i])
+        _finish_obs(st, me, obs, self._masks[i])
 
-    def _info(self) -> JSONObject:
+    def _info(self, seats: np.ndarray) -> JSONObject:
         every = np.ones(self.num_envs, dtype=np.bool_)
         info: JSONObject = {
             "action_mask": self._masks.copy(), "_action_mask": every,
-            "seat": self._seats.copy(), "_seat": every.copy(),
+            "seat": seats.copy(), "_seat": every.copy(),
         }  # fmt: skip
         if self._illegal.any():
             info["illegal"] = self._illegal.copy()
