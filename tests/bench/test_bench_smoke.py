@@ -52,6 +52,10 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
     "envs.py": (
         ["--seconds", "0.05", "--rounds", "1"], {"bench", "aec", "openspiel_rl_env_steps_per_s", "openspiel_rl_env"}
     ),
+    "jax_env.py": (
+        ["--batches", "2", "--seconds", "0.05", "--rounds", "1", "--steps", "2"],
+        {"bench", "steps_per_s_by_batch", "kernel_steps_per_s_by_batch", "pgx", "ratio_to_kernel_by_batch"},
+    ),
     "kernel_maumau.py": (
         ["--batch", "16", "--seconds", "0.05", "--rounds", "1"],
         {"players", "batch", "not_installed", "kernel_steps_per_s", "kernel_steps_vs_engine",
@@ -149,6 +153,9 @@ def test_bench_runs_tiny_and_prints_its_json(script: str) -> None:
     elif script == "engine.py":  # each peer is measured, or named as not installed
         peers = {"openspiel crazy_eights (C++)", "rlcard uno"}
         assert set(figures["engines"]) | set(figures["not_installed"]) == peers | {"mauseloch mau-mau (string API)"}
+    elif script == "jax_env.py":  # each batch measured for ours and the kernel; pgx measured or named
+        assert set(figures["steps_per_s_by_batch"]) == set(figures["kernel_steps_per_s_by_batch"]) == {"2"}
+        assert figures["pgx"] == "not installed" or set(figures["pgx"]["steps_per_s_by_batch"]) == {"2"}
     elif script == "envs.py":
         aec = figures["aec"]
         assert set(aec["steps_per_s"]) | set(aec["missing"]) >= {"mauseloch maumau_v0", "rlcard uno"}
