@@ -42,18 +42,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pyspiel
-
 from mauseloch import new_game
 from mauseloch.core.engine import SEED_LIMIT, Game
 from mauseloch.core.shapes import JSONObject
 from mauseloch.envs.maumau_obs import PublicLog, observation_fields, observation_size, rank_rewards
+from mauseloch.extras import needs
 from mauseloch.games.ausdiemaus import CARD_STR as MAUS_CARDS
 from mauseloch.games.ausdiemaus import INFO as MAUS_INFO
 from mauseloch.games.ausdiemaus import PHASE_NAMES
 from mauseloch.games.maumau import CARD_ID, MauMau
 from mauseloch.games.maumau import INFO as MAUMAU_INFO
+
+with needs("research", __name__):
+    import numpy as np
+    import pyspiel
 
 __all__ = ["AusDieMausGame", "MauMauGame", "MauMauHistoryObserver", "MauMauObserver", "deal_actions", "game_type"]
 

@@ -37,10 +37,6 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import jax
-import jax.numpy as jnp
-import numpy as np
-
 from mauseloch.core.engine import GOLDEN, SEED_LIMIT, mix64
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_RESHUFFLE
 from mauseloch.envs.maumau_obs import (
@@ -56,8 +52,14 @@ from mauseloch.envs.maumau_obs import (
     checked_setup,
     observation_fields,
 )
+from mauseloch.extras import needs
 from mauseloch.games.maumau import CARD_FIT, JACK, JACKS, SEVEN, SEVENS, SUIT_MASK
 from mauseloch.kernels.maumau import ACT_CARD, ACT_WISH, CARD_POINTS, DRAW_A, NUM_ACTIONS, PASS_A, TAKE_A
+
+with needs("train", __name__):
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
 
 __all__ = ["MauMau", "State", "seed_of"]
 
