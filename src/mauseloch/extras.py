@@ -14,7 +14,7 @@ sim      ``simulate``, ``tournament``, ``analyze``: the compiled kernels (numba)
 web      ``mauseloch serve``: Starlette, uvicorn, SQLAlchemy, psycopg, openskill, the
          compiled bots the tables seat
 rl       the learning environments (Gymnasium, PettingZoo) on the compiled kernel
-train    ``mauseloch train``: JAX, Flax, Optax
+train    ``mauseloch train``: JAX, Flax, Optax; the JAX environment ``mauseloch.envs.jax``
 research OpenSpiel and RLCard games (``mauseloch.envs.openspiel``, ``envs.rlcard``)
 all      all of these
 ======== ==========================================================================
@@ -50,7 +50,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         *_COMPILED,
     ),
     "rl": ("gymnasium", "pettingzoo", *_COMPILED),
-    "train": ("jax", "flax", "optax", *_COMPILED, "matplotlib", *_CLI),
+    "train": ("jax", "flax", "optax", *_COMPILED, "matplotlib", *_CLI, "gymnasium"),
     "research": ("pyspiel", "rlcard", "gymnasium", "pettingzoo", *_COMPILED),
     "redis": ("redis",),
     "ray": ("ray",),
