@@ -40,6 +40,7 @@ from websockets.asyncio.client import connect
 from websockets.protocol import State
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _report import print_json, text_to_stderr
 from server import Run, percentile, seat_moves, start_server  # bench/server.py's client
 
 ATTACKER = "127.0.0.1"
@@ -237,8 +238,9 @@ def main() -> None:
     parser.add_argument(
         "--baseline-moves", type=int, default=BASELINE_MOVES, help="honest moves measured before the attack starts"
     )
-    parser.add_argument("--json", action="store_true", help="print the figures as one JSON line last")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     files = raise_file_limit()
     if files < args.idle + 2 * args.seats + 100:
         raise SystemExit(f"the open-file limit ({files}) is too low for {args.idle} sockets: raise `ulimit -Hn`")
@@ -271,7 +273,7 @@ def main() -> None:
     for goal, met in goals.items():
         print(f"{'goal':>30}: {goal}: {'met' if met else 'NOT met'}")
     if args.json:
-        print(json.dumps(result))
+        print_json(result, out)
 
 
 if __name__ == "__main__":

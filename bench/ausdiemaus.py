@@ -17,7 +17,6 @@ each round's own kernel/engine ratio (the steadier figure on a busy machine). Go
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import time
@@ -27,6 +26,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")  # one core: the kernel is seria
 import numpy as np
 
 import mauseloch
+from _report import print_json, text_to_stderr
 from mauseloch.core.engine import derive_seed
 from mauseloch.kernels.ausdiemaus import simulate_range
 
@@ -98,8 +98,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per runner and round")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--all", action="store_true", help="every player count 2..6 (default deck each)")
-    parser.add_argument("--json", action="store_true", help="end with one JSON line of all figures")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     rows = []
     counts = list(range(2, 7)) if args.all else [args.players]
     print(f"Aus die Maus! one core, median of {args.rounds} interleaved rounds of {args.seconds:g} s each")
@@ -117,7 +118,7 @@ def main() -> None:
             ok_ratio = "met" if min(kg / eg, paired) >= 100 else "NOT met"
             print(f"         goal >= 200,000 kernel games/s per core: {ok_speed}; goal >= 100x the engine: {ok_ratio}")
     if args.json:
-        print(json.dumps({"bench": "ausdiemaus", "seconds": args.seconds, "rounds": args.rounds, "rows": rows}))
+        print_json({"bench": "ausdiemaus", "seconds": args.seconds, "rounds": args.rounds, "rows": rows}, out)
 
 
 if __name__ == "__main__":

@@ -11,12 +11,12 @@ must: the same seed gives the same report whatever the backend).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import time
 from typing import Any
 
+from _report import print_json, text_to_stderr
 from mauseloch.study.backend import Backend, LocalBackend, make_backend, run_ranges
 from mauseloch.study.simulate import SimSpec, Tally, _run_chunk, make_spec, report
 
@@ -49,8 +49,9 @@ def main() -> None:
     parser.add_argument("--game", default="mau-mau")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--no-ray", action="store_true", help="leave the Ray backend out even when installed")
-    parser.add_argument("--json", action="store_true", help="print one JSON line last")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     spec = make_spec(args.game, args.players, "random", 1, [])
     backends: list[Backend] = [LocalBackend(1), LocalBackend(os.cpu_count() or 1)]
     ray_state = "left out (--no-ray)"
@@ -77,9 +78,9 @@ def main() -> None:
             f"same report: {same}"
         )
     if args.json:
-        print(json.dumps({"game": args.game, "games": args.games, "ray": ray_state, "rows": [
+        print_json({"game": args.game, "games": args.games, "ray": ray_state, "rows": [
             {k: v for k, v in row.items() if k != "report"} for row in rows
-        ]}))  # fmt: skip
+        ]}, out)  # fmt: skip
 
 
 if __name__ == "__main__":

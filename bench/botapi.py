@@ -40,6 +40,8 @@ from typing import Any
 
 import httpx
 
+from _report import print_json, text_to_stderr
+
 GUARD = 60.0  # seconds: a server that does not start or a stream that says nothing fails the run
 
 
@@ -239,8 +241,9 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=200, help="bots connected at once (pairs play each other)")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before the measuring starts")
     parser.add_argument("--duration", type=float, default=15.0, help="seconds measured")
-    parser.add_argument("--json", action="store_true", help="print the figures as one JSON line last")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{Path(tmp) / 'bench.db'}"
         tokens = make_tokens(db, args.bots - args.bots % 2)
@@ -262,7 +265,7 @@ def main() -> None:
     for key, value in figures.items():
         print(f"{key:>24}: {value}")
     if args.json:
-        print(json.dumps(figures))
+        print_json(figures, out)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import math
 import multiprocessing
 import random
@@ -35,6 +34,7 @@ import time
 from typing import Any
 
 import mauseloch
+from _report import print_json, text_to_stderr
 from mauseloch.bots import make_bot
 from mauseloch.bots.search import LEVELS, SearchBot, level_options
 from mauseloch.core.engine import Game, derive_seed
@@ -306,11 +306,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes (the big runs use both cores)")
     parser.add_argument("--clone-repeat", type=int, default=20_000)
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long (whole deals count)")
-    parser.add_argument("--json", action="store_true", help="end with one JSON line of all figures")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     parser.add_argument("--openspiel", type=int, default=0, help="games of OpenSpiel's ISMCTS vs search (part 5)")
     parser.add_argument("--openspiel-playouts", type=int, default=100, help="play-outs a decision for both")
     parser.add_argument("--only-openspiel", action="store_true", help="run part 5 alone")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
 
     if args.openspiel or args.only_openspiel:
         part5 = openspiel_part(args.openspiel or 40, args.openspiel_playouts, args.workers)
@@ -323,7 +324,7 @@ def main() -> None:
             flush=True,
         )
         if args.json and args.only_openspiel:
-            print(json.dumps(finite({"openspiel_ismcts_vs_search": part5})))
+            print_json(finite({"openspiel_ismcts_vs_search": part5}), out)
         if args.only_openspiel:
             return
 
@@ -367,7 +368,7 @@ def main() -> None:
         f"({100 * base:.1f} %) and the cheating search ({100 * cheat:.1f} %)"
     )
     if args.json:
-        print(json.dumps(finite(report)))
+        print_json(finite(report), out)
 
 
 if __name__ == "__main__":

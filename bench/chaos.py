@@ -51,6 +51,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 import mauseloch
+from _report import print_json, text_to_stderr
 from mauseloch.server.storage.store import normalise_url
 
 BEHAVIOURS = ("leave", "drop", "silent")
@@ -423,8 +424,9 @@ def main() -> None:
         "--db", help="database URL (default: a temporary SQLite file; PostgreSQL: a fresh schema of the run's own)"
     )
     parser.add_argument("--verbose", action="store_true", help="describe every unfinished table")
-    parser.add_argument("--json", action="store_true", help="print the figures as one JSON line last")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     with tempfile.TemporaryDirectory() as tmp, fresh_database(args.db, Path(tmp)) as (db, schema):
         server = Server(db, args.clock_scale, args.bot_delay)
         server.start()
@@ -465,7 +467,7 @@ def main() -> None:
     if t.unfinished:
         print("unfinished:", " ".join(t.unfinished[:20]))
     if args.json:
-        print(json.dumps(figures))
+        print_json(figures, out)
 
 
 if __name__ == "__main__":

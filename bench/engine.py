@@ -11,7 +11,6 @@ interleaved so that machine noise hits every engine alike; the median round coun
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import resource
 import statistics
@@ -21,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 import mauseloch
+from _report import print_json, text_to_stderr
 
 Runner = Callable[[float, random.Random], tuple[int, int, float]]  # -> decisions, games, seconds
 
@@ -117,8 +117,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one measured round per engine")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds; the median counts")
-    parser.add_argument("--json", action="store_true", help="end with one JSON line of all figures")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
 
     engines: dict[str, Runner] = {"mauseloch mau-mau (string API)": run_mauseloch}
     missing = []  # peers of the ``bench`` extra that are not installed: left out, and said so
@@ -163,7 +164,7 @@ def main() -> None:
     print(f"process max RSS: {rss:,.0f} MiB")
     if args.json:
         figures |= {"not_installed": missing, "memory_peak_kib": round(peak), "kib_per_game_kept": round(per_game, 1)}
-        print(json.dumps(figures | {"max_rss_mib": round(rss)}))
+        print_json(figures | {"max_rss_mib": round(rss)}, out)
 
 
 if __name__ == "__main__":

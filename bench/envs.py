@@ -19,7 +19,6 @@ a uniformly random legal action a step, next to the same loop on OpenSpiel's own
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _report import print_json, text_to_stderr
 from engine import make_mauseloch, make_rlcard  # the same runners as bench/engine.py
 
 Runner = Callable[[float, random.Random], tuple[int, float]]  # -> steps, seconds
@@ -165,8 +165,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one measured round per env")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds; the median counts")
-    parser.add_argument("--json", action="store_true", help="print one JSON line with the figures last")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     aec = bench_aec(args.seconds, args.rounds)
     for label in aec["missing"]:
         print(f"{label}: not installed (pip install -e '.[bench]')")
@@ -185,8 +186,8 @@ def main() -> None:
     if ours is not None:
         print(f"openspiel rl_environment mauseloch_maumau: {ours:,.0f} steps/s (goal 3,000)")
     if args.json:
-        print(json.dumps({"bench": "envs", "aec": aec, "openspiel_rl_env_steps_per_s": ours,
-                          "openspiel_rl_env": spiel}))  # fmt: skip
+        print_json({"bench": "envs", "aec": aec, "openspiel_rl_env_steps_per_s": ours,
+                          "openspiel_rl_env": spiel}, out)  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ import redis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from _report import print_json, text_to_stderr
+
 
 class Proc:
     def __init__(self, db: str, redis_url: str) -> None:
@@ -177,11 +179,15 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=12)
     parser.add_argument("--moves", type=int, default=3, help="moves per table before the kill")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     random.seed(args.seed)
     result = asyncio.run(main_async(args))
-    print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
+    if args.json:
+        print_json(result, out)
+    else:
+        print("\n".join(f"{k}: {v}" for k, v in result.items()))
 
 
 if __name__ == "__main__":

@@ -76,6 +76,7 @@ from typing import Any
 
 import websockets
 
+from _report import print_json, text_to_stderr
 from mauseloch.server.storage.store import Store
 
 CHEATS = (
@@ -457,8 +458,9 @@ def main() -> None:
     parser.add_argument("--jitter", type=float, default=20.0, help="jitter per message, ms (uniform 0..this)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--smoke", action="store_true", help="two windows a table, one far/near table")
-    parser.add_argument("--json", action="store_true", help="print the figures as one JSON line last")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     if args.smoke:
         args.windows, args.tables = 2, 1
     if not 1 <= args.windows <= 30 or args.tables < 1 or args.jitter < 0:
@@ -472,7 +474,7 @@ def main() -> None:
         print(f"  gain {cheat:18} max {gain:7.1f} ms  mean {mean:7.1f} ms  ({claims} claims)")
     print("goal: faster_wins_share >= 0.99, every gain <= 50 ms")
     if args.json:
-        print(json.dumps(figures))
+        print_json(figures, out)
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import server as real  # bench/server.py: its clients and its run
+from _report import print_json, text_to_stderr
 
 WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC11B65"
 SEATS = real.SEATS_PER_TABLE
@@ -1093,8 +1094,9 @@ def main() -> None:
     parser.add_argument(
         "--processes", type=int, default=1, help="server processes (several: --db postgresql://… and --redis URL)"
     )
-    parser.add_argument("--json", action="store_true", help="print the figures as one JSON line last")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     if args.processes > 1 and not (args.db and args.db.startswith("postgres") and args.redis):
         raise SystemExit("several processes share PostgreSQL and Redis: --db postgresql://… --redis URL")
     if args.serve:
@@ -1190,7 +1192,7 @@ def main() -> None:
         f" through websockets' parser and checks, {rd['own_handshake_us']:.0f} µs read by DirectWebSocket"
     )
     if args.json:
-        print(json.dumps(result, default=lambda x: statistics.fmean(x) if isinstance(x, list) else str(x)))
+        print_json(result, out, default=lambda x: statistics.fmean(x) if isinstance(x, list) else str(x))
 
 
 if __name__ == "__main__":

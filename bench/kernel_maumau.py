@@ -21,7 +21,6 @@ of each round's own kernel/engine ratio. Goal: >= 1,000,000 kernel steps/s per c
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -35,6 +34,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")  # one core: the kernel is seria
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _report import print_json, text_to_stderr
 from engine import make_mauseloch, make_openspiel
 from mauseloch.kernels.maumau import MauMauBatch, options_array, random_legal_actions, simulate_range
 
@@ -88,8 +88,9 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1024, help="games stepped together")
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per runner and round")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--json", action="store_true", help="end with one JSON line of all figures")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
 
     runners: dict[str, Runner] = {
         "kernel steps": make_kernel_steps(args.players, args.batch),
@@ -142,7 +143,7 @@ def main() -> None:
     figures["goal_met"] = met
     print(f"goal >= {GOAL:,} kernel steps/s per core: {'met' if met else 'NOT met'}")
     if args.json:
-        print(json.dumps(figures))
+        print_json(figures, out)
 
 
 if __name__ == "__main__":

@@ -17,12 +17,12 @@ Rounds are interleaved so that machine noise hits every runner alike; the median
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 from collections.abc import Callable
 
 import mauseloch
+from _report import print_json, text_to_stderr
 from mauseloch.core.engine import SEED_LIMIT, Rng
 from mauseloch.study.simulate import game_runner
 
@@ -100,8 +100,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per runner per round")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds; the median counts")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true", help="end with one JSON line of all figures")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
 
     rng = Rng(args.seed)
     rates: dict[str, list[tuple[float, float]]] = {name: [] for name in RUNNERS}
@@ -120,7 +121,7 @@ def main() -> None:
         rows.append({"runner": name, "games_per_s": round(games, 1), "decisions_per_s": round(decisions)})
         rows[-1]["vs_maumau"] = round(games / base, 2)
     if args.json:
-        print(json.dumps({"bench": "mausgeflippt", "seconds": args.seconds, "rounds": args.rounds, "rows": rows}))
+        print_json({"bench": "mausgeflippt", "seconds": args.seconds, "rounds": args.rounds, "rows": rows}, out)
 
 
 if __name__ == "__main__":

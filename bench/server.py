@@ -53,7 +53,6 @@ import argparse
 import asyncio
 import contextlib
 import gc
-import json
 import multiprocessing
 import os
 import random
@@ -73,6 +72,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import msgspec
+
+from _report import print_json, text_to_stderr
 
 SEATS_PER_TABLE = 4
 MAX_PER_SECOND = 15  # moves a client sends per second at most (the server refuses more than 20)
@@ -1015,8 +1016,9 @@ def main() -> None:
         metavar="REV",
         help="with --against: the after side is git revision REV, not the work tree (others' edits left out)",
     )
-    parser.add_argument("--json", action="store_true", help="print every run as one JSON line last")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     columns = [  # heading, width, value
         ("server", 8, lambda r: r["server"][:8]),
         ("procs", 5, lambda r: str(r["processes"])),
@@ -1100,7 +1102,7 @@ def main() -> None:
             if tree is not None:
                 tree.cleanup()
     if args.json:
-        print(json.dumps({"runs": results}))
+        print_json({"runs": results}, out)
 
 
 if __name__ == "__main__":

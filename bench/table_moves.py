@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import mauseloch
+from _report import print_json, text_to_stderr
 from mauseloch.server.hub import Connection, LocalHub
 from mauseloch.server.session import Settings, TableSession
 from mauseloch.server.storage.rows import SeatRow, TableRow, now
@@ -158,8 +159,9 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=4000, help="moves a repetition")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--against", metavar="REV", help="measure this git revision's sources first, in the same run")
-    parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     base = baseline(args.against, args) if args.against else None
     gc.disable()  # a collection landing in one repetition is not the move's cost
     runs = [cpu_a_move(args.tables, args.moves) for _ in range(args.reps)]
@@ -181,7 +183,7 @@ def main() -> None:
         figures["baseline"] = {"rev": args.against, **base}
         figures["ratio_to_baseline"] = round(ratio, 3)
     if args.json:
-        print(json.dumps(figures))
+        print_json(figures, out)
 
 
 if __name__ == "__main__":

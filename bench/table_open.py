@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import signal
 import statistics
 import subprocess
@@ -36,6 +35,7 @@ import httpx
 import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _report import print_json, text_to_stderr
 from server import checkout, cpu_seconds, lean_connect, start_server, wait_ready  # bench/server.py
 
 SEATS = 4
@@ -129,8 +129,9 @@ def main() -> None:
     parser.add_argument("--moves-per-game", type=float, default=16.7, help="a game's moves at bot pace")
     parser.add_argument("--against", metavar="REV", help="also measure the server of git revision REV, first")
     parser.add_argument("--after", metavar="REV", help="with --against: this revision instead of the work tree")
-    parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     if args.after and not args.against:
         parser.error("--after needs --against")
     old_tree = tempfile.TemporaryDirectory() if args.against else None
@@ -173,7 +174,7 @@ def main() -> None:
             f" ws x{result['ratios']['ws_us_per_table']:.2f}, in all x{result['ratios']['us_per_table']:.2f}"
         )
     if args.json:
-        print(json.dumps(result))
+        print_json(result, out)
 
 
 if __name__ == "__main__":

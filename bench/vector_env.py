@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from typing import Any
 
@@ -15,6 +14,7 @@ import gymnasium
 import numpy as np
 
 import mauseloch.envs  # noqa: F401  (registers mauseloch/MauMau-v0)
+from _report import print_json, text_to_stderr
 from mauseloch.envs.vector import MauMauVectorEnv
 
 
@@ -35,8 +35,9 @@ def main() -> None:
     ap.add_argument("--envs", type=int, default=256)
     ap.add_argument("--sync-envs", type=int, default=16)
     ap.add_argument("--seconds", type=float, default=3.0)
-    ap.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
+    ap.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = ap.parse_args()
+    out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     rows = []
     for rivals in ("random", "heuristic"):
         ours = rate(MauMauVectorEnv(num_envs=args.envs, opponents=rivals), args.seconds)
@@ -47,7 +48,7 @@ def main() -> None:
               f"({args.sync_envs} games): {ours / theirs:.0f}×")  # fmt: skip
         rows.append({"rivals": rivals, "vector_steps_per_s": ours, "sync_steps_per_s": theirs})
     if args.json:
-        print(json.dumps({"bench": "vector_env", "envs": args.envs, "sync_envs": args.sync_envs, "rows": rows}))
+        print_json({"bench": "vector_env", "envs": args.envs, "sync_envs": args.sync_envs, "rows": rows}, out)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import time
 import urllib.request
 import zipfile
@@ -74,8 +75,14 @@ def _times_of_the_wheel(wheel: Path, site: Path) -> None:
                 os.utime(target, (stamp, stamp))
 
 
+def _pip(python: Path) -> list[str]:
+    """This pip working on the venv of ``python`` (made without a pip of its own, which saves
+    the seconds of installing one: the venv holds nothing but what is installed into it)."""
+    return [sys.executable, "-m", "pip", "--python", str(python)]
+
+
 def _packages(python: Path, cwd: Path) -> set[str]:
-    listed = _run([str(python), "-m", "pip", "list", "--format", "json"], cwd)
+    listed = _run([*_pip(python), "list", "--format", "json"], cwd)
     assert listed.returncode == 0, listed.stderr
     return {row["name"].lower() for row in json.loads(listed.stdout)}
 
@@ -110,18 +117,22 @@ def _build_install_play_simulate_serve(tmp_path: Path) -> None:
     assert any(n.startswith("mauseloch/locale/") and n.endswith(".toml") for n in names)
     assert any(n.startswith("mauseloch/rules_pages/") for n in names)
     assert not any(n.startswith("tests/") for n in names)
+    with tarfile.open(sdists[0]) as sdist:
+        inside = {name.partition("/")[2] for name in sdist.getnames()}
+    assert {"CHANGELOG.md", "README.md", "pyproject.toml", "src/mauseloch/__init__.py"} <= inside
+    assert not any(name.startswith("tests/") for name in inside)
 
     step("checked")
     # a fresh venv outside the repository: the wheel and what it pulls
     venv = CACHE / "venv"
     shutil.rmtree(venv, ignore_errors=True)
-    made = _run([sys.executable, "-m", "venv", str(venv)], tmp_path)
+    made = _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], tmp_path)
     assert made.returncode == 0, made.stderr
     python = venv / "bin" / "python"
     site = next((venv / "lib").glob("python3*/site-packages"))
     step("venv made")
     before_packages, before_bytes = _packages(python, tmp_path), _size(site)
-    plain = _run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], tmp_path)
+    plain = _run([*_pip(python), "install", "--quiet", str(wheel)], tmp_path)
     assert plain.returncode == 0, plain.stdout + plain.stderr
     pulled = _packages(python, tmp_path) - before_packages
     added = _size(site) - before_bytes
@@ -143,7 +154,7 @@ def _build_install_play_simulate_serve(tmp_path: Path) -> None:
     bare = _run([str(command), "--help"], tmp_path)
     assert bare.returncode == 2 and "pip install 'mauseloch[terminal]'" in bare.stderr
 
-    extras = _run([str(python), "-m", "pip", "install", "--quiet", "--no-compile", f"{wheel}[sim,web]"], tmp_path)
+    extras = _run([*_pip(python), "install", "--quiet", "--no-compile", f"{wheel}[sim,web]"], tmp_path)
     assert extras.returncode == 0, extras.stdout + extras.stderr
     _times_of_the_wheel(wheel, site)
 

@@ -3,7 +3,8 @@
 A bench is run only now and then, by hand, so it can rot unseen: bench/abuse.py called a client
 function of bench/server.py with an argument short, and every honest client failed for months.
 Each script here runs as a subprocess, as a person runs it, with the smallest sizes
-it takes and ``--json``; the last line of its output must be JSON with the keys listed below.
+it takes and ``--json``; its stdout must be one line, a JSON object with the keys listed below
+(everything else it says goes to stderr).
 The figures themselves are not checked (a tiny run on a shared machine measures nothing), only
 that the run did what a run does: no errors where the bench counts them.
 
@@ -94,7 +95,8 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
 # bench/fairness.py has its own smoke run (``--smoke --json``) in tests/test_fairness.py;
 # bench/cpu_profile.py is a server entry, not a bench: tests/bench/test_cpu_profile.py runs it (and
 # tests/bench/test_gc_watch.py bench/gc_watch.py).
-ELSEWHERE = {"fairness.py", "cpu_profile.py", "loop_lag.py", "gc_watch.py"}
+# bench/_report.py is what the scripts share for --json, not a bench.
+ELSEWHERE = {"fairness.py", "cpu_profile.py", "loop_lag.py", "gc_watch.py", "_report.py"}
 
 
 def _run(script: str, args: list[str]) -> dict[str, Any]:
@@ -108,9 +110,17 @@ def _run(script: str, args: list[str]) -> dict[str, Any]:
         timeout=100,
     )
     assert done.returncode == 0, f"{script} exited {done.returncode}:\n{done.stderr[-3000:]}"
-    lines = [line for line in done.stdout.splitlines() if line.strip()]
-    assert lines, f"{script} printed nothing"
-    return json.loads(lines[-1])  # type: ignore[no-any-return]
+    return json_line(script, done.stdout)
+
+
+def json_line(script: str, stdout: str) -> dict[str, Any]:
+    """What a bench prints on stdout under ``--json``: exactly one line, a JSON object (every
+    other text goes to stderr), so that ``bench/x.py --json | jq`` works."""
+    lines = stdout.splitlines()
+    assert len(lines) == 1, f"{script} --json printed {len(lines)} lines on stdout, not one:\n{stdout[:3000]}"
+    figures = json.loads(lines[0])
+    assert isinstance(figures, dict), f"{script} --json printed {type(figures).__name__}, not an object"
+    return figures
 
 
 def test_every_bench_script_has_a_smoke_run() -> None:

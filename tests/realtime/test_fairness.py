@@ -232,7 +232,9 @@ def test_the_benchmark_plays_every_cheat_through_the_real_server() -> None:
     bench = ROOT / "bench" / "fairness.py"
     done = subprocess.run([sys.executable, str(bench), "--smoke", "--json"], capture_output=True, text=True,
                           timeout=300, check=True)  # fmt: skip
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    from tests.bench.test_bench_smoke import json_line
+
+    figures = json_line("fairness.py", done.stdout)
     cheats = {"held-300", "held-500", "reordered", "duplicated", "forged-t", "fake-lag-connect", "lag-grows",
               "claim-past", "claim-lower", "claim-future"}  # fmt: skip
     assert set(figures["gain_ms_by_cheat"]) == set(figures["gain_ms_mean_by_cheat"]) == cheats
