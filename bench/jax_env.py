@@ -21,7 +21,6 @@ interleaved and the median counts.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -32,6 +31,8 @@ from typing import Any
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np
+
+from _report import print_json, text_to_stderr
 
 SEED = 2026
 Runner = Callable[[float], tuple[int, float, float]]  # seconds -> steps, wall seconds, CPU seconds
@@ -127,11 +128,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one measured round")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the median counts")
     parser.add_argument("--steps", type=int, default=64, help="steps a compiled roll-out call plays")
-    parser.add_argument(
-        "--json", action="store_true", help="print one JSON line with the figures last (text to stderr)"
-    )
+    parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
-    out = sys.stderr if args.json else sys.stdout
+    stdout = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
+    out = sys.stdout
     batches = [int(b) for b in args.batches.split(",")]
     figures: dict[str, Any] = {"bench": "jax_env", "players": 2, "seconds": args.seconds, "rounds": args.rounds}
     rates: dict[str, dict[int, float]] = {"jax": {}, "kernel": {}, "pgx": {}}
@@ -173,7 +173,7 @@ def main() -> None:
     for b in batches:
         print(f"jax / numba kernel at batch {b}: {figures['ratio_to_kernel_by_batch'][str(b)]:.2f}x", file=out)
     if args.json:
-        print(json.dumps(figures))
+        print_json(figures, stdout)
 
 
 if __name__ == "__main__":

@@ -151,12 +151,8 @@ def _unguarded_imports(path: Path) -> list[str]:
     return found
 
 
-PENDING: set[str] = set()
-
-
 def test_every_import_of_an_extra_is_inside_needs() -> None:
-    paths = [p for p in sorted(PACKAGE.rglob("*.py")) if str(p.relative_to(PACKAGE)) not in PENDING]
-    unguarded = [line for path in paths for line in _unguarded_imports(path)]
+    unguarded = [line for path in sorted(PACKAGE.rglob("*.py")) for line in _unguarded_imports(path)]
     assert not unguarded, "import these inside `with needs(extra, what):` (mauseloch.extras):\n" + "\n".join(unguarded)
 
 
