@@ -3,11 +3,13 @@
     python scripts/baselines.py [--deals 60] [--speed-games 2] [--games mau-mau,aus-die-maus,mausgeflippt]
                                 [--seed 2026] [--workers 1] [--out docs/baselines.md]
 
-Strength: one duplicate tournament per game (``mauseloch.study.tournament``) with every bot kind the
-registry offers (``bot_kinds``) at one table, one seat each, in every rotation of the seats, so
-each bot meets each other in every game and every deal is played from every seat. Bradley–Terry
-ratings on the pairwise placings (Elo scale, mean 0) with 95 % bootstrap intervals over deals;
-win shares and mean ranks with 95 % intervals over deals.
+Strength: duplicate tournaments (``mauseloch.study.tournament``) of every bot kind the registry
+offers (``bot_kinds``), one seat each, in every rotation of the seats, so every deal is played
+from every seat. Where the kinds fit the game's seats, one table holds them all; where they do not
+(Mau-Mau: six kinds, five seats), several tables, chosen so that every two kinds share one
+(:func:`tables`). Bradley–Terry ratings on the pairwise placings (Elo scale, mean 0, within a
+table) with 95 % bootstrap intervals over deals; win shares and mean ranks with 95 % intervals
+over deals.
 
 Speed: CPU time (``time.process_time``) per move of games in which the bot holds every seat,
 played by the simulator's runner (the same code path as ``simulate``), after a first game that
@@ -25,6 +27,7 @@ import os
 import platform
 import sys
 import time
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +42,33 @@ from mauseloch.study.simulate import game_runner, make_spec, prepare_bots
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def strength(game: str, deals: int, seed: int, workers: int) -> dict[str, Any]:
-    kinds = bot_kinds(game)
-    players = min(len(kinds), game_info(game).max_players)
-    spec = tournament.make_tournament(game, ",".join(kinds[:players]), players, seed, (), "rotations")
+def tables(kinds: list[str], seats: int) -> list[list[str]]:
+    """Tables of at most ``seats`` of ``kinds`` (each in the order of ``kinds``) that together seat
+    every two kinds at one table at least once: one table when all fit; else, table by table, the
+    first pair not yet seated together, then the kinds that seat the most new pairs with it
+    (the earlier kind on a tie)."""
+    if len(kinds) <= seats:
+        return [list(kinds)]
+    apart = {frozenset(pair) for pair in combinations(kinds, 2)}
+    out: list[list[str]] = []
+    while apart:
+        first = min(apart, key=lambda pair: sorted(kinds.index(k) for k in pair))
+        table = sorted(first, key=kinds.index)
+        while len(table) < seats:
+            table.append(
+                max(
+                    (k for k in kinds if k not in table),
+                    key=lambda k: (sum(frozenset((k, t)) in apart for t in table), -kinds.index(k)),
+                )
+            )
+        table.sort(key=kinds.index)
+        apart -= {frozenset(pair) for pair in combinations(table, 2)}
+        out.append(table)
+    return out
+
+
+def strength(game: str, kinds: list[str], deals: int, seed: int, workers: int) -> dict[str, Any]:
+    spec = tournament.make_tournament(game, ",".join(kinds), len(kinds), seed, (), "rotations")
     return tournament.report(spec, tournament.play(spec, deals, LocalBackend(workers)))
 
 
@@ -68,11 +94,21 @@ def _ci(x: dict[str, Any], scale: float = 1.0, digits: int = 1) -> str:
     return f"{scale * x['mean']:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"
 
 
-def section(rep: dict[str, Any], speeds: dict[str, dict[str, float]], speed_games: int) -> list[str]:
+def section(
+    rep: dict[str, Any], speeds: dict[str, dict[str, float]], speed_games: int, table: int, of: int, kinds: int
+) -> list[str]:
     title = game_info(rep["game"]).title
+    heading = [f"## {title}", ""] if table == 1 else []
+    if of > 1:
+        if table == 1:
+            heading += [
+                f"{kinds} bot kinds and {rep['players']} seats: {of} tables, which together seat every two "
+                "kinds at one table; ratings compare the bots of one table.",
+                "",
+            ]
+        heading += [f"### Table {table} of {of}: {', '.join(r['bot'] for r in rep['kinds'])}", ""]
     lines = [
-        f"## {title}",
-        "",
+        *heading,
         f"{rep['players']} players, one seat per bot, default options; {rep['deals']} deals × "
         f"{len(rep['arrangements'])} rotations = {rep['games']} games (mean {rep['mean_moves']:.0f} moves), "
         f"seed {rep['seed']}.",
@@ -118,13 +154,17 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     body: list[str] = []
     for game in games:
-        print(f"{game}: tournament of {', '.join(bot_kinds(game))} ...", file=sys.stderr, flush=True)
-        rep = strength(game, args.deals, args.seed, args.workers)
-        speeds = {}
-        for kind in (r["bot"] for r in rep["kinds"]):
-            print(f"{game}: speed of {kind} ...", file=sys.stderr, flush=True)
-            speeds[kind] = speed(game, kind, rep["players"], args.speed_games, args.seed)
-        body += section(rep, speeds, args.speed_games)
+        kinds = bot_kinds(game)
+        seated = tables(kinds, game_info(game).max_players)
+        speeds: dict[str, dict[str, float]] = {}
+        for number, table in enumerate(seated, 1):
+            print(f"{game}: tournament of {', '.join(table)} ...", file=sys.stderr, flush=True)
+            rep = strength(game, table, args.deals, args.seed, args.workers)
+            for kind in table:
+                if kind not in speeds:
+                    print(f"{game}: speed of {kind} ...", file=sys.stderr, flush=True)
+                    speeds[kind] = speed(game, kind, rep["players"], args.speed_games, args.seed)
+            body += section(rep, speeds, args.speed_games, number, len(seated), len(kinds))
     head = [
         "# Baselines: every shipped bot against every other",
         "",

@@ -68,6 +68,25 @@ def test_the_baselines_command_writes_its_table(tmp_path: Path) -> None:
         baselines.main(["--deals", "1"])
 
 
+def test_baseline_tables_seat_every_two_kinds_together() -> None:
+    tables = _load(ROOT / "scripts" / "baselines.py", "baselines").tables
+    assert tables(["a", "b"], 2) == [["a", "b"]]
+    for kinds, seats in ((mauseloch.bots.bot_kinds("mau-mau"), 5), (list("abcdefgh"), 3), (list("abcdefg"), 6)):
+        seated = tables(kinds, seats)
+        assert len(seated) > 1 and all(2 <= len(t) <= seats and len(set(t)) == len(t) for t in seated)
+        together = {frozenset((a, b)) for t in seated for a in t for b in t if a != b}
+        assert together == {frozenset((a, b)) for a in kinds for b in kinds if a != b}
+
+
+def test_the_published_baselines_cover_every_shipped_bot() -> None:
+    # each game's section of docs/baselines.md has a row for every kind the game offers
+    text = (ROOT / "docs" / "baselines.md").read_text(encoding="utf-8")
+    sections = dict(re.findall(r"^## (.+?)\n(.*?)(?=^## |\Z)", text, re.M | re.S))
+    for name, info in mauseloch.GAMES.items():
+        rows = set(re.findall(r"^\| ([a-z-]+) \| [+-]", sections[info.title], re.M))
+        assert rows == set(mauseloch.bots.bot_kinds(name)), name
+
+
 def test_the_openspiel_limits_research_md_states() -> None:
     # the C++ ISMCTS bot on a Python game kills its process; undo_action is not there
     pytest.importorskip("pyspiel")
