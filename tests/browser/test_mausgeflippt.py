@@ -114,8 +114,10 @@ def test_three_people_and_a_bot_play_mausgeflippt_to_the_end(browser: Any, fast_
             anna, "mausgeflippt", ["me", "human", "human", "bot:child"], options={"window_ms": WINDOW_MS}, clock="fast"
         )
         open_table(anna)
-        # the spectator comes while the table waits: the game starts when Cleo sits down
-        watcher.goto(f"/t/{table_id}?watch=1")
+        # the spectator comes while the table waits, by the invite link (a private table is watched
+        # only with it): the game starts when Cleo sits down
+        link, _, secret = invite.partition("#")
+        watcher.goto(f"{link}?watch=1#{secret}")
         watcher.wait_for_selector("#board[data-version]")
         # every outcome the spectator's board shows (each lasts only the short countdown here)
         watcher.evaluate(OUTCOMES)

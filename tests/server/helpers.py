@@ -20,6 +20,7 @@ class Player:
 
     def __init__(self, client: TestClient, table: str, headers: dict[str, str] | None = None) -> None:
         self.client = client
+        self.table = table
         self._cm = client.websocket_connect(f"/ws/{table}", headers=headers or {})
         self.ws = self._cm.__enter__()
         self._exited = False
@@ -71,8 +72,17 @@ class Player:
             self.state = frame
         return frame
 
-    def hello(self, token: str | None = None, seat: int | None = None, last_seq: int = 0) -> dict[str, Any]:
-        self.send({"type": "hello", "token": token, "seat": seat, "last_seq": last_seq})
+    def hello(
+        self, token: str | None = None, seat: int | None = None, last_seq: int = 0, invite: str | None = None
+    ) -> dict[str, Any]:
+        """Say hello; a spectator (no token, no seat) of a private table created here brings its
+        invite, as the page opened by the invite link does (``invite`` to send another)."""
+        message: dict[str, Any] = {"type": "hello", "token": token, "seat": seat, "last_seq": last_seq}
+        if invite is None and token is None and seat is None:
+            invite = INVITES.get(self.table)
+        if invite is not None:
+            message["invite"] = invite
+        self.send(message)
         return self.recv()
 
     def move(self, move: str, version: int | None = None) -> None:

@@ -1,12 +1,14 @@
 """What an attacker tries against a real ``mauseloch serve`` process, over real connections.
 
-Unfinished request heads (slowloris) and heads too large to answer; each attack comes from
-127.0.0.1 and the honest requests from 127.0.0.2 (Linux routes all of 127/8 to this machine).
+Unfinished request heads (slowloris), heads too large to answer, the Bot API's challenges past
+the table caps, a private table watched by whoever knows its id. The attacks come from 127.0.0.1
+and the honest requests from 127.0.0.2+ (Linux routes all of 127/8 to this machine).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import select
 import socket
@@ -16,10 +18,14 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as ws_connect
 
+from mauseloch.core import dealcode
 from mauseloch.server.botapi.tokens import BotTokens
 from mauseloch.server.storage.store import Store
 
@@ -213,3 +219,58 @@ def test_the_bot_api_s_challenges_keep_to_the_table_caps(tmp_path: Path) -> None
         assert [r.status_code for r in started] == [200] * 6 + [429] * 2
         assert all(r.json()["status"] == "playing" for r in started[:6])
         assert "more than 6 new tables a minute from this bot" in started[-1].json()["error"]
+
+
+def test_watching_a_private_table_needs_its_invite(tmp_path: Path) -> None:
+    """A private table's id alone opens no spectator's socket, from any origin; its invite does.
+    A public table may be watched by anyone."""
+    with serve(tmp_path, "--bot-delay", "5") as port:
+        base = f"127.0.0.1:{port}"
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+        private = httpx.post(f"http://{base}/api/tables", json={"game": "mau-mau", "seats": seats}, timeout=GUARD)
+        public = httpx.post(
+            f"http://{base}/api/tables", json={"game": "mau-mau", "seats": seats, "public": True}, timeout=GUARD
+        )
+        table, invite = private.json()["table"], private.json()["invite_secret"]
+        assert invite and public.json()["invite_secret"] is None
+
+        def watch(table: str, origin: str | None = None, **hello: str) -> dict[str, Any]:
+            headers = {"Origin": origin} if origin else {}
+            with ws_connect(f"ws://{base}/ws/{table}", proxy=None, additional_headers=headers) as ws:
+                ws.send(json.dumps({"type": "hello", "token": None, "seat": None, **hello}))
+                frame: dict[str, Any] = json.loads(ws.recv(GUARD))
+                if frame["type"] == "error":
+                    with pytest.raises(ConnectionClosed) as closed:
+                        ws.recv(GUARD)
+                    assert closed.value.rcvd is not None
+                    frame["closed"] = closed.value.rcvd.code
+                return frame
+
+        for origin in (None, f"http://{base}", "https://evil.example"):
+            refused = watch(table, origin)
+            assert (refused["type"], refused["code"], refused["closed"]) == ("error", "invite_needed", 4403)
+            assert "hand" not in json.dumps(refused)
+        wrong = watch(table, invite="x" + invite[1:])
+        assert wrong["code"] == "invite_needed"
+        watching = watch(table, f"http://{base}", invite=invite)
+        assert watching["type"] == "snapshot" and watching["seat"] is None
+        assert watch(public.json()["table"])["type"] == "snapshot"
+
+
+def test_a_rated_table_takes_no_chosen_deal(tmp_path: Path) -> None:
+    """Ladder inflation: a deal code seen at the end of a game, then a rated table dealt from it
+    against the same bot anchor. A rated table is dealt at random; an unrated one still takes the code."""
+    with serve(tmp_path) as port:
+        base = f"http://127.0.0.1:{port}"
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]
+        code = dealcode.encode("mau-mau", 2, {}, 12345)  # a deal the attacker knows by heart
+        for rated in (True, False):
+            body = {"game": "mau-mau", "seats": seats, "deal": code, "rated": rated}
+            answer = httpx.post(f"{base}/api/tables", json=body, timeout=GUARD)
+            if rated:
+                assert answer.status_code == 400, answer.text
+                assert answer.json()["code"] == "bad_message" and "no deal code" in answer.json()["error"]
+            else:
+                assert answer.status_code == 200, answer.text
+        rated = httpx.post(f"{base}/api/tables", json={"game": "mau-mau", "seats": seats, "rated": True}, timeout=GUARD)
+        assert rated.status_code == 200, rated.text

@@ -312,7 +312,9 @@ def test_the_caps_of_one_address_hold_across_processes(servers: Callable[..., Se
     while True:
         try:  # over the cap again within the minute: the handshake itself is refused (403)
             again = connect(f"ws://{one.address}/ws/{table}", proxy=None, open_timeout=GUARD)
-            again.send(json.dumps({"type": "hello", "token": None, "seat": None, "last_seq": 0}))
+            invite = made[0].json()["invite_secret"]  # a private table is watched with its invite
+            watch = {"type": "hello", "token": None, "seat": None, "last_seq": 0, "invite": invite}
+            again.send(json.dumps(watch))
             assert json.loads(again.recv(GUARD))["type"] == "snapshot"
             break
         except (ConnectionClosed, InvalidStatus):

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from mauseloch.server.protocol import Leave, ProtocolError, Rematch, decode_client
 
 from .conftest import AppFactory
-from .helpers import HUMAN, create_table, join
+from .helpers import HUMAN, INVITES, create_table, join
 
 GUARD = 20.0  # seconds: only so a broken server fails the test instead of hanging it
 EXAMPLES = 220
@@ -58,6 +58,7 @@ class Socket:
     message, so that ten thousand messages take seconds."""
 
     def __init__(self, app: Any, table: str) -> None:
+        self.table = table
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         scope = {
@@ -98,7 +99,11 @@ class Socket:
             return frame
 
     async def hello(self, token: str | None, seat: int | None) -> dict[str, Any]:
-        self.send({"type": "hello", "token": token, "seat": seat, "last_seq": 0})
+        """Say hello (a spectator of a private table with its invite, as the invite link's page)."""
+        hello: dict[str, Any] = {"type": "hello", "token": token, "seat": seat, "last_seq": 0}
+        if token is None and seat is None and self.table in INVITES:
+            hello["invite"] = INVITES[self.table]
+        self.send(hello)
         return await self.recv()
 
     async def until_pong(self) -> list[str]:

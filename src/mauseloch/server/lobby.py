@@ -155,6 +155,9 @@ class Lobby:
             info = game_info(req.game)
         except ValueError as exc:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc)) from None
+        if req.rated and req.deal:
+            # a deal code names the deck: whoever has seen that deal plays it knowing every card
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "a rated table is dealt at random: it takes no deal code")
         kinds = web_bots(info.name)
         # the creator's seat comes first: a person's, or the creating bot's own
         first_kind = ONLINE_BOT if bot else "human"

@@ -96,6 +96,7 @@ class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
     token: str | None = None
     seat: int | None = None
     last_seq: int = 0
+    invite: str | None = None  # a spectator of a private table: the secret of its invite link
 
 
 class MoveMsg(msgspec.Struct, tag="move", forbid_unknown_fields=True):

@@ -42,6 +42,7 @@ with needs("web", __name__):
 
 RATE_LIMIT = 20  # messages per second and connection
 FLOOD_CLOSE = 200  # refused messages in a row before a flooding connection is closed
+HANG_UP = (ErrorCode.BAD_TOKEN, ErrorCode.INVITE_NEEDED)  # a hello refused so is answered, then closed (4403)
 
 
 def same_origin(websocket: WebSocket) -> bool:
@@ -52,7 +53,9 @@ def same_origin(websocket: WebSocket) -> bool:
 
 
 def identify(websocket: WebSocket, table: TableHandle, hello: Hello) -> int | None:
-    """The seat a hello opens; None for a spectator. A bad or missing token is refused."""
+    """The seat a hello opens; None for a spectator. A bad or missing token is refused, and so
+    is a spectator of a private table without the secret of its invite link (the table's id
+    alone, from a lobby's link or a shared replay, is no ticket to watch)."""
     token, seat = hello.token, hello.seat
     if token is None and seat is not None and same_origin(websocket):  # the cookie set by /t/<id>
         cookie = websocket.cookies.get(f"ml_{table.id}", "")
@@ -62,6 +65,8 @@ def identify(websocket: WebSocket, table: TableHandle, hello: Hello) -> int | No
     if token is None:
         if seat is not None:
             raise ProtocolError(ErrorCode.BAD_TOKEN, f"a token is needed to play seat {seat}")
+        if not Lobby.invited(table, hello.invite):
+            raise ProtocolError(ErrorCode.INVITE_NEEDED, "this table is private: watch it through its invite link")
         return None
     if seat is not None and seat >= table.row.players:
         raise ProtocolError(ErrorCode.BAD_TOKEN, f"this table has no seat {seat}")
@@ -192,7 +197,7 @@ async def table_socket(websocket: WebSocket) -> None:
                     refused_in_a_row = 0
                 except ProtocolError as exc:
                     reply = table.error(exc.code, exc.message, exc.refusal)
-                    if exc.code is ErrorCode.BAD_TOKEN and conn is None:  # a second hello is only refused
+                    if exc.code in HANG_UP and conn is None:  # a second hello is only refused
                         await websocket.send_text(reply)
                         await websocket.close(code=4403)
                         return

@@ -8,10 +8,11 @@ const LIMITED = { 4408: 500, 4429: 10000, 4503: 30000 };
 const SIGNED_OUT = 4401;
 
 export class TableConnection {
-  constructor({ tableId, seat, token, onSnapshot, onUpdate, onError, onStatus, onLive, onWindow, onResync }) {
+  constructor({ tableId, seat, token, invite, onSnapshot, onUpdate, onError, onStatus, onLive, onWindow, onResync }) {
     this.tableId = tableId;
     this.seat = seat;
     this.token = token;
+    this.invite = invite || null; // a spectator of a private table shows the secret of its invite link
     this.onSnapshot = onSnapshot;
     this.onUpdate = onUpdate;
     this.onError = onError;
@@ -45,7 +46,9 @@ export class TableConnection {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.resyncing = false; // the hello's snapshot replaces everything
-      this.send({ type: "hello", token: this.token, seat: this.seat, last_seq: this.seq });
+      const hello = { type: "hello", token: this.token, seat: this.seat, last_seq: this.seq };
+      if (this.invite && this.seat === null) hello.invite = this.invite;
+      this.send(hello);
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
     });

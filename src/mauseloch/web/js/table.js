@@ -516,6 +516,7 @@ function connect(cred) {
     tableId,
     seat: cred ? cred.seat : null,
     token: null, // the seat's HttpOnly cookie travels in the handshake
+    invite: state.invite, // watching a private table takes its invite
     onSnapshot,
     onUpdate,
     onError,
