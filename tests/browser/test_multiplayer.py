@@ -36,7 +36,7 @@ def test_two_browsers_play_through_an_invite_while_a_spectator_watches(new_conte
     anna.wait_for_selector("#waiting", state="hidden")
     assert "Ben" in anna.locator("#board .opponents").inner_text()
 
-    watcher.goto(f"/t/{table_id}")
+    watcher.goto(invite)  # a private table is watched through its invite link
     watcher.wait_for_selector("#join-panel:not([hidden])")
     assert watcher.locator("#join-button").is_hidden()  # every seat is taken
     watcher.click("#watch-button")
