@@ -12,7 +12,7 @@ terminal the command line and the terminal games (Typer, Rich, Textual) and the 
 sim      ``simulate``, ``tournament``, ``analyze``: the compiled kernels (numba), plots
          (matplotlib), the command line
 web      ``mauseloch serve``: Starlette, uvicorn, SQLAlchemy, psycopg, openskill, the
-         compiled bots the tables seat
+         compiled bots the tables seat, prometheus-client and python-json-logger
 rl       the learning environments (Gymnasium, PettingZoo) on the compiled kernel
 train    ``mauseloch train``: JAX, Flax, Optax; the JAX environment ``mauseloch.envs.jax``
 research OpenSpiel and RLCard games (``mauseloch.envs.openspiel``, ``envs.rlcard``)
@@ -47,6 +47,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "platformdirs",
         "openskill",
         "markdown_it",
+        "prometheus_client",
+        "pythonjsonlogger",
         *_COMPILED,
     ),
     "rl": ("gymnasium", "pettingzoo", *_COMPILED),

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import functools
 import gc
 import hashlib
+import logging
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
@@ -13,6 +16,7 @@ from typing import Any
 
 from mauseloch.extras import needs
 from mauseloch.locale import strings_module
+from mauseloch.server import logs
 from mauseloch.server.botapi.routes import routes as bot_api_routes
 from mauseloch.server.clock import GRACE_LEFT, GRACE_LOST
 from mauseloch.server.errors import error_response
@@ -20,7 +24,8 @@ from mauseloch.server.family import api_match_record, api_rules
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.health import healthz, readyz
 from mauseloch.server.limits import Guard, Limits, LimitsMiddleware, RedisCounters, Refused, refusal_response
-from mauseloch.server.lobby import Lobby, api_my_tables, game_clocks, web_bots, web_games
+from mauseloch.server.lobby import MAX_TABLE_ID, Lobby, api_my_tables, game_clocks, web_bots, web_games
+from mauseloch.server.metrics import Metrics
 from mauseloch.server.protocol import (
     MAX_MESSAGE,
     CreateTable,
@@ -47,13 +52,14 @@ with needs("web", __name__):
     from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
     from starlette.routing import Mount, Route, WebSocketRoute
     from starlette.staticfiles import StaticFiles
-    from starlette.types import Receive, Scope, Send
+    from starlette.types import Message, Receive, Scope, Send
     from starlette.websockets import WebSocket
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 __all__ = ["FLOOD_CLOSE", "RATE_LIMIT", "create_app"]
 
 COOKIE_AGE = 30 * 24 * 3600
+access_log = logging.getLogger("mauseloch.access")  # a line per request at INFO (serve --log-level info)
 
 
 class JSON(Response):
@@ -372,6 +378,18 @@ async def short_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
     await response(scope, receive, send)
 
 
+TABLE_PATHS = ("/ws/", "/t/", "/replay/", "/api/tables/", "/api/bot/game/")
+
+
+def table_of_path(path: str) -> str | None:
+    """The table a request's path names (its id after one of :data:`TABLE_PATHS`), if any."""
+    for prefix in TABLE_PATHS:
+        if path.startswith(prefix):
+            table_id = path[len(prefix) :].partition("/")[0]
+            return table_id[:MAX_TABLE_ID] or None
+    return None
+
+
 def table_in(path: str, prefix: str, suffix: str = "") -> str | None:
     """The table id in ``path`` when it is ``prefix + id + suffix`` (an id is one path segment)."""
     if not path.startswith(prefix) or not path.endswith(suffix):
@@ -393,6 +411,43 @@ class Platform(Starlette):
         self._short = SecurityMiddleware(LimitsMiddleware(short_endpoint, guard=guard))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await super().__call__(scope, receive, send)
+            return
+        # what every log line on this request's way names (logs.py)
+        given = None
+        for name, value in scope["headers"]:
+            if name == b"x-request-id":
+                given = value.decode("latin-1")
+                break
+        logs.request_id.set(logs.new_request_id(given))
+        logs.table_id.set(table_of_path(scope["path"]))
+        if not access_log.isEnabledFor(logging.INFO):
+            await self._dispatch(scope, receive, send)
+            return
+        started = time.perf_counter()
+        answer: dict[str, int] = {}
+
+        async def watched(message: Message) -> None:
+            kind = message["type"]
+            if kind == "http.response.start":
+                answer["status"] = message["status"]
+            elif kind == "websocket.accept":
+                answer["status"] = 101
+            elif kind == "websocket.close":
+                answer["close"] = message.get("code", 1000)
+            await send(message)
+
+        try:
+            await self._dispatch(scope, receive, watched)
+        finally:
+            # the path alone: a query string may hold what a client should not have put there
+            method = scope.get("method", "WS")
+            seconds = round(time.perf_counter() - started, 4)
+            extra = {"method": method, "path": scope["path"], "seconds": seconds, **answer}
+            access_log.info("%s %s %s", method, scope["path"], answer.get("status", "-"), extra=extra)
+
+    async def _dispatch(self, scope: Scope, receive: Receive, send: Send) -> None:
         short = None if scope.get("root_path") else self.short(scope)
         if short is None:
             await super().__call__(scope, receive, send)
@@ -440,9 +495,15 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         gc.collect()
         gc.freeze()
     lobby.start()
+    metrics: Metrics | None = app.state.metrics
+    sampler = None if metrics is None else asyncio.get_running_loop().create_task(metrics.sampler(lobby))
     try:
         yield
     finally:
+        if sampler is not None:
+            sampler.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sampler
         await lobby.stop()
         await app.state.store.aclose()
         app.state.store.close()
@@ -458,6 +519,7 @@ def create_app(
     rate_limit: int = RATE_LIMIT,
     redis_url: str | None = None,
     limits: Limits | None = None,
+    metrics: Metrics | None = None,
 ) -> Starlette:
     """The web platform on the database at ``db_url`` (default: SQLite in the user data dir).
 
@@ -467,7 +529,7 @@ def create_app(
     benchmarks run them fast); ``clock`` drives the rate limits; ``limits`` are the caps of a
     public server (:class:`~mauseloch.server.limits.Limits`; its defaults when not given). With
     ``redis_url`` this process is one of several sharing the database and Redis (ownership.py;
-    docs/deploy.md).
+    docs/deploy.md). ``metrics``: the figures to count (metrics.py; None: none are counted).
     """
     limits = limits or Limits()
     store = Store(db_url)
@@ -485,6 +547,11 @@ def create_app(
             cluster.redis, cluster.pid, alive_key(""), gone=lambda pids: processes_gone_now(cluster.redis, pids)
         )
         guard = Guard(limits, counters, clock=clock)
+        if metrics is not None:
+            cluster.on_round_trip = cluster.cluster_hub.on_round_trip = metrics.round_trip
+    if metrics is not None:
+        store.writes.on_commit = functools.partial(metrics.committed, "sqlite" if store.local else "postgresql")
+    lobby.metrics = metrics
     lobby.restore()
     web = web_dir or WEB_DIR
     routes = [
@@ -527,4 +594,5 @@ def create_app(
     app.state.rate_limit = rate_limit
     app.state.freeze_after_warm_up = False  # `serve` sets it (cli.py): a test's app freezes nothing
     app.state.guard = guard
+    app.state.metrics = metrics
     return app

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import enum
 import math
 import sys
 from pathlib import Path
@@ -17,6 +18,19 @@ with needs("web", __name__):
 EXIT_BAD_ARGUMENTS = 2
 DEFAULT_LIMITS = Limits()
 SHUTDOWN_GRACE = 3  # seconds open HTTP streams get to end before a stopping server cancels them
+DRAIN_SECONDS = 20.0  # seconds a stopping server hands its tables over at most (systemd waits 90)
+
+
+class LogChoice(enum.StrEnum):
+    text = "text"
+    json = "json"
+
+
+class LevelChoice(enum.StrEnum):
+    debug = "debug"
+    info = "info"
+    warning = "warning"
+    error = "error"
 
 
 def _refuse(message: str) -> typer.Exit:
@@ -39,6 +53,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "--requests-per-second": (0.0, 1_000_000.0),
     "--waiting-minutes": (0.1, 7 * 24 * 60.0),
     "--refusal-delay": (0.0, 60.0),
+    "--drain-seconds": (0.0, 3600.0),
 }
 SUPPORTED_DATABASES = "SQLite (sqlite:///file.db) and PostgreSQL (postgresql://user:password@host/db)"
 
@@ -109,7 +124,11 @@ def command(
     port: Annotated[int, typer.Option(help="port to listen on (0: any free port)")] = 8000,
     db: Annotated[
         str | None,
-        typer.Option(help="database URL (sqlite:///file.db or postgresql://...); default: SQLite in the user data dir"),
+        typer.Option(
+            help="database URL (sqlite:///file.db or postgresql://...); default: SQLite in the user data dir. "
+            "From the environment, its password stays off the process list",
+            envvar="MAUSELOCH_DB",
+        ),
     ] = None,
     bot_delay: Annotated[
         float | None, typer.Option(help="seconds a bot waits before it moves (default: about 0.6)")
@@ -121,7 +140,8 @@ def command(
         str | None,
         typer.Option(
             help="Redis URL (redis://host:port/0): run as one of several processes sharing --db (PostgreSQL) "
-            "and Redis behind one address; see docs/deploy.md"
+            "and Redis behind one address; see docs/deploy.md",
+            envvar="MAUSELOCH_REDIS",
         ),
     ] = None,
     max_sockets_per_address: Annotated[
@@ -154,6 +174,26 @@ def command(
         list[str] | None,
         typer.Option(help="address of a reverse proxy whose X-Forwarded-For is believed (repeatable)"),
     ] = None,
+    metrics: Annotated[
+        str | None,
+        typer.Option(
+            help="serve Prometheus figures at http://HOST:PORT/metrics, a loopback or private address "
+            "of their own (default: none); see docs/operate.md"
+        ),
+    ] = None,
+    log_format: Annotated[
+        LogChoice, typer.Option(help="log lines as text or as one JSON object a line (docs/operate.md)")
+    ] = LogChoice.text,
+    drain_seconds: Annotated[
+        float,
+        typer.Option(
+            help="on SIGTERM: seconds to hand the tables over to the other processes and send the "
+            "sockets elsewhere before stopping anyway (docs/operate.md)"
+        ),
+    ] = DRAIN_SECONDS,
+    log_level: Annotated[
+        LevelChoice, typer.Option(help="the least important lines logged (info: a line per request too)")
+    ] = LevelChoice.warning,
 ) -> None:
     """Serve the lobby and the tables in the browser."""
     import dataclasses
@@ -165,7 +205,10 @@ def command(
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
 
+    from mauseloch.server import logs
     from mauseloch.server.app import create_app
+    from mauseloch.server.listen import DrainingServer
+    from mauseloch.server.metrics import Metrics, MetricsServer, check_address
     from mauseloch.server.protocol import MAX_MESSAGE
     from mauseloch.server.storage.store import default_url, normalise_url
 
@@ -183,6 +226,7 @@ def command(
         "--requests-per-second": requests_per_second,
         "--waiting-minutes": waiting_minutes,
         "--refusal-delay": refusal_delay,
+        "--drain-seconds": drain_seconds,
     }
     try:  # all before the socket is bound
         for option, value in numbers.items():
@@ -190,6 +234,14 @@ def command(
                 check_number(option, value)
     except ValueError as exc:
         raise _refuse(str(exc)) from None
+    metrics_at: tuple[str, int] | None = None
+    if metrics is not None:
+        try:
+            metrics_at = check_address(metrics)
+        except ValueError as exc:
+            raise _refuse(str(exc)) from None
+        if metrics_at[1] == port and port != 0:
+            raise _refuse(f"--metrics {metrics} is the public port: give the figures a port of their own")
     for proxy in trusted_proxy or ():
         try:
             ipaddress.ip_address(proxy)
@@ -235,20 +287,38 @@ def command(
         sock.close()
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise _refuse(f"cannot listen on {host}:{port}: {reason}") from None
+    logs.configure(log_format.value, log_level.value)
+    figures = Metrics() if metrics_at is not None else None
+    metrics_server = None
+    if figures is not None and metrics_at is not None:
+        try:
+            metrics_server = MetricsServer(figures, *metrics_at)
+        except OSError as exc:
+            sock.close()
+            raise _refuse(f"cannot serve the metrics at {metrics}: {exc.strerror or exc}") from None
     redis_errors: tuple[type[Exception], ...] = ()
     if redis is not None:
         from redis.exceptions import RedisError
 
         redis_errors = (RedisError,)
     try:
-        app = create_app(url, bot_delay=bot_delay, clock_scale=clock_scale, redis_url=redis, limits=limits)
+        app = create_app(
+            url, bot_delay=bot_delay, clock_scale=clock_scale, redis_url=redis, limits=limits, metrics=figures
+        )
         app.state.freeze_after_warm_up = True  # a server process: what lives as long as it is frozen
+        process = getattr(app.state.lobby, "pid", None)
+        if isinstance(process, str):  # one of several: the id the others and /readyz know it by
+            logs.name_process(process)
     except SQLAlchemyError as exc:  # e.g. a database server that does not answer
         sock.close()
+        if metrics_server is not None:
+            metrics_server.close()
         detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
         raise _refuse(f"cannot use the database {url.rsplit('@', 1)[-1]}: {detail}") from None
     except redis_errors as exc:  # Redis does not answer
         sock.close()
+        if metrics_server is not None:
+            metrics_server.close()
         raise _refuse(f"cannot use Redis at {redis}: {exc}") from None
     # Everything loaded so far (modules, restored tables) lives as long as the server: keep it out of
     # the collector's passes (the lifespan freezes what its warm-up loads too: app.py). A closed
@@ -270,11 +340,14 @@ def command(
     shown = f"[{host}]" if ":" in host else host
     shared = f", redis: {redis.rsplit('@', 1)[-1]}" if redis else ""
     typer.echo(f"Mauseloch is serving at http://{shown}:{bound}/  (database: {url.rsplit('@', 1)[-1]}{shared})")
+    if metrics_server is not None and metrics_at is not None:
+        at = f"[{metrics_at[0]}]" if ":" in metrics_at[0] else metrics_at[0]
+        typer.echo(f"Metrics at http://{at}:{metrics_server.port}/metrics")
     # no per-message deflate: updates are a few KiB, and compressing each costs more CPU than it saves
     # the HTTP protocol refuses a flooding address's WebSocket handshakes before they are read (limits.py)
     config = uvicorn.Config(
         app,
-        log_level="warning",
+        log_level=logs.uvicorn_level(log_level.value),  # never websockets' frames
         ws_max_size=8 * MAX_MESSAGE,
         ws_per_message_deflate=False,
         lifespan="on",
@@ -282,5 +355,19 @@ def command(
         loop="mauseloch.server.listen:new_loop",  # accepts new connections in batches (listen.py)
         ws="mauseloch.server.listen:DirectWebSocket",  # writes a message's frame at once (listen.py)
         timeout_graceful_shutdown=SHUTDOWN_GRACE,  # the Bot API's streams never end on their own
+        log_config=None,  # logs.configure did it; uvicorn's access log would write query strings
+        access_log=False,
     )
-    uvicorn.Server(config).run(sockets=[sock])
+
+    async def drain() -> None:
+        if figures is not None:
+            figures.draining.set(1)
+        await app.state.lobby.drain(drain_seconds)
+
+    try:
+        DrainingServer(config, drain).run(sockets=[sock])
+    finally:
+        if figures is not None:
+            figures.close()
+        if metrics_server is not None:
+            metrics_server.close()

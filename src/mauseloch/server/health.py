@@ -32,7 +32,7 @@ def _database_answers(request: Request) -> None:
 async def readyz(request: Request) -> Response:
     lobby = request.app.state.lobby
     problems: list[str] = []
-    if not lobby.running:
+    if not lobby.running or lobby.draining:
         problems.append("the server is starting or stopping")
     try:
         await asyncio.wait_for(asyncio.to_thread(_database_answers, request), CHECK_TIMEOUT)

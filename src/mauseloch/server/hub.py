@@ -11,7 +11,7 @@ texts on a channel per table, and each process delivers them to its own connecti
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -67,6 +67,22 @@ class Hub(Protocol):
 
     def close_all(self, code: int) -> None: ...
 
+    def counts(self) -> dict[str, int]:
+        """This process's connections by state: ``seated`` and ``watching`` (spectators), and
+        with several processes ``remote``: other processes' connections of tables run here."""
+        ...
+
+
+def seated_and_watching(tables: Iterable[set[Connection]]) -> dict[str, int]:
+    seated = watching = 0
+    for conns in tables:
+        for conn in conns:
+            if conn.seat is None:
+                watching += 1
+            else:
+                seated += 1
+    return {"seated": seated, "watching": watching}
+
 
 class LocalHub:
     """The in-process hub: connections of this server process only."""
@@ -104,3 +120,6 @@ class LocalHub:
         for conns in self._conns.values():
             for conn in conns:
                 conn.close(code)
+
+    def counts(self) -> dict[str, int]:
+        return seated_and_watching(list(self._conns.values()))

@@ -98,7 +98,16 @@ class Load(msgspec.Struct, tag="load", array_like=True, frozen=True):
     that does not own the table serves its requests and sockets from, instead of three queries."""
 
 
-Op = Attach | Detach | Move | Snapshot | React | ClockAnswer | RematchVote | Pace | Joined | Load
+class Adopt(msgspec.Struct, tag="adopt", array_like=True, frozen=True):
+    """Take these tables over now: their owner is stopping (a rolling restart) and gave their
+    leases back. Answered once the leases are taken; the tables load meanwhile (requests for one
+    wait for its load). A process of a release without this request refuses it, and the tables
+    are taken by the sweeps instead (within a tick)."""
+
+    tables: list[str]
+
+
+Op = Attach | Detach | Move | Snapshot | React | ClockAnswer | RematchVote | Pace | Joined | Load | Adopt
 
 
 class Request(msgspec.Struct, array_like=True, frozen=True):

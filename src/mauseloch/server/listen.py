@@ -18,12 +18,13 @@ import binascii
 import logging
 import re
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mauseloch.extras import needs
 
 with needs("web", __name__):
+    import uvicorn
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
     from websockets.datastructures import Headers
     from websockets.http11 import Request, Response
@@ -330,3 +331,29 @@ class DirectWebSocket(WebSocketsSansIOProtocol):
             head = b"\x81\x7f" + n.to_bytes(8, "big")
         self.transport.write(head + data)
         return True
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn's server, stopping (SIGTERM, SIGINT) as a rolling restart needs: it stops accepting
+    at once, lets idle HTTP connections go (busy ones after their answer), then ``drain`` hands
+    the tables over and sends the WebSockets elsewhere (lobby.py, ownership.py); only then does
+    uvicorn's own shutdown run (what is left of the HTTP answers and streams, the lifespan)."""
+
+    def __init__(self, config: uvicorn.Config, drain: Callable[[], Awaitable[None]]) -> None:
+        super().__init__(config)
+        self._drain = drain
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for server in self.servers:
+            server.close()
+        for sock in sockets or []:
+            sock.close()  # what waits in the backlog is refused: the proxy tries another process
+        for connection in list(self.server_state.connections):
+            if not isinstance(connection, WebSocketsSansIOProtocol):
+                connection.shutdown()
+        if not self.force_exit:
+            try:
+                await self._drain()
+            except Exception:
+                log.exception("the drain failed; stopping anyway")
+        await super().shutdown(sockets=None)

@@ -24,6 +24,7 @@ from mauseloch.server.family import family_setup, match_state, next_deal_row, re
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Hub, LocalHub
 from mauseloch.server.limits import CLOSE_SIGNED_OUT
+from mauseloch.server.metrics import Metrics
 from mauseloch.server.protocol import MAX_INVITE, CreateTable, ErrorCode, ProtocolError, clean_name, clean_title
 from mauseloch.server.session import LIVE, Settings, TableSession
 from mauseloch.server.storage.rows import SeatRow, TableRow, now
@@ -102,11 +103,13 @@ class Lobby:
         self.tables: dict[str, TableSession] = {}
         self.skipped: list[str] = []  # tables that could not be restored (logged)
         self.running = False
+        self.draining = False  # handing its tables over to stop (drain): sockets are sent elsewhere
         self.waiting_expiry = waiting_expiry
         self.clock = clock
         self._sweeper: asyncio.Task[None] | None = None
         self._releasing: set[asyncio.Task[None]] = set()  # finished tables waiting for their writes
         self.online = OnlineBots(store)  # bots playing through the Bot API, and their challenges
+        self.metrics: Metrics | None = None  # the figures counted here (app.py sets them; metrics.py)
 
     # -- life cycle --------------------------------------------------------------------
     def _session(self, row: TableRow) -> TableSession:
@@ -135,6 +138,17 @@ class Lobby:
             session.start()
         if self.waiting_expiry > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+
+    async def drain(self, bound: float) -> None:
+        """Stop for a restart (SIGTERM): every table's moves under way stored and published,
+        then every socket closed with 1012 ("service restart") so that its client comes back (to
+        this process once it runs again; several processes hand their tables over instead:
+        ownership.py). ``bound``: seconds this may take at most."""
+        self.draining = True
+        sessions = list(self.tables.values())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*(s.stop() for s in sessions)), bound)
+        self.hub.close_all(1012)
 
     async def stop(self) -> None:
         self.running = False
@@ -213,6 +227,14 @@ class Lobby:
         await self._insert(row)
         table = await self._open(row)
         await self.online.created(row, bot or seats[first].name, rated=req.rated)
+        log.info(
+            "table %s created: %s, %d seats, %s",
+            row.id,
+            info.name,
+            len(seats),
+            "public" if req.public else "private",
+            extra={"table": row.id},
+        )
         return Created(table, first, token, invite)
 
     async def _insert(self, row: TableRow) -> None:
@@ -280,6 +302,7 @@ class Lobby:
                     table.row.status = "playing"  # at once: a second join here sees it
                     await table.write(self.store.set_status, table.id, "playing")
                 table.seat_taken(s)
+                log.info("table %s: seat %d taken", table.id, s, extra={"table": table.id})
                 return s, token
         raise ProtocolError(ErrorCode.TAKEN, "no human seat is free at this table", 409)
 
@@ -409,6 +432,7 @@ class Lobby:
                 return
             if self.tables.get(table.id) is table:
                 self.tables.pop(table.id, None)  # finished and unwatched: the store keeps it
+                log.info("table %s is %s and unwatched: let go", table.id, table.status, extra={"table": table.id})
 
     async def _release_later(self, table: TableHandle) -> None:
         await table.flush()

@@ -89,6 +89,7 @@ SUMMARY_AGAIN = 20  # every this many ticks every owned table's summary is built
 # lobby's count of a table's moves may lag two seconds (at 400 seats every running table moved
 # within a tick, and its summary was built, encoded and written every tick: a move's worth).
 VERSION_AGAIN = 4
+HANDOVER_BATCH = 50  # tables a stopping process hands over at a time (each batch waits for its moves)
 LIVE_SET = f"{PREFIX}live"
 SUMMARIES = f"{PREFIX}summary"
 
@@ -154,6 +155,11 @@ return 0
 
 def lease_key(table: str) -> str:
     return f"{PREFIX}owner:{table}"
+
+
+def draining_key(pid: str) -> str:
+    """Set while process ``pid`` hands its tables over to stop: nobody hands it tables then."""
+    return f"{PREFIX}draining:{pid}"
 
 
 def _text(value: bytes | str | None) -> str | None:
@@ -306,6 +312,8 @@ class ClusterLobby(Lobby):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopped = threading.Event()
         self._renewer = threading.Thread(target=self._renew_leases, name="mauseloch-leases", daemon=True)
+        # told of the Redis round trips of the ticks and the renewals: kind, seconds (metrics)
+        self.on_round_trip: Callable[[str, float], None] | None = None
 
     # -- life cycle --------------------------------------------------------------------
     def restore(self) -> int:
@@ -343,6 +351,69 @@ class ClusterLobby(Lobby):
         await self.aredis.aclose()
         self.redis.close()
         self._lease_client.close()
+
+    async def drain(self, bound: float) -> None:
+        """Stop for a rolling restart: every table run here goes to the other processes (in
+        batches: its moves under way stored and published, its lease given back, a live process
+        asked to take it at once), then every socket here is closed with 1012 so that its client
+        reconnects elsewhere (the proxy sends it to a process still listening). Tables left after
+        ``bound`` seconds are let go as :meth:`stop` lets them go (the sweeps take them)."""
+        self.draining = True
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + bound
+        with contextlib.suppress(RedisError):  # the others choose no process that is leaving
+            await self.aredis.set(draining_key(self.pid), b"1", px=int(bound * 1000) + LEASE_MS)
+        peers = await self._peers()
+        while (self.tables or self._loading) and (left := give_up - loop.time()) > 0:
+            if self._loading:  # tables being taken over here are handed on once loaded
+                await asyncio.wait(list(self._loading.values()), timeout=left)
+                continue
+            batch = list(self.tables)[:HANDOVER_BATCH]
+            try:
+                await asyncio.wait_for(self._hand_over(batch, peers), left)
+            except TimeoutError:
+                break
+        if self.tables:
+            log.warning("process %s: %d tables were not handed over in %s s", self.pid, len(self.tables), bound)
+        self.cluster_hub.close_all(1012)  # "service restart": every client reconnects elsewhere
+
+    async def _peers(self) -> list[str]:
+        """The other processes that live and are not leaving themselves."""
+        with contextlib.suppress(RedisError):
+            alive = [_text(k) or "" async for k in self.aredis.scan_iter(match=alive_key("*"), count=1000)]
+            pids = sorted({k.removeprefix(alive_key("")) for k in alive} - {self.pid})
+            if pids:
+                leaving = await self.aredis.mget([draining_key(p) for p in pids])
+                return [p for p, gone in zip(pids, leaving, strict=True) if gone is None]
+        return []
+
+    async def _hand_over(self, tables: list[str], peers: list[str]) -> None:
+        """``tables`` to ``peers`` (spread over them), then their sockets here closed."""
+        sessions = [self.tables.pop(t) for t in tables]  # nothing renews, serves or sweeps them here now
+        await asyncio.gather(*(session.stop() for session in sessions))  # moves under way stored, announced
+        with contextlib.suppress(RedisError):
+            await self.aredis.eval(RELEASE, len(tables), *[lease_key(t) for t in tables], self.pid)
+        self._forget(tables)
+        for t in tables:
+            self.cluster_hub.forget(t)
+        if peers:
+            shares = {p: tables[i :: len(peers)] for i, p in enumerate(peers)}
+            asked = [self.cluster_hub.call(p, share[0], ipc.Adopt(share)) for p, share in shares.items() if share]
+            for answer in await asyncio.gather(*asked, return_exceptions=True):
+                if isinstance(answer, Exception):  # the sweeps take its share instead
+                    log.warning("process %s: a process did not take tables over: %r", self.pid, answer)
+        for t in tables:
+            for conn in self.cluster_hub.local(t):
+                conn.close(1012)
+
+    async def adopt(self, tables: list[str]) -> None:
+        """Take ``tables`` over now (their owner is leaving and gave their leases back): their
+        leases, then their loads under way (:meth:`_load_taken`)."""
+        won = await self._take(keys=[lease_key(t) for t in tables], args=[self.pid, LEASE_MS, *([""] * len(tables))])
+        taken = [tables[int(i) - 1] for i in won]
+        for t in taken:
+            self.owners[t] = self.pid
+        self._load_taken(taken)
 
     def spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -515,12 +586,28 @@ class ClusterLobby(Lobby):
 
     # -- the owner's side of requests ---------------------------------------------------------
     async def handle(self, frm: str, table: str, op: ipc.Op) -> ipc.Answer:
-        """Carry out request ``op`` from process ``frm`` at ``table``, which this process owns."""
+        """Carry out request ``op`` from process ``frm`` at ``table``, which this process owns.
+        A table stopping here (handed over, or its lease lost) answers :class:`NotOwner`: the
+        asker finds the next owner and sends the request there, so nothing is refused."""
+        if isinstance(op, ipc.Adopt):
+            if self.draining or not self.running:
+                raise NotOwner
+            await self.adopt(op.tables)
+            return ipc.Done()
+        try:
+            return await self._handle(frm, table, op)
+        except ProtocolError:
+            session = self.tables.get(table)
+            if session is None or session.stopping:
+                raise NotOwner from None
+            raise
+
+    async def _handle(self, frm: str, table: str, op: ipc.Op) -> ipc.Answer:
         session = self.tables.get(table)
         if session is None and table in self._loading:  # being taken over here: wait for its load
             session = await asyncio.shield(self._loading[table])
         if session is None:
-            if _text(await self.aredis.get(lease_key(table))) != self.pid:
+            if self.draining or _text(await self.aredis.get(lease_key(table))) != self.pid:
                 raise NotOwner
             found = await Lobby.find(self, table)  # a finished table, owned here, loaded again
             if not isinstance(found, TableSession):
@@ -716,7 +803,8 @@ class ClusterLobby(Lobby):
             return None
 
     def hold(self, table: TableHandle) -> TableHandle:
-        return table if isinstance(table, RemoteTable) else super().hold(table)
+        # a table handed over (or lost) is not run here again: its sockets go elsewhere
+        return table if isinstance(table, RemoteTable) or table.stopping else super().hold(table)
 
     def release(self, table: TableHandle) -> None:
         if isinstance(table, RemoteTable):
@@ -827,8 +915,11 @@ class ClusterLobby(Lobby):
             await asyncio.sleep(TICK)
 
     async def _tick_once(self) -> None:
+        started = time.perf_counter()
         await self._summaries()
         await self._sweep_now()
+        if self.on_round_trip is not None:
+            self.on_round_trip("tick", time.perf_counter() - started)
 
     async def _sweep_now(self) -> None:
         gone: dict[str, bool] = {}  # process -> gone, asked of Redis once for the sweep and the drops
@@ -858,7 +949,10 @@ class ClusterLobby(Lobby):
                 # one step each under the GIL: copies the loop may change after
                 owned = list(self.tables) + [t for t in list(self._loading) if t not in self.tables]
                 # one round trip: the alive key and every lease
+                started = time.perf_counter()
                 lost = self._renew(keys=[lease_key(t) for t in owned], args=[self.pid, LEASE_MS, alive_key(self.pid)])
+                if self.on_round_trip is not None:
+                    self.on_round_trip("renew", time.perf_counter() - started)
                 for i in lost:
                     table = owned[int(i) - 1]
                     if self._loop is not None:

@@ -45,7 +45,7 @@ import msgspec
 
 from mauseloch.extras import needs
 from mauseloch.server import ipc
-from mauseloch.server.hub import Connection, MessageFor
+from mauseloch.server.hub import Connection, MessageFor, seated_and_watching
 from mauseloch.server.protocol import ErrorCode, ProtocolError
 
 with needs("redis", __name__):
@@ -355,6 +355,8 @@ class RedisHub:
         self._work: set[asyncio.Task[None]] = set()
         self.on_owner: Callable[[str, str], None] = lambda table, pid: None  # ``pid`` took ``table`` over
         self.published = 0  # frames published (metrics)
+        # told of each request's round trip: its kind and seconds (metrics; None: nobody asks)
+        self.on_round_trip: Callable[[str, float], None] | None = None
 
     # -- the Hub protocol ----------------------------------------------------------------
     def subscribe(self, table: str, conn: Connection) -> None:
@@ -429,6 +431,11 @@ class RedisHub:
             for conn in conns:
                 conn.close(code)
 
+    def counts(self) -> dict[str, int]:
+        counts = seated_and_watching(list(self._local.values()))
+        counts["remote"] = sum(len(conns) for conns in list(self._remote.values()))
+        return counts
+
     # -- beyond the protocol -----------------------------------------------------------
     def local(self, table: str) -> list[Connection]:
         return list(self._local.get(table, ()))
@@ -498,7 +505,8 @@ class RedisHub:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[ipc.Answer] = loop.create_future()
         self._pending[rid] = future
-        self._sent[rid] = (pid, loop.time())
+        started = loop.time()
+        self._sent[rid] = (pid, started)
         try:
             frame = ipc.encode("q", self.pid, ipc.Request(table, op), rid)
             self._send(process_channel(pid), frame, functools.partial(self._heard_request, rid, pid))
@@ -506,6 +514,8 @@ class RedisHub:
         finally:
             self._pending.pop(rid, None)
             self._sent.pop(rid, None)
+            if self.on_round_trip is not None:
+                self.on_round_trip(f"request_{op.__struct_config__.tag}", loop.time() - started)
 
     def _heard_request(self, rid: int, pid: str, heard: int | Exception) -> None:
         if isinstance(heard, Exception):

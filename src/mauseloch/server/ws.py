@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections import deque
 from collections.abc import Callable
 from urllib.parse import urlsplit
@@ -20,6 +21,7 @@ from mauseloch.server.hub import Connection
 from mauseloch.server.limits import CLOSE_HELLO_LATE, Guard
 from mauseloch.server.listen import SEND_NOW
 from mauseloch.server.lobby import Lobby
+from mauseloch.server.metrics import Metrics
 from mauseloch.server.protocol import (
     ClockPong,
     ErrorCode,
@@ -39,6 +41,8 @@ from mauseloch.server.protocol import (
 
 with needs("web", __name__):
     from starlette.websockets import WebSocket, WebSocketDisconnect
+
+log = logging.getLogger("mauseloch.server")
 
 RATE_LIMIT = 20  # messages per second and connection
 FLOOD_CLOSE = 200  # refused messages in a row before a flooding connection is closed
@@ -120,6 +124,20 @@ async def table_socket(websocket: WebSocket) -> None:
     clock = websocket.app.state.rate_clock
     rate_limit: int = websocket.app.state.rate_limit
     guard: Guard = websocket.app.state.guard
+    metrics: Metrics | None = lobby.metrics
+    if metrics is None:
+        await _table_socket(websocket, lobby, clock, rate_limit, guard)
+        return
+    metrics.sockets += 1
+    try:
+        await _table_socket(websocket, lobby, clock, rate_limit, guard)
+    finally:
+        metrics.sockets -= 1
+
+
+async def _table_socket(
+    websocket: WebSocket, lobby: Lobby, clock: Callable[[], float], rate_limit: int, guard: Guard
+) -> None:
     await websocket.accept()
     loop = asyncio.get_running_loop()
     hello_by = loop.time() + guard.limits.hello_timeout  # an idle socket holds a file: not for long
@@ -163,6 +181,9 @@ async def table_socket(websocket: WebSocket) -> None:
                     if conn is None:
                         if not isinstance(msg, Hello):
                             raise ProtocolError(ErrorCode.BAD_MESSAGE, "say hello first")
+                        if lobby.draining or table.stopping:  # this process is leaving: come back elsewhere
+                            await websocket.close(code=1012)
+                            return
                         seat = identify(websocket, table, msg)
                         send_now = websocket.scope.get("extensions", {}).get(SEND_NOW)
                         if send_now is not None:
@@ -196,8 +217,14 @@ async def table_socket(websocket: WebSocket) -> None:
                         table.set_pace(conn.seat, msg.paused, msg.speed)
                     refused_in_a_row = 0
                 except ProtocolError as exc:
+                    if conn is not None and table.stopping:
+                        # refused because the table stopped here (handed over, its lease lost):
+                        # nothing changed, and the client asks again where it runs now
+                        conn.close(1012)
+                        break
                     reply = table.error(exc.code, exc.message, exc.refusal)
                     if exc.code in HANG_UP and conn is None:  # a second hello is only refused
+                        log.info("table %s: a hello was refused: %s", table.id, exc.message)
                         await websocket.send_text(reply)
                         await websocket.close(code=4403)
                         return
@@ -216,7 +243,9 @@ async def table_socket(websocket: WebSocket) -> None:
         pass
     finally:
         if conn is not None:
-            if lobby.running:  # a server shutting down is not the person going away
+            # a server shutting down, or a table that moved to another process, is not the
+            # person going away: where the table runs now, their seat waits for them
+            if lobby.running and not table.stopping:
                 table.detach(conn, left=left, everywhere=everywhere)
             else:
                 lobby.hub.unsubscribe(table.id, conn)

@@ -120,8 +120,15 @@ def _resolve(fut: asyncio.Future[None], exc: BaseException | None) -> None:
         fut.set_exception(exc)
 
 
+# told of every group commit: its seconds from sending to committed, and its writes (metrics)
+CommitWatch = Callable[[float, int], None]
+
+
 class Writes(Protocol):
-    """How a store commits its hot writes: SQLite's group commit or PostgreSQL's pipeline."""
+    """How a store commits its hot writes: SQLite's group commit or PostgreSQL's pipeline.
+    ``on_commit`` (None: nobody asks) is told of each group commit that succeeded."""
+
+    on_commit: CommitWatch | None
 
     def usable(self) -> bool:
         """Whether the running event loop may send writes here."""

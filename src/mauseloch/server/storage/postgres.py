@@ -10,7 +10,16 @@ from typing import Any
 
 from mauseloch.extras import needs
 from mauseloch.server.storage.pglink import PgLink, pg_encoder, pg_sql
-from mauseloch.server.storage.plans import Plan, SqlParams, bind, compile_hot, stopped, stored_first, tell
+from mauseloch.server.storage.plans import (
+    CommitWatch,
+    Plan,
+    SqlParams,
+    bind,
+    compile_hot,
+    stopped,
+    stored_first,
+    tell,
+)
 
 with needs("web", __name__):
     from sqlalchemy import Engine
@@ -91,6 +100,7 @@ class PgWrites:
         self._pending: list[Pending] = []
         self._scheduled = False
         self._closing = False
+        self.on_commit: CommitWatch | None = None
 
     def usable(self) -> bool:
         """Whether this loop may use the connections (the first loop to write owns them)."""
@@ -221,7 +231,10 @@ class PgWrites:
             table = _table_of(plan)
             under_way = self._inflight.get(table)
             self._inflight[table] = (link, 1 if under_way is None else under_way[1] + 1)
-        link.send(statements, functools.partial(self._segment_done, link, writes, shape))
+        done: Callable[[list[Any] | Exception], None] = functools.partial(self._segment_done, link, writes, shape)
+        if self.on_commit is not None:
+            done = functools.partial(self._timed, link.loop.time(), len(writes), done)
+        link.send(statements, done)
 
     def _statement(self, name: str, params: SqlParams) -> tuple[bytes, list[bytes | None]]:
         sql, encoders = self._pg[name]
@@ -244,6 +257,14 @@ class PgWrites:
                 f"{self._head} VALUES {places} ON CONFLICT DO NOTHING RETURNING table_id, version".encode()
             )
         return sql, values
+
+    def _timed(
+        self, sent: float, writes: int, done: Callable[[list[Any] | Exception], None], results: list[Any] | Exception
+    ) -> None:
+        """A transaction's round trip told to ``on_commit`` (one that ended, not a broken connection)."""
+        if self.on_commit is not None and not isinstance(results, Exception) and self.loop is not None:
+            self.on_commit(self.loop.time() - sent, writes)
+        done(results)
 
     def _segment_done(
         self, link: PgLink, writes: list[Pending], shape: list[Shape], results: list[Any] | Exception

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+import time
 from typing import Any
 
 from mauseloch.extras import needs
-from mauseloch.server.storage.plans import Plan, bind, compile_hot, stopped, tell
+from mauseloch.server.storage.plans import CommitWatch, Plan, bind, compile_hot, stopped, tell
 
 with needs("web", __name__):
     from sqlalchemy import Engine
@@ -34,6 +35,7 @@ class SqliteWrites:
         self._sql = compile_hot(SQLiteDialect_pysqlite(paramstyle="named"))
         self._lock = threading.Lock()
         self._pending: list[tuple[Plan, asyncio.Future[None]]] = []
+        self.on_commit: CommitWatch | None = None
 
     def usable(self) -> bool:
         return True
@@ -53,7 +55,10 @@ class SqliteWrites:
             pending, self._pending = self._pending, []
             if not pending:
                 return
+            started = time.perf_counter()
             outcomes = self._commit([plan for plan, _ in pending])
+            if self.on_commit is not None:
+                self.on_commit(time.perf_counter() - started, len(pending))
         tell([(fut, exc) for (_, fut), exc in zip(pending, outcomes, strict=True)])
 
     def now(self, plan: Plan) -> None:

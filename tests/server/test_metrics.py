@@ -1,0 +1,83 @@
+"""``serve --metrics HOST:PORT``: Prometheus's text format on an address of its own, never on the
+public port, never on a public address; the figures docs/operate.md names, from a real server."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mauseloch.server.metrics import check_address
+
+from .serving import GUARD, Serve, data_dir, figure, play_seat, wait_for
+
+
+@pytest.mark.parametrize(
+    ("given", "taken"),
+    [("127.0.0.1:9100", ("127.0.0.1", 9100)), ("localhost:0", ("127.0.0.1", 0)), ("[::1]:9100", ("::1", 9100)),
+     ("10.1.2.3:9100", ("10.1.2.3", 9100)), ("192.168.0.2:1", ("192.168.0.2", 1))],
+)  # fmt: skip
+def test_a_loopback_or_private_address_is_taken(given: str, taken: tuple[str, int]) -> None:
+    assert check_address(given) == taken
+
+
+@pytest.mark.parametrize(
+    ("given", "why"),
+    [("0.0.0.0:9100", "every address"), ("[::]:9100", "every address"), ("8.8.8.8:9100", "public"),
+     ("9100", "HOST:PORT"), ("metrics.example.org:9100", "IP address"), ("127.0.0.1:99999", "HOST:PORT")],
+)  # fmt: skip
+def test_a_public_or_unclear_address_is_refused(given: str, why: str) -> None:
+    with pytest.raises(ValueError, match=why):
+        check_address(given)
+
+
+def test_serve_refuses_public_metrics_before_it_listens(tmp_path: Path) -> None:
+    for args, why in (
+        (["--metrics", "0.0.0.0:9100"], "every address"),
+        (["--port", "8123", "--metrics", "127.0.0.1:8123"], "public port"),
+    ):
+        cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--db", data_dir(tmp_path), *args]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=GUARD, check=False)
+        assert done.returncode == 2 and why in done.stderr, done.stderr
+
+
+@pytest.mark.slow
+def test_the_figures_of_a_game_and_none_on_the_public_port(tmp_path: Path) -> None:
+    server = Serve("--db", data_dir(tmp_path), "--metrics", "127.0.0.1:0")
+    try:
+        assert server.http.get("/metrics").status_code == 404  # the public port has none
+        seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
+        created = server.http.post("/api/tables", json={"game": "mau-mau", "seats": seats, "public": True}).json()
+        joined = server.http.post(f"/api/tables/{created['table']}/join", json={}).json()
+        asyncio.run(game(server.address, created["table"], created["token"], joined["token"]))
+        wait_for(
+            lambda: figure(server.scrape(), "mauseloch_store_commit_seconds_count", store="sqlite") > 0, "a commit"
+        )
+        text = server.scrape()
+    finally:
+        server.stop()
+    for family in (
+        "mauseloch_tables",
+        "mauseloch_connections",
+        "mauseloch_stand_ins",
+        "mauseloch_store_commit_seconds",
+        "mauseloch_store_commit_writes",
+        "mauseloch_redis_round_trip_seconds",
+        "mauseloch_redis_published_frames_total",
+        "mauseloch_pushes_total",
+        "mauseloch_event_loop_lag_seconds",
+        "mauseloch_last_sample_timestamp_seconds",
+        "mauseloch_draining",
+        "process_open_fds",
+    ):
+        assert f"# TYPE {family} " in text, family
+    assert figure(text, "mauseloch_store_commit_writes_sum", store="sqlite") >= 3  # a table, a seat, moves
+    assert figure(text, "mauseloch_last_sample_timestamp_seconds") > 0
+    assert figure(text, "mauseloch_pushes_total", outcome="sent") == 0
+
+
+async def game(address: str, table: str, first: str, second: str) -> None:
+    await asyncio.gather(play_seat(address, table, 0, first), play_seat(address, table, 1, second))
