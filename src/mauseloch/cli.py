@@ -363,6 +363,7 @@ def _add(group: typer.Typer, name: str, target: Any, extra: str | None) -> None:
 for _group, _name, _target, _extra in COMMANDS:
     _add(play_app if _group == "play" else app, _name, _target, _extra)
 importlib.import_module("mauseloch.server.botcli").register(app)  # bot-token, bot connect
+importlib.import_module("mauseloch.server.backup").register(app)  # backup, restore
 
 
 def main() -> None:
