@@ -118,6 +118,23 @@ def test_the_public_copy_is_derived_by_the_redaction_rule() -> None:
     assert events.private_event_types("aus-die-maus") == ()
 
 
+@pytest.mark.parametrize("name", ["mau-mau", "aus-die-maus", "mausgeflippt"])
+def test_a_move_makes_no_event_until_somebody_reads_the_log(name: str) -> None:
+    """The rules log ``(make, *args)`` and the structs are made when the log is read, once: a
+    simulation that never reads an event pays nothing for it; a clone taken before the read
+    reads the same events."""
+    g = play_random(name, 3, 5, {})
+    twin = g.clone()
+    assert g.event_count > 10
+    assert not any(isinstance(entry, events.Event) for entry in g._log)  # nothing made while playing
+    tail = g.event_log(g.event_count - 4)
+    assert len(tail) == 4 and all(isinstance(e, events.Event) for e in tail)
+    assert sum(isinstance(entry, events.Event) for entry in g._log) == 4  # only what was read
+    typed = g.event_log()
+    assert all(a is b for a, b in zip(typed, g.event_log(), strict=True))  # made once, then kept
+    assert msgspec.to_builtins(typed) == g.events == twin.events == mauseloch.replay(g.record()).events
+
+
 def test_a_rule_must_name_declared_fields() -> None:
     class Peek(events.Event, tag="peek"):
         hidden = ("card",)

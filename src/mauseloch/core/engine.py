@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Literal, TypedDict
 
 import msgspec
 
-from mauseloch.core.events import Event, event_for  # noqa: F401  (event_for: re-exported)
+from mauseloch.core.events import Event, Logged, event_for, made  # noqa: F401  (event_for: re-exported)
 from mauseloch.core.registry import GAMES, REGISTRY, game_info  # noqa: F401  (GAMES: re-exported)
 from mauseloch.core.shapes import JSONObject, OptionDict, Options, OptionValue
 from mauseloch.core.views import Result, View, ViewHead
@@ -596,9 +596,10 @@ class Game:
     _options: OptionDict
     _deck: tuple[str, ...]
 
-    # Subclasses log their declared event structs (games/<game>/events.py) as they happen;
-    # ``events`` hands out new dicts each time, so no caller can alter the log.
-    _log: list[Event]
+    # Subclasses log their declared event structs (games/<game>/events.py) as they happen, or
+    # ``(make, *args)`` tuples made into the structs when the log is read (core/events.py:
+    # Logged, made); ``events`` hands out new dicts each time, so no caller can alter the log.
+    _log: list[Logged]
     _moves: list[Any]  # (seat, move) or (seat, move, ms) in the order played
 
     def __init__(self, players: int, seed: int, options: OptionDict, deck: list[str]) -> None:
@@ -666,18 +667,18 @@ class Game:
     @property
     def events(self) -> list[JSONObject]:
         """The full log as new dicts: a caller may change them without touching the game."""
-        result: list[JSONObject] = msgspec.to_builtins(self._log)
+        result: list[JSONObject] = msgspec.to_builtins(made(self._log))
         return result
 
     def events_since(self, index: int) -> list[JSONObject]:
         """Events from position ``index`` of the log on (servers send only what is new)."""
-        result: list[JSONObject] = msgspec.to_builtins(self._log[as_int(index, "index", 0) :])
+        result: list[JSONObject] = msgspec.to_builtins(made(self._log, as_int(index, "index", 0)))
         return result
 
     def event_log(self, index: int = 0) -> list[Event]:
         """The log from position ``index`` on as the declared event structs: read them, never
         change them; a private one is whole (redact with :func:`mauseloch.core.events.seen_by`)."""
-        return self._log[as_int(index, "index", 0) :]
+        return made(self._log, as_int(index, "index", 0))
 
     @property
     def event_count(self) -> int:

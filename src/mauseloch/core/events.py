@@ -5,6 +5,11 @@ tagged by ``type``, listed in the module's ``EVENTS = declare(...)``. The rules 
 happen; ``Game.events`` hands out their JSON form (``msgspec.to_builtins``), so an event's
 shape exists only in its struct, and ``docs/events.schema.json`` is generated from the structs.
 
+A struct costs more to make than many a move (a simulation plays millions and reads no event),
+so the rules may log an event as a tuple ``(make, *args)`` instead (:data:`Logged`): ``make``
+is the event's struct, or a function returning it, and ``make(*args)`` is the struct, made by
+:func:`made` when somebody reads the log. The args are never changed after they are logged.
+
 The redaction rule: an event with a ``private`` field belongs to that seat, and its ``hidden``
 fields (the cards) are for that seat alone. Every other seat, and a spectator, receives the
 public copy: the event without ``private`` and without the hidden fields. The public copy's
@@ -47,6 +52,20 @@ class Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_onl
     fields only that seat sees; every other field is public."""
 
     hidden: ClassVar[tuple[str, ...]] = ()
+
+
+# An event as the rules log it: its struct, or ``(make, *args)`` with ``make(*args)`` the struct
+Logged = Event | tuple[Any, ...]
+
+
+def made(log: list[Logged], index: int = 0) -> list[Event]:
+    """``log[index:]`` as structs: each entry logged as ``(make, *args)`` is made now and kept in
+    ``log`` in its place, so that it is made once."""
+    for i in range(index, len(log)):
+        entry = log[i]
+        if type(entry) is tuple:
+            log[i] = entry[0](*entry[1:])
+    return log[index:]  # type: ignore[return-value]  # every entry is a struct now
 
 
 def tag(cls: type[Event]) -> str:

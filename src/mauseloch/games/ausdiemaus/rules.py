@@ -11,6 +11,7 @@ The fast kernel ``mauseloch.kernels.ausdiemaus`` plays the same games from the s
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import Any, Final, cast
 
 import msgspec
@@ -92,6 +93,34 @@ def deal(ids: list[int], players: int) -> tuple[list[deque[int]], int]:
     return stacks, ids[-1]
 
 
+def _result(reason: Reason, cards: Sequence[int], chips: Sequence[int]) -> AusDieMausResult:
+    """The result of a game that ended for ``reason`` with stacks of ``cards`` and ``chips``
+    (AM-12: the biggest stack first, then the most chips)."""
+    ranks = competition_ranks([(-c, -k) for c, k in zip(cards, chips, strict=True)])
+    return AusDieMausResult(reason=reason, ranks=ranks, cards=list(cards), chips=list(chips))
+
+
+def _end_event(
+    reason: Reason, seat: int, flips: int, cards: tuple[int, ...], chips: tuple[int, ...], loop_from: int
+) -> AusDieMausEnd:
+    """The end event, made when the log is read (core/events.py: Logged)."""
+    res = _result(reason, cards, chips)
+    return AusDieMausEnd(
+        reason=reason,
+        seat=seat,
+        flips=flips,
+        ranks=res.ranks,
+        cards=res.cards,
+        chips=res.chips,
+        # AM-11: the flip count when the repeated position first occurred
+        loop_from=loop_from if reason == "endless" else msgspec.UNSET,
+    )
+
+
+MAX_PLAYERS = 6
+FLIPS = tuple((seat, "flip") for seat in range(MAX_PLAYERS))  # a flip as ``_moves`` holds it: shared, never changed
+
+
 class AusDieMaus(Game):
     name = "aus-die-maus"
 
@@ -126,8 +155,9 @@ class AusDieMaus(Game):
         # AM-11: positions after pile wins since the last chip was taken (a chip changes the
         # position for good, so older ones can never repeat) -> flip count when first seen.
         self._seen: dict[tuple[Any, ...], int] = {}
-        self._log.append(AusDieMausDeal(stacks=[len(s) for s in self.stacks]))
-        self._log.append(AusDieMausStart(card=CARD_STR[start]))
+        # (make, *args): each struct is made when the log is read (core/events.py: Logged)
+        self._log.append((AusDieMausDeal, [len(s) for s in self.stacks]))
+        self._log.append((AusDieMausStart, CARD_STR[start]))
 
     # ------------------------------------------------------------------ moves
     def legal_moves(self, seat: int | None = None) -> list[str]:
@@ -156,28 +186,28 @@ class AusDieMaus(Game):
         card = self.stacks[p].popleft()
         self.pile.append(card)
         self.flips += 1
-        self._moves.append([p, "flip"])
-        log.append(AusDieMausFlip(seat=p, card=CARD_STR[card]))
+        self._moves.append(FLIPS[p])
+        log.append((AusDieMausFlip, p, CARD_STR[card]))
         phase = self.phase
         nxt = p + 1 if p + 1 < n else 0
         if phase == START:  # AM-8: the new pile's first card has no effect
-            log.append(AusDieMausNewPile(seat=p, card=CARD_STR[card]))
+            log.append((AusDieMausNewPile, p, CARD_STR[card]))
             self.phase = NORMAL
         elif MOUSE1 <= card <= MOUSE3:  # AM-5 (also AM-6: a mouse passes the chase on at once)
             self.owner = p
             self.attempts = card
             self.phase = CHASE
-            log.append(AusDieMausCall(seat=p, text=CALL, paws=card, chaser=nxt))
-            log.append(AusDieMausChase(owner=p, chaser=nxt, attempts_left=card))
+            log.append((AusDieMausCall, p, CALL, card, nxt))
+            log.append((AusDieMausChase, p, nxt, card))
         elif phase == CHASE:  # AM-6
             if card == CAT:
-                log.append(AusDieMausCatch(seat=p, owner=self.owner))
+                log.append((AusDieMausCatch, p, self.owner))
                 self._win_pile(p, True)
                 return
             self.attempts -= 1
-            log.append(AusDieMausChase(owner=self.owner, chaser=p, attempts_left=self.attempts))
+            log.append((AusDieMausChase, self.owner, p, self.attempts))
             if self.attempts == 0:
-                log.append(AusDieMausEscape(seat=self.owner, chaser=p))
+                log.append((AusDieMausEscape, self.owner, p))
                 self._win_pile(self.owner, False)
                 return
             nxt = p  # the chaser tries again
@@ -201,9 +231,7 @@ class AusDieMaus(Game):
         if chip:
             self.chips[winner] += 1
             self.chips_left -= 1
-        self._log.append(
-            AusDieMausPileWon(seat=winner, count=count, chip=chip, chips=self.chips[winner], chips_left=self.chips_left)
-        )
+        self._log.append((AusDieMausPileWon, winner, count, chip, self.chips[winner], self.chips_left))
         if chip and self.chips_left == 0:  # AM-9 comes before AM-11
             self._finish("chips", winner)
             return
@@ -225,19 +253,8 @@ class AusDieMaus(Game):
         self.reason = reason
         self.to_move = None
         self._seen = {}
-        res = self.result()
-        self._log.append(
-            AusDieMausEnd(
-                reason=reason,
-                seat=seat,
-                flips=self.flips,
-                ranks=res["ranks"],
-                cards=res["cards"],
-                chips=res["chips"],
-                # AM-11: the flip count when the repeated position first occurred
-                loop_from=self.loop_from if reason == "endless" else msgspec.UNSET,
-            )
-        )
+        cards = tuple(len(s) for s in self.stacks)
+        self._log.append((_end_event, reason, seat, self.flips, cards, tuple(self.chips), self.loop_from))
 
     # ------------------------------------------------------------------ search and learning (api.md v2)
     def clone(self) -> AusDieMaus:
@@ -281,10 +298,7 @@ class AusDieMaus(Game):
 
     def typed_result(self) -> AusDieMausResult:
         self._ensure_over()
-        cards = [len(s) for s in self.stacks]
-        chips = list(self.chips)
-        ranks = competition_ranks([(-c, -k) for c, k in zip(cards, chips, strict=True)])  # AM-12
-        return AusDieMausResult(reason=cast(Reason, self.reason), ranks=ranks, cards=cards, chips=chips)
+        return _result(cast(Reason, self.reason), [len(s) for s in self.stacks], self.chips)
 
     def chase(self) -> Chase | None:
         """The open chase: the mouse's owner, the chaser and the chaser's attempts left."""
@@ -327,7 +341,7 @@ INFO = register(
         title="Aus die Maus!",
         description="Turn over cards in turn; a mouse starts a chase, a cat catches it and wins the pile and a chip.",
         min_players=2,
-        max_players=6,
+        max_players=MAX_PLAYERS,
         options=(
             OptionSpec(
                 "small_deck",

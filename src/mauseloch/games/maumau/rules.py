@@ -7,6 +7,7 @@ cards, phase): a simulation asks for the same few hundred lists millions of time
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 import msgspec
@@ -168,6 +169,37 @@ def sort_key(card: str) -> tuple[int, int]:
     return (SUITS.index(card[1]), RANKS.index(card[0]))
 
 
+# The points of the cards of one suit's byte of a hand (bit r: rank r), for a hand's points.
+BYTE_POINTS = tuple(sum(POINTS[r] for r in range(8) if b >> r & 1) for b in range(256))
+
+
+def _result(reason: Reason, hands: Sequence[int]) -> MauMauResult:
+    """The result of a game that ended for ``reason`` with ``hands`` (MM-16: fewest cards, then
+    fewest card points)."""
+    cards = [h.bit_count() for h in hands]
+    points = [BYTE_POINTS[h & 0xFF] + BYTE_POINTS[h >> 8 & 0xFF] + BYTE_POINTS[h >> 16 & 0xFF] + BYTE_POINTS[h >> 24]
+              for h in hands]  # fmt: skip
+    ranks = competition_ranks(list(zip(cards, points, strict=True)))
+    return MauMauResult(reason=reason, ranks=ranks, cards=cards, points=points)
+
+
+# What the rules log is made into events only when the log is read (core/events.py: Logged):
+# these make the events whose fields the rules hold in another form.
+
+
+def _deal_event(seat: int, hand: int) -> MauMauDeal:
+    cards = _bits_to_cards(hand)
+    return MauMauDeal(seat=seat, count=len(cards), cards=cards, private=seat)
+
+
+def _draw_event(seat: int, got: list[int]) -> MauMauDraw:
+    return MauMauDraw(seat=seat, count=len(got), cards=[CARD_STR[c] for c in got], private=seat)
+
+
+def _end_event(reason: Reason, hands: tuple[int, ...]) -> MauMauEnd:
+    return MauMauEnd(**msgspec.to_builtins(_result(reason, hands)))
+
+
 class MauMau(Game):
     name = "mau-mau"
 
@@ -216,10 +248,10 @@ class MauMau(Game):
         self.winner: int | None = None
         self._legal: tuple[list[str], dict[str, int]] | None = None
         self._update_fit()
+        log = self._log  # (make, *args): each struct is made when the log is read (core/events.py)
         for seat in range(players):
-            cards = _bits_to_cards(self.hands[seat])
-            self._log.append(MauMauDeal(seat=seat, count=len(cards), cards=cards, private=seat))
-        self._log.append(MauMauStart(card=CARD_STR[self.top]))
+            log.append((_deal_event, seat, hands[seat]))
+        log.append((MauMauStart, CARD_STR[self.top]))
 
     # ------------------------------------------------------------------ legal moves
     def _update_fit(self) -> None:
@@ -283,9 +315,9 @@ class MauMau(Game):
             self.wish = wish
             self.drawn = -1
             log = self._log
-            log.append(MauMauPlay(seat=actor, card=CARD_STR[card]))
+            log.append((MauMauPlay, actor, CARD_STR[card]))
             if wish >= 0:
-                log.append(MauMauWish(seat=actor, suit=WISHES[wish]))
+                log.append((MauMauWish, actor, WISHES[wish]))
                 # _update_fit inlined on the hot path; a played jack always carries a wish.
                 fit = SUIT_MASK[wish]
                 self.fit = fit & ~JACKS if self._no_jack_on_jack else fit | JACKS
@@ -299,23 +331,23 @@ class MauMau(Game):
                 if not (wish >= 0 and self._no_win_with_jack and self._can_draw()):
                     self._finish("out", actor)
                     return  # the winning card has no effect
-                log.append(MauMauJackNoWin(seat=actor))
+                log.append((MauMauJackNoWin, actor))
                 self._draw(actor, 1)
                 nxt = (actor + d) % n
             else:
                 if left == 1:
-                    log.append(MauMauMau(seat=actor))  # MM-13
+                    log.append((MauMauMau, actor))  # MM-13
                 rank = card & 7
                 if rank == SEVEN:  # MM-9
                     self.penalty += 2
                     nxt = (actor + d) % n
-                    log.append(MauMauPenalty(seat=nxt, amount=self.penalty))
+                    log.append((MauMauPenalty, nxt, self.penalty))
                 elif rank == EIGHT or (rank == ACE and self._ace_skips):  # MM-10, MM-11
-                    log.append(MauMauSkip(seat=(actor + d) % n))
+                    log.append((MauMauSkip, (actor + d) % n))
                     nxt = (actor + 2 * d) % n
                 elif rank == NINE:  # MM-10a
                     d = self.direction = -d
-                    log.append(MauMauReverse(seat=actor, direction=1 if d > 0 else -1))
+                    log.append((MauMauReverse, actor, 1 if d > 0 else -1))
                     nxt = actor if n == 2 else (actor + d) % n
                 else:
                     nxt = (actor + d) % n
@@ -329,7 +361,7 @@ class MauMau(Game):
                 self.to_move = (actor + self.direction) % self._players
         elif action == PASS:
             self.drawn = -1
-            self._log.append(MauMauPass(seat=actor))
+            self._log.append((MauMauPass, actor))
             self.to_move = (actor + self.direction) % self._players
         else:
             self._take(actor)
@@ -412,18 +444,18 @@ class MauMau(Game):
                 if self._reshuffle_rng is None:  # MM-8: its own stream, apart from the deal
                     self._reshuffle_rng = Rng(derive_seed(self._seed, STREAM_RESHUFFLE))
                 self._reshuffle_rng.shuffle(pile)
-                self._log.append(MauMauReshuffle(count=len(pile)))
+                self._log.append((MauMauReshuffle, len(pile)))
             got.append(pile.pop())
         hand = self.hands[seat]
         for c in got:
             hand |= 1 << c
         self.hands[seat] = hand
-        self._log.append(MauMauDraw(seat=seat, count=len(got), cards=[CARD_STR[c] for c in got], private=seat))
+        self._log.append((_draw_event, seat, got))  # ``got`` is never changed afterwards
         return got
 
     def _take(self, actor: int) -> None:
         amount = self.penalty
-        self._log.append(MauMauTake(seat=actor, amount=amount))  # then the draw event says how many came
+        self._log.append((MauMauTake, actor, amount))  # then the draw event says how many came
         self._draw(actor, amount)
         self.penalty = 0
         if not self._then_play:  # MM-9: taking costs the turn unless the option says otherwise
@@ -443,8 +475,8 @@ class MauMau(Game):
         self.to_move = None
         self._legal = None
         if winner is not None:
-            self._log.append(MauMauMauMau(seat=winner))
-        self._log.append(MauMauEnd(**self.result()))
+            self._log.append((MauMauMauMau, winner))
+        self._log.append((_end_event, reason, tuple(self.hands)))
 
     # ------------------------------------------------------------------ search and learning (api.md v2)
     def clone(self) -> MauMau:
@@ -646,10 +678,7 @@ class MauMau(Game):
 
     def typed_result(self) -> MauMauResult:
         self._ensure_over()
-        cards = [h.bit_count() for h in self.hands]
-        points = [sum(POINTS[c & 7] for c in range(32) if h >> c & 1) for h in self.hands]
-        ranks = competition_ranks(list(zip(cards, points, strict=True)))  # MM-16
-        return MauMauResult(reason=cast(Reason, self.reason), ranks=ranks, cards=cards, points=points)
+        return _result(cast(Reason, self.reason), self.hands)
 
     def typed_view(self, seat: int | None) -> MauMauView:
         seat = self._check_seat_arg(seat)

@@ -15,7 +15,10 @@ pile and the cheese pile are deques with their top on the left.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import Any, cast
+
+import msgspec
 
 from mauseloch.core.engine import (
     Clock,
@@ -111,6 +114,57 @@ def fits(card: str, mouse: str) -> bool:
     return card in MOUSE_WEARS[MOUSE_ID[mouse]]
 
 
+def _result(reason: Reason, mice: Sequence[int], laundry: Sequence[int], cheese: Sequence[int]) -> MausgeflipptResult:
+    """The result of a game that ended for ``reason`` with these mice, laundry cards and cheese
+    cards per seat (MG-9: +1 a mouse, -1 a laundry card, -2 a cheese card; the highest score
+    first, then the most mice)."""
+    score = [w - x - 2 * c for w, x, c in zip(mice, laundry, cheese, strict=True)]
+    ranks = competition_ranks([(-p, -w) for p, w in zip(score, mice, strict=True)])
+    return MausgeflipptResult(
+        reason=reason, ranks=ranks, mice=list(mice), laundry=list(laundry), cheese=list(cheese), score=score
+    )
+
+
+# What the rules log is made into events only when the log is read (core/events.py: Logged):
+# these make the events whose fields the rules hold in another form.
+
+
+def _deal_event(seat: int, faces: list[int]) -> MausgeflipptDeal:
+    return MausgeflipptDeal(seat=seat, count=len(faces), cards=[FACES[f] for f in faces], private=seat)
+
+
+def _reveal_event(seat: int, m: int, protected: bool) -> MausgeflipptReveal:
+    wears, cheese = list(MOUSE_WEARS[m]), CHEESES[MOUSE_CHEESE[m]]
+    return MausgeflipptReveal(seat=seat, mouse=MICE[m], wears=wears, cheese=cheese, protected=protected)
+
+
+def _shout_event(
+    seat: int, mouse: str, correct: bool, washed: Sequence[int], hand_count: int, protected: bool
+) -> MausgeflipptMausgeflippt:
+    fitting = [FACES[f] for f in washed]
+    return MausgeflipptMausgeflippt(
+        seat=seat, mouse=mouse, correct=correct, fitting=fitting, hand_count=hand_count, protected=protected
+    )
+
+
+def _laundry_event(seat: int, cards: list[int], total: int) -> MausgeflipptLaundry:
+    return MausgeflipptLaundry(seat=seat, laundry=[FACES[f] for f in cards], total=total)
+
+
+def _draw_event(seat: int, got: list[int], wanted: int) -> MausgeflipptDraw:
+    return MausgeflipptDraw(seat=seat, count=len(got), wanted=wanted, cards=[FACES[f] for f in got], private=seat)
+
+
+def _end_event(
+    reason: Reason, mice: tuple[int, ...], laundry: tuple[int, ...], cheese: tuple[int, ...]
+) -> MausgeflipptEnd:
+    return MausgeflipptEnd(**msgspec.to_builtins(_result(reason, mice, laundry, cheese)))
+
+
+MAX_PLAYERS = 6
+REVEALS = tuple((seat, "reveal") for seat in range(MAX_PLAYERS))  # a reveal as ``_moves`` holds it: shared
+
+
 class Mausgeflippt(Game):
     name = "mausgeflippt"
 
@@ -202,10 +256,10 @@ class Mausgeflippt(Game):
         self.cheese: list[list[str]] = [[] for _ in range(players)]
         self._hands: list[list[str] | None] = [None] * players  # hand() cache, dropped on change
         # MG-1: seat 0 reveals first (the base class starts every game there)
+        log = self._log  # (make, *args): each struct is made when the log is read (core/events.py)
         for seat in range(players):
-            cards = [FACES[f] for f in self._hand_ids(seat)]
-            self._log.append(MausgeflipptDeal(seat=seat, count=len(cards), cards=cards, private=seat))
-        self._log.append(MausgeflipptCheeseOpen(cheese=CHEESES[self.cheese_pile[0]], left=len(self.cheese_pile)))
+            log.append((_deal_event, seat, self._hand_ids(seat)))
+        log.append((MausgeflipptCheeseOpen, CHEESES[self.cheese_pile[0]], len(self.cheese_pile)))
 
     # ------------------------------------------------------------------ legal moves
     def legal_moves(self, seat: int | None = None) -> list[str]:
@@ -295,33 +349,25 @@ class Mausgeflippt(Game):
         self.current = m
         self.protected = MOUSE_CHEESE[m] == self.cheese_pile[0]
         self.to_move = None
-        self._moves.append([self.revealer, "reveal"])
-        self._log.append(
-            MausgeflipptReveal(
-                seat=self.revealer,
-                mouse=MICE[m],
-                wears=list(MOUSE_WEARS[m]),
-                cheese=CHEESES[MOUSE_CHEESE[m]],
-                protected=self.protected,
-            )
-        )
+        self._moves.append(REVEALS[self.revealer])
+        self._log.append((_reveal_event, self.revealer, m, self.protected))
 
     def _react(self, actor: int, move: str, action: int, ms: int | None) -> None:
         m = self.current
         self.current = -1
-        self._moves.append([actor, move] if ms is None else [actor, move, ms])
+        self._moves.append((actor, move) if ms is None else (actor, move, ms))
         log = self._log
-        log.append(MausgeflipptReaction(seat=actor, move=move, ms=ms))
+        log.append((MausgeflipptReaction, actor, move, ms))
         if action == TIMEOUT:  # MG-6
             self.mouse_pile.append(m)
             self.streak += 1
-            log.append(MausgeflipptTimeout(seat=self.revealer, mouse=MICE[m], in_row=self.streak))
-            log.append(MausgeflipptMouseUnder(mouse=MICE[m], pile=len(self.mouse_pile)))
+            log.append((MausgeflipptTimeout, self.revealer, MICE[m], self.streak))
+            log.append((MausgeflipptMouseUnder, MICE[m], len(self.mouse_pile)))
             self.revealer = (self.revealer + 1) % self._players
             if self.streak >= len(self.mouse_pile):  # MG-8: nobody will take the rest
                 self._finish("mice")
                 return
-            log.append(MausgeflipptRevealer(seat=self.revealer))
+            log.append((MausgeflipptRevealer, self.revealer))
             self.to_move = self.revealer
             return
         self.streak = 0
@@ -329,86 +375,55 @@ class Mausgeflippt(Game):
             if action >= 0:
                 self._remove(actor, action, 1)
                 self.discard.append(action)
-                log.append(MausgeflipptProtectedCatch(seat=actor, card=FACES[action], mouse=MICE[m]))
+                log.append((MausgeflipptProtectedCatch, actor, FACES[action], MICE[m]))
             else:
                 size = self.sizes[actor]
                 washed = self._wash(actor, self.masks[actor] & MOUSE_MASK[m])
-                log.append(
-                    MausgeflipptMausgeflippt(
-                        seat=actor,
-                        mouse=MICE[m],
-                        correct=False,
-                        fitting=[FACES[f] for f in washed],
-                        hand_count=size,
-                        protected=True,
-                    )
-                )
+                log.append((_shout_event, actor, MICE[m], False, washed, size, True))
                 if washed:
                     self._to_laundry(actor, washed)
             cheese = self.cheese_pile.popleft()
             self.cheese[actor].append(CHEESES[cheese])
-            log.append(
-                MausgeflipptCheeseTaken(
-                    seat=actor, cheese=CHEESES[cheese], mouse=MICE[m], total=len(self.cheese[actor])
-                )
-            )
+            log.append((MausgeflipptCheeseTaken, actor, CHEESES[cheese], MICE[m], len(self.cheese[actor])))
             self.mouse_pile.append(m)
-            log.append(MausgeflipptMouseUnder(mouse=MICE[m], pile=len(self.mouse_pile)))
+            log.append((MausgeflipptMouseUnder, MICE[m], len(self.mouse_pile)))
             self._draw(actor, self.hand_size - self.sizes[actor])
             if not self.cheese_pile:
                 self._finish("cheese")  # MG-8
                 return
-            log.append(MausgeflipptCheeseOpen(cheese=CHEESES[self.cheese_pile[0]], left=len(self.cheese_pile)))
+            log.append((MausgeflipptCheeseOpen, CHEESES[self.cheese_pile[0]], len(self.cheese_pile)))
         elif action >= 0:  # MG-3
             self._remove(actor, action, 1)
             if MOUSE_MASK[m] >> action & 1:
                 self.discard.append(action)
                 self.mice[actor] += 1
-                log.append(MausgeflipptCatch(seat=actor, card=FACES[action], mouse=MICE[m]))
-                log.append(MausgeflipptMouseWon(seat=actor, mouse=MICE[m], by="catch", total=self.mice[actor]))
+                log.append((MausgeflipptCatch, actor, FACES[action], MICE[m]))
+                log.append((MausgeflipptMouseWon, actor, MICE[m], "catch", self.mice[actor]))
             else:
-                log.append(MausgeflipptWrongCard(seat=actor, card=FACES[action], mouse=MICE[m]))
+                log.append((MausgeflipptWrongCard, actor, FACES[action], MICE[m]))
                 self._to_laundry(actor, [action])
                 self.mouse_pile.append(m)
-                log.append(MausgeflipptMouseUnder(mouse=MICE[m], pile=len(self.mouse_pile)))
+                log.append((MausgeflipptMouseUnder, MICE[m], len(self.mouse_pile)))
             self._draw(actor, 1)
         else:  # MG-4
             fitting = self.masks[actor] & MOUSE_MASK[m]
             if not fitting:
                 self.mice[actor] += 1
-                log.append(
-                    MausgeflipptMausgeflippt(
-                        seat=actor,
-                        mouse=MICE[m],
-                        correct=True,
-                        fitting=[],
-                        hand_count=self.sizes[actor],
-                        protected=False,
-                    )
-                )
-                log.append(MausgeflipptMouseWon(seat=actor, mouse=MICE[m], by="flip", total=self.mice[actor]))
+                log.append((_shout_event, actor, MICE[m], True, (), self.sizes[actor], False))
+                log.append((MausgeflipptMouseWon, actor, MICE[m], "flip", self.mice[actor]))
             else:
                 size = self.sizes[actor]
                 washed = self._wash(actor, fitting)
-                log.append(
-                    MausgeflipptMausgeflippt(
-                        seat=actor,
-                        mouse=MICE[m],
-                        correct=False,
-                        fitting=[FACES[f] for f in washed],
-                        hand_count=size,
-                        protected=False,
-                    )
-                )
+                log.append((_shout_event, actor, MICE[m], False, washed, size, False))
                 self._to_laundry(actor, washed)
                 self.mouse_pile.append(m)
-                log.append(MausgeflipptMouseUnder(mouse=MICE[m], pile=len(self.mouse_pile)))
+                log.append((MausgeflipptMouseUnder, MICE[m], len(self.mouse_pile)))
                 self._draw(actor, len(washed))
         self.revealer = actor  # MG-6: the reacting player reveals next
         if not self.mouse_pile:
             self._finish("mice")  # MG-8: the last mouse is taken
             return
-        log.append(MausgeflipptRevealer(seat=actor))
+        log.append((MausgeflipptRevealer, actor))
         self.to_move = actor
 
     def _remove(self, seat: int, face: int, n: int) -> None:
@@ -433,10 +448,9 @@ class Mausgeflippt(Game):
         return washed
 
     def _to_laundry(self, seat: int, cards: list[int]) -> None:
-        self.laundry[seat].extend(FACES[f] for f in cards)
-        self._log.append(
-            MausgeflipptLaundry(seat=seat, laundry=[FACES[f] for f in cards], total=len(self.laundry[seat]))
-        )
+        laundry = self.laundry[seat]
+        laundry.extend([FACES[f] for f in cards])
+        self._log.append((_laundry_event, seat, cards, len(laundry)))  # ``cards`` is never changed afterwards
 
     def _draw(self, seat: int, count: int) -> None:
         """Draw up to ``count`` cards, reshuffling the discard pile when needed (MG-7)."""
@@ -453,22 +467,21 @@ class Mausgeflippt(Game):
                 pile.extend(self.discard)
                 self.discard.clear()
                 self._reshuffle_rng.shuffle(pile)
-                self._log.append(MausgeflipptReshuffle(count=len(pile)))
+                self._log.append((MausgeflipptReshuffle, len(pile)))
             f = pile.pop()
             got.append(f)
             counts[f] += 1
             self.masks[seat] |= 1 << f
         self.sizes[seat] += len(got)
-        self._log.append(
-            MausgeflipptDraw(seat=seat, count=len(got), wanted=count, cards=[FACES[f] for f in got], private=seat)
-        )
+        self._log.append((_draw_event, seat, got, count))
 
     def _finish(self, reason: str) -> None:
         self.is_over = True
         self.reason = reason
         self.to_move = None
         self.current = -1
-        self._log.append(MausgeflipptEnd(**self.result()))
+        laundry = tuple(len(x) for x in self.laundry)
+        self._log.append((_end_event, reason, tuple(self.mice), laundry, tuple(len(x) for x in self.cheese)))
 
     # ------------------------------------------------------------------ search and learning (api.md v2)
     def clone(self) -> Mausgeflippt:
@@ -564,16 +577,8 @@ class Mausgeflippt(Game):
 
     def typed_result(self) -> MausgeflipptResult:
         self._ensure_over()
-        score = self.scores()
-        ranks = competition_ranks([(-score[s], -self.mice[s]) for s in range(self._players)])  # MG-9
-        return MausgeflipptResult(
-            reason=cast(Reason, self.reason),
-            ranks=ranks,
-            mice=list(self.mice),
-            laundry=[len(x) for x in self.laundry],
-            cheese=[len(x) for x in self.cheese],
-            score=score,
-        )
+        laundry = [len(x) for x in self.laundry]
+        return _result(cast(Reason, self.reason), self.mice, laundry, [len(x) for x in self.cheese])
 
     def typed_view(self, seat: int | None) -> MausgeflipptView:
         m = self.current
@@ -626,7 +631,7 @@ INFO = register(
             "nothing fits? shout Mausgeflippt! Mind the protected mice."
         ),
         min_players=2,
-        max_players=6,
+        max_players=MAX_PLAYERS,
         options=(
             OptionSpec(
                 "hand_size",
