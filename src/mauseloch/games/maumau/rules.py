@@ -63,6 +63,7 @@ SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
 RANK_MASK = tuple(sum(1 << (s * 8 + r) for s in range(4)) for r in range(8))
 JACKS = RANK_MASK[JACK]
 SEVENS = RANK_MASK[SEVEN]
+BIT = tuple(1 << c for c in range(32))  # a card's bit in a hand
 CARD_FIT = tuple(SUIT_MASK[c >> 3] | RANK_MASK[c & 7] | JACKS for c in range(32))  # MM-4, MM-5, no wish
 
 # Action codes: a plain card is its id; a jack with a wish is JACK_BASE + card * 4 + suit.
@@ -228,19 +229,16 @@ class MauMau(Game):
         self._no_win_with_jack: bool = bool(options["no_win_with_jack"])
         self._move_limit: int = int(options["move_limit"])
         self._reshuffle_rng: Rng | None = None  # made at the first reshuffle (most games have none)
-        ids = [CARD_ID[c] for c in deck]
+        ids = list(map(CARD_ID.__getitem__, deck))
         # MM-2: five rounds, one card at a time to seats 0..n-1; next card starts the pile.
-        dealt = 5 * players
-        hands = []
-        for seat in range(players):
-            hand = 0
-            for c in ids[seat:dealt:players]:
-                hand |= 1 << c
-            hands.append(hand)
+        n, bit = players, BIT
+        hands = [bit[ids[s]] | bit[ids[s + n]] | bit[ids[s + 2 * n]] | bit[ids[s + 3 * n]] | bit[ids[s + 4 * n]]
+                 for s in range(n)]  # fmt: skip
         self.hands = hands
+        dealt = 5 * n
         self.top = ids[dealt]
         self.discard = [self.top]
-        self.draw_pile = ids[dealt + 1 :][::-1]  # top of the draw pile at the end
+        self.draw_pile = ids[:dealt:-1]  # the rest, top of the draw pile at the end
         self.wish = -1  # MM-3: the starting card has no effect, not even a jack's wish
         self.penalty = 0
         self.direction = 1
@@ -302,7 +300,8 @@ class MauMau(Game):
             move, action = self._check_move(move, seat, ms)
         actor: int = self.to_move  # type: ignore[assignment]
         self._legal = None
-        self._moves.append((actor, move))
+        moves = self._moves
+        moves.append((actor, move))
         if action >= 0:  # a card (inlined: two moves in three are card plays)
             if action >= JACK_BASE:
                 card, wish = divmod(action - JACK_BASE, 4)
@@ -368,7 +367,7 @@ class MauMau(Game):
         # MM-14a: a win was handled already; then stalemate (MM-14), then the move limit (MM-15a).
         if not self.draw_pile and not self.is_over:
             self._check_stalemate()
-        if len(self._moves) >= self._move_limit and not self.is_over:
+        if len(moves) >= self._move_limit and not self.is_over:
             self._finish("move_limit", None)
 
     def _check_move(self, move: Any, seat: Any, ms: Any) -> tuple[str, int]:
