@@ -48,7 +48,7 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
     ),
     "engine.py": (
         ["--seconds", "0.05", "--rounds", "1"],
-        {"bench", "engines", "not_installed", "memory_peak_kib", "kib_per_game_kept", "max_rss_mib"},
+        {"bench", "engines", "not_installed", "games", "memory_peak_kib", "kib_per_game_kept", "max_rss_mib"},
     ),
     "envs.py": (
         ["--seconds", "0.05", "--rounds", "1"], {"bench", "aec", "openspiel_rl_env_steps_per_s", "openspiel_rl_env"}
@@ -163,6 +163,8 @@ def test_bench_runs_tiny_and_prints_its_json(script: str) -> None:
     elif script == "engine.py":  # each peer is measured, or named as not installed
         peers = {"openspiel crazy_eights (C++)", "rlcard uno"}
         assert set(figures["engines"]) | set(figures["not_installed"]) == peers | {"mauseloch mau-mau (string API)"}
+        assert set(figures["games"]) == {"mau-mau", "aus-die-maus", "mausgeflippt"} and figures["against"] is None
+        assert all(row["decisions_per_s"] > 0 for row in figures["games"].values())
     elif script == "jax_env.py":  # each batch measured for ours and the kernel; pgx measured or named
         assert set(figures["steps_per_s_by_batch"]) == set(figures["kernel_steps_per_s_by_batch"]) == {"2"}
         assert figures["pgx"] == "not installed" or set(figures["pgx"]["steps_per_s_by_batch"]) == {"2"}
@@ -172,3 +174,14 @@ def test_bench_runs_tiny_and_prints_its_json(script: str) -> None:
         spiel = figures["openspiel_rl_env"]
         assert set(spiel["steps_per_s"]) | set(spiel["missing"]) == {"mauseloch_maumau", "crazy_eights (C++)"}
         assert (figures["openspiel_rl_env_steps_per_s"] is None) == ("mauseloch_maumau" in spiel["missing"])
+
+
+def test_engine_bench_plays_the_same_games_against_a_revision() -> None:
+    """``bench/engine.py --against REV`` plays every game at REV's sources (a temporary ``git
+    archive``, in its own process) and at this tree, and gives a ratio per game."""
+    figures = _run("engine.py", ["--seconds", "0.05", "--rounds", "2", "--against", "HEAD"])
+    assert figures["against"] == "HEAD"
+    for game in ("mau-mau", "aus-die-maus", "mausgeflippt"):
+        row = figures["games"][game]
+        assert row["decisions_per_s"] > 0 and row["against_decisions_per_s"] > 0, game
+        assert row["ratio"] > 0, game
