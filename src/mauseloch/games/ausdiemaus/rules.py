@@ -87,10 +87,8 @@ def deal(ids: list[int], players: int) -> tuple[list[deque[int]], int]:
     A dealt card lands on top of its stack, so each stack (top at the left) is the reverse of
     the order its cards were dealt.
     """
-    stacks: list[deque[int]] = [deque() for _ in range(players)]
-    for i in range(len(ids) - 1):
-        stacks[i % players].appendleft(ids[i])
-    return stacks, ids[-1]
+    last = len(ids) - 1
+    return [deque(ids[seat:last:players][::-1]) for seat in range(players)], ids[last]
 
 
 def _result(reason: Reason, cards: Sequence[int], chips: Sequence[int]) -> AusDieMausResult:
@@ -118,7 +116,11 @@ def _end_event(
 
 
 MAX_PLAYERS = 6
-FLIPS = tuple((seat, "flip") for seat in range(MAX_PLAYERS))  # a flip as ``_moves`` holds it: shared, never changed
+FLIP: Final = "flip"
+# A flip as ``_moves`` holds it and its event as the log holds it, by seat (and card): shared by
+# every game, never changed (core/events.py: Logged).
+FLIPS = tuple((seat, FLIP) for seat in range(MAX_PLAYERS))
+FLIP_EVENTS = tuple(tuple((AusDieMausFlip, seat, name) for name in CARD_STR) for seat in range(MAX_PLAYERS))
 
 
 class AusDieMaus(Game):
@@ -135,14 +137,14 @@ class AusDieMaus(Game):
         if deck is None:  # AM-3: the seeded deal stream, like every game (api.md)
             ids = deck_ids(small)
             Rng(derive_seed(seed, STREAM_DEAL)).shuffle(ids)
-            cards = [CARD_STR[c] for c in ids]
+            cards = list(map(CARD_STR.__getitem__, ids))
         else:
             cards = check_deck(deck, SMALL_DECK if small else FULL_DECK, parse_card)
         return cls(players, seed, options, cards)
 
     def __init__(self, players: int, seed: int, options: OptionDict, deck: list[str]) -> None:
         super().__init__(players, seed, options, deck)
-        self.stacks, start = deal([CARD_ID[c] for c in deck], players)
+        self.stacks, start = deal(list(map(CARD_ID.__getitem__, deck)), players)
         self.pile: list[int] = [start]  # oldest first; the start card has no effect (AM-3)
         self.chips = [0] * players
         self.chips_left = int(options["chips"])
@@ -165,31 +167,23 @@ class AusDieMaus(Game):
             self._check_seat_arg(seat)  # a whole number in range, never a bool
             if seat != self.to_move:
                 return []
-        return [] if self.is_over else ["flip"]
+        return [] if self.is_over else [FLIP]
 
     def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
-        # the checked path (``type`` first: a non-string, even a NumPy array, is refused there)
-        if type(move) is not str or move != "flip" or seat is not None or ms is not None or self.is_over:
+        # ``"flip"`` is one string object wherever it is spelled in code (an interned literal): any
+        # other object, a non-string or a NumPy array too, takes the checked path, which says why
+        # a move is refused or lets another spelling of the flip through
+        if move is not FLIP or seat is not None or ms is not None or self.is_over:
             self._check_move(move, seat, ms)
-        self._flip()
-
-    def _check_move(self, move: Any, seat: Any, ms: Any) -> None:
-        """The slow path of ``play``: say why a move is refused (the game stays as it was)."""
-        text = self._check_turn_move(move, seat, ms)
-        if text.lower() != "flip":
-            raise IllegalMove(f"{move!r} is not a move in Aus die Maus; the only move is flip")
-
-    def _flip(self) -> None:
         p: int = self.to_move  # type: ignore[assignment]
-        n = self._players
         log = self._log
         card = self.stacks[p].popleft()
         self.pile.append(card)
         self.flips += 1
         self._moves.append(FLIPS[p])
-        log.append((AusDieMausFlip, p, CARD_STR[card]))
+        log.append(FLIP_EVENTS[p][card])
         phase = self.phase
-        nxt = p + 1 if p + 1 < n else 0
+        nxt = (p + 1) % self._players
         if phase == START:  # AM-8: the new pile's first card has no effect
             log.append((AusDieMausNewPile, p, CARD_STR[card]))
             self.phase = NORMAL
@@ -212,13 +206,16 @@ class AusDieMaus(Game):
                 return
             nxt = p  # the chaser tries again
         # AM-4: cheese or cat on a normal turn: nothing happens
-        self._hand_to(nxt)
+        if self.stacks[nxt]:
+            self.to_move = nxt
+        else:  # AM-10
+            self._finish("empty_stack", nxt)
 
-    def _hand_to(self, seat: int) -> None:
-        if not self.stacks[seat]:  # AM-10
-            self._finish("empty_stack", seat)
-        else:
-            self.to_move = seat
+    def _check_move(self, move: Any, seat: Any, ms: Any) -> None:
+        """The slow path of ``play``: say why a move is refused (the game stays as it was)."""
+        text = self._check_turn_move(move, seat, ms)
+        if text.lower() != "flip":
+            raise IllegalMove(f"{move!r} is not a move in Aus die Maus; the only move is flip")
 
     def _win_pile(self, winner: int, chip: bool) -> None:
         stack = self.stacks[winner]
@@ -238,7 +235,7 @@ class AusDieMaus(Game):
         # AM-11: the position right after the win (pile empty, chips taken).
         if chip:
             self._seen.clear()
-        key = (winner, tuple(self.chips), *(bytes(s) for s in self.stacks))
+        key = (winner, tuple(self.chips), *map(bytes, self.stacks))
         first = self._seen.get(key)
         if first is not None:
             self.loop_from = first
