@@ -129,8 +129,9 @@ def _result(reason: Reason, mice: Sequence[int], laundry: Sequence[int], cheese:
 # these make the events whose fields the rules hold in another form.
 
 
-def _deal_event(seat: int, faces: list[int]) -> MausgeflipptDeal:
-    return MausgeflipptDeal(seat=seat, count=len(faces), cards=[FACES[f] for f in faces], private=seat)
+def _deal_event(seat: int, counts: tuple[int, ...]) -> MausgeflipptDeal:
+    cards = [FACES[f] for f in range(NFACES) for _ in range(counts[f])]  # in table order, as hand() has them
+    return MausgeflipptDeal(seat=seat, count=len(cards), cards=cards, private=seat)
 
 
 def _reveal_event(seat: int, m: int, protected: bool) -> MausgeflipptReveal:
@@ -235,18 +236,22 @@ class Mausgeflippt(Game):
         self.hand_size = int(options["hand_size"])
         self.window_ms = int(options["window_ms"])
         self._reshuffle_rng = Rng(derive_seed(seed, STREAM_RESHUFFLE))  # MG-7: separate from the deal
-        clothing = [FACE_ID[c] for c in deck[:N_CLOTHING]]
+        clothing = list(map(FACE_ID.__getitem__, deck[:N_CLOTHING]))
         # MG-2: one card at a time to seats 0, 1, ... until each holds hand_size.
-        self.counts = [[0] * NFACES for _ in range(players)]
         dealt = players * self.hand_size
-        for i in range(dealt):
-            self.counts[i % players][clothing[i]] += 1
-        self.masks = [sum(1 << f for f in range(NFACES) if c[f]) for c in self.counts]
+        self.counts, self.masks = [], []
+        for seat in range(players):
+            counts, mask = [0] * NFACES, 0
+            for f in clothing[seat:dealt:players]:
+                counts[f] += 1
+                mask |= 1 << f
+            self.counts.append(counts)
+            self.masks.append(mask)
         self.sizes = [self.hand_size] * players
         self.draw_pile = clothing[dealt:][::-1]  # top at the end
         self.discard: list[int] = []
-        self.mouse_pile = deque(MOUSE_ID[m] for m in deck[N_CLOTHING : N_CLOTHING + N_MICE])
-        self.cheese_pile = deque(CHEESE_ID[c] for c in deck[N_CLOTHING + N_MICE :])
+        self.mouse_pile = deque(map(MOUSE_ID.__getitem__, deck[N_CLOTHING : N_CLOTHING + N_MICE]))
+        self.cheese_pile = deque(map(CHEESE_ID.__getitem__, deck[N_CLOTHING + N_MICE :]))
         self.revealer = 0  # MG-1
         self.current = -1  # the revealed mouse while the window is open
         self.protected = False
@@ -258,7 +263,7 @@ class Mausgeflippt(Game):
         # MG-1: seat 0 reveals first (the base class starts every game there)
         log = self._log  # (make, *args): each struct is made when the log is read (core/events.py)
         for seat in range(players):
-            log.append((_deal_event, seat, self._hand_ids(seat)))
+            log.append((_deal_event, seat, tuple(self.counts[seat])))
         log.append((MausgeflipptCheeseOpen, CHEESES[self.cheese_pile[0]], len(self.cheese_pile)))
 
     # ------------------------------------------------------------------ legal moves
@@ -267,7 +272,7 @@ class Mausgeflippt(Game):
             seat = self.to_move
             if seat is None:
                 return []  # over, or the window is open (api.md)
-        else:
+        elif type(seat) is not int or not 0 <= seat < self._players:  # the common case checked at once
             self._check_seat_arg(seat)
         if self.is_over:
             return []
@@ -278,7 +283,7 @@ class Mausgeflippt(Game):
 
     # ------------------------------------------------------------------ playing
     def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
-        if self.current >= 0 and seat is not None and not self.is_over and type(move) is str:
+        if self.current >= 0 and seat is not None and type(move) is str:  # a mouse is shown: not over
             # the hot path of a reaction: a known seat, a listed move, a plain ms
             if type(seat) is int and 0 <= seat < self._players and (ms is None or (type(ms) is int and ms >= 0)):
                 mask = self.masks[seat]
