@@ -15,7 +15,7 @@ hidden hands and a wall, 3 players) in the same run.
 (XLA may use both cores for a large batch; the CPU seconds a step are printed too); rounds are
 interleaved and the median counts.
 
-    python bench/jax_env.py [--batches 1,1024,8192] [--seconds 2] [--rounds 3] [--steps 64] [--json]
+    python bench/jax_env.py [--batches 1,1024,8192] [--seconds 2] [--rounds 3] [--steps 64] [--no-pgx] [--json]
 """
 
 from __future__ import annotations
@@ -128,6 +128,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one measured round")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the median counts")
     parser.add_argument("--steps", type=int, default=64, help="steps a compiled roll-out call plays")
+    parser.add_argument("--no-pgx", action="store_true", help="leave pgx out (its compilation takes seconds)")
     parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
     stdout = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
@@ -143,11 +144,11 @@ def main() -> None:
         runners: dict[str, Runner] = {"jax": make_jax(batch, args.steps)}
         compile_s[batch] = round(time.perf_counter() - started, 1)
         runners["kernel"] = make_kernel(batch)
-        theirs = make_pgx(batch, args.steps)
-        if theirs is None:
-            pgx_missing = True
-        else:
+        theirs = None if args.no_pgx else make_pgx(batch, args.steps)
+        if theirs is not None:
             runners["pgx"] = theirs
+        elif not args.no_pgx:
+            pgx_missing = True
         samples: dict[str, list[tuple[float, float]]] = {name: [] for name in runners}
         for _ in range(args.rounds):
             for name, run in runners.items():
@@ -162,11 +163,12 @@ def main() -> None:
         print("pgx: not installed (pip install -e '.[bench]')", file=out)
     figures["steps_per_s_by_batch"] = {str(b): rates["jax"][b] for b in batches}
     figures["kernel_steps_per_s_by_batch"] = {str(b): rates["kernel"][b] for b in batches}
-    figures["pgx"] = (
-        "not installed"
-        if pgx_missing
-        else {"game": "sparrow_mahjong", "steps_per_s_by_batch": {str(b): rates["pgx"][b] for b in batches}}
-    )
+    if args.no_pgx:
+        figures["pgx"] = "left out (--no-pgx)"
+    elif pgx_missing:
+        figures["pgx"] = "not installed"
+    else:
+        figures["pgx"] = {"game": "sparrow_mahjong", "steps_per_s_by_batch": {str(b): rates["pgx"][b] for b in batches}}
     figures["cpu_us_per_step"] = {name: {str(b): v for b, v in per.items()} for name, per in cpu_us.items() if per}
     figures["ratio_to_kernel_by_batch"] = {str(b): round(rates["jax"][b] / rates["kernel"][b], 3) for b in batches}
     figures["compile_s"] = {str(b): s for b, s in compile_s.items()}
