@@ -18,11 +18,13 @@ install-test: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[all,test,docs]'
 	npm ci --no-audit --no-fund --silent
 
-# Debian's chromium for the browser tests, PostgreSQL for the storage tests and redis-server for the
-# tests of several server processes (run as root).
+# Debian's chromium for the browser tests, PostgreSQL for the storage tests, redis-server for the
+# tests of several server processes, and ICU's headers with a compiler for PyICU (the web extra's
+# confusable check of ladder names builds against the system's ICU) (run as root).
 system-deps:
 	@if command -v apt-get >/dev/null 2>&1; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql redis-server >/dev/null; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql redis-server \
+	    libicu-dev pkg-config g++ >/dev/null; \
 	fi
 
 # The main job: the web platform (prints its address; `mauseloch play mau-mau` plays in the terminal).

@@ -11,7 +11,7 @@ terminal the command line and the terminal games (Typer, Rich, Textual) and the 
          Mau-Mau bots (numpy, numba)
 sim      ``simulate``, ``tournament``, ``analyze``: the compiled kernels (numba), plots
          (matplotlib), the command line
-web      ``mauseloch serve``: Starlette, uvicorn, SQLAlchemy, psycopg, openskill, the
+web      ``mauseloch serve``: Starlette, uvicorn, SQLAlchemy, psycopg, openskill, PyICU, the
          compiled bots the tables seat, prometheus-client and python-json-logger
 rl       the learning environments (Gymnasium, PettingZoo) on the compiled kernel
 train    ``mauseloch train``: JAX, Flax, Optax; the JAX environment ``mauseloch.envs.jax``
@@ -46,6 +46,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "psycopg",
         "platformdirs",
         "openskill",
+        "icu",
         "markdown_it",
         "prometheus_client",
         "pythonjsonlogger",

@@ -264,13 +264,74 @@ def test_a_rated_table_takes_no_chosen_deal(tmp_path: Path) -> None:
         base = f"http://127.0.0.1:{port}"
         seats = [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]
         code = dealcode.encode("mau-mau", 2, {}, 12345)  # a deal the attacker knows by heart
+        entry = {"name": "Mallory", "secret": "mallory-secret"}
         for rated in (True, False):
-            body = {"game": "mau-mau", "seats": seats, "deal": code, "rated": rated}
+            body = {"game": "mau-mau", "seats": seats, "deal": code, "rated": rated, "ladder": entry}
             answer = httpx.post(f"{base}/api/tables", json=body, timeout=GUARD)
             if rated:
                 assert answer.status_code == 400, answer.text
                 assert answer.json()["code"] == "bad_message" and "no deal code" in answer.json()["error"]
             else:
                 assert answer.status_code == 200, answer.text
-        rated = httpx.post(f"{base}/api/tables", json={"game": "mau-mau", "seats": seats, "rated": True}, timeout=GUARD)
+        body = {"game": "mau-mau", "seats": seats, "rated": True, "ladder": entry}
+        rated = httpx.post(f"{base}/api/tables", json=body, timeout=GUARD)
         assert rated.status_code == 200, rated.text
+
+
+def test_a_rated_tables_seats_are_bound_to_ladder_names_as_they_are_taken(tmp_path: Path) -> None:
+    """Ladder entries checked: every person's seat at a rated table comes with its ladder name
+    (none entered when the last card wins); one name a table, one browser a table; ``alice``,
+    ``ALICE``, Cyrillic ``Аlice`` and ``AIice`` are one name, held by whoever claimed it first."""
+    with serve(tmp_path) as port:
+        base = f"http://127.0.0.1:{port}"
+
+        def browser() -> httpx.Client:  # a page of this site: its seat cookies come back
+            return httpx.Client(base_url=base, headers={"Origin": base}, timeout=GUARD)
+
+        anna, ben, mallory = browser(), browser(), browser()
+        secrets = {"anna": "anna-browser-secret", "ben": "ben-browser-secret", "mallory": "mallory-secret-1"}
+        seats = [{"kind": "human"}, {"kind": "human"}]
+
+        def rated_table(creator: httpx.Client, name: str, secret: str) -> dict[str, Any]:
+            body = {"game": "mau-mau", "seats": seats, "rated": True, "ladder": {"name": name, "secret": secret}}
+            made = creator.post("/api/tables", json=body)
+            assert made.status_code == 200, made.text
+            return made.json()  # type: ignore[no-any-return]
+
+        def join(who: httpx.Client, table: dict[str, Any], ladder: dict[str, str] | None) -> httpx.Response:
+            body: dict[str, Any] = {"name": "Guest", "invite": table["invite_secret"]}
+            if ladder is not None:
+                body["ladder"] = ladder
+            return who.post(f"/api/tables/{table['table']}/join", json=body)
+
+        unnamed = anna.post("/api/tables", json={"game": "mau-mau", "seats": seats, "rated": True})
+        assert unnamed.status_code == 400 and unnamed.json()["code"] == "ladder_name"
+        first = rated_table(anna, "alice", secrets["anna"])
+        # a seat taken without its ladder name: refused, and the seat stays free
+        refused = join(ben, first, None)
+        assert refused.status_code == 400 and refused.json()["code"] == "ladder_name"
+        for like in ("ALICE", "\u0410lice", "AIice", "\uff41\uff4c\uff49\uff43\uff45", "alice"):
+            taken = join(ben, first, {"name": like, "secret": secrets["ben"]})
+            assert (taken.status_code, taken.json()["code"]) == (409, "ladder_name_taken"), like
+        # the creator's own browser: its cookie holds seat 1 already; its secret with another name
+        again = join(anna, first, {"name": "Anna Zwei", "secret": secrets["anna"]})
+        assert again.status_code == 409 and again.json()["code"] == "taken"
+        twice = join(mallory, first, {"name": "alice", "secret": secrets["anna"]})  # the same name
+        assert twice.status_code == 409 and twice.json()["code"] == "ladder_twice"
+        sock = join(mallory, first, {"name": "Mallory", "secret": secrets["anna"]})  # the same browser's secret
+        assert sock.status_code == 409 and sock.json()["code"] == "ladder_twice"
+        assert httpx.get(f"{base}/api/tables/{first['table']}", timeout=GUARD).json()["status"] == "waiting"
+        joined = join(ben, first, {"name": "Ben", "secret": secrets["ben"]})
+        assert joined.status_code == 200, joined.text
+        # the game runs: both seats play for their names, and nobody enters now
+        table = first["table"]
+        assert anna.get(f"/api/tables/{table}/ladder").json() == {"rated": True, "entered": "alice"}
+        assert ben.get(f"/api/tables/{table}/ladder").json() == {"rated": True, "entered": "Ben"}
+        late = ben.post(f"/api/tables/{table}/ladder", json={"name": "Ben", "secret": secrets["ben"]})
+        assert late.status_code == 409 and late.json()["code"] == "taken"
+        # a name is one person's on every table: Mallory cannot create one as "ALICE" either
+        copy = {"game": "mau-mau", "seats": seats, "rated": True, "ladder": {"name": "ALICE", "secret": "x" * 12}}
+        stolen = mallory.post("/api/tables", json=copy)
+        assert stolen.status_code == 409 and stolen.json()["code"] == "ladder_name_taken"
+        for client in (anna, ben, mallory):
+            client.close()

@@ -152,3 +152,18 @@ def test_every_deal_of_a_rated_match_counts_once_with_the_seats_turned(store: St
     with pytest.raises(ValueError, match="already"):  # seat 0 of deal 2 was seat 1 (bob's) in deal 1
         ladder.enter_person(store, "M1", 0, "Carla", "secret-of-carla")
     assert ladder.entered(store, "M1", 0) is None  # bob's seat: a bot, not a person's ladder name
+
+
+def test_ladder_names_are_compared_folded_and_by_their_look() -> None:
+    """UTS #39 skeletons (ICU's) after and before Unicode case folding: what looks alike, in any
+    case, is one name; what only sounds alike is not."""
+    from mauseloch.server.botapi.ladder import name_keys
+
+    def same(a: str, b: str) -> bool:
+        return bool(set(name_keys(a)) & set(name_keys(b)))
+
+    for like in ("ALICE", "\u0410lice", "AIice", "\uff41\uff4c\uff49\uff43\uff45", "alice "[:-1]):
+        assert same("alice", like), like
+    assert same("Oma", "0ma") and same("Oma", "OMA") and same("m", "rn")
+    for other in ("Alicia", "Juergen", "Ben"):
+        assert not same("alice" if other != "Juergen" else "Jürgen", other), other

@@ -262,7 +262,7 @@ async def api_join(request: Request) -> Response:
     held = seat_of_cookie(request, table)
     if held is not None:  # one browser never takes a second seat of one table by accident
         raise ProtocolError(ErrorCode.TAKEN, f"this browser already holds seat {held + 1} of this table", 409)
-    seat, token = await lobby_of(request).join(table, req.name, req.seat, req.invite)
+    seat, token = await lobby_of(request).join(table, req.name, req.seat, req.invite, req.ladder)
     response = JSON({"table": table.id, "seat": seat, "token": token, "url": seat_url(table.id, seat, token)})
     from_page(request, response, table.id, seat, token)
     return response

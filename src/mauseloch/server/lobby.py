@@ -18,6 +18,7 @@ from mauseloch.bots import bot_kinds
 from mauseloch.core.engine import GameInfo, game_info
 from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
+from mauseloch.server.botapi import ladder
 from mauseloch.server.botapi.online import ONLINE_BOT, OnlineBots
 from mauseloch.server.clock import clock_choices, default_clock
 from mauseloch.server.family import family_setup, match_state, next_deal_row, rematch_match, rematch_seat
@@ -25,7 +26,15 @@ from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Hub, LocalHub
 from mauseloch.server.limits import CLOSE_SIGNED_OUT
 from mauseloch.server.metrics import Metrics
-from mauseloch.server.protocol import MAX_INVITE, CreateTable, ErrorCode, ProtocolError, clean_name, clean_title
+from mauseloch.server.protocol import (
+    MAX_INVITE,
+    CreateTable,
+    ErrorCode,
+    LadderEntry,
+    ProtocolError,
+    clean_name,
+    clean_title,
+)
 from mauseloch.server.session import LIVE, Settings, TableSession
 from mauseloch.server.storage.rows import SeatRow, TableRow, now
 from mauseloch.server.storage.store import Store
@@ -172,6 +181,9 @@ class Lobby:
         if req.rated and req.deal:
             # a deal code names the deck: whoever has seen that deal plays it knowing every card
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "a rated table is dealt at random: it takes no deal code")
+        if req.rated and bot is None:  # the person who creates it plays for their ladder name from the start
+            entry = needed(req.ladder)
+            await self.store.call(refused_entry, ladder.check_person, self.store, entry.name, entry.secret)
         kinds = web_bots(info.name)
         # the creator's seat comes first: a person's, or the creating bot's own
         first_kind = ONLINE_BOT if bot else "human"
@@ -235,7 +247,18 @@ class Lobby:
             "public" if req.public else "private",
             extra={"table": row.id},
         )
+        if req.rated and req.ladder is not None and bot is None:
+            await self._enter(table, first, req.ladder)
         return Created(table, first, token, invite)
+
+    async def _enter(self, table: TableHandle, seat: int, entry: LadderEntry) -> None:
+        """The seat just taken at a rated table plays for ``entry``'s name (checked before the
+        seat was taken: only a like name entered meanwhile at another seat refuses it now, and
+        then the seat plays unrated)."""
+        try:
+            await self.store.call(ladder.enter_person, self.store, table.id, seat, entry.name, entry.secret)
+        except ladder.LadderRefused as exc:
+            log.warning("table %s seat %d plays unrated: %s", table.id, seat, exc)
 
     async def _insert(self, row: TableRow) -> None:
         """Store a new table (in a worker thread on a database server); an id that is taken in
@@ -270,14 +293,24 @@ class Lobby:
                 return table_id
 
     async def join(
-        self, table: TableHandle, name: str | None, seat: int | None, invite: str | None = None
+        self,
+        table: TableHandle,
+        name: str | None,
+        seat: int | None,
+        invite: str | None = None,
+        entry: LadderEntry | None = None,
     ) -> tuple[int, str]:
         """Take a free human seat (``seat``, or the first free one). A private table needs the
-        secret of its invite link."""
+        secret of its invite link; a rated table the ladder name the seat plays for (``entry``)."""
         if table.status not in LIVE:
             raise ProtocolError(ErrorCode.TAKEN, "this table is not open any more", 409)
         if not self.invited(table, invite):
             raise ProtocolError(ErrorCode.INVITE_NEEDED, "this table is private: join through its invite link", 403)
+        rated = await self.store.call(ladder.is_rated, self.store, table.id)
+        if rated:  # the seat plays for its ladder name from the start: asked with the join, checked first
+            entry = needed(entry)
+            check = ladder.enter_person
+            await self.store.call(refused_entry, check, self.store, table.id, None, entry.name, entry.secret)
         free = [s.seat for s in table.row.seats if s.kind == "human" and not s.taken]
         if seat is not None:
             if not 0 <= seat < table.row.players or table.row.seats[seat].kind != "human":
@@ -303,6 +336,8 @@ class Lobby:
                     await table.write(self.store.set_status, table.id, "playing")
                 table.seat_taken(s)
                 log.info("table %s: seat %d taken", table.id, s, extra={"table": table.id})
+                if rated and entry is not None:
+                    await self._enter(table, s, entry)
                 return s, token
         raise ProtocolError(ErrorCode.TAKEN, "no human seat is free at this table", 409)
 
@@ -528,3 +563,19 @@ async def api_my_tables(request: Request) -> Response:
     lobby: Lobby = request.app.state.lobby
     tables = await lobby.my_tables(request.cookies)
     return JSONResponse({"tables": tables}, headers={"Cache-Control": "private, no-store"})
+
+
+def needed(entry: LadderEntry | None) -> LadderEntry:
+    """The ladder entry of a person's seat at a rated table (refused when there is none)."""
+    if entry is None:
+        raise ProtocolError(ErrorCode.LADDER_NAME, "this table is rated: say the ladder name the seat plays for")
+    return entry
+
+
+def refused_entry(check: Callable[..., object], *args: object) -> None:
+    """``check(*args)`` (a ladder check, in the store's thread), its refusal as the protocol's."""
+    try:
+        check(*args)
+    except ladder.LadderRefused as exc:
+        status = 400 if exc.code in (ErrorCode.LADDER_NAME, ErrorCode.BAD_MESSAGE) else 409
+        raise ProtocolError(exc.code, str(exc), status) from None

@@ -56,6 +56,9 @@ class ErrorCode(StrEnum):
     NOT_JSON = "not_json"
     NOT_SEATED = "not_seated"
     PAUSED = "paused"
+    LADDER_NAME = "ladder_name"  # a rated seat needs a ladder name, and this one is none
+    LADDER_NAME_TAKEN = "ladder_name_taken"  # the name, or one too like it, is someone else's
+    LADDER_TWICE = "ladder_twice"  # that name, or this browser, plays at this table already
 
 
 def limits() -> dict[str, int]:
@@ -291,6 +294,13 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
     name: str | None = None  # an online-bot seat: the bot challenged (server/botapi)
 
 
+class LadderEntry(msgspec.Struct, forbid_unknown_fields=True):
+    """The ladder name a person plays a rated seat for, and the secret their browser keeps for it."""
+
+    name: str
+    secret: str
+
+
 class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     game: str
     seats: list[SeatSpec]
@@ -303,12 +313,14 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     deals: int = 1  # Mau-Mau match play: the number of deals (1: one game)
     target: int = 0  # match play: it also ends once somebody has this many points (0: no target)
     rated: bool = False  # the game counts for the ladder (server/botapi/ladder.py)
+    ladder: LadderEntry | None = None  # a rated table's creator: the ladder name of their seat
 
 
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
     name: str | None = None
     seat: int | None = None
     invite: str | None = None  # the secret of a private table's invite link
+    ladder: LadderEntry | None = None  # a rated table: the ladder name the seat plays for
 
 
 class OpenSeat(msgspec.Struct, forbid_unknown_fields=True):

@@ -4,7 +4,11 @@ Only tables created as rated count, and every later deal of a match a rated tabl
 once). When one is created its entrants are stored (:func:`mark_rated`): an online bot as
 ``bot:NAME``, a built-in bot as the anchor ``anchor:KIND``, and a person who picks a ladder name
 as ``person:NAME`` (:func:`enter_person`: a name and a secret the browser keeps; the first use of
-a name claims it, later uses need its secret). A seat nobody entered plays unrated. The ratings
+a name claims it, later uses need its secret). A person enters as they take a seat at a rated
+table (joining it, or creating it), so every seat is bound to its name when the game starts; one
+name plays one seat of a table, one browser (its secret) one seat, and a name too like another's
+(:func:`name_keys`: Unicode case folding and UTS #39 confusable skeletons) is that other's. A
+seat nobody entered plays unrated. The ratings
 are derived from the stored results, rated tables in the order they finished, so they are the
 same after every restart and nothing but a finished rated game moves them. Built-in bots are
 fixed anchors: their rating is set, never learned (weakest kind lowest, :func:`anchor_rating`),
@@ -14,15 +18,18 @@ so the scale means the same from one season to the next.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import hmac
 import re
+import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
+from mauseloch.server.protocol import ErrorCode
 from mauseloch.server.storage.rows import TableRow, now
 from mauseloch.server.storage.schema import metadata, tables_t
 from mauseloch.server.storage.store import Store
@@ -65,10 +72,59 @@ people_t = Table(
 )
 
 
+# the forms a name is compared in (name_keys), each held by one name: "fold:…" and "look:…"
+name_keys_t = Table(
+    "ml_ladder_keys",
+    metadata,
+    Column("key", String(400), primary_key=True),
+    Column("name", String(MAX_LADDER_NAME), ForeignKey("ml_ladder_names.name", ondelete="CASCADE"), nullable=False),
+)
+
+
 def create_tables(store: Store) -> None:
-    """The ladder's tables in ``store`` (a store made before this module was imported lacks them)."""
-    for table in (rated_t, entrants_t, people_t):
+    """The ladder's tables in ``store`` (a store made before this module was imported lacks them);
+    the names claimed before names had keys get theirs (the older name keeps a key two share)."""
+    for table in (rated_t, entrants_t, people_t, name_keys_t):
         table.create(store.engine, checkfirst=True)
+    with store.engine.begin() as conn:
+        keyed = select(name_keys_t.c.name)
+        for (name,) in conn.execute(
+            select(people_t.c.name).where(people_t.c.name.not_in(keyed)).order_by(people_t.c.created)
+        ):
+            for key in name_keys(name):
+                if conn.execute(select(name_keys_t.c.key).where(name_keys_t.c.key == key)).first() is None:
+                    conn.execute(insert(name_keys_t).values(key=key, name=name))
+
+
+class LadderRefused(ValueError):
+    """A ladder entry refused: ``code`` for the page, the message for people."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@functools.cache
+def _spoof_checker() -> Any:
+    import icu  # PyICU: ICU's UTS #39 spoof checker, with its confusables data
+
+    return icu.SpoofChecker()
+
+
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton of ``text`` (ICU's: NFD, every character to its prototype, NFD): two
+    strings with one skeleton look alike ("Аlice" with a Cyrillic А, "rn" and "m")."""
+    return str(_spoof_checker().getSkeleton(0, text))
+
+
+def name_keys(name: str) -> tuple[str, str]:
+    """The forms a ladder name is compared in; two names that share either are one. ``fold``:
+    case-folded (NFKC), then its skeleton, folded again ("ALICE", "Аlice" and "alice"; "0ma" and
+    "Oma", whose 0 looks like a capital O); ``look``: the skeleton as typed, then folded ("AIice",
+    with a capital I, and "alice"). Confusability does not survive folding one way alone: a capital
+    I looks like l, its small form does not."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return "fold:" + skeleton(folded).casefold(), "look:" + skeleton(unicodedata.normalize("NFKC", name)).casefold()
 
 
 def entrant_of(kind: str, name: str | None, bot: str | None) -> str | None:
@@ -126,32 +182,76 @@ def secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def enter_person(store: Store, table_id: str, seat: int, name: str, secret: str) -> str:
-    """Seat ``seat`` of rated table ``table_id`` plays for the ladder name ``name``; the entry's
-    id. A ValueError says why not: not a rated table, a bad name, a name claimed with another
-    secret, or the seat entered already."""
+def check_name(name: str, secret: str) -> str:
+    """``name`` as a ladder name, stripped; :class:`LadderRefused` for a bad name or secret."""
     name = name.strip()
-    if not LADDER_NAME.fullmatch(name) or "bot" in name.casefold():
-        raise ValueError(f"a ladder name is 2 to {MAX_LADDER_NAME} letters, digits, spaces, '.', '-' (no 'bot')")
+    if not LADDER_NAME.fullmatch(name) or "bot" in name_keys(name)[0]:
+        raise LadderRefused(
+            ErrorCode.LADDER_NAME,
+            f"a ladder name is 2 to {MAX_LADDER_NAME} letters, digits, spaces, '.', '-' (no 'bot')",
+        )
     if not 8 <= len(secret) <= 200:
-        raise ValueError("the ladder secret is 8 to 200 characters")
+        raise LadderRefused(ErrorCode.LADDER_NAME, "the ladder secret is 8 to 200 characters")
+    return name
+
+
+def _claimable(conn: Connection, name: str, keys: tuple[str, str], digest: str) -> tuple[bool, set[str]]:
+    """Whether ``name`` is claimed already (with ``digest``, else :class:`LadderRefused`), and
+    the names holding its keys."""
+    holders = {r.name for r in conn.execute(select(name_keys_t.c.name).where(name_keys_t.c.key.in_(keys)))}
+    others = holders - {name}
+    if others:
+        raise LadderRefused(ErrorCode.LADDER_NAME_TAKEN, f"the ladder name {name!r} is too like {min(others)!r}")
+    held = conn.execute(select(people_t.c.secret_hash).where(people_t.c.name == name)).first()
+    if held is not None and not hmac.compare_digest(held.secret_hash, digest):
+        raise LadderRefused(ErrorCode.LADDER_NAME_TAKEN, f"the ladder name {name!r} belongs to someone else")
+    return held is not None, holders
+
+
+def check_person(store: Store, name: str, secret: str) -> None:
+    """Whether ``name`` (with ``secret``) may play a rated seat, before any table has one:
+    :class:`LadderRefused` for a bad name or someone else's."""
+    name = check_name(name, secret)
+    with store.engine.connect() as conn:
+        _claimable(conn, name, name_keys(name), secret_hash(secret))
+
+
+def enter_person(store: Store, table_id: str, seat: int | None, name: str, secret: str) -> str:
+    """Seat ``seat`` of rated table ``table_id`` plays for the ladder name ``name``; the entry's
+    id. :class:`LadderRefused` says why not: not a rated table, a bad name, a name (or one too like
+    it) claimed with another secret, that name or this secret (this browser) at another seat of the
+    table already, or the seat entered already. With ``seat`` None only the checks are made (before
+    a seat is taken: a refused entry takes no seat)."""
+    name = check_name(name, secret)
     digest = secret_hash(secret)
+    keys = name_keys(name)
     with store.engine.begin() as conn:
         # a later deal of a rated match: the entry is the first deal's, for the seat they sat at then
         table_id, turn = first_deal(conn, table_id)
         rated = conn.execute(select(rated_t.c.players).where(rated_t.c.table_id == table_id)).first()
         if rated is None:
-            raise ValueError("this table is not rated")
+            raise LadderRefused(ErrorCode.BAD_MESSAGE, "this table is not rated")
+        claimed, holders = _claimable(conn, name, keys, digest)
+        at_table = conn.execute(
+            select(entrants_t.c.seat, entrants_t.c.entrant, people_t.c.secret_hash)
+            .join(people_t, entrants_t.c.entrant == "person:" + people_t.c.name)
+            .where(entrants_t.c.table_id == table_id)
+        ).all()
+        entrant = f"person:{name}"
+        for other in at_table:
+            if other.entrant == entrant:
+                raise LadderRefused(ErrorCode.LADDER_TWICE, f"{name!r} plays at this table already")
+            if hmac.compare_digest(other.secret_hash, digest):
+                raise LadderRefused(ErrorCode.LADDER_TWICE, "this browser plays a rated seat of this table already")
+        if seat is None:
+            return entrant
         seat = (seat + turn) % rated.players
-        held = conn.execute(select(people_t.c.secret_hash).where(people_t.c.name == name)).first()
-        if held is None:
-            conn.execute(insert(people_t).values(name=name, secret_hash=digest, created=now()))
-        elif not hmac.compare_digest(held.secret_hash, digest):
-            raise ValueError(f"the ladder name {name!r} belongs to someone else")
         seated = select(entrants_t.c.entrant).where(entrants_t.c.table_id == table_id, entrants_t.c.seat == seat)
         if conn.execute(seated).first() is not None:
-            raise ValueError("this seat plays for the ladder already")
-        entrant = f"person:{name}"
+            raise LadderRefused(ErrorCode.LADDER_TWICE, "this seat plays for the ladder already")
+        if not claimed:
+            conn.execute(insert(people_t).values(name=name, secret_hash=digest, created=now()))
+            conn.execute(insert(name_keys_t), [{"key": k, "name": name} for k in keys if name not in holders])
         conn.execute(insert(entrants_t).values(table_id=table_id, seat=seat, entrant=entrant))
     return entrant
 

@@ -25,11 +25,12 @@ from mauseloch.server.family import match_state
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Guard, Refused, refusal_response
-from mauseloch.server.lobby import Lobby, hash_token, web_bots
+from mauseloch.server.lobby import Lobby, hash_token, refused_entry, web_bots
 from mauseloch.server.protocol import (
     MAX_REACTION_MS,
     CreateTable,
     ErrorCode,
+    LadderEntry,
     ProtocolError,
     SeatSpec,
     decode_body,
@@ -457,11 +458,6 @@ async def move(request: Request) -> Response:
 
 
 # -- the ladder --------------------------------------------------------------------------------
-class LadderEntry(msgspec.Struct, forbid_unknown_fields=True):
-    name: str
-    secret: str
-
-
 async def ladder_page(request: Request) -> Response:
     path = request.app.state.web_dir / "ladder.html"
     return FileResponse(path, headers={"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"})
@@ -496,7 +492,9 @@ async def table_ladder(request: Request) -> Response:
 
 async def enter_ladder(request: Request) -> Response:
     """``POST /api/tables/{table_id}/ladder`` with ``{"name", "secret"}``: this browser's seat (its
-    seat cookie) plays for that ladder name. The page keeps the secret; no account exists."""
+    seat cookie) plays for that ladder name, while the table waits for players (a seat taken by a
+    join or a creation came with its name already; once the game starts, the names are fixed).
+    The page keeps the secret; no account exists."""
     req = decode_body(await body(request), LadderEntry)
     lobby = lobby_of(request)
     table = await lobby.find(request.path_params["table_id"])
@@ -505,13 +503,11 @@ async def enter_ladder(request: Request) -> Response:
     seat = cookie_seat(request, table)
     if seat is None:
         raise ProtocolError(ErrorCode.NOT_SEATED, "this browser holds no seat at this table", 403)
-    if table.status not in LIVE:
-        raise ProtocolError(ErrorCode.NOT_OVER, "this game is over: enter the ladder before it ends", 409)
-    try:
-        entrant = await lobby.store.call(ladder.enter_person, lobby.store, table.id, seat, req.name, req.secret)
-    except ValueError as exc:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc), 400) from None
-    return JSONResponse({"ok": True, "entry": entrant})
+    if table.status != "waiting":
+        raise ProtocolError(ErrorCode.TAKEN, "the game has started: its ladder names were fixed as it started", 409)
+    await lobby.store.call(refused_entry, ladder.enter_person, lobby.store, table.id, seat, req.name, req.secret)
+    entrant = await lobby.store.call(ladder.entered, lobby.store, table.id, seat)
+    return JSONResponse({"ok": True, "entry": f"person:{entrant}"})
 
 
 class BotReact(msgspec.Struct, forbid_unknown_fields=True):

@@ -1,16 +1,15 @@
 // The table page's Bot API and ladder parts, beside table.js: whether the table is rated (shown to
 // everyone at it), each challenged bot's answer while the table waits (accepted, declined,
 // unanswered) with, for the table's creator, the choice of another seat kind where a bot declined or
-// did not answer, and for a seat of this browser at a rated table the ladder name it plays for (a
-// name and a secret kept in this browser: no account). The server decides everything; the page
-// only shows it (docs/bot-api.md).
+// did not answer, and at a rated table the ladder name: asked in the join panel with the seat
+// (joinLadder: table.js sends it with the join), then shown for this browser's seat. The server
+// decides everything; the page only shows it (docs/bot-api.md).
 
 import { getJSON, h, postJSON } from "./api.js";
 import { botLevel, errorText, onLangChange, t } from "./i18n.js";
+import { LADDER_NAME_MAX, followName, ladderEntry, ladderName } from "./ladderentry.js";
 
 const POLL_MS = 3000;
-const SECRET_KEY = "ml_ladder_secret";
-const NAME_KEY = "ml_ladder_name";
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const box = h("section", { id: "bot-seats", class: "panel bot-seats", hidden: true, "aria-live": "polite" });
 let rated = false;
@@ -18,50 +17,36 @@ let challenges = [];
 let choices = null; // the creator's: { bots, online } to put in a declined seat, else null
 let entered = null;
 let seated = false;
-let live = false;
 
-function stored(key) {
-  try {
-    return localStorage.getItem(key) || "";
-  } catch {
-    return "";
+/** The join panel's ladder field, at a rated table (its words follow the page's language). */
+function mountJoinField() {
+  const panel = document.getElementById("join-panel");
+  if (!panel || document.getElementById("join-ladder")) return;
+  const name = document.getElementById("join-name");
+  const input = h("input", { id: "join-ladder", type: "text", maxlength: String(LADDER_NAME_MAX), autocomplete: "nickname",
+    "aria-describedby": "join-ladder-hint" });
+  if (name) {
+    followName(input, name);
+    // the panel opens with the name this browser remembers (filled in without an input event)
+    new MutationObserver(() => { if (!panel.hidden) input.value = ladderName(input, name); })
+      .observe(panel, { attributes: true, attributeFilter: ["hidden"] });
+    if (!panel.hidden) input.value = ladderName(input, name);
   }
+  const field = h("p", { class: "field", id: "join-ladder-field" },
+    h("label", { for: "join-ladder", "data-i18n": "ladder.yourName" }, t("ladder.yourName")), input,
+    h("span", { id: "join-ladder-hint", class: "hint", "data-i18n": "ladder.nameHint" }, t("ladder.nameHint")));
+  const info = document.getElementById("join-info");
+  if (info) info.before(field);
+  else panel.append(field);
 }
 
-function keep(key, value) {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    /* private mode: for this page only */
-  }
-}
-
-function secret() {
-  let s = stored(SECRET_KEY);
-  if (!s) {
-    const bytes = new Uint8Array(18);
-    crypto.getRandomValues(bytes);
-    s = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-    keep(SECRET_KEY, s);
-  }
-  return s;
-}
-
-async function enter(event) {
-  event.preventDefault();
-  const name = document.getElementById("ladder-name").value.trim();
-  const error = document.getElementById("ladder-error");
-  try {
-    await postJSON(`/api/tables/${encodeURIComponent(tableId)}/ladder`, { name, secret: secret() });
-    keep(NAME_KEY, name);
-    entered = name;
-    error.hidden = true;
-  } catch (err) {
-    error.textContent = errorText(err.code, err.message);
-    error.hidden = false;
-    return;
-  }
-  render();
+/** What the join request carries at a rated table: `{name, secret}` (`name` empty when the field
+    is), or null at an unrated table. */
+export function joinLadder() {
+  const input = document.getElementById("join-ladder");
+  if (!rated || !input) return null;
+  const name = ladderName(input, document.getElementById("join-name"));
+  return name ? ladderEntry(name) : { name: "", secret: "" };
 }
 
 async function changeSeat(event, seat) {
@@ -103,18 +88,9 @@ function render() {
       ...challenges.map((c) => h("li", { dataset: { seat: String(c.seat), state: c.state } }, t("challenge." + c.state, { bot: c.bot }),
         choices && (c.state === "declined" || c.state === "unanswered") ? seatChoice(c) : ""))));
   }
-  if (rated && seated && live) {
-    if (entered) {
-      parts.push(h("p", { class: "hint", id: "ladder-entered" }, t("ladder.entered", { name: entered })));
-    } else {
-      const form = h("form", { id: "ladder-form", class: "button-row" },
-        h("label", { for: "ladder-name" }, t("ladder.enterName")),
-        h("input", { id: "ladder-name", type: "text", maxlength: "24", value: stored(NAME_KEY), autocomplete: "nickname" }),
-        h("button", { type: "submit", class: "btn" }, t("ladder.enter")),
-        h("span", { id: "ladder-error", class: "error", role: "alert", hidden: true }));
-      form.addEventListener("submit", enter);
-      parts.push(h("h2", { class: "hint" }, t("ladder.enterHeading")), form);
-    }
+  if (rated && seated) {
+    parts.push(h("p", { class: "hint", id: entered ? "ladder-entered" : "ladder-unrated" },
+      entered ? t("ladder.entered", { name: entered }) : t("ladder.unrated")));
   }
   const focused = document.activeElement && box.contains(document.activeElement) && document.activeElement.matches("input, select");
   if (focused) return; // never pull a field away from someone typing or choosing in it
@@ -128,8 +104,9 @@ async function refresh(poll = true) {
       getJSON(`/api/tables/${encodeURIComponent(tableId)}`),
       getJSON(`/api/tables/${encodeURIComponent(tableId)}/challenges`),
     ]);
-    seated = table.you !== null && table.you !== undefined;
-    live = table.status === "waiting" || table.status === "playing";
+    const now = table.you !== null && table.you !== undefined;
+    if (now && !seated && rated) await learnEntry(); // seated just now: the name the seat plays for
+    seated = now;
     challenges = table.status === "waiting" ? challenged.challenges : [];
     choices = challenged.creator ? { bots: challenged.bots, online: challenged.online } : null;
     render();
@@ -139,18 +116,28 @@ async function refresh(poll = true) {
   }
 }
 
+/** After this browser took a seat here: say which ladder name it plays for. */
+export function seatTaken() {
+  refresh(false);
+}
+
+async function learnEntry() {
+  try {
+    const answer = await getJSON(`/api/tables/${encodeURIComponent(tableId)}/ladder`);
+    rated = answer.rated;
+    entered = answer.entered || null; // the name this browser's seat plays for, if it has one here
+  } catch {
+    rated = false;
+  }
+}
+
 async function start() {
   if (!tableId) return;
   const main = document.getElementById("main");
   if (!main) return;
   main.prepend(box);
-  try {
-    const answer = await getJSON(`/api/tables/${encodeURIComponent(tableId)}/ladder`);
-    rated = answer.rated;
-    entered = answer.entered || null; // entered before (on an earlier deal of the match, say)
-  } catch {
-    rated = false;
-  }
+  await learnEntry();
+  if (rated) mountJoinField();
   onLangChange(render);
   await refresh();
 }

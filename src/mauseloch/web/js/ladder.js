@@ -3,7 +3,7 @@
 // The ratings come from the server (GET /api/ladder); the page only shows them.
 
 import { getJSON, h, loadGames } from "./api.js";
-import { initI18n, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import { botLevel, initI18n, mountLangSwitch, onLangChange, t } from "./i18n.js";
 
 const gameSelect = document.getElementById("ladder-game");
 const playersSelect = document.getElementById("ladder-players");
@@ -18,6 +18,12 @@ let shown = null;
 
 function kindLabel(kind) {
   return t("ladder.kind." + kind);
+}
+
+/** An entry's name as people know it: a built-in bot by its level in the page's language, as the
+    tables name it ("Heuristik-Bot"), never the server's id of its kind. */
+function shownName(entry) {
+  return entry.kind === "anchor" ? t("ladder.anchorName", { level: botLevel(entry.name) }) : entry.name;
 }
 
 function plot(history, name) {
@@ -52,13 +58,13 @@ function render() {
   empty.hidden = shown.entries.length > 0;
   shown.entries.forEach((e, i) => {
     const opponents = h("ul", { class: "ladder-opponents" },
-      ...e.opponents.map((o) => h("li", {}, `${o.name} (${kindLabel(o.kind)}, ${o.rating.toFixed(1)})`)));
+      ...e.opponents.map((o) => h("li", {}, `${shownName(o)} (${kindLabel(o.kind)}, ${o.rating.toFixed(1)})`)));
     rows.append(h("tr", { dataset: { entry: e.id } },
       h("td", { class: "num" }, String(i + 1)),
-      h("th", { scope: "row" }, e.name, h("span", { class: "ladder-kind" }, kindLabel(e.kind))),
+      h("th", { scope: "row" }, shownName(e), h("span", { class: "ladder-kind" }, kindLabel(e.kind))),
       h("td", { class: "num" }, e.rating.toFixed(1)),
       h("td", { class: "num" }, String(e.games)),
-      h("td", {}, plot(e.history, e.name)),
+      h("td", {}, plot(e.history, shownName(e))),
       h("td", {}, opponents)));
   });
 }

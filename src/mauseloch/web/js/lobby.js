@@ -2,6 +2,7 @@
 
 import { applyLimits, copyLink, getJSON, getJSONIfChanged, h, heldSeat, loadGames, postJSON, rememberSeat, saveInvite } from "./api.js";
 import { learnGames } from "./declared.js";
+import { followName, ladderEntry, ladderName } from "./ladderentry.js";
 import { createExtras, mountCreateFields, showCreateFields } from "./match.js";
 import { mountMyTables } from "./mytables.js";
 import { botLevel, errorText, initI18n, limitName, mountLangSwitch, onLangChange, seatLabel, shortName, t, tableTitle } from "./i18n.js";
@@ -188,6 +189,14 @@ function showFailure(el, err) {
   showError(el, errorText(err.code, err.message));
 }
 
+/** A rated table asks for the creator's ladder name, and takes no deal code (it is dealt at random). */
+function showRated() {
+  const on = $("rated-table").checked;
+  $("rated-name-field").hidden = !on;
+  if (on) $("rated-name").value = ladderName($("rated-name"), $("player-name"));
+  if ($("deal-code")) $("deal-code").disabled = on;
+}
+
 async function createTable(event) {
   event.preventDefault();
   const name = playerName();
@@ -203,11 +212,22 @@ async function createTable(event) {
     const v = $("seat-" + i).value;
     seats.push(v === "human" ? { kind: "human" } : v.startsWith("online:") ? { kind: "online-bot", name: v.slice(7) } : { kind: "bot", bot: v.slice(4) });
   }
+  const rated = $("rated-table").checked; // counts for the ladder (/ladder): asks for the ladder name here
+  const ladder = rated ? ladderName($("rated-name"), $("player-name")) : "";
+  if (rated && !ladder) {
+    showError($("create-error"), t("ladder.needName"));
+    $("rated-name").focus();
+    return;
+  }
   $("create-button").disabled = true;
   try {
     const body = { game: $("game-select").value, options: collectOptions(), seats, name, public: $("public-table").checked, ...createExtras($("game-select").value) };
     if ($("clock-select").value) body.clock = $("clock-select").value;
-    if ($("rated-table") && $("rated-table").checked) body.rated = true; // counts for the ladder (/ladder)
+    if (rated) {
+      body.rated = true;
+      body.ladder = ladderEntry(ladder);
+      delete body.deal; // a rated table is dealt at random
+    }
     const res = await postJSON("/api/tables", body);
     rememberSeat(res.table, res.seat);
     const invite = new URL(res.invite, location.origin).href;
@@ -343,6 +363,8 @@ async function main() {
   showCreateFields(sel.value);
   sel.addEventListener("change", () => showCreateFields(sel.value));
   $("seat-count").addEventListener("change", renderSeats);
+  $("rated-table").addEventListener("change", showRated);
+  followName($("rated-name"), $("player-name")); // the ladder name is the player's own until typed
   $("create-form").addEventListener("submit", createTable);
   $("copy-invite").addEventListener("click", copyInvite);
   $("share-invite").addEventListener("click", () => navigator.share({ url: $("invite-link").value, title: "Mauseloch" }).catch(() => {}));

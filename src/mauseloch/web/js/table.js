@@ -12,6 +12,7 @@ import { mountRules, renderHouseRules } from "./rules.js";
 import { followSeat, renderMatchLine } from "./match.js";
 import { renderEnd as renderEndScreen } from "./endscreen.js";
 import { holdsMoves, renderPace } from "./pace.js";
+import { joinLadder, seatTaken } from "./botseats.js";
 
 const LOG_LIMIT = 200;
 
@@ -572,11 +573,21 @@ async function join() {
   } catch {
     /* no storage */
   }
+  const ladder = joinLadder(); // a rated table: the ladder name the seat plays for, asked here once
+  if (ladder && !ladder.name) {
+    $("join-error").textContent = t("ladder.needName");
+    $("join-error").hidden = false;
+    $("join-ladder").focus();
+    return;
+  }
   try {
-    const res = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/join`, { name, invite: state.invite });
+    const body = { name, invite: state.invite };
+    if (ladder) body.ladder = ladder;
+    const res = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/join`, body);
     rememberSeat(tableId, res.seat);
     $("join-panel").hidden = true;
     hideError();
+    seatTaken();
     connect({ seat: res.seat }); // the seat's token came as an HttpOnly cookie with the answer
   } catch (err) {
     showFailure($("join-error"), err);
