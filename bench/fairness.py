@@ -19,7 +19,8 @@ against a partner who never reacts, so that every claim is judged):
 * ``reordered``: every other answer waits for the next ping, then both go, the later first;
 * ``duplicated``: every answer at once and again 300 ms later;
 * ``forged-t``: answers at once, 2 of 3 stamped 300 ms early or late;
-* ``fake-lag-connect``: every answer held 200 ms from the very first ping, stamped when sent;
+* ``fake-lag-200``, ``fake-lag-300``, ``fake-lag-500``: every answer held 200 (300, 500) ms from
+  the very first ping, stamped when sent, as a slow line would be;
 * ``lag-grows``: honest for two windows, then every answer held 40 ms longer per window, up to
   300 ms;
 * ``claim-past``: honest pings, always claims 100 ms; ``claim-lower``: claims 150 ms less than
@@ -49,12 +50,21 @@ event loop may take a claim in late, which no referee can tell from a slow line:
 25 ms after it left the client (or not in time at all), ``faster_wins_share_server_on_time`` is
 the share over the others; the goal is judged on ``faster_wins_share``, all windows.
 
-Goal: ``faster_wins_share`` ≥ 0.99 and every gain ≤ 50 ms. ``fake-lag-connect`` cannot be told
-apart from a slow line (see ``mauseloch.realtime.fairness``): ``largest_gain_ms_detectable`` leaves it
-out.
+Goal: ``faster_wins_share`` ≥ 0.99 and every gain ≤ 50 ms. The ``fake-lag`` cheats cannot be
+told apart from a slow line (see ``mauseloch.realtime.fairness``): ``largest_gain_ms_detectable``
+leaves them out, and ``fake_lag_bound_ms`` says what each may gain at most: the transit ceiling
+(``MAX_TRANSIT_MS``) less the line's true one-way time, or half the time held if that is less,
+plus the lag quota.
 
-    python bench/fairness.py --json            # about a minute
-    python bench/fairness.py --smoke --json    # a few seconds: two windows a table
+**The transit ceiling** (``--ceilings 125,150,175,200``): the far/near tables and the three
+``fake-lag`` cheats again on a server whose ceiling is each of these (the server process sets
+``MAX_TRANSIT_MS`` before it starts): ``by_ceiling`` gives, per ceiling, the far player's
+``faster_wins_share`` and the ``fake-lag`` gains. The ceiling is the lowest that keeps the far
+player's share at the goal: every ms above it is a ms more for a faked slow line.
+
+    python bench/fairness.py --json                                # about a minute
+    python bench/fairness.py --ceilings 125,150,175,200 --json     # and each ceiling: a few minutes
+    python bench/fairness.py --smoke --json                        # a few seconds: two windows a table
 """
 
 from __future__ import annotations
@@ -77,13 +87,15 @@ from typing import Any
 import websockets
 
 from _report import print_json, text_to_stderr
+from mauseloch.realtime.fairness import MAX_TRANSIT_MS, QUOTA_MAX_MS
 from mauseloch.server.storage.store import Store
 
+FAKE_LAG = ("fake-lag-200", "fake-lag-300", "fake-lag-500")  # held from the first ping: a slow line
 CHEATS = (
-    "held-300", "held-500", "reordered", "duplicated", "forged-t", "fake-lag-connect", "lag-grows",
+    "held-300", "held-500", "reordered", "duplicated", "forged-t", *FAKE_LAG, "lag-grows",
     "claim-past", "claim-lower", "claim-future",
 )  # fmt: skip
-UNDETECTABLE = ("fake-lag-connect",)  # looks exactly like a slow line
+UNDETECTABLE = FAKE_LAG  # looks exactly like a slow line
 CHEAT_LINE_MS = 50.0
 FAR_MS, NEAR_MS = 150.0, 10.0
 EDGE_MS = 20  # the far player's true advantage
@@ -241,8 +253,9 @@ class Client:
             self.later(300.0, pong)
         elif cheat == "forged-t":
             self.send(pong | {"t": t + (0.0, -300.0, 300.0)[k % 3]})
-        elif cheat == "fake-lag-connect":
-            self.later(200.0, pong | {"t": t + 200.0})  # stamped when it is sent
+        elif cheat in FAKE_LAG:
+            hold = float(cheat.removeprefix("fake-lag-"))
+            self.later(hold, pong | {"t": t + hold})  # stamped when it is sent
         elif cheat == "lag-grows":
             hold = min(300.0, 40.0 * max(0, self.windows - 2))
             self.later(hold, pong) if hold else self.send(pong)
@@ -289,15 +302,27 @@ class Client:
 
 
 # -- the server -------------------------------------------------------------------------------
+# a server whose transit ceiling is set before it starts (argv[1]: the ceiling in ms, then serve's)
+CEILING_ENTRY = """
+import sys
+import mauseloch.realtime.fairness as fairness
+fairness.MAX_TRANSIT_MS = float(sys.argv.pop(1))
+from mauseloch.cli import main
+sys.argv[0] = "mauseloch"
+main()
+"""
+
+
 class Server:
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, ceiling: float | None = None) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = int(s.getsockname()[1])
         self.db = f"sqlite:///{workdir / 'fairness.db'}"
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = workdir / "server.log"
-        cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+        entry = ["-m", "mauseloch.cli"] if ceiling is None else ["-c", CEILING_ENTRY, str(ceiling)]
+        cmd = [sys.executable, *entry, "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--db", self.db, "--clock-scale", str(CLOCK_SCALE), *ONE_ADDRESS]  # fmt: skip
         with open(self.log, "wb") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=workdir)
@@ -362,35 +387,90 @@ async def play(clients: list[Client], windows: int) -> None:
         await asyncio.gather(*(c.run(windows) for c in clients))
 
 
+def far_near(server: Server, ws: str, tables: int, jitter: float, seed: int) -> list[tuple[str, Client, Client]]:
+    """The far/near tables: an honest player ``FAR_MS`` away who truly reacts ``EDGE_MS`` sooner
+    than one ``NEAR_MS`` away (both draw the same reaction per window)."""
+    pairs = []
+    for i in range(tables):
+        table, (a, b) = server.table()
+        common = seed * 1000 + 500 + i
+        far = Client(ws + table, a[0], a[1], "honest", FAR_MS, jitter, common + 1, common, (300, 600),
+                     clock_off=7000.0)  # fmt: skip
+        near = Client(ws + table, b[0], b[1], "honest", NEAR_MS, jitter, common + 2, common, (300, 600),
+                      EDGE_MS, -9000.0)  # fmt: skip
+        pairs.append((table, far, near))
+    return pairs
+
+
+def cheating(
+    server: Server, ws: str, cheats: tuple[str, ...], jitter: float, seed: int
+) -> tuple[list[Client], dict[str, tuple[str, Client]]]:
+    """A table per cheat (and one honest client, the baseline), each against a partner who never
+    reacts, so that every claim is judged."""
+    cheaters: dict[str, tuple[str, Client]] = {}
+    clients: list[Client] = []
+    for i, cheat in enumerate(cheats):
+        table, (me, partner) = server.table()
+        mine = seed * 100 + i
+        c = Client(ws + table, me[0], me[1], cheat, CHEAT_LINE_MS, jitter, mine, mine, clock_off=-4000.0 * i)
+        p = Client(ws + table, partner[0], partner[1], "silent", CHEAT_LINE_MS, jitter, mine + 50, mine + 50)
+        cheaters[cheat] = (table, c)
+        clients += [c, p]
+    return clients, cheaters
+
+
+def tally(server: Server, pairs: list[tuple[str, Client, Client]]) -> dict[str, Any]:
+    """The far/near windows as the server decided them."""
+    judged = won = skipped = stalled = won_unstalled = 0
+    for table, far, near in pairs:
+        log = server.windows(table)
+        nears = {s.version: s for s in near.sent}
+        for f in far.sent:
+            n = nears.get(f.version)
+            window = log.get(f.version, {})
+            if n is None or "decision" not in window:
+                continue
+            if n.actual - f.actual < EDGE_MS - EDGE_SLACK_MS:  # the bench's own timers were late
+                skipped += 1
+                continue
+            judged += 1
+            wins = window["decision"]["seat"] == far.seat
+            won += wins
+            # the far claim's arrival as the server logged it, against when it left the client
+            claim = next((c for c in window["claims"] if c["seat"] == far.seat), None)
+            late = STALL_MS + 1 if claim is None else far.server_shows[f.version] + claim["at"] - f.fired - f.up
+            if late > STALL_MS:
+                stalled += 1
+            else:
+                won_unstalled += wins
+    return {
+        "far_near_windows": judged,
+        "far_near_windows_skipped": skipped,
+        "faster_wins_share": round(won / judged, 4) if judged else 0.0,
+        "far_near_windows_server_late": stalled,
+        "faster_wins_share_server_on_time": round(won_unstalled / (judged - stalled), 4) if judged > stalled else 0.0,
+    }
+
+
+def fake_lag_bound(cheat: str, ceiling: float) -> float:
+    """The most a client holding every answer from the first ping may gain: the transit it is
+    credited beyond its true one-way time (half of what it holds, at most the ceiling less that
+    time), plus the lag quota."""
+    held = float(cheat.removeprefix("fake-lag-"))
+    return min(held / 2, ceiling - CHEAT_LINE_MS) + QUOTA_MAX_MS
+
+
 def run(windows: int, tables: int, jitter: float, seed: int) -> dict[str, Any]:
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         server = Server(Path(tmp))
         try:
             ws = server.url.replace("http://", "ws://") + "/ws/"
-            clients: list[Client] = []
-            pairs: list[tuple[str, Client, Client]] = []
-            for i in range(tables):
-                table, (a, b) = server.table()
-                common = seed * 1000 + 500 + i  # both draw the same reaction per window
-                far = Client(ws + table, a[0], a[1], "honest", FAR_MS, jitter, common + 1, common, (300, 600),
-                             clock_off=7000.0)  # fmt: skip
-                near = Client(ws + table, b[0], b[1], "honest", NEAR_MS, jitter, common + 2, common, (300, 600),
-                              EDGE_MS, -9000.0)  # fmt: skip
-                pairs.append((table, far, near))
-                clients += [far, near]
-            asyncio.run(play(clients, windows))
+            pairs = far_near(server, ws, tables, jitter, seed)
+            asyncio.run(play([c for _, far, near in pairs for c in (far, near)], windows))
             # the cheats after the far/near tables (created now: a table's countdown runs from its
             # start), so that fewer of the bench's own clients load the shared machine meanwhile
-            cheaters: dict[str, tuple[str, Client]] = {}
-            clients = []
-            for i, cheat in enumerate(("honest", *CHEATS)):
-                table, (me, partner) = server.table()
-                mine = seed * 100 + i
-                c = Client(ws + table, me[0], me[1], cheat, CHEAT_LINE_MS, jitter, mine, mine, clock_off=-4000.0 * i)
-                p = Client(ws + table, partner[0], partner[1], "silent", CHEAT_LINE_MS, jitter, mine + 50, mine + 50)
-                cheaters[cheat] = (table, c)
-                clients += [c, p]
+            clients, cheaters = cheating(server, ws, ("honest", *CHEATS), jitter, seed)
             # the duel: the held-300 cheat reacting in 450 ms (claiming 150) against an
             # honest player reacting in 350 ms, both 50 ms each way
             duel, (a, b) = server.table()
@@ -401,31 +481,8 @@ def run(windows: int, tables: int, jitter: float, seed: int) -> dict[str, Any]:
             duel_log = server.windows(duel)
             rivals = {s.version for s in rival.sent}
             duels = [duel_log[s.version]["decision"]["seat"] for s in liar.sent if s.version in rivals & set(duel_log)]
-            by_cheat: dict[str, list[float]] = {}
-            for cheat, (table, c) in cheaters.items():
-                by_cheat[cheat] = gains_of(c, server.windows(table))
-            judged = won = skipped = stalled = won_unstalled = 0
-            for table, far, near in pairs:
-                log = server.windows(table)
-                nears = {s.version: s for s in near.sent}
-                for f in far.sent:
-                    n = nears.get(f.version)
-                    window = log.get(f.version, {})
-                    if n is None or "decision" not in window:
-                        continue
-                    if n.actual - f.actual < EDGE_MS - EDGE_SLACK_MS:  # the bench's own timers were late
-                        skipped += 1
-                        continue
-                    judged += 1
-                    wins = window["decision"]["seat"] == far.seat
-                    won += wins
-                    # the far claim's arrival as the server logged it, against when it left the client
-                    claim = next((c for c in window["claims"] if c["seat"] == far.seat), None)
-                    late = STALL_MS + 1 if claim is None else far.server_shows[f.version] + claim["at"] - f.fired - f.up
-                    if late > STALL_MS:
-                        stalled += 1
-                    else:
-                        won_unstalled += wins
+            by_cheat = {cheat: gains_of(c, server.windows(table)) for cheat, (table, c) in cheaters.items()}
+            far_near_figures = tally(server, pairs)
         finally:
             server.stop()
     gains = {k: v for k, v in by_cheat.items() if k != "honest"}
@@ -441,13 +498,35 @@ def run(windows: int, tables: int, jitter: float, seed: int) -> dict[str, Any]:
         "largest_gain_ms": round(max(gains[largest], default=0.0), 1),
         "largest_cheat": largest,
         "largest_gain_ms_detectable": round(max(detectable, default=0.0), 1),
-        "far_near_windows": judged,
-        "far_near_windows_skipped": skipped,
-        "faster_wins_share": round(won / judged, 4) if judged else 0.0,
+        "transit_ceiling_ms": MAX_TRANSIT_MS,
+        "fake_lag_bound_ms": {k: fake_lag_bound(k, MAX_TRANSIT_MS) for k in FAKE_LAG},
+        **far_near_figures,
         "held_cheat_wins": f"{sum(seat == liar.seat for seat in duels)} of {len(duels)}",
-        "far_near_windows_server_late": stalled,
-        "faster_wins_share_server_on_time": round(won_unstalled / (judged - stalled), 4) if judged > stalled else 0.0,
         "seconds": round(time.perf_counter() - start, 1),
+    }
+
+
+def run_ceiling(ceiling: float, windows: int, tables: int, jitter: float, seed: int) -> dict[str, Any]:
+    """The far/near tables and the fake-lag cheats on a server with transit ceiling ``ceiling``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        server = Server(Path(tmp), ceiling)
+        try:
+            ws = server.url.replace("http://", "ws://") + "/ws/"
+            pairs = far_near(server, ws, tables, jitter, seed)
+            asyncio.run(play([c for _, far, near in pairs for c in (far, near)], windows))
+            clients, cheaters = cheating(server, ws, FAKE_LAG, jitter, seed)
+            asyncio.run(play(clients, windows))
+            gains = {cheat: gains_of(c, server.windows(table)) for cheat, (table, c) in cheaters.items()}
+            figures = tally(server, pairs)
+        finally:
+            server.stop()
+    return {
+        "faster_wins_share": figures["faster_wins_share"],
+        "faster_wins_share_server_on_time": figures["faster_wins_share_server_on_time"],
+        "far_near_windows": figures["far_near_windows"],
+        "fake_lag_gain_ms": {k: round(max(v, default=0.0), 1) for k, v in gains.items()},
+        "fake_lag_gain_ms_mean": {k: round(sum(v) / len(v), 1) if v else 0.0 for k, v in gains.items()},
+        "fake_lag_bound_ms": {k: fake_lag_bound(k, ceiling) for k in FAKE_LAG},
     }
 
 
@@ -458,6 +537,9 @@ def main() -> None:
     parser.add_argument("--jitter", type=float, default=20.0, help="jitter per message, ms (uniform 0..this)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--smoke", action="store_true", help="two windows a table, one far/near table")
+    parser.add_argument(
+        "--ceilings", default="", help="transit ceilings (ms, comma-separated): the far player and fake lag at each"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
     out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
@@ -465,14 +547,27 @@ def main() -> None:
         args.windows, args.tables = 2, 1
     if not 1 <= args.windows <= 30 or args.tables < 1 or args.jitter < 0:
         parser.error("--windows must be 1..30, --tables at least 1, --jitter at least 0")
+    try:
+        ceilings = [float(c) for c in args.ceilings.split(",") if c.strip()]
+    except ValueError:
+        parser.error("--ceilings takes numbers in ms, e.g. 150,175,200")
+    if any(not 50 <= c <= 1000 for c in ceilings):
+        parser.error("--ceilings must be 50..1000 ms")
     figures = run(args.windows, args.tables, args.jitter, args.seed)
+    figures["by_ceiling"] = {}
+    for ceiling in ceilings:
+        figures["by_ceiling"][f"{ceiling:g}"] = run_ceiling(ceiling, args.windows, args.tables, args.jitter, args.seed)
     for key, value in figures.items():
         if not isinstance(value, dict):
             print(f"{key:34} {value}")
     for cheat, gain in figures["gain_ms_by_cheat"].items():
         mean, claims = figures["gain_ms_mean_by_cheat"][cheat], figures["judged_claims_by_cheat"][cheat]
         print(f"  gain {cheat:18} max {gain:7.1f} ms  mean {mean:7.1f} ms  ({claims} claims)")
-    print("goal: faster_wins_share >= 0.99, every gain <= 50 ms")
+    for ceiling, at in figures["by_ceiling"].items():
+        lag = ", ".join(f"{k.removeprefix('fake-lag-')} ms held: {v:.1f} (bound {at['fake_lag_bound_ms'][k]:.0f})"
+                        for k, v in at["fake_lag_gain_ms"].items())  # fmt: skip
+        print(f"  ceiling {ceiling:>5} ms: far share {at['faster_wins_share']:.3f}; fake-lag gain {lag}")
+    print("goal: faster_wins_share >= 0.99, every gain <= 50 ms (the fake-lag ones: within their bound)")
     if args.json:
         print_json(figures, out)
 

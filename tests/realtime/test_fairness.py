@@ -225,17 +225,20 @@ def test_a_refereed_record_with_remote_claims_replays() -> None:
 
 @pytest.mark.slow
 def test_the_benchmark_plays_every_cheat_through_the_real_server() -> None:
-    """bench/fairness.py --smoke --json: every cheat is reported (no timing is asserted here)."""
+    """bench/fairness.py --smoke --json: every cheat is reported, answers held 200, 300 and 500 ms
+    from the first ping among them, with their bound, and a ceiling of its own is measured too (no
+    timing is asserted here)."""
     import subprocess
     import sys
 
     bench = ROOT / "bench" / "fairness.py"
-    done = subprocess.run([sys.executable, str(bench), "--smoke", "--json"], capture_output=True, text=True,
-                          timeout=300, check=True)  # fmt: skip
+    done = subprocess.run([sys.executable, str(bench), "--smoke", "--ceilings", "150", "--json"],
+                          capture_output=True, text=True, timeout=300, check=True)  # fmt: skip
     from tests.bench.test_bench_smoke import json_line
 
     figures = json_line("fairness.py", done.stdout)
-    cheats = {"held-300", "held-500", "reordered", "duplicated", "forged-t", "fake-lag-connect", "lag-grows",
+    fake_lag = {"fake-lag-200", "fake-lag-300", "fake-lag-500"}
+    cheats = {"held-300", "held-500", "reordered", "duplicated", "forged-t", *fake_lag, "lag-grows",
               "claim-past", "claim-lower", "claim-future"}  # fmt: skip
     assert set(figures["gain_ms_by_cheat"]) == set(figures["gain_ms_mean_by_cheat"]) == cheats
     assert all(isinstance(v, (int, float)) for v in figures["gain_ms_by_cheat"].values())
@@ -243,3 +246,8 @@ def test_the_benchmark_plays_every_cheat_through_the_real_server() -> None:
     assert figures["largest_gain_ms"] == max(figures["gain_ms_by_cheat"].values())
     assert 0.0 <= figures["faster_wins_share"] <= 1.0 and figures["far_near_windows"] >= 0
     assert sum(figures["judged_claims_by_cheat"].values()) >= 1
+    assert figures["transit_ceiling_ms"] == MAX_TRANSIT_MS and set(figures["fake_lag_bound_ms"]) == fake_lag
+    at = figures["by_ceiling"]["150"]
+    assert set(at["fake_lag_gain_ms"]) == set(at["fake_lag_bound_ms"]) == fake_lag
+    assert at["fake_lag_bound_ms"]["fake-lag-500"] == 150 - 50 + QUOTA_MAX_MS  # the ceiling less the true 50 ms
+    assert 0.0 <= at["faster_wins_share"] <= 1.0

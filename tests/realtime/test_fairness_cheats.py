@@ -143,6 +143,17 @@ def test_fake_lag_from_the_first_ping_is_bounded_by_the_transit_cap() -> None:
     assert max(gains(link, lambda true: 100)) <= cap - UP
 
 
+def test_fake_lag_gains_exactly_the_documented_bound() -> None:
+    """Answers held H ms from the first ping gain half of H, at most the ceiling less the true
+    one-way time, plus the quota: what docs/protocol.md and the module say, to the ms (the first
+    claim spends a full quota; the bound is reached, not only kept)."""
+    for held in (200.0, 300.0, 500.0):
+        link = measured(lambda i, arrival, held=held: [(held, arrival + held)])
+        first = gains(link, lambda true: 100, windows=1)[0]
+        bound = min(held / 2, fairness.MAX_TRANSIT_MS - UP) + fairness.QUOTA_MAX_MS
+        assert first == bound, (held, first, bound)
+
+
 def test_a_far_player_twenty_ms_faster_beats_a_near_one_with_jitter() -> None:
     """150 ms each way against 10 ms each way, each message 0..20 ms late: the far player's
     honest claims win every window they are 20 ms faster in."""

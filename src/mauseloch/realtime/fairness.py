@@ -36,8 +36,13 @@ One :class:`Link` per connection:
 
 What cannot be told apart: a client that holds every answer from its very first ping looks
 exactly like a slow line (no measurement the server makes can tell a held answer from a long
-cable); it gains half the lag it fakes, at most :data:`MAX_TRANSIT_MS` less its true one-way
-time, plus the quota. The web client answers pings at once in its network code.
+cable). Holding them ``H`` ms it is credited ``H / 2`` more transit than its line has, but never
+more than :data:`MAX_TRANSIT_MS` in all, and the quota besides: it gains
+``min(H / 2, MAX_TRANSIT_MS - its true one-way time) + QUOTA_MAX_MS``, the most at any ``H`` of
+twice the ceiling less twice its one-way time or more. The ceiling is as low as the far player
+of ``bench/fairness.py`` allows (an honest player that far away who reacts 20 ms sooner must
+still win): every ms above it is a ms more for a faked slow line. The web client answers pings
+at once in its network code.
 """
 
 from __future__ import annotations
