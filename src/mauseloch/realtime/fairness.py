@@ -57,7 +57,11 @@ ANTICIPATION_MS = 100  # a claimed reaction faster than this is a guess, not a r
 TOLERANCE_MS = 5.0  # timer and frame granularity: how much sooner an honest fastest claim may arrive
 QUOTA_MAX_MS = 25.0  # lag quota: the most transit beyond half the floor one claim may be credited
 QUOTA_GAIN_MS = 15.0  # lag quota regained per claim
-MAX_TRANSIT_MS = 200.0  # the most one-way transit ever credited from the floor (round trips to 400 ms)
+# the most one-way transit ever credited from the floor (round trips to 300 ms): the lowest ceiling
+# at which bench/fairness.py's far player (150 ms each way, reacting 20 ms sooner) still wins every
+# window (--ceilings 125,150,175,200: 0.47, 1.0, 1.0, 0.95 of them); a held answer gains at most
+# this less its line's one-way time, plus the quota (docs/mausgeflippt-figures.md)
+MAX_TRANSIT_MS = 150.0
 
 VALID, ANTICIPATION = "valid", "anticipation"
 
