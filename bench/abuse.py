@@ -9,11 +9,22 @@ in a process of its own, opens ``--idle`` WebSockets that never say hello, and c
 fast as it can; 15 s after its last socket was opened it counts how many of them the server
 still keeps open.
 
+Then two attacks on the HTTP layer from the same address, each in a process of its own while the
+honest seats play on: **slowloris**, ``--slowloris`` connections that each send ``GET /
+HTTP/1.1\r\nHost: x\r\n`` and never the blank line (a header line more every 5 s, as slowloris
+keeps a head alive), counted 15 s after the last was opened; and **big heads**, ``--big-heads``
+connections that each send ``X-Big:`` and up to 4 MB more of it, unfinished, with the server's
+memory (RSS) before and after.
+
 Printed: the honest round trip p50/p99 during the attack (and before it, as the baseline from
 the same run), honest errors (error frames, refused or failed requests and connections), whether
 the server is up afterwards (a new table is created and joined from a fresh address), idle
-sockets left after 15 s and the tables the attacker got created.
-Goals: honest p99 < 100 ms, 0 honest errors, server up, 0 idle sockets left, attacker tables capped.
+sockets left after 15 s and the tables the attacker got created; for slowloris and big heads the
+honest p99 during each, the attacker's connections still open after 15 s, the most head bytes
+one connection got sent before the server answered 431 or closed it, and the server's RSS.
+Goals: honest p99 < 100 ms (under every attack), 0 honest errors, server up, 0 idle sockets left,
+attacker tables capped, at most the per-address cap of unfinished heads open after 15 s, no
+connection sending 1 MB of head, the server's RSS grown by less than 100 MB.
 
     .venv/bin/python bench/abuse.py --json
 """
@@ -22,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import random
@@ -44,6 +56,7 @@ from _report import print_json, text_to_stderr
 from server import Run, percentile, seat_moves, start_server  # bench/server.py's client
 
 ATTACKER = "127.0.0.1"
+HEADS_CAP = 32  # serve's default --max-heads-per-address
 SEATS_PER_TABLE = 4
 LEFT_AFTER = 15.0  # seconds after the last idle socket was opened
 BASELINE_MOVES = 300  # honest moves measured before the attack starts (the same run's baseline)
@@ -126,6 +139,119 @@ def attacker_process(port: int, idle: int, out: Any) -> None:
     asyncio.run(attack(port, idle, out))
 
 
+PARTIAL_HEAD = b"GET / HTTP/1.1\r\nHost: x\r\n"  # never the blank line that ends it
+TRICKLE_EVERY = 5.0  # seconds between two header lines a slowloris connection sends
+BIG_HEAD_MAX = 4 << 20  # bytes of one header a big-head connection tries to send
+
+
+async def slowloris(port: int, count: int, out: Any) -> None:
+    """``count`` connections that never finish their head; how many the server still keeps 15 s
+    after the last was opened."""
+    opened: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+    failed = Counter[str]()
+    gate = asyncio.Semaphore(200)
+
+    async def open_one() -> None:
+        async with gate:
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(ATTACKER, 0))
+                writer.write(PARTIAL_HEAD)
+                await writer.drain()
+                opened.append((reader, writer))
+            except OSError as exc:
+                failed[type(exc).__name__] += 1
+
+    async def trickle(stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            await asyncio.sleep(TRICKLE_EVERY)
+            for _, writer in opened:
+                if not writer.is_closing():
+                    with contextlib.suppress(OSError):
+                        writer.write(b"X-a: b\r\n")
+
+    started = time.perf_counter()
+    stop = asyncio.Event()
+    trickling = asyncio.create_task(trickle(stop))
+    await asyncio.gather(*(open_one() for _ in range(count)))
+    opened_in = time.perf_counter() - started
+    await asyncio.sleep(LEFT_AFTER)
+    stop.set()
+    trickling.cancel()
+    left = 0
+    for reader, writer in opened:
+        try:  # still open: nothing to read yet (a closed one reads its end at once)
+            await asyncio.wait_for(reader.read(1), 0.001)
+        except TimeoutError:
+            left += 1
+        except OSError:
+            pass
+        writer.transport.abort()
+    out.send(
+        {
+            "slowloris_connections": count,
+            "slowloris_opened": len(opened),
+            "slowloris_open_seconds": round(opened_in, 1),
+            "slowloris_left_after_15s": left,
+            "slowloris_refused": dict(failed),
+        }
+    )
+
+
+async def big_heads(port: int, count: int, out: Any) -> None:
+    """``count`` connections each sending one header of up to :data:`BIG_HEAD_MAX` bytes, never
+    finished: how much each got sent before the server answered or closed it."""
+    sent: list[int] = []
+    answers = Counter[str]()
+
+    async def one() -> None:
+        n = 0
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(ATTACKER, 0))
+        except OSError as exc:
+            answers[type(exc).__name__] += 1
+            return
+        try:
+            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: ")
+            chunk = b"a" * 8192
+            while n < BIG_HEAD_MAX:
+                writer.write(chunk)
+                await writer.drain()
+                n += len(chunk)
+                if reader.at_eof() or reader._buffer:  # type: ignore[attr-defined]  # answered already
+                    break
+            got = await asyncio.wait_for(reader.read(64), LEFT_AFTER)
+            answers["431" if got.startswith(b"HTTP/1.1 431") else ("closed" if not got else "other")] += 1
+        except TimeoutError:
+            answers["no answer"] += 1
+        except OSError:
+            answers["closed"] += 1
+        finally:
+            sent.append(n)
+            writer.transport.abort()
+
+    await asyncio.gather(*(one() for _ in range(count)))
+    out.send(
+        {
+            "big_head_connections": count,
+            "big_head_answers": dict(answers),
+            "big_head_bytes_sent_max": max(sent, default=0),
+        }
+    )
+
+
+def http_attacker_process(kind: str, port: int, count: int, out: Any) -> None:
+    raise_file_limit()
+    asyncio.run((slowloris if kind == "slowloris" else big_heads)(port, count, out))
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid`` (Linux), MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
 # -- the honest players ------------------------------------------------------------------
 async def honest_table(run: Run, address: str, errors: Counter[str]) -> None:
     transport = httpx.AsyncHTTPTransport(local_address=address)
@@ -166,8 +292,29 @@ async def honest_seat(run: Run, address: str, table: str, seat: int, token: str)
         await seat_moves(run, ws, table, seat, token, sent)
 
 
+async def attacked(run: Run, target: Any, args: tuple[Any, ...]) -> tuple[dict[str, Any], list[float]]:
+    """Run ``target(*args, pipe)`` in a process of its own; what it reports and the honest round
+    trips (ms) measured meanwhile."""
+    mark = len(run.stats.latencies)
+    receive, send = multiprocessing.Pipe(duplex=False)
+    attacker = multiprocessing.Process(target=target, args=(*args, send), daemon=True)
+    attacker.start()
+    result: dict[str, Any] = await asyncio.get_running_loop().run_in_executor(None, receive.recv)
+    attacker.join(10)
+    return result, [x * 1000 for x in run.stats.latencies[mark:]]
+
+
 async def drive(
-    port: int, seats: int, warmup: float, think: float, idle: int, seed: int, baseline_moves: int = BASELINE_MOVES
+    port: int,
+    seats: int,
+    warmup: float,
+    think: float,
+    idle: int,
+    seed: int,
+    baseline_moves: int = BASELINE_MOVES,
+    slow: int = 0,
+    big: int = 0,
+    server_pid: int | None = None,
 ) -> dict[str, Any]:
     tables = max(1, seats // SEATS_PER_TABLE)
     start = time.perf_counter()
@@ -183,14 +330,17 @@ async def drive(
         waited += 1
     baseline = [x * 1000 for x in run.stats.latencies]
     print(f"baseline: {len(baseline)} honest moves before the attack", file=sys.stderr, flush=True)
-    mark = len(run.stats.latencies)
-    receive, send = multiprocessing.Pipe(duplex=False)
-    attacker = multiprocessing.Process(target=attacker_process, args=(port, idle, send), daemon=True)
-    attacker.start()
-    loop = asyncio.get_running_loop()
-    result: dict[str, Any] = await loop.run_in_executor(None, receive.recv)
-    attacker.join(10)
-    during = [x * 1000 for x in run.stats.latencies[mark:]]
+    result, during = await attacked(run, attacker_process, (port, idle))
+    if slow:
+        found, meanwhile = await attacked(run, http_attacker_process, ("slowloris", port, slow))
+        result |= found | {"slowloris_honest_moves": len(meanwhile)}
+        result["slowloris_honest_p99_ms"] = round(percentile(meanwhile, 0.99), 1)
+    if big:
+        before = rss_mb(server_pid) if server_pid else 0.0
+        found, meanwhile = await attacked(run, http_attacker_process, ("big-heads", port, big))
+        result |= found | {"big_head_honest_moves": len(meanwhile), "server_rss_mb_before_big_heads": before}
+        result["big_head_honest_p99_ms"] = round(percentile(meanwhile, 0.99), 1)
+        result["server_rss_mb_after_big_heads"] = rss_mb(server_pid) if server_pid else 0.0
     run.stopping = True
     _, pending = await asyncio.wait(players, timeout=15)
     for task in pending:
@@ -229,27 +379,39 @@ async def drive(
 
 
 def main() -> None:
+    global LEFT_AFTER
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", type=int, default=200, help="honest seats (4 per table, one address per table)")
     parser.add_argument("--idle", type=int, default=10_000, help="idle WebSockets the attacker opens")
+    parser.add_argument(
+        "--slowloris", type=int, default=18_000, help="connections that never finish their head (each a file here)"
+    )
+    parser.add_argument("--big-heads", type=int, default=150, help="connections sending a 4 MB header, unfinished")
     parser.add_argument("--warmup", type=float, default=15.0, help="seconds of honest play before the attack")
     parser.add_argument("--think-ms", type=float, default=500.0, help="mean pause before an honest seat moves")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--left-after", type=float, default=LEFT_AFTER, help="seconds after its last connection an attack counts them"
+    )
     parser.add_argument(
         "--baseline-moves", type=int, default=BASELINE_MOVES, help="honest moves measured before the attack starts"
     )
     parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
     out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
+    LEFT_AFTER = args.left_after  # the attackers' processes are forked from this one: they see it
     files = raise_file_limit()
-    if files < args.idle + 2 * args.seats + 100:
+    if files < max(args.idle, args.slowloris) + 2 * args.seats + 100:
         raise SystemExit(f"the open-file limit ({files}) is too low for {args.idle} sockets: raise `ulimit -Hn`")
     with tempfile.TemporaryDirectory() as tmp:
         proc, port = start_server(f"sqlite:///{Path(tmp) / 'abuse.db'}", extra=())  # the default limits
         try:
             result = asyncio.run(
-                drive(port, args.seats, args.warmup, args.think_ms / 1000, args.idle, args.seed, args.baseline_moves)
-            )
+                drive(
+                    port, args.seats, args.warmup, args.think_ms / 1000, args.idle, args.seed, args.baseline_moves,
+                    args.slowloris, args.big_heads, proc.pid,
+                )
+            )  # fmt: skip
             result["server_up"] = result["server_up"] and proc.poll() is None
         finally:
             proc.send_signal(signal.SIGINT)
@@ -267,6 +429,14 @@ def main() -> None:
         "0 idle sockets left": result["idle_sockets_left_after_15s"] == 0,
         "attacker tables capped": result["tables_created_by_attacker"] <= 30,
     }
+    if args.slowloris:
+        goals["slowloris: honest p99 < 100 ms"] = result["slowloris_honest_p99_ms"] < 100
+        goals["slowloris: at most the cap open after 15 s"] = result["slowloris_left_after_15s"] <= HEADS_CAP
+    if args.big_heads:
+        goals["big heads: honest p99 < 100 ms"] = result["big_head_honest_p99_ms"] < 100
+        goals["big heads: none sent 1 MB"] = result["big_head_bytes_sent_max"] < 1 << 20
+        grown = result["server_rss_mb_after_big_heads"] - result["server_rss_mb_before_big_heads"]
+        goals["big heads: RSS grew < 100 MB"] = grown < 100
     result["goals_met"] = all(goals.values())
     for key, value in result.items():
         print(f"{key:>30}: {value}")

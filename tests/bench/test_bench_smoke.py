@@ -29,10 +29,13 @@ BENCH = ROOT / "bench"
 # script -> (tiny arguments, keys its JSON line must hold)
 RUNS: dict[str, tuple[list[str], set[str]]] = {
     "abuse.py": (
-        ["--seats", "4", "--idle", "20", "--warmup", "1", "--think-ms", "20", "--baseline-moves", "5"],
+        ["--seats", "4", "--idle", "20", "--warmup", "1", "--think-ms", "20", "--baseline-moves", "5",
+         "--slowloris", "60", "--big-heads", "4", "--left-after", "2"],
         {"idle_sockets_opened", "idle_sockets_left_after_15s", "tables_created_by_attacker", "honest_seats",
          "honest_moves_during_attack", "honest_p50_ms", "honest_p99_ms", "baseline_moves", "honest_errors",
-         "honest_error_kinds", "server_up", "server_log_refusal_lines", "goals_met"},
+         "honest_error_kinds", "server_up", "server_log_refusal_lines", "goals_met",
+         "slowloris_opened", "slowloris_left_after_15s", "slowloris_honest_p99_ms", "big_head_answers",
+         "big_head_bytes_sent_max", "big_head_honest_p99_ms", "server_rss_mb_after_big_heads"},
     ),
     "ausdiemaus.py": (["--seconds", "0.05", "--rounds", "1"], {"bench", "seconds", "rounds", "rows"}),
     "backend.py": (["--games", "40", "--no-ray"], {"game", "games", "ray", "rows"}),
@@ -141,6 +144,7 @@ def test_bench_runs_tiny_and_prints_its_json(script: str) -> None:
         assert figures["honest_errors"] == 0, figures["honest_error_kinds"]
         assert figures["baseline_moves"] >= 5 and figures["honest_moves_during_attack"] > 0
         assert figures["server_up"] is True
+        assert figures["slowloris_left_after_15s"] <= 32 and figures["big_head_bytes_sent_max"] < 1 << 20
     elif script == "server.py":
         (run,) = figures["runs"]
         assert run["errors"] == 0 and run["moves"] > 0, run["error_kinds"]
