@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint install install-test system-deps
+.PHONY: run test lint install install-test system-deps offline
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -13,10 +13,17 @@ $(BIN)/python:
 install: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[web,terminal]'
 
-# node_modules/axe-core: the accessibility checks of the browser tests (package-lock.json pins it)
+# node_modules (package-lock.json pins them): axe-core for the accessibility checks of the browser
+# tests, Biome for lint, Pyodide for the offline bundle
 install-test: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[all,test,docs]'
 	npm ci --no-audit --no-fund --silent
+
+# The offline bundle in build/offline (scripts/build_offline.py): Pyodide's runtime from node_modules,
+# msgspec's Pyodide wheel from PyPI (a pinned pip download) and a wheel of the engine built from src/;
+# and the pinned wheels the tests run pytest with under Pyodide (build/downloads).
+offline: install-test
+	$(BIN)/python scripts/build_offline.py --test-wheels
 
 # Debian's chromium for the browser tests, PostgreSQL for the storage tests, redis-server for the
 # tests of several server processes, and ICU's headers with a compiler for PyICU (the web extra's
@@ -41,7 +48,7 @@ lint: install-test
 
 # PostgreSQL for the storage tests: scripts/start-postgres.sh prints its URL (nothing without root);
 # Redis for the tests of several server processes: scripts/start-redis.sh (nothing without redis-server).
-test: system-deps install-test lint
+test: system-deps install-test lint offline
 	@url="$${MAUSELOCH_TEST_PG_URL:-$$(sh scripts/start-postgres.sh)}" && \
 	  if [ -n "$$url" ]; then export MAUSELOCH_TEST_PG_URL="$$url"; fi && \
 	  rurl="$${MAUSELOCH_TEST_REDIS_URL:-$$(PYTHON=$(BIN)/python sh scripts/start-redis.sh)}" && \

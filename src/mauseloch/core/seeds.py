@@ -27,6 +27,7 @@ STREAM_TIES = 101  # the referee's tie stream: exact ties in a reaction window
 STREAM_BOTS = 200  # + seat: the bot of each seat
 STREAM_BOOTSTRAP = 300  # of the tournament's seed: the bootstrap's resampling generator
 STREAM_SPEED = 500  # + game: scripts/baselines.py's timed games (STREAM_SPEED - 1 warms up)
+STREAM_SETTING = 600  # scripts/offline_games.py: a game's player options, bot kinds and refused moves
 
 # Of a learning environment's seeds (mauseloch.envs)
 STREAM_LEARNER_SEAT = 77  # the learner's seat when the environment draws it
