@@ -66,6 +66,10 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
          "kernel_simulate_per_s", "kernel_simulate_vs_engine", "engine_per_s", "goal_met"},
     ),
     "mausgeflippt.py": (["--seconds", "0.05", "--rounds", "1"], {"bench", "seconds", "rounds", "rows"}),
+    "offline.py": (
+        ["--seconds", "0.05"],
+        {"bundle_bytes", "bundle_bytes_on_disk", "within_budget", "decisions_per_s", "pyodide_vs_cpython"},
+    ),
     "table_moves.py": (
         ["--tables", "2", "--moves", "40", "--reps", "1", "--against", "HEAD"],
         {"server_cpu_us_per_move", "loop_work_per_move", "baseline", "ratio_to_baseline"},
@@ -151,6 +155,10 @@ def test_bench_runs_tiny_and_prints_its_json(script: str) -> None:
         per_move = {"server_cpu_us_per_move", "server_cpu_us_per_move_by_process", "client_cpu_us_per_move"}
         assert per_move | {"p50_ms", "p99_ms", "moves_per_s"} <= set(run)
         assert len(run["server_cpu_us_per_move_by_process"]) == run["processes"] == 1
+    elif script == "offline.py":  # both interpreters played every game
+        assert figures["within_budget"] is True and figures["pyodide_vs_cpython"] > 0
+        rates = figures["decisions_per_s"].values()
+        assert len(rates) == 2 and all(rate > 0 for per_game in rates for rate in per_game.values())
     elif script == "floor.py":  # the real server and the floor served the same clients, without errors
         for side in ("real", "floor"):
             assert figures[side]["errors"] == 0 and figures[side]["moves"] > 0, figures[side]["error_kinds"]
