@@ -38,7 +38,8 @@ system-deps:
 run: install
 	$(BIN)/mauseloch serve
 
-# Biome (package-lock.json pins it) lints the web page's modules in src/mauseloch/web/js (biome.jsonc).
+# Biome (package-lock.json pins it) lints the web page's modules in src/mauseloch/web/js and the Node
+# scripts in scripts/ (biome.jsonc).
 lint: install-test
 	$(BIN)/ruff check src tests bench scripts examples
 	$(BIN)/ruff format --check src tests bench scripts examples

@@ -33,6 +33,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from _report import print_json, text_to_stderr
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "scripts"
 BUDGET_BYTES = 8_000_000
@@ -87,7 +89,8 @@ def main() -> None:
     parser.add_argument("--bundle", type=Path, help="a bundle built before (default: built now from the sources)")
     parser.add_argument("--json", action="store_true", help="the table to stderr, one JSON line to stdout")
     args = parser.parse_args()
-    out = sys.stderr if args.json else sys.stdout
+    real_stdout = text_to_stderr(args.json)
+    out = sys.stdout
     with tempfile.TemporaryDirectory(prefix="mauseloch-offline-bench-") as tmp:
         bundle = args.bundle
         if bundle is None:
@@ -103,7 +106,7 @@ def main() -> None:
         print(f"{game:<20}{rates}{ratio:>8.2f}", file=out)
     print(f"pyodide_vs_cpython (geometric mean): {report['pyodide_vs_cpython']:.2f}", file=out)
     if args.json:
-        print(json.dumps(report))
+        print_json(report, real_stdout)
 
 
 if __name__ == "__main__":
