@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,9 +63,9 @@ TEST_WHEELS = (
 )
 
 # The engine's pure-Python part, by concept: paths under src/mauseloch (a folder: its modules
-# and data files, less LEFT_OUT).
+# and data files, less LEFT_OUT and the modules that need an extra).
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("the library's API", ("__init__.py", "py.typed")),
+    ("the library's API and its table of extras", ("__init__.py", "py.typed", "extras.py")),
     ("the engine: moves, views, events, records, seeds", ("core",)),
     ("the games' rules", ("games",)),
     (
@@ -81,9 +82,23 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the referee of reaction windows", ("realtime",)),
     ("the words, German and English", ("locale",)),
 )
-# The simulator's chunk runners (compiled kernels, numpy): the page never simulates.
+# The simulator's chunk runners (the study package): the page never simulates. Left out as well:
+# every module that imports an extra's packages (``with needs(...)`` at its top, mauseloch.extras).
 LEFT_OUT = ("simulation.py",)
 DATA_SUFFIXES = (".py", ".toml", ".typed")
+
+
+def needs_an_extra(path: Path) -> bool:
+    """Whether the module imports an extra's packages: a ``with needs(...)`` at its top."""
+    if path.suffix != ".py":
+        return False
+    for node in ast.parse(path.read_text(encoding="utf-8"), str(path)).body:
+        if isinstance(node, ast.With):
+            for item in node.items:
+                call = item.context_expr
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "needs":
+                    return True
+    return False
 
 
 def engine_files() -> list[Path]:
@@ -94,7 +109,7 @@ def engine_files() -> list[Path]:
             path = SRC / rel
             if path.is_dir():
                 found = [p for p in path.rglob("*") if p.is_file() and p.suffix in DATA_SUFFIXES]
-                out.update(p.relative_to(SRC) for p in found if p.name not in LEFT_OUT)
+                out.update(p.relative_to(SRC) for p in found if p.name not in LEFT_OUT and not needs_an_extra(p))
             elif path.is_file():
                 out.add(Path(rel))
             else:
@@ -113,15 +128,13 @@ def engine_modules() -> list[str]:
 
 
 def version() -> str:
-    """The library's version, as ``mauseloch.__version__`` spells it."""
-    tree = ast.parse((SRC / "__init__.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        names = [t.id for t in node.targets if isinstance(t, ast.Name)] if isinstance(node, ast.Assign) else []
-        if "__version__" in names:
-            value = ast.literal_eval(node.value)
-            if isinstance(value, str):
-                return value
-    raise SystemExit("build_offline: src/mauseloch/__init__.py sets no __version__")
+    """The library's version: pyproject.toml's, its one place (``mauseloch.__version__`` reads it
+    from the installed wheel's metadata, in the browser too)."""
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        found = tomllib.load(f)["project"].get("version")
+    if not isinstance(found, str):
+        raise SystemExit("build_offline: pyproject.toml's [project] sets no version")
+    return found
 
 
 STAGE_PYPROJECT = """\
