@@ -78,6 +78,7 @@ class Totals:
 @dataclass
 class Game:
     table: str
+    invite: str  # the private table's invite secret: a spectator's hello carries it
     over: asyncio.Event = field(default_factory=asyncio.Event)
     acked: list[tuple[int, int, str]] = field(default_factory=list)  # (version, seat, move)
     resumes: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)  # (seat, version, view)
@@ -163,7 +164,7 @@ class Chaos:
         body = {"game": "mau-mau", "seats": seats, "name": "P0", "clock": "fast", "options": {"move_limit": 120}}
         created = await self.http("POST", "/api/tables", body)
         table = created["table"]
-        game = Game(table)
+        game = Game(table, created["invite_secret"])
         self.totals.games += 1
         tasks = [asyncio.create_task(self.watch(game))]
 
@@ -182,7 +183,7 @@ class Chaos:
         except RuntimeError as exc:
             print(f"table {table}: {exc}", await self.http("GET", f"/api/tables/{table}"), file=sys.stderr)
         try:
-            await asyncio.wait_for(game.over.wait(), self.args.game_timeout)
+            await asyncio.wait_for(self.until_over(game, tasks[0]), self.args.game_timeout)
         except TimeoutError:
             self.totals.unfinished.append(table)
             if self.args.verbose:
@@ -192,6 +193,18 @@ class Chaos:
         await asyncio.gather(*tasks, return_exceptions=True)
         if game.over.is_set():
             await self.check(game)
+
+    @staticmethod
+    async def until_over(game: Game, watcher: asyncio.Task[None]) -> None:
+        """Wait for the game's end; a watcher that failed (its hello refused) fails the run at once."""
+        over = asyncio.ensure_future(game.over.wait())
+        try:
+            await asyncio.wait([over, watcher], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            over.cancel()
+        failed = watcher.exception() if watcher.done() and not watcher.cancelled() else None
+        if failed is not None:
+            raise failed
 
     async def check(self, game: Game) -> None:
         # a snapshot can show the end a commit before the end is stored (and the record served):
@@ -273,7 +286,7 @@ class Chaos:
             try:
                 await self.up.wait()
                 async with connect(f"ws://{self.base}/ws/{game.table}", proxy=None, open_timeout=30) as ws:
-                    await ws.send(json.dumps({"type": "hello", "token": None, "seat": None}))
+                    await ws.send(json.dumps({"type": "hello", "token": None, "seat": None, "invite": game.invite}))
                     async for raw in ws:
                         msg = json.loads(raw)
                         now = time.time()
@@ -291,7 +304,11 @@ class Chaos:
                         if kind != "presence" and msg["view"]["is_over"]:
                             game.over.set()
                             return
-            except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError):
+            except ConnectionClosed as exc:
+                if exc.rcvd is not None and exc.rcvd.code == 4403:  # the hello was refused: a defect, not chaos
+                    raise RuntimeError(f"table {game.table}: the spectator was refused ({exc.rcvd.reason})") from exc
+                await asyncio.sleep(0.1)
+            except (InvalidHandshake, OSError, TimeoutError):
                 await asyncio.sleep(0.1)
 
     async def player(self, game: Game, seat: int, token: str, behaviour: str | None, rng: random.Random) -> None:
