@@ -6,8 +6,9 @@ to Mau-Mau's nearest peers driven from Python in the same run: OpenSpiel's C++
 Decisions per second is the figure to compare (the games differ in length). A decision is a
 move chosen from ``legal_moves()``: in Mau-Mau every move, in Aus die Maus! every flip, in
 Mausgeflippt every reveal and every seat's pick among its reactions (``legal_moves(seat)``).
-Rounds are interleaved so that machine noise hits every runner alike; the median round counts,
-and a ratio is the median of each round's own ratio (two runners measured back to back).
+A round gives every runner the same CPU time in short turns (``--slices``), the runners taking
+turns, so that machine noise hits every runner alike; the median round counts, and a ratio is
+the median of each round's own ratio.
 
 ``--against REV`` is the guard against a slower engine: the same workload (the same games, from
 the same seeds) at git revision REV (its ``src/`` from ``git archive``, in a temporary folder)
@@ -15,7 +16,7 @@ and at this working tree, each in a child process with that ``PYTHONPATH``, inte
 prints this tree's ratio per game (> 1: faster). Run it whenever a change touches ``core/`` or
 ``games/``, against the main branch (docs/benchmarks.md has the figures).
 
-    python bench/engine.py [--seconds 2] [--rounds 5] [--against REV] [--json]
+    python bench/engine.py [--seconds 2] [--rounds 5] [--slices 20] [--against REV] [--json]
 """
 
 from __future__ import annotations
@@ -282,25 +283,36 @@ def checkout(rev: str, into: Path) -> Path:
 # --------------------------------------------------------------------------- measuring
 
 
-def measure(runners: dict[str, Runner], seconds: float, rounds: int, seed: int = 2026) -> dict[str, list[Any]]:
-    """Every runner ``rounds`` times, interleaved, after a short warm-up; per runner each
-    round's (decisions/s, games/s, decisions/game). Runners whose name ends in ``@REV`` play the
-    same games as the one before them (the same seed), and the two swap places every round."""
+def measure(
+    runners: dict[str, Runner], seconds: float, rounds: int, slices: int = 20, seed: int = 2026
+) -> dict[str, list[Any]]:
+    """Every runner ``rounds`` times, after a short warm-up; per runner each round's
+    (decisions/s, games/s, decisions/game). A round gives each runner ``seconds`` of CPU time in
+    ``slices`` turns, the runners taking turns, so that whatever else the machine does during a
+    round falls on all of them alike (on a shared machine it changes from one second to the
+    next). Runners whose name ends in ``@REV`` play the same games as the one before them (the
+    same seed) and the two swap places every turn."""
     names = list(runners)
     rng = random.Random(seed)
     for name in names:  # warm up caches and imports
         runners[name](min(0.3, seconds), random.Random(0))
     rates: dict[str, list[Any]] = {name: [] for name in names}
-    for r in range(rounds):
-        order = list(names)
-        for i, name in enumerate(names):  # the REV twin goes first every other round
-            if "@" in name and r % 2:
-                order[i - 1], order[i] = order[i], order[i - 1]
-        seeds: dict[str, int] = {}
-        for name in order:
-            base = name.split("@")[0]
-            seeds.setdefault(base, rng.getrandbits(53))
-            decisions, games, took = runners[name](seconds, random.Random(seeds[base]))
+    turns = 0
+    for _ in range(rounds):
+        tally = {name: [0, 0, 0.0] for name in names}  # decisions, games, seconds
+        for _ in range(slices):
+            order = list(names)
+            for i, name in enumerate(names):  # the REV twin goes first every other turn
+                if "@" in name and turns % 2:
+                    order[i - 1], order[i] = order[i], order[i - 1]
+            turns += 1
+            seeds: dict[str, int] = {}
+            for name in order:
+                base = name.split("@")[0]
+                seeds.setdefault(base, rng.getrandbits(53))
+                for i, figure in enumerate(runners[name](seconds / slices, random.Random(seeds[base]))):
+                    tally[name][i] += figure
+        for name, (decisions, games, took) in tally.items():
             rates[name].append((decisions / took, games / took, decisions / max(games, 1)))
     return rates
 
@@ -314,6 +326,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of one measured round per runner")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds; the median counts")
+    parser.add_argument("--slices", type=int, default=20, help="turns a round is taken in, runner after runner")
     parser.add_argument("--against", metavar="REV", help="also play the same games at git revision REV; print ratios")
     parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -341,7 +354,7 @@ def main() -> None:
             else:
                 runners[label] = peer
         try:
-            rates = measure(runners, args.seconds, args.rounds)
+            rates = measure(runners, args.seconds, args.rounds, args.slices)
             memory = engines["tree"].ask(memory=True)
         finally:
             for engine in engines.values():
