@@ -549,6 +549,8 @@ def unregister(name: str) -> None:
 
 
 def check_seed(value: Any) -> int:
+    if type(value) is int and 0 <= value < 1 << 64:  # the common case, checked at once
+        return value
     if value is None:
         return fresh_seed()
     seed = as_int(value, "seed")

@@ -55,6 +55,7 @@ RANKS = "789TJQKA"
 SUITS = "CSHD"
 POINTS = (7, 8, 9, 10, 2, 3, 4, 11)  # by rank index: A 11, T 10, K 4, Q 3, J 2, 9/8/7 face
 SEVEN, EIGHT, NINE, JACK, ACE = 0, 1, 2, 4, 7
+MAX_PLAYERS = 5
 
 CARD_STR = tuple(RANKS[c & 7] + SUITS[c >> 3] for c in range(32))
 CARD_ID = {s: c for c, s in enumerate(CARD_STR)}
@@ -183,6 +184,10 @@ def _result(reason: Reason, hands: Sequence[int]) -> MauMauResult:
     ranks = competition_ranks(list(zip(cards, points, strict=True)))
     return MauMauResult(reason=reason, ranks=ranks, cards=cards, points=points)
 
+
+# A card played as the log holds it, by seat and card: shared by every game, never changed (a
+# tuple made into its event when the log is read, core/events.py: Logged).
+PLAY_EVENTS = tuple(tuple((MauMauPlay, seat, name) for name in CARD_STR) for seat in range(MAX_PLAYERS))
 
 # What the rules log is made into events only when the log is read (core/events.py: Logged):
 # these make the events whose fields the rules hold in another form.
@@ -314,7 +319,7 @@ class MauMau(Game):
             self.wish = wish
             self.drawn = -1
             log = self._log
-            log.append((MauMauPlay, actor, CARD_STR[card]))
+            log.append(PLAY_EVENTS[actor][card])
             if wish >= 0:
                 log.append((MauMauWish, actor, WISHES[wish]))
                 # _update_fit inlined on the hot path; a played jack always carries a wish.
@@ -730,7 +735,7 @@ INFO = register(
         title="Mau-Mau",
         description="Match suit or rank, get rid of your cards; sevens draw, eights skip, nines reverse, jacks wish.",
         min_players=2,
-        max_players=5,
+        max_players=MAX_PLAYERS,
         options=(
             OptionSpec("ace_skips", bool, False, "an ace makes the next player miss a turn, like an eight"),
             OptionSpec(
