@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 from collections import Counter
 from typing import Any
 
@@ -675,3 +676,23 @@ def test_levels_follow_the_published_model_and_include_a_child() -> None:
         assert faster.p_lapse < slower.p_lapse and faster.p_protected < slower.p_protected
     child = make_bot(GAME, "child", seed=1)
     assert child.kind == "child"
+
+
+def test_the_memo_of_legal_reactions_stays_small() -> None:
+    """Hands change with every reaction, so games meet ever new masks: the memo of each mask's
+    legal reactions starts afresh when it is full instead of growing with every game (a long
+    simulation filled hundreds of MiB), and the moves stay the same."""
+    from mauseloch.games.mausgeflippt import rules
+
+    rng = random.Random(3)
+    for game in range(40):
+        g = mauseloch.new_game(GAME, players=4, seed=game)
+        while not g.is_over:
+            if g.to_move is not None:
+                g.play("reveal")
+                continue
+            seat = rng.randrange(4)
+            legal = g.legal_moves(seat)
+            assert legal == g.legal_moves(seat) and legal[-1] == "timeout"
+            g.play(rng.choice(legal), seat=seat, ms=0)
+            assert len(rules._MEMO) <= rules._MEMO_CAP

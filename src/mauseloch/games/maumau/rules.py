@@ -75,6 +75,7 @@ PHASE_DRAWN = 1 << 33
 
 _NO_MOVES: tuple[list[str], dict[str, int]] = ([], {})
 _MEMO: dict[int, tuple[list[str], dict[str, int]]] = {}
+_MEMO_CAP = 1 << 16  # keys kept at most, then the memo starts afresh: a long simulation meets ever more
 _DRAW_ONLY = (["draw"], {"draw": DRAW})
 _PASS_ONLY = (["pass"], {"pass": PASS})
 
@@ -98,6 +99,8 @@ def _moves_for(key: int) -> tuple[list[str], dict[str, int]]:
     elif key & PHASE_DRAWN:
         moves["pass"] = PASS
     entry = (list(moves), moves)
+    if len(_MEMO) >= _MEMO_CAP:
+        _MEMO.clear()
     _MEMO[key] = entry
     return entry
 
