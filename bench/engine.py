@@ -209,7 +209,7 @@ def worker() -> None:
     import mauseloch
 
     runners = {game: make(4, time.process_time) for game, make in WORKLOADS.items()}
-    print(json.dumps({"module": mauseloch.__file__}), flush=True)
+    print(json.dumps({"module": mauseloch.__file__, "games": sorted(mauseloch.GAMES)}), flush=True)
     for line in sys.stdin:
         ask = json.loads(line)
         if ask.get("memory"):
@@ -217,19 +217,20 @@ def worker() -> None:
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             print(json.dumps({"peak_kib": peak, "kib_per_game": per_game, "max_rss_mib": rss}), flush=True)
             continue
-        try:
-            decisions, games, seconds = runners[ask["game"]](ask["seconds"], random.Random(ask["seed"]))
-        except Exception as exc:  # e.g. a game REV does not have: said, and left out
-            print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}), flush=True)
-            continue
+        decisions, games, seconds = runners[ask["game"]](ask["seconds"], random.Random(ask["seed"]))
         print(json.dumps({"decisions": decisions, "games": games, "seconds": seconds}), flush=True)
 
 
 class Engine:
-    """A child process running :func:`worker` on the sources in ``src``."""
+    """A child process running :func:`worker` on the sources in ``src``; :meth:`start` starts
+    it anew (a new process lays out its memory anew: each round gets its own)."""
 
     def __init__(self, src: Path) -> None:
-        env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
+        self.src = src
+        self.start()
+
+    def start(self) -> None:
+        env = {**os.environ, "PYTHONPATH": str(self.src), "PYTHONHASHSEED": "0"}
         self.proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "--worker"],
             stdin=subprocess.PIPE,
@@ -237,10 +238,12 @@ class Engine:
             env=env,
             text=True,
         )
-        module = Path(self._read()["module"]).resolve()
-        if not module.is_relative_to(src.resolve()):
+        hello = self._read()
+        module = Path(hello["module"]).resolve()
+        if not module.is_relative_to(self.src.resolve()):
             self.close()
-            raise SystemExit(f"the engine of {src} imported mauseloch from {module}")
+            raise SystemExit(f"the engine of {self.src} imported mauseloch from {module}")
+        self.games: list[str] = hello["games"]
 
     def _read(self) -> dict[str, Any]:
         assert self.proc.stdout is not None
@@ -259,8 +262,6 @@ class Engine:
     def runner(self, game: str) -> Runner:
         def run(seconds: float, rng: random.Random) -> tuple[int, int, float]:
             answer = self.ask(game=game, seconds=seconds, seed=rng.getrandbits(53))
-            if "error" in answer:
-                raise LookupError(answer["error"])
             return answer["decisions"], answer["games"], answer["seconds"]
 
         return run
@@ -269,6 +270,10 @@ class Engine:
         assert self.proc.stdin is not None
         self.proc.stdin.close()
         self.proc.wait(timeout=60)
+
+    def restart(self) -> None:
+        self.close()
+        self.start()
 
 
 def checkout(rev: str, into: Path) -> Path:
@@ -284,21 +289,28 @@ def checkout(rev: str, into: Path) -> Path:
 
 
 def measure(
-    runners: dict[str, Runner], seconds: float, rounds: int, slices: int = 20, seed: int = 2026
+    runners: dict[str, Runner],
+    seconds: float,
+    rounds: int,
+    slices: int = 20,
+    seed: int = 2026,
+    fresh: Callable[[], None] = lambda: None,
 ) -> dict[str, list[Any]]:
-    """Every runner ``rounds`` times, after a short warm-up; per runner each round's
-    (decisions/s, games/s, decisions/game). A round gives each runner ``seconds`` of CPU time in
-    ``slices`` turns, the runners taking turns, so that whatever else the machine does during a
-    round falls on all of them alike (on a shared machine it changes from one second to the
-    next). Runners whose name ends in ``@REV`` play the same games as the one before them (the
-    same seed) and the two swap places every turn."""
+    """Every runner ``rounds`` times; per runner each round's (decisions/s, games/s,
+    decisions/game). A round begins with ``fresh()`` (new engine processes) and a short warm-up
+    of every runner, then gives each runner ``seconds`` of CPU time in ``slices`` turns, the
+    runners taking turns, so that whatever else the machine does during a round falls on all of
+    them alike (on a shared machine it changes from one second to the next). Runners whose name
+    ends in ``@REV`` play the same games as the one before them (the same seeds) and the two swap
+    places every turn."""
     names = list(runners)
     rng = random.Random(seed)
-    for name in names:  # warm up caches and imports
-        runners[name](min(0.3, seconds), random.Random(0))
     rates: dict[str, list[Any]] = {name: [] for name in names}
     turns = 0
     for _ in range(rounds):
+        fresh()
+        for name in names:  # warm up caches and imports
+            runners[name](min(0.3, seconds), random.Random(0))
         tally = {name: [0, 0, 0.0] for name in names}  # decisions, games, seconds
         for _ in range(slices):
             order = list(names)
@@ -338,13 +350,17 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
         engines = {"tree": Engine(ROOT / "src")}
-        if args.against:
-            engines[args.against] = Engine(checkout(args.against, Path(tmp)))
+        rev = args.against
+        if rev:
+            engines[rev] = Engine(checkout(rev, Path(tmp)))
+        compared = [game for game in GAMES if rev and game in engines[rev].games]
         runners: dict[str, Runner] = {}
         for game in GAMES:
             runners[game] = engines["tree"].runner(game)
-            if args.against:
-                runners[f"{game}@{args.against}"] = engines[args.against].runner(game)
+            if game in compared:
+                runners[f"{game}@{rev}"] = engines[rev].runner(game)
+            elif rev:
+                print(f"{game}: not a game at {rev}, measured here only")
         missing = []  # peers of the ``bench`` extra that are not installed: left out, and said so
         for label, factory in ((OPENSPIEL, make_openspiel), (RLCARD, make_rlcard)):
             peer = factory(clock=time.process_time)
@@ -354,7 +370,15 @@ def main() -> None:
             else:
                 runners[label] = peer
         try:
-            rates = measure(runners, args.seconds, args.rounds, args.slices)
+            started = [True]  # the first round plays on the processes just started
+
+            def fresh() -> None:
+                if not started.pop():
+                    for engine in engines.values():
+                        engine.restart()
+                started.append(False)
+
+            rates = measure(runners, args.seconds, args.rounds, args.slices, fresh=fresh)
             memory = engines["tree"].ask(memory=True)
         finally:
             for engine in engines.values():
@@ -362,6 +386,9 @@ def main() -> None:
 
     def median(name: str, i: int) -> float:
         return statistics.median(r[i] for r in rates[name])
+
+    def each_round(a: str, b: str) -> list[float]:
+        return [round(x[0] / y[0], 3) for x, y in zip(rates[a], rates[b], strict=True)]
 
     rounds = f"median of {args.rounds} interleaved rounds of {args.seconds:g} s"
     print(f"\n4 players, random legal moves, CPU time, {rounds}")
@@ -375,21 +402,23 @@ def main() -> None:
         row = {"decisions_per_s": round(dps), "games_per_s": round(gps, 1), "decisions_per_game": round(length, 1)}
         if name != "mau-mau":
             row["mauseloch_vs_this"] = round(paired(rates, "mau-mau", name), 2)
+            row["mauseloch_vs_this_each_round"] = each_round("mau-mau", name)
         figures["engines"][label] = row
     for label, row in figures["engines"].items():
         if "mauseloch_vs_this" in row:
             print(f"ratio mauseloch / {label}: {row['mauseloch_vs_this']:.2f}x decisions per second")
 
     games: dict[str, Any] = {}
-    rev = args.against
     print(f"\n{'game':14} {'this tree/s':>12}" + (f" {rev[:12] + '/s':>15} {'ratio':>7}" if rev else ""))
     for game in GAMES:
         row = {"decisions_per_s": round(median(game, 0)), "decisions_per_game": round(median(game, 2), 1)}
         line = f"{game:14} {row['decisions_per_s']:12,}"
-        if rev:
+        if game in compared:
             row["against_decisions_per_s"] = round(median(f"{game}@{rev}", 0))
             row["ratio"] = round(paired(rates, game, f"{game}@{rev}"), 3)
-            line += f" {row['against_decisions_per_s']:15,} {row['ratio']:6.3f}x"
+            row["ratio_each_round"] = each_round(game, f"{game}@{rev}")
+            each = ", ".join(map(str, row["ratio_each_round"]))
+            line += f" {row['against_decisions_per_s']:15,} {row['ratio']:6.3f}x  ({each})"
         games[game] = row
         print(line)
     if rev:
