@@ -447,7 +447,8 @@ class GameInfo:
             options = {}
         if not isinstance(options, Mapping):  # a dict, or another game's read-only options
             raise ValueError(f"options must be a dict of name -> value, got {options!r}")
-        known = {spec.name: spec for spec in self.options}
+        # none given (every new game of a simulation): nothing to look up
+        known = {spec.name: spec for spec in self.options} if options else {}
         given: OptionDict = {}
         spelled: dict[str, object] = {}  # the name each option was given under
         for raw_name, value in options.items():

@@ -18,6 +18,9 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType(REGISTRY)
 
 def game_info(name: Any) -> GameInfo:
     """The declaration of the game called ``name`` (any case, spaces around it ignored)."""
+    info = REGISTRY.get(name) if type(name) is str else None
+    if info is not None:  # spelled as registered (every new game of a simulation)
+        return info
     if not isinstance(name, str):
         raise ValueError(f"game name must be a string, got {name!r}")
     key = name.strip().lower()

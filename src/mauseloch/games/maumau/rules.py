@@ -188,10 +188,6 @@ def _result(reason: Reason, hands: Sequence[int]) -> MauMauResult:
     return MauMauResult(reason=reason, ranks=ranks, cards=cards, points=points)
 
 
-# A card played as the log holds it, by seat and card: shared by every game, never changed (a
-# tuple made into its event when the log is read, core/events.py: Logged).
-PLAY_EVENTS = tuple(tuple((MauMauPlay, seat, name) for name in CARD_STR) for seat in range(MAX_PLAYERS))
-
 # What the rules log is made into events only when the log is read (core/events.py: Logged):
 # these make the events whose fields the rules hold in another form.
 
@@ -201,12 +197,18 @@ def _deal_event(seat: int, hand: int) -> MauMauDeal:
     return MauMauDeal(seat=seat, count=len(cards), cards=cards, private=seat)
 
 
-def _draw_event(seat: int, got: list[int]) -> MauMauDraw:
+def _draw_event(seat: int, got: Sequence[int]) -> MauMauDraw:
     return MauMauDraw(seat=seat, count=len(got), cards=[CARD_STR[c] for c in got], private=seat)
 
 
 def _end_event(reason: Reason, hands: tuple[int, ...]) -> MauMauEnd:
     return MauMauEnd(**msgspec.to_builtins(_result(reason, hands)))
+
+
+# A card played and a card drawn as the log holds them, by seat and card: shared by every game,
+# never changed (tuples made into their events when the log is read, core/events.py: Logged).
+PLAY_EVENTS = tuple(tuple((MauMauPlay, seat, name) for name in CARD_STR) for seat in range(MAX_PLAYERS))
+DRAW_EVENTS = tuple(tuple((_draw_event, seat, (card,)) for card in range(32)) for seat in range(MAX_PLAYERS))
 
 
 class MauMau(Game):
@@ -361,9 +363,16 @@ class MauMau(Game):
             self.to_move = nxt
         elif action == DRAW:
             # MM-6/MM-7: one card; if it fits, play it or pass, otherwise the turn passes at once.
-            got = self._draw(actor, 1)
-            if got and (1 << got[0]) & self.fit:
-                self.drawn = got[0]
+            pile = self.draw_pile
+            if pile:  # _draw(actor, 1) written out: no reshuffle needed
+                card = pile.pop()
+                self.hands[actor] |= BIT[card]
+                self._log.append(DRAW_EVENTS[actor][card])
+            else:
+                got = self._draw(actor, 1)
+                card = got[0] if got else -1
+            if card >= 0 and BIT[card] & self.fit:
+                self.drawn = card
             else:
                 self.to_move = (actor + self.direction) % self._players
         elif action == PASS:
