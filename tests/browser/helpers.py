@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -226,3 +229,74 @@ def check_no_hidden_cards(frames: list[dict[str, Any]], record: dict[str, Any], 
         assert not leaked, f"view at version {version} shows hidden cards {leaked}"
         checked += 1
     return checked
+
+
+class QuietSeat:
+    """A person at a table who is connected and does nothing unless told: a seat taken through
+    the API (as a program takes one: the token comes in the answer) and a WebSocket that keeps
+    the latest state. Cheaper than a browser page for the people a test only needs seated."""
+
+    def __init__(self, server: Any, table: str, name: str, invite: str | None = None) -> None:
+        body: dict[str, Any] = {"name": name}
+        if invite:
+            body["invite"] = invite
+        request = urllib.request.Request(f"{server.url}/api/tables/{table}/join", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})  # fmt: skip
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            joined = json.loads(answer.read())
+        self.url = server.url.replace("http", "ws", 1) + f"/ws/{table}"
+        self.seat: int = joined["seat"]
+        self.token: str = joined["token"]
+        self.state: dict[str, Any] | None = None
+        self.sent: int | None = None  # the version the last move was made on
+        self.ws: Any = None
+        self.back()
+
+    def back(self) -> None:
+        """Connect (again) and say hello with the seat's token."""
+        from websockets.sync.client import connect
+
+        self.ws = connect(self.url)
+        self.ws.send(json.dumps({"type": "hello", "token": self.token, "seat": self.seat, "last_seq": 0}))
+        threading.Thread(target=self._read, args=(self.ws,), daemon=True).start()
+
+    def _read(self, ws: Any) -> None:
+        try:
+            for text in ws:
+                frame = json.loads(text)
+                if frame["type"] in ("snapshot", "update") and ws is self.ws:
+                    self.state = frame
+        except Exception:
+            return
+
+    def my_turn(self) -> bool:
+        view = self.state["view"] if self.state else {}
+        return bool(view.get("to_move") == self.seat and view.get("legal_moves") and not view.get("is_over"))
+
+    def move(self) -> str:
+        """Make this seat's first legal move (once it is this seat's turn)."""
+        deadline = time.monotonic() + 15  # a safety net only
+        while not self.my_turn():
+            assert time.monotonic() < deadline, "this seat's turn never came"
+            time.sleep(0.02)
+        assert self.state is not None
+        move = str(self.state["view"]["legal_moves"][0])
+        self.sent = int(self.state["version"])
+        self.ws.send(json.dumps({"type": "move", "move": move, "version": self.sent}))
+        return move
+
+    def play_turn(self) -> None:
+        """Make this seat's moves until its turn is over (a card drawn may be played or kept)."""
+        deadline = time.monotonic() + 15  # a safety net only
+        while True:
+            self.move()
+            assert self.sent is not None
+            while self.state is None or self.state["version"] <= self.sent:
+                assert time.monotonic() < deadline, "the move was not answered"
+                time.sleep(0.02)
+            if not self.my_turn():
+                return
+
+    def drop(self) -> None:
+        """The connection is lost (closed without leaving: the seat is away, not gone)."""
+        self.ws.close()

@@ -122,7 +122,7 @@ def test_between_deals_the_standings_and_next_deal_and_bots_keep_their_names(bro
         after = [page.inner_text(f'#seat-list li[data-seat="{i}"] .name') for i in range(3)]
         assert after == ["Random bot 2", "Random bot 3", "Anna (you)"], after
         play_to_end(page)
-        assert page.inner_text("#end-screen h2") == "The match is over"
+        assert page.inner_text("#end-screen h2").startswith("The match is over — ")  # and who won it
         page.wait_for_selector("#rematch-button")
         assert page.locator("#next-deal-button").count() == 0
     finally:

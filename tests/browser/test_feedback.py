@@ -1,7 +1,8 @@
 """Feedback that teaches: a tapped card that does not fit says why (the engine's reason, in the
 page's language) next to the hand and sends nothing; a tap out of turn says whose turn it is; the
-turn's sound is off until switched on and remembered; the title carries a badge while the turn
-waits in a hidden tab; every move is told to screen readers; arrow keys walk the hand."""
+turn's sound is on (after the page's first tap), its button in sight, remembered; the title
+carries a badge while the turn waits in a hidden tab; every move is told to screen readers; arrow
+keys walk the hand."""
 
 from __future__ import annotations
 
@@ -142,27 +143,46 @@ def test_a_move_the_server_refuses_says_the_engines_reason_in_the_pages_language
     assert anna.get_attribute("#board", "data-version") == "0"  # nothing was played
 
 
-def test_your_turn_vibrates_and_chimes_only_once_switched_on_and_remembered(new_context: Any) -> None:
-    ctx = new_context()
+def test_the_sound_button_is_on_the_board_and_the_turn_sounds_after_the_first_tap(new_context: Any) -> None:
+    """The sound is on unless switched off (a browser plays it only after the page's first tap),
+    its button in sight on a phone and a laptop, remembered; vibrating has its own switch."""
+    laptop = new_context(viewport={"width": 1366, "height": 768}).new_page()
+    create_table(laptop, "mau-mau", ["me", "bot:random"])
+    open_table(laptop)
+    laptop.wait_for_selector("#sound-button[aria-pressed=true]")
+    box = laptop.locator("#sound-button").bounding_box()
+    assert box and box["y"] + box["height"] <= 768 and box["x"] + box["width"] <= 1366, box
+    assert laptop.get_attribute("#sound-button", "aria-label") == "Sound when it is my turn"
+
+    ctx = new_context(locale="de-DE", viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     ctx.add_init_script(f"({SIGNALS})()")
     page = ctx.new_page()
-    create_table(page, "mau-mau", ["me", "bot:random"])
+    create_table(page, "mau-mau", ["me", "bot:random"], options={"move_limit": 400})
     open_table(page)
-    page.wait_for_selector(ACTION)  # Anna's turn: a vibration, no sound (off until switched on)
+    page.wait_for_selector(ACTION)  # Anna's turn before any tap: a vibration, no sound yet
     assert page.evaluate("() => window.signals") == {"tones": 0, "buzz": [120]}
-    toggle = page.locator("#sound-toggle")
-    assert not toggle.is_checked()
-    assert page.inner_text("#sound-label") == "Sound when it is my turn"
-    toggle.check()
-    assert page.evaluate("() => localStorage.getItem('ml_sound')") == "1"
+    button = page.locator("#sound-button")
+    box = button.bounding_box()
+    assert box and box["y"] + box["height"] <= 844 and box["x"] + box["width"] <= 390, box
+    assert button.get_attribute("aria-pressed") == "true"
+    assert button.get_attribute("aria-label") == "Ton, wenn ich dran bin"
+    act(page)  # the first tap: the next turn chimes
+    page.wait_for_function("() => window.signals.tones > 0 && window.signals.buzz.length === 2")
+    button.tap()  # off, and remembered
+    assert button.get_attribute("aria-pressed") == "false"
+    assert page.evaluate("() => localStorage.getItem('ml_sound')") == "0"
+    page.click("#menu-button")  # vibrating is switched in the menu
+    assert page.locator("#sound-toggle").is_checked() is False
+    page.locator("#vibrate-toggle").uncheck()
+    assert page.inner_text("#vibrate-label") == "Vibrieren, wenn ich dran bin"
+    assert page.evaluate("() => localStorage.getItem('ml_vibrate')") == "0"
+    page.click("#side-close")
     page.reload()
     page.wait_for_selector(ACTION)
-    assert page.locator("#sound-toggle").is_checked()
-    page.wait_for_function("() => window.signals.tones > 0")  # the chime on the turn, after the reload
-    page.locator("#sound-toggle").uncheck()
-    assert page.evaluate("() => localStorage.getItem('ml_sound')") == "0"
-    page.click("#lang-switch")
-    assert page.inner_text("#sound-label") == "Ton, wenn ich dran bin"
+    assert page.get_attribute("#sound-button", "aria-pressed") == "false"
+    act(page)
+    page.wait_for_selector(ACTION)  # the next turn: neither sound nor vibration
+    assert page.evaluate("() => window.signals") == {"tones": 0, "buzz": []}
 
 
 HIDE = """() => {

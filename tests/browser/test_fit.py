@@ -12,13 +12,14 @@ checks for overflow, targets and axe.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from .axe import axe_violations, describe
 from .conftest import Server, server_fixture
-from .helpers import ACTION, OVER, act, create_table, open_table, play_to_end
+from .helpers import ACTION, OVER, QuietSeat, act, create_table, open_table, play_to_end
 
 pytestmark = pytest.mark.browser
 
@@ -449,5 +450,95 @@ def test_the_mausgeflippt_end_screen_fits_every_screen(browser: Any, fast_server
         # a safety net only: a whole game takes 30–75 s alone on this machine, longer beside other tests
         page.wait_for_selector("#end-screen:not([hidden])", timeout=300_000)
         check_end_everywhere(page, "mausgeflippt")
+    finally:
+        ctx.close()
+
+
+SMALL = {"width": 360, "height": 740}
+PLAYERS = {"mau-mau": range(2, 6), "aus-die-maus": range(2, 7), "mausgeflippt": range(2, 7)}
+# What must be in sight while the last mouse's outcome shows (the next mouse is not turned yet).
+AFTER_MOUSE = {
+    "hand": "#board .mg-hand-cards",
+    "last card": "#board .mg-hand-cards .mg-card:last-child",
+    "outcome": "#board .mg-outcome",
+    "action": "#board .mg-flip",
+    "players": "#board .mg-players",
+}
+# Oma's own box in Mausgeflippt: her name and "(you)" as shown, and whether the name is cut.
+MY_NAME = """() => {
+  const who = document.querySelector('#board .mg-player.me .who');
+  const name = who.querySelector('.name-text');
+  return {text: who.textContent,
+          cut: name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1};
+}"""
+
+
+def small_table(page: Any, server: Server, game: str, players: int) -> list[QuietSeat]:
+    """A table of `game` for `players` at its first decision for Oma (seat 0). Mausgeflippt's
+    others are people who never react (a long window: the mouse stays shown); the other games
+    have bots."""
+    quiet: list[QuietSeat] = []
+    if game == "mausgeflippt":
+        body = {"game": game, "seats": [{"kind": "human"}] * players, "name": "Oma", "clock": "off",
+                "options": {"window_ms": 600000}}  # fmt: skip
+    else:
+        bots = [{"kind": "bot", "bot": "random"}] * (players - 1)
+        body = {"game": game, "seats": [{"kind": "human"}, *bots], "name": "Oma", "clock": "relaxed"}
+    answer = page.request.post("/api/tables", data=body, headers={"Origin": server.url})
+    assert answer.ok, answer.text()
+    created = answer.json()
+    for name in ("Kind", "Papa", "Opa", "Tante", "Onkel")[: players - 1] if game == "mausgeflippt" else ():
+        quiet.append(QuietSeat(server, created["table"], name, created["invite_secret"]))
+    page.goto(f"/t/{created['table']}")
+    reach(page, game)
+    return quiet
+
+
+def check_mausgeflippt_for_six(page: Any, lang: str, react: bool) -> None:
+    """Mausgeflippt for six on the small phone: "Oma (du)" whole, no keycaps on a touch screen;
+    when `react`, Oma claims the mouse, and with its outcome shown "Mausgeflippt!" and the whole
+    hand are in sight on both phones, and her box says what she won or got."""
+    me = page.evaluate(MY_NAME)
+    assert me == {"text": "Oma (du)" if lang == "de" else "Oma (you)", "cut": False}, me
+    assert page.locator("#board .mg-key:visible").count() == 0
+    if not react:
+        return
+    # a person's reaction: a claim within 100 ms of the mouse is a guess the referee never counts
+    page.wait_for_timeout(200)
+    page.click("#board .mg-flip")
+    page.wait_for_selector("#board .mg-outcome")
+    for size in (SIZES["phone"], SMALL):
+        page.set_viewport_size(size)
+        settle(page)
+        got = check_fits(page, f"mausgeflippt for 6 after a mouse, {size}", size, AFTER_MOUSE)
+        for key, box in got["boxes"].items():
+            assert box is not None and inside(box, size), f"after a mouse, {size}: {key} {box}"
+    # her box says what she has, each number with its own word
+    label = page.get_attribute("#board .mg-player.me", "aria-label") or ""
+    assert re.search(r"\b1 (mouse|piece of laundry)\b", label), label
+    page.set_viewport_size(SMALL)
+
+
+def test_every_number_of_players_fits_a_small_phone(browser: Any, server: Server) -> None:
+    """Each game with each number of players it takes, at its first decision on a 360x740 touch
+    phone (German with an even number of players, English with an odd one; Mausgeflippt for six
+    in both, as check_mausgeflippt_for_six says)."""
+    ctx = browser.new_context(base_url=server.url, has_touch=True, is_mobile=True, viewport=SMALL)
+    ctx.set_default_timeout(30000)
+    page = ctx.new_page()
+    try:
+        page.goto("/")
+        for game, counts in PLAYERS.items():
+            for players in counts:
+                six = game == "mausgeflippt" and players == 6
+                for lang in ("de", "en") if six else ("de" if players % 2 == 0 else "en",):
+                    page.evaluate("(lang) => localStorage.setItem('ml_lang', lang)", lang)
+                    quiet = small_table(page, server, game, players)
+                    settle(page)
+                    check_decision(page, game, f"{game} for {players}, {lang}, 360x740", SMALL)
+                    if six:
+                        check_mausgeflippt_for_six(page, lang, react=lang == "en")
+                    for seat in quiet:
+                        seat.drop()
     finally:
         ctx.close()

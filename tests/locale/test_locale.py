@@ -8,7 +8,7 @@ import re
 import pytest
 
 from mauseloch import locale
-from mauseloch.locale import catalogue, detect_lang, strings_module, t, tn
+from mauseloch.locale import catalogue, detect_lang, list_names, plural_form, strings_module, t, tn, tnames
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -29,6 +29,28 @@ def test_texts_fill_placeholders_and_fall_back_as_the_page_does() -> None:
     key = next(k[: -len(".one")] for k in catalogue()["en"] if k.endswith(".one"))
     assert tn(key, 1, "en") == t(f"{key}.one", "en", n=1)
     assert tn(key, 5, "de") == t(f"{key}.other", "de", n=5)
+
+
+def test_plurals_and_lists_agree_with_their_numbers_in_both_languages() -> None:
+    """A plural text has both forms in both languages; the form follows Unicode CLDR's rule (as the
+    page's Intl.PluralRules: the browser tests compare every plural text with the page's); a
+    sentence about names agrees with how many they are."""
+    for lang in ("en", "de"):
+        keys = catalogue()[lang]
+        for key in keys:
+            if key.endswith(".one"):
+                assert key[: -len(".one")] + ".other" in keys, (lang, key)
+    assert [plural_form(n) for n in (0, 1, 2, -1, 1.5, 1.0)] == ["other", "one", "other", "one", "other", "other"]
+    assert tn("end.mg.mice", 1, "de") == "1 Maus" and tn("end.mg.mice", 2, "de") == "2 Mäuse"
+    assert tn("table.cards", 1, "en") == "1 card" and tn("table.cards", 0, "en") == "0 cards"
+    assert list_names(["Oma"], "de") == "Oma"
+    assert list_names(["Kind", "Oma"], "de") == "Kind und Oma"
+    assert list_names(["Papa", "Kind", "Oma"], "de") == "Papa, Kind und Oma"
+    assert list_names(["Papa", "Kind", "Oma"], "en") == "Papa, Kind, and Oma"
+    waiting = tnames("end.nextDealWaiting", ["Kind", "Oma"], "de")
+    assert "sobald Kind und Oma so weit sind" in waiting
+    assert "sobald Oma so weit ist" in tnames("end.nextDealWaiting", ["Oma"], "de")
+    assert "bei Punkte" not in t("end.decided.one", "de")
 
 
 @pytest.mark.parametrize(
@@ -105,7 +127,8 @@ def test_every_mau_mau_refusal_has_a_key_and_reads_in_german() -> None:
 
 def test_every_game_option_and_bot_the_lobby_offers_has_words_in_both_languages() -> None:
     """Every game, option, house-rule sentence and bot level has its words in both languages (a
-    German lobby shows no English description and no "Bot: search-fast")."""
+    German lobby shows no English description and no "Bot: search-fast"); the engine's settings
+    are no house rules."""
     import mauseloch
     from mauseloch.server.lobby import web_bots
 
@@ -117,11 +140,11 @@ def test_every_game_option_and_bot_the_lobby_offers_has_words_in_both_languages(
                 assert f"bot.{bot}" in words and words[f"bot.{bot}"] != bot, (lang, name, bot)
             for opt in info.options:
                 assert f"opt.{opt.name}" in words and f"optHelp.{opt.name}" in words, (lang, opt.name)
-                keys = (
-                    [f"rulesHouse.{opt.name}.on", f"rulesHouse.{opt.name}.off"]
-                    if opt.type is bool
-                    else [f"rulesHouse.{opt.name}"]
-                )
+                if not opt.house_rule:  # an engine setting: no sentence at the table's house rules
+                    assert not any(k.startswith(f"rulesHouse.{opt.name}") for k in words), (lang, opt.name)
+                    continue
+                forms = ("on", "off") if opt.type is bool else ("one", "other")  # a number's words agree with it
+                keys = [f"rulesHouse.{opt.name}.{form}" for form in forms]
                 assert all(k in words for k in keys), (lang, keys)
     assert t("game.mausgeflippt", "de").startswith("Ein Reaktionsspiel")
     assert t("bot.search-fast", "de") == "Denker (schnell)"

@@ -241,6 +241,9 @@ class OptionSpec:
     # (players, the options resolved so far) -> the default
     default_for: Callable[[int, OptionDict], OptionValue] | None = field(default=None, repr=False)
     default_text: str | None = None  # how to describe such a default to people
+    # one of the rules the people at a table agree on; False: a setting of the engine (how long a
+    # test game may run, how long a reaction window stays open), never called a house rule
+    house_rule: bool = True
 
     def to_dict(self) -> JSONObject:
         return {
@@ -251,6 +254,7 @@ class OptionSpec:
             "minimum": self.minimum,
             "maximum": self.maximum,
             "description": self.description,
+            "house_rule": self.house_rule,
         }
 
     def help_text(self) -> str:

@@ -4,7 +4,8 @@ The catalogue is the ``*.toml`` files next to this module, one per area (each ho
 and a ``[de]`` table of ``"key" = "text"``); a key may live in one file only. The web page gets
 the same catalogue as the JavaScript module ``/static/js/strings.js`` (:func:`strings_module`),
 so no text is translated twice. Placeholders are ``{name}``; plurals are ``key.one`` /
-``key.other`` (:func:`tn`), as in the page's ``i18n.js``.
+``key.other`` (:func:`tn`, by Unicode CLDR's rule, as the page's ``Intl.PluralRules``), and a
+sentence about several names agrees with their number (:func:`tnames`), as in the page's ``i18n.js``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import json
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
@@ -71,9 +72,31 @@ def t(key: str, lang: Lang = "en", **params: object) -> str:
     return _PLACEHOLDER.sub(lambda m: str(params[m[1]]) if m[1] in params else m[0], text)
 
 
-def tn(key: str, n: int, lang: Lang = "en", **params: object) -> str:
-    """``key.one`` for ``n == 1``, else ``key.other``, with ``{n}`` filled in too."""
-    return t(f"{key}.{'one' if n == 1 else 'other'}", lang, n=n, **params)
+def plural_form(n: float, lang: Lang = "en") -> Literal["one", "other"]:
+    """The catalogue's plural form of ``n``: Unicode CLDR's rule for English and German ("one"
+    for the whole number 1 or -1 written without decimals, else "other"), as the page's
+    ``Intl.PluralRules`` picks it (a float is written with decimals: "1.0 seconds")."""
+    del lang  # both languages share the rule; a language with more forms would add its own here
+    return "one" if isinstance(n, int) and abs(n) == 1 else "other"
+
+
+def tn(key: str, n: float, lang: Lang = "en", **params: object) -> str:
+    """``key`` + ``.one`` or ``.other`` by :func:`plural_form`, with ``{n}`` filled in too."""
+    return t(f"{key}.{plural_form(n, lang)}", lang, n=n, **params)
+
+
+def list_names(names: Sequence[str], lang: Lang = "en") -> str:
+    """Names as a list people say ("Kind und Oma"; "Anna, Ben, and Kind"), as the page's
+    ``Intl.ListFormat`` says them."""
+    if len(names) < 2:
+        return "".join(names)
+    key = "list.two" if len(names) == 2 else "list.more"
+    return t(key, lang, first=", ".join(names[:-1]), last=names[-1])
+
+
+def tnames(key: str, names: Sequence[str], lang: Lang = "en", **params: object) -> str:
+    """A sentence about ``names`` whose verb agrees with how many they are (``key.one``/``.other``)."""
+    return tn(key, len(names), lang, names=list_names(names, lang), **params)
 
 
 def strings_module() -> str:

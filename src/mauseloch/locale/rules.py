@@ -65,12 +65,12 @@ def rules_html(game: str, lang: Lang) -> str:
 
 
 def house_rules(game: str, options: Mapping[str, Any], lang: Lang) -> list[str]:
-    """Every option of a table as ``Label: value`` in ``lang``, in the game's order: the house
-    rules the players agreed on, shown at the table all the time."""
+    """Every house rule of a table as ``Label: value`` in ``lang``, in the game's order: the rules
+    the players agreed on, shown at the table all the time (the engine's settings are not)."""
     info = game_info(game)
     lines = []
     for spec in info.options:
-        if spec.name not in options:
+        if spec.name not in options or not spec.house_rule:
             continue
         value = options[spec.name]
         label = t(f"opt.{spec.name}", lang)

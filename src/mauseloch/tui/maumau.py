@@ -29,7 +29,7 @@ from mauseloch.games.maumau.events import (
     MauMauWish,
 )
 from mauseloch.games.maumau.views import MauMauResult, MauMauView
-from mauseloch.locale import Lang, t, tn
+from mauseloch.locale import Lang, t, tn, tnames
 from mauseloch.tui.common import (
     ask,
     check_save_path,
@@ -238,7 +238,7 @@ def command(
             show_standings(console, match, names, lang)
             if match.is_over:
                 best = [names[s["player"]] for s in match.standings() if s["rank"] == 1]
-                console.print(f"[bold green]{t('match.over', lang, names=shown(', '.join(best)))}[/]")
+                console.print(f"[bold green]{tnames('match.over', [shown(b) for b in best], lang)}[/]")
                 break
             answer = ask(console, t("match.next", lang) + " ")
             if answer.strip().lower() in ("q", "quit", "exit"):
@@ -314,7 +314,7 @@ def _show_table(console: Any, game: Any, me: int, names: list[str], lang: Lang) 
 
 
 def _cards(count: int, lang: Lang) -> str:
-    return t("table.cards", lang, n=count) if count != 1 else t("table.card1", lang)
+    return tn("table.cards", count, lang)
 
 
 def _show_rules(console: Any, lang: Lang) -> None:

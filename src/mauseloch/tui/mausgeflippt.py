@@ -32,7 +32,7 @@ from mauseloch.games.mausgeflippt.events import (
     MausgeflipptWrongCard,
 )
 from mauseloch.games.mausgeflippt.views import MausgeflipptView, ShownMouse
-from mauseloch.locale import Lang, t, tn
+from mauseloch.locale import Lang, list_names, t, tn
 from mauseloch.tui.common import (
     check_save_path,
     fail,
@@ -135,6 +135,12 @@ def mouse_text(mouse: ShownMouse, tell_protected: bool = False, lang: Lang = "en
     guard = f"  [bold red]({t('mg.protectedNote', lang)})[/]" if tell_protected and mouse.protected else ""
     carries = t("mg.carries", lang, cheese=f"[bold]{cheese_name(mouse.cheese, lang)}[/]")
     return f"[bold]{name}[/] {carries}{guard}\n\n{wears}"
+
+
+def score_parts(mice: int, laundry: int, cheese: int, score: int, lang: Lang = "en") -> str:
+    """ "3 mice, 1 piece of laundry, 0 cheeses, 1 point": each count with its own noun."""
+    counts = (("end.mg.mice", mice), ("end.mg.laundry", laundry), ("end.mg.cheese", cheese), ("end.mg.points", score))
+    return ", ".join(tn(key, n, lang) for key, n in counts)
 
 
 def piles_text(view: MausgeflipptView, lang: Lang = "en") -> str:
@@ -431,15 +437,12 @@ def make_app(
             self.finished = True
             res = self.game.result()
             winners = [seat_name(s, self.me, lang) for s in range(self.game.players) if res["ranks"][s] == 1]
-            names = f" {t('mgt.and', lang)} ".join(winners)
-            self.status = f"[bold]{t('mgt.winners', lang, names=names, points=max(res['score']))}[/]"
+            names = list_names(winners, lang)
+            self.status = f"[bold]{tn('mgt.winners', max(res['score']), lang, names=names)}[/]"
             self.refresh_table()
             order = sorted(range(self.game.players), key=lambda s: res["ranks"][s])
             for s in order:
-                line = t(
-                    "mg.scoreLine", lang, mice=res["mice"][s], laundry=res["laundry"][s], cheese=res["cheese"][s],
-                    score=res["score"][s],
-                )  # fmt: skip
+                line = score_parts(res["mice"][s], res["laundry"][s], res["cheese"][s], res["score"][s], lang)
                 self.log_line(
                     "  " + t("mgt.rankLine", lang, rank=res["ranks"][s], name=seat_name(s, self.me, lang), line=line)
                 )

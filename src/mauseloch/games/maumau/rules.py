@@ -765,6 +765,7 @@ INFO = register(
                 "the game ends after this many moves with the normal ranking",
                 minimum=1,
                 maximum=1_000_000_000,  # the kernels count moves in 32 and 64 bits
+                house_rule=False,
             ),
         ),
         factory=MauMau,

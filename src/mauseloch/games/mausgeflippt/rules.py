@@ -659,6 +659,7 @@ INFO = register(
                 "how long the server waits for a reaction before it plays timeout",
                 minimum=100,
                 maximum=3_600_000,  # an hour: a longer wait is no reaction game, and timers hold it
+                house_rule=False,
             ),
         ),
         factory=Mausgeflippt,

@@ -18,3 +18,11 @@ export function gamesLearned() {
 export function declaredGame(game) {
   return games && Object.hasOwn(games, game) ? games[game] : null;
 }
+
+/** Whether the option `name` of `game` is an engine setting (how long a test game may run, how
+ * long a reaction window stays open), not a house rule: the game's declaration says so. */
+export function engineOption(game, name) {
+  const info = declaredGame(game);
+  const opt = info && (info.options || []).find((o) => o.name === name);
+  return Boolean(opt) && opt.house_rule === false;
+}

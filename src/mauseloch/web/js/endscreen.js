@@ -6,7 +6,7 @@
 // "Rematch" only once the match (or the single game) is over.
 
 import { h } from "./api.js";
-import { t } from "./i18n.js";
+import { listNames, t, tnames } from "./i18n.js";
 import { standingsBox } from "./match.js";
 
 /** "cards in hand" / "Karten auf der Hand": a result figure of `game` in words. */
@@ -30,27 +30,37 @@ export function ruleSentence(game, ranking) {
   return t("end.rule", { first: phrase(ranking[0]), then: ranking.slice(1).map(phrase).join(", ") });
 }
 
-/** Who won, and the figures that put the winner ahead of the next one down (the first declared
- * figure in which their figures differ). */
-function winnerLines(view, ranking, name) {
+/** Who won the deal, and the figures that put the winner ahead of the next one down (the first
+ * declared figure in which their figures differ). After a match these lines are about its last
+ * deal, under the match's winner. */
+function winnerLines(view, ranking, name, afterMatch) {
   const res = view.result;
   const order = rankOrder(res);
   const best = order.filter((s) => res.ranks[s] === 1);
-  const lines = [h("p", { class: "end-winner", id: "end-winner" },
-    best.length === 1 ? t("end.wins", { name: name(best[0]) }) : t("end.winShared", { names: best.map(name).join(", ") }))];
+  const names = best.map(name);
+  const won = afterMatch
+    ? (best.length === 1 ? t("end.dealWins", { name: names[0] }) : t("end.dealShared", { names: listNames(names) }))
+    : (best.length === 1 ? t("end.wins", { name: names[0] }) : t("end.winShared", { names: listNames(names) }));
+  const lines = [h("p", { class: afterMatch ? "end-deal-winner" : "end-winner", id: afterMatch ? "end-deal-winner" : "end-winner" }, won)];
   const next = order.find((s) => res.ranks[s] > 1);
   const decided = next === undefined ? null : (ranking || []).find((r) => res[r.figure] && res[r.figure][best[0]] !== res[r.figure][next]);
   if (decided) {
-    lines.push(h("p", { class: "end-decided", id: "end-decided" }, t("end.decided", {
-      winner: best.map(name).join(", "), other: name(next), figure: figureName(view.game, decided.figure),
+    lines.push(h("p", { class: "end-decided", id: "end-decided" }, tnames("end.decided", names, {
+      other: name(next), figure: figureName(view.game, decided.figure),
       a: res[decided.figure][best[0]], b: res[decided.figure][next],
     })));
   }
   return lines;
 }
 
+/** The match's winners (the seats of this deal) once it is over, from the server's standings. */
+function matchWinners(match) {
+  return match.standings.filter((r) => r.rank === 1).sort((a, b) => a.player - b.player);
+}
+
 /** The end screen into `box`. `ctx`: view, table, live, seat, conn, name(seat), tableId, renderer,
- * vote() (a rematch, or "ready for the next deal"). */
+ * vote() (a rematch, or "ready for the next deal"). After a match its headline and first line
+ * name the match's winner; the last deal's result follows, smaller. */
 export function renderEnd(box, ctx) {
   const { view, table, seat, conn, name, renderer } = ctx;
   if (!view || !view.is_over || !view.result || !renderer) {
@@ -61,6 +71,7 @@ export function renderEnd(box, ctx) {
   const live = ctx.live || {};
   const match = live.match || (table && table.match) || null;
   const between = Boolean(match && !match.over);
+  const matchOver = Boolean(match && match.over && match.booked);
   const ranking = (table && table.ranking) || [];
   const votes = live.rematch || [];
   const seated = seat !== null && seat !== undefined && Boolean(conn);
@@ -78,15 +89,24 @@ export function renderEnd(box, ctx) {
     .map(({ i }) => name(i));
   let note = "";
   if (between && votes.length) { // (with no vote yet the standings say the next deal comes by itself)
-    note = h("p", { id: "next-deal-note", role: "status" }, t("end.nextDealWaiting", { names: waitingFor.join(", ") }));
+    note = h("p", { id: "next-deal-note" }, tnames("end.nextDealWaiting", waitingFor));
   } else if (votes.length) {
-    note = h("p", { id: "rematch-note", role: "status" }, t("table.rematchWaiting", { names: waitingFor.join(", ") }));
+    note = h("p", { id: "rematch-note" }, t("table.rematchWaiting", { names: listNames(waitingFor) }));
   }
-  const heading = between ? t("end.dealOver", { deal: match.deal, deals: match.deals })
-    : match ? t("end.matchOver") : t("table.gameOver");
+  const top = [];
+  if (matchOver) {
+    const winners = matchWinners(match);
+    const names = winners.map((r) => name(r.seat));
+    top.push(h("h2", {}, tnames("end.matchWon", names)),
+      h("p", { class: "end-winner", id: "end-winner" }, tnames("end.matchWinner", names, { total: winners[0].total })),
+      h("h3", { class: "end-deal-heading" }, t("end.lastDeal", { deal: match.booked, deals: match.deals })));
+  } else {
+    top.push(h("h2", {}, between ? t("end.dealOver", { deal: match.deal, deals: match.deals })
+      : match ? t("end.matchOver") : t("table.gameOver")));
+  }
   box.replaceChildren(
-    h("h2", {}, heading),
-    ...winnerLines(view, ranking, name),
+    ...top,
+    ...winnerLines(view, ranking, name, matchOver),
     h("p", { class: "end-rule", id: "end-rule" }, ruleSentence(view.game, ranking)),
     renderer.endTable(view, name),
     standingsBox(match, name),

@@ -45,9 +45,11 @@ export function whyNot(card, view, ctx) {
   return refused ? refusalText(refused) : t("fb.notNow");
 }
 
-// The note next to the hand keeps its text across redraws of the same position (a presence
-// message redraws the board too) and is emptied once the table has moved on.
-let note = { version: null, text: "" };
+// The note next to the hand keeps its text across redraws (a bot's move redraws the board) until
+// the next tap or key, or for NOTE_MS: "It is not your turn" must be readable, not gone with the
+// bot's next move a moment later.
+const NOTE_MS = 3000;
+let note = { text: "", timer: 0 };
 
 // The note is a live region that stays in the page (empty when there is nothing to say), so a
 // screen reader hears each new reason. D1's page may hold it; else it follows the hand.
@@ -61,9 +63,25 @@ function noteEl(board) {
   return el;
 }
 
-/** Say `text` next to the hand (the page's answer to a tap on a card that does not fit). */
-export function showHandNote(board, text, version) {
-  note = { version, text };
+function clearNote() {
+  clearTimeout(note.timer);
+  note = { text: "", timer: 0 };
+  const el = document.getElementById("hand-note");
+  if (el && el.textContent) el.textContent = "";
+}
+
+// The next tap, click or key ends the note (a tap on another card that does not fit says its own).
+for (const kind of ["pointerdown", "keydown"]) {
+  document.addEventListener(kind, (e) => {
+    if (note.text && !(e.type === "keydown" && ["Shift", "Control", "Alt", "Meta"].includes(e.key))) clearNote();
+  }, true);
+}
+
+/** Say `text` next to the hand (the page's answer to a tap on a card that does not fit), until
+ * the next tap or for a few seconds. */
+export function showHandNote(board, text) {
+  clearTimeout(note.timer);
+  note = { text, timer: setTimeout(clearNote, NOTE_MS) };
   const el = noteEl(board);
   el.textContent = text;
   el.classList.remove("shake");
@@ -73,50 +91,81 @@ export function showHandNote(board, text, version) {
   }
 }
 
-/** After a redraw: put the note back next to the hand, empty when the table has moved on. */
-export function placeHandNote(board, version) {
+/** After a redraw: put the note back next to the hand, with its text while it lasts. */
+export function placeHandNote(board) {
   const el = noteEl(board);
-  if (note.version !== version) note = { version, text: "" };
   if (el.textContent !== note.text) el.textContent = note.text;
 }
 
 // ---------------------------------------------------------------- your turn: sound, vibration, badge
 
-export function soundOn() {
+const VIBRATE_KEY = "ml_vibrate";
+
+function stored(key) {
   try {
-    return localStorage.getItem(SOUND_KEY) === "1";
+    return localStorage.getItem(key);
   } catch {
-    return false;
+    return null;
   }
 }
 
-function setSound(on) {
+function store(key, on) {
   try {
-    localStorage.setItem(SOUND_KEY, on ? "1" : "0");
+    localStorage.setItem(key, on ? "1" : "0");
   } catch {
     /* private mode: the choice lasts for this page only */
   }
 }
 
-let audio = null;
+/** The turn's sound: on unless switched off in this browser. */
+export function soundOn() {
+  return stored(SOUND_KEY) !== "0";
+}
 
-/** A short two-note chime, made with the Web Audio API (no sound file). */
-export function chime() {
+/** The turn's vibration (where the device has one): on unless switched off in this browser. */
+export function vibrateOn() {
+  return stored(VIBRATE_KEY) !== "0";
+}
+
+let audio = null;
+let unlocked = false; // a browser plays sound only after the page's first tap or key
+
+/** The audio for the chimes, made or woken from a tap (browsers allow sound after a gesture). */
+function wakeAudio() {
   const Ctx = window.AudioContext || window.webkitAudioContext;
-  if (!Ctx) return false;
+  if (!Ctx) return null;
   try {
     audio = audio || new Ctx();
     if (audio.state === "suspended") audio.resume();
-    const now = audio.currentTime;
+  } catch {
+    audio = null;
+  }
+  return audio;
+}
+
+for (const kind of ["pointerdown", "keydown"]) {
+  document.addEventListener(kind, () => {
+    if (unlocked) return;
+    unlocked = true;
+    if (soundOn()) wakeAudio();
+  }, true);
+}
+
+/** A short two-note chime, made with the Web Audio API (no sound file). */
+export function chime() {
+  const ctx = wakeAudio();
+  if (!ctx) return false;
+  try {
+    const now = ctx.currentTime;
     [[660, 0], [880, 0.12]].forEach(([freq, at]) => {
-      const osc = audio.createOscillator();
-      const gain = audio.createGain();
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
       osc.type = "sine";
       osc.frequency.value = freq;
       gain.gain.setValueAtTime(0.0001, now + at);
       gain.gain.exponentialRampToValueAtTime(0.2, now + at + 0.02);
       gain.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.18);
-      osc.connect(gain).connect(audio.destination);
+      osc.connect(gain).connect(ctx.destination);
       osc.start(now + at);
       osc.stop(now + at + 0.2);
     });
@@ -126,33 +175,83 @@ export function chime() {
   }
 }
 
+// A speaker, with sound waves or struck through: the sound button's picture (its name is in words).
+const SPEAKER = '<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
+const WAVES = '<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
+const MUTED = '<path d="M15 9l6 6M21 9l-6 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
+
+function speaker(on) {
+  return `<svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">${SPEAKER}${on ? WAVES : MUTED}</svg>`;
+}
+
 /**
- * Once, as the table page starts: the sound switch after `anchor` (off until turned on,
- * remembered in this browser), and the screen readers' line for moves, which must be in the page
- * before its first text so that text is read.
+ * Once, as the table page starts: the sound button in `bar` (in sight at the table on every
+ * screen), the sound and vibration switches after `anchor` (in the menu), all remembered in this
+ * browser; and the screen readers' line for moves, which must be in the page before its first
+ * text so that text is read.
  */
-export function mountFeedback(anchor) {
+export function mountFeedback(anchor, bar) {
   sayEl();
-  mountSoundToggle(anchor);
+  mountSoundButton(bar);
+  mountSwitches(anchor);
+  renderSoundToggle();
 }
 
-function mountSoundToggle(anchor) {
+function setSound(on) {
+  store(SOUND_KEY, on);
+  if (on) chime(); // a first sound, from the click: it says what the switch does
+  renderSoundToggle();
+}
+
+function mountSoundButton(bar) {
+  if (!bar || document.getElementById("sound-button")) return;
+  const button = h("button", { type: "button", class: "btn btn-small sound-button", id: "sound-button" });
+  button.addEventListener("click", () => setSound(!soundOn()));
+  bar.append(button);
+}
+
+function mountSwitches(anchor) {
   if (document.getElementById("sound-toggle") || !anchor) return;
-  const box = h("input", { type: "checkbox", id: "sound-toggle" });
-  box.checked = soundOn();
-  box.addEventListener("change", () => {
-    setSound(box.checked);
-    if (box.checked) chime(); // a first sound, from the click: browsers allow audio after a gesture
+  const sound = h("input", { type: "checkbox", id: "sound-toggle" });
+  sound.addEventListener("change", () => setSound(sound.checked));
+  const buzz = h("input", { type: "checkbox", id: "vibrate-toggle" });
+  buzz.addEventListener("change", () => {
+    store(VIBRATE_KEY, buzz.checked);
+    if (buzz.checked) buzz1(); // a first buzz, from the click: it says what the switch does
   });
-  // The label holds the box, so the whole line is the touch target.
-  const label = h("label", { class: "sound-switch" }, box, h("span", { id: "sound-label" }, t("fb.sound")));
-  anchor.after(h("p", { id: "sound-row", class: "sound-row" }, label));
+  // Each label holds its box, so the whole line is the touch target.
+  anchor.after(h("p", { id: "sound-row", class: "sound-row" },
+    h("label", { class: "sound-switch" }, sound, h("span", { id: "sound-label" }, t("fb.sound"))),
+    h("label", { class: "sound-switch" }, buzz, h("span", { id: "vibrate-label" }, t("fb.vibrate")))));
 }
 
-/** The switch's words in the page's language (after a language change). */
+/** The switches' state and words in the page's language (after a change, or a language change). */
 export function renderSoundToggle() {
+  const on = soundOn();
+  const box = document.getElementById("sound-toggle");
+  if (box) box.checked = on;
+  const buzz = document.getElementById("vibrate-toggle");
+  if (buzz) buzz.checked = vibrateOn();
   const label = document.getElementById("sound-label");
   if (label) label.textContent = t("fb.sound");
+  const vibrate = document.getElementById("vibrate-label");
+  if (vibrate) vibrate.textContent = t("fb.vibrate");
+  const button = document.getElementById("sound-button");
+  if (button) {
+    button.setAttribute("aria-pressed", String(on));
+    button.setAttribute("aria-label", t("fb.sound"));
+    button.title = t(on ? "fb.soundOn" : "fb.soundOff");
+    button.innerHTML = speaker(on); // the page's own markup; the name is the aria-label
+  }
+}
+
+function buzz1() {
+  if (typeof navigator.vibrate !== "function") return;
+  try {
+    navigator.vibrate(120);
+  } catch {
+    /* refused without a user gesture: nothing to do */
+  }
 }
 
 let turnKey = null; // the position at which this seat's turn was last signalled
@@ -184,8 +283,8 @@ document.addEventListener("visibilitychange", () => {
 
 /**
  * Called after every redraw: when this seat's turn begins (`key` names the position), the chime
- * (if turned on), a short vibration where the device has one, and the badge in the title while
- * the tab is hidden. A turn that has ended takes the badge away.
+ * and a short vibration where the device has one (each unless switched off), and the badge in the
+ * title while the tab is hidden. A turn that has ended takes the badge away.
  */
 export function signalTurn(mine, key) {
   if (!mine) {
@@ -195,14 +294,8 @@ export function signalTurn(mine, key) {
   }
   if (turnKey === key) return;
   turnKey = key;
-  if (soundOn()) chime();
-  if (typeof navigator.vibrate === "function") {
-    try {
-      navigator.vibrate(120);
-    } catch {
-      /* refused without a user gesture: nothing to do */
-    }
-  }
+  if (soundOn() && unlocked) chime(); // before the page's first tap a browser plays no sound
+  if (vibrateOn()) buzz1();
   if (document.hidden) setBadge();
 }
 

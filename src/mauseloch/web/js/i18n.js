@@ -52,9 +52,33 @@ export function t(key, params = {}) {
   return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
-/** `key` + ".one" for n = 1, else `key` + ".other", with `{n}` filled in as well. */
+/** The catalogue's plural form of `n` in the page's language: "one" or "other" (Unicode CLDR's
+    rules, the same the terminal's `mauseloch.locale.plural_form` follows for English and German). */
+export function pluralForm(n) {
+  if (typeof Intl !== "undefined" && Intl.PluralRules) {
+    const form = new Intl.PluralRules(lang).select(Number(n));
+    return form === "one" ? "one" : "other";
+  }
+  return n === 1 ? "one" : "other";
+}
+
+/** `key` + "." + the plural form of `n` ("one", "other"), with `{n}` filled in as well. */
 export function tn(key, n, params = {}) {
-  return t(`${key}.${n === 1 ? "one" : "other"}`, { ...params, n });
+  return t(`${key}.${pluralForm(n)}`, { ...params, n });
+}
+
+/** Names as a list people say: "Kind und Oma", "Anna, Ben und Kind" ("and" in English). */
+export function listNames(names) {
+  const list = names.map(String);
+  if (typeof Intl !== "undefined" && Intl.ListFormat) return new Intl.ListFormat(lang, { type: "conjunction" }).format(list);
+  if (list.length < 2) return list.join("");
+  return t(list.length === 2 ? "list.two" : "list.more", { first: list.slice(0, -1).join(", "), last: list.at(-1) });
+}
+
+/** A sentence about `names` whose verb agrees with how many they are: `key` + ".one"/".other"
+    with `{names}` as a list ("sobald Oma so weit ist", "sobald Kind und Oma so weit sind"). */
+export function tnames(key, names, params = {}) {
+  return tn(key, names.length, { ...params, names: listNames(names) });
 }
 
 /** Fill every element marked with data-i18n (text), data-i18n-aria, data-i18n-placeholder, data-i18n-title. */
@@ -135,11 +159,28 @@ export function shortName(name, max = NAME_SHOWN) {
 export function limitName(input, max) {
   if (!Number.isInteger(max) || max <= 0) return;
   input.removeAttribute("maxlength");
+  // A name that was cut says so next to the field (never silently), until it is shorter again.
+  let note = input.parentElement ? input.parentElement.querySelector(".name-cut") : null;
+  if (!note) {
+    note = h("span", { class: "hint name-cut", role: "status" });
+    input.after(note);
+  }
+  const say = (cut) => {
+    note.textContent = cut ? t("lobby.nameCut", { n: max }) : "";
+    note.hidden = !cut;
+  };
   const fit = () => {
     const parts = graphemes(input.value);
-    if (parts.length > max) input.value = parts.slice(0, max).join("");
+    if (parts.length > max) {
+      input.value = parts.slice(0, max).join("");
+      say(true);
+    } else if (parts.length < max) {
+      say(false);
+    }
   };
   input.addEventListener("input", fit);
+  onLangChange(() => { if (!note.hidden) say(true); });
+  say(false);
   fit();
 }
 

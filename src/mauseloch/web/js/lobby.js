@@ -9,9 +9,6 @@ import { botLevel, errorText, initI18n, limitName, mountLangSwitch, onLangChange
 
 const state = { games: [], bots: {}, online: [], clocks: {}, tables: [], page: 0, more: false, etag: null };
 // What a family sees first: the first game the server lists, with the bot that plays like a person.
-// Options that tune the engine rather than the house rules (how long a test game may run, how many
-// milliseconds a reaction may take): behind "More options", their defaults suit a family game.
-const ENGINE_OPTIONS = new Set(["move_limit", "window_ms"]);
 const $ = (id) => document.getElementById(id);
 
 function playerName() {
@@ -67,9 +64,9 @@ function renderOptions() {
   const game = gameInfo($("game-select").value);
   if (!game) return;
   $("game-description").textContent = t("game." + game.name) === "game." + game.name ? game.description : t("game." + game.name);
-  $("options-box").hidden = !game.options.some((opt) => !ENGINE_OPTIONS.has(opt.name));
+  $("options-box").hidden = !game.options.some((opt) => opt.house_rule !== false);
   for (const opt of game.options) {
-    const box = ENGINE_OPTIONS.has(opt.name) ? $("options-more") : $("options");
+    const box = opt.house_rule === false ? $("options-more") : $("options");
     const id = "opt-" + opt.name;
     const hintId = id + "-hint";
     let control;

@@ -5,7 +5,7 @@
 
 import { h } from "./api.js";
 import { declaredGame } from "./declared.js";
-import { t, tn } from "./i18n.js";
+import { t, tn, tnames } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const DEAL_CHOICES = [1, 3, 5, 10];
@@ -37,7 +37,7 @@ export function standingsBox(match, nameOf) {
         h("td", { class: "num" }, String(r.rank)), h("td", {}, nameOf(r.seat)),
         h("td", { class: "num" }, String(r.last)), h("td", { class: "num" }, h("strong", {}, String(r.total))))))),
     h("p", { class: "hint" }, t("match.pointsNote")),
-    h("p", { role: "status", id: "match-status" }, match.over ? t("match.over", { names: best.join(", ") }) : t("match.waitNext")));
+    h("p", { role: "status", id: "match-status" }, match.over ? tnames("match.over", best) : t("match.waitNext")));
 }
 
 /** The seat credentials at the table that follows this one: the match's next deal (everyone sits

@@ -3,12 +3,12 @@
 import { h } from "./api.js";
 import { arrowKeys, cardEl, suitSVG } from "./cards.js";
 import { landPlayedCard, launchCard, placeHandNote, showHandNote, whyNot } from "./feedback.js";
-import { cardName, nameNode, reasonText, suitName, t } from "./i18n.js";
+import { cardName, nameNode, reasonText, suitName, t, tn } from "./i18n.js";
 
 let wishHandler = null;
 
 function countText(n) {
-  return n === 1 ? t("table.card1") : t("table.cards", { n });
+  return tn("table.cards", n);
 }
 
 function seatOrder(view, seat) {
@@ -90,7 +90,7 @@ function handSection(board, view, ctx, legal) {
     } else if (!view.is_over) {
       // A card that does not fit is never silent: a tap says the engine's reason next to the
       // hand (so it is no disabled button: its name says "not playable", its click says why).
-      el.addEventListener("click", () => showHandNote(board, whyNot(card, view, ctx), ctx.version));
+      el.addEventListener("click", () => showHandNote(board, whyNot(card, view, ctx)));
     }
     row.append(el);
   }
@@ -154,7 +154,7 @@ export function render(board, view, ctx) {
   }
   board.replaceChildren(...parts);
   board.dataset.game = "mau-mau";
-  if (mine) placeHandNote(board, ctx.version);
+  if (mine) placeHandNote(board);
   landPlayedCard(board, ctx, "play", view.top);
   const primary = board.querySelector(".card.legal, .btn-action");
   if (primary) primary.dataset.primary = "1";
@@ -187,6 +187,6 @@ export function endTable(view, name) {
           h("th", { scope: "col" }, t("table.player")),
           h("th", { scope: "col" }, t("table.leftWith")),
           h("th", { scope: "col" }, t("mm.points")),
-          h("th", { scope: "col", class: "end-hand-cell" }, ""))),
+          h("th", { scope: "col", class: "end-hand-cell" }, t("end.handCol")))),
         body)));
 }

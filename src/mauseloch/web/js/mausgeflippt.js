@@ -185,6 +185,13 @@ function centre(view, ctx) {
   return box;
 }
 
+/** "3 mice, 1 piece of laundry, 0 cheeses" (and the points, when given): each count with its noun. */
+function scoreParts(mice, laundry, cheese, points = null) {
+  const parts = [tn("end.mg.mice", mice), tn("end.mg.laundry", laundry), tn("end.mg.cheese", cheese)];
+  if (points !== null) parts.push(tn("end.mg.points", points));
+  return parts.join(", ");
+}
+
 function info(view) {
   return h("section", { class: "mg-info" },
     h("span", { class: "badge-big mg-open-cheese" }, view.open_cheese ? t("mg.openCheese", { cheese: cheeseName(view.open_cheese) }) : t("mg.noCheese")),
@@ -196,7 +203,7 @@ function players(view, ctx) {
   const box = h("section", { class: "mg-players" });
   for (let s = 0; s < view.players; s++) {
     const revealer = view.revealer === s && !view.is_over;
-    const label = [ctx.name(s), t("mg.scoreLine", { mice: view.mice[s], laundry: view.laundry[s].length, cheese: view.cheese[s].length, score: view.score[s] }), revealer ? t("mg.revealerNext") : null].filter(Boolean).join(", ");
+    const label = [ctx.name(s), scoreParts(view.mice[s], view.laundry[s].length, view.cheese[s].length, view.score[s]), revealer ? t("mg.revealerNext") : null].filter(Boolean).join(", ");
     box.append(h("div", { class: "player mg-player" + (s === ctx.seat ? " me" : "") + (revealer ? " to-move" : ""), role: "group", "aria-label": label, dataset: { seat: String(s) } },
       h("div", { class: "player-name" }, revealer ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "◆") : null, nameNode(ctx.name(s))),
       h("div", { class: "mg-stats" },
@@ -276,7 +283,7 @@ export function endTable(view, name) {
       h("td", { class: "rank" }, String(res.ranks[s])),
       h("th", { scope: "row" }, nameNode(name(s))),
       h("td", {}, h("strong", {}, String(res.score[s])), h("br"),
-        h("span", { class: "hint" }, t("end.mg.parts", { mice: res.mice[s], laundry: res.laundry[s], cheese: res.cheese[s] })))));
+        h("span", { class: "hint" }, scoreParts(res.mice[s], res.laundry[s], res.cheese[s])))));
   }
   // MG-8: reason "mice" is also the end by timeouts, with mice left that nobody reacted to
   const why = res.reason !== "mice" ? t("mg.reason." + res.reason)

@@ -6,7 +6,7 @@
 // after every move leaves them alone.
 
 import { h } from "./api.js";
-import { seatLabel, t } from "./i18n.js";
+import { listNames, seatLabel, t } from "./i18n.js";
 
 const SPEEDS = [["pace.slow", 0.5], ["pace.normal", 1], ["pace.fast", 2]];
 let current = { paused: false, speed: 1 };
@@ -30,7 +30,7 @@ function build(row) {
 /** The pause's words for this page: [status line, button label, hint]; no button for spectators. */
 function words(pause, live, table, seat) {
   const name = (i) => seatLabel(table.seats[i], i);
-  const names = (list) => list.map(name).join(", ");
+  const names = (list) => listNames(list.map(name));
   const seated = seat !== null && seat !== undefined;
   if (pause.paused) {
     return [t("pause.pausedBy", { name: name(pause.by) }), seated ? t("pace.resume") : null, seated ? t("pause.resumeHint") : ""];
@@ -54,6 +54,24 @@ function words(pause, live, table, seat) {
 export function holdsMoves(live, view) {
   const paused = Boolean(live && live.pause && live.pause.paused);
   return paused && Boolean(view) && view.to_move !== null && view.to_move !== undefined;
+}
+
+/** The pause as a request on the board (requests.js), or null when nothing about it waits for a
+ * person: `{ kind, text, label, primary, act }`; `label` null: nothing for this page to press. */
+export function pauseRequest(table, live, seat, conn) {
+  const pause = live && live.pause;
+  if (!table || !live || live.status !== "playing" || !pause || !(pause.paused || (pause.asked !== null && pause.asked !== undefined))) return null;
+  const seated = seat !== null && seat !== undefined && Boolean(conn);
+  const [text, label] = words(pause, live, table, seated ? seat : null);
+  const standing = pause.paused || pause.asked === seat || (pause.agreed || []).includes(seat);
+  const speed = (live.pace && live.pace.speed) || 1;
+  return {
+    kind: pause.paused ? "paused" : standing ? "pause-asked" : "pause-ask",
+    text,
+    label,
+    primary: !standing || pause.paused, // agreeing, or going on again; a withdrawal is the quiet choice
+    act: () => { if (conn) conn.send({ type: "pace", paused: !standing, speed }); },
+  };
 }
 
 export function renderPace(table, live, seat, conn) {

@@ -7,14 +7,20 @@
 
 import { getJSON, h } from "./api.js";
 import { cardSVG } from "./cards.js";
-import { getLang, t } from "./i18n.js";
+import { engineOption } from "./declared.js";
+import { getLang, pluralForm, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
-/** "Ace skips: yes" etc. for every option of the table, in the game's order. */
-export function houseRules(table) {
+/** The table's house rules: its options in the game's order, without the engine's settings. */
+function houseOptions(table) {
   if (!table || !table.options) return [];
-  return Object.entries(table.options).map(([name, value]) => {
+  return Object.entries(table.options).filter(([name]) => !engineOption(table.game, name));
+}
+
+/** "Ace skips: yes" etc. for every house rule of the table. */
+export function houseRules(table) {
+  return houseOptions(table).map(([name, value]) => {
     const key = "opt." + name;
     const label = t(key) === key ? name.replace(/_/g, " ") : t(key);
     const shown = typeof value === "boolean" ? t(value ? "common.yes" : "common.no") : String(value);
@@ -24,19 +30,19 @@ export function houseRules(table) {
 
 /** What an option's value means at this table, in a sentence ("" when the catalogue has none). */
 function houseSentence(name, value) {
-  let key = "rulesHouse." + name;
-  let params = { n: value };
-  if (typeof value === "boolean") key += value ? ".on" : ".off";
-  if (name === "window_ms") params = { s: (value / 1000).toLocaleString(getLang()) };
-  const s = t(key, params);
+  if (typeof value === "boolean") {
+    const key = `rulesHouse.${name}.${value ? "on" : "off"}`;
+    return t(key) === key ? "" : t(key);
+  }
+  const key = `rulesHouse.${name}.${pluralForm(value)}`;
+  const s = t(key, { n: typeof value === "number" ? value.toLocaleString(getLang()) : value });
   return s === key ? "" : s;
 }
 
 /** The house rules for the dialog: "Ace skips: no — An ace is an ordinary card." */
 export function houseRuleItems(table) {
-  if (!table || !table.options) return [];
   const labels = houseRules(table);
-  return Object.entries(table.options).map(([name, value], i) => {
+  return houseOptions(table).map(([name, value], i) => {
     const sentence = houseSentence(name, value);
     return h("li", { dataset: { option: name } }, h("strong", {}, labels[i]), sentence ? ` — ${sentence}` : "");
   });

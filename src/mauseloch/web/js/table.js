@@ -5,7 +5,7 @@ import { applyLimits, copyLink, forgetSeat, getJSON, h, loadGames, postJSON, rem
 import { TableConnection } from "./conn.js";
 import { learnGames } from "./declared.js";
 import { announcement, eventText } from "./events.js";
-import { errorText, getLang, initI18n, limitName, mountLangSwitch, nameNode, onLangChange, seatLabel, serverWords, t, tableTitle } from "./i18n.js";
+import { errorText, getLang, initI18n, limitName, mountLangSwitch, nameNode, onLangChange, seatLabel, serverWords, t, tableTitle, tn } from "./i18n.js";
 import { renderer as rendererOf } from "./games.js";
 import { mountFeedback, refusalText, renderSoundToggle, signalTurn, tellMoves, titled } from "./feedback.js";
 import { mountRules, renderHouseRules } from "./rules.js";
@@ -13,6 +13,7 @@ import { followSeat, renderMatchLine } from "./match.js";
 import { renderEnd as renderEndScreen } from "./endscreen.js";
 import { holdsMoves, renderPace } from "./pace.js";
 import { joinLadder, seatTaken } from "./botseats.js";
+import { renderRequests } from "./requests.js";
 
 const LOG_LIMIT = 200;
 
@@ -27,7 +28,8 @@ const state = {
   conn: null,
   pending: false,
   status: "connecting",
-  retryIn: 0,
+  retryAt: 0, // when the next try to connect again starts (Date.now() ms)
+  lost: false, // the connection was lost and is not back yet
   announceTimer: null,
   games: [],
   cred: null, // { seat }: the seat this page plays; its token travels only in the HttpOnly cookie
@@ -155,16 +157,45 @@ function renderLog() {
 
 // ---------------------------------------------------------------- drawing
 
+/** The connection was lost and the page is trying to get it back. */
+function offline() {
+  return state.lost && (state.status === "reconnecting" || state.status === "connecting");
+}
+
+/** Whole seconds until the next try to connect again. */
+function retrySeconds() {
+  return Math.max(0, Math.ceil((state.retryAt - Date.now()) / 1000));
+}
+
+// The header says in a word how the connection stands (connected: only to screen readers, whose
+// status line it is); a lost connection is told on the board, with the seconds to the next try.
 function renderStatus() {
   const el = $("conn-status");
   el.dataset.state = state.status;
+  // quiet while connected at a seat, and while the board's banner tells of a lost connection
+  el.classList.toggle("sr-only", (state.status === "connected" && state.seat !== null) || offline());
   if (state.status === "connected") el.textContent = state.seat === null ? t("table.spectator") : t("table.connected");
-  else if (state.status === "reconnecting" && state.closeCode) el.textContent = t("close." + state.closeCode, { s: state.retryIn });
-  else if (state.status === "reconnecting") el.textContent = t("table.reconnecting", { s: state.retryIn });
+  else if (state.status === "reconnecting" || (state.lost && state.status === "connecting")) el.textContent = t("table.offlineShort");
   else if (state.status === "signedOut") el.textContent = t("close.4401");
   else if (state.status === "idle") el.textContent = "";
   else if (state.status === "gone") el.textContent = t("table.gone");
   else el.textContent = t("table.connecting");
+  renderOffline();
+}
+
+/** The banner on the board while the connection is lost: why, and the seconds to the next try. */
+function renderOffline() {
+  const box = $("offline");
+  const lost = offline();
+  box.hidden = !lost;
+  document.body.classList.toggle("offline", lost);
+  if (!lost) return;
+  const s = retrySeconds();
+  let text;
+  if (state.status === "connecting" || s === 0) text = t("table.offlineTrying");
+  else if (state.closeCode) text = t("close." + state.closeCode, { s });
+  else text = t("table.offline", { s });
+  if (box.textContent !== text) box.textContent = text;
 }
 
 function renderTurn() {
@@ -237,19 +268,26 @@ function renderClock() {
   const left = secondsLeft();
   if (!d || left === null || d.kind !== "turn" || (state.view && state.view.is_over)) {
     el.textContent = "";
+    el.classList.remove("low", "unsure");
+    return;
+  }
+  const unsure = state.status !== "connected"; // the server's clock is not heard: its time is not known
+  el.classList.toggle("unsure", unsure);
+  if (unsure) {
+    el.textContent = t("table.timeUnsure");
     el.classList.remove("low");
     return;
   }
   const mine = d.seat === state.seat;
-  el.textContent = mine ? t("table.timeLeft", { s: left }) : t("table.timeLeftFor", { name: seatName(d.seat), s: left });
+  el.textContent = t("table.timeLeft", { s: left }); // whose time it is, the turn line beside it says
   el.classList.toggle("low", left <= 10);
   if (mine) {
     const key = `${state.conn ? state.conn.version : ""}:${d.due}`;
     if (!state.said.has("start:" + key)) state.clockFrom = left;
-    say("start:" + key, t("table.yourTimeSay", { s: left }));
+    say("start:" + key, tn("table.yourTimeSay", left));
     // Hurried only on a clock that began above the threshold: a short one (Aus die Maus!'s flips,
     // 3-10 s) is said once, not overwritten before a screen reader has read it.
-    if (left <= 10 && left > 0 && state.clockFrom > 10) say("hurry:" + key, t("table.hurrySay", { s: left }));
+    if (left <= 10 && left > 0 && state.clockFrom > 10) say("hurry:" + key, tn("table.hurrySay", left));
   }
 }
 
@@ -279,7 +317,7 @@ function renderSeats() {
   if (live.status === "closed") $("closed-note").textContent = t("table.closed");
   if (live.status === "expired") {
     $("closed-note").hidden = false;
-    $("closed-note").textContent = t("table.expired", { minutes: state.waitingMinutes });
+    $("closed-note").textContent = tn("table.expired", state.waitingMinutes);
   }
   renderClock();
 }
@@ -293,7 +331,8 @@ function setLive(live) {
   if (!live) return;
   state.live = live;
   if (typeof live.now === "number") state.skew = live.now - Date.now() / 1000;
-  if (live.next && state.cred && state.seat !== null) {
+  if (live.next && state.cred && state.seat !== null && !state.following) {
+    state.following = true; // once: a second assignment would cancel the first page load
     // Everyone agreed to a rematch, or a match deals again: the server gives this browser's
     // cookie for the new table (the seat's token is the same there; in a match one seat on).
     rememberSeat(live.next, followSeat(state.cred, state.table, live.match || (state.table && state.table.match)).seat);
@@ -346,7 +385,7 @@ function renderWaiting() {
   $("waiting").hidden = !waiting;
   if (waiting) {
     $("invite-link").value = savedInvite(tableId) || new URL(`/t/${encodeURIComponent(tableId)}`, location.origin).href;
-    $("expiry-hint").textContent = t("table.expiryHint", { minutes: state.waitingMinutes });
+    $("expiry-hint").textContent = tn("table.expiryHint", state.waitingMinutes);
   }
 }
 
@@ -364,6 +403,8 @@ function render() {
   renderSeats();
   renderHouseRules(state.table);
   renderPace(state.table, state.live, state.seat, state.conn);
+  renderRequests($("requests"), { table: state.table, live: state.live, view: state.view, seat: state.seat,
+    conn: state.conn, name: seatName, vote: askRematch });
   renderMatchLine((state.live && state.live.match) || (state.table && state.table.match), seatName);
   const board = $("board");
   const view = state.view;
@@ -457,6 +498,18 @@ function openMenu(open) {
   else if (panel.contains(document.activeElement)) button.focus();
 }
 
+// The sound button: in the top bar where it has room (one line: wide screens, phones held
+// sideways); at the end of the last moves above the board where the top bar is two lines, so
+// that the title keeps its room and the bar's turn line takes none while it is empty.
+const TWO_LINE_BAR = window.matchMedia("(max-width: 900px) and (min-height: 501px)");
+
+function placeSound() {
+  const slot = $("sound-slot");
+  const bar = document.querySelector(".table-topbar");
+  if (TWO_LINE_BAR.matches && slot.parentElement !== $("ticker-box")) $("ticker-box").append(slot);
+  else if (!TWO_LINE_BAR.matches && slot.parentElement !== bar) bar.querySelector(".turn-line").after(slot);
+}
+
 function mountMenu() {
   $("menu-button").addEventListener("click", () => openMenu(!menuOpen()));
   $("side-close").addEventListener("click", () => openMenu(false));
@@ -502,10 +555,16 @@ function onUpdate(msg) {
   tellMoves(events.map((ev) => eventText(ev, seatName, gameName()))); // every move, for screen readers
 }
 
-function onStatus(status, retryIn, closeCode) {
+function onStatus(status, retry, closeCode) {
   state.status = status;
-  state.retryIn = retryIn || 0;
-  state.closeCode = closeCode || null;
+  if (status === "reconnecting") {
+    state.lost = true;
+    state.retryAt = retry.at;
+    $("offline").dataset.retryMs = String(retry.ms); // the wait chosen, for those who look (and the tests)
+  } else if (status === "connected") {
+    state.lost = false;
+  }
+  if (status !== "connecting") state.closeCode = closeCode || null;
   render();
 }
 
@@ -606,8 +665,10 @@ function main() {
     renderLog();
     renderSoundToggle();
   });
-  mountFeedback($("pace-row")); // the sound switch next to the pace row until the table has its menu
+  mountFeedback($("pace-row"), $("sound-slot")); // the sound button in the header; the switches in the menu
   mountMenu();
+  placeSound();
+  TWO_LINE_BAR.addEventListener("change", placeSound);
   $("join-button").addEventListener("click", join);
   $("join-name").addEventListener("keydown", (e) => {
     if (e.key === "Enter") join();
@@ -632,6 +693,10 @@ function main() {
   $("my-seat-button").addEventListener("click", toggleMySeat);
   $("renew-button").addEventListener("click", renewSeat);
   setInterval(renderClock, 1000);
+  setInterval(renderOffline, 250); // the seconds to the next try count down
+  // the device is online again, or the tab is in view again: try at once rather than wait
+  window.addEventListener("online", () => state.conn && state.conn.nudge());
+  document.addEventListener("visibilitychange", () => !document.hidden && state.conn && state.conn.nudge());
   window.addEventListener("pagehide", (e) => {
     if (!e.persisted && state.conn) state.conn.tabClosing(); // a closed tab counts as leaving
   });
