@@ -26,14 +26,23 @@ LATER_COLUMNS = {
 }
 
 
+# PostgreSQL's advisory lock the migration holds: processes started at once on an empty database
+# (systemctl start mauseloch@1 mauseloch@2) make its tables one after the other, not both at once
+# (which failed one of them on PostgreSQL's catalogue: "duplicate key value ... pg_type").
+MIGRATION_LOCK = 0x6D6C6D69  # "mlmi"
+
+
 def migrate(engine: Engine) -> None:
-    """Create the missing tables, then add the columns of :data:`LATER_COLUMNS` they lack."""
-    metadata.create_all(engine)
-    found = inspect(engine)
-    for table, columns in LATER_COLUMNS.items():
-        have = {c["name"] for c in found.get_columns(table)}
-        for column in columns:
-            if column.name not in have:
-                kind = column.type.compile(dialect=engine.dialect)
-                with engine.begin() as conn:
+    """Create the missing tables, then add the columns of :data:`LATER_COLUMNS` they lack; in one
+    transaction, and on PostgreSQL one process at a time."""
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+        metadata.create_all(conn)
+        found = inspect(conn)
+        for table, columns in LATER_COLUMNS.items():
+            have = {c["name"] for c in found.get_columns(table)}
+            for column in columns:
+                if column.name not in have:
+                    kind = column.type.compile(dialect=engine.dialect)
                     conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN {column.name} {kind}")
