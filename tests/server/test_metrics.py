@@ -9,9 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from prometheus_client import generate_latest
 
-from mauseloch.server.metrics import check_address
+from mauseloch.server.metrics import Metrics, check_address
 
+from .conftest import AppFactory
+from .helpers import create_table, join, seated
 from .serving import GUARD, Serve, data_dir, figure, play_seat, wait_for
 
 
@@ -81,3 +84,22 @@ def test_the_figures_of_a_game_and_none_on_the_public_port(tmp_path: Path) -> No
 
 async def game(address: str, table: str, first: str, second: str) -> None:
     await asyncio.gather(play_seat(address, table, 0, first), play_seat(address, table, 1, second))
+
+
+def test_the_gauges_count_the_tables_connections_and_stand_ins(make_client: AppFactory) -> None:
+    """Sampled from the lobby as the event loop does it every second."""
+    metrics = Metrics()
+    client = make_client(metrics=metrics)
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    waiting = create_table(client, [{"kind": "human"}, {"kind": "human"}])
+    playing = create_table(client, [{"kind": "human"}, {"kind": "human"}])
+    ben = join(client, playing["table"])
+    for table, seat, token in ((playing, 0, playing["token"]), (playing, 1, ben["token"]), (waiting, 0, None)):
+        seated(client, table["table"], seat, token or table["token"])  # each has its snapshot: attached
+    metrics.sample(lobby)
+    text = generate_latest(metrics.registry).decode()
+    assert figure(text, "mauseloch_tables", game="mau-mau", state="waiting") == 1
+    assert figure(text, "mauseloch_tables", game="mau-mau", state="playing") == 1
+    assert figure(text, "mauseloch_connections", state="seated") == 3
+    assert figure(text, "mauseloch_stand_ins", game="mau-mau") == 0
+    assert figure(text, "mauseloch_last_sample_timestamp_seconds") > 0

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import logging
 import os
 import threading
 import time
@@ -46,6 +47,8 @@ with needs("web", __name__):
 
 if TYPE_CHECKING:
     from wsgiref.simple_server import WSGIServer
+
+log = logging.getLogger("mauseloch.server")
 
 SAMPLE_EVERY = 1.0  # seconds between two samples of the tables, the connections and the loop's lag
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"  # prometheus-client's own switch to its multiprocess mode
@@ -240,12 +243,18 @@ class Metrics:
     async def sampler(self, lobby: Sampled) -> None:
         """Sample every :data:`SAMPLE_EVERY` seconds, and how late the loop woke for it."""
         loop = asyncio.get_running_loop()
-        self.sample(lobby)
+        failing = False
         while True:
+            try:
+                self.sample(lobby)
+                failing = False
+            except Exception:  # said once, not every second; the timestamp stops telling it too
+                if not failing:
+                    log.exception("the metrics could not be sampled")
+                failing = True
             due = loop.time() + SAMPLE_EVERY
             await asyncio.sleep(SAMPLE_EVERY)
             self.loop_lag.observe(max(0.0, loop.time() - due))
-            self.sample(lobby)
 
     def close(self) -> None:
         """This process ends: its live gauges leave the sum of multiprocess mode."""
