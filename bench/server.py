@@ -33,6 +33,9 @@ an empty database a run, so that no run inherits another's tables. ``--against R
 configuration first with the server of git revision REV and prints the ratios (a before and an
 after on the same machine's state);
 ``--after REV2`` takes the after side from revision REV2 instead of the work tree.
+``--metrics-ab N`` runs each configuration N times without and N times with ``serve --metrics``
+(in the order ABBA...; the figures scraped every 5 s while a run measures, as Prometheus does) and prints
+the ratio of the servers' CPU a move with them to without them (``metrics_ab`` in the JSON).
 ``--json`` prints every run as one JSON line last.
 
 The clients speak WebSocket through :class:`LeanSocket` and HTTP through :class:`LeanHTTP`, a few
@@ -45,6 +48,7 @@ the floor of a move's CPU on the machine.
     .venv/bin/python bench/server.py --seats 1000 --processes 1 2 --db postgresql://... --json
     .venv/bin/python bench/server.py --seats 2000 --processes 2 --think-ms 600 --kill-after 10
     .venv/bin/python bench/server.py --seats 400 --think-ms 600 --against 762ddc1
+    .venv/bin/python bench/server.py --seats 400 --think-ms 600 --metrics-ab 3
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
@@ -157,7 +162,25 @@ def start_server(
     if match is None:
         proc.kill()
         raise SystemExit(f"server did not start: {line!r} {proc.stderr.read() if proc.stderr else ''}")
+    if "--metrics" in options:  # its figures' address comes on the next line
+        shown = re.search(r"Metrics at (http://\S+)", proc.stdout.readline())
+        if shown is not None:
+            METRICS_AT[proc.pid] = shown.group(1)
     return proc, int(match.group(1))
+
+
+METRICS_AT: dict[int, str] = {}  # server process -> its /metrics URL (--metrics-ab)
+METRICS = ("--metrics", "127.0.0.1:0")
+SCRAPE_EVERY = 5.0  # seconds between two scrapes of a server's figures while a run measures
+
+
+def scrape(urls: list[str], stop: threading.Event, scrapes: list[int], every: float) -> None:
+    """Ask each server for its figures every ``every`` seconds, as Prometheus does."""
+    while not stop.wait(every):
+        for url in urls:
+            with contextlib.suppress(httpx.HTTPError):
+                httpx.get(url, trust_env=False, timeout=10).raise_for_status()
+                scrapes[0] += 1
 
 
 def known_options(cmd: list[str], env: dict[str, str], extra: tuple[str, ...]) -> list[str]:
@@ -799,6 +822,8 @@ def bench(
     kill_after: float | None = None,
     source: str | None = None,
     server_cmd: list[str] | None = None,
+    metrics: bool = False,
+    scrape_every: float = SCRAPE_EVERY,
 ) -> dict[str, Any]:
     """One run; ``server_cmd``: serve with that script instead of ``mauseloch serve`` (see
     :func:`start_server`)."""
@@ -812,7 +837,9 @@ def bench(
             db, schema = fresh_schema(db)
         shared = fresh_redis_db(redis_url) if processes > 1 and redis_url else None
         procs = [
-            start_server(db, profile if i == 0 else None, shared, source=source, command=server_cmd)
+            start_server(
+                db, profile if i == 0 else None, shared, NO_CAPS + METRICS if metrics else NO_CAPS, source, server_cmd
+            )
             for i in range(processes)
         ]
         bases = [f"127.0.0.1:{port}" for _, port in procs]
@@ -844,6 +871,12 @@ def bench(
             # CPU over the measured window only (the warm-up opens the tables): the servers' and the
             # clients' from /proc, read at its start and its end
             time.sleep(max(0.0, run.measure_from - time.time()))
+            scrapes = [0]
+            scraping = threading.Event()
+            urls = [METRICS_AT[p.pid] for p, _ in procs if p.pid in METRICS_AT]
+            scraper = threading.Thread(target=scrape, args=(urls, scraping, scrapes, scrape_every), daemon=True)
+            if urls:
+                scraper.start()
             cpu0 = [cpu_seconds(p.pid) for p, _ in procs]
             split0 = cpu_split(procs[0][0].pid)
             client0 = [cpu_seconds(w.pid) for w in workers if w.pid is not None]
@@ -855,6 +888,7 @@ def bench(
                 procs[0][0].send_signal(signal.SIGKILL)
             time.sleep(max(0.0, run.deadline - time.time()))
             cpu1 = [cpu_seconds(p.pid) for p, _ in procs]
+            scraping.set()
             split1 = cpu_split(procs[0][0].pid)
             client1 = [cpu_seconds(w.pid) for w in workers if w.pid is not None]
             client_split1 = [cpu_split(w.pid) for w in workers if w.pid is not None]
@@ -941,6 +975,8 @@ def bench(
         "frames": dict(stats.frames),
         "frame_mean_bytes": {k: stats.frame_bytes[k] / n for k, n in stats.frames.items()},
         "game_moves_mean": statistics.fmean(stats.game_moves) if stats.game_moves else float("nan"),
+        "metrics": metrics,
+        "metrics_scrapes": scrapes[0],
     }
     moves_total = max(1, len(stats.acked))  # every move answered during the run, warm-up included
     result["moves_in_run"] = len(stats.acked)
@@ -1016,8 +1052,21 @@ def main() -> None:
         metavar="REV",
         help="with --against: the after side is git revision REV, not the work tree (others' edits left out)",
     )
+    parser.add_argument(
+        "--metrics-ab",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="run each configuration ROUNDS times without and with serve --metrics (scraped every 5 s),"
+        " in the order ABBA..., and print the ratio of the servers' CPU a move",
+    )
+    parser.add_argument(
+        "--scrape-every", type=float, default=SCRAPE_EVERY, help="with --metrics-ab: seconds between two scrapes"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
+    if args.metrics_ab and (args.against or args.after):
+        parser.error("--metrics-ab compares the work tree with itself: not with --against or --after")
     out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     columns = [  # heading, width, value
         ("server", 8, lambda r: r["server"][:8]),
@@ -1050,6 +1099,9 @@ def main() -> None:
     if needs_pg and redis_url is None:
         redis_url, redis_pid = start_redis()
     results = []
+    # without and with the figures as ABBA...: a drift of the machine's load over the runs falls
+    # on both sides alike (AB AB... put every "with" after a "without", and the load rose)
+    variants = [m for r in range(args.metrics_ab) for m in ((False, True) if r % 2 == 0 else (True, False))] or [False]
     print(" ".join(f"{h:>{w}}" for h, w, _ in columns))
     old_tree = tempfile.TemporaryDirectory() if args.against else None
     new_tree = tempfile.TemporaryDirectory() if args.after else None
@@ -1062,7 +1114,7 @@ def main() -> None:
         for seats in args.seats:
             for processes in args.processes:
                 pair = []
-                for name, source in sources:
+                for name, source, metrics in [(n, src, m) for n, src in sources for m in variants]:
                     r = bench(
                         seats,
                         args.duration,
@@ -1077,12 +1129,35 @@ def main() -> None:
                         args.client_procs,
                         args.kill_after if processes > 1 else None,
                         source,
+                        metrics=metrics,
+                        scrape_every=args.scrape_every,
                     )
-                    r["server"] = name
+                    r["server"] = name if not args.metrics_ab else f"{'metrics' if metrics else 'plain'}"
                     pair.append(r)
                     results.append(r)
                     report(columns, r)
-                if len(pair) == 2:  # the work tree against the revision, measured one after the other
+                if args.metrics_ab:  # with the figures counted and scraped against without, one after the other
+                    plain = [r for r in pair if not r["metrics"]]
+                    counted = [r for r in pair if r["metrics"]]
+                    cost = [sum(r["server_cpu_us_per_move"] * r["moves"] for r in side) for side in (plain, counted)]
+                    moves = [sum(r["moves"] for r in side) for side in (plain, counted)]
+                    ratio = (cost[1] / max(1, moves[1])) / max(1e-9, cost[0] / max(1, moves[0]))
+                    each = [
+                        next(r for r in two if r["metrics"])["server_cpu_us_per_move"]
+                        / max(1e-9, next(r for r in two if not r["metrics"])["server_cpu_us_per_move"])
+                        for two in (pair[i : i + 2] for i in range(0, len(pair), 2))
+                    ]
+                    pair[-1]["metrics_ab"] = {
+                        "rounds": args.metrics_ab,
+                        "server_cpu_us_per_move_ratio": ratio,
+                        "ratio_by_round": each,
+                        "ratio_median": statistics.median(each),
+                    }
+                    print(
+                        f"       with metrics against without ({args.metrics_ab} rounds, ABBA): server µs/move"
+                        f" x{ratio:.3f} (each round: {', '.join(f'x{r:.3f}' for r in each)})"
+                    )
+                elif len(pair) == 2:  # the work tree against the revision, measured one after the other
                     before, after = pair
                     r["against"] = {
                         "rev": args.against,

@@ -79,8 +79,9 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
         {"tables", "servers", "ratios"},
     ),
     "vector_env.py": (["--envs", "4", "--sync-envs", "2", "--seconds", "0.05"], {"bench", "envs", "sync_envs", "rows"}),
-    "server.py": (
-        ["--seats", "8", "--duration", "2", "--warmup", "1", "--client-procs", "1"],
+    "server.py": (  # once without and once with the server's figures counted and scraped
+        ["--seats", "8", "--duration", "2", "--warmup", "1", "--client-procs", "1", "--metrics-ab", "1",
+         "--scrape-every", "0.5"],
         {"runs"},
     ),
     "floor.py": (
@@ -102,8 +103,9 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
 # bench/fairness.py has its own smoke run (``--smoke --json``) in tests/test_fairness.py;
 # bench/cpu_profile.py is a server entry, not a bench: tests/bench/test_cpu_profile.py runs it (and
 # tests/bench/test_gc_watch.py bench/gc_watch.py).
-# bench/_report.py is what the scripts share for --json, not a bench.
-ELSEWHERE = {"fairness.py", "cpu_profile.py", "loop_lag.py", "gc_watch.py", "_report.py"}
+# bench/_report.py is what the scripts share for --json, not a bench; bench/rolling.py runs at its
+# full size in tests/server/test_rolling.py (a smoke run of it would cost as much).
+ELSEWHERE = {"fairness.py", "cpu_profile.py", "loop_lag.py", "gc_watch.py", "_report.py", "rolling.py"}
 
 
 def _run(script: str, args: list[str]) -> dict[str, Any]:
@@ -150,11 +152,14 @@ def test_bench_runs_tiny_and_prints_its_json(script: str) -> None:
         assert figures["server_up"] is True
         assert figures["slowloris_left_after_15s"] <= 32 and figures["big_head_bytes_sent_max"] < 1 << 20
     elif script == "server.py":
-        (run,) = figures["runs"]
-        assert run["errors"] == 0 and run["moves"] > 0, run["error_kinds"]
-        per_move = {"server_cpu_us_per_move", "server_cpu_us_per_move_by_process", "client_cpu_us_per_move"}
-        assert per_move | {"p50_ms", "p99_ms", "moves_per_s"} <= set(run)
-        assert len(run["server_cpu_us_per_move_by_process"]) == run["processes"] == 1
+        plain, counted = figures["runs"]
+        for run in (plain, counted):
+            assert run["errors"] == 0 and run["moves"] > 0, run["error_kinds"]
+            per_move = {"server_cpu_us_per_move", "server_cpu_us_per_move_by_process", "client_cpu_us_per_move"}
+            assert per_move | {"p50_ms", "p99_ms", "moves_per_s"} <= set(run)
+            assert len(run["server_cpu_us_per_move_by_process"]) == run["processes"] == 1
+        assert not plain["metrics"] and counted["metrics"] and counted["metrics_scrapes"] > 0
+        assert counted["metrics_ab"]["server_cpu_us_per_move_ratio"] > 0
     elif script == "offline.py":  # both interpreters played every game
         assert figures["within_budget"] is True and figures["pyodide_vs_cpython"] > 0
         rates = figures["decisions_per_s"].values()
