@@ -25,6 +25,7 @@ FIGURE_PAGES = (
     "mausgeflippt-figures.md",
     "baselines.md",
     "learning-figures.md",
+    "operate-figures.md",
 )
 
 
