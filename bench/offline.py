@@ -1,14 +1,15 @@
 """The offline bundle: its size as transferred, and the engine's speed under Pyodide against CPython.
 
-    python bench/offline.py [--seconds 3] [--bundle DIR] [--json]
+    python bench/offline.py [--seconds 3] [--rounds 3] [--bundle DIR] [--json]
 
 Builds the bundle from the sources into a temporary folder (``scripts/build_offline.py``; or takes
-``--bundle``), then runs ``scripts/offline_games.py speed SECONDS`` twice in this run, one after
-the other: under CPython (this interpreter, ``src/`` first) and under the bundle's Pyodide in
-Node.js (``scripts/pyodide_run.mjs``: Python 3.14 compiled to WebAssembly, the engine's wheel
-installed). Each plays seeded games of every game, the bundle's bots (the plain-Python ones) on
-every seat, for about SECONDS per game after one game to warm up, and counts the engine's
-decisions: a bot's choice or reaction, and the move that follows it.
+``--bundle``), then runs ``scripts/offline_games.py speed SECONDS`` in this run, in ROUNDS rounds
+that take turns (the machine is shared: each figure is the median of its rounds): under CPython
+(this interpreter, ``src/`` first) and under the bundle's Pyodide in Node.js
+(``scripts/pyodide_run.mjs``: Python 3.14 compiled to WebAssembly, the engine's wheel installed).
+Each plays seeded games of every game, the bundle's bots (the plain-Python ones) on every seat,
+for about SECONDS per game after one game to warm up, and counts the engine's decisions: a bot's
+choice or reaction, and the move that follows it.
 
 The figures (with ``--json`` the table goes to stderr and the last line of stdout is JSON):
 
@@ -27,6 +28,7 @@ import importlib.util
 import json
 import math
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -56,14 +58,23 @@ def _speed(cmd: list[str], env: dict[str, str] | None = None) -> dict[str, Any]:
     return figures
 
 
-def measure(bundle: Path, seconds: float) -> dict[str, Any]:
+def _median_rates(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The first run's figures with each game's rate the median over ``runs``."""
+    games = runs[0]["decisions_per_s"]
+    return runs[0] | {"decisions_per_s": {g: statistics.median(r["decisions_per_s"][g] for r in runs) for g in games}}
+
+
+def measure(bundle: Path, seconds: float, rounds: int) -> dict[str, Any]:
     manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    cpython = _speed([sys.executable, str(SCRIPTS / "offline_games.py"), "speed", str(seconds)], env)
-    pyodide = _speed(
-        ["node", str(SCRIPTS / "pyodide_run.mjs"), str(bundle), "--mount", f"{SCRIPTS}:/scripts", "--",
-         "/scripts/offline_games.py", "speed", str(seconds)]
-    )  # fmt: skip
+    on_cpython = [sys.executable, str(SCRIPTS / "offline_games.py"), "speed", str(seconds)]
+    on_pyodide = ["node", str(SCRIPTS / "pyodide_run.mjs"), str(bundle), "--mount", f"{SCRIPTS}:/scripts", "--",
+                  "/scripts/offline_games.py", "speed", str(seconds)]  # fmt: skip
+    runs: dict[str, list[dict[str, Any]]] = {"cpython": [], "pyodide": []}
+    for _ in range(rounds):
+        runs["cpython"].append(_speed(on_cpython, env))
+        runs["pyodide"].append(_speed(on_pyodide))
+    cpython, pyodide = _median_rates(runs["cpython"]), _median_rates(runs["pyodide"])
     ratios = {
         game: pyodide["decisions_per_s"][game] / cpython["decisions_per_s"][game] for game in cpython["decisions_per_s"]
     }
@@ -74,6 +85,7 @@ def measure(bundle: Path, seconds: float) -> dict[str, Any]:
         "within_budget": manifest["transferred"] <= BUDGET_BYTES,
         "pyodide": manifest["pyodide"],
         "seconds_per_game": seconds,
+        "rounds": rounds,
         "decisions_per_s": {
             f"cpython {cpython['python']}": cpython["decisions_per_s"],
             f"pyodide {pyodide['python']}": pyodide["decisions_per_s"],
@@ -86,6 +98,7 @@ def measure(bundle: Path, seconds: float) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of games per game and interpreter")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds taking turns; each figure is their median")
     parser.add_argument("--bundle", type=Path, help="a bundle built before (default: built now from the sources)")
     parser.add_argument("--json", action="store_true", help="the table to stderr, one JSON line to stdout")
     args = parser.parse_args()
@@ -96,7 +109,7 @@ def main() -> None:
         if bundle is None:
             bundle = Path(tmp) / "bundle"
             _build_offline().build(bundle, ROOT / "build" / "downloads")
-        report = measure(bundle, args.seconds)
+        report = measure(bundle, args.seconds, args.rounds)
     print(f"bundle as transferred: {report['bundle_bytes']:,} bytes (budget {BUDGET_BYTES:,}), "
           f"on disk {report['bundle_bytes_on_disk']:,}; Pyodide {report['pyodide']}", file=out)  # fmt: skip
     interpreters = list(report["decisions_per_s"])

@@ -67,7 +67,7 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
     ),
     "mausgeflippt.py": (["--seconds", "0.05", "--rounds", "1"], {"bench", "seconds", "rounds", "rows"}),
     "offline.py": (
-        ["--seconds", "0.05"],
+        ["--seconds", "0.05", "--rounds", "1"],
         {"bundle_bytes", "bundle_bytes_on_disk", "within_budget", "decisions_per_s", "pyodide_vs_cpython"},
     ),
     "table_moves.py": (
