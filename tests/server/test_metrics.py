@@ -103,3 +103,18 @@ def test_the_gauges_count_the_tables_connections_and_stand_ins(make_client: AppF
     assert figure(text, "mauseloch_connections", state="seated") == 3
     assert figure(text, "mauseloch_stand_ins", game="mau-mau") == 0
     assert figure(text, "mauseloch_last_sample_timestamp_seconds") > 0
+
+
+def test_the_move_path_figures_count_by_game_by_whom_and_code() -> None:
+    """What the table's runner tells of each move: played (by whom), answered (its time), refused."""
+    metrics = Metrics()
+    metrics.played("mau-mau", None)
+    metrics.played("mau-mau", "stand-in")
+    metrics.answered("mau-mau", 0.004)
+    metrics.refused("mau-mau", "stale")
+    text = generate_latest(metrics.registry).decode()
+    assert figure(text, "mauseloch_moves_total", game="mau-mau", by="person") == 1
+    assert figure(text, "mauseloch_moves_total", game="mau-mau", by="stand-in") == 1
+    assert figure(text, "mauseloch_move_seconds_bucket", game="mau-mau", le="0.005") == 1
+    assert figure(text, "mauseloch_move_seconds_bucket", game="mau-mau", le="0.0025") == 0
+    assert figure(text, "mauseloch_refusals_total", game="mau-mau", code="stale") == 1

@@ -170,18 +170,22 @@ class Metrics:
             self.pushes.labels(outcome)
 
     # -- counted on the way ---------------------------------------------------------------
-    def moved(self, game: str, by: str, seconds: float | None = None) -> None:
-        """A move played at a table of ``game`` by ``by`` (person, bot, stand-in, clock);
-        ``seconds``: a person's, from its receipt to its last frame."""
-        child = self._moves.get((game, by))
+    def played(self, game: str, by: str | None) -> None:
+        """A move played at a table of ``game`` (its update published) by ``by``: None for a
+        person, else who played it for the seat (a bot, a stand-in, the clock)."""
+        key = (game, by or "person")
+        child = self._moves.get(key)
         if child is None:
-            child = self._moves[game, by] = self.moves.labels(game, by)
+            child = self._moves[key] = self.moves.labels(*key)
         child.inc()
-        if seconds is not None:
-            timer = self._move_seconds.get(game)
-            if timer is None:
-                timer = self._move_seconds[game] = self.move_seconds.labels(game)
-            timer.observe(seconds)
+
+    def answered(self, game: str, seconds: float) -> None:
+        """A person's move at a table of ``game`` took ``seconds`` from its receipt to the last
+        frame sent (stored, played, published)."""
+        timer = self._move_seconds.get(game)
+        if timer is None:
+            timer = self._move_seconds[game] = self.move_seconds.labels(game)
+        timer.observe(seconds)
 
     def refused(self, game: str, code: str) -> None:
         child = self._refusals.get((game, code))
