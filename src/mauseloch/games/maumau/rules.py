@@ -291,7 +291,7 @@ class MauMau(Game):
                 else:  # MM-6, MM-14: nothing fits
                     legal = _DRAW_ONLY if self._can_draw() else _PASS_ONLY
             self._legal = legal
-        return list(legal[0])
+        return legal[0].copy()  # a new list: the memo's stays as it is
 
     def _legal_table(self) -> tuple[list[str], dict[str, int]]:
         """The legal moves of the player to move, with each string's action code."""

@@ -86,14 +86,18 @@ _MEMO: dict[int, tuple[list[str], dict[str, int]]] = {}
 # meets ever new masks (a long simulation filled hundreds of MiB), and a small memo is faster
 # than a big one (bench/engine.py: +12 % decisions a second against no bound).
 _MEMO_CAP = 256
+CATCHES = tuple("catch " + face for face in FACES)  # the catch of each face, as a move
 
 
 def _reactions_for(mask: int) -> tuple[list[str], dict[str, int]]:
     """The reactions of a seat holding the faces in ``mask``: catch each face, flip, timeout."""
     moves: dict[str, int] = {}
-    for f in range(NFACES):
-        if mask >> f & 1:
-            moves["catch " + FACES[f]] = f
+    bits = mask
+    while bits:  # the faces held, lowest first
+        low = bits & -bits
+        f = low.bit_length() - 1
+        moves[CATCHES[f]] = f
+        bits ^= low
     if mask:
         moves["flip"] = FLIP  # MG-4: only with at least one card in hand
     moves["timeout"] = TIMEOUT
@@ -285,7 +289,7 @@ class Mausgeflippt(Game):
         if self.current < 0:
             return ["reveal"] if seat == self.revealer else []
         mask = self.masks[seat]
-        return list((_MEMO.get(mask) or _reactions_for(mask))[0])
+        return (_MEMO.get(mask) or _reactions_for(mask))[0].copy()  # a new list: the memo's stays
 
     # ------------------------------------------------------------------ playing
     def play(self, move: str, seat: int | None = None, ms: int | None = None) -> None:
