@@ -72,7 +72,7 @@ def as_int(
     The one check every public call that takes a whole number goes through: ``int``, NumPy
     integers (``g.move_of(np.argmax(q))``) and anything else with ``__index__`` pass, ``bool``
     and ``float`` do not (see :func:`whole_number`)."""
-    number = whole_number(value)
+    number = value if type(value) is int else whole_number(value)  # a plain int: the common case
     if low is not None and high is not None:  # a seat, an action id: say the whole range at once
         if number is None or not low <= number <= high:
             raise error(f"{name} must be a number from {low} to {high}, got {value!r}")

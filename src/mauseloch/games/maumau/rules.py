@@ -65,6 +65,8 @@ RANK_MASK = tuple(sum(1 << (s * 8 + r) for s in range(4)) for r in range(8))
 JACKS = RANK_MASK[JACK]
 SEVENS = RANK_MASK[SEVEN]
 BIT = tuple(1 << c for c in range(32))  # a card's bit in a hand
+# A card's rank if the rank may act when played (seven, eight, nine, ace: MM-9..MM-11), else -1
+ACTING_RANK = tuple(c & 7 if c & 7 in (SEVEN, EIGHT, NINE, ACE) else -1 for c in range(32))
 CARD_FIT = tuple(SUIT_MASK[c >> 3] | RANK_MASK[c & 7] | JACKS for c in range(32))  # MM-4, MM-5, no wish
 
 # Action codes: a plain card is its id; a jack with a wish is JACK_BASE + card * 4 + suit.
@@ -346,8 +348,10 @@ class MauMau(Game):
             else:
                 if left == 1:
                     log.append((MauMauMau, actor))  # MM-13
-                rank = card & 7
-                if rank == SEVEN:  # MM-9
+                rank = ACTING_RANK[card]
+                if rank < 0:  # a card without an effect: the next seat
+                    nxt = (actor + d) % n
+                elif rank == SEVEN:  # MM-9
                     self.penalty += 2
                     nxt = (actor + d) % n
                     log.append((MauMauPenalty, nxt, self.penalty))
