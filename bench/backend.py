@@ -17,8 +17,9 @@ import time
 from typing import Any
 
 from _report import print_json, text_to_stderr
+from mauseloch.core.simulation import SimSpec, Tally
 from mauseloch.study.backend import Backend, LocalBackend, make_backend, run_ranges
-from mauseloch.study.simulate import SimSpec, Tally, _run_chunk, make_spec, report
+from mauseloch.study.simulate import _run_chunk, make_spec, report
 
 
 def _timed(payload: SimSpec, start: int, stop: int) -> tuple[Tally, float]:

@@ -33,7 +33,8 @@ from typing import Any
 
 import mauseloch
 from mauseloch.bots import bot_kinds
-from mauseloch.core.engine import derive_seed, game_info
+from mauseloch.core.engine import derive_seed
+from mauseloch.core.registry import game_info
 from mauseloch.core.seeds import STREAM_SPEED
 from mauseloch.study import tournament
 from mauseloch.study.backend import LocalBackend

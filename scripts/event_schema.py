@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 import mauseloch  # noqa: F401  (registers every game)
-from mauseloch.core.events import SCHEMA_PATH, write_schema
+from mauseloch.core.schema import SCHEMA_PATH, write_schema
 from mauseloch.server.protocol import schema
 
 if "--check" in sys.argv[1:]:

@@ -10,10 +10,12 @@ learning environments are extras (:mod:`mauseloch.extras`).
 
 from __future__ import annotations
 
-from mauseloch.core.engine import GAMES, Game, GameInfo, IllegalMove, OptionSpec, event_for, new_game
-from mauseloch.core.engine import register as register_game
-from mauseloch.core.engine import unregister as unregister_game
+from mauseloch.core.engine import Game, IllegalMove
+from mauseloch.core.events import event_for
 from mauseloch.core.record import replay
+from mauseloch.core.registry import GAMES, GameInfo, OptionSpec, new_game
+from mauseloch.core.registry import register as register_game
+from mauseloch.core.registry import unregister as unregister_game
 from mauseloch.games import load_all as _load_all
 
 _load_all()

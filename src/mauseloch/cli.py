@@ -218,7 +218,7 @@ def analyze_command(
     from rich.markup import escape
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from mauseloch.core.engine import game_info
+    from mauseloch.core.registry import game_info
     from mauseloch.locale import t
     from mauseloch.study.analyze import GAME, save_finds, search
     from mauseloch.study.outputs import check_output_dir

@@ -13,7 +13,8 @@ import pytest
 import mauseloch
 from mauseloch.bots import bot_kinds, make_bot
 from mauseloch.bots.learned import LearnedBot
-from mauseloch.core.engine import derive_seed, new_game
+from mauseloch.core.engine import derive_seed
+from mauseloch.core.registry import new_game
 from mauseloch.games.maumau import MauMau
 from mauseloch.kernels import maumau as kernel
 from mauseloch.learn.history import SeatHistory

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 import mauseloch
-from mauseloch.core import events
-from mauseloch.core.engine import event_for
+from mauseloch.core import events, schema
+from mauseloch.core.events import event_for
 
 JS = Path(mauseloch.__file__).parent / "web" / "js"
 ENTRY = re.compile(r"^  (\w+): \(ev, c\) =>", re.M)
@@ -64,7 +64,7 @@ def text_tables(file: str) -> dict[str, dict[str, str]]:
 def declared_fields(game: str) -> dict[str, set[str]]:
     """Event type -> every field its struct or its public copy declares."""
     out: dict[str, set[str]] = {}
-    for cls in (*events.event_types(game), *events.public_event_types(game)):
+    for cls in (*schema.event_types(game), *schema.public_event_types(game)):
         out.setdefault(events.tag(cls), set()).update(events.fields(cls))
     return out
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import mauseloch
 from mauseloch.core.dealcode import code_of, decode, encode
-from mauseloch.core.engine import register
+from mauseloch.core.registry import register
 
 
 def test_every_game_has_its_own_letter() -> None:

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mauseloch
-from mauseloch.core import events
-from mauseloch.core.engine import OptionSpec
+from mauseloch.core import events, schema
+from mauseloch.core.registry import OptionSpec
 from mauseloch.server import protocol
 
 MAX_MOVES = 20000
@@ -61,11 +61,11 @@ def check_all(name: str, g: mauseloch.Game) -> collections.Counter[str]:
     """Every event and every seat's (and a spectator's) copy fits its struct; returns the types."""
     seen: collections.Counter[str] = collections.Counter()
     for ev in g.events:
-        shape = events.check_event(name, ev)
-        assert isinstance(shape, events.event_types(name))
+        shape = schema.check_event(name, ev)
+        assert isinstance(shape, schema.event_types(name))
         seen[ev["type"]] += 1
         for seat in (None, *range(g.players)):
-            events.check_seen(name, ev, seat)
+            schema.check_seen(name, ev, seat)
     return seen
 
 
@@ -93,7 +93,7 @@ def test_seeded_games_use_every_declared_event(name: str) -> None:
         if name == "mau-mau":
             options = {"ace_skips": seed % 2 == 0, "no_win_with_jack": seed % 3 != 0, "move_limit": 300}
         seen.update(check_all(name, play_random(name, players, seed, options)))
-    declared = {events.tag(cls) for cls in events.event_types(name)}
+    declared = {events.tag(cls) for cls in schema.event_types(name)}
     assert set(seen) <= declared
     assert declared == set(seen), f"never emitted: {declared - set(seen)}"
 
@@ -102,7 +102,7 @@ def test_the_public_copy_is_derived_by_the_redaction_rule() -> None:
     """A private event's public shape is its own without ``private`` and the hidden fields; the
     typed copy a seat sees (seen_by) is the dict copy (event_for), for every seat and a spectator."""
     for name in sorted(mauseloch.GAMES):
-        for cls in events.event_types(name):
+        for cls in schema.event_types(name):
             public = events.public_type(cls)
             if not cls.hidden:
                 assert public is cls
@@ -115,7 +115,7 @@ def test_the_public_copy_is_derived_by_the_redaction_rule() -> None:
         for seat in (None, *range(g.players)):
             seen = [msgspec.to_builtins(events.seen_by(e, seat)) for e in typed]
             assert seen == [mauseloch.event_for(e, seat) for e in g.events]
-    assert events.private_event_types("aus-die-maus") == ()
+    assert schema.private_event_types("aus-die-maus") == ()
 
 
 @pytest.mark.parametrize("name", ["mau-mau", "aus-die-maus", "mausgeflippt"])
@@ -147,31 +147,31 @@ def test_a_rule_must_name_declared_fields() -> None:
 
 def test_a_wrong_field_is_refused() -> None:
     """The page once read ``count`` from ``take``; the shape says ``amount``."""
-    events.check_event("mau-mau", {"type": "take", "seat": 1, "amount": 2})
+    schema.check_event("mau-mau", {"type": "take", "seat": 1, "amount": 2})
     with pytest.raises(msgspec.ValidationError):
-        events.check_event("mau-mau", {"type": "take", "seat": 1, "count": 2})
+        schema.check_event("mau-mau", {"type": "take", "seat": 1, "count": 2})
     with pytest.raises(msgspec.ValidationError):  # an extra field
-        events.check_event("mau-mau", {"type": "take", "seat": 1, "amount": 2, "count": 2})
+        schema.check_event("mau-mau", {"type": "take", "seat": 1, "amount": 2, "count": 2})
     with pytest.raises(msgspec.ValidationError):  # a private event's cards in a public copy
-        events.check_event("mau-mau", {"type": "draw", "seat": 1, "count": 1, "cards": ["7H"]}, public=True)
+        schema.check_event("mau-mau", {"type": "draw", "seat": 1, "count": 1, "cards": ["7H"]}, public=True)
     with pytest.raises(msgspec.ValidationError):  # unknown type
-        events.check_event("mau-mau", {"type": "flip", "seat": 1, "card": "cat"})
+        schema.check_event("mau-mau", {"type": "flip", "seat": 1, "card": "cat"})
 
 
 def test_the_two_catch_events_are_different_shapes() -> None:
-    am = {events.tag(c): c for c in events.event_types("aus-die-maus")}["catch"]
-    mg = {events.tag(c): c for c in events.event_types("mausgeflippt")}["catch"]
+    am = {events.tag(c): c for c in schema.event_types("aus-die-maus")}["catch"]
+    mg = {events.tag(c): c for c in schema.event_types("mausgeflippt")}["catch"]
     assert am is not mg
     assert events.fields(am) != events.fields(mg)
-    events.check_event("aus-die-maus", {"type": "catch", "seat": 0, "owner": 1})
+    schema.check_event("aus-die-maus", {"type": "catch", "seat": 0, "owner": 1})
     with pytest.raises(msgspec.ValidationError):
-        events.check_event("mausgeflippt", {"type": "catch", "seat": 0, "owner": 1})
+        schema.check_event("mausgeflippt", {"type": "catch", "seat": 0, "owner": 1})
 
 
 def test_schema_file_is_up_to_date() -> None:
     """docs/events.schema.json is what the structs say (regenerate: scripts/event_schema.py)."""
-    assert events.SCHEMA_PATH.exists(), "run: PYTHONPATH=src python scripts/event_schema.py"
-    on_disk = json.loads(events.SCHEMA_PATH.read_text(encoding="utf-8"))
+    assert schema.SCHEMA_PATH.exists(), "run: PYTHONPATH=src python scripts/event_schema.py"
+    on_disk = json.loads(schema.SCHEMA_PATH.read_text(encoding="utf-8"))
     assert on_disk == protocol.schema(), "docs/events.schema.json is stale: run scripts/event_schema.py"
     assert set(on_disk["games"]) == set(mauseloch.GAMES)
     codes = on_disk["$defs"]["ErrorCode"]["enum"]

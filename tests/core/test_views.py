@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mauseloch
-from mauseloch.core.views import Result, View, view_types
+from mauseloch.core.schema import view_types
+from mauseloch.core.views import Result, View
 
 from .test_events import setups
 

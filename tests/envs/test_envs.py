@@ -18,7 +18,8 @@ import gymnasium
 from pettingzoo.test import api_test, seed_test
 
 import mauseloch
-from mauseloch.core.engine import IllegalMove, game_info
+from mauseloch.core.engine import IllegalMove
+from mauseloch.core.registry import game_info
 from mauseloch.envs import maumau_v0
 from mauseloch.envs.maumau_obs import (
     LAST_DRAW,

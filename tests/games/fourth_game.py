@@ -14,19 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from mauseloch.core.engine import (
-    Game,
-    GameInfo,
-    IllegalMove,
-    OptionSpec,
-    Rng,
-    Seating,
-    as_int,
-    check_deck,
-    competition_ranks,
-    derive_seed,
-)
+from mauseloch.core.engine import Game, IllegalMove, Rng, as_int, check_deck, competition_ranks, derive_seed
 from mauseloch.core.events import Count, Event, PerSeat, Seat, declare
+from mauseloch.core.registry import GameInfo, OptionSpec, Seating
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE
 
 CARDS = tuple(f"c{i}" for i in range(1, 25))

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mauseloch
-from mauseloch.core.events import check_event
+from mauseloch.core.schema import check_event
 from tests.games import fourth_game
 
 GAME_NAMES = sorted([*mauseloch.GAMES, fourth_game.INFO.name])

@@ -184,15 +184,16 @@ def test_an_empty_numba_cache_means_the_bots_compile(tmp_path: Any) -> None:
 
 
 def test_simulate_and_tournament_say_the_bots_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mauseloch.core.simulation import COMPILING
     from mauseloch.study import simulate as sim
     from mauseloch.study import tournament as tour
 
     monkeypatch.setattr(kernel, "bot_kernels_need_compiling", lambda: True)
     heard: list[str] = []
     sim.simulate(sim.make_spec("mau-mau", 3, "search-fast,random,random", 1, []), 2, notice=heard.append)
-    assert heard == [sim.COMPILING]
+    assert heard == [COMPILING]
     tour.play(tour.make_tournament("mau-mau", "search-fast,random", 2, 1, [], "rotations"), 1, notice=heard.append)
-    assert heard == [sim.COMPILING] * 2
+    assert heard == [COMPILING] * 2
     sim.simulate(sim.make_spec("mau-mau", 2, "random", 1, []), 2, notice=heard.append)
     sim.simulate(sim.make_spec("mau-mau", 2, "heuristic", 1, []), 2, notice=heard.append)
-    assert heard == [sim.COMPILING] * 2  # random and heuristic bots need none of it (plain Python)
+    assert heard == [COMPILING] * 2  # random and heuristic bots need none of it (plain Python)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from mauseloch.bots.registry import ANY as _ANY
 from mauseloch.bots.registry import REGISTRY as _REGISTRY
-from mauseloch.bots.registry import Bot, BotFactory, register_bot
-from mauseloch.core.engine import as_int, game_info, load_hook
+from mauseloch.bots.registry import register_bot
+from mauseloch.core.bot import Bot, BotFactory
+from mauseloch.core.engine import as_int
+from mauseloch.core.registry import game_info, load_hook
 from mauseloch.extras import EXTRAS, missing
 
 __all__ = ["Bot", "BotFactory", "bot_kinds", "bots_for_seats", "make_bot", "register_bot"]

@@ -358,7 +358,7 @@ class History:
 def warm() -> None:
     """Compile (the first time) or load from numba's cache the chain's kernels, on a short game
     of their own, so that no decision of a search level waits for them."""
-    from mauseloch.core.engine import new_game
+    from mauseloch.core.registry import new_game
 
     game = new_game(MauMau.name, players=2, seed=1)
     history = History()

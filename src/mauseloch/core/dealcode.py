@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mauseloch.core.engine import GAMES, check_seed, game_info
+from mauseloch.core.engine import check_seed
+from mauseloch.core.registry import GAMES, game_info
 from mauseloch.core.shapes import OptionDict
 
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"

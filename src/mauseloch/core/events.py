@@ -3,7 +3,8 @@
 A game declares its events in its package (``games/<game>/events.py``): one struct per event,
 tagged by ``type``, listed in the module's ``EVENTS = declare(...)``. The rules log these structs as they
 happen; ``Game.events`` hands out their JSON form (``msgspec.to_builtins``), so an event's
-shape exists only in its struct, and ``docs/events.schema.json`` is generated from the structs.
+shape exists only in its struct, and ``docs/events.schema.json`` is generated from the structs
+(:mod:`mauseloch.core.schema`, which also looks a game's events up by its name).
 
 A struct costs more to make than many a move (a simulation plays millions and reads no event),
 so the rules may log an event as a tuple ``(make, *args)`` instead (:data:`Logged`): ``make``
@@ -14,30 +15,22 @@ The redaction rule: an event with a ``private`` field belongs to that seat, and 
 fields (the cards) are for that seat alone. Every other seat, and a spectator, receives the
 public copy: the event without ``private`` and without the hidden fields. The public copy's
 struct is derived from the private one (:func:`public_type`), never written by hand.
-
-Regenerate the schema file with ``python scripts/event_schema.py`` (``--check`` only compares).
 """
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Mapping
 from functools import cache
-from pathlib import Path
-from types import ModuleType
-from typing import Annotated, Any, ClassVar, Union
+from typing import Annotated, Any, ClassVar
 
 import msgspec
 
-from mauseloch.core.registry import GAMES, game_info
 from mauseloch.core.shapes import JSONObject
 
 Seat = Annotated[int, msgspec.Meta(ge=0)]
 Count = Annotated[int, msgspec.Meta(ge=0)]
 PerSeat = list[int]  # a figure per seat, indexed by seat (result lists)
 
-SCHEMA_PATH = Path(__file__).resolve().parents[3] / "docs" / "events.schema.json"
 OWNER = "private"  # the field naming the seat a private event belongs to
 
 # event type -> the fields only its owner sees, over every game's declared events: the rule
@@ -131,89 +124,3 @@ def declare(*events: type[Event]) -> tuple[type[Event], ...]:
         if _HIDDEN.setdefault(kind, rule) != rule:
             raise TypeError(f"{cls.__name__}: {kind!r} events already hide {sorted(_HIDDEN[kind])} in another game")
     return events
-
-
-def _module(game: str) -> ModuleType:
-    rules = sys.modules[game_info(game).factory.__module__]
-    return sys.modules[rules.__name__.rsplit(".", 1)[0] + ".events"]
-
-
-def event_types(game: str) -> tuple[type[Event], ...]:
-    """Every event ``game`` logs, as the engine (and the owner of a private event) sees it: as
-    its declaration lists them, else its package's ``events`` module."""
-    return game_info(game).events or tuple(_module(game).EVENTS)
-
-
-def public_event_types(game: str) -> tuple[type[Event], ...]:
-    """The shapes other seats see: private events replaced by their derived public copies."""
-    return tuple(public_type(cls) for cls in event_types(game))
-
-
-def private_event_types(game: str) -> tuple[type[Event], ...]:
-    """The events of ``game`` that hide something from all but their owner."""
-    return tuple(cls for cls in event_types(game) if cls.hidden)
-
-
-def _union(types: tuple[type[Event], ...]) -> Any:
-    return Union[types]  # noqa: UP007 - built from a runtime tuple
-
-
-@cache
-def _unions(game: str) -> tuple[Any, Any]:
-    return _union(event_types(game)), _union(public_event_types(game))
-
-
-def check_event(game: str, event: JSONObject, public: bool = False) -> Event:
-    """``event`` as its declared struct; raises ``msgspec.ValidationError`` unless it fits exactly
-    (known type, every declared field present with its type, nothing else)."""
-    full, redacted = _unions(game)
-    shape = msgspec.convert(event, type=redacted if public else full)
-    if msgspec.to_builtins(shape) != event:  # e.g. a field the event lacks but has a default
-        raise msgspec.ValidationError(f"{event!r} does not round-trip through {type(shape).__name__}")
-    return shape
-
-
-def check_seen(game: str, event: JSONObject, seat: int | None) -> Event:
-    """The copy of ``event`` that ``seat`` receives, checked against the shape that seat may see."""
-    copy = event_for(event, seat)
-    assert copy is not None
-    return check_event(game, copy, public=copy is not event)
-
-
-def schema(wire: Mapping[str, Any] | None = None) -> JSONObject:
-    """One JSON Schema document: per game, the union of its events and of their public copies,
-    its view and its result; under ``wire``, the named shapes of the server's messages (given
-    by :func:`mauseloch.server.protocol.schema`, which the document is written from)."""
-    from mauseloch.core.views import view_types
-
-    names = sorted(GAMES)
-    wire = dict(wire or {})
-    shapes = [s for name in names for s in (*_unions(name), *view_types(name))] + list(wire.values())
-    refs, components = msgspec.json.schema_components(shapes, ref_template="#/$defs/{name}")
-    kinds = ("event", "public_event", "view", "result")
-    games = {name: dict(zip(kinds, refs[4 * i : 4 * i + 4], strict=True)) for i, name in enumerate(names)}
-    document: JSONObject = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "Mauseloch events, views, results and messages",
-        "description": (
-            "Every event each game logs (games.<name>.event), the copy another seat receives "
-            "of a private event (games.<name>.public_event), what a seat sees (games.<name>.view: "
-            "g.view(seat)) and the result (games.<name>.result: g.result()); the server's error "
-            "codes and its WebSocket messages (wire). Generated by `python scripts/event_schema.py`."
-        ),
-        "games": games,
-        "$defs": components,
-    }
-    if wire:
-        document["wire"] = dict(zip(wire, refs[4 * len(names) :], strict=True))
-    return document
-
-
-def write_schema(document: JSONObject, check: bool = False) -> bool:
-    """Write ``document`` to ``docs/events.schema.json``; with ``check`` only say whether the
-    file holds it already."""
-    text = json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    if check:
-        return SCHEMA_PATH.exists() and SCHEMA_PATH.read_text(encoding="utf-8") == text
-    SCHEMA_PATH.write_text(text, encoding="utf-8")
-    return True

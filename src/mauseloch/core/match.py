@@ -17,18 +17,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypedDict
 
-from mauseloch.core.engine import (
-    GAMES,
-    SEED_LIMIT,
-    Game,
-    check_seed,
-    competition_ranks,
-    derive_seed,
-    game_info,
-    new_game,
-    whole_number,
-)
+from mauseloch.core.engine import SEED_LIMIT, Game, check_seed, competition_ranks, derive_seed, whole_number
 from mauseloch.core.record import read_json, replay
+from mauseloch.core.registry import GAMES, game_info, new_game
 from mauseloch.core.shapes import JSONObject
 
 MATCH_KEYS = ("match", "game", "players", "options", "seed", "deals", "target", "games")

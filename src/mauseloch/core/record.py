@@ -7,7 +7,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from mauseloch.core.engine import Game, IllegalMove, new_game, whole_number
+from mauseloch.core.engine import Game, IllegalMove, whole_number
+from mauseloch.core.registry import new_game
 from mauseloch.core.shapes import JSONObject
 
 RECORD_KEYS = ("game", "players", "options", "seed", "deck", "moves")

@@ -9,11 +9,10 @@ hand, the result once the game is over) is ``UNSET`` elsewhere and left out of t
 
 from __future__ import annotations
 
-from typing import Annotated, TypedDict, get_type_hints
+from typing import Annotated, TypedDict
 
 import msgspec
 
-from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject, OptionValue
 
 Seat = Annotated[int, msgspec.Meta(ge=0)]
@@ -44,15 +43,6 @@ class ViewHead(TypedDict):
 class Result(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Base of every game's result: why it ended (``reason``), each seat's rank (``ranks``: 1 the
     best, a tie shares a rank), then the game's figures per seat, in that order."""
-
-
-def view_types(game: str) -> tuple[type[View], type[Result]]:
-    """The view and result structs ``game`` declares: what its ``typed_view`` and
-    ``typed_result`` return."""
-    factory = game_info(game).factory
-    view = get_type_hints(factory.typed_view)["return"]
-    result = get_type_hints(factory.typed_result)["return"]
-    return view, result
 
 
 def json_view(view: View | JSONObject) -> JSONObject:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject, OptionDict, Options
 from mauseloch.extras import needs
 from mauseloch.games.maumau import MauMau
@@ -73,7 +74,7 @@ Ints = tuple[int, ...] | np.ndarray  # what the compiled encoder indexes: a tupl
 def checked_setup(players: Any, options: Options) -> tuple[int, OptionDict]:
     """The player count and every Mau-Mau option, checked by the engine (``ValueError`` naming the
     bad value), for the environments' constructors."""
-    info = MauMau.info
+    info = game_info(MauMau.name)
     n = info.check_players(players)
     return n, info.resolve_options(n, options)
 

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from mauseloch.bots import Bot, make_bot
-from mauseloch.core.engine import as_int, derive_seed, new_game
+from mauseloch.core.engine import as_int, derive_seed
+from mauseloch.core.registry import new_game
 from mauseloch.core.seeds import STREAM_LEARNER_SEAT, STREAM_RIVALS
 from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs import MAUMAU_ID, refuse_unknown

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from mauseloch.core.engine import Rng, as_int, check_seed, derive_seed, fresh_seed, new_game
+from mauseloch.core.engine import Rng, as_int, check_seed, derive_seed, fresh_seed
+from mauseloch.core.registry import new_game
 from mauseloch.core.seeds import STREAM_NEXT_SEEDS
 from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs import maumau_state as state

@@ -40,7 +40,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from mauseloch.core.engine import SEED_LIMIT, as_int, derive_seed, fresh_seed, new_game
+from mauseloch.core.engine import SEED_LIMIT, as_int, derive_seed, fresh_seed
+from mauseloch.core.registry import new_game
 from mauseloch.core.seeds import STREAM_ENGINE, STREAM_RESETS
 from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs import refuse_unknown

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from mauseloch.core.engine import SEED_LIMIT, new_game
+from mauseloch.core.engine import SEED_LIMIT
+from mauseloch.core.registry import new_game
 from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs.maumau_obs import PublicLog, observation_size, rank_rewards
 from mauseloch.extras import needs

@@ -74,7 +74,8 @@ import types
 from typing import Any
 
 from mauseloch.bots import maumau_habits
-from mauseloch.core.engine import as_int, game_info
+from mauseloch.core.engine import as_int
+from mauseloch.core.registry import game_info
 from mauseloch.core.seeds import STREAM_BOTS, STREAM_DEAL, STREAM_RESHUFFLE
 from mauseloch.core.shapes import Options
 from mauseloch.extras import needs

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from mauseloch.core.engine import game_info
+from mauseloch.core.registry import game_info
 from mauseloch.locale import Lang, t
 
 # package data, so that a built wheel carries the pages

@@ -40,8 +40,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, Protocol, TypedDict
 
-from mauseloch.bots import Bot
+from mauseloch.core.bot import Bot
 from mauseloch.core.engine import Game, IllegalMove, Rng, derive_seed
+from mauseloch.core.registry import game_info
 from mauseloch.core.seeds import STREAM_TIES
 from mauseloch.core.shapes import JSONObject
 
@@ -177,7 +178,7 @@ class Referee:
     """
 
     def __init__(self, game: Game, ties_seed: int, links: Mapping[int, Judge] | None = None) -> None:
-        if game.info.dynamics != "reactions":
+        if game_info(game.name).dynamics != "reactions":
             raise ValueError(f"{game.name} is played in turns; a referee is only for reaction games")
         self.game = game
         self.ties = Rng(ties_seed)

@@ -479,7 +479,7 @@ class Platform(Starlette):
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     lobby: Lobby = app.state.lobby
-    from mauseloch.core.engine import GAMES, load_hook
+    from mauseloch.core.registry import GAMES, load_hook
 
     # A game whose stand-ins and bots decide in compiled code declares how to get it ready
     # (Seating.prepare): compile or load it before the first table, not in the event loop at a

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
-from mauseloch.core.engine import game_info
+from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject
 
 GRACE_LEFT = 10.0  # seconds after a person leaves on purpose before a stand-in plays

@@ -15,7 +15,7 @@ from typing import NamedTuple, TypedDict
 
 import mauseloch
 from mauseloch.bots import bot_kinds
-from mauseloch.core.engine import GameInfo, game_info
+from mauseloch.core.registry import GameInfo, game_info
 from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
 from mauseloch.server.botapi import ladder

@@ -466,6 +466,6 @@ def clean_title(title: str | None, fallback: str) -> str:
 def schema() -> JSONObject:
     """The JSON Schema document of docs/events.schema.json: every game's events, views and
     results, and the wire: the error codes, the client's and the server's WebSocket messages."""
-    from mauseloch.core import events
+    from mauseloch.core import schema as shapes
 
-    return events.schema({"error_code": ErrorCode, "client_message": ClientMessage, "server_message": ServerMessage})
+    return shapes.schema({"error_code": ErrorCode, "client_message": ClientMessage, "server_message": ServerMessage})

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from mauseloch.bots import Bot, bot_kinds, make_bot
-from mauseloch.core.engine import derive_seed, game_info
+from mauseloch.core.engine import derive_seed
+from mauseloch.core.registry import game_info
 from mauseloch.core.seeds import STREAM_SEAT_BOTS, STREAM_STANDIN, STREAM_STANDIN_FALLBACK
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.storage.rows import SeatRow

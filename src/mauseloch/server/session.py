@@ -31,8 +31,8 @@ from typing import Any, TypeVar
 import msgspec
 
 from mauseloch import event_for
-from mauseloch.core.engine import game_info
 from mauseloch.core.events import OWNER
+from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.clock import Deadlines, wall
 from mauseloch.server.family import deal_ended, match_state

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mauseloch.core.engine import new_game
+from mauseloch.core.registry import new_game
 from mauseloch.core.shapes import OptionDict, Options
 from mauseloch.games.ausdiemaus import INFO as AUS_DIE_MAUS
 

@@ -33,95 +33,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TypedDict
 
-from mauseloch.core.engine import SEED_LIMIT, Game, as_int, derive_seed, game_info, load_hook, new_game
+from mauseloch.core.engine import SEED_LIMIT, Game, as_int, derive_seed
+from mauseloch.core.registry import game_info, load_hook, new_game
 from mauseloch.core.seeds import STREAM_BOTS, STREAM_ENGINE
 from mauseloch.core.shapes import Figures, JSONObject, OptionDict, Options
+from mauseloch.core.simulation import ChunkRunner, SimSpec, Tally
 from mauseloch.study.backend import Backend, LocalBackend, run_ranges
 
 Z95 = 1.959963984540054
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
-COMPILING = "compiling the fast kernel, once (10 s or more; later runs load it from the cache)…"
 
 
-@dataclass(frozen=True)
-class SimSpec:
-    """What to simulate: everything a worker needs (picklable)."""
-
-    game: str
-    players: int
-    options: OptionDict
-    bots: tuple[str, ...]  # one kind per seat
-    seed: int
-    engine_only: bool = False  # True: ignore the game's declared runner, play through the public API
-
-    def game_seed(self, i: int) -> int:
-        return derive_seed(self.seed, i)
-
-
-@dataclass
-class Tally:
-    """Integer counts over a range of games; ``merge`` them in game order for the report."""
-
-    players: int
-    games: int = 0
-    wins: list[int] = field(default_factory=list)  # rank 1 (shared or not) per seat
-    sole_wins: list[int] = field(default_factory=list)
-    rank_sum: list[int] = field(default_factory=list)
-    reasons: dict[str, int] = field(default_factory=dict)
-    lengths: dict[int, int] = field(default_factory=dict)  # moves -> games
-    seat_figures: dict[str, list[int]] = field(default_factory=dict)  # name -> sum per seat
-    game_figures: dict[str, int] = field(default_factory=dict)  # name -> sum
-
-    def __post_init__(self) -> None:
-        n = self.players
-        self.wins = self.wins or [0] * n
-        self.sole_wins = self.sole_wins or [0] * n
-        self.rank_sum = self.rank_sum or [0] * n
-
-    def add(self, reason: str, ranks: Sequence[int], moves: int, figures: Figures) -> None:
-        """Count one game."""
-        self.games += 1
-        firsts = sum(1 for r in ranks if r == 1)
-        for s, r in enumerate(ranks):
-            self.rank_sum[s] += r
-            if r == 1:
-                self.wins[s] += 1
-                if firsts == 1:
-                    self.sole_wins[s] += 1
-        self.reasons[reason] = self.reasons.get(reason, 0) + 1
-        self.lengths[moves] = self.lengths.get(moves, 0) + 1
-        for name, value in figures.items():
-            if isinstance(value, bool):
-                continue
-            if isinstance(value, int):
-                self.game_figures[name] = self.game_figures.get(name, 0) + value
-            elif isinstance(value, (list, tuple)) and len(value) == self.players:
-                sums = self.seat_figures.setdefault(name, [0] * self.players)
-                for s, v in enumerate(value):
-                    sums[s] += int(v)
-
-    def merge(self, other: Tally) -> None:
-        self.games += other.games
-        for s in range(self.players):
-            self.wins[s] += other.wins[s]
-            self.sole_wins[s] += other.sole_wins[s]
-            self.rank_sum[s] += other.rank_sum[s]
-        for key, count in other.reasons.items():
-            self.reasons[key] = self.reasons.get(key, 0) + count
-        for length, count in other.lengths.items():
-            self.lengths[length] = self.lengths.get(length, 0) + count
-        for name, sums in other.seat_figures.items():
-            mine = self.seat_figures.setdefault(name, [0] * self.players)
-            for s in range(self.players):
-                mine[s] += sums[s]
-        for name, total in other.game_figures.items():
-            self.game_figures[name] = self.game_figures.get(name, 0) + total
-
-
-ChunkRunner = Callable[[SimSpec, int, int], Tally]
 # one whole game: the game, and its result() with its moves and figures (the JSON form that
 # scripts and benchmarks read by key; the study tools read it once into GameStats)
 GameRunner = Callable[[Sequence[str], int, Options], tuple[Game, JSONObject]]
@@ -158,7 +83,7 @@ class GameStats:
 
 def _declared_figures(g: Game) -> Figures:
     """The finished game's own figures, as its declaration names them (none for most games)."""
-    hook = g.info.simulation.figures
+    hook = game_info(g.name).simulation.figures
     return {} if hook is None else dict(load_hook(hook)(g))
 
 

@@ -35,8 +35,9 @@ from typing import Any, TypedDict
 from mauseloch.core.engine import as_int, derive_seed
 from mauseloch.core.seeds import STREAM_BOOTSTRAP
 from mauseloch.core.shapes import OptionDict
+from mauseloch.core.simulation import SimSpec
 from mauseloch.study.backend import Backend, LocalBackend, run_ranges
-from mauseloch.study.simulate import Z95, GameStats, SimSpec, game_runner, make_spec, prepare_bots
+from mauseloch.study.simulate import Z95, GameStats, game_runner, make_spec, prepare_bots
 
 SEATINGS = ("permutations", "rotations")
 BOOTSTRAP = 400  # resamples of the deals for the rating intervals

@@ -48,7 +48,7 @@ def pick_lang(console: Any, value: str | None) -> Lang:
 def options_help(game: str) -> str:
     """``--option``'s help: every option of ``game`` with its name and help from the catalogue
     (the lobby's words) in the locale's language; the engine's description where it has none."""
-    from mauseloch.core.engine import game_info
+    from mauseloch.core.registry import game_info
 
     lang = detect_lang()
     lines = []

@@ -16,20 +16,8 @@ from typing import Any, Final, cast
 
 import msgspec
 
-from mauseloch.core.engine import (
-    Clock,
-    Game,
-    GameInfo,
-    IllegalMove,
-    OptionSpec,
-    Rng,
-    Seating,
-    Simulation,
-    check_deck,
-    competition_ranks,
-    derive_seed,
-    register,
-)
+from mauseloch.core.engine import Game, IllegalMove, Rng, check_deck, competition_ranks, derive_seed
+from mauseloch.core.registry import Clock, GameInfo, OptionSpec, Seating, Simulation, register
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE
 from mauseloch.core.shapes import OptionDict
 from mauseloch.games.ausdiemaus.events import (
@@ -375,7 +363,6 @@ INFO = register(
         terminal="mauseloch.tui.ausdiemaus",
     )
 )
-AusDieMaus.info = INFO
 
 
 AusDieMaus._register_actions(("flip",))  # the action space (api.md v2): one move

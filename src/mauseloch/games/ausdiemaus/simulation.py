@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mauseloch.study.simulate import COMPILING, SimSpec, Tally
+from mauseloch.core.simulation import COMPILING, SimSpec, Tally
 
 
 def run_kernel(spec: SimSpec, start: int, stop: int) -> Tally:

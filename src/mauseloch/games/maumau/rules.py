@@ -12,22 +12,8 @@ from typing import Any, cast
 
 import msgspec
 
-from mauseloch.core.engine import (
-    Clock,
-    Game,
-    GameInfo,
-    IllegalMove,
-    OptionSpec,
-    Rng,
-    Seating,
-    Simulation,
-    as_int,
-    check_deck,
-    check_seed,
-    competition_ranks,
-    derive_seed,
-    register,
-)
+from mauseloch.core.engine import Game, IllegalMove, Rng, as_int, check_deck, check_seed, competition_ranks, derive_seed
+from mauseloch.core.registry import Clock, GameInfo, OptionSpec, Seating, Simulation, register
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE, STREAM_RESHUFFLE
 from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.games.maumau.events import (
@@ -798,7 +784,6 @@ INFO = register(
         match=True,
     )
 )
-MauMau.info = INFO
 
 
 # The action space (api.md v2): plain cards by card id, each jack with each wish, then the rest.

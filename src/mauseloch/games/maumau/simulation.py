@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mauseloch.study.simulate import COMPILING, SimSpec, Tally
+from mauseloch.core.simulation import COMPILING, SimSpec, Tally
 
 
 def all_random(spec: SimSpec) -> bool:

@@ -21,21 +21,16 @@ from typing import Any, cast
 import msgspec
 
 from mauseloch.core.engine import (
-    Clock,
     Game,
-    GameInfo,
     IllegalMove,
-    OptionSpec,
     Rng,
-    Seating,
-    Simulation,
     as_int,
     check_deck,
     competition_ranks,
     derive_seed,
-    register,
     whole_number,
 )
+from mauseloch.core.registry import Clock, GameInfo, OptionSpec, Seating, Simulation, register
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE, STREAM_RESHUFFLE
 from mauseloch.core.shapes import OptionDict
 from mauseloch.games.mausgeflippt.cards import (
@@ -679,7 +674,6 @@ INFO = register(
         terminal="mauseloch.tui.mausgeflippt",
     )
 )
-Mausgeflippt.info = INFO
 
 
 # The action space (api.md v2): a catch per clothing face, then flip, timeout and reveal.

@@ -7,7 +7,7 @@ import logging
 
 from mauseloch import IllegalMove
 from mauseloch.bots.random_bot import pause_factor
-from mauseloch.core.engine import game_info
+from mauseloch.core.registry import game_info
 from mauseloch.server.clock import wall
 from mauseloch.server.protocol import ProtocolError
 from mauseloch.server.seats import STAND_IN, BotSeat, Controller

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from mauseloch import IllegalMove
-from mauseloch.core.engine import Game, game_info
+from mauseloch.core.engine import Game
+from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
 from mauseloch.server.clock import Deadline, clock_seconds, wall

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mauseloch.core.engine import game_info
 from mauseloch.core.match import player_in_deal
+from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.family import deal_code, match_state
 from mauseloch.server.storage.rows import TableRow
