@@ -63,7 +63,7 @@ TEST_WHEELS = (
 )
 
 # The engine's pure-Python part, by concept: paths under src/mauseloch (a folder: its modules
-# and data files, less LEFT_OUT and the modules that need an extra).
+# and data files, less the modules that need an extra).
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the library's API and its table of extras", ("__init__.py", "py.typed", "extras.py")),
     ("the engine: moves, views, events, records, seeds", ("core",)),
@@ -82,9 +82,9 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the referee of reaction windows", ("realtime",)),
     ("the words, German and English", ("locale",)),
 )
-# The simulator's chunk runners (the study package): the page never simulates. Left out as well:
-# every module that imports an extra's packages (``with needs(...)`` at its top, mauseloch.extras).
-LEFT_OUT = ("simulation.py",)
+# Left out: every module that imports an extra's packages (``with needs(...)`` at its top,
+# mauseloch.extras). A game's simulator hooks stay in: its declaration names them (they import
+# a kernel only when called, which the page never does).
 DATA_SUFFIXES = (".py", ".toml", ".typed")
 
 
@@ -109,7 +109,7 @@ def engine_files() -> list[Path]:
             path = SRC / rel
             if path.is_dir():
                 found = [p for p in path.rglob("*") if p.is_file() and p.suffix in DATA_SUFFIXES]
-                out.update(p.relative_to(SRC) for p in found if p.name not in LEFT_OUT and not needs_an_extra(p))
+                out.update(p.relative_to(SRC) for p in found if not needs_an_extra(p))
             elif path.is_file():
                 out.add(Path(rel))
             else:

@@ -138,7 +138,7 @@ def play_game(game: str, i: int) -> str:
     g = mauseloch.new_game(game, players=players, seed=seed, options=options)
     bots = [make_bot(game, kind, seed=derive_seed(seed, STREAM_BOTS + s)) for s, kind in enumerate(kinds)]
     bots = [Witness(bot, digest) for bot in bots]
-    if g.info.dynamics == "reactions":
+    if mauseloch.GAMES[g.name].dynamics == "reactions":
         referee = Referee.for_seed(g, seed)
         digest.update(ENCODE(refusal(g, rng)))
         play_bots(referee, bots)
@@ -217,7 +217,7 @@ def count_decisions(game: str, i: int) -> int:
     seed, players, options, kinds, _ = setting(game, i)
     g = mauseloch.new_game(game, players=players, seed=seed, options=options)
     counter = Counter([make_bot(game, kind, seed=derive_seed(seed, STREAM_BOTS + s)) for s, kind in enumerate(kinds)])
-    if g.info.dynamics == "reactions":
+    if mauseloch.GAMES[g.name].dynamics == "reactions":
         play_bots(Referee.for_seed(g, seed), counter.bots)
     else:
         while not g.is_over:

@@ -54,7 +54,7 @@ PLAY_EVERY_GAME = """
 
     for name, info in mauseloch.GAMES.items():
         kinds = bot_kinds(name)
-        pure = [k for k in kinds if k not in dict(info.seating.bots) or name == "aus-die-maus"]
+        pure = [k for k in kinds if not any(b.needs for b in info.seating.bots if b.name == k)]
         for kind in pure:
             g = mauseloch.new_game(name, players=info.min_players, seed=7)
             bots = [make_bot(name, kind, seat) for seat in range(info.min_players)]

@@ -3,6 +3,8 @@
 - No import cycle among the modules of ``mauseloch``: a module imported by another, at its top,
   inside a function or under ``if TYPE_CHECKING:`` (a type named both ways is a cycle of meaning
   even where it never runs), is an edge, and no path of such edges comes back to where it started.
+- A game's declaration holds facts: no string in it names a module (``"module:function"``, a
+  dotted path), so its hooks are functions that mypy and the import graph above see.
 - The library (everything but the front ends and the plotting helpers) imports neither Typer,
   Click, Rich nor matplotlib: not when imported, and nowhere in its source.
 - No comment or docstring in the source or the tests names an issue: they say what and why.
@@ -16,6 +18,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import re
 import subprocess
@@ -180,6 +183,43 @@ def test_the_cycle_finder_finds_cycles() -> None:
     )
     whens = {(when, node.names[0].name) for when, node in imports(tree) if isinstance(node, ast.Import)}
     assert whens == {("module", "x"), ("typing", "y"), ("local", "z"), ("module", "w")}
+
+
+# "module:function", or a dotted path such as "mauseloch.tui.maumau"
+MODULE_NAME = re.compile(r"[A-Za-z_][\w]*(\.[\w]+)*:[\w.]+|[A-Za-z_][\w]*(\.[\w]+)+")
+
+
+def strings_in(value: object) -> Iterator[str]:
+    """Every string a declaration holds, field by field (dataclasses, tuples, dicts)."""
+    if isinstance(value, str):
+        yield value
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from strings_in(getattr(value, f.name))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from strings_in(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from strings_in(key)
+            yield from strings_in(item)
+
+
+def test_a_declaration_holds_facts_not_module_names() -> None:
+    import mauseloch
+    from tests.games import fourth_game
+
+    for info in (*mauseloch.GAMES.values(), fourth_game.INFO):
+        named = [s for s in strings_in(info) if MODULE_NAME.fullmatch(s)]
+        assert named == [], f"{info.name} names modules in its declaration: {named}"
+        hooks = [info.seating.prepare, *(k.make for k in info.seating.bots)]
+        hooks += [getattr(info.simulation, f.name) for f in dataclasses.fields(info.simulation)][:4]
+        assert all(h is None or callable(h) for h in hooks), info.name
+    assert [s for s in ("mauseloch.bots.search:search", "mauseloch.tui.maumau") if MODULE_NAME.fullmatch(s)] == [
+        "mauseloch.bots.search:search",
+        "mauseloch.tui.maumau",
+    ]
+    assert not MODULE_NAME.fullmatch("Match suit or rank, get rid of your cards.")
 
 
 def library_modules() -> list[str]:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from mauseloch import GAMES
 from mauseloch.extras import MissingExtra, hint, needs, pip_line, require
+from mauseloch.tui.games import TERMINAL_GAMES
 
 with needs("terminal", __name__):
     import typer
@@ -222,8 +223,7 @@ def analyze_command(
     from mauseloch.locale import t
     from mauseloch.study.analyze import GAME, save_finds, search
     from mauseloch.study.outputs import check_output_dir
-    from mauseloch.tui.ausdiemaus import end_why
-    from mauseloch.tui.common import pick_lang
+    from mauseloch.tui.common import end_reason, pick_lang
 
     console = Console(highlight=False)
     lang = pick_lang(console, lang_text)
@@ -272,7 +272,7 @@ def analyze_command(
     for (path, g), find in zip(saved, result.finds, strict=True):
         res = g.result()
         extra = t("an.loop", lang, n=find.loop_from) if find.loop_from >= 0 else ""
-        reason = end_why(res["reason"], lang)
+        reason = end_reason(info.name, res["reason"], lang)
         said = t("an.find", lang, flips=f"[bold]{g.flips}[/]", reason=reason, extra=extra, path=escape(str(path)))
         console.print(said)
 
@@ -297,18 +297,43 @@ def rules_command(
     console.print(Markdown(text))
 
 
-# (group, command name, a function here or a module holding a function named ``command``, the
-# extra it needs beyond the command line's Typer and Rich); ``play`` has one command per game that
-# declares a terminal module (GameInfo.terminal)
-COMMANDS: tuple[tuple[str, str, Any, str | None], ...] = (
-    *(("play", info.name, info.terminal, "terminal") for info in GAMES.values() if info.terminal is not None),
-    ("app", "simulate", simulate_command, "sim"),
-    ("app", "tournament", tournament_command, "sim"),
-    ("app", "analyze", analyze_command, "sim"),
-    ("app", "rules", rules_command, None),
-    ("app", "replay", "mauseloch.tui.replay", None),
-    ("app", "serve", "mauseloch.server.cli", "web"),
-    ("app", "train", "mauseloch.learn.cli", "train"),
+Command = Callable[..., None]
+
+
+def _replay() -> Command:
+    from mauseloch.tui.replay import command
+
+    return command
+
+
+def _serve() -> Command:
+    from mauseloch.server.cli import command
+
+    return command
+
+
+def _train() -> Command:
+    from mauseloch.learn.cli import command
+
+    return command
+
+
+def _play(game: str) -> Callable[[], Command]:
+    return lambda: TERMINAL_GAMES[game]().command
+
+
+# (group, command name, what gives its function (imported then: a module that needs an extra
+# raises MissingExtra), the extra it needs beyond the command line's Typer and Rich); ``play`` has
+# one command per game the terminal plays (mauseloch.tui.games), in the order of the games
+COMMANDS: tuple[tuple[str, str, Callable[[], Command], str | None], ...] = (
+    *(("play", name, _play(name), "terminal") for name in GAMES if name in TERMINAL_GAMES),
+    ("app", "simulate", lambda: simulate_command, "sim"),
+    ("app", "tournament", lambda: tournament_command, "sim"),
+    ("app", "analyze", lambda: analyze_command, "sim"),
+    ("app", "rules", lambda: rules_command, None),
+    ("app", "replay", _replay, None),
+    ("app", "serve", _serve, "web"),
+    ("app", "train", _train, "train"),
 )
 
 
@@ -343,12 +368,12 @@ def _unavailable(exc: MissingExtra) -> Callable[..., None]:
     return command
 
 
-def _add(group: typer.Typer, name: str, target: Any, extra: str | None) -> None:
+def _add(group: typer.Typer, name: str, target: Callable[[], Command], extra: str | None) -> None:
     what = f"mauseloch {'play ' if group is play_app else ''}{name}"
     # every command's help ends with what it needs (Rich markup: the bracket is escaped)
     epilog = f"Needs {pip_line(extra)}.".replace("[", "\\[") if extra is not None else None
     try:
-        function = importlib.import_module(target).command if isinstance(target, str) else target
+        function = target()
     except MissingExtra as exc:
         said = hint(what, extra, [exc.name]) if extra is not None and exc.name else str(exc)
         stand_in = _unavailable(MissingExtra(said, name=exc.name))

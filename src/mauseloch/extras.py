@@ -28,16 +28,16 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 # The modules each extra brings that its commands and modules import (their import names, which
 # ``require`` looks for); ``pyproject.toml`` declares the packages.
 _CLI = ("typer", "rich")  # the command line
-_COMPILED = ("numpy", "numba")  # the kernels and the compiled bots
+COMPILED = ("numpy", "numba")  # the kernels and the compiled bots (what such a bot kind needs)
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "terminal": (*_CLI, "textual", *_COMPILED),
-    "sim": (*_CLI, *_COMPILED, "matplotlib"),
+    "terminal": (*_CLI, "textual", *COMPILED),
+    "sim": (*_CLI, *COMPILED, "matplotlib"),
     "web": (
         *_CLI,
         "starlette",
@@ -50,11 +50,11 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "markdown_it",
         "prometheus_client",
         "pythonjsonlogger",
-        *_COMPILED,
+        *COMPILED,
     ),
-    "rl": ("gymnasium", "pettingzoo", *_COMPILED),
-    "train": ("jax", "flax", "optax", *_COMPILED, "matplotlib", *_CLI, "gymnasium"),
-    "research": ("pyspiel", "rlcard", "gymnasium", "pettingzoo", *_COMPILED),
+    "rl": ("gymnasium", "pettingzoo", *COMPILED),
+    "train": ("jax", "flax", "optax", *COMPILED, "matplotlib", *_CLI, "gymnasium"),
+    "research": ("pyspiel", "rlcard", "gymnasium", "pettingzoo", *COMPILED),
     "redis": ("redis",),
     "ray": ("ray",),
 }
@@ -99,8 +99,13 @@ def missing(extra: str) -> list[str]:
     """The modules of ``extra`` that cannot be imported here (found without importing them)."""
     if extra not in EXTRAS:
         raise ValueError(f"unknown extra {extra!r}; the extras are {', '.join(EXTRAS)}")
+    return missing_modules(EXTRAS[extra])
+
+
+def missing_modules(names: Iterable[str]) -> list[str]:
+    """The modules among ``names`` that cannot be imported here (found without importing them)."""
     gone = []
-    for name in EXTRAS[extra]:
+    for name in names:
         if name in sys.modules:
             if sys.modules[name] is None:  # blocked on purpose (how the tests take a package away)
                 gone.append(name)

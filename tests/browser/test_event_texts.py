@@ -24,20 +24,20 @@ TABLE = re.compile(r"^export const (\w+) = \{\n(.*?)^\};", re.M | re.S)
 
 
 def page_modules() -> dict[str, dict[str, str]]:
-    """games.js, the page's one registry of game modules: {module: {"renderer": file, "events": file}}."""
+    """games.js, the page's one registry of game modules: {game: {"renderer": file, "events": file}}."""
     source = (JS / "games.js").read_text(encoding="utf-8")
     imports = dict(re.findall(r'import \* as (\w+) from "\./([\w-]+\.js)";', source))
     table = re.search(r"const MODULES = \{(.*?)\n\};", source, re.S)
     assert table, "games.js has no MODULES table"
-    entries = re.findall(r"(\w+): \{ renderer: (\w+), events: (\w+) \}", table.group(1))
+    entries = re.findall(r'"?([\w-]+)"?: \{ renderer: (\w+), events: (\w+) \}', table.group(1))
     assert len(entries) == table.group(1).count(": {"), "an entry of games.js is not read"
-    return {module: {"renderer": imports[r], "events": imports[e]} for module, r, e in entries}
+    return {game: {"renderer": imports[r], "events": imports[e]} for game, r, e in entries}
 
 
 def registry() -> dict[str, dict[str, str]]:
-    """Each game with a module of its own (its declaration's ``web``): {game: its files}."""
+    """Each game with a module of its own: {game: its files}."""
     table = page_modules()
-    return {name: table[info.web] for name, info in mauseloch.GAMES.items() if info.web in table}
+    return {name: table[name] for name in mauseloch.GAMES if name in table}
 
 
 def game_modules() -> dict[str, str]:
@@ -71,8 +71,8 @@ def declared_fields(game: str) -> dict[str, set[str]]:
 
 def test_every_game_of_the_page_has_its_own_texts() -> None:
     games = registry()
-    assert set(games) == set(mauseloch.GAMES), "a game declares a page module games.js does not have"
-    assert {info.web for info in mauseloch.GAMES.values()} == set(page_modules()), "games.js: a module no game declares"
+    assert set(games) == set(mauseloch.GAMES), "a game has no page module in games.js"
+    assert set(page_modules()) == set(mauseloch.GAMES), "games.js: a module for a game that is not declared"
     for files in games.values():
         assert (JS / files["renderer"]).exists() and (JS / files["events"]).exists()
     modules = game_modules()

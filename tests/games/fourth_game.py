@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from mauseloch.core.engine import Game, IllegalMove, Rng, as_int, check_deck, competition_ranks, derive_seed
 from mauseloch.core.events import Count, Event, PerSeat, Seat, declare
-from mauseloch.core.registry import GameInfo, OptionSpec, Seating
+from mauseloch.core.registry import BotKind, GameInfo, OptionSpec, Seating
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE
 
 CARDS = tuple(f"c{i}" for i in range(1, 25))
@@ -200,7 +200,7 @@ INFO = GameInfo(
     max_players=4,
     options=(HAND,),
     factory=CardRace,
-    seating=Seating(standin="lowest", bots=(("lowest", "tests.games.fourth_game:Lowest"),)),
+    seating=Seating(standin="lowest", bots=(BotKind("lowest", Lowest),)),
     deal_letter="R",
     events=EVENTS,
 )

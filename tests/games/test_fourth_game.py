@@ -44,10 +44,10 @@ def test_one_call_registers_it_and_another_takes_it_back() -> None:
         ({"deal_letter": ""}, "one capital letter"),
         ({"deal_letter": "r"}, "one capital letter"),
         ({"deal_letter": "M"}, "deal letter M is mau-mau's"),
-        ({"web": "../table"}, "a module of web/js"),
+        ({"ranked_by": (("cards", "less"),)}, "'fewer' or 'more'"),
     ],
 )
-def test_a_declaration_the_platform_could_not_use_is_refused(change: dict[str, str], refusal: str) -> None:
+def test_a_declaration_the_platform_could_not_use_is_refused(change: dict[str, object], refusal: str) -> None:
     from dataclasses import replace
 
     mauseloch.unregister_game(NAME)

@@ -1,10 +1,10 @@
 """Bots: players that see only their own view and the legal moves.
 
-``make_bot(game, kind, seed)`` builds one; ``bot_kinds(game)`` lists what a game offers.
-The plain-Python bot modules register their kinds with :func:`register_bot`
-(:mod:`mauseloch.bots.registry`) when imported; a game declares the kinds it brings itself
-(``GameInfo.seating.bots``, imported when such a bot is made), among them Mau-Mau's compiled
-bots, so that listing the kinds never loads numpy or numba.
+``make_bot(game, kind, seed)`` builds one; ``bot_kinds(game)`` lists what a game offers: the
+kinds of every game (the random bot, :mod:`mauseloch.bots.random_bot`), the kinds the game's
+declaration brings itself (``GameInfo.seating.bots``), among them Mau-Mau's compiled bots, which
+import numpy and numba only when one is made, so that listing the kinds never loads them; then
+those registered for it with :func:`register_bot` (:mod:`mauseloch.bots.registry`).
 """
 
 from __future__ import annotations
@@ -14,46 +14,35 @@ from mauseloch.bots.registry import REGISTRY as _REGISTRY
 from mauseloch.bots.registry import register_bot
 from mauseloch.core.bot import Bot, BotFactory
 from mauseloch.core.engine import as_int
-from mauseloch.core.registry import game_info, load_hook
-from mauseloch.extras import EXTRAS, missing
+from mauseloch.core.registry import BotKind, game_info
+from mauseloch.extras import missing_modules
 
 __all__ = ["Bot", "BotFactory", "bot_kinds", "bots_for_seats", "make_bot", "register_bot"]
 
 
-# The bot modules that decide in compiled code, and the extra that brings numpy and numba for
-# them: without it (a plain install, the browser's engine) their kinds are not offered, and
-# making one says what to install; the plain-Python bots always are.
-COMPILED_MODULES = ("mauseloch.bots.learned", "mauseloch.bots.search", "mauseloch.bots.search_learned")
-COMPILED_EXTRA = "sim"
-COMPILED_NEEDS = tuple(name for name in EXTRAS[COMPILED_EXTRA] if name in ("numpy", "numba"))
-
-
 def _load() -> None:
-    """Import the plain-Python bot modules (each registers its kinds) once a kind is asked for."""
-    from mauseloch.bots import maumau_heuristic, random_bot, reaction  # noqa: F401
+    """Import the bot kinds of every game (the module registers them) once a kind is asked for."""
+    from mauseloch.bots import random_bot  # noqa: F401
 
 
-def _declared(game: str) -> dict[str, str]:
-    """The bot kinds ``game``'s declaration brings itself (``GameInfo.seating.bots``): kind ->
-    ``"module:factory"``, imported when such a bot is made."""
-    return dict(game_info(game).seating.bots)
+def _declared(game: str) -> dict[str, BotKind]:
+    """The bot kinds ``game``'s declaration brings itself (``GameInfo.seating.bots``), by name."""
+    return {kind.name: kind for kind in game_info(game).seating.bots}
 
 
-def _offered(hook: str) -> bool:
-    """Whether a declared kind can be made here: a compiled bot needs numpy and numba (found
-    without importing them)."""
-    if hook.partition(":")[0] not in COMPILED_MODULES:
-        return True
-    return not [name for name in missing(COMPILED_EXTRA) if name in COMPILED_NEEDS]
+def _offered(kind: BotKind) -> bool:
+    """Whether a declared kind can be made here: the packages it needs are found (without
+    importing them; a compiled bot needs numpy and numba)."""
+    return not missing_modules(kind.needs)
 
 
 def bot_kinds(game: str) -> list[str]:
-    """The bot kinds ``game`` offers, weakest first: those of every game, those registered for it,
-    then those it declares (the compiled ones only where numpy and numba are installed)."""
+    """The bot kinds ``game`` offers: those of every game, those it declares, weakest first (the
+    compiled ones only where numpy and numba are installed), then those registered for it."""
     name = game_info(game).name
     _load()
-    declared = [kind for kind, hook in _declared(name).items() if _offered(hook)]
-    kinds = [*_REGISTRY.get(_ANY, {}), *_REGISTRY.get(name, {}), *declared]
+    declared = [k.name for k in _declared(name).values() if _offered(k)]
+    kinds = [*_REGISTRY.get(_ANY, {}), *declared, *_REGISTRY.get(name, {})]
     return list(dict.fromkeys(kinds))
 
 
@@ -63,7 +52,7 @@ def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
     key = kind.strip().lower() if isinstance(kind, str) else kind
     factory = _REGISTRY.get(name, {}).get(key) or _REGISTRY.get(_ANY, {}).get(key)
     if factory is None and isinstance(key, str) and key in _declared(name):
-        factory = load_hook(_declared(name)[key])
+        factory = _declared(name)[key].make
     if factory is None:
         raise ValueError(f"unknown bot {kind!r} for {name}; available: {', '.join(bot_kinds(name))}")
     return factory(as_int(seed, "seed", 0))  # a plain int: the bots do arithmetic with it

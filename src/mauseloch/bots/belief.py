@@ -23,7 +23,7 @@ from typing import Any
 from mauseloch.core.engine import Rng
 from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
-from mauseloch.games.maumau import CARD_ID, NINE, SEVEN, SEVENS, SUITS, MauMau, fit_mask
+from mauseloch.games.maumau.rules import CARD_ID, NINE, SEVEN, SEVENS, SUITS, MauMau, fit_mask
 
 with needs("sim", "the Mau-Mau search bots"):
     import numpy as np

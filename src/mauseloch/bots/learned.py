@@ -16,7 +16,7 @@ from importlib import resources
 from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View, json_view
 from mauseloch.extras import needs
-from mauseloch.games.maumau import MauMau
+from mauseloch.games.maumau.rules import MauMau
 
 with needs("sim", "the learned Mau-Mau bot"):
     import numpy as np

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mauseloch.core.engine import Rng
-from mauseloch.games.maumau import CARD_FIT, CARD_ID, JACK, JACKS, POINTS, SEVEN, SEVENS, SUIT_MASK, SUITS, MauMau
+from mauseloch.games.maumau.rules import CARD_FIT, CARD_ID, JACK, JACKS, POINTS, SEVEN, SEVENS, SUIT_MASK, SUITS, MauMau
 
 DRAW_A, PASS_A, TAKE_A = (MauMau._ACTION_ID[m] for m in ("draw", "pass", "take"))
 _OTHER = ("draw", "pass", "take")

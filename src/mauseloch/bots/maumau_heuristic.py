@@ -29,11 +29,10 @@ from typing import Any
 import msgspec
 
 from mauseloch.bots import maumau_habits
-from mauseloch.bots.registry import register_bot
 from mauseloch.core.engine import Rng
 from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.core.views import View, json_view
-from mauseloch.games.maumau import CARD_ID, MauMau
+from mauseloch.games.maumau.rules import CARD_ID, MauMau
 from mauseloch.games.maumau.views import MauMauView
 
 _ACTION_ID = MauMau._ACTION_ID
@@ -167,6 +166,3 @@ class HeuristicBot:
     def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]:
         """Mau-Mau is played in turns and never opens a reaction window: keep still."""
         return None, 0
-
-
-register_bot("heuristic", HeuristicBot, game="mau-mau")

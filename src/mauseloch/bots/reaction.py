@@ -68,20 +68,15 @@ median and flips a non-fitting one in about 1.9 s; protected mice cost a little 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import msgspec
 
-from mauseloch.bots.registry import register_bot
 from mauseloch.core.engine import Rng
 from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View, json_view
-from mauseloch.games.mausgeflippt import INFO as MAUSGEFLIPPT
 from mauseloch.games.mausgeflippt.views import MausgeflipptView
-
-GAME = MAUSGEFLIPPT.name  # the game these levels play
-
 
 HICK_BITS = 2.0  # log2(3 answers + 1): lay a card, shout, keep still
 DISPLAY = "text"  # the display the levels are tuned for (the terminal; see the module docstring)
@@ -210,12 +205,10 @@ class ReactionBot:
         return move, round(t)
 
 
-def _factory(level: Level) -> Any:
+def maker(level: Level) -> Callable[[int], ReactionBot]:
+    """``make(seed)``: a bot of ``level`` (Mausgeflippt's declaration offers one kind per level)."""
+
     def make(seed: int) -> ReactionBot:
         return ReactionBot(level, seed)
 
     return make
-
-
-for _level in LEVELS.values():
-    register_bot(_level.name, _factory(_level), game=GAME)

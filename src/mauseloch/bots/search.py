@@ -69,7 +69,7 @@ from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS, STREAM_PRIOR
 from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View, json_view
 from mauseloch.extras import needs
-from mauseloch.games.maumau import (
+from mauseloch.games.maumau.rules import (
     CARD_ID,
     CARD_STR,
     JACK,

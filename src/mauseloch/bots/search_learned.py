@@ -41,7 +41,7 @@ from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS
 from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View, json_view
 from mauseloch.extras import needs
-from mauseloch.games.maumau import CARD_STR, MauMau
+from mauseloch.games.maumau.rules import CARD_STR, MauMau
 
 with needs("sim", "the search-learned bot"):
     import numpy as np

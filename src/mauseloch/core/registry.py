@@ -4,20 +4,26 @@ A game describes itself once with a :class:`GameInfo` (its rules' class, players
 seating, simulator hooks, ranking) and :func:`register` makes it known to the library, the
 simulator, the terminal and the web platform. Generic code asks :func:`game_info` and never names
 a game; :func:`new_game` starts one by name.
+
+A declaration holds facts: plain values and typed functions, never a module's name in a string.
+A function whose work needs an extra (a compiled kernel, a numpy bot) imports it in its body, so
+declaring a game loads nothing beyond the standard library and msgspec. What a front end draws
+for a game the front end registers itself (``web/js/games.js``, :mod:`mauseloch.tui.games`).
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, NotRequired, TypedDict
 
+from mauseloch.core.bot import BotFactory
 from mauseloch.core.engine import Game, as_int, check_seed
 from mauseloch.core.events import Event
-from mauseloch.core.shapes import OptionDict, OptionValue
+from mauseloch.core.shapes import Figures, OptionDict, OptionValue
+from mauseloch.core.simulation import ChunkRunner, Notice, SimSpec
 
 REGISTRY: dict[str, GameInfo] = {}  # written by register and unregister only
 # Read-only for everybody else: a game is added only by registering its declaration.
@@ -105,6 +111,19 @@ class Clock:
 
 
 @dataclass(frozen=True)
+class BotKind:
+    """A bot kind a game brings itself: its ``name`` (what ``make_bot`` and ``--bots`` take),
+    ``make(seed) -> bot``, and ``needs``, the packages its decisions import (found without
+    importing them: a kind whose packages are missing here is not offered, and making one says
+    what to install). A ``make`` whose bot needs such packages imports them in its body, so that
+    declaring the game loads none of them."""
+
+    name: str
+    make: BotFactory
+    needs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Seating:
     """Who plays a seat of the game at a web table besides the people who sit down.
 
@@ -112,47 +131,38 @@ class Seating:
     ``standin``: the bot kind that plays for a person who has gone (the strongest registered kind
     where the game has no such kind). ``study_bots``: kinds registered for simulations only, that a
     table does not offer (a reaction game's random bot reacts at 0 ms, faster than any person).
-    ``bots``: bot kinds the game brings itself, weakest first, as ``(kind, "module:factory")``
-    with ``factory(seed) -> bot`` (``mauseloch.bots.register_bot`` registers the others).
-    ``prepare``: ``"module:function"``, ``function(on_compile)`` compiles or loads what its bots
-    decide with before a server opens its first table (``on_compile()`` first says when that
-    takes seconds).
+    ``bots``: the bot kinds the game brings itself, weakest first (:class:`BotKind`; every game
+    also has those ``mauseloch.bots.register_bot`` registers, the random bot first).
+    ``prepare(on_compile)`` compiles or loads what its bots decide with before a server opens its
+    first table (``on_compile()`` first says when that takes seconds).
     """
 
     bot_delay: float = 0.6
     standin: str = "heuristic"
     study_bots: tuple[str, ...] = ()
-    bots: tuple[tuple[str, str], ...] = ()
-    prepare: str | None = None
+    bots: tuple[BotKind, ...] = ()
+    prepare: Callable[[Callable[[], None] | None], None] | None = None
 
 
 @dataclass(frozen=True)
 class Simulation:
     """What ``mauseloch simulate`` and ``mauseloch tournament`` use beyond the default runner
-    (which plays any game through the public API). Each hook is ``"module:function"``, imported
-    on first use, so declaring a game never loads a compiled kernel.
+    (which plays any game through the public API), as functions; one that needs a compiled kernel
+    imports it in its body, so declaring a game never loads one.
 
-    ``runner``: plays a chunk of games, ``(SimSpec, start, stop) -> Tally`` (a compiled kernel
-    that plays exactly the engine's games); ``applies``: ``(SimSpec) -> bool``, the specs the
-    runner plays (all when None); ``prepare``: ``(SimSpec, notice) -> None``, compiles what the
-    bots need once before the workers start; ``figures``: ``(finished Game) -> {name: int or a
-    list of ints per seat}``, added to each game's statistics; ``length_unit``: what the report
-    counts as a game's length (``moves``, or Aus die Maus!' ``flips``).
+    ``runner(spec, start, stop) -> Tally``: plays a chunk of games (a compiled kernel that plays
+    exactly the engine's games); ``applies(spec) -> bool``: the specs the runner plays (all when
+    None); ``prepare(spec, notice)``: compiles what the bots need once before the workers start;
+    ``figures(finished game) -> {name: int or a list of ints per seat}``, added to each game's
+    statistics; ``length_unit``: what the report counts as a game's length (``moves``, or Aus die
+    Maus!' ``flips``).
     """
 
-    runner: str | None = None
-    applies: str | None = None
-    prepare: str | None = None
-    figures: str | None = None
+    runner: ChunkRunner | None = None
+    applies: Callable[[SimSpec], bool] | None = None
+    prepare: Callable[[SimSpec, Notice | None], None] | None = None
+    figures: Callable[[Game], Figures] | None = None
     length_unit: str = "moves"
-
-
-def load_hook(ref: str) -> Any:
-    """The object a declaration's ``"module:function"`` names (imported now)."""
-    module, sep, name = ref.partition(":")
-    if not sep or not module or not name:
-        raise ValueError(f"a hook is 'module:function', got {ref!r}")
-    return getattr(importlib.import_module(module), name)
 
 
 class GameType(TypedDict):
@@ -179,7 +189,6 @@ class GameEntry(TypedDict):
     dynamics: Literal["turns", "reactions"]
     options: list[OptionEntry]
     words: str
-    web: str | None
     match: bool
 
 
@@ -191,15 +200,16 @@ class GameInfo:
 
     Besides the rules (``factory``, players, options, ``dynamics``) a game declares: ``clock``
     (the web table's clock settings), ``seating`` (bots at a table, the stand-in), ``simulation``
-    (the simulator's hooks), ``deal_letter`` (the first letter of its deal codes, one capital
-    letter per game), ``words`` (the prefix of its keys in ``locale/*.toml``: ``<words>.reason.<reason>``
-    says an end reason, ``<words>.ev.<type>`` an event), ``web`` (the page's module for it,
-    ``web/js/<web>.js`` with ``events-<web>.js``; None: the page draws a generic view),
-    ``terminal`` (the module that plays it in a terminal, its ``command``, and describes its
-    replays: ``replay_move``, ``replay_event``, ``replay_board``; None: generic text),
-    ``match`` (its result carries card points that a match adds up) and ``events`` (the event
-    structs it logs, :func:`mauseloch.core.events.declare`; empty: those of the ``events``
-    module beside its rules).
+    (the simulator's hooks), ``ranked_by`` (what decides the ranking of its result, in order: a
+    figure of the result and whether ``"fewer"`` or ``"more"`` is better, for the end screen to
+    explain), ``deal_letter`` (the first letter of its deal codes, one capital letter per game),
+    ``words`` (the prefix of its keys in ``locale/*.toml``: ``<words>.reason.<reason>`` says an end
+    reason, ``<words>.ev.<type>`` an event), ``match`` (its result carries card points that a
+    match adds up) and ``events`` (the event structs it logs,
+    :func:`mauseloch.core.events.declare`; empty: those of the ``events`` module beside its rules).
+
+    Facts only, no front end: the page and the terminal register what draws a game themselves
+    (``web/js/games.js``, :mod:`mauseloch.tui.games`); a game without them is drawn from its view.
     """
 
     name: str
@@ -216,10 +226,9 @@ class GameInfo:
     clock: Clock = Clock()
     seating: Seating = Seating()
     simulation: Simulation = Simulation()
+    ranked_by: tuple[tuple[str, Literal["fewer", "more"]], ...] = ()
     deal_letter: str = ""
     words: str = ""
-    web: str | None = None
-    terminal: str | None = None
     match: bool = False
     events: tuple[type[Event], ...] = field(default=(), repr=False)
 
@@ -248,7 +257,6 @@ class GameInfo:
             "dynamics": self.dynamics,
             "options": options,
             "words": self.words,
-            "web": self.web,
             "match": self.match,
         }
 
@@ -354,7 +362,7 @@ class GameInfo:
 
 
 _NAME = re.compile(r"[a-z][a-z0-9-]*")
-_MODULE = re.compile(r"[a-z][a-z0-9_]*")
+_KIND = re.compile(r"[a-z0-9][a-z0-9_-]*")  # as make_bot and --bots look a kind up
 
 
 def register(info: GameInfo) -> GameInfo:
@@ -371,8 +379,12 @@ def register(info: GameInfo) -> GameInfo:
     for other in REGISTRY.values():
         if other.name != info.name and other.deal_letter == info.deal_letter:
             raise ValueError(f"{info.name}: deal letter {info.deal_letter} is {other.name}'s already")
-    if info.web is not None and not _MODULE.fullmatch(info.web):
-        raise ValueError(f"{info.name}: web must name a module of web/js (lower case), got {info.web!r}")
+    for figure, better in info.ranked_by:
+        if better not in ("fewer", "more"):
+            raise ValueError(f"{info.name}: ranked_by says 'fewer' or 'more' of {figure!r}, got {better!r}")
+    for kind in info.seating.bots:
+        if not _KIND.fullmatch(kind.name) or not callable(kind.make):
+            raise ValueError(f"{info.name}: a bot kind is a lower case word with a factory, got {kind!r}")
     REGISTRY[info.name] = info
     info.factory.name = info.name  # a game knows its name (``game_info(g.name)``: its declaration)
     return info

@@ -46,7 +46,7 @@ from typing import Any
 
 from mauseloch.core.seeds import STREAM_DEAL
 from mauseloch.extras import needs
-from mauseloch.games.ausdiemaus import FULL_COUNTS, REASONS, SMALL_COUNTS
+from mauseloch.games.ausdiemaus.rules import FULL_COUNTS, REASONS, SMALL_COUNTS
 
 with needs("sim", __name__):
     import numpy as np

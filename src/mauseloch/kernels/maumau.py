@@ -79,7 +79,7 @@ from mauseloch.core.registry import game_info
 from mauseloch.core.seeds import STREAM_BOTS, STREAM_DEAL, STREAM_RESHUFFLE
 from mauseloch.core.shapes import Options
 from mauseloch.extras import needs
-from mauseloch.games.maumau import CARD_FIT, JACK, JACKS, SEVEN, SEVENS, SUIT_MASK, MauMau
+from mauseloch.games.maumau.rules import CARD_FIT, JACK, JACKS, SEVEN, SEVENS, SUIT_MASK, MauMau
 from mauseloch.kernels.ausdiemaus import GOLDEN, LIMIT16, RECIP16, derive_seed, mix64
 
 with needs("sim", __name__):

@@ -20,7 +20,7 @@ from typing import Any
 
 from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
-from mauseloch.games.maumau import CARD_ID, JACK, SEVEN, SUITS, MauMau, fit_mask
+from mauseloch.games.maumau.rules import CARD_ID, JACK, SEVEN, SUITS, MauMau, fit_mask
 from mauseloch.kernels.maumau import (
     DRAW_A,
     H_LACKED,

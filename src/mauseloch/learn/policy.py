@@ -34,7 +34,7 @@ from typing import Self
 
 from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
-from mauseloch.games.maumau import MauMau
+from mauseloch.games.maumau.rules import MauMau
 from mauseloch.kernels.maumau import OBS_RIVALS, OBS_SIZE, RIVAL_OBS
 from mauseloch.learn.history import SeatHistory
 

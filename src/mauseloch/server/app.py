@@ -479,14 +479,14 @@ class Platform(Starlette):
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     lobby: Lobby = app.state.lobby
-    from mauseloch.core.registry import GAMES, load_hook
+    from mauseloch.core.registry import GAMES
 
     # A game whose stand-ins and bots decide in compiled code declares how to get it ready
     # (Seating.prepare): compile or load it before the first table, not in the event loop at a
     # bot's first move.
     for info in GAMES.values():
         if info.seating.prepare is not None:
-            load_hook(info.seating.prepare)(
+            info.seating.prepare(
                 lambda: print("mauseloch: compiling the bots' fast kernel, once (10 s or more)…", file=sys.stderr)
             )
     if app.state.freeze_after_warm_up:

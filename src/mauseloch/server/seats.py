@@ -28,7 +28,7 @@ STAND_IN = "stand-in"
 
 def standin_kind(game: str) -> str:
     """The kind the game declares for a stand-in (``GameInfo.seating``) where it has that kind,
-    else its strongest (the last registered)."""
+    else its strongest (the last it offers)."""
     kinds = bot_kinds(game)
     wanted = game_info(game).seating.standin
     return wanted if wanted in kinds else kinds[-1]

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from mauseloch.core.engine import SEED_LIMIT, Game, as_int, derive_seed
-from mauseloch.core.registry import game_info, load_hook, new_game
+from mauseloch.core.registry import game_info, new_game
 from mauseloch.core.seeds import STREAM_BOTS, STREAM_ENGINE
 from mauseloch.core.shapes import Figures, JSONObject, OptionDict, Options
 from mauseloch.core.simulation import ChunkRunner, SimSpec, Tally
@@ -84,7 +84,7 @@ class GameStats:
 def _declared_figures(g: Game) -> Figures:
     """The finished game's own figures, as its declaration names them (none for most games)."""
     hook = game_info(g.name).simulation.figures
-    return {} if hook is None else dict(load_hook(hook)(g))
+    return {} if hook is None else dict(hook(g))
 
 
 # --------------------------------------------------------------------------- runners
@@ -148,9 +148,8 @@ def run_games(spec: SimSpec, start: int, stop: int) -> Tally:
 def chunk_runner(spec: SimSpec) -> ChunkRunner:
     """The game's declared chunk runner where it applies to ``spec``, else :func:`run_games`."""
     declared = game_info(spec.game).simulation
-    runs = declared.runner is not None and (declared.applies is None or load_hook(declared.applies)(spec))
-    if runs and not spec.engine_only:
-        runner: ChunkRunner = load_hook(str(declared.runner))
+    runner = declared.runner
+    if runner is not None and not spec.engine_only and (declared.applies is None or declared.applies(spec)):
         return runner
     return run_games
 
@@ -214,7 +213,7 @@ def prepare_bots(spec: SimSpec, notice: Callable[[str], None] | None = None) -> 
     load numba's cache that this writes); ``notice`` hears COMPILING when that takes seconds."""
     hook = game_info(spec.game).simulation.prepare
     if hook is not None:
-        load_hook(hook)(spec, notice)
+        hook(spec, notice)
 
 
 # --------------------------------------------------------------------------- report

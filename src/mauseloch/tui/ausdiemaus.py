@@ -421,7 +421,7 @@ def command(
     save_for_user(console, game, save, lang=lang)
 
 
-# -- replays (``mauseloch replay``): the declaration names this module (GameInfo.terminal)
+# -- replays (``mauseloch replay``): the terminal registers this module for the game (tui/games.py)
 def replay_move(move: str, lang: Lang = "en") -> str | None:
     """A move in the reader's words (every move is a flip)."""
     return t("term.replayMove.flipStack", lang) if move == "flip" else None

@@ -65,6 +65,16 @@ def options_help(game: str) -> str:
     return t("term.optionHelp", lang, options=" ".join(lines))
 
 
+def end_reason(game: str, reason: str, lang: Lang = "en") -> str:
+    """Why a game of ``game`` ended, in its own words (``<words>.reason.<reason>``); the reason as
+    the result says it where the catalogue has none."""
+    from mauseloch.core.registry import game_info
+
+    key = f"{game_info(game).words}.reason.{reason}"
+    text = t(key, lang)
+    return shown(reason) if text == key else text
+
+
 def shown(value: object) -> str:
     """``value`` as text to put inside Rich markup: shown as it is, never read as a tag."""
     return escape(str(value))

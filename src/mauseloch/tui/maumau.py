@@ -431,7 +431,7 @@ def _show_result(console: Any, game: Any, me: int, names: list[str], lang: Lang)
     console.print(f"[bold green]{t('term.youWon', lang)}[/]" if rank == 1 else t("term.yourRank", lang, rank=rank))
 
 
-# -- replays (``mauseloch replay``): the declaration names this module (GameInfo.terminal)
+# -- replays (``mauseloch replay``): the terminal registers this module for the game (tui/games.py)
 def replay_move(move: str, lang: Lang = "en") -> str | None:
     """A move in the reader's words, its cards drawn as the game's screen draws them."""
     if move in ("draw", "pass", "take"):

@@ -515,7 +515,7 @@ def command(
     console.print(t("mgt.yourScore", lang, score=res["score"][0], rank=res["ranks"][0], n=game.players))
 
 
-# -- replays (``mauseloch replay``): the declaration names this module (GameInfo.terminal)
+# -- replays (``mauseloch replay``): the terminal registers this module for the game (tui/games.py)
 def replay_move(move: str, lang: Lang = "en") -> str | None:
     """A move in the reader's words, a clothing card drawn as the game's screen draws it."""
     kind, _, card = move.partition(" ")

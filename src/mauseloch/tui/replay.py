@@ -1,7 +1,7 @@
 """``mauseloch replay FILE``: step through a saved record with every hand visible, or print JSON.
 
 Each position shows the move that led to it, what happened, and the table as the game draws it:
-the game's terminal module (its declaration's ``terminal``) has ``replay_move``, ``replay_event``
+the game's terminal module (:mod:`mauseloch.tui.games`) has ``replay_move``, ``replay_event``
 and ``replay_board`` for that; a game without one gets generic text (its moves as recorded, its
 events' fields, each hand and the public view). Stepping: Enter goes on, ``b`` steps
 back, a number jumps to that move, ``q`` quits.
@@ -9,7 +9,6 @@ back, a number jumps to that move, ``q`` quits.
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from collections.abc import Callable
@@ -24,6 +23,7 @@ from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import EXIT_INTERRUPTED, ask, fail, lang_option, pick_lang, show_standings, shown
+from mauseloch.tui.games import TerminalGame, terminal_game
 
 with needs("terminal", __name__):
     import typer
@@ -173,33 +173,31 @@ class Replayer:
                 console.print(f"   {text}")
         console.print(self.table())
 
-    def _terminal(self) -> Any:
-        """The game's terminal module (``GameInfo.terminal``) where it has one: it describes the
-        game's moves, events and table; None for a game without one (generic text)."""
-        name = self.game.info.terminal
-        return None if name is None else importlib.import_module(name)
+    def _terminal(self) -> TerminalGame | None:
+        """The game's terminal module (:mod:`mauseloch.tui.games`) where it has one: it describes
+        the game's moves, events and table; None for a game without one (generic text)."""
+        return terminal_game(self.game.name)
 
     def move_text(self, move: str) -> str:
         """A move in the reader's words, its cards drawn as every screen draws them (the
         record's notation, as typed, where the game has no words for it)."""
         module = self._terminal()
-        text = None if module is None or not hasattr(module, "replay_move") else module.replay_move(move, self.lang)
+        text = None if module is None else module.replay_move(move, self.lang)
         return text if text is not None else f"[cyan]{shown(move)}[/]"
 
     def describe(self, event: Event) -> str | None:
         if tag(type(event)) == "deal":
             return None
         module = self._terminal()
-        if module is not None and hasattr(module, "replay_event"):
-            text: str | None = module.replay_event(event, self.game, self.names, self.lang)
-            return text
+        if module is not None:
+            return module.replay_event(event, self.game, self.names, self.lang)
         fields = msgspec.to_builtins(event)  # the event's JSON form: its tag and fields in order
         details = ", ".join(f"{key} {shown(value)}" for key, value in fields.items() if key != "type")
         return f"{shown(fields['type'])}{': ' + details if details else ''}"
 
     def table(self) -> Any:
         module = self._terminal()
-        if module is not None and hasattr(module, "replay_board"):
+        if module is not None:
             return module.replay_board(self.game, self.names, self.lang)
         return self._generic_board()
 

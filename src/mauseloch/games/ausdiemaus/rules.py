@@ -17,7 +17,7 @@ from typing import Any, Final, cast
 import msgspec
 
 from mauseloch.core.engine import Game, IllegalMove, Rng, check_deck, competition_ranks, derive_seed
-from mauseloch.core.registry import Clock, GameInfo, OptionSpec, Seating, Simulation, register
+from mauseloch.core.registry import OptionSpec
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE
 from mauseloch.core.shapes import OptionDict
 from mauseloch.games.ausdiemaus.events import (
@@ -277,10 +277,6 @@ class AusDieMaus(Game):
         return d
 
     # ------------------------------------------------------------------ reading
-    # What decides the ranking in result(), in order (AM-12: the biggest stack first, then the most chips): the
-    # result's figure and whether fewer or more is better, for the pages to explain the ranking.
-    RANKED_BY = (("cards", "more"), ("chips", "more"))
-
     def typed_result(self) -> AusDieMausResult:
         self._ensure_over()
         return _result(cast(Reason, self.reason), [len(s) for s in self.stacks], self.chips)
@@ -320,48 +316,25 @@ def _chips_default(players: int, resolved: OptionDict) -> int:
     return SMALL_CHIPS if resolved.get("small_deck") else FULL_CHIPS
 
 
-INFO = register(
-    GameInfo(
-        name="aus-die-maus",
-        title="Aus die Maus!",
-        description="Turn over cards in turn; a mouse starts a chase, a cat catches it and wins the pile and a chip.",
-        min_players=2,
-        max_players=MAX_PLAYERS,
-        options=(
-            OptionSpec(
-                "small_deck",
-                bool,
-                None,
-                "play with the red-back cards only (45 cards) and 5 chips",
-                default_for=_small_default,
-                default_text="true for 2-3 players, else false",
-            ),
-            OptionSpec(
-                "chips",
-                int,
-                None,
-                "chips in the game; the one who takes the last ends it",
-                minimum=1,
-                maximum=1_000_000_000,  # the kernel counts chips in 64 bits
-                default_for=_chips_default,
-                default_text="9, or 5 with the small deck",
-            ),
-        ),
-        factory=AusDieMaus,
-        # every move is a flip: a short clock, and a bot flips a little slower than it could
-        clock=Clock(relaxed=10.0, normal=6.0, fast=3.0),
-        # the slow bot flips like the random one, for the youngest: the table waits longer for it
-        seating=Seating(bot_delay=0.8, standin="heuristic", bots=(("slow", "mauseloch.bots.random_bot:SlowBot"),)),
-        simulation=Simulation(
-            runner="mauseloch.games.ausdiemaus.simulation:run_kernel",
-            prepare="mauseloch.games.ausdiemaus.simulation:prepare",
-            length_unit="flips",
-        ),
-        deal_letter="A",
-        words="am",
-        web="ausdiemaus",
-        terminal="mauseloch.tui.ausdiemaus",
-    )
+OPTIONS = (
+    OptionSpec(
+        "small_deck",
+        bool,
+        None,
+        "play with the red-back cards only (45 cards) and 5 chips",
+        default_for=_small_default,
+        default_text="true for 2-3 players, else false",
+    ),
+    OptionSpec(
+        "chips",
+        int,
+        None,
+        "chips in the game; the one who takes the last ends it",
+        minimum=1,
+        maximum=1_000_000_000,  # the kernel counts chips in 64 bits
+        default_for=_chips_default,
+        default_text="9, or 5 with the small deck",
+    ),
 )
 
 

@@ -13,7 +13,7 @@ from typing import Any, cast
 import msgspec
 
 from mauseloch.core.engine import Game, IllegalMove, Rng, as_int, check_deck, check_seed, competition_ranks, derive_seed
-from mauseloch.core.registry import Clock, GameInfo, OptionSpec, Seating, Simulation, register
+from mauseloch.core.registry import OptionSpec
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE, STREAM_RESHUFFLE
 from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.games.maumau.events import (
@@ -678,10 +678,6 @@ class MauMau(Game):
         """The cards of ``seat`` in hand order (library users and the engine's own tests)."""
         return _bits_to_cards(self.hands[as_int(seat, "seat", 0, self._players - 1)])  # in hand order
 
-    # What decides the ranking in result(), in order (MM-16: fewest cards left first, then fewest card points): the
-    # result's figure and whether fewer or more is better, for the pages to explain the ranking.
-    RANKED_BY = (("cards", "fewer"), ("points", "fewer"))
-
     def typed_result(self) -> MauMauResult:
         self._ensure_over()
         return _result(cast(Reason, self.reason), self.hands)
@@ -731,58 +727,25 @@ class MauMau(Game):
         return view
 
 
-INFO = register(
-    GameInfo(
-        name="mau-mau",
-        title="Mau-Mau",
-        description="Match suit or rank, get rid of your cards; sevens draw, eights skip, nines reverse, jacks wish.",
-        min_players=2,
-        max_players=MAX_PLAYERS,
-        options=(
-            OptionSpec("ace_skips", bool, False, "an ace makes the next player miss a turn, like an eight"),
-            OptionSpec(
-                "seven_draw_then_play",
-                bool,
-                False,
-                "after taking a seven-penalty you move at once instead of missing the turn",
-            ),
-            OptionSpec("no_jack_on_jack", bool, False, "a jack may not be played on a jack; the wish stays valid"),
-            OptionSpec("no_win_with_jack", bool, False, "a last jack does not win: draw one penalty card and play on"),
-            OptionSpec(
-                "move_limit",
-                int,
-                1000,
-                "the game ends after this many moves with the normal ranking",
-                minimum=1,
-                maximum=1_000_000_000,  # the kernels count moves in 32 and 64 bits
-                house_rule=False,
-            ),
-        ),
-        factory=MauMau,
-        clock=Clock(relaxed=60.0, normal=30.0, fast=15.0),
-        seating=Seating(
-            bot_delay=0.6,
-            standin="heuristic",
-            # compiled (the sim extra: numpy, numba), so imported only when such a bot is made
-            bots=(
-                ("learned", "mauseloch.bots.learned:LearnedBot"),
-                ("search-fast", "mauseloch.bots.search:search_fast"),
-                ("search", "mauseloch.bots.search:search"),
-                ("search-learned", "mauseloch.bots.search_learned:search_learned"),
-            ),
-            prepare="mauseloch.bots.maumau_heuristic:prepare",
-        ),
-        simulation=Simulation(
-            runner="mauseloch.games.maumau.simulation:run_kernel",
-            applies="mauseloch.games.maumau.simulation:all_random",
-            prepare="mauseloch.games.maumau.simulation:prepare",
-        ),
-        deal_letter="M",
-        words="mm",
-        web="maumau",
-        terminal="mauseloch.tui.maumau",
-        match=True,
-    )
+OPTIONS = (
+    OptionSpec("ace_skips", bool, False, "an ace makes the next player miss a turn, like an eight"),
+    OptionSpec(
+        "seven_draw_then_play",
+        bool,
+        False,
+        "after taking a seven-penalty you move at once instead of missing the turn",
+    ),
+    OptionSpec("no_jack_on_jack", bool, False, "a jack may not be played on a jack; the wish stays valid"),
+    OptionSpec("no_win_with_jack", bool, False, "a last jack does not win: draw one penalty card and play on"),
+    OptionSpec(
+        "move_limit",
+        int,
+        1000,
+        "the game ends after this many moves with the normal ranking",
+        minimum=1,
+        maximum=1_000_000_000,  # the kernels count moves in 32 and 64 bits
+        house_rule=False,
+    ),
 )
 
 

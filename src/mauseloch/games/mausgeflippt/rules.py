@@ -30,7 +30,7 @@ from mauseloch.core.engine import (
     derive_seed,
     whole_number,
 )
-from mauseloch.core.registry import Clock, GameInfo, OptionSpec, Seating, Simulation, register
+from mauseloch.core.registry import OptionSpec
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE, STREAM_RESHUFFLE
 from mauseloch.core.shapes import OptionDict
 from mauseloch.games.mausgeflippt.cards import (
@@ -581,10 +581,6 @@ class Mausgeflippt(Game):
         """MG-9: +1 per mouse, −1 per laundry card, −2 per cheese card (also while playing)."""
         return [self.mice[s] - len(self.laundry[s]) - 2 * len(self.cheese[s]) for s in range(self._players)]
 
-    # What decides the ranking in result(), in order (MG-9: the highest score first, then the most mice): the
-    # result's figure and whether fewer or more is better, for the pages to explain the ranking.
-    RANKED_BY = (("score", "more"), ("mice", "more"))
-
     def typed_result(self) -> MausgeflipptResult:
         self._ensure_over()
         laundry = [len(x) for x in self.laundry]
@@ -632,47 +628,24 @@ class Mausgeflippt(Game):
         return view
 
 
-INFO = register(
-    GameInfo(
-        name="mausgeflippt",
-        title="Mausgeflippt",
-        description=(
-            "A speed game: a mouse is shown, the first to lay a card it wears takes it; "
-            "nothing fits? shout Mausgeflippt! Mind the protected mice."
-        ),
-        min_players=2,
-        max_players=MAX_PLAYERS,
-        options=(
-            OptionSpec(
-                "hand_size",
-                int,
-                7,
-                "clothing cards in each hand (players × hand_size ≤ 58)",
-                minimum=1,
-                maximum=58,  # the clothing cards; the game checks players × hand_size ≤ 58
-            ),
-            OptionSpec(
-                "window_ms",
-                int,
-                6000,
-                "how long the server waits for a reaction before it plays timeout",
-                minimum=100,
-                maximum=3_600_000,  # an hour: a longer wait is no reaction game, and timers hold it
-                house_rule=False,
-            ),
-        ),
-        factory=Mausgeflippt,
-        dynamics="reactions",
-        # the countdown before each mouse (off: the revealer turns it by hand)
-        clock=Clock(relaxed=5.0, normal=3.0, fast=2.0),
-        # the random bot reacts at 0 ms: a tool for the simulator, faster than any person at a table
-        seating=Seating(bot_delay=0.6, standin="heuristic", study_bots=("random",)),
-        simulation=Simulation(figures="mauseloch.games.mausgeflippt.figures:figures"),
-        deal_letter="F",
-        words="mg",
-        web="mausgeflippt",
-        terminal="mauseloch.tui.mausgeflippt",
-    )
+OPTIONS = (
+    OptionSpec(
+        "hand_size",
+        int,
+        7,
+        "clothing cards in each hand (players × hand_size ≤ 58)",
+        minimum=1,
+        maximum=58,  # the clothing cards; the game checks players × hand_size ≤ 58
+    ),
+    OptionSpec(
+        "window_ms",
+        int,
+        6000,
+        "how long the server waits for a reaction before it plays timeout",
+        minimum=100,
+        maximum=3_600_000,  # an hour: a longer wait is no reaction game, and timers hold it
+        house_rule=False,
+    ),
 )
 
 

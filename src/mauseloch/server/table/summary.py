@@ -50,8 +50,8 @@ def table_summary(row: TableRow, version: int, presence: Sequence[SeatPresence])
         "deal_code": deal_code(row),  # family play: "the same deal again", once it is over
         "match": match_state(row),
         # what decides the ranking, in order, for the end screen to explain: the result's
-        # figure and whether fewer or more is better (each game declares it next to result())
-        "ranking": [{"figure": f, "better": b} for f, b in getattr(game_info(row.game).factory, "RANKED_BY", ())],
+        # figure and whether fewer or more is better (each game declares it: GameInfo.ranked_by)
+        "ranking": [{"figure": f, "better": b} for f, b in game_info(row.game).ranked_by],
     }
 
 

@@ -1,5 +1,6 @@
-// What the server says of each game (/api/games, from each game's declaration): the page's
-// module that draws it, the prefix of its words and whether it has match play. A page that shows
+// What the server says of each game (/api/games, from each game's declaration): its title, the
+// prefix of its words, its options and whether it has match play (which module draws it the page
+// knows itself: games.js). A page that shows
 // games takes them in once (learnGames) before it draws one; nothing here names a game.
 
 let games = null; // game name -> its entry of /api/games
@@ -14,7 +15,7 @@ export function gamesLearned() {
   return games !== null;
 }
 
-/** The server's entry for `game` (name, title, web, words, match, options, …), or null. */
+/** The server's entry for `game` (name, title, words, match, options, …), or null. */
 export function declaredGame(game) {
   return games && Object.hasOwn(games, game) ? games[game] : null;
 }

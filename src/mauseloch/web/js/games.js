@@ -1,10 +1,10 @@
-// The one registry of the page's game modules: a game's module draws its board, end table and
-// replay lines (<module>.js), and its event texts live in events-<module>.js. Which game uses
-// which module the server says (/api/games: each game's declaration, see declared.js); a game
-// without a module of its own is drawn by generic.js from its view alone.
+// The one registry of the page's game modules: the page registers here, by the game's name, the
+// module that draws a game's board, end table and replay lines (<module>.js) and its event texts
+// (events-<module>.js); a game's declaration names no front end. A game the server declares that
+// has no module here is drawn by generic.js from its view alone.
 
 import * as ausdiemaus from "./ausdiemaus.js";
-import { declaredGame, gamesLearned } from "./declared.js";
+import { gamesLearned } from "./declared.js";
 import * as ausdiemausEvents from "./events-ausdiemaus.js";
 import * as generic from "./generic.js";
 import * as maumau from "./maumau.js";
@@ -13,15 +13,14 @@ import * as mausgeflippt from "./mausgeflippt.js";
 import * as mausgeflipptEvents from "./events-mausgeflippt.js";
 
 const MODULES = {
-  maumau: { renderer: maumau, events: maumauEvents },
-  ausdiemaus: { renderer: ausdiemaus, events: ausdiemausEvents },
+  "mau-mau": { renderer: maumau, events: maumauEvents },
+  "aus-die-maus": { renderer: ausdiemaus, events: ausdiemausEvents },
   mausgeflippt: { renderer: mausgeflippt, events: mausgeflipptEvents },
 };
 const NONE = { renderer: generic, events: { TEXTS: {}, ANNOUNCE: {} } };
 
 function entry(game) {
-  const web = (declaredGame(game) || {}).web;
-  return web && Object.hasOwn(MODULES, web) ? MODULES[web] : NONE;
+  return Object.hasOwn(MODULES, game) ? MODULES[game] : NONE;
 }
 
 /** The module that draws `game` (render, endTable, and turnText/onWindow/claimLines where it has
