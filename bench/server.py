@@ -33,8 +33,9 @@ an empty database a run, so that no run inherits another's tables. ``--against R
 configuration first with the server of git revision REV and prints the ratios (a before and an
 after on the same machine's state);
 ``--after REV2`` takes the after side from revision REV2 instead of the work tree.
-``--metrics-ab N`` runs each configuration N times without and N times with ``serve --metrics``
-(in the order ABBA...; the figures scraped every 5 s while a run measures, as Prometheus does) and prints
+``--metrics-ab N`` runs each configuration N times without and with ``serve --metrics`` side by side
+(two servers, each with clients and a database of its own, measured over the same seconds; the
+figures scraped every 5 s while a run measures, as Prometheus does) and prints
 the ratio of the servers' CPU a move with them to without them (``metrics_ab`` in the JSON).
 ``--json`` prints every run as one JSON line last.
 
@@ -70,6 +71,7 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1058,7 +1060,7 @@ def main() -> None:
         default=0,
         metavar="ROUNDS",
         help="run each configuration ROUNDS times without and with serve --metrics (scraped every 5 s),"
-        " in the order ABBA..., and print the ratio of the servers' CPU a move",
+        " side by side, and print the ratio of the servers' CPU a move",
     )
     parser.add_argument(
         "--scrape-every", type=float, default=SCRAPE_EVERY, help="with --metrics-ab: seconds between two scrapes"
@@ -1099,9 +1101,6 @@ def main() -> None:
     if needs_pg and redis_url is None:
         redis_url, redis_pid = start_redis()
     results = []
-    # without and with the figures as ABBA...: a drift of the machine's load over the runs falls
-    # on both sides alike (AB AB... put every "with" after a "without", and the load rose)
-    variants = [m for r in range(args.metrics_ab) for m in ((False, True) if r % 2 == 0 else (True, False))] or [False]
     print(" ".join(f"{h:>{w}}" for h, w, _ in columns))
     old_tree = tempfile.TemporaryDirectory() if args.against else None
     new_tree = tempfile.TemporaryDirectory() if args.after else None
@@ -1114,8 +1113,11 @@ def main() -> None:
         for seats in args.seats:
             for processes in args.processes:
                 pair = []
-                for name, source, metrics in [(n, src, m) for n, src in sources for m in variants]:
-                    r = bench(
+
+                def one(
+                    source: str | None, metrics: bool, seats: int = seats, processes: int = processes
+                ) -> dict[str, Any]:
+                    return bench(
                         seats,
                         args.duration,
                         args.warmup,
@@ -1132,11 +1134,26 @@ def main() -> None:
                         metrics=metrics,
                         scrape_every=args.scrape_every,
                     )
-                    r["server"] = name if not args.metrics_ab else f"{'metrics' if metrics else 'plain'}"
-                    pair.append(r)
-                    results.append(r)
-                    report(columns, r)
-                if args.metrics_ab:  # with the figures counted and scraped against without, one after the other
+
+                if args.metrics_ab:
+                    # without and with the figures side by side, each with its own clients and
+                    # database: whatever else the machine does meanwhile, both sides meet it
+                    for _ in range(args.metrics_ab):
+                        with ThreadPoolExecutor(2) as pool:
+                            both = list(pool.map(lambda m: one(None, m), (False, True)))
+                        for metrics, r in zip((False, True), both, strict=True):
+                            r["server"] = "metrics" if metrics else "plain"
+                            pair.append(r)
+                            results.append(r)
+                            report(columns, r)
+                else:
+                    for name, source in sources:
+                        r = one(source, False)
+                        r["server"] = name
+                        pair.append(r)
+                        results.append(r)
+                        report(columns, r)
+                if args.metrics_ab:  # with the figures counted and scraped against without, side by side
                     plain = [r for r in pair if not r["metrics"]]
                     counted = [r for r in pair if r["metrics"]]
                     cost = [sum(r["server_cpu_us_per_move"] * r["moves"] for r in side) for side in (plain, counted)]
@@ -1154,7 +1171,7 @@ def main() -> None:
                         "ratio_median": statistics.median(each),
                     }
                     print(
-                        f"       with metrics against without ({args.metrics_ab} rounds, ABBA): server µs/move"
+                        f"       with metrics against without ({args.metrics_ab} rounds side by side): server µs/move"
                         f" x{ratio:.3f} (each round: {', '.join(f'x{r:.3f}' for r in each)})"
                     )
                 elif len(pair) == 2:  # the work tree against the revision, measured one after the other
