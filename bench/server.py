@@ -35,7 +35,7 @@ after on the same machine's state);
 ``--after REV2`` takes the after side from revision REV2 instead of the work tree.
 ``--metrics-ab N`` runs each configuration N times without and with ``serve --metrics`` side by side
 (two servers, each with clients and a database of its own, measured over the same seconds; the
-figures scraped every 5 s while a run measures, as Prometheus does) and prints
+figures scraped every 15 s while a run measures, as examples/deploy's Prometheus does) and prints
 the ratio of the servers' CPU a move with them to without them (``metrics_ab`` in the JSON).
 ``--json`` prints every run as one JSON line last.
 
@@ -173,7 +173,7 @@ def start_server(
 
 METRICS_AT: dict[int, str] = {}  # server process -> its /metrics URL (--metrics-ab)
 METRICS = ("--metrics", "127.0.0.1:0")
-SCRAPE_EVERY = 5.0  # seconds between two scrapes of a server's figures while a run measures
+SCRAPE_EVERY = 15.0  # seconds between two scrapes of a server's figures (examples/deploy/prometheus/scrape.yml)
 
 
 def scrape(urls: list[str], stop: threading.Event, scrapes: list[int], every: float) -> None:
@@ -1059,7 +1059,7 @@ def main() -> None:
         type=int,
         default=0,
         metavar="ROUNDS",
-        help="run each configuration ROUNDS times without and with serve --metrics (scraped every 5 s),"
+        help="run each configuration ROUNDS times without and with serve --metrics (scraped every 15 s),"
         " side by side, and print the ratio of the servers' CPU a move",
     )
     parser.add_argument(
