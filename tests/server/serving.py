@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,9 @@ import httpx
 from websockets.asyncio.client import connect
 
 GUARD = 60.0  # seconds: only so a broken server fails the test instead of hanging it
+# the run_async fixture (tests/conftest.py): a coroutine run on a loop of its own, in a thread of
+# its own, as a browser test earlier in the same worker leaves Playwright's loop set in this one
+RunAsync = Callable[[Coroutine[Any, Any, Any]], Any]
 PACE = 0.06  # seconds before each move: a seat stays under the server's 20 messages a second
 
 

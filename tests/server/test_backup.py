@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, text
 from mauseloch.server.backup import BackupError, backup, check, restore, schema_of
 from mauseloch.server.storage.store import Store, normalise_url
 
-from .serving import GUARD, Serve, data_dir, play_seat
+from .serving import GUARD, RunAsync, Serve, data_dir, play_seat
 
 TABLES = 100
 # every client of the test comes from 127.0.0.1: the caps of a public server are off
@@ -43,13 +43,13 @@ def moves_of(url: str) -> dict[str, list[str]]:
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
 def test_a_backup_taken_while_tables_play_restores_and_replays_them_all(
-    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest, run_async: RunAsync
 ) -> None:
     url = str(request.getfixturevalue("pg_url")) if kind == "postgres" else data_dir(tmp_path)
     server = Serve("--db", url, *NO_CAPS)
     copy = tmp_path / ("backup.db" if kind == "sqlite" else "backup.dump")
     try:
-        taken = asyncio.run(play_and_back_up(server, url, copy))
+        taken = run_async(play_and_back_up(server, url, copy))
     finally:
         server.stop()
     assert taken.returncode == 0, taken.stderr

@@ -16,7 +16,7 @@ import redis
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from .serving import GUARD, Serve, data_dir
+from .serving import GUARD, RunAsync, Serve, data_dir
 from .test_cluster import Leased, Server, redis_server, redis_url, servers, stored_moves
 
 __all__ = ["redis_server", "redis_url", "servers"]  # the fixtures, shared with test_cluster
@@ -56,10 +56,10 @@ def test_a_stopping_process_hands_its_tables_over(servers: Callable[..., Server]
     assert two.http.get("/readyz").json()["ready"]
 
 
-def test_a_lone_process_stops_its_tables_and_sends_its_sockets_away(tmp_path: Path) -> None:
+def test_a_lone_process_stops_its_tables_and_sends_its_sockets_away(tmp_path: Path, run_async: RunAsync) -> None:
     server = Serve("--db", data_dir(tmp_path))
     created = server.http.post("/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}] * 2}).json()
-    code = asyncio.run(stopped_while_connected(server, created["table"], created["token"]))
+    code = run_async(stopped_while_connected(server, created["table"], created["token"]))
     assert code == 1012
     assert server.proc.returncode in (0, -signal.SIGTERM)
     with pytest.raises(httpx.TransportError):  # it listens no more

@@ -14,12 +14,12 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from .serving import GUARD, Serve, data_dir, play_seat
+from .serving import GUARD, RunAsync, Serve, data_dir, play_seat
 
 pytestmark = pytest.mark.slow  # a server process of its own
 
 
-def test_no_log_line_of_a_whole_game_holds_a_secret(tmp_path: Path) -> None:
+def test_no_log_line_of_a_whole_game_holds_a_secret(tmp_path: Path, run_async: RunAsync) -> None:
     server = Serve("--db", data_dir(tmp_path), "--log-format", "json", "--log-level", "debug")
     secrets: list[str] = []
     try:
@@ -50,8 +50,8 @@ def test_no_log_line_of_a_whole_game_holds_a_secret(tmp_path: Path) -> None:
         # the old form of a seat link, its token in the query: redirected, and not logged
         assert http.get(f"/t/{table}", params={"token": first_token}).status_code == 303
         # a hello with the signed-out token is refused (and logged as such, without it)
-        assert asyncio.run(refused_hello(server.address, table, first_token)) == 4403
-        last = asyncio.run(both(server.address, table, created["token"], token))
+        assert run_async(refused_hello(server.address, table, first_token)) == 4403
+        last = run_async(both(server.address, table, created["token"], token))
         assert last["view"]["is_over"]
         assert http.get(f"/api/tables/{table}/record").status_code == 200
     finally:

@@ -15,7 +15,7 @@ from mauseloch.server.metrics import Metrics, check_address
 
 from .conftest import AppFactory
 from .helpers import create_table, join, seated
-from .serving import GUARD, Serve, data_dir, figure, play_seat, wait_for
+from .serving import GUARD, RunAsync, Serve, data_dir, figure, play_seat, wait_for
 
 
 @pytest.mark.parametrize(
@@ -48,14 +48,14 @@ def test_serve_refuses_public_metrics_before_it_listens(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_figures_of_a_game_and_none_on_the_public_port(tmp_path: Path) -> None:
+def test_the_figures_of_a_game_and_none_on_the_public_port(tmp_path: Path, run_async: RunAsync) -> None:
     server = Serve("--db", data_dir(tmp_path), "--metrics", "127.0.0.1:0")
     try:
         assert server.http.get("/metrics").status_code == 404  # the public port has none
         seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
         created = server.http.post("/api/tables", json={"game": "mau-mau", "seats": seats, "public": True}).json()
         joined = server.http.post(f"/api/tables/{created['table']}/join", json={}).json()
-        asyncio.run(game(server.address, created["table"], created["token"], joined["token"]))
+        run_async(game(server.address, created["table"], created["token"], joined["token"]))
         wait_for(
             lambda: figure(server.scrape(), "mauseloch_store_commit_seconds_count", store="sqlite") > 0, "a commit"
         )
