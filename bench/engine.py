@@ -8,7 +8,8 @@ move chosen from ``legal_moves()``: in Mau-Mau every move, in Aus die Maus! ever
 Mausgeflippt every reveal and every seat's pick among its reactions (``legal_moves(seat)``).
 A round gives every runner the same CPU time in short turns (``--slices``), the runners taking
 turns, so that machine noise hits every runner alike; the median round counts, and a ratio is
-the median of each round's own ratio.
+the median of each round's own ratio. The engines and the peers play in child processes, started
+anew every round (a process's memory layout moves its speed by a percent or two).
 
 ``--against REV`` is the guard against a slower engine: the same workload (the same games, from
 the same seeds) at git revision REV (its ``src/`` from ``git archive``, in a temporary folder)
@@ -22,6 +23,7 @@ prints this tree's ratio per game (> 1: faster). Run it whenever a change touche
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -183,6 +185,9 @@ def make_rlcard(players: int = 4, clock: Callable[[], float] = time.perf_counter
     return run
 
 
+PEERS: dict[str, Callable[..., Runner | None]] = {OPENSPIEL: make_openspiel, RLCARD: make_rlcard}
+
+
 def mauseloch_memory(games: int = 300) -> tuple[float, float]:
     """Peak Python memory while playing one game at a time, and per finished game kept (KiB)."""
     import mauseloch
@@ -208,7 +213,7 @@ def worker() -> None:
     ``mauseloch`` its ``PYTHONPATH`` gives (this tree's or REV's)."""
     import mauseloch
 
-    runners = {game: make(4, time.process_time) for game, make in WORKLOADS.items()}
+    runners: dict[str, Runner | None] = {game: make(4, time.process_time) for game, make in WORKLOADS.items()}
     print(json.dumps({"module": mauseloch.__file__, "games": sorted(mauseloch.GAMES)}), flush=True)
     for line in sys.stdin:
         ask = json.loads(line)
@@ -217,7 +222,11 @@ def worker() -> None:
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             print(json.dumps({"peak_kib": peak, "kib_per_game": per_game, "max_rss_mib": rss}), flush=True)
             continue
-        decisions, games, seconds = runners[ask["game"]](ask["seconds"], random.Random(ask["seed"]))
+        if ask["game"] not in runners:  # a peer, loaded when first asked for
+            runners[ask["game"]] = PEERS[ask["game"]](clock=time.process_time)
+        run = runners[ask["game"]]
+        assert run is not None, f"{ask['game']} is not installed"
+        decisions, games, seconds = run(ask["seconds"], random.Random(ask["seed"]))
         print(json.dumps({"decisions": decisions, "games": games, "seconds": seconds}), flush=True)
 
 
@@ -349,7 +358,7 @@ def main() -> None:
     out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
 
     with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
-        engines = {"tree": Engine(ROOT / "src")}
+        engines = {"tree": Engine(ROOT / "src"), "peers": Engine(ROOT / "src")}  # the peers in a process of their own
         rev = args.against
         if rev:
             engines[rev] = Engine(checkout(rev, Path(tmp)))
@@ -362,13 +371,12 @@ def main() -> None:
             elif rev:
                 print(f"{game}: not a game at {rev}, measured here only")
         missing = []  # peers of the ``bench`` extra that are not installed: left out, and said so
-        for label, factory in ((OPENSPIEL, make_openspiel), (RLCARD, make_rlcard)):
-            peer = factory(clock=time.process_time)
-            if peer is None:
+        for label, module in ((OPENSPIEL, "pyspiel"), (RLCARD, "rlcard")):
+            if importlib.util.find_spec(module) is None:
                 print(f"{label}: not installed (pip install -e '.[bench]')")
                 missing.append(label)
             else:
-                runners[label] = peer
+                runners[label] = engines["peers"].runner(label)
         try:
             started = [True]  # the first round plays on the processes just started
 
