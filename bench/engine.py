@@ -15,7 +15,7 @@ anew every round (a process's memory layout moves its speed by a percent or two)
 the same seeds) at git revision REV (its ``src/`` from ``git archive``, in a temporary folder)
 and at this working tree, each in a child process with that ``PYTHONPATH``, interleaved, and
 prints this tree's ratio per game (> 1: faster). Run it whenever a change touches ``core/`` or
-``games/``, against the main branch (docs/benchmarks.md has the figures).
+``games/``, against the main branch (docs/engine-figures.md has the figures).
 
     python bench/engine.py [--seconds 2] [--rounds 5] [--slices 20] [--against REV] [--json]
 """
