@@ -4,12 +4,14 @@ public port, never on a public address; the figures docs/operate.md names, from 
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from prometheus_client import generate_latest
+from websockets.asyncio.client import connect
 
 from mauseloch.server.metrics import Metrics, check_address
 
@@ -55,7 +57,9 @@ def test_the_figures_of_a_game_and_none_on_the_public_port(tmp_path: Path, run_a
         seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
         created = server.http.post("/api/tables", json={"game": "mau-mau", "seats": seats, "public": True}).json()
         joined = server.http.post(f"/api/tables/{created['table']}/join", json={}).json()
-        run_async(game(server.address, created["table"], created["token"], joined["token"]))
+        table, first = created["table"], created["token"]
+        code = run_async(refused_move(server.address, table, first))
+        run_async(game(server.address, table, first, joined["token"]))
         wait_for(
             lambda: figure(server.scrape(), "mauseloch_store_commit_seconds_count", store="sqlite") > 0, "a commit"
         )
@@ -63,6 +67,8 @@ def test_the_figures_of_a_game_and_none_on_the_public_port(tmp_path: Path, run_a
     finally:
         server.stop()
     for family in (
+        "mauseloch_refusals_total",
+        "mauseloch_move_seconds",
         "mauseloch_tables",
         "mauseloch_connections",
         "mauseloch_stand_ins",
@@ -80,6 +86,23 @@ def test_the_figures_of_a_game_and_none_on_the_public_port(tmp_path: Path, run_a
     assert figure(text, "mauseloch_store_commit_writes_sum", store="sqlite") >= 3  # a table, a seat, moves
     assert figure(text, "mauseloch_last_sample_timestamp_seconds") > 0
     assert figure(text, "mauseloch_pushes_total", outcome="sent") == 0
+    # the move path: each person's move timed from its receipt, the refused one by its code
+    assert figure(text, "mauseloch_refusals_total", game="mau-mau", code=code) == 1
+    answered = figure(text, "mauseloch_move_seconds_count", game="mau-mau")
+    assert answered >= 2  # both people moved at least once
+    assert figure(text, "mauseloch_move_seconds_bucket", game="mau-mau", le="+Inf") == answered
+
+
+async def refused_move(address: str, table: str, token: str) -> str:
+    """A move at a version the table is not at: refused, with the code it gives."""
+    async with connect(f"ws://{address}/ws/{table}", proxy=None, open_timeout=GUARD) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "seat": 0, "last_seq": 0}))
+        assert json.loads(await asyncio.wait_for(ws.recv(), GUARD))["type"] == "snapshot"
+        await ws.send(json.dumps({"type": "move", "move": "draw", "version": 99}))
+        while True:
+            msg = json.loads(await asyncio.wait_for(ws.recv(), GUARD))
+            if msg["type"] == "error":
+                return str(msg["code"])
 
 
 async def game(address: str, table: str, first: str, second: str) -> None:

@@ -4,8 +4,9 @@ Off unless asked for, and then on an address of their own, never on the public p
 figures tell who plays how much, and a scrape costs a little CPU. Every figure is named
 ``mauseloch_…`` (docs/operate.md lists them and what to alert on):
 
-- moves played and moves refused, by game (refusals also by code), and a move's time from its
-  receipt to the last frame sent (a histogram), counted where the table's moves are made;
+- moves played, by game and by whom, counted where the table's runner publishes them; the
+  messages a table socket refuses, by game and code, and a person's move from its receipt on
+  the socket to the last frame handed out (a histogram), counted where ws.py reads them;
 - tables by game and state, connections by state and the seats stand-ins play now, sampled from
   the event loop every :data:`SAMPLE_EVERY` seconds (a loop that stopped sampling is stuck:
   ``mauseloch_last_sample_timestamp_seconds``), and the loop's lag every second;

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
 from urllib.parse import urlsplit
@@ -139,6 +140,7 @@ async def _table_socket(
     websocket: WebSocket, lobby: Lobby, clock: Callable[[], float], rate_limit: int, guard: Guard
 ) -> None:
     await websocket.accept()
+    metrics = lobby.metrics
     loop = asyncio.get_running_loop()
     hello_by = loop.time() + guard.limits.hello_timeout  # an idle socket holds a file: not for long
     table = await lobby.find(websocket.path_params["table_id"])
@@ -165,6 +167,7 @@ async def _table_socket(
                 message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            received = time.perf_counter() if metrics is not None else 0.0
             raw = message.get("text")
             if raw is None:
                 raw = message.get("bytes") or b""
@@ -174,6 +177,8 @@ async def _table_socket(
             reply: str | None = None
             if len(recent) >= rate_limit:
                 reply = table.error(ErrorCode.RATE_LIMITED, f"more than {rate_limit} messages a second")
+                if metrics is not None:
+                    metrics.refused(table.row.game, ErrorCode.RATE_LIMITED)
             else:
                 recent.append(t)
                 try:
@@ -197,6 +202,8 @@ async def _table_socket(
                         raise ProtocolError(ErrorCode.BAD_MESSAGE, "hello was already said on this connection")
                     elif isinstance(msg, MoveMsg):
                         await table.apply(conn.seat, msg.move, msg.version)
+                        if metrics is not None:  # stored, played and its frames handed to every seat
+                            metrics.answered(table.row.game, time.perf_counter() - received)
                     elif isinstance(msg, ReactMsg):
                         await table.react(conn, msg.move, msg.version, msg.ms)
                     elif isinstance(msg, ClockPong):
@@ -223,6 +230,8 @@ async def _table_socket(
                         conn.close(1012)
                         break
                     reply = table.error(exc.code, exc.message, exc.refusal)
+                    if metrics is not None:
+                        metrics.refused(table.row.game, exc.code)
                     if exc.code in HANG_UP and conn is None:  # a second hello is only refused
                         log.info("table %s: a hello was refused: %s", table.id, exc.message)
                         await websocket.send_text(reply)
