@@ -120,7 +120,7 @@ def test_redis_runs_on_the_example_configuration(tmp_path: Path) -> None:
     (tmp_path / "redis.conf").write_text(conf + f"dir {tmp_path}\n")
     proc = subprocess.Popen([server, str(tmp_path / "redis.conf")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        client = redis.Redis(port=port, password="pw", socket_timeout=GUARD)
+        client = redis.Redis(port=port, password="pw", socket_timeout=GUARD, retry=None)
         deadline = time.monotonic() + GUARD
         while True:
             try:
@@ -132,7 +132,7 @@ def test_redis_runs_on_the_example_configuration(tmp_path: Path) -> None:
         config = client.config_get("*")
         assert config["save"] == "" and config["appendonly"] == "no" and config["maxmemory-policy"] == "noeviction"
         with pytest.raises(redis.AuthenticationError):
-            redis.Redis(port=port, password="wrong").ping()
+            redis.Redis(port=port, password="wrong", retry=None).ping()  # refused once, not retried
         client.close()
     finally:
         proc.terminate()
