@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,8 @@ from mauseloch.games.mausgeflippt.events import (
 )
 from mauseloch.locale import Lang
 from mauseloch.tui.mausgeflippt import describe, make_app
+
+GUARD = 60  # seconds: only a stalled game reaches it
 
 # events as the rules log them, for the words the terminal finds for them
 REVEAL_M07 = MausgeflipptReveal(
@@ -110,6 +113,34 @@ def test_my_key_press_is_played_with_its_time(run_async: Any) -> None:
     assert seat == 0 and move.startswith("catch ") and isinstance(ms, int) and ms >= 0
     game = run_async(_press_once("space"))
     assert game.record()["moves"][1][:2] == [0, "flip"]
+
+
+def test_the_game_goes_on_when_the_process_is_descheduled_past_a_wait(run_async: Any, monkeypatch: Any) -> None:
+    """Every wait of the terminal (countdown, a bot's time, the deadline, the pause) ends in its
+    call, however late: on a loaded machine the process is often descheduled for longer than a
+    wait of a millisecond. Textual's clock here jumps 5 ms at every read, as if it were
+    descheduled each time; a one-shot Textual timer then skips its call and the game stops."""
+    import textual._time
+
+    now = [0.0]
+
+    def jumping() -> float:
+        now[0] += 0.005
+        return now[0]
+
+    monkeypatch.setattr(textual._time, "get_time", jumping)
+    game = mauseloch.new_game("mausgeflippt", players=2, seed=9, options={"hand_size": 2, "window_ms": 500})
+    bots = {1: make_bot("mausgeflippt", "hard", seed=1)}
+    app = make_app(game, bots, me=0, time_scale=0.001, countdown=1)
+
+    async def run() -> None:
+        async with app.run_test() as pilot:
+            while not app.finished:  # a stalled game ends in the guard below
+                await pilot.pause(0.001)
+            await pilot.press("q")
+
+    run_async(asyncio.wait_for(run(), GUARD))
+    assert game.is_over and [m[1] for m in game.record()["moves"]].count("reveal") >= 2
 
 
 def test_play_command_refuses_bad_arguments() -> None:

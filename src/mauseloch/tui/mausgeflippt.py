@@ -5,11 +5,12 @@ space shouts "Mausgeflippt!" (``flip``). Bots react after the times they sampled
 ``bots/reaction.py``), in real time. Who was first is decided by the one referee
 (:mod:`mauseloch.realtime.referee`), the same as in the simulator: this client only gives it the times —
 the bots' sampled ones, and yours, measured here with a monotonic clock from the moment the
-mouse is drawn on screen — and wakes it with Textual timers. The engine never reads a clock.
+mouse is drawn on screen — and wakes it with timers of the app. The engine never reads a clock.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -330,6 +331,20 @@ def make_app(
             self.seen += len(events)
 
         # -- the flow: countdown, reveal, reactions, pause ----------------------------
+        def after(self, seconds: float, callback: Callable[[], object]) -> None:
+            """Call ``callback`` on the app ``seconds`` from now, late rather than never.
+
+            Textual's one-shot ``set_timer`` skips its call when its moment has passed by the time
+            its task first reads the clock (the process was descheduled a moment, as on a loaded
+            machine): with waits of a millisecond or less that leaves a window open for good.
+            """
+
+            async def wait() -> None:
+                await asyncio.sleep(seconds)
+                self.call_next(callback)
+
+            self.run_worker(wait(), group="after")
+
         def start_countdown(self, step: int | None = None) -> None:
             step = countdown if step is None else step
             if step > 0:
@@ -339,7 +354,7 @@ def make_app(
                     who = t("mg.revealerNext.name", lang, name=shown(seat_name(self.game.revealer, self.me, lang)))
                 self.status = f"[bold]{t('mg.countdown', lang, s=step)}[/]  ({who})"
                 self.refresh_table()
-                self.set_timer(0.6 * time_scale, lambda: self.start_countdown(step - 1))
+                self.after(0.6 * time_scale, lambda: self.start_countdown(step - 1))
                 return
             self.reveal()
 
@@ -369,7 +384,7 @@ def make_app(
             due = self.referee.due()
             if due is None:
                 return
-            delay = max(0.0005, (due - self.elapsed_ms()) / 1000 * time_scale)  # Textual refuses 0
+            delay = max(0.0, (due - self.elapsed_ms()) / 1000 * time_scale)
 
             def fire() -> None:
                 if self.round != current:
@@ -379,7 +394,7 @@ def make_app(
                 else:
                     self.wake_referee(current)
 
-            self.set_timer(delay, fire)
+            self.after(delay, fire)
 
         def resolved(self) -> None:
             self.round += 1  # pending timers of this mouse become stale
@@ -394,7 +409,7 @@ def make_app(
             if self.game.is_over:
                 self.show_end()
             else:
-                self.set_timer(1.2 * time_scale, lambda: self.start_countdown())
+                self.after(1.2 * time_scale, lambda: self.start_countdown())
 
         def human(self, move: str) -> None:
             g = self.game
