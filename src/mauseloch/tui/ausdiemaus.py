@@ -109,7 +109,7 @@ def describe(event: Event, names: list[str], lang: Lang = "en") -> str | None:
             if chip:
                 said = tn("am.ev.pile_won_chip", chips_left, lang, name=named[seat], cards=count)
             else:
-                said = t("am.ev.pile_won", lang, name=named[seat], n=count)
+                said = tn("am.ev.pile_won", count, lang, name=named[seat])
             return f"[bold]{said}[/]"
         case AusDieMausNewPile(seat=seat, card=card):
             return "   " + t("am.ev.new_pile", lang, name=named[seat], card=card_text(card, lang))

@@ -15,7 +15,7 @@ export const TEXTS = {
   escape: (ev, c) => t("am.ev.escape", { name: c.name(ev.seat), chaser: c.name(ev.chaser) }),
   pile_won: (ev, c) => (ev.chip
     ? tn("am.ev.pile_won_chip", ev.chips_left, { name: c.name(ev.seat), cards: ev.count })
-    : t("am.ev.pile_won", { name: c.name(ev.seat), n: ev.count })),
+    : tn("am.ev.pile_won", ev.count, { name: c.name(ev.seat) })),
   new_pile: (ev, c) => t("am.ev.new_pile", { name: c.name(ev.seat), card: c.card(ev.card) }),
   end: (ev, c) => t("am.ev.end", { reason: c.reason(ev.reason) }),
 };

@@ -22,7 +22,7 @@ export const TEXTS = {
     : ev.correct ? t("mg.ev.flipRight", { name: c.name(ev.seat), mouse: mouseName(ev.mouse) })
       : t("mg.ev.flipWrong", { name: c.name(ev.seat), cards: faces(ev.fitting), n: ev.hand_count })),
   mouse_won: (ev, c) => tn("mg.ev.mouse_won", ev.total, { name: c.name(ev.seat), mouse: mouseName(ev.mouse), how: t(ev.by === "flip" ? "mg.how.flip" : "mg.how.catch") }),
-  mouse_under: (ev, c) => t("mg.ev.mouse_under", { mouse: mouseName(ev.mouse), n: ev.pile }),
+  mouse_under: (ev, c) => tn("mg.ev.mouse_under", ev.pile, { mouse: mouseName(ev.mouse) }),
   laundry: (ev, c) => tn("mg.ev.laundry", ev.total, { name: c.name(ev.seat), cards: faces(ev.laundry) }),
   cheese_taken: (ev, c) => tn("mg.ev.cheese_taken", ev.total, { name: c.name(ev.seat), cheese: cheeseName(ev.cheese), mouse: mouseName(ev.mouse) }),
   draw: (ev, c) => (ev.cards ? t("mg.ev.drawOwn", { name: c.name(ev.seat), cards: faces(ev.cards) || t("mg.nothing") })

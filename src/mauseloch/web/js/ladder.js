@@ -3,7 +3,7 @@
 // The ratings come from the server (GET /api/ladder); the page only shows them.
 
 import { getJSON, h, loadGames } from "./api.js";
-import { botLevel, initI18n, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import { botLevel, initI18n, mountLangSwitch, onLangChange, t, tn } from "./i18n.js";
 
 const gameSelect = document.getElementById("ladder-game");
 const playersSelect = document.getElementById("ladder-players");
@@ -36,7 +36,7 @@ function plot(history, name) {
   const values = history.map((p) => p.rating);
   const first = values.length ? values[0] : 0;
   const last = values.length ? values[values.length - 1] : 0;
-  svg.setAttribute("aria-label", t("ladder.plotLabel", { name, n: values.length, from: first.toFixed(1), to: last.toFixed(1) }));
+  svg.setAttribute("aria-label", tn("ladder.plotLabel", values.length, { name, from: first.toFixed(1), to: last.toFixed(1) }));
   if (values.length) {
     const lo = Math.min(...values);
     const hi = Math.max(...values);
