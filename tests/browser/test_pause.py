@@ -23,7 +23,7 @@ fast_server = server_fixture("mauseloch-pause", "--clock-scale", "0.1")
 
 def test_pause_stops_the_clock_and_the_stand_in(browser: Any, fast_server: Server) -> None:
     with people(browser, fast_server, "en-US", "de-DE") as (anna, watcher):
-        table_id, _ = create_table(anna, "mau-mau", ["me", "bot:random"], clock="relaxed")
+        table_id, invite = create_table(anna, "mau-mau", ["me", "bot:random"], clock="relaxed")
         open_table(anna)
         anna.wait_for_selector("#turn-clock:has-text('s left')")  # her turn (seat 0 leads), the clock runs
         assert "whole table" in anna.inner_text("#pause-hint")  # the control says what it does
@@ -35,7 +35,9 @@ def test_pause_stops_the_clock_and_the_stand_in(browser: Any, fast_server: Serve
         shown = anna.inner_text("#turn-clock")
         assert shown.endswith("s left"), shown
 
-        watcher.goto(f"/t/{table_id}?watch=1")
+        # a private table: a spectator comes by its invite link and chooses to watch (no seat is free)
+        watcher.goto(invite)
+        watcher.click("#watch-button")
         watcher.wait_for_selector("#pause-status:has-text('Pausiert von Anna')")
         assert watcher.locator("#pace-button").is_hidden()  # a spectator sees the pause, cannot lift it
 
