@@ -4,6 +4,7 @@ frames against the real hands of the finished game."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -250,13 +251,14 @@ class QuietSeat:
         self.state: dict[str, Any] | None = None
         self.sent: int | None = None  # the version the last move was made on
         self.ws: Any = None
+        self.sockets = contextlib.ExitStack()  # every socket this seat opened, closed by drop()
         self.back()
 
     def back(self) -> None:
         """Connect (again) and say hello with the seat's token."""
         from websockets.sync.client import connect
 
-        self.ws = connect(self.url)
+        self.ws = self.sockets.enter_context(connect(self.url))
         self.ws.send(json.dumps({"type": "hello", "token": self.token, "seat": self.seat, "last_seq": 0}))
         threading.Thread(target=self._read, args=(self.ws,), daemon=True).start()
 
@@ -299,4 +301,4 @@ class QuietSeat:
 
     def drop(self) -> None:
         """The connection is lost (closed without leaving: the seat is away, not gone)."""
-        self.ws.close()
+        self.sockets.close()

@@ -15,6 +15,7 @@ server's pause.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -275,6 +276,10 @@ def test_a_lost_connection_is_told_on_the_board_and_play_goes_on_soon_after(brow
 
 
 NOTE = "#hand-note"
+# The top bar's words and the players' names that are cut (an ellipsis, a line cut off).
+WHOLE = """() => [...document.querySelectorAll('#table-title, #turn-banner, #board .player .name-text')]
+  .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+  .map((el) => el.id || el.textContent)"""
 # Every plural text of the catalogue as the page says it, for numbers that pick each form, and
 # names as a list; in both languages.
 PAGE_WORDS = """async ([keys, numbers, lists]) => {
@@ -290,35 +295,52 @@ PAGE_WORDS = """async ([keys, numbers, lists]) => {
 }"""
 
 
+def play_until_opas_turn(oma: Page) -> None:
+    """Oma's moves until the turn is the other seat's (a card she draws may keep the turn hers)."""
+    opas_turn = '#board[data-to-move="1"][data-pending="0"]'
+    for _ in range(20):
+        oma.wait_for_selector(f"{opas_turn}, {ACTION}")
+        if oma.locator(opas_turn).count():
+            return
+        act(oma)
+    raise AssertionError("Oma's turn did not end")
+
+
 def test_a_refusal_stays_until_the_next_tap_and_words_agree_with_their_numbers(
     browser: Any, slow_server: Server
 ) -> None:
     with people(browser, slow_server, "de-DE", viewport=PHONE, has_touch=True, is_mobile=True) as (oma,):
         body = {"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}], "name": "Oma", "clock": "off"}
         created = post(oma, slow_server, "/api/tables", body)
-        kind = QuietSeat(slow_server, created["table"], "Kind", created["invite_secret"])
+        opa = QuietSeat(slow_server, created["table"], "Großvater Heinrich", created["invite_secret"])
+        # the page's timers run on a clock of the test's: the note's 3 s pass when the test says so
+        oma.clock.install()
         oma.goto(f"/t/{created['table']}")
-        oma.wait_for_selector(ACTION)
-        act(oma)  # Oma leads; then it is Kind's turn, and Kind takes her time
-        oma.wait_for_selector('#board[data-to-move="1"][data-pending="0"]')
+        play_until_opas_turn(oma)  # Oma leads; then it is Opa's turn, and he takes his time
+        oma.clock.pause_at(dt.datetime.now() + dt.timedelta(minutes=1))
         oma.tap("#board .hand button.card >> nth=0")
-        assert oma.inner_text(NOTE) == "Du bist nicht dran: Kind ist am Zug."
+        assert oma.inner_text(NOTE) == "Du bist nicht dran: Großvater Heinrich ist am Zug."
+        # the phone's top bar says it whole, the title too
+        assert oma.inner_text("#turn-banner") == "Warte auf Großvater Heinrich"
+        assert oma.evaluate(WHOLE) == [], oma.evaluate(WHOLE)
         before = version(oma)
-        kind.play_turn()  # the table moves on and the board is drawn again: the note stays to be read
+        opa.play_turn()  # the table moves on and the board is drawn again: the note stays to be read
         oma.wait_for_function("v => Number(document.getElementById('board').dataset.version) > v", arg=before)
-        assert oma.inner_text(NOTE) == "Du bist nicht dran: Kind ist am Zug."
+        assert oma.inner_text(NOTE) == "Du bist nicht dran: Großvater Heinrich ist am Zug."
         oma.tap("#ticker-box")  # the next tap ends it
         assert oma.inner_text(NOTE) == ""
 
         oma.tap("#menu-button")  # English, from the menu
         oma.tap("#lang-switch")
         oma.tap("#side-close")
-        act(oma)
-        oma.wait_for_selector('#board[data-to-move="1"][data-pending="0"]')
+        play_until_opas_turn(oma)
         oma.tap("#board .hand button.card >> nth=0")
-        assert oma.inner_text(NOTE) == "It is not your turn: Kind is to move."
-        oma.wait_for_function("() => document.getElementById('hand-note').textContent === ''")  # after 3 s, untouched
-        kind.drop()
+        assert oma.inner_text(NOTE) == "It is not your turn: Großvater Heinrich is to move."
+        oma.clock.run_for(2900)
+        assert oma.inner_text(NOTE) == "It is not your turn: Großvater Heinrich is to move."
+        oma.clock.run_for(200)  # 3 s, untouched: gone
+        assert oma.inner_text(NOTE) == ""
+        opa.drop()
 
         # The page's words and the terminal's: one catalogue, the same plural forms (CLDR's)
         keys = sorted({k.rsplit(".", 1)[0] for k in catalogue()["en"] if k.endswith(".one")})
