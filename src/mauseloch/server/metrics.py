@@ -177,7 +177,7 @@ class Metrics:
     # -- counted on the way ---------------------------------------------------------------
     def played(self, game: str, by: str | None) -> None:
         """A move played at a table of ``game`` (its update published) by ``by``: None for a
-        person, else who played it for the seat (a bot, a stand-in, the clock)."""
+        person, else who played it (``bot``: the seat's bot, ``stand-in``: a person's stand-in)."""
         key = (game, by or "person")
         child = self._moves.get(key)
         if child is None:
