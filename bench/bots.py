@@ -36,9 +36,9 @@ from typing import Any
 import mauseloch
 from _report import print_json, text_to_stderr
 from mauseloch.bots import make_bot
-from mauseloch.bots.search import LEVELS, SearchBot, level_options
 from mauseloch.core.engine import Game, derive_seed
 from mauseloch.core.seeds import STREAM_RIVALS
+from mauseloch.games.maumau.bots.search import LEVELS, SearchBot, level_options
 
 GAME = "mau-mau"
 BASE_SEED = 20_261_201

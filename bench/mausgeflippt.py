@@ -7,7 +7,7 @@ Both games are played to the end by random bots through the public string API (4
   the seats that did not pick ``timeout`` are the reactions, one of them (at random) arrives
   first; nobody → ``timeout``.
 
-A third row plays Mausgeflippt with the reaction bots of ``bots/reaction.py`` through the
+A third row plays Mausgeflippt with the reaction bots of ``games/mausgeflippt/bots/reaction.py`` through the
 simulation runner (views, sampled times, tie-breaks): what ``mauseloch simulate`` pays per game.
 Rounds are interleaved so that machine noise hits every runner alike; the median round counts.
 

@@ -67,18 +67,12 @@ TEST_WHEELS = (
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the library's API and its table of extras", ("__init__.py", "py.typed", "extras.py")),
     ("the engine: moves, views, events, records, seeds", ("core",)),
-    ("the games' rules", ("games",)),
     (
-        "the bots that decide in plain Python: random, the Mau-Mau heuristic, the Mausgeflippt reaction levels",
-        (
-            "bots/__init__.py",
-            "bots/registry.py",
-            "bots/random_bot.py",
-            "bots/maumau_habits.py",
-            "bots/maumau_heuristic.py",
-            "bots/reaction.py",
-        ),
+        "the games: their rules, and their bots that decide in plain Python (the Mau-Mau heuristic, "
+        "the Mausgeflippt reaction levels)",
+        ("games",),
     ),
+    ("the bots of every game: the registry, the random bot", ("bots",)),
     ("the referee of reaction windows", ("realtime",)),
     ("the words, German and English", ("locale",)),
 )

@@ -1,4 +1,4 @@
-"""The search bot's history belief (bots.belief, kernels.belief): the true deal explains the
+"""The search bot's history belief (games.maumau.bots.belief, kernels.belief): the true deal explains the
 history it wrote down, every sample deals exactly the cards the seat cannot see, and the same
 seed gives the same samples."""
 
@@ -9,10 +9,10 @@ import pytest
 
 import mauseloch
 from mauseloch.bots import make_bot
-from mauseloch.bots.belief import History
-from mauseloch.bots.search import SearchBot
 from mauseloch.core.engine import Rng, derive_seed
 from mauseloch.games.maumau import CARD_ID, MauMau, MauMauDraw
+from mauseloch.games.maumau.bots.belief import History
+from mauseloch.games.maumau.bots.search import SearchBot
 from mauseloch.kernels import belief as kb
 
 OPTION_SETS = [
@@ -139,8 +139,8 @@ def test_the_search_with_the_history_is_deterministic_for_a_seed() -> None:
 
 def test_preparing_the_bots_loads_the_chain_too() -> None:
     """A table's first search decision never compiles the history's chain (seconds)."""
-    from mauseloch.bots import belief
-    from mauseloch.bots.maumau_heuristic import kernels_need_compiling, prepare
+    from mauseloch.games.maumau.bots import belief
+    from mauseloch.games.maumau.bots.heuristic import kernels_need_compiling, prepare
 
     prepare()
     assert not belief.kernels_need_compiling() and not kernels_need_compiling()

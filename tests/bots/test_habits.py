@@ -1,4 +1,4 @@
-"""The Mau-Mau heuristic's habits live once, in plain Python (``bots.maumau_habits``): the bot
+"""The Mau-Mau heuristic's habits live once, in plain Python (``games.maumau.bots.habits``): the bot
 calls them without numpy or numba (the browser's engine has neither), and the kernel compiles
 that very code. ``test_heuristic_records`` plays the recorded games through the plain functions,
 ``tests/kernels/test_maumau_playout`` the compiled ones against them."""
@@ -13,8 +13,8 @@ import sys
 
 import numpy as np
 
-from mauseloch.bots import maumau_habits as habits
 from mauseloch.core.engine import Rng
+from mauseloch.games.maumau.bots import habits
 from mauseloch.kernels import maumau as kernel
 from tests.paths import ROOT
 

@@ -22,11 +22,11 @@ import pytest
 
 import mauseloch
 from mauseloch.bots import make_bot
-from mauseloch.bots.maumau_heuristic import heuristic_agrees
-from mauseloch.bots.search import SearchBot
 from mauseloch.core.engine import derive_seed
 from mauseloch.core.seeds import STREAM_RIVALS
 from mauseloch.games.maumau import MauMau
+from mauseloch.games.maumau.bots.heuristic import heuristic_agrees
+from mauseloch.games.maumau.bots.search import SearchBot
 
 DATA = Path(__file__).resolve().parent / "data" / "heuristic_games.json"
 BASE_SEED = 4_242_001

@@ -10,8 +10,8 @@ import pytest
 
 import mauseloch
 from mauseloch.bots import bot_kinds, make_bot
-from mauseloch.bots.search import SearchBot
 from mauseloch.games.maumau import CARD_ID, SUIT_MASK, SUITS, MauMau
+from mauseloch.games.maumau.bots.search import SearchBot
 
 
 def _play(
@@ -195,7 +195,7 @@ def test_play_outs_play_the_heuristic_bots_own_moves() -> None:
     bot's choice from that seat's view (the same tie-breaking stream gives the same move)."""
     import numpy as np
 
-    from mauseloch.bots.maumau_heuristic import HeuristicBot
+    from mauseloch.games.maumau.bots.heuristic import HeuristicBot
     from mauseloch.kernels import maumau as kernel
 
     checked = 0

@@ -14,8 +14,8 @@ import pytest
 import mauseloch
 from mauseloch import IllegalMove, event_for
 from mauseloch.bots import bot_kinds, make_bot
-from mauseloch.bots.reaction import LEVELS, ReactionBot
 from mauseloch.games.mausgeflippt import CHEESES, CLOTHING_DECK, FULL_DECK, MICE, MOUSE_WEARS, fits
+from mauseloch.games.mausgeflippt.bots.reaction import LEVELS, ReactionBot
 from mauseloch.study.simulate import game_runner
 from tests.paths import VECTORS as SPEC_VECTORS
 
@@ -663,7 +663,7 @@ def test_random_play_keeps_every_card_and_replays(players: int) -> None:
 
 
 def test_levels_follow_the_published_model_and_include_a_child() -> None:
-    from mauseloch.bots.reaction import DISPLAY, HICK_BITS
+    from mauseloch.games.mausgeflippt.bots.reaction import DISPLAY, HICK_BITS
 
     assert list(LEVELS)[:3] == ["little", "child", "easy"] and "child" in bot_kinds(GAME)
     assert DISPLAY == "text"

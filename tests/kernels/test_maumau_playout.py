@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 import mauseloch
-from mauseloch.bots.maumau_heuristic import heuristic_move
 from mauseloch.core.engine import Rng, derive_seed
 from mauseloch.games.maumau import MauMau
+from mauseloch.games.maumau.bots.heuristic import heuristic_move
 from mauseloch.kernels import maumau as kernel
 
 CONFIGS: list[tuple[int, dict[str, Any], int]] = [
@@ -163,7 +163,7 @@ def test_redeal_and_flat_deal_are_the_plain_loop(players: int, options: dict[str
 def test_bot_kernels_are_cached_and_prepared_once() -> None:
     from numba.core.caching import NullCache
 
-    from mauseloch.bots.maumau_heuristic import kernels_need_compiling, prepare
+    from mauseloch.games.maumau.bots.heuristic import kernels_need_compiling, prepare
 
     for f in kernel.BOT_KERNELS:
         assert not isinstance(f._cache, NullCache)  # cache=True: later runs load them
@@ -177,7 +177,7 @@ def test_an_empty_numba_cache_means_the_bots_compile(tmp_path: Any) -> None:
     import subprocess
     import sys
 
-    code = "from mauseloch.bots.maumau_heuristic import kernels_need_compiling as k; print(k())"
+    code = "from mauseloch.games.maumau.bots.heuristic import kernels_need_compiling as k; print(k())"
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"

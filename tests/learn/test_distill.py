@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 import mauseloch
 from mauseloch.bots import make_bot
-from mauseloch.bots.learned import greedy, shipped_policy
 from mauseloch.cli import app
 from mauseloch.games.maumau import MauMau
+from mauseloch.games.maumau.bots.learned import greedy, shipped_policy
 from mauseloch.learn.distill import CHUNK, DistillConfig, Task, Teacher, _tasks, label_chunk
 from mauseloch.learn.policy import NUM_FEATURES, QPolicy
 from tests.learn.tiny import TINY_DMC

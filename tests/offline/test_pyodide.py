@@ -80,7 +80,7 @@ def test_the_bundle_is_the_sources_within_its_budget(bundle: Path) -> None:
     for rel, data in inside.items():
         assert data == (src / rel).read_bytes(), rel
     # what the page needs is there, what cannot run there is not
-    for module in ("mauseloch.core.engine", "mauseloch.bots.maumau_habits", "mauseloch.realtime.referee"):
+    for module in ("mauseloch.core.engine", "mauseloch.games.maumau.bots.habits", "mauseloch.realtime.referee"):
         assert module in manifest["engine_modules"]
     assert not any(m.startswith(("mauseloch.kernels", "mauseloch.server")) for m in manifest["engine_modules"])
 

@@ -256,7 +256,7 @@ def test_slow_bots_for_the_youngest_wait_longer() -> None:
 
     from mauseloch.bots import make_bot
     from mauseloch.bots.random_bot import pause_factor
-    from mauseloch.bots.reaction import LEVELS
+    from mauseloch.games.mausgeflippt.bots.reaction import LEVELS
     from mauseloch.tui.ausdiemaus import KeyReader, run
 
     assert pause_factor(make_bot("aus-die-maus", "slow")) == 2.5 and pause_factor(make_bot("mau-mau", "random")) == 1

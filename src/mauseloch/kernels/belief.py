@@ -1,4 +1,4 @@
-"""Compiled half of the search bot's history belief (``bots.belief``): how well a guess at
+"""Compiled half of the search bot's history belief (``games.maumau.bots.belief``): how well a guess at
 every hidden card of a Mau-Mau game explains the public history, and a Markov chain over such
 guesses.
 
@@ -6,7 +6,7 @@ A *particle* gives a card to every position of the game's deck sequence (``cards
 cards dealt to each seat, the cards drawn in order, the draw pile still left, and the piles
 made again by each reshuffle (MM-8), each position in its *group* (the deal, or one reshuffle)
 and owned by the seat that received it. The events (``ev``, one row each, made by
-``bots.belief.History``) replay the rivals' hands through the game and count what a particle
+``games.maumau.bots.belief.History``) replay the rivals' hands through the game and count what a particle
 contradicts:
 
 - **hard** facts, which the rules make certain: a card played was in the hand (MM-4), a rival

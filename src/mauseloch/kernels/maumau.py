@@ -73,12 +73,12 @@ from __future__ import annotations
 import types
 from typing import Any
 
-from mauseloch.bots import maumau_habits
 from mauseloch.core.engine import as_int
 from mauseloch.core.registry import game_info
 from mauseloch.core.seeds import STREAM_BOTS, STREAM_DEAL, STREAM_RESHUFFLE
 from mauseloch.core.shapes import Options
 from mauseloch.extras import needs
+from mauseloch.games.maumau.bots import habits
 from mauseloch.games.maumau.rules import CARD_FIT, JACK, JACKS, SEVEN, SEVENS, SUIT_MASK, MauMau
 from mauseloch.kernels.ausdiemaus import GOLDEN, LIMIT16, RECIP16, derive_seed, mix64
 
@@ -91,14 +91,14 @@ NUM_ACTIONS = len(MauMau.ACTIONS)
 DRAW_A, PASS_A, TAKE_A = (MauMau._ACTION_ID[m] for m in ("draw", "pass", "take"))
 assert (NUM_ACTIONS, DRAW_A, PASS_A, TAKE_A) == (47, 44, 45, 46)
 
-# The action table (``bots.maumau_habits`` builds it from the engine's own list): the card of
+# The action table (``games.maumau.bots.habits`` builds it from the engine's own list): the card of
 # each id and its wish (-1: none), a card's first action id.
-ACT_CARD = np.array(maumau_habits.ACT_CARD, dtype=np.int64)
-ACT_WISH = np.array(maumau_habits.ACT_WISH, dtype=np.int64)
-CARD_ACTION = np.array(maumau_habits.CARD_ACTION, dtype=np.int64)
+ACT_CARD = np.array(habits.ACT_CARD, dtype=np.int64)
+ACT_WISH = np.array(habits.ACT_WISH, dtype=np.int64)
+CARD_ACTION = np.array(habits.CARD_ACTION, dtype=np.int64)
 CARD_FIT_A = np.array(CARD_FIT, dtype=np.int64)
 SUIT_MASK_A = np.array(SUIT_MASK, dtype=np.int64)
-CARD_POINTS = np.array(maumau_habits.CARD_POINTS, dtype=np.int64)
+CARD_POINTS = np.array(habits.CARD_POINTS, dtype=np.int64)
 
 REASONS = ("out", "stalemate", "move_limit")
 REASON_CODES = {name: i + 1 for i, name in enumerate(REASONS)}  # 0: running
@@ -750,18 +750,18 @@ class MauMauBatch:
 
 # --------------------------------------------------------------------------- the heuristic
 # The Mau-Mau heuristic bot's decision: its habits are written once, in plain Python
-# (``bots.maumau_habits``, which the heuristic bot calls as they are), and compiled here from
+# (``games.maumau.bots.habits``, which the heuristic bot calls as they are), and compiled here from
 # that same code for the search bot's reading of its rivals (``heuristic_agrees``) and its
 # play-outs (``playout``, ``flat_deal``), which call it for every seat inside compiled code.
 # Compiled, the habits read this module's names: its tables (arrays), its bit helpers and
 # ``_tie``; a tie-breaking generator is an ``engine.Rng``'s state (uint64[3]).
 
-EIGHT_R, NINE_R, ACE_R = maumau_habits.EIGHT_R, maumau_habits.NINE_R, maumau_habits.ACE_R
-TIE_MASK = np.uint64(maumau_habits.TIE_BOUND - 1)  # ``Rng.below(1 << 20)``: one whole output, its low bits
-ACT_STR_RANK = np.array(maumau_habits.ACT_STR_RANK, dtype=np.int64)
-BYTE_POINTS = np.array(maumau_habits.BYTE_POINTS, dtype=np.int64)
-RANK_POINTS = np.array(maumau_habits.RANK_POINTS, dtype=np.int64)
-NO_WISHES = maumau_habits.NO_WISHES
+EIGHT_R, NINE_R, ACE_R = habits.EIGHT_R, habits.NINE_R, habits.ACE_R
+TIE_MASK = np.uint64(habits.TIE_BOUND - 1)  # ``Rng.below(1 << 20)``: one whole output, its low bits
+ACT_STR_RANK = np.array(habits.ACT_STR_RANK, dtype=np.int64)
+BYTE_POINTS = np.array(habits.BYTE_POINTS, dtype=np.int64)
+RANK_POINTS = np.array(habits.RANK_POINTS, dtype=np.int64)
+NO_WISHES = habits.NO_WISHES
 
 
 @njit(cache=True)
@@ -773,20 +773,20 @@ def _tie(gen: np.ndarray) -> int:
 
 
 def _compiled(habit: Any) -> Any:
-    """``habit`` (a function of ``bots.maumau_habits``) compiled with this module's names for
+    """``habit`` (a function of ``games.maumau.bots.habits``) compiled with this module's names for
     the ones it reads: the same code, on arrays and compiled helpers."""
     code = types.FunctionType(habit.__code__, globals(), habit.__name__, habit.__defaults__)
     code.__doc__ = habit.__doc__
     return njit(cache=True)(code)
 
 
-_wish_qualities = _compiled(maumau_habits._wish_qualities)
-_score = _compiled(maumau_habits._score)
-_situation = _compiled(maumau_habits._situation)
-heuristic_action = _compiled(maumau_habits.heuristic_action)
-heuristic_agrees = _compiled(maumau_habits.heuristic_agrees)
+_wish_qualities = _compiled(habits._wish_qualities)
+_score = _compiled(habits._score)
+_situation = _compiled(habits._situation)
+heuristic_action = _compiled(habits.heuristic_action)
+heuristic_agrees = _compiled(habits.heuristic_agrees)
 assert [f.py_func.__name__ for f in (_wish_qualities, _score, _situation, heuristic_action, heuristic_agrees)] == [
-    f.__name__ for f in maumau_habits.SHARED
+    f.__name__ for f in habits.SHARED
 ]
 
 

@@ -3,7 +3,7 @@ the network's target (expert iteration's first step, as in AlphaZero's and ExIt'
 training, here with the values as the target, since the network is a Q network).
 
 A teacher is the ``search`` level's belief (deals drawn from the whole public history by
-``bots.belief.History``) playing **every** legal move out on the same deals (common random
+``games.maumau.bots.belief.History``) playing **every** legal move out on the same deals (common random
 numbers, no halving, no pruning), so each move gets its mean reward: what the search knows of
 the position, with far less noise than the one final reward of Deep Monte Carlo's target. The
 teacher sits on one seat against the heuristic on the others (the seat turns with the deal),
@@ -36,13 +36,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 import mauseloch
 from mauseloch.bots import make_bot
-from mauseloch.bots.learned import greedy
-from mauseloch.bots.maumau_heuristic import kernel
-from mauseloch.bots.search import LEVEL_OPTIONS, SearchBot
 from mauseloch.core.engine import derive_seed
 from mauseloch.core.seeds import STREAM_STUDENT_GAMES, STREAM_TEACHER, STREAM_TEACHER_RIVALS
 from mauseloch.extras import needs
 from mauseloch.games.maumau import MauMau
+from mauseloch.games.maumau.bots.heuristic import kernel
+from mauseloch.games.maumau.bots.learned import greedy
+from mauseloch.games.maumau.bots.search import LEVEL_OPTIONS, SearchBot
 from mauseloch.learn.history import SeatHistory
 from mauseloch.learn.policy import NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features, mask_of
 

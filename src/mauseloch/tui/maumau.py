@@ -194,7 +194,7 @@ def command(
     except ValueError as exc:
         raise fail(console, exc) from None
     check_save_path(console, save)
-    from mauseloch.bots.maumau_heuristic import KERNEL_BOTS, prepare
+    from mauseloch.games.maumau.bots.heuristic import KERNEL_BOTS, prepare
 
     if set(kinds) & set(KERNEL_BOTS):  # compiled (or loaded) now, not at the bots' first move
         prepare(lambda: console.print(f"[dim]{t('term.compiling', lang)}[/]"))

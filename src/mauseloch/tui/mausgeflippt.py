@@ -2,7 +2,7 @@
 
 After a short countdown the next mouse appears. Your hand is on the keys 1–9, 0, a, b… (``catch``),
 space shouts "Mausgeflippt!" (``flip``). Bots react after the times they sampled (see
-``bots/reaction.py``), in real time. Who was first is decided by the one referee
+``games/mausgeflippt/bots/reaction.py``), in real time. Who was first is decided by the one referee
 (:mod:`mauseloch.realtime.referee`), the same as in the simulator: this client only gives it the times —
 the bots' sampled ones, and yours, measured here with a monotonic clock from the moment the
 mouse is drawn on screen — and wakes it with timers of the app. The engine never reads a clock.

@@ -5,12 +5,12 @@ the package import from ``rules`` (never from here, which imports them for the d
 
 from __future__ import annotations
 
-from mauseloch.bots.maumau_heuristic import HeuristicBot
-from mauseloch.bots.maumau_heuristic import prepare as prepare_bots
 from mauseloch.core.bot import Bot
 from mauseloch.core.registry import BotKind, Clock, GameInfo, Seating, Simulation, register
 from mauseloch.extras import COMPILED
 from mauseloch.games.maumau import simulation
+from mauseloch.games.maumau.bots.heuristic import HeuristicBot
+from mauseloch.games.maumau.bots.heuristic import prepare as prepare_bots
 from mauseloch.games.maumau.events import (
     EVENTS,
     Card,
@@ -122,25 +122,25 @@ __all__ = [
 
 # The compiled bots (numpy, numba): each imports its module when one is made.
 def _learned(seed: int) -> Bot:
-    from mauseloch.bots.learned import LearnedBot
+    from mauseloch.games.maumau.bots.learned import LearnedBot
 
     return LearnedBot(seed)
 
 
 def _search_fast(seed: int) -> Bot:
-    from mauseloch.bots.search import search_fast
+    from mauseloch.games.maumau.bots.search import search_fast
 
     return search_fast(seed)
 
 
 def _search(seed: int) -> Bot:
-    from mauseloch.bots.search import search
+    from mauseloch.games.maumau.bots.search import search
 
     return search(seed)
 
 
 def _search_learned(seed: int) -> Bot:
-    from mauseloch.bots.search_learned import search_learned
+    from mauseloch.games.maumau.bots.search_learned import search_learned
 
     return search_learned(seed)
 

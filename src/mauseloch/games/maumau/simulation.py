@@ -52,8 +52,8 @@ def prepare(spec: SimSpec, notice: Callable[[str], None] | None) -> None:
     """Compile or load the heuristic and search bots' kernels once here, before workers start
     (forked ones inherit them, others load numba's cache that this writes); ``notice`` hears
     COMPILING when that takes seconds."""
-    from mauseloch.bots.maumau_heuristic import KERNEL_BOTS
-    from mauseloch.bots.maumau_heuristic import prepare as compile_bots
+    from mauseloch.games.maumau.bots.heuristic import KERNEL_BOTS
+    from mauseloch.games.maumau.bots.heuristic import prepare as compile_bots
 
     if set(spec.bots) & set(KERNEL_BOTS):
         compile_bots(None if notice is None else lambda: notice(COMPILING))

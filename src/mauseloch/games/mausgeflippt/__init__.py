@@ -6,8 +6,8 @@ declaration)."""
 
 from __future__ import annotations
 
-from mauseloch.bots.reaction import LEVELS, maker
 from mauseloch.core.registry import BotKind, Clock, GameInfo, Seating, Simulation, register
+from mauseloch.games.mausgeflippt.bots.reaction import LEVELS, maker
 from mauseloch.games.mausgeflippt.cards import (
     CHEESE_ID,
     CHEESES,

@@ -13,7 +13,7 @@ the penalty. Its habits, in the order they usually decide:
 - otherwise keeps its hand flexible: it plays the card after which it still holds the most
   cards that fit, leaning towards the suits it is long in, and keeps one seven as a shield.
 
-The decision is ``bots.maumau_habits.heuristic_action``, on the hand as a bit mask and the
+The decision is ``habits.heuristic_action``, on the hand as a bit mask and the
 public counts: the one copy of these habits, in plain Python (the bot needs the standard library
 only). The bot calls it through :func:`heuristic_move` with its view; the compiled kernel
 (``kernels.maumau``) compiles the same code, so the search bot's play-outs call it inside compiled
@@ -28,10 +28,10 @@ from typing import Any
 
 import msgspec
 
-from mauseloch.bots import maumau_habits
 from mauseloch.core.engine import Rng
 from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.core.views import View, json_view
+from mauseloch.games.maumau.bots import habits
 from mauseloch.games.maumau.rules import CARD_ID, MauMau
 from mauseloch.games.maumau.views import MauMauView
 
@@ -54,7 +54,7 @@ def kernels_need_compiling() -> bool:
     """True when the first decision of a search bot would compile its kernels, the heuristic's
     habits among them (seconds, once: later runs load them from numba's cache); callers say so
     first."""
-    from mauseloch.bots import belief
+    from mauseloch.games.maumau.bots import belief
 
     return bool(kernel().bot_kernels_need_compiling()) or belief.kernels_need_compiling()
 
@@ -66,7 +66,7 @@ def prepare(on_compile: Callable[[], None] | None = None) -> None:
     if on_compile is not None and kernels_need_compiling():
         on_compile()
     kernel().warm_bot_kernels()
-    from mauseloch.bots import belief  # the levels' chain over the history (bots.belief)
+    from mauseloch.games.maumau.bots import belief  # the levels' chain over the history (games.maumau.bots.belief)
 
     belief.warm()
 
@@ -97,11 +97,11 @@ def heuristic_move(
     """The heuristic's move among ``legal`` for ``seat`` holding ``hand`` (a mask of card ids),
     with ``counts`` cards in each seat's hand and play going in ``direction``. ``rng`` breaks
     exact ties (one draw per card move scored). The decision is
-    ``maumau_habits.heuristic_action``, which the search's play-outs call compiled."""
+    ``habits.heuristic_action``, which the search's play-outs call compiled."""
     if len(legal) == 1:
         return legal[0]
     bits, other = legal_form(legal)
-    action = maumau_habits.heuristic_action(
+    action = habits.heuristic_action(
         hand, bits, other, seat, counts, len(counts), direction, ace_skips, no_win_with_jack, rng
     )
     return MauMau.ACTIONS[action]
@@ -120,9 +120,9 @@ def heuristic_agrees(
     """Whether :func:`heuristic_move` may choose ``move`` (ties included) among ``cards``, a legal
     list of card plays only (nothing drawn, no penalty open). A search that models its rivals as
     this heuristic asks it which hands explain the card a rival played
-    (``maumau_habits.heuristic_agrees``, on the same scores; the search asks it compiled)."""
+    (``habits.heuristic_agrees``, on the same scores; the search asks it compiled)."""
     fitting, _ = legal_form(cards)
-    return maumau_habits.heuristic_agrees(
+    return habits.heuristic_agrees(
         _ACTION_ID[move], fitting, hand, seat, counts, len(counts), direction, ace_skips, no_win_with_jack
     )
 

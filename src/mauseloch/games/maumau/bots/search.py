@@ -34,7 +34,7 @@ weight; so does a deal in which a rival who kept a drawn card that fitted holds 
 heuristic keeps nothing else).
 
 **History** (``history``, on in the levels): deals are drawn from every public move since the
-deal instead (``bots.belief``): a Markov chain over the positions every hidden card had in the
+deal instead (``games.maumau.bots.belief``): a Markov chain over the positions every hidden card had in the
 deck, checked against each draw, pass, penalty taken and free choice of every rival
 (``kernels.belief``), so a rival's older moves count as well. A bot that took its seat mid-game
 never saw the start and deals as above.
@@ -62,13 +62,13 @@ import time
 from collections.abc import Callable
 from typing import Any, TypedDict
 
-from mauseloch.bots.belief import History
-from mauseloch.bots.maumau_heuristic import HeuristicBot, kernel
 from mauseloch.core.engine import Game, Rng, derive_seed
 from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS, STREAM_PRIOR
 from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View, json_view
 from mauseloch.extras import needs
+from mauseloch.games.maumau.bots.belief import History
+from mauseloch.games.maumau.bots.heuristic import HeuristicBot, kernel
 from mauseloch.games.maumau.rules import (
     CARD_ID,
     CARD_STR,

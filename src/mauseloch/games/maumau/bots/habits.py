@@ -1,6 +1,6 @@
 """The Mau-Mau heuristic's habits, written once, in plain Python on bit masks.
 
-:mod:`mauseloch.bots.maumau_heuristic` describes the habits; this module is their one copy. The
+:mod:`mauseloch.games.maumau.bots.heuristic` describes the habits; this module is their one copy. The
 heuristic bot calls the functions here as they are, so it needs the standard library only (the
 offline page runs it in the browser). The compiled kernel (:mod:`mauseloch.kernels.maumau`)
 compiles these same functions with numba for the search's play-outs, its reading of the rivals

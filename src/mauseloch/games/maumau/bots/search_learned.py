@@ -1,7 +1,7 @@
 """``search-learned``: the determinised flat search of ``bots.search``, guided by the learned policy.
 
 The search draws the hidden cards as the level ``search`` does (deals from the whole public
-history, ``bots.belief``), tries each candidate move on every deal with the same luck (common
+history, ``games.maumau.bots.belief``), tries each candidate move on every deal with the same luck (common
 random numbers) and plays the move of the best mean. What the learned Q network
 (``bots.learned``, the shipped weights) adds:
 
@@ -34,13 +34,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mauseloch.bots.learned import shipped_hands, shipped_policy
-from mauseloch.bots.search import Level, SearchBot, level_options
 from mauseloch.core.engine import derive_seed
 from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS
 from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View, json_view
 from mauseloch.extras import needs
+from mauseloch.games.maumau.bots.learned import shipped_hands, shipped_policy
+from mauseloch.games.maumau.bots.search import Level, SearchBot, level_options
 from mauseloch.games.maumau.rules import CARD_STR, MauMau
 
 with needs("sim", "the search-learned bot"):

@@ -1,0 +1,1 @@
+"""The bots that play Mausgeflippt only: the reaction levels."""
