@@ -2,7 +2,7 @@
 
 * engine: ``new_game("aus-die-maus", players=N, seed=s)`` then ``play("flip")`` until
   ``is_over`` — the public API with its events, as a script would drive it.
-* kernel: ``kernels.ausdiemaus.simulate_range`` — the same games (same seeds, same deal, same
+* kernel: ``games.ausdiemaus.kernel.simulate_range`` — the same games (same seeds, same deal, same
   AM-11 loop check), as ``mauseloch simulate aus-die-maus`` plays them.
 
 Both play the games ``derive_seed(seed, i)`` for consecutive ``i``, in one process on one thread
@@ -28,7 +28,7 @@ import numpy as np
 import mauseloch
 from _report import print_json, text_to_stderr
 from mauseloch.core.engine import derive_seed
-from mauseloch.kernels.ausdiemaus import simulate_range
+from mauseloch.games.ausdiemaus.kernel import simulate_range
 
 GAME = "aus-die-maus"
 SEED = 2024

@@ -105,7 +105,7 @@ def make_pgx(batch: int, length: int) -> Runner | None:
 
 
 def make_kernel(batch: int) -> Runner:
-    from mauseloch.kernels.maumau import MauMauBatch, random_legal_actions
+    from mauseloch.games.maumau.kernel import MauMauBatch, random_legal_actions
 
     env = MauMauBatch(batch, players=2, seed=SEED)
     gen = np.array([SEED, 0, 0], dtype=np.uint64)

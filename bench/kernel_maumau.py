@@ -36,7 +36,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report import print_json, text_to_stderr
 from engine import make_mauseloch, make_openspiel
-from mauseloch.kernels.maumau import MauMauBatch, options_array, random_legal_actions, simulate_range
+from mauseloch.games.maumau.kernel import MauMauBatch, options_array, random_legal_actions, simulate_range
 
 SEED = 2026
 GOAL = 1_000_000

@@ -180,7 +180,7 @@ MISSING = [
     ("mauseloch.envs.rlcard", "rlcard"),
     ("mauseloch.envs.openspiel", "pyspiel"),
     ("mauseloch.envs.jax", "jax"),
-    ("mauseloch.kernels.maumau", "numba"),
+    ("mauseloch.games.maumau.kernel", "numba"),
     ("mauseloch.server.app", "starlette"),
     ("mauseloch.server.storage.store", "sqlalchemy"),
     ("mauseloch.server.redis_hub", "redis"),

@@ -251,7 +251,7 @@ def analyze_command(
         TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"),
         TimeElapsedColumn(), console=console,
     ) as bar:  # fmt: skip
-        from mauseloch.kernels.ausdiemaus import needs_compiling, search_deals
+        from mauseloch.games.ausdiemaus.kernel import needs_compiling, search_deals
 
         first = "compiling the fast kernel, once (10 s or more)…" if needs_compiling(search_deals) else "loading…"
         task = bar.add_task(f"{mode} search, {n} players", total=budget, status=first)

@@ -1,4 +1,4 @@
-"""The search bot's history belief (games.maumau.bots.belief, kernels.belief): the true deal explains the
+"""The search bot's history belief (games.maumau.bots.belief and its belief_kernel): the true deal explains the
 history it wrote down, every sample deals exactly the cards the seat cannot see, and the same
 seed gives the same samples."""
 
@@ -11,9 +11,9 @@ import mauseloch
 from mauseloch.bots import make_bot
 from mauseloch.core.engine import Rng, derive_seed
 from mauseloch.games.maumau import CARD_ID, MauMau, MauMauDraw
+from mauseloch.games.maumau.bots import belief_kernel as kb
 from mauseloch.games.maumau.bots.belief import History
 from mauseloch.games.maumau.bots.search import SearchBot
-from mauseloch.kernels import belief as kb
 
 OPTION_SETS = [
     {},

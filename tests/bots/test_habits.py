@@ -14,8 +14,8 @@ import sys
 import numpy as np
 
 from mauseloch.core.engine import Rng
+from mauseloch.games.maumau import kernel as kernel
 from mauseloch.games.maumau.bots import habits
-from mauseloch.kernels import maumau as kernel
 from tests.paths import ROOT
 
 

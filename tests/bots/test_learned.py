@@ -15,8 +15,8 @@ from mauseloch.bots import bot_kinds, make_bot
 from mauseloch.core.engine import derive_seed
 from mauseloch.core.registry import new_game
 from mauseloch.games.maumau import MauMau
+from mauseloch.games.maumau import kernel as kernel
 from mauseloch.games.maumau.bots.learned import LearnedBot
-from mauseloch.kernels import maumau as kernel
 from mauseloch.learn.history import SeatHistory
 from mauseloch.learn.policy import NUM_FEATURES, QPolicy, mask_of, observation_from_view
 

@@ -195,8 +195,8 @@ def test_play_outs_play_the_heuristic_bots_own_moves() -> None:
     bot's choice from that seat's view (the same tie-breaking stream gives the same move)."""
     import numpy as np
 
+    from mauseloch.games.maumau import kernel as kernel
     from mauseloch.games.maumau.bots.heuristic import HeuristicBot
-    from mauseloch.kernels import maumau as kernel
 
     checked = 0
     for seed in range(12):

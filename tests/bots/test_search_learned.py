@@ -8,9 +8,9 @@ import pytest
 
 from mauseloch.bots import bot_kinds, make_bot
 from mauseloch.core.registry import new_game
+from mauseloch.games.maumau import kernel as kernel
 from mauseloch.games.maumau.bots import search_learned as sl
 from mauseloch.games.maumau.bots.search_learned import SearchLearnedBot
-from mauseloch.kernels import maumau as kernel
 from tests.bots.test_learned import play_positions, random_policy
 
 

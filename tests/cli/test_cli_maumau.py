@@ -189,7 +189,7 @@ def test_a_jack_without_a_good_wish_asks_for_the_wish_again(tmp_path: Path, type
 def test_the_terminal_says_the_bots_compile_before_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """The bots' kernels are compiled (or loaded) before the first move, and the terminal says
     so in the player's language when that takes seconds; random and heuristic bots need none of it."""
-    from mauseloch.kernels import maumau as kernel
+    from mauseloch.games.maumau import kernel as kernel
 
     monkeypatch.setattr(kernel, "bot_kernels_need_compiling", lambda: True)
     said = runner.invoke(app, ["play", "mau-mau", "--bots", "search-fast", "--lang", "en"], input="q\n")

@@ -532,7 +532,7 @@ def test_single_seat_env_bad_deck_changes_nothing() -> None:
 def test_a_move_limit_past_the_range_is_refused_where_the_env_and_batch_are_made() -> None:
     """The env and the batch kernel died with a raw OverflowError on move_limit=10**30."""
     from mauseloch.envs.maumau_single import MauMauSingleEnv
-    from mauseloch.kernels.maumau import MauMauBatch, options_array
+    from mauseloch.games.maumau.kernel import MauMauBatch, options_array
 
     with pytest.raises(ValueError, match="allowed: 1 to 1000000000"):
         maumau_v0.env(move_limit=10**30)

@@ -11,8 +11,7 @@ import pytest
 import mauseloch
 from mauseloch.core.engine import Rng, derive_seed, mix64
 from mauseloch.core.seeds import STREAM_DEAL
-from mauseloch.games.ausdiemaus import CARD_ID, CARD_STR, FULL_DECK, SMALL_DECK
-from mauseloch.kernels import ausdiemaus as kernel
+from mauseloch.games.ausdiemaus import CARD_ID, CARD_STR, FULL_DECK, SMALL_DECK, kernel
 from tests.paths import VECTORS
 
 GAME = "aus-die-maus"

@@ -14,8 +14,8 @@ import pytest
 import mauseloch
 from mauseloch.core.engine import derive_seed
 from mauseloch.games.maumau import CARD_ID, SUITS, MauMau
+from mauseloch.games.maumau import kernel as kernel
 from mauseloch.games.maumau.simulation import run_kernel
-from mauseloch.kernels import maumau as kernel
 from mauseloch.study import simulate as sim
 
 # (players, options, games to finish): every player count and every option, alone and together.

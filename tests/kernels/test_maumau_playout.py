@@ -1,6 +1,6 @@
 """The search's compiled play-outs play exactly the engine's games: from thousands of positions
 (seeded heuristic games stopped at every stage, at every player count and option, and samples
-of them made by ``MauMau.from_view`` as the search makes them), ``kernels.maumau.playout`` is
+of them made by ``MauMau.from_view`` as the search makes them), ``games.maumau.kernel.playout`` is
 stepped one move at a time next to the engine driven by the heuristic bot's decision with the
 same tie-breaking stream, and the whole game state is compared after every move; then the
 rewards, the kernel's redeal against ``MauMau.redealt``, and ``flat_deal`` against the plain
@@ -17,8 +17,8 @@ import pytest
 import mauseloch
 from mauseloch.core.engine import Rng, derive_seed
 from mauseloch.games.maumau import MauMau
+from mauseloch.games.maumau import kernel as kernel
 from mauseloch.games.maumau.bots.heuristic import heuristic_move
-from mauseloch.kernels import maumau as kernel
 
 CONFIGS: list[tuple[int, dict[str, Any], int]] = [
     (2, {}, 800),

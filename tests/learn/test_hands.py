@@ -15,10 +15,10 @@ import mauseloch
 from mauseloch.bots import make_bot
 from mauseloch.cli import app
 from mauseloch.games.maumau import MauMau
+from mauseloch.games.maumau import kernel as K
 from mauseloch.games.maumau.bots.learned import shipped_hands
 from mauseloch.games.maumau.bots.search import level_options
 from mauseloch.games.maumau.bots.search_learned import LEVELS, SearchLearnedBot
-from mauseloch.kernels import maumau as K
 from mauseloch.learn.hands import CARDS, PLACES, HandModel, draw_deals, gather, room_loss
 from mauseloch.learn.policy import NUM_FEATURES
 

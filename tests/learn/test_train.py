@@ -99,7 +99,7 @@ def test_the_evaluation_counts_wins_per_deal() -> None:
 
 def test_a_first_layout_network_widened_plays_as_before() -> None:
     """``init`` from a 159-input network: zero weights for the rivals' history, the same values."""
-    from mauseloch.kernels.maumau import MauMauBatch
+    from mauseloch.games.maumau.kernel import MauMauBatch
     from mauseloch.learn.dmc import widened
     from mauseloch.learn.policy import BASE_FEATURES
 

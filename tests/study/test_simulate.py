@@ -125,7 +125,7 @@ def test_an_empty_numba_cache_means_compiling(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    code = "from mauseloch.kernels.ausdiemaus import needs_compiling; print(needs_compiling())"
+    code = "from mauseloch.games.ausdiemaus.kernel import needs_compiling; print(needs_compiling())"
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
@@ -134,7 +134,7 @@ def test_an_empty_numba_cache_means_compiling(tmp_path: Path) -> None:
 def test_the_kernel_is_cached_and_compiled_once_per_process() -> None:
     from numba.core.caching import NullCache
 
-    from mauseloch.kernels import ausdiemaus as kernel
+    from mauseloch.games.ausdiemaus import kernel
 
     assert not isinstance(kernel.simulate_range._cache, NullCache)  # cache=True: later runs load it
     spec = make_spec("aus-die-maus", 4, "random", 1, [])
@@ -143,7 +143,7 @@ def test_the_kernel_is_cached_and_compiled_once_per_process() -> None:
 
 
 def test_simulate_says_it_compiles_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
-    import mauseloch.kernels.ausdiemaus as kernel
+    import mauseloch.games.ausdiemaus.kernel as kernel
 
     monkeypatch.setattr(kernel, "needs_compiling", lambda kernel=None: True)
     heard: list[str] = []

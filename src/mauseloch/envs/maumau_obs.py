@@ -23,7 +23,7 @@ from mauseloch.games.maumau import MauMau
 
 # How a rival last moved (the ``last_move`` field of each rival) and the log's facts: one home,
 # the kernel's (its batches observe the same history).
-from mauseloch.kernels.maumau import (  # noqa: F401  (LAST_* and note_move: this module's public names)
+from mauseloch.games.maumau.kernel import (  # noqa: F401  (LAST_* and note_move: this module's public names)
     LAST_DRAW,
     LAST_MOVE_KINDS,
     LAST_NONE,

@@ -24,7 +24,7 @@ from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs.maumau_obs import _OPTION_NAMES, LAST_NONE, _encode, _layout, note_move
 from mauseloch.extras import needs
 from mauseloch.games.maumau import CARD_ID, JACK
-from mauseloch.kernels import maumau as k
+from mauseloch.games.maumau import kernel as k
 
 with needs("rl", __name__):
     import numpy as np

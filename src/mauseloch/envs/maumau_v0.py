@@ -32,7 +32,7 @@ from mauseloch.envs import refuse_unknown
 from mauseloch.envs.maumau_obs import checked_setup, observation_size, rank_rewards
 from mauseloch.extras import needs
 from mauseloch.games.maumau import MauMau
-from mauseloch.kernels.maumau import MAX_PLAYERS
+from mauseloch.games.maumau.kernel import MAX_PLAYERS
 
 with needs("rl", __name__):
     import numpy as np

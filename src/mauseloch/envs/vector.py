@@ -60,7 +60,7 @@ from mauseloch.envs.maumau_state import (
 )
 from mauseloch.extras import needs
 from mauseloch.games.maumau import MauMau
-from mauseloch.kernels import maumau as k
+from mauseloch.games.maumau import kernel as k
 
 with needs("rl", __name__):
     import numpy as np

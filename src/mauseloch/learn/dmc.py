@@ -3,11 +3,11 @@
 The learner is a Q network (``policy.py``: the features, one output per action id): its target
 for an action taken is the final reward of the game for the seat that took it, the mean squared
 error on the action taken is the loss, and the games are played epsilon-greedily. Every game of
-the batched kernel (``kernels.maumau.MauMauBatch``, one batch per player count) gets a table when
+the batched kernel (``games.maumau.kernel.MauMauBatch``, one batch per player count) gets a table when
 it is dealt, drawn from the league:
 
 - ``heuristic``: the learner on one seat (drawn at random), the heuristic bot on the others
-  (its compiled decision, ``kernels.maumau.heuristic_action``, ties from a generator per game);
+  (its compiled decision, ``games.maumau.kernel.heuristic_action``, ties from a generator per game);
 - ``league``: the learner on one seat, an earlier checkpoint (greedy) on the others;
 - ``self``: the learner on every seat, each seat's moves a sample.
 
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, NotRequired, TypedDict, TypeVar
 
 from mauseloch.extras import needs
-from mauseloch.kernels import maumau as K
+from mauseloch.games.maumau import kernel as K
 from mauseloch.learn.policy import BASE_FEATURES, NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features
 from mauseloch.study.plots import plot_learning_curve
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from mauseloch.extras import needs
-from mauseloch.kernels import maumau as K
+from mauseloch.games.maumau import kernel as K
 from mauseloch.learn.policy import NUM_FEATURES, Network, features
 
 with needs("sim", __name__):

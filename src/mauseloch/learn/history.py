@@ -1,7 +1,7 @@
 """The batched kernel's observation of a Mau-Mau seat, built from the seat's views alone.
 
 The learned bots see in a real game what their network saw in training: the 268 values of
-``kernels.maumau._observe`` (the layout is the kernel module's docstring), the rivals' public
+``games.maumau.kernel._observe`` (the layout is the kernel module's docstring), the rivals' public
 history included. The history comes from the public move list (``view["recent"]``: the moves
 since the seat's own last move, read once each), replayed through the kernel's own
 ``note_move`` with what every seat saw: the cards that fitted (top card and wish), whether the
@@ -20,8 +20,7 @@ from typing import Any
 
 from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
-from mauseloch.games.maumau.rules import CARD_ID, JACK, SEVEN, SUITS, MauMau, fit_mask
-from mauseloch.kernels.maumau import (
+from mauseloch.games.maumau.kernel import (
     DRAW_A,
     H_LACKED,
     H_LAST,
@@ -34,6 +33,7 @@ from mauseloch.kernels.maumau import (
     TAKE_A,
     note_move,
 )
+from mauseloch.games.maumau.rules import CARD_ID, JACK, SEVEN, SUITS, MauMau, fit_mask
 
 with needs("sim", __name__):
     import numpy as np

@@ -1,7 +1,7 @@
 """The learned Mau-Mau policy in plain numpy: features, the Q network's forward pass, the choice.
 
 One layout for the trainer and the bot. The input of the network is ``features(obs, mask)``:
-the kernel's observation (``kernels.maumau``, 268 values, ``OBS_SIZE``: its module docstring
+the kernel's observation (``games.maumau.kernel``, 268 values, ``OBS_SIZE``: its module docstring
 lays them out) scaled to about [0, 1] and the action mask (47 values) after it,
 ``NUM_FEATURES`` = 315 floats:
 
@@ -34,8 +34,8 @@ from typing import Self
 
 from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
+from mauseloch.games.maumau.kernel import OBS_RIVALS, OBS_SIZE, RIVAL_OBS
 from mauseloch.games.maumau.rules import MauMau
-from mauseloch.kernels.maumau import OBS_RIVALS, OBS_SIZE, RIVAL_OBS
 from mauseloch.learn.history import SeatHistory
 
 with needs("sim", __name__):
@@ -67,7 +67,7 @@ def features(obs: np.ndarray, masks: np.ndarray, width: int = NUM_FEATURES) -> n
 
 def observation_from_view(view: JSONObject, history: SeatHistory | None = None) -> np.ndarray:
     """The kernel's observation (int8, 268 values) of the seat whose Mau-Mau ``view`` this is, on
-    its turn: what ``kernels.maumau._observe`` writes for the same position. ``history`` is the
+    its turn: what ``games.maumau.kernel._observe`` writes for the same position. ``history`` is the
     seat's reading of the moves so far (a new one knows only this view's moves)."""
     return (history or SeatHistory()).observation(view)
 

@@ -1,7 +1,7 @@
 """``mauseloch analyze aus-die-maus``: search deals at kernel speed for the longest game or for
 endless ones (AM-11), and save the finds as records that ``mauseloch replay FILE`` shows.
 
-The search (``mauseloch.kernels.ausdiemaus.search_deals``) restarts from random deals and climbs
+The search (``mauseloch.games.ausdiemaus.kernel.search_deals``) restarts from random deals and climbs
 by swapping two cards, keeping a swap when the game gets no shorter. It runs in slices of a few
 thousand deals between which the time budget is checked (the wall clock decides only when to
 stop searching, never a game). Every find is played again by the engine, which must agree with
@@ -58,8 +58,7 @@ def search(
     import numpy as np
 
     from mauseloch.core.seeds import STREAM_DEAL_SEARCH
-    from mauseloch.games.ausdiemaus import CARD_STR
-    from mauseloch.kernels import ausdiemaus as kernel
+    from mauseloch.games.ausdiemaus import CARD_STR, kernel
 
     if mode not in ("longest", "endless"):
         raise ValueError(f"search must be longest or endless, got {mode!r}")

@@ -4,7 +4,7 @@ The game has no decisions: the only move is ``flip``. Cards are small ints (``CH
 ``MOUSE1``..``MOUSE3`` 1..3 = the number of paws, ``CAT`` 4); a stack is a deque with its top at
 the left, so a flip is ``popleft`` and a won pile goes under it with ``extend`` (AM-7).
 
-The fast kernel ``mauseloch.kernels.ausdiemaus`` plays the same games from the same seed or deck;
+The fast kernel ``mauseloch.games.ausdiemaus.kernel`` plays the same games from the same seed or deck;
 ``tests/kernels/test_ausdiemaus.py`` keeps the two identical.
 """
 

@@ -1,5 +1,5 @@
 """Aus die Maus! in the simulator: whole chunks of games in the numba kernel
-(``mauseloch.kernels.ausdiemaus``), which plays exactly the engine's games from the same seeds.
+(``mauseloch.games.ausdiemaus.kernel``), which plays exactly the engine's games from the same seeds.
 
 The game's declaration names these hooks (``Simulation``); the simulator imports this module only
 when it simulates Aus die Maus!, so declaring the game never loads the kernel.
@@ -16,7 +16,7 @@ def run_kernel(spec: SimSpec, start: int, stop: int) -> Tally:
     """Games ``start..stop-1`` of ``spec`` in the kernel, summed into a tally."""
     import numpy as np
 
-    from mauseloch.kernels.ausdiemaus import REASON_CODES, simulate_range
+    from mauseloch.games.ausdiemaus.kernel import REASON_CODES, simulate_range
 
     n = spec.players
     reasons, flips, cards, chips = simulate_range(
@@ -49,7 +49,7 @@ def run_kernel(spec: SimSpec, start: int, stop: int) -> Tally:
 def prepare(spec: SimSpec, notice: Callable[[str], None] | None) -> None:
     """Say so when the kernel is about to compile (the simulator then runs it once before the
     workers start); ``--engine`` plays without it."""
-    from mauseloch.kernels.ausdiemaus import needs_compiling
+    from mauseloch.games.ausdiemaus.kernel import needs_compiling
 
     if notice and not spec.engine_only and needs_compiling():
         notice(COMPILING)

@@ -12,7 +12,7 @@ options=...)``: the same SplitMix64 streams (the deal from ``derive_seed(S, STRE
 reshuffle from one generator on ``derive_seed(S, STREAM_RESHUFFLE)``, MM-2, MM-8), the same
 Fisher-Yates with 16-bit draws and rejection as ``engine.Rng``, in 32-bit halves (JAX computes
 in 32 bits unless x64 is switched on for the whole program), every rule MM-1..MM-16 with every
-option, as the numba kernel (``mauseloch.kernels.maumau``) plays them. ``tests/games/
+option, as the numba kernel (``mauseloch.games.maumau.kernel``) plays them. ``tests/games/
 test_maumau_jax.py`` compares every step with the engine on the spec's vectors and 10,000 random
 games.
 
@@ -54,7 +54,7 @@ from mauseloch.envs.maumau_obs import (
 )
 from mauseloch.extras import needs
 from mauseloch.games.maumau import CARD_FIT, JACK, JACKS, SEVEN, SEVENS, SUIT_MASK
-from mauseloch.kernels.maumau import ACT_CARD, ACT_WISH, CARD_POINTS, DRAW_A, NUM_ACTIONS, PASS_A, TAKE_A
+from mauseloch.games.maumau.kernel import ACT_CARD, ACT_WISH, CARD_POINTS, DRAW_A, NUM_ACTIONS, PASS_A, TAKE_A
 
 with needs("train", __name__):
     import jax
@@ -68,7 +68,7 @@ Array = jax.Array
 
 U32 = jnp.uint32
 _M32 = (1 << 32) - 1
-OUT, STALEMATE, MOVE_LIMIT = 1, 2, 3  # the kernel's reason codes (kernels.maumau.REASONS)
+OUT, STALEMATE, MOVE_LIMIT = 1, 2, 3  # the kernel's reason codes (games.maumau.kernel.REASONS)
 _NO_JACK_ON_JACK, _MOVE_LIMIT = 2, 4  # in ``State._opts``: the option flags (maumau_obs's order), the limit
 WORDS = 10  # SplitMix64 outputs made at once for a shuffle: 40 chunks, 31 draws and 9 rejections
 

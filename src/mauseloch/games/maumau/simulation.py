@@ -1,5 +1,5 @@
 """Mau-Mau in the simulator: with a random bot on every seat, whole chunks of games play in the
-batched kernel (``mauseloch.kernels.maumau``: the same games and the same bot choices as the
+batched kernel (``mauseloch.games.maumau.kernel``: the same games and the same bot choices as the
 engine path from the same seeds); the heuristic and search bots' kernels compile once before the
 workers start.
 
@@ -23,7 +23,7 @@ def run_kernel(spec: SimSpec, start: int, stop: int) -> Tally:
     """Games ``start..stop-1`` of ``spec`` in the kernel, summed into a tally."""
     import numpy as np
 
-    from mauseloch.kernels.maumau import REASONS, options_array, simulate_range
+    from mauseloch.games.maumau.kernel import REASONS, options_array, simulate_range
 
     n = spec.players
     reasons, moves, ranks, cards, points = simulate_range(

@@ -2,11 +2,11 @@
 
 ``History`` reads a seat's views turn by turn (``view["recent"]``: the moves since its last
 one) and writes the game down as positions of the deck sequence and events on them (see
-``kernels.belief``): every card dealt, drawn or left in the draw pile is a position in its group
+``games.maumau.bots.belief_kernel``): every card dealt, drawn or left in the draw pile is a position in its group
 (the deal, or a reshuffle's new pile: MM-2, MM-8), owned by whoever received it; the seat's own
 positions hold the cards it saw arrive, the rivals' positions are hidden. ``History.sample``
 starts a particle that agrees with every card the rivals played (each in a position its player
-received before playing it), lets ``kernels.belief.chain`` move it towards the particles that
+received before playing it), lets ``games.maumau.bots.belief_kernel.chain`` move it towards the particles that
 explain the rivals' draws, passes and choices, and returns the rivals' hands and the draw pile
 of each sample, as the search deals them.
 
@@ -66,7 +66,7 @@ class History:
             self.ok = False
 
     def _begin(self, view: JSONObject) -> None:
-        from mauseloch.kernels.belief import RECV
+        from mauseloch.games.maumau.bots.belief_kernel import RECV
 
         self.ok = True
         self.seat: int = view["seat"]
@@ -121,7 +121,7 @@ class History:
 
     def _receive(self, seat: int, count: int) -> list[int]:
         """``seat`` draws ``count`` cards (fewer when none are left), reshuffling as MM-8 says."""
-        from mauseloch.kernels.belief import RECV
+        from mauseloch.games.maumau.bots.belief_kernel import RECV
 
         got = []
         for _ in range(count):
@@ -148,7 +148,7 @@ class History:
 
     def _settle_draw(self, next_seat: int | None) -> None:
         """A rival's draw whose card was neither played nor kept did not fit (MM-7)."""
-        from mauseloch.kernels.belief import DRAWN_NO_FIT
+        from mauseloch.games.maumau.bots.belief_kernel import DRAWN_NO_FIT
 
         if self.drawing is not None and next_seat != self.drawing[0]:
             seat, p, fit = self.drawing
@@ -157,7 +157,14 @@ class History:
             self.drawing = None
 
     def _move(self, who: int, move: str) -> None:
-        from mauseloch.kernels.belief import DRAWN_KEPT, NO_FIT, PLAY_COUNTER, PLAY_DRAWN, PLAY_FREE, TAKE
+        from mauseloch.games.maumau.bots.belief_kernel import (
+            DRAWN_KEPT,
+            NO_FIT,
+            PLAY_COUNTER,
+            PLAY_DRAWN,
+            PLAY_FREE,
+            TAKE,
+        )
 
         self._settle_draw(who)
         rival = who != self.seat
@@ -237,7 +244,7 @@ class History:
         before the play (a drawn card played at once in the position of that draw), the rest of
         each group at random; with the positions' owners and groups (the draw pile's last) and
         which positions the history fixes. None when the history cannot be explained."""
-        from mauseloch.kernels import belief as kb
+        from mauseloch.games.maumau.bots import belief_kernel as kb
 
         n_pos = len(self.owner)
         owner = self.owner + [OWNER_PILE] * self.pile
@@ -317,7 +324,7 @@ class History:
         hands in seat order, then the draw pile top first), or None when the history is not
         usable. ``read_choices``: the weight a particle keeps for each choice it explains
         otherwise than the heuristic would."""
-        from mauseloch.kernels import belief as kb
+        from mauseloch.games.maumau.bots import belief_kernel as kb
 
         if not self.ok:
             return None
@@ -372,8 +379,8 @@ def warm() -> None:
 
 def kernels_need_compiling() -> bool:
     """True when the chain's kernels are neither loaded nor in numba's cache."""
-    from mauseloch.kernels import belief as kb
-    from mauseloch.kernels.ausdiemaus import needs_compiling
+    from mauseloch.games.maumau.bots import belief_kernel as kb
+    from mauseloch.kernels.rng import needs_compiling
 
     return any(needs_compiling(f) for f in (kb.contradictions, kb.chain, kb.deals_of))
 

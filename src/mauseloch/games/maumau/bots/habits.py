@@ -2,7 +2,7 @@
 
 :mod:`mauseloch.games.maumau.bots.heuristic` describes the habits; this module is their one copy. The
 heuristic bot calls the functions here as they are, so it needs the standard library only (the
-offline page runs it in the browser). The compiled kernel (:mod:`mauseloch.kernels.maumau`)
+offline page runs it in the browser). The compiled kernel (:mod:`mauseloch.games.maumau.kernel`)
 compiles these same functions with numba for the search's play-outs, its reading of the rivals
 and the batched environments: it gives their code its own tables (arrays) and its own bit helpers
 under the names they read here.

@@ -16,7 +16,7 @@ the penalty. Its habits, in the order they usually decide:
 The decision is ``habits.heuristic_action``, on the hand as a bit mask and the
 public counts: the one copy of these habits, in plain Python (the bot needs the standard library
 only). The bot calls it through :func:`heuristic_move` with its view; the compiled kernel
-(``kernels.maumau``) compiles the same code, so the search bot's play-outs call it inside compiled
+(``games.maumau.kernel``) compiles the same code, so the search bot's play-outs call it inside compiled
 code on the positions they imagine, and its reading of the rivals asks ``heuristic_agrees`` (the
 same scores) which hands explain the cards they chose.
 """
@@ -40,9 +40,9 @@ _OTHER = {"draw", "pass", "take"}
 
 
 def kernel() -> Any:
-    """The compiled kernel module (``kernels.maumau``), imported at the first decision (numba
+    """The compiled kernel module (``games.maumau.kernel``), imported at the first decision (numba
     takes a moment to load, and a bot registry that only lists kinds should not pay for it)."""
-    from mauseloch.kernels import maumau
+    from mauseloch.games.maumau import kernel as maumau
 
     return maumau
 

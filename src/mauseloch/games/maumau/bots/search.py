@@ -13,11 +13,11 @@ best. Two ways, both deterministic for a seed and a budget:
 - **ISMCTS** (``flat=False``): one tree shared by all deals (single-observer ISMCTS: UCB1 with
   availability counts), every seat's reward backed up.
 
-**Play-outs** run whole in compiled code (``kernels.maumau.playout``, ``flat_deal``): the
+**Play-outs** run whole in compiled code (``games.maumau.kernel.playout``, ``flat_deal``): the
 engine's game step and the heuristic bot's own decision (``heuristic_action``: one copy of its
 habits) for every seat, with no random moves (the rivals at the bench and at most tables play
 like that, so play-outs judge moves the way they will be played on). A deal goes into the
-kernel as ``MauMau.redealt`` would make it (``kernels.maumau.redeal``).
+kernel as ``MauMau.redealt`` would make it (``games.maumau.kernel.redeal``).
 **Prior**: the heuristic's choice starts ``prior`` wins ahead, so the search overrules it only on
 evidence. A jack's wish for a suit the hand lacks is not tried in the flat search.
 
@@ -36,7 +36,7 @@ heuristic keeps nothing else).
 **History** (``history``, on in the levels): deals are drawn from every public move since the
 deal instead (``games.maumau.bots.belief``): a Markov chain over the positions every hidden card had in the
 deck, checked against each draw, pass, penalty taken and free choice of every rival
-(``kernels.belief``), so a rival's older moves count as well. A bot that took its seat mid-game
+(``games.maumau.bots.belief_kernel``), so a rival's older moves count as well. A bot that took its seat mid-game
 never saw the start and deals as above.
 **Halving** (``halving``, on in the levels): rounds that each play out the better half of the
 moves left on new deals, so the play-outs go to the close moves.

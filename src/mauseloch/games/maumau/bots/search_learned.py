@@ -17,7 +17,7 @@ random numbers) and plays the move of the best mean. What the learned Q network
   units (the search's play-out reward, 0 to 1: ``1 - rank_share`` for first place plus
   ``rank_share`` times the share of the other seats ranked below).
 - **Blend**: with ``blend`` > 0 the search's own play-outs (the heuristic on every seat from
-  the move on, ``kernels.maumau.flat_deal``) run on the same deals, and each move's score is
+  the move on, ``games.maumau.kernel.flat_deal``) run on the same deals, and each move's score is
   ``(1 - blend)`` times the guided estimate plus ``blend`` times theirs (on the same scale).
 - **Belief**: the deals come from the search's belief from the whole public history (the
   level), or with ``belief="learned"`` from the learned model of the rivals' hands
@@ -47,7 +47,7 @@ with needs("sim", "the search-learned bot"):
     import numpy as np
     from numba import njit
 
-    from mauseloch.kernels import maumau as K
+    from mauseloch.games.maumau import kernel as K
     from mauseloch.learn.hands import PLACES, HandModel, draw_deals
     from mauseloch.learn.history import SeatHistory
     from mauseloch.learn.policy import QPolicy, features, mask_of
@@ -79,7 +79,7 @@ def _final_value(row: np.ndarray, n: int, seat: int, share: float) -> float:
     hand_cards = np.zeros(n, dtype=np.int64)
     points = np.zeros(n, dtype=np.int64)
     K.result(row, n, ranks, hand_cards, points)
-    # the search's play-out reward (kernels.maumau.playout): what the distilled network learned
+    # the search's play-out reward (games.maumau.kernel.playout): what the distilled network learned
     r = ranks[seat]
     return (1.0 - share if r == 1 else 0.0) + share * (n - r) / (n - 1)
 
@@ -90,7 +90,7 @@ def start_rows(
     deals: np.ndarray, seeds: np.ndarray, actions: np.ndarray, hist0: np.ndarray,
     ints: np.ndarray, cards: np.ndarray, rngs: np.ndarray, hist: np.ndarray,
 ) -> None:  # fmt: skip
-    """Row ``d * M + i``: the position redealt as deal ``d`` (``kernels.maumau.redeal``, later
+    """Row ``d * M + i``: the position redealt as deal ``d`` (``games.maumau.kernel.redeal``, later
     reshuffles from ``seeds[d]``) with move ``actions[i]`` played, the history ``hist0`` on."""
     n = opts[K.O_PLAYERS]
     m = actions.shape[0]

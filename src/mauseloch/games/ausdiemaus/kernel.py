@@ -42,11 +42,11 @@ Public functions (all ``@njit(cache=True)``; card codes as in the engine: 0 chee
 
 from __future__ import annotations
 
-from typing import Any
-
 from mauseloch.core.seeds import STREAM_DEAL
 from mauseloch.extras import needs
 from mauseloch.games.ausdiemaus.rules import FULL_COUNTS, REASONS, SMALL_COUNTS
+from mauseloch.kernels import rng
+from mauseloch.kernels.rng import GOLDEN, LIMIT16, MAX_BELOW, RECIP16, derive_seed, mix64
 
 with needs("sim", __name__):
     import numpy as np
@@ -61,7 +61,7 @@ assert REASON_CODES == {"chips": CHIPS, "empty_stack": EMPTY_STACK, "endless": E
 CAP_BITS = 7
 CAP = 1 << CAP_BITS  # ring per stack and the pile's row, a power of two
 MAX_CARDS = CAP - 8  # cards in a game at most: ``_take_pile`` writes up to 7 slots past a stack's end
-assert sum(FULL_COUNTS) <= MAX_CARDS
+assert sum(FULL_COUNTS) <= MAX_CARDS and CAP <= MAX_BELOW  # the draws' tables reach every bound
 LIST_SIZE = 256  # fingerprints kept per chip-free stretch before the list grows
 
 U64 = np.uint64
@@ -80,10 +80,6 @@ UMASK = U64(CAP - 1)
 U_FFFF = U64(0xFFFF)
 LOW32 = U64(0xFFFFFFFF)
 FLIP = U64((1 << 32) - 1)  # added to ``ht[s]``: head + 1, length - 1
-GOLDEN = U64(0x9E3779B97F4A7C15)
-MIX1 = U64(0xBF58476D1CE4E5B9)
-MIX2 = U64(0x94D049BB133111EB)
-STREAM = U64(0x632BE59BD9B4E019)
 
 FULL_DECK_IDS = np.array([c for c, k in enumerate(FULL_COUNTS) for _ in range(k)], dtype=np.int8)
 SMALL_DECK_IDS = np.array([c for c, k in enumerate(SMALL_COUNTS) for _ in range(k)], dtype=np.int8)
@@ -99,28 +95,6 @@ S_SIZE = 12
 # How ``_flips`` stops: a stack to flip from is empty (AM-10), the flipper caught the mouse (wins
 # the pile and a chip), or the mouse escaped (its owner wins the pile, no chip).
 STOP_EMPTY, STOP_CAUGHT, STOP_ESCAPED = U64(0), U64(1), U64(2)
-
-
-# --------------------------------------------------------------------------- SplitMix64
-
-
-@njit(cache=True)
-def mix64(x: np.uint64) -> np.uint64:
-    x = (x ^ (x >> U64(30))) * MIX1
-    x = (x ^ (x >> U64(27))) * MIX2
-    return x ^ (x >> U64(31))
-
-
-@njit(cache=True)
-def derive_seed(seed: np.uint64, stream: np.uint64) -> np.uint64:
-    """``engine.derive_seed`` in uint64 arithmetic."""
-    return mix64(seed ^ mix64(stream + STREAM))
-
-
-# ``65536 - 65536 % n``: the rejection limit of a 16-bit draw below n (engine.Rng.below), and
-# ``2**32 // n + 1``: ``v % n == v - ((v * RECIP16[n]) >> 32) * n`` for every 16-bit v (no division)
-LIMIT16 = np.array([0] + [65536 - 65536 % n for n in range(1, CAP + 1)], dtype=np.uint64)
-RECIP16 = np.array([0] + [(1 << 32) // n + 1 for n in range(1, CAP + 1)], dtype=np.uint64)
 
 
 @njit(cache=True, inline="always")
@@ -731,15 +705,6 @@ def search_deals(
 
 
 def needs_compiling(kernel: object = None) -> bool:
-    """True when calling ``kernel`` (default ``simulate_range``) will compile it, taking seconds:
-    it has no machine code in this process and none in numba's cache (``cache=True``) that
-    matches this source. Callers say so before the first call ("compiling, once")."""
-    dispatcher: Any = simulate_range if kernel is None else kernel
-    if dispatcher.signatures:
-        return False
-    try:
-        # numba has no public "is it cached" question; its index loader returns {} for a
-        # missing or stale cache (another source stamp or numba version)
-        return not dispatcher._cache._cache_file._load_index()
-    except Exception:  # another numba: we cannot tell, so say it may take a while
-        return True
+    """True when calling ``kernel`` (default ``simulate_range``) will compile it, taking seconds
+    (:func:`mauseloch.kernels.rng.needs_compiling`)."""
+    return rng.needs_compiling(simulate_range if kernel is None else kernel)

@@ -20,8 +20,8 @@ contradicts:
 from __future__ import annotations
 
 from mauseloch.extras import needs
-from mauseloch.kernels.ausdiemaus import GOLDEN, mix64
-from mauseloch.kernels.maumau import ACT_CARD, JACKS, SEVENS, _popcount, heuristic_agrees
+from mauseloch.games.maumau.kernel import ACT_CARD, JACKS, SEVENS, _popcount, heuristic_agrees
+from mauseloch.kernels.rng import GOLDEN, mix64
 
 with needs("sim", __name__):
     import numpy as np

@@ -80,7 +80,7 @@ from mauseloch.core.shapes import Options
 from mauseloch.extras import needs
 from mauseloch.games.maumau.bots import habits
 from mauseloch.games.maumau.rules import CARD_FIT, JACK, JACKS, SEVEN, SEVENS, SUIT_MASK, MauMau
-from mauseloch.kernels.ausdiemaus import GOLDEN, LIMIT16, RECIP16, derive_seed, mix64
+from mauseloch.kernels.rng import GOLDEN, LIMIT16, RECIP16, derive_seed, mix64
 
 with needs("sim", __name__):
     import numpy as np
@@ -935,7 +935,7 @@ BOT_KERNELS = (heuristic_action, heuristic_agrees, playout, flat_deal)
 def bot_kernels_need_compiling() -> bool:
     """True when the heuristic's and the search's kernels are neither loaded in this process
     nor in numba's cache: their first use compiles them (seconds), and callers say so."""
-    from mauseloch.kernels.ausdiemaus import needs_compiling
+    from mauseloch.kernels.rng import needs_compiling
 
     return any(needs_compiling(f) for f in BOT_KERNELS)
 
