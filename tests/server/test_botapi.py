@@ -399,7 +399,9 @@ def test_two_bots_play_mausgeflippt_and_the_referee_judges_their_reactions(serve
     # 300 ms after its first valid claim (COLLECT_CAP_MS): a claim later than that is not judged.
     # Bots of one level are that close in about nine windows of ten ("normal" against "hard",
     # in one window of the one-card game, left seat 1 without a claim in a full run).
-    options = {"hand_size": 2}
+    # A 1.5 s window: "hard" bots claim within about 0.5-1.3 s, so nearly every claim is still in
+    # time, and a mouse that neither bot reacts to (a few in each game) costs 1.5 s, not 6.
+    options = {"hand_size": 2, "window_ms": 1500}
     made = bot_a.post("/api/bot/challenge", {"game": "mausgeflippt", "seats": seats, "options": options})
     finish(bot_a, thread_a, guard=5 * GUARD)
     finish(bot_b, thread_b, guard=GUARD)
