@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,10 @@ from mauseloch.server.botapi.online import (
 )
 from mauseloch.server.botapi.tokens import KNOWN_SECONDS, BotTokens
 from mauseloch.server.limits import Refused
-from mauseloch.server.protocol import ErrorCode, ProtocolError
+from mauseloch.server.protocol import ErrorCode, LadderEntry, ProtocolError
 from mauseloch.server.storage.store import Store
+
+from .conftest import AppFactory
 
 
 class Clock:
@@ -167,3 +170,32 @@ def test_ladder_names_are_compared_folded_and_by_their_look() -> None:
     assert same("Oma", "0ma") and same("Oma", "OMA") and same("m", "rn")
     for other in ("Alicia", "Juergen", "Ben"):
         assert not same("alice" if other != "Juergen" else "Jürgen", other), other
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+def test_two_look_alike_names_joining_at_once_are_not_both_seated(
+    make_client: AppFactory, request: pytest.FixtureRequest, database: str
+) -> None:
+    """Two people join one rated table at the same moment, as ``carl`` and Cyrillic ``сarl``
+    (one name to the ladder): one gets the seat, the other is refused and their seat stays
+    free. Both joins are checked before either seat is taken (their steps interleave)."""
+    db = str(request.getfixturevalue("pg_url")) if database == "postgres" else None
+    client = make_client(db=db)
+    creator = {"name": "anna", "secret": "anna-browser-secret"}
+    body = {"game": "mau-mau", "seats": [{"kind": "human"}] * 3, "rated": True, "ladder": creator}
+    made = client.post("/api/tables", json=body)
+    assert made.status_code == 200, made.text
+    table_id, invite = made.json()["table"], made.json()["invite_secret"]
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    entries = [LadderEntry(name="carl", secret="carl-browser-secret"), LadderEntry(name="\u0441arl", secret="x" * 12)]
+
+    async def both() -> list[object]:
+        table = await lobby.find(table_id)
+        joins = [lobby.join(table, "Guest", None, invite, entry) for entry in entries]
+        return await asyncio.gather(*joins, return_exceptions=True)
+
+    results = client.portal.call(both)  # type: ignore[union-attr]
+    refused = [r for r in results if isinstance(r, ProtocolError)]
+    assert len(refused) == 1 and refused[0].code == ErrorCode.LADDER_NAME_TAKEN, results
+    summary = client.get(f"/api/tables/{table_id}").json()
+    assert summary["status"] == "waiting" and sum(s["taken"] for s in summary["seats"]) == 2, summary

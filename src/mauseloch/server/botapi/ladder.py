@@ -37,6 +37,7 @@ from mauseloch.server.storage.store import Store
 with needs("web", __name__):
     from openskill.models import PlackettLuce
     from sqlalchemy import Column, Connection, DateTime, ForeignKey, Integer, String, Table, and_, insert, select
+    from sqlalchemy.exc import IntegrityError
 
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = DEFAULT_MU / 3
@@ -208,12 +209,29 @@ def _claimable(conn: Connection, name: str, keys: tuple[str, str], digest: str) 
     return held is not None, holders
 
 
+def _claim(conn: Connection, name: str, keys: tuple[str, str], digest: str) -> None:
+    """``name`` claimed with ``digest`` now, with its keys (nothing when it is this secret's
+    already), in ``conn``'s transaction: :class:`LadderRefused` for a name claimed by another
+    secret, or one too like it. The keys' primary key decides between two look-alikes claimed at
+    the same moment (the loser's insert fails: refused as taken)."""
+    claimed, holders = _claimable(conn, name, keys, digest)
+    if claimed:
+        return
+    try:  # a failed insert spoils the transaction: the refusal rolls it back whole
+        conn.execute(insert(people_t).values(name=name, secret_hash=digest, created=now()))
+        conn.execute(insert(name_keys_t), [{"key": k, "name": name} for k in keys if name not in holders])
+    except IntegrityError:
+        raise LadderRefused(ErrorCode.LADDER_NAME_TAKEN, f"the ladder name {name!r} was just taken") from None
+
+
 def check_person(store: Store, name: str, secret: str) -> None:
     """Whether ``name`` (with ``secret``) may play a rated seat, before any table has one:
-    :class:`LadderRefused` for a bad name or someone else's."""
+    :class:`LadderRefused` for a bad name or someone else's. The name is claimed for ``secret``
+    by this check: of two people asking for look-alike names at once, one is refused here, before
+    either takes a seat."""
     name = check_name(name, secret)
-    with store.engine.connect() as conn:
-        _claimable(conn, name, name_keys(name), secret_hash(secret))
+    with store.engine.begin() as conn:
+        _claim(conn, name, name_keys(name), secret_hash(secret))
 
 
 def enter_person(store: Store, table_id: str, seat: int | None, name: str, secret: str) -> str:
@@ -231,7 +249,7 @@ def enter_person(store: Store, table_id: str, seat: int | None, name: str, secre
         rated = conn.execute(select(rated_t.c.players).where(rated_t.c.table_id == table_id)).first()
         if rated is None:
             raise LadderRefused(ErrorCode.BAD_MESSAGE, "this table is not rated")
-        claimed, holders = _claimable(conn, name, keys, digest)
+        _claim(conn, name, keys, digest)
         at_table = conn.execute(
             select(entrants_t.c.seat, entrants_t.c.entrant, people_t.c.secret_hash)
             .join(people_t, entrants_t.c.entrant == "person:" + people_t.c.name)
@@ -249,9 +267,6 @@ def enter_person(store: Store, table_id: str, seat: int | None, name: str, secre
         seated = select(entrants_t.c.entrant).where(entrants_t.c.table_id == table_id, entrants_t.c.seat == seat)
         if conn.execute(seated).first() is not None:
             raise LadderRefused(ErrorCode.LADDER_TWICE, "this seat plays for the ladder already")
-        if not claimed:
-            conn.execute(insert(people_t).values(name=name, secret_hash=digest, created=now()))
-            conn.execute(insert(name_keys_t), [{"key": k, "name": name} for k in keys if name not in holders])
         conn.execute(insert(entrants_t).values(table_id=table_id, seat=seat, entrant=entrant))
     return entrant
 
