@@ -163,6 +163,33 @@ def test_unfinished_heads_time_out(tmp_path: Path) -> None:
                 sock.close()
 
 
+def test_a_body_trickled_byte_by_byte_is_cut_off(tmp_path: Path) -> None:
+    """A request body gets ``--head-timeout`` seconds once its head is whole: one sent a byte
+    every 0.1 s is answered 408 and closed long before it is all sent, while a body that comes in
+    two parts in time is answered as ever, and the server serves on."""
+    body = json.dumps({"game": "mau-mau", "seats": [{"kind": "human"}] * 2, "name": "x" * 20}).encode()
+    head = (
+        f"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode()
+    with serve(tmp_path, "--head-timeout", "1") as port:
+        with connect(port, HONEST) as sock:
+            sock.sendall(head + body[:10])
+            time.sleep(0.3)
+            sock.sendall(body[10:])
+            assert read_answer(sock).startswith(b"HTTP/1.1 200")
+        with connect(port) as sock:
+            sock.sendall(head)
+            sent = 0
+            with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+                while sent < len(body) and not select.select([sock], [], [], 0.1)[0]:
+                    sock.sendall(body[sent : sent + 1])
+                    sent += 1
+            assert sent < len(body) // 2, f"{sent} of {len(body)} bytes sent before the server cut it off"
+            answer = read_all(sock)
+            assert answer.startswith(b"HTTP/1.1 408"), answer[:80]
+        assert get(port, "/healthz").startswith(b"HTTP/1.1 200")
+
+
 def test_a_head_too_large_is_refused_before_it_is_all_read(tmp_path: Path) -> None:
     """A header growing to 4 MB is answered 431 (or the connection closed) after some KB; a whole
     head of 1 MB is not answered 200; a 10 KB one still is."""

@@ -55,7 +55,8 @@ class Limits:
 
     hello_timeout: float = 10.0  # seconds a new WebSocket has to say hello
     # seconds a connection has to send a whole request head, from its first byte (from being
-    # accepted for its first request); uvicorn's own timeout starts only after a first answer
+    # accepted for its first request), and as long again for the request's body once the head is
+    # whole; uvicorn's own timeout starts only after a first answer
     head_timeout: float = 10.0
     heads_per_address: int = 32  # connections of one address whose request head is not yet whole
     sockets_per_address: int = 32  # open WebSockets per client address
@@ -455,11 +456,21 @@ class LimitsMiddleware:
             await self.app(scope, receive, send)
 
 
+BODY_HEADERS = (b"content-length", b"transfer-encoding")  # a request with a body says one of them
+
 # with the headers every answer carries (security.py), though it has no body
 DENIED = (
     "HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n"
     + "".join(f"{name}: {value}\r\n" for name, value in SECURITY_HEADERS.items())
     + "\r\n"
+).encode()
+
+
+BODY_LATE = (
+    "HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    "content-length: 17\r\nconnection: close\r\n"
+    + "".join(f"{name}: {value}\r\n" for name, value in SECURITY_HEADERS.items())
+    + "\r\nrequest body late"
 ).encode()
 
 
@@ -484,6 +495,9 @@ def http_protocol(guard: Guard) -> type[asyncio.Protocol]:
       (else it is closed); a head larger than :data:`MAX_HEAD` is answered 431 and closed, before
       more of it is kept in memory (uvicorn's only timeout starts after a first answer, and
       httptools takes heads of any size);
+    * a request's body has ``head_timeout`` seconds more, from the end of its head: one trickled
+      byte by byte (a slow body holds a handler and its memory as a slow head holds a socket) is
+      answered 408 and closed, its handler told the client is gone;
     * the WebSocket handshakes of an address that floods (:meth:`Guard.denied`) are refused
       before uvicorn builds a WebSocket for them: no handshake parsed twice, no task, no
       application call; a 403 and the connection is closed."""
@@ -498,6 +512,7 @@ def http_protocol(guard: Guard) -> type[asyncio.Protocol]:
         _head_key: str | None = None  # what the head counts under (Guard.head_key), while it does
         _head_bytes = 0  # bytes read of the unfinished head
         _too_large = False
+        _body_timer: asyncio.TimerHandle | None = None  # the body's deadline, while it comes
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -506,6 +521,7 @@ def http_protocol(guard: Guard) -> type[asyncio.Protocol]:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._end_head()
+            self._end_body()
             super().connection_lost(exc)
 
         def _start_head(self) -> bool:
@@ -548,6 +564,30 @@ def http_protocol(guard: Guard) -> type[asyncio.Protocol]:
                 self._too_large = True
                 raise HeadTooLarge
             super().on_headers_complete()
+            if lim.head_timeout > 0 and any(name in BODY_HEADERS for name, _ in self.headers):
+                self._body_timer = self.loop.call_later(lim.head_timeout, self._body_late)
+
+        def on_message_complete(self) -> None:
+            self._end_body()
+            super().on_message_complete()
+
+        def _end_body(self) -> None:
+            if self._body_timer is not None:
+                self._body_timer.cancel()
+                self._body_timer = None
+
+        def _body_late(self) -> None:
+            self._body_timer = None
+            if self.transport.is_closing():
+                return
+            cycle = self.cycle
+            if cycle is not None:
+                if not cycle.response_started:
+                    self.transport.write(BODY_LATE)
+                # the handler reading the body hears that the client is gone; its answer goes nowhere
+                cycle.disconnected = True
+                cycle.message_event.set()
+            self.transport.close()
 
         def data_received(self, data: bytes) -> None:
             if self._too_large or self.transport.is_closing():

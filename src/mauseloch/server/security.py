@@ -22,7 +22,7 @@ from mauseloch.server.protocol import ErrorCode
 
 with needs("web", __name__):
     from starlette.datastructures import Headers
-    from starlette.requests import HTTPConnection
+    from starlette.requests import ClientDisconnect, HTTPConnection
     from starlette.responses import JSONResponse
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -114,6 +114,8 @@ class SecurityMiddleware:
             return
         try:
             await self.app(scope, receive, send_with_headers)
+        except ClientDisconnect:  # gone amid its body (or cut off for a body too slow): nobody to answer
+            return
         except Exception:
             if started:  # half an answer went out: nothing better than to let the server drop it
                 raise
