@@ -1,6 +1,6 @@
 """How often the distillation's teacher (or a student playing its seat) wins against the heuristic.
 
-The teacher of ``learn/distill.py`` on one seat (seat deal % players), the heuristic on the
+The teacher of ``games/maumau/learn/distill.py`` on one seat (seat deal % players), the heuristic on the
 others, as in the labelled games but on deals of their own; prints the share of games the seat
 won and its 95 % interval, and with ``--json`` one JSON line. docs/bots-figures.md, fourth round:
 
@@ -18,8 +18,8 @@ from mauseloch.bots import make_bot
 from mauseloch.core.engine import derive_seed
 from mauseloch.core.seeds import STREAM_TEACHER, STREAM_TEACHER_RIVALS
 from mauseloch.games.maumau import MauMau
-from mauseloch.learn.distill import Teacher
-from mauseloch.learn.policy import QPolicy
+from mauseloch.games.maumau.learn.distill import Teacher
+from mauseloch.games.maumau.learn.policy import QPolicy
 
 SEED = 424_242  # the deals' seed: no labelled game and no tournament uses it
 

@@ -185,7 +185,7 @@ MISSING = [
     ("mauseloch.server.storage.store", "sqlalchemy"),
     ("mauseloch.server.redis_hub", "redis"),
     ("mauseloch.tui.common", "rich"),
-    ("mauseloch.learn.dmc", "numpy"),
+    ("mauseloch.games.maumau.learn.dmc", "numpy"),
     ("mauseloch.cli", "typer"),
 ]
 HINT = re.compile(r"^\S+ needs the (\w+) extra \((\w+) is not installed\): pip install 'mauseloch\[(\w+)\]'$")

@@ -11,6 +11,9 @@
 - Every seed stream is named in ``mauseloch.core.seeds``: no ``derive_seed`` call spells a number.
 - The storage is split by concern (``server/storage/``): no module of it over
   :data:`MAX_STORAGE_MODULE` lines, and none silences the type checker.
+- Each game's code lives under its game (``games/<game>/``) or is named after it: no generic
+  module imports a game's module (but the registries that list the games and the public paths
+  that only re-export one), and no game's module imports another game's.
 - Two figures that the layout brings down and that must not grow back: the ``dict[str, Any]`` in
   the source, and the files whose path names no game that still spell a game's id.
 """
@@ -35,7 +38,13 @@ PACKAGE = SRC / "mauseloch"
 # The front ends (the command line, the terminal games, the server with its web page) and the
 # plotting helpers: the only modules that may use a terminal or plotting library (everything below
 # a name that is a package). The server runs on uvicorn, which brings Click.
-FRONT_ENDS = ("mauseloch.cli", "mauseloch.tui", "mauseloch.server", "mauseloch.learn.cli", "mauseloch.study.plots")
+FRONT_ENDS = (
+    "mauseloch.cli",
+    "mauseloch.tui",
+    "mauseloch.server",
+    "mauseloch.games.maumau.learn.cli",
+    "mauseloch.study.plots",
+)
 CLI_AND_PLOTTING = ("typer", "click", "rich", "matplotlib")
 
 # Figures as they stand, lowered as the typed boundaries and the game declarations land; the
@@ -183,6 +192,76 @@ def test_the_cycle_finder_finds_cycles() -> None:
     )
     whens = {(when, node.names[0].name) for when, node in imports(tree) if isinstance(node, ast.Import)}
     assert whens == {("module", "x"), ("typing", "y"), ("local", "z"), ("module", "w")}
+
+
+# The modules outside games/ that list the games (each game's terminal module).
+GAME_LISTS = ("mauseloch.tui.games",)
+# Generic modules that still use one game's code, with what for; this list only shrinks.
+STILL_BOUND_TO_A_GAME = {
+    "mauseloch.cli": "the analyze command (Aus die Maus!' deal search) and the train command (Mau-Mau's trainer)",
+    "mauseloch.envs.openspiel": "the OpenSpiel games of Mau-Mau and Aus die Maus!, in one module",
+}
+
+
+def game_of(module: str, packages: tuple[str, ...]) -> str | None:
+    """The game a module serves by its place (``mauseloch.games.<game>...``) or its name
+    (``tui/maumau.py``, ``envs/maumau_v0.py``); None for a generic module."""
+    parts = module.split(".")
+    if parts[:2] == ["mauseloch", "games"] and len(parts) > 2:
+        return parts[2]
+    return next((g for g in packages if parts[-1] == g or parts[-1].startswith(f"{g}_")), None)
+
+
+def only_reexports(path: Path) -> bool:
+    """Whether a module only re-exports names (a docstring, imports, ``__all__``): a public path kept."""
+    body = ast.parse(path.read_text(), str(path)).body
+    return all(
+        isinstance(node, ast.Import | ast.ImportFrom)
+        or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+        or (isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["__all__"])
+        for node in body
+    )
+
+
+def games_used(graph: dict[str, set[str]], packages: tuple[str, ...]) -> dict[str, set[str]]:
+    """For each module that imports a game's code, the games whose code it imports, its own left out."""
+    used = {}
+    for name, imported in graph.items():
+        games = {g for m in imported if (g := game_of(m, packages))} - {game_of(name, packages)}
+        if games:
+            used[name] = games
+    return used
+
+
+def test_each_games_code_lives_with_its_game() -> None:
+    from mauseloch.games import GAME_PACKAGES
+
+    known = modules()
+    used = games_used(merged(*import_graph().values()), GAME_PACKAGES)
+    crossing = {m: g for m, g in used.items() if game_of(m, GAME_PACKAGES)}
+    assert crossing == {}, f"a game's module imports another game's: {crossing}"
+    generic = {m for m in used if m not in GAME_LISTS and not only_reexports(known[m])}
+    print(f"\ngeneric modules that use one game's code: {len(generic)}: {', '.join(sorted(generic))}")
+    assert generic == set(STILL_BOUND_TO_A_GAME), sorted(generic)
+
+
+def test_the_game_code_check_finds_game_code() -> None:
+    """The check above can fail: a generic module importing a game's is found, a game's own is not."""
+    packages = ("maumau", "ausdiemaus")
+    graph = {
+        "mauseloch.study.analyze": {"mauseloch.games.ausdiemaus.kernel"},
+        "mauseloch.games.maumau.kernel": {"mauseloch.games.ausdiemaus.kernel", "mauseloch.kernels.rng"},
+        "mauseloch.tui.maumau": {"mauseloch.games.maumau"},
+        "mauseloch.cli": {"mauseloch.tui.ausdiemaus", "mauseloch.tui.common"},
+        "mauseloch.bots": {"mauseloch.core.registry"},
+    }
+    assert games_used(graph, packages) == {
+        "mauseloch.study.analyze": {"ausdiemaus"},
+        "mauseloch.games.maumau.kernel": {"ausdiemaus"},
+        "mauseloch.cli": {"ausdiemaus"},
+    }
+    assert only_reexports(PACKAGE / "envs" / "vector.py")
+    assert not only_reexports(PACKAGE / "envs" / "openspiel.py")
 
 
 # "module:function", or a dotted path such as "mauseloch.tui.maumau"

@@ -3,7 +3,7 @@
 Each command names the extra it needs (:data:`COMMANDS`, :mod:`mauseloch.extras`): its help says
 it, and without it the command says in one line what to install, before any work.
 
-The library (``mauseloch`` minus this file, ``tui``, ``server.cli`` and ``learn.cli``) never imports
+The library (``mauseloch`` minus this file, ``tui``, ``server.cli`` and the trainer's ``cli``) never imports
 Typer or Rich, and matplotlib only in ``study.plots``; the commands of the simulator, tournaments
 and the deal search live here, their Rich tables in ``tui.reports``, the terminal games and the
 server in their own modules. Heavy libraries are imported inside the commands,
@@ -220,8 +220,8 @@ def analyze_command(
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from mauseloch.core.registry import game_info
+    from mauseloch.games.ausdiemaus.analyze import GAME, save_finds, search
     from mauseloch.locale import t
-    from mauseloch.study.analyze import GAME, save_finds, search
     from mauseloch.study.outputs import check_output_dir
     from mauseloch.tui.common import end_reason, pick_lang
 
@@ -313,7 +313,7 @@ def _serve() -> Command:
 
 
 def _train() -> Command:
-    from mauseloch.learn.cli import command
+    from mauseloch.games.maumau.learn.cli import command
 
     return command
 

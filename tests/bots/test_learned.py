@@ -17,8 +17,8 @@ from mauseloch.core.registry import new_game
 from mauseloch.games.maumau import MauMau
 from mauseloch.games.maumau import kernel as kernel
 from mauseloch.games.maumau.bots.learned import LearnedBot
-from mauseloch.learn.history import SeatHistory
-from mauseloch.learn.policy import NUM_FEATURES, QPolicy, mask_of, observation_from_view
+from mauseloch.games.maumau.learn.history import SeatHistory
+from mauseloch.games.maumau.learn.policy import NUM_FEATURES, QPolicy, mask_of, observation_from_view
 
 
 def random_policy(seed: int, hidden: int = 32) -> QPolicy:

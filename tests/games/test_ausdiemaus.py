@@ -438,7 +438,7 @@ def test_simulate_command_json_and_bad_arguments(tmp_path: Path) -> None:
 
 def test_analyze_finds_a_long_deal_that_replays(tmp_path: Path) -> None:
     from mauseloch.core.record import load
-    from mauseloch.study.analyze import save_finds, search
+    from mauseloch.games.ausdiemaus.analyze import save_finds, search
 
     options = {"small_deck": True, "chips": 5}
     result = search(2, options, "longest", budget=0.3, seed=3)

@@ -12,7 +12,7 @@ jax = pytest.importorskip("jax")
 jnp = jax.numpy
 
 from mauseloch.core.engine import Rng  # noqa: E402
-from mauseloch.games.maumau import jax_env  # noqa: E402
+from mauseloch.games.maumau.envs import jax as jax_env  # noqa: E402
 
 
 def _cases(count: int, seed: int) -> tuple[list[list[int]], np.ndarray, np.ndarray, list[tuple[int, int, int]]]:

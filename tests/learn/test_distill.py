@@ -16,8 +16,8 @@ from mauseloch.bots import make_bot
 from mauseloch.cli import app
 from mauseloch.games.maumau import MauMau
 from mauseloch.games.maumau.bots.learned import greedy, shipped_policy
-from mauseloch.learn.distill import CHUNK, DistillConfig, Task, Teacher, _tasks, label_chunk
-from mauseloch.learn.policy import NUM_FEATURES, QPolicy
+from mauseloch.games.maumau.learn.distill import CHUNK, DistillConfig, Task, Teacher, _tasks, label_chunk
+from mauseloch.games.maumau.learn.policy import NUM_FEATURES, QPolicy
 from tests.learn.tiny import TINY_DMC
 
 TINY = """
@@ -173,7 +173,7 @@ def test_a_missing_student_is_refused_before_anything_is_labelled(tmp_path: Path
 
 
 def test_the_fit_reads_only_the_shards_its_config_asks_for(tmp_path: Path) -> None:
-    from mauseloch.learn.distill import load_data
+    from mauseloch.games.maumau.learn.distill import load_data
 
     (tmp_path / "data").mkdir()
     two = label_chunk(Task(str(tmp_path / "data" / "p2-000000.npz"), 2, 0, 4, 9))

@@ -19,8 +19,8 @@ from mauseloch.games.maumau import kernel as K
 from mauseloch.games.maumau.bots.learned import shipped_hands
 from mauseloch.games.maumau.bots.search import level_options
 from mauseloch.games.maumau.bots.search_learned import LEVELS, SearchLearnedBot
-from mauseloch.learn.hands import CARDS, PLACES, HandModel, draw_deals, gather, room_loss
-from mauseloch.learn.policy import NUM_FEATURES
+from mauseloch.games.maumau.learn.hands import CARDS, PLACES, HandModel, draw_deals, gather, room_loss
+from mauseloch.games.maumau.learn.policy import NUM_FEATURES
 
 
 def test_the_labels_are_the_true_places_of_the_hidden_cards() -> None:

@@ -14,8 +14,8 @@ from mauseloch.cli import app
 
 pytest.importorskip("jax", reason="training needs the train extra (JAX, Flax, Optax): pip install 'mauseloch[train]'")
 
-from mauseloch.learn.dmc import Config, Trainer, evaluate
-from mauseloch.learn.policy import NUM_FEATURES, QPolicy
+from mauseloch.games.maumau.learn.dmc import Config, Trainer, evaluate
+from mauseloch.games.maumau.learn.policy import NUM_FEATURES, QPolicy
 from tests.learn.tiny import TINY_DMC
 
 TINY = TINY_DMC
@@ -100,8 +100,8 @@ def test_the_evaluation_counts_wins_per_deal() -> None:
 def test_a_first_layout_network_widened_plays_as_before() -> None:
     """``init`` from a 159-input network: zero weights for the rivals' history, the same values."""
     from mauseloch.games.maumau.kernel import MauMauBatch
-    from mauseloch.learn.dmc import widened
-    from mauseloch.learn.policy import BASE_FEATURES
+    from mauseloch.games.maumau.learn.dmc import widened
+    from mauseloch.games.maumau.learn.policy import BASE_FEATURES
 
     rng = np.random.default_rng(4)
     old = QPolicy([(rng.normal(size=(BASE_FEATURES, 8)), rng.normal(size=8)), (rng.normal(size=(8, 47)), np.zeros(47))])

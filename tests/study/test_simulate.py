@@ -54,11 +54,11 @@ def test_plot_target_is_checked_before_any_game(
 
 @pytest.mark.parametrize("name", ["a-file", "a-file/finds"])
 def test_analyze_out_is_checked_before_the_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    import mauseloch.study.analyze
+    import mauseloch.games.ausdiemaus.analyze
 
     (tmp_path / "a-file").write_text("x")
     searched: list[int] = []
-    monkeypatch.setattr(mauseloch.study.analyze, "search", lambda *a, **k: searched.append(1))
+    monkeypatch.setattr(mauseloch.games.ausdiemaus.analyze, "search", lambda *a, **k: searched.append(1))
     res = CliRunner().invoke(app, ["analyze", "aus-die-maus", "--budget", "0.1", "--out", str(tmp_path / name)])
     assert res.exit_code == 2 and "is a file" in res.output and "Traceback" not in res.output, res.output
     assert searched == []
@@ -81,7 +81,7 @@ def test_outputs_are_really_tried_not_judged_by_permission_bits(
 ) -> None:
     """Permission bits do not tell (root may write anywhere by them, a read-only mount
     or /proc refuses anyway): the folder is tried before the work, which is never lost."""
-    import mauseloch.study.analyze
+    import mauseloch.games.ausdiemaus.analyze
     import mauseloch.study.simulate
     import mauseloch.study.tournament
 
@@ -90,7 +90,7 @@ def test_outputs_are_really_tried_not_judged_by_permission_bits(
     work = (
         (mauseloch.study.simulate, "simulate"),
         (mauseloch.study.tournament, "play"),
-        (mauseloch.study.analyze, "search"),
+        (mauseloch.games.ausdiemaus.analyze, "search"),
     )
     for module, name in work:
         monkeypatch.setattr(module, name, lambda *a, **k: worked.append(1))

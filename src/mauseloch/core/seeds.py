@@ -40,14 +40,14 @@ STREAM_SEAT_BOTS = 1000  # + seat: the bot a table starts in a seat
 STREAM_STANDIN = 2000  # + seat: the stand-in bot that plays for a person who left
 STREAM_STANDIN_FALLBACK = 3000  # + seat: the random bot the stand-in falls back on
 
-# Of a deal search's seed (mauseloch.study.analyze)
+# Of a deal search's seed (mauseloch.games.ausdiemaus.analyze)
 STREAM_DEAL_SEARCH = 7  # the random walk over decks that looks for the longest and endless games
 
-# Of a distillation game's seed (mauseloch.learn.distill: the labelled games)
+# Of a distillation game's seed (mauseloch.games.maumau.learn.distill: the labelled games)
 STREAM_TEACHER = 1  # the teacher (the search that labels the moves)
 STREAM_TEACHER_RIVALS = 2  # + seat: the heuristic bots around it
 
-# Of a distillation run's seed (mauseloch.learn.distill)
+# Of a distillation run's seed (mauseloch.games.maumau.learn.distill)
 STREAM_STUDENT_GAMES = 50  # + players: the seeds of the games the student plays (DAgger)
 
 # Of a bot's seed (mauseloch.bots) and of a search's decision seed

@@ -9,7 +9,10 @@ importing this package says so in one line).
 - ``mauseloch.envs.mausgeflippt_v0``: Mausgeflippt as a PettingZoo Parallel environment, one
   step per mouse, decided by the real-time referee.
 
-``docs/envs.md`` and ``docs/envs-mausgeflippt.md`` document the observations field by field.
+These are the public import paths, plus ``vector``, ``rlcard``, ``openspiel`` and ``jax``; each
+game's environments live with the game (``mauseloch.games.<game>.envs``) and the modules here
+re-export them. ``docs/envs.md`` and ``docs/envs-mausgeflippt.md`` document the observations
+field by field.
 
 Importing this package registers ``mauseloch/MauMau-v0`` with Gymnasium
 by name only, so ``gymnasium.make("mauseloch/MauMau-v0")`` works after ``import mauseloch.envs``

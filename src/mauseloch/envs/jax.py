@@ -1,6 +1,6 @@
 """JAX environments in pgx's style (the ``train`` extra: jax, flax): ``init(key)``, ``step(state,
 action)``, the legal action mask, the observation and the rewards as pure functions, jit- and
-vmap-able. The game code lives with its game (``mauseloch.games.maumau.jax_env``); this is the
+vmap-able. The game code lives with its game (``mauseloch.games.maumau.envs.jax``); this is the
 public import path.
 
     import jax
@@ -12,6 +12,6 @@ public import path.
 
 from __future__ import annotations
 
-from mauseloch.games.maumau.jax_env import MauMau, State, seed_of
+from mauseloch.games.maumau.envs.jax import MauMau, State, seed_of
 
 __all__ = ["MauMau", "State", "seed_of"]

@@ -22,7 +22,7 @@ the seeds below ``deals`` that start with it, so every seed has probability exac
 and the algorithms that enumerate the outcomes (best response, expected values) see the same game.
 
 Tensors. The observation tensor is the observation of the PettingZoo and Gymnasium environments
-(``mauseloch.envs.maumau_obs``, ``docs/envs.md``: 156 values for two players, 40 more per further
+(``mauseloch.games.maumau.envs.obs``, ``docs/envs.md``: 156 values for two players, 40 more per further
 player). It summarises what a seat knows (the rivals' histories as their last move, the cards
 they lacked and what they received since). The exact, perfect-recall information state is the
 string: the seat's dealt hand and every move in order, with the cards the seat drew itself and
@@ -45,13 +45,13 @@ from typing import TYPE_CHECKING, Any
 from mauseloch import new_game
 from mauseloch.core.engine import SEED_LIMIT, Game
 from mauseloch.core.shapes import JSONObject
-from mauseloch.envs.maumau_obs import PublicLog, observation_fields, observation_size, rank_rewards
 from mauseloch.extras import needs
 from mauseloch.games.ausdiemaus import CARD_STR as MAUS_CARDS
 from mauseloch.games.ausdiemaus import INFO as MAUS_INFO
 from mauseloch.games.ausdiemaus import PHASE_NAMES
 from mauseloch.games.maumau import CARD_ID, MauMau
 from mauseloch.games.maumau import INFO as MAUMAU_INFO
+from mauseloch.games.maumau.envs.obs import PublicLog, observation_fields, observation_size, rank_rewards
 
 with needs("research", __name__):
     import numpy as np

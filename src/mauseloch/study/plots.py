@@ -1,7 +1,7 @@
 """The figures of the study tools and the learner, drawn with matplotlib: its one home in the library.
 
 Each function takes what :mod:`mauseloch.study.simulate`, :mod:`mauseloch.study.tournament` or a
-learning run (:mod:`mauseloch.learn.dmc`) reports and writes an image. matplotlib is imported inside
+learning run (:mod:`mauseloch.games.maumau.learn.dmc`) reports and writes an image. matplotlib is imported inside
 them, on the headless Agg backend, so that importing this module costs nothing and no window opens.
 """
 
@@ -106,7 +106,7 @@ def plot_tournament(rep: TournamentReport, path: Path) -> Path:
 
 
 def plot_learning_curve(run_dir: str | Path, path: str | Path | None = None) -> Path:
-    """The learning curve of a :mod:`mauseloch.learn.dmc` run (win share against the heuristic over
+    """The learning curve of a :mod:`mauseloch.games.maumau.learn.dmc` run (win share against the heuristic over
     CPU hours, from its ``log.jsonl``) as a PNG, by default ``curve.png`` beside the log."""
     plt = _pyplot()
 

@@ -37,7 +37,7 @@ Public functions (all ``@njit(cache=True)``; card codes as in the engine: 0 chee
 - ``simulate_range(seed, start, stop, players, small, chips)``: games ``start..stop-1`` with
   game seeds ``derive_seed(seed, i)``; arrays of reasons, flips, cards, chips
 - ``play_position(...)``: play on from any position (tests and analysis)
-- ``search_deals(...)``: the deal search of ``mauseloch.study.analyze``
+- ``search_deals(...)``: the deal search of ``mauseloch.games.ausdiemaus.analyze``
 """
 
 from __future__ import annotations

@@ -21,9 +21,9 @@ from mauseloch.games.maumau.rules import MauMau
 with needs("sim", "the learned Mau-Mau bot"):
     import numpy as np
 
-    from mauseloch.learn.hands import HandModel
-    from mauseloch.learn.history import SeatHistory
-    from mauseloch.learn.policy import QPolicy, mask_of
+    from mauseloch.games.maumau.learn.hands import HandModel
+    from mauseloch.games.maumau.learn.history import SeatHistory
+    from mauseloch.games.maumau.learn.policy import QPolicy, mask_of
 
 MODEL = "maumau-learned.npz"
 HANDS = "maumau-hands.npz"  # the model of the rivals' hands (search-learned's belief="learned")

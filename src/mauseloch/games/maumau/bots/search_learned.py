@@ -48,9 +48,9 @@ with needs("sim", "the search-learned bot"):
     from numba import njit
 
     from mauseloch.games.maumau import kernel as K
-    from mauseloch.learn.hands import PLACES, HandModel, draw_deals
-    from mauseloch.learn.history import SeatHistory
-    from mauseloch.learn.policy import QPolicy, features, mask_of
+    from mauseloch.games.maumau.learn.hands import PLACES, HandModel, draw_deals
+    from mauseloch.games.maumau.learn.history import SeatHistory
+    from mauseloch.games.maumau.learn.policy import QPolicy, features, mask_of
 
 # The reward the shipped network learned: the search's play-out reward (0 to 1, 1 - rank_share
 # for first place plus rank_share times the rank's share of the seats beaten; the teacher of

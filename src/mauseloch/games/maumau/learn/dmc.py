@@ -38,7 +38,7 @@ from typing import Any, NotRequired, TypedDict, TypeVar
 
 from mauseloch.extras import needs
 from mauseloch.games.maumau import kernel as K
-from mauseloch.learn.policy import BASE_FEATURES, NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features
+from mauseloch.games.maumau.learn.policy import BASE_FEATURES, NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features
 from mauseloch.study.plots import plot_learning_curve
 
 with needs("train", __name__):

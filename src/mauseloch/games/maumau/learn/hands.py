@@ -28,7 +28,7 @@ from typing import Any, TypedDict
 
 from mauseloch.extras import needs
 from mauseloch.games.maumau import kernel as K
-from mauseloch.learn.policy import NUM_FEATURES, Network, features
+from mauseloch.games.maumau.learn.policy import NUM_FEATURES, Network, features
 
 with needs("sim", __name__):
     import numpy as np
@@ -128,7 +128,7 @@ class HandsConfig:
 
     @classmethod
     def load(cls, path: str | Path) -> HandsConfig:
-        from mauseloch.learn.dmc import read_config
+        from mauseloch.games.maumau.learn.dmc import read_config
 
         return read_config(cls, path)
 
@@ -147,7 +147,7 @@ class HandsEntry(TypedDict):
 def gather(players: int, games: int, seed: int, steps: int) -> tuple[np.ndarray, np.ndarray]:
     """The seat to move's features and each card's true place (-1: the seat sees it) in
     ``games`` games of the heuristic on every seat, ``steps`` moves of each slot."""
-    from mauseloch.learn.dmc import _gens, heuristic_rows
+    from mauseloch.games.maumau.learn.dmc import _gens, heuristic_rows
 
     batch = K.MauMauBatch(games, players=players, seed=seed)
     gens = _gens(games, seed + 1)
@@ -188,7 +188,7 @@ def fit(config: HandsConfig, run_dir: Path, on_progress: Callable[[HandsEntry], 
     import optax
     from flax import linen as nn
 
-    from mauseloch.learn.dmc import gradient_step
+    from mauseloch.games.maumau.learn.dmc import gradient_step
 
     run_dir.mkdir(parents=True, exist_ok=True)
     cpu0 = time.process_time()

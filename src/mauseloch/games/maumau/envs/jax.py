@@ -39,7 +39,9 @@ from typing import Any, TypeVar
 
 from mauseloch.core.engine import GOLDEN, SEED_LIMIT, mix64
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_RESHUFFLE
-from mauseloch.envs.maumau_obs import (
+from mauseloch.extras import needs
+from mauseloch.games.maumau import CARD_FIT, JACK, JACKS, SEVEN, SEVENS, SUIT_MASK
+from mauseloch.games.maumau.envs.obs import (
     _OPTION_NAMES,
     LAST_DRAW,
     LAST_MOVE_KINDS,
@@ -52,8 +54,6 @@ from mauseloch.envs.maumau_obs import (
     checked_setup,
     observation_fields,
 )
-from mauseloch.extras import needs
-from mauseloch.games.maumau import CARD_FIT, JACK, JACKS, SEVEN, SEVENS, SUIT_MASK
 from mauseloch.games.maumau.kernel import ACT_CARD, ACT_WISH, CARD_POINTS, DRAW_A, NUM_ACTIONS, PASS_A, TAKE_A
 
 with needs("train", __name__):

@@ -16,7 +16,7 @@ with needs("train", __name__):
     import typer
 
 if TYPE_CHECKING:
-    from mauseloch.learn.dmc import Entry
+    from mauseloch.games.maumau.learn.dmc import Entry
 
 
 def command(
@@ -58,7 +58,7 @@ def command(
 
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from mauseloch.learn.dmc import Config, Trainer
+    from mauseloch.games.maumau.learn.dmc import Config, Trainer
 
     try:
         with open(config, "rb") as f:
@@ -103,7 +103,7 @@ def command(
 
 def _hands(config: Path, run: Path, console: Any, fail: Callable[[str], None]) -> None:
     """Fit the model of the rivals' hands (learn/hands.py) on games it plays first."""
-    from mauseloch.learn.hands import HandsConfig, HandsEntry, fit
+    from mauseloch.games.maumau.learn.hands import HandsConfig, HandsEntry, fit
 
     try:
         cfg = HandsConfig.load(config)
@@ -127,7 +127,7 @@ def _distill(config: Path, run: Path, resume: bool, console: Any, fail: Callable
     """Label the positions the config asks for with the search (resumable), then fit the network."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from mauseloch.learn.distill import DistillConfig, FitEntry, first_stage, fit, label
+    from mauseloch.games.maumau.learn.distill import DistillConfig, FitEntry, first_stage, fit, label
 
     try:
         cfg = DistillConfig.load(config)

@@ -43,14 +43,14 @@ from mauseloch.games.maumau import MauMau
 from mauseloch.games.maumau.bots.heuristic import kernel
 from mauseloch.games.maumau.bots.learned import greedy
 from mauseloch.games.maumau.bots.search import LEVEL_OPTIONS, SearchBot
-from mauseloch.learn.history import SeatHistory
-from mauseloch.learn.policy import NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features, mask_of
+from mauseloch.games.maumau.learn.history import SeatHistory
+from mauseloch.games.maumau.learn.policy import NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features, mask_of
 
 with needs("train", __name__):
     import numpy as np
 
 if TYPE_CHECKING:
-    from mauseloch.learn.dmc import Evaluation
+    from mauseloch.games.maumau.learn.dmc import Evaluation
 
 CHUNK = 50  # deals a shard
 
@@ -93,7 +93,7 @@ class DistillConfig:
 
     @classmethod
     def load(cls, path: str | Path) -> DistillConfig:
-        from mauseloch.learn.dmc import read_config
+        from mauseloch.games.maumau.learn.dmc import read_config
 
         return read_config(cls, path)
 
@@ -227,7 +227,7 @@ def first_stage(config: DistillConfig, on_progress: Callable[[Any], None] | None
     that run's checkpoint if it has one); False when there is nothing to do."""
     if not config.init or Path(config.init).exists() or not config.init_config:
         return False
-    from mauseloch.learn.dmc import Config, Trainer
+    from mauseloch.games.maumau.learn.dmc import Config, Trainer
 
     trainer = Trainer(Config.load(config.init_config), Path(config.init).parent)
     trainer.restore()
@@ -288,7 +288,7 @@ def fit(config: DistillConfig, run_dir: Path, on_progress: Callable[[FitEntry], 
     import jax.numpy as jnp
     import optax
 
-    from mauseloch.learn.dmc import evaluate, gradient_step, params_of, policy_of, q_network, widened
+    from mauseloch.games.maumau.learn.dmc import evaluate, gradient_step, params_of, policy_of, q_network, widened
 
     train, held = load_data(config, run_dir)
     hidden = list(config.hidden)

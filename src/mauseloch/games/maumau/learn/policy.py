@@ -35,8 +35,8 @@ from typing import Self
 from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
 from mauseloch.games.maumau.kernel import OBS_RIVALS, OBS_SIZE, RIVAL_OBS
+from mauseloch.games.maumau.learn.history import SeatHistory
 from mauseloch.games.maumau.rules import MauMau
-from mauseloch.learn.history import SeatHistory
 
 with needs("sim", __name__):
     import numpy as np
