@@ -80,12 +80,12 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
     ),
     "vector_env.py": (["--envs", "4", "--sync-envs", "2", "--seconds", "0.05"], {"bench", "envs", "sync_envs", "rows"}),
     "server.py": (  # once without and once with the server's figures counted and scraped
-        ["--seats", "8", "--duration", "2", "--warmup", "1", "--client-procs", "1", "--metrics-ab", "1",
-         "--scrape-every", "0.5"],
+        ["--seats", "8", "--duration", "1", "--warmup", "0.5", "--client-procs", "1", "--metrics-ab", "1",
+         "--scrape-every", "0.25"],
         {"runs"},
     ),
     "floor.py": (
-        ["--seats", "8", "--duration", "2", "--warmup", "1", "--think-ms", "50", "--client-procs", "1",
+        ["--seats", "8", "--duration", "1", "--warmup", "0.5", "--think-ms", "50", "--client-procs", "1",
          "--sockets", "4", "--rounds", "2"],
         {"floor_server_cpu_us_per_move", "server_cpu_us_per_move", "client_cpu_us_per_move", "real", "floor",
          "traffic", "write_floor", "wake_floor", "sqlite_floor", "read_floor"},
