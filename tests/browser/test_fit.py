@@ -455,6 +455,8 @@ def test_the_mausgeflippt_end_screen_fits_every_screen(browser: Any, fast_server
 
 
 SMALL = {"width": 360, "height": 740}
+# The bot of each game with the longest name ("Heuristik-Bot 2", "Zufalls-Bot 2")
+LONGEST_BOT = {"mau-mau": "heuristic", "aus-die-maus": "random"}
 PLAYERS = {"mau-mau": range(2, 6), "aus-die-maus": range(2, 7), "mausgeflippt": range(2, 7)}
 # What must be in sight while the last mouse's outcome shows (the next mouse is not turned yet).
 AFTER_MOUSE = {
@@ -464,6 +466,12 @@ AFTER_MOUSE = {
     "action": "#board .mg-flip",
     "players": "#board .mg-players",
 }
+# The words a phone's top bar and the players' boxes must show whole (no ellipsis, no line cut off):
+# the table's title, the turn line, every player's name.
+CUT = """() => [...document.querySelectorAll('#table-title, #turn-banner, #board .player .name-text')]
+  .filter((el) => el.getClientRects().length
+          && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1))
+  .map((el) => el.id || el.textContent)"""
 # Oma's own box in Mausgeflippt: her name and "(you)" as shown, and whether the name is cut.
 MY_NAME = """() => {
   const who = document.querySelector('#board .mg-player.me .who');
@@ -482,7 +490,7 @@ def small_table(page: Any, server: Server, game: str, players: int) -> list[Quie
         body = {"game": game, "seats": [{"kind": "human"}] * players, "name": "Oma", "clock": "off",
                 "options": {"window_ms": 600000}}  # fmt: skip
     else:
-        bots = [{"kind": "bot", "bot": "random"}] * (players - 1)
+        bots = [{"kind": "bot", "bot": LONGEST_BOT[game]}] * (players - 1)
         body = {"game": game, "seats": [{"kind": "human"}, *bots], "name": "Oma", "clock": "relaxed"}
     answer = page.request.post("/api/tables", data=body, headers={"Origin": server.url})
     assert answer.ok, answer.text()
@@ -513,16 +521,19 @@ def check_mausgeflippt_for_six(page: Any, lang: str, react: bool) -> None:
         got = check_fits(page, f"mausgeflippt for 6 after a mouse, {size}", size, AFTER_MOUSE)
         for key, box in got["boxes"].items():
             assert box is not None and inside(box, size), f"after a mouse, {size}: {key} {box}"
-    # her box says what she has, each number with its own word
+    # her box says what she won or got (a mouse, laundry, a cheese), each number with its own word
     label = page.get_attribute("#board .mg-player.me", "aria-label") or ""
-    assert re.search(r"\b1 (mouse|piece of laundry)\b", label), label
+    said = re.findall(r"\b(\d+) (mouse|mice|piece of laundry|pieces of laundry|cheese|cheeses)\b", label)
+    assert len(said) == 3 and any(n != "0" for n, _ in said), label
+    assert all((n == "1") == (word in ("mouse", "piece of laundry", "cheese")) for n, word in said), label
     page.set_viewport_size(SMALL)
 
 
 def test_every_number_of_players_fits_a_small_phone(browser: Any, server: Server) -> None:
     """Each game with each number of players it takes, at its first decision on a 360x740 touch
     phone (German with an even number of players, English with an odd one; Mausgeflippt for six
-    in both, as check_mausgeflippt_for_six says)."""
+    in both, as check_mausgeflippt_for_six says): everything in sight, and the title, the turn
+    line and every player's name whole."""
     ctx = browser.new_context(base_url=server.url, has_touch=True, is_mobile=True, viewport=SMALL)
     ctx.set_default_timeout(30000)
     page = ctx.new_page()
@@ -536,6 +547,7 @@ def test_every_number_of_players_fits_a_small_phone(browser: Any, server: Server
                     quiet = small_table(page, server, game, players)
                     settle(page)
                     check_decision(page, game, f"{game} for {players}, {lang}, 360x740", SMALL)
+                    assert page.evaluate(CUT) == [], f"{game} for {players}, {lang}: words cut"
                     if six:
                         check_mausgeflippt_for_six(page, lang, react=lang == "en")
                     for seat in quiet:
