@@ -33,8 +33,12 @@ import mauseloch
 from _report import print_json, text_to_stderr
 from mauseloch.server.hub import Connection, LocalHub
 from mauseloch.server.session import Settings, TableSession
-from mauseloch.server.storage.rows import SeatRow, TableRow, now
-from mauseloch.server.storage.store import Store
+
+try:  # this tree's layout; a revision before server/storage/ was a package (--against) has one module
+    from mauseloch.server.storage.rows import SeatRow, TableRow, now
+    from mauseloch.server.storage.store import Store
+except ImportError:
+    from mauseloch.server.storage import SeatRow, Store, TableRow, now  # type: ignore[no-redef]
 
 
 def new_row(store: Store, table: str, seed: int) -> TableRow:
@@ -63,10 +67,11 @@ async def play(store: Store, tables: int, moves: int) -> int:
             for c in conns:
                 hub.subscribe(session.id, c)
             rng = random.Random(seed)
-            while not session.game.is_over and count < moves:
-                seat = session.game.to_move
+            state = getattr(session, "state", session)  # the table's state (before: the session itself)
+            while not state.game.is_over and count < moves:
+                seat = state.game.to_move
                 assert seat is not None
-                await session.apply(seat, rng.choice(session.game.legal_moves(seat)), session.version)
+                await session.apply(seat, rng.choice(state.game.legal_moves(seat)), session.version)
                 count += 1
                 for c in conns:  # the socket's part is not measured here
                     while not c.outbox.empty():
@@ -124,10 +129,11 @@ def loop_work_a_move(moves: int) -> dict[str, float]:
             for c in counts:
                 counts[c] = 0
             played = 0
-            while played < moves and not session.game.is_over:
-                seat = session.game.to_move
+            state = getattr(session, "state", session)  # the table's state (before: the session itself)
+            while played < moves and not state.game.is_over:
+                seat = state.game.to_move
                 assert seat is not None
-                await session.apply(seat, session.game.legal_moves(seat)[0], session.version)
+                await session.apply(seat, state.game.legal_moves(seat)[0], session.version)
                 played += 1
             loop.set_task_factory(None)
             loop.call_soon, loop.call_later, loop.create_future = soon, later, future

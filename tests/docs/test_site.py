@@ -22,6 +22,7 @@ COMMAND = re.compile(
 FIGURE_PAGES = (
     "benchmarks.md",
     "engine-figures.md",
+    "deploy-figures.md",
     "aus-die-maus-answers.md",
     "mausgeflippt-figures.md",
     "baselines.md",
@@ -103,6 +104,24 @@ def test_every_figure_names_the_command_that_gives_it(page: str) -> None:
         heading for heading, body in sections[1:] if FIGURE.search(body) and not COMMAND.search(body) and not generated
     ]
     assert silent == [], f"{page}: these sections state figures without the command that gives them"
+
+
+# A date in a heading: docs are organised by concept, and a figure's table says its command and
+# commit; a page of dated sections is a diary.
+DATED = re.compile(
+    r"\b(?:19|20)\d\d-\d\d(?:-\d\d)?\b|\b\d{1,2}-\d\d\b|\b(?:January|February|March|April|May|June|"
+    r"July|August|September|October|November|December)\b|\b(?:morning|evening|night)\b"
+)
+
+
+def test_no_heading_in_docs_is_dated() -> None:
+    dated = []
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        text = re.sub(r"(?ms)^```.*?^```", "", page.read_text(encoding="utf-8"))  # code blocks hold comments
+        dated += [
+            f"{page.relative_to(ROOT).as_posix()}: {h}" for h in re.findall(r"(?m)^#+ .*$", text) if DATED.search(h)
+        ]
+    assert dated == [], "these headings are dated: say the concept, and put the run's commit in its table"
 
 
 def test_every_file_the_docs_name_exists() -> None:

@@ -33,9 +33,9 @@ def test_the_summary_key_changes_whenever_the_summary_does(tmp_path: Path, run_a
         conn = Connection(seat=0)
         session.attach(conn)  # Anna comes: her presence changes
         look()
-        seat = session.game.to_move
+        seat = session.state.game.to_move
         assert seat is not None
-        await session.apply(seat, session.game.legal_moves(seat)[0], 0)  # a move
+        await session.apply(seat, session.state.game.legal_moves(seat)[0], 0)  # a move
         look()
         session.row.seats[1].name = "Benedikt"  # a seat's person (a join through another process)
         look()

@@ -10,6 +10,8 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import mauseloch
 from mauseloch import event_for
 from mauseloch.server.hub import Connection, LocalHub
@@ -17,7 +19,8 @@ from mauseloch.server.protocol import Update, UpdateFrame, encode
 from mauseloch.server.session import Settings, TableSession
 from mauseloch.server.storage.rows import SeatRow, TableRow, now
 from mauseloch.server.storage.store import Store
-from mauseloch.server.table.moves import refusals
+from mauseloch.server.table import frames
+from mauseloch.server.table.frames import refusals
 
 RunAsync = Callable[[Coroutine[Any, Any, Any]], Any]  # the run_async fixture (tests/conftest.py)
 
@@ -51,12 +54,12 @@ def test_every_seat_s_frame_is_the_documented_update(tmp_path: Path, run_async: 
     async def run() -> None:
         nonlocal checked, private
         session.start()
-        while not session.game.is_over and checked < 400:
-            seq = session.seq
-            seat = session.game.to_move
+        while not session.state.game.is_over and checked < 400:
+            seq = session.state.seq
+            seat = session.state.game.to_move
             assert seat is not None
-            await session.apply(seat, rng.choice(session.game.legal_moves(seat)), session.version)
-            new = session.events[seq:]
+            await session.apply(seat, rng.choice(session.state.game.legal_moves(seat)), session.version)
+            new = session.state.events[seq:]
             private += any("private" in e for e in new)
             for conn in conns:
                 text = conn.outbox.get_nowait()
@@ -64,12 +67,12 @@ def test_every_seat_s_frame_is_the_documented_update(tmp_path: Path, run_async: 
                 sent = json.loads(text)
                 expected = Update(
                     version=session.version,
-                    seq=session.seq,
-                    view=session.game.view(conn.seat),
+                    seq=session.state.seq,
+                    view=session.state.game.view(conn.seat),
                     events=[e for e in (event_for(ev, conn.seat) for ev in new) if e is not None],
                     by=None,
                     live=sent["live"],  # its clock reading is the moment it was built
-                    refused=refusals(session.game, conn.seat),
+                    refused=refusals(session.state.game, conn.seat),
                 )
                 assert text == encode(expected)
                 checked += 1
@@ -77,35 +80,37 @@ def test_every_seat_s_frame_is_the_documented_update(tmp_path: Path, run_async: 
 
     run_async(run())
     store.close()
-    assert session.game.is_over and private > 0  # the frames of hidden draws were compared too
+    assert session.state.game.is_over and private > 0  # the frames of hidden draws were compared too
     assert checked > 40
 
 
-def test_nothing_is_built_for_a_table_nobody_watches(tmp_path: Path, run_async: RunAsync) -> None:
+def test_nothing_is_built_for_a_table_nobody_watches(
+    tmp_path: Path, run_async: RunAsync, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A move at a table without listeners builds no live state and no view (a game of bots at
     night, say); once someone listens, the live state is built once a move, for every seat."""
     store = Store(f"sqlite:///{tmp_path / 'm.db'}")
     hub = LocalHub()
     session = TableSession(new_table(store, 7), store, hub, Settings())
     built = {"live": 0, "views": 0}
-    live, view = session.live, session.game.typed_view
+    live, view = frames.live, session.state.game.typed_view
 
-    def counted_live() -> Any:
+    def counted_live(state: Any, now: float) -> Any:
         built["live"] += 1
-        return live()
+        return live(state, now)
 
     def counted_view(seat: int | None) -> Any:
         built["views"] += 1
         return view(seat)
 
-    session.live = counted_live  # type: ignore[method-assign]
-    session.game.typed_view = counted_view  # type: ignore[method-assign]
+    monkeypatch.setattr(frames, "live", counted_live)
+    session.state.game.typed_view = counted_view  # type: ignore[method-assign]
     rng = random.Random(7)
 
     async def move() -> None:
-        seat = session.game.to_move
+        seat = session.state.game.to_move
         assert seat is not None
-        await session.apply(seat, rng.choice(session.game.legal_moves(seat)), session.version)
+        await session.apply(seat, rng.choice(session.state.game.legal_moves(seat)), session.version)
 
     async def run() -> None:
         session.start()

@@ -191,9 +191,9 @@ def test_hostile_messages_change_nothing(make_client: AppFactory, caplog: pytest
         await anna.hello(over["token"], 0)
         for _ in range(2):  # two moves end the game at its move limit
             table = tables.get(over["table"])
-            seat = table.game.to_move
+            seat = table.state.game.to_move
             mover = anna if seat == 0 else honest[2]
-            mover.send({"type": "move", "move": table.game.legal_moves(seat)[0], "version": table.version})
+            mover.send({"type": "move", "move": table.state.game.legal_moves(seat)[0], "version": table.version})
             await anna.until_pong()
             await honest[2].until_pong()
         await anna.close()  # she comes back below as an attacker
@@ -217,11 +217,11 @@ def test_hostile_messages_change_nothing(make_client: AppFactory, caplog: pytest
         return honest, attackers
 
     honest, attackers = client.portal.call(setup)
-    assert tables.get(over["table"]).status == "over" and tables.get(playing["table"]).game.to_move == 0
+    assert tables.get(over["table"]).status == "over" and tables.get(playing["table"]).state.game.to_move == 0
 
     def state() -> dict[str, Any]:
         return {
-            t: (tables.get(t).game.record(), tables.get(t).version, tables.get(t).seq, tables.get(t).status)
+            t: (tables.get(t).state.game.record(), tables.get(t).version, tables.get(t).state.seq, tables.get(t).status)
             for t in (waiting["table"], playing["table"], over["table"])
         }
 

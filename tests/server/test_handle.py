@@ -15,10 +15,10 @@ from mauseloch.core.engine import Game
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import LocalHub
 from mauseloch.server.ownership import RemoteTable
+from mauseloch.server.records import build
 from mauseloch.server.session import Settings, TableSession
 from mauseloch.server.storage.rows import SeatRow, TableRow, now
 from mauseloch.server.storage.store import Store
-from mauseloch.server.table.records import build
 
 
 def handle_members() -> set[str]:
@@ -76,7 +76,7 @@ def test_the_proxy_tells_what_the_store_holds_without_replaying_the_game(
     def no_replay(self: Game, *args: Any, **kwargs: Any) -> None:
         raise AssertionError("the proxy replayed a move")
 
-    monkeypatch.setattr(type(local.game), "play", no_replay)
+    monkeypatch.setattr(type(local.state.game), "play", no_replay)
     remote = RemoteTable(OwnerElsewhere(store), row)  # type: ignore[arg-type]  # the lobby's few members
     assert remote.version == local.version == 6
     assert remote.summary() == local.summary()  # Anna away (nobody connected yet), the bot a bot

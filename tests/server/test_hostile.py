@@ -60,7 +60,7 @@ def test_decoder_accepts_only_the_listed_messages() -> None:
 def test_hostile_messages_on_a_seat(client: TestClient) -> None:
     table, anna, ben = started_table(client)
     state = client.app.state.tables.get(table)  # type: ignore[attr-defined]
-    before = state.game.record()
+    before = state.state.game.record()
     legal = anna.view["legal_moves"]
     assert error_code(anna, "{not json") == "bad_message"
     assert error_code(anna, b"\x00\x01binary junk") == "bad_message"
@@ -71,7 +71,7 @@ def test_hostile_messages_on_a_seat(client: TestClient) -> None:
     assert error_code(anna, {"type": "move", "move": legal[0], "version": 0, "pad": "x" * 9000}) == "too_large"
     assert error_code(anna, "x" * (MAX_MESSAGE + 1)) == "too_large"
     assert error_code(ben, {"type": "move", "move": legal[0], "version": 0}) == "not_your_turn"
-    assert state.game.record() == before and state.version == 0
+    assert state.state.game.record() == before and state.version == 0
     # still alive and still in the seat
     anna.send({"type": "ping"})
     assert anna.recv()["type"] == "pong"

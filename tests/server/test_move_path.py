@@ -54,14 +54,14 @@ def test_a_move_makes_no_task_and_every_seat_hears_it(tmp_path: Path, run_async:
     async def run() -> list[Any]:
         made = counting_tasks(asyncio.get_running_loop())
         for version in range(6):
-            seat = session.game.to_move
+            seat = session.state.game.to_move
             assert seat is not None
-            await session.apply(seat, session.game.legal_moves(seat)[0], version)
+            await session.apply(seat, session.state.game.legal_moves(seat)[0], version)
         return list(made)  # before asyncio.run's own shutdown tasks
 
     made = run_async(run())
     assert made == []  # the old path made one a move (and a shield and three more wake-ups)
-    assert session.version == 6 and not session.lock.locked()
+    assert session.version == 6 and not session.busy
     assert len(store.load_table("t1").moves) == 6  # type: ignore[union-attr]
     assert watcher.outbox.qsize() == 6
 
@@ -75,18 +75,18 @@ def test_a_move_whose_sender_is_cancelled_while_it_is_stored_is_played_and_annou
     session.hub.subscribe(session.id, watcher)
 
     async def run() -> None:
-        seat = session.game.to_move
+        seat = session.state.game.to_move
         assert seat is not None
-        sender = asyncio.get_running_loop().create_task(session.apply(seat, session.game.legal_moves(seat)[0], 0))
+        sender = asyncio.get_running_loop().create_task(session.apply(seat, session.state.game.legal_moves(seat)[0], 0))
         await asyncio.sleep(0)  # checked and sent; the commit comes with the next tick
-        assert session.lock.locked() and session.version == 0
+        assert session.busy and session.version == 0
         sender.cancel()
         for _ in range(3):
             await asyncio.sleep(0)
         assert sender.cancelled()
 
     run_async(run())
-    assert session.version == 1 and not session.lock.locked()  # memory and store agree
+    assert session.version == 1 and not session.busy  # memory and store agree
     assert len(store.load_table("t1").moves) == 1  # type: ignore[union-attr]
     assert watcher.outbox.qsize() == 1
 
@@ -96,9 +96,9 @@ def test_a_version_another_writer_stored_first_is_refused_as_stale_and_caught_up
 ) -> None:
     store = Store(f"sqlite:///{tmp_path / 'm.db'}")
     session = TableSession(new_table(store), store, LocalHub(), Settings())
-    seat = session.game.to_move
+    seat = session.state.game.to_move
     assert seat is not None
-    legal = session.game.legal_moves(seat)
+    legal = session.state.game.legal_moves(seat)
     first, second = legal[0], legal[-1]
     store.add_move("t1", 0, seat, first)  # a second process was first
 
@@ -108,7 +108,7 @@ def test_a_version_another_writer_stored_first_is_refused_as_stale_and_caught_up
         assert refused.value.code is ErrorCode.STALE
 
     run_async(run())
-    assert session.version == 1 and session.row.moves == [[seat, first]] and not session.lock.locked()
+    assert session.version == 1 and session.row.moves == [[seat, first]] and not session.busy
 
 
 def test_a_whole_game_ends_stored_as_over(tmp_path: Path, run_async: RunAsync) -> None:
@@ -116,12 +116,12 @@ def test_a_whole_game_ends_stored_as_over(tmp_path: Path, run_async: RunAsync) -
     session = TableSession(new_table(store), store, LocalHub(), Settings())
 
     async def run() -> None:
-        while not session.game.is_over:
-            seat = session.game.to_move
+        while not session.state.game.is_over:
+            seat = session.state.game.to_move
             assert seat is not None
-            await session.apply(seat, session.game.legal_moves(seat)[0], session.version)
+            await session.apply(seat, session.state.game.legal_moves(seat)[0], session.version)
 
     run_async(run())
     stored = store.load_table("t1")
     assert stored is not None and stored.status == "over" and len(stored.moves) == session.version
-    assert not session.lock.locked()
+    assert not session.busy

@@ -58,12 +58,12 @@ def test_alone_a_pause_freezes_the_clock_and_the_stand_in_waits(make_client: App
     assert live["pause"]["by"] == 0 and live["pace"]["paused"]
     assert live["deadline"]["kind"] == "turn" and 0 < live["deadline"]["left"] <= TURN
     table = session(client, table_id)
-    frozen = table.deadlines.get("turn")
+    frozen = table.state.deadlines.get("turn")
     assert frozen is not None and frozen.left is not None
     time.sleep(4 * TURN)  # long past the deadline the clock had
     settle(anna)
     assert table.version == version  # no stand-in played her turn
-    assert table.deadlines.get("turn") == frozen  # the clock did not run on
+    assert table.state.deadlines.get("turn") == frozen  # the clock did not run on
     anna.move(anna.view["legal_moves"][0])
     refused = anna.recv()
     assert refused["type"] == "error" and refused["code"] == "paused", refused
@@ -95,10 +95,10 @@ def test_bots_wait_while_paused(make_client: AppFactory) -> None:
     until_live(anna, lambda live: live["pause"]["paused"])
     table = session(client, table_id)
     paused_at = table.version
-    assert table.game.to_move == 1 and not table.game.is_over
+    assert table.state.game.to_move == 1 and not table.state.game.is_over
     time.sleep(delay + 0.5)  # past the moment the bot would have moved
     settle(anna)
-    assert table.version == paused_at and table.bot_task is None  # the bot waits
+    assert table.version == paused_at and table.state.bot is None  # the bot waits
     anna.send({"type": "pace", "paused": False, "speed": 1})
     anna.until(lambda p: p.state is not None and p.state["version"] > paused_at)  # and plays on
     assert table.row.by[paused_at] is None and table.row.moves[paused_at][0] == 1
@@ -118,18 +118,18 @@ def test_several_people_pause_when_everyone_agrees(make_client: AppFactory) -> N
     ben.send({"type": "pace", "paused": True, "speed": 1})
     live = until_live(anna, lambda live: live["pause"]["asked"] == 1)
     assert not live["pause"]["paused"] and live["pause"]["waiting"] == [0, 2]
-    assert table.deadlines.get("turn") is not None and table.deadlines.get("turn").left is None  # type: ignore[union-attr]
+    assert table.state.deadlines.get("turn") is not None and table.state.deadlines.get("turn").left is None  # type: ignore[union-attr]
     anna.send({"type": "pace", "paused": True, "speed": 1})  # agrees
     live = until_live(anna, lambda live: live["pause"]["agreed"] == [0])
     assert not live["pause"]["paused"] and live["pause"]["waiting"] == [2]
     cleo.close()  # the last one asked leaves: everyone still here agreed
     live = until_live(anna, lambda live: live["pause"]["paused"])
     assert live["pause"]["by"] == 1 and live["pause"]["asked"] is None
-    assert table.deadlines.get("turn").left is not None  # type: ignore[union-attr]
+    assert table.state.deadlines.get("turn").left is not None  # type: ignore[union-attr]
     anna.send({"type": "pace", "paused": False, "speed": 1})  # anyone seated resumes
     # read on Anna's socket, drained up to the pause: Ben's still holds the updates from before it
     live = until_live(anna, lambda live: not live["pause"]["paused"])
-    assert table.deadlines.get("turn").left is None  # type: ignore[union-attr]
+    assert table.state.deadlines.get("turn").left is None  # type: ignore[union-attr]
     # a request can be withdrawn by whoever asked
     ben.send({"type": "pace", "paused": True, "speed": 1})
     until_live(anna, lambda live: live["pause"]["asked"] == 1)
@@ -152,7 +152,7 @@ def test_spectators_and_waiting_tables_cannot_pause(make_client: AppFactory) -> 
     watcher.send({"type": "pace", "paused": True, "speed": 1})
     refused = watcher.recv()
     assert refused["type"] == "error" and refused["code"] == "not_your_turn", refused
-    assert not session(client, table_id).paused
+    assert not session(client, table_id).state.paused
 
 
 def test_a_restart_keeps_the_pause_and_the_time_left(make_client: AppFactory, db_url: str) -> None:
@@ -163,14 +163,14 @@ def test_a_restart_keeps_the_pause_and_the_time_left(make_client: AppFactory, db
     anna.until(lambda p: p.my_turn())
     anna.send({"type": "pace", "paused": True, "speed": 1})
     until_live(anna, lambda live: live["pause"]["paused"])
-    frozen = session(first, table_id).deadlines.get("turn")
+    frozen = session(first, table_id).state.deadlines.get("turn")
     assert frozen is not None and frozen.left is not None
     shut_down(first)
     second = make_client(db=db_url, clock_scale=SCALE)
     anna = seated(second, table_id, 0, created["token"])
     table = session(second, table_id)
-    assert table.paused and table.paused_by == 0
-    restored = table.deadlines.get("turn")
+    assert table.state.paused and table.state.deadlines.get("pause").seat == 0  # type: ignore[union-attr]
+    restored = table.state.deadlines.get("turn")
     assert restored is not None and restored.left == round(frozen.left, 3)  # stored to the millisecond
     assert anna.live is not None and anna.live["deadline"]["left"] == round(frozen.left, 3)
 
@@ -184,7 +184,7 @@ def test_a_pause_holds_the_next_mouse_back(make_client: AppFactory) -> None:
     anna.send({"type": "pace", "paused": True, "speed": 1})
     until_live(anna, lambda live: live["pause"]["paused"])
     table = session(client, table_id)
-    countdown = table.deadlines.get("turn")
+    countdown = table.state.deadlines.get("turn")
     assert countdown is not None and countdown.left is not None  # the countdown is frozen
     time.sleep(countdown.left + 0.5)
     settle(anna)

@@ -79,9 +79,9 @@ def test_a_move_on_postgresql_makes_no_task_and_is_stored_before_it_is_heard(
         await store.call(store.set_gone, "t1", 0, False)  # the connection is open before counting
         made = counting_tasks(asyncio.get_running_loop())
         for version in range(6):
-            seat = session.game.to_move
+            seat = session.state.game.to_move
             assert seat is not None
-            await session.apply(seat, session.game.legal_moves(seat)[0], version)
+            await session.apply(seat, session.state.game.legal_moves(seat)[0], version)
             assert len(store.load_table("t1").moves) == version + 1  # type: ignore[union-attr]
         tasks = list(made)
         await session.flush()
@@ -91,7 +91,7 @@ def test_a_move_on_postgresql_makes_no_task_and_is_stored_before_it_is_heard(
     try:
         made = run_async(run())
         assert made == []  # the queued path makes two a move (the table's write, the unbroken play)
-        assert session.version == 6 and not session.lock.locked()
+        assert session.version == 6 and not session.busy
         assert watcher.outbox.qsize() == 6
     finally:
         store.close()

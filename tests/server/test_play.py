@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from sqlalchemy.exc import OperationalError
@@ -30,14 +32,15 @@ def test_full_game_against_bots(client: TestClient) -> None:
         seen_versions.append(anna.state["version"])  # type: ignore[index]
     assert seen_versions == sorted(seen_versions)
     table = client.app.state.tables.get(created["table"])  # type: ignore[attr-defined]
-    assert table.game.is_over and anna.state["version"] == table.version == len(table.game.record()["moves"])  # type: ignore[index]
-    assert anna.view["result"] == table.game.result()
+    game = table.state.game
+    assert game.is_over and anna.state["version"] == table.version == len(game.record()["moves"])  # type: ignore[index]
+    assert anna.view["result"] == table.state.game.result()
     assert client.get(f"/api/tables/{created['table']}").json()["status"] == "over"
     assert client.get("/api/tables").json()["tables"] == []  # finished tables leave the list
     # The stored moves are the game: replaying them gives the same result.
     row = client.app.state.store.load_table(created["table"])  # type: ignore[attr-defined]
-    assert row.status == "over" and row.result == table.game.result()
-    assert mauseloch.replay(table.game.record()).result() == table.game.result()
+    assert row.status == "over" and row.result == table.state.game.result()
+    assert mauseloch.replay(table.state.game.record()).result() == table.state.game.result()
     anna.close()
 
 
@@ -58,7 +61,7 @@ def test_game_between_two_humans_with_a_spectator(client: TestClient) -> None:
     play_out([anna, ben], random.Random(2), (watcher,))
     assert anna.view["result"] == ben.view["result"] == watcher.view["result"]
     assert anna.view["hands"] == watcher.view["hands"]  # at the end every hand shows
-    game = client.app.state.tables.get(table).game  # type: ignore[attr-defined]
+    game = client.app.state.tables.get(table).state.game  # type: ignore[attr-defined]
     assert anna.view == game.view(0) and ben.view == game.view(1) and watcher.view == game.view(None)
     for p in (anna, ben, watcher):
         p.close()
@@ -72,7 +75,7 @@ def test_refused_moves_change_nothing(client: TestClient) -> None:
     ben = seated(client, table, 1, ben_seat["token"])
     watcher = Player(client, table)
     watcher.hello()
-    before = client.app.state.tables.get(table).game.record()  # type: ignore[attr-defined]
+    before = client.app.state.tables.get(table).state.game.record()  # type: ignore[attr-defined]
 
     def refused(player: Player, message: dict[str, object]) -> dict[str, object]:
         player.send(message)
@@ -90,7 +93,7 @@ def test_refused_moves_change_nothing(client: TestClient) -> None:
     assert refused(anna, {"type": "move", "move": "timeout", "version": 0})["code"] == "illegal"
     assert refused(ben, {"type": "move", "move": "draw", "version": 0})["code"] == "not_your_turn"
     assert refused(watcher, {"type": "move", "move": legal[0], "version": 0})["code"] == "not_your_turn"
-    assert client.app.state.tables.get(table).game.record() == before  # type: ignore[attr-defined]
+    assert client.app.state.tables.get(table).state.game.record() == before  # type: ignore[attr-defined]
 
     # A move in lower case is accepted and stored in its canonical spelling.
     anna.move(legal[0].lower())
@@ -119,7 +122,7 @@ def test_reconnect_keeps_the_seat(client: TestClient) -> None:
     again = Player(client, table)
     snap = again.hello(created["token"], 0, last_seq=last["seq"])  # type: ignore[index]
     assert snap["type"] == "snapshot" and snap["seat"] == 0
-    game = client.app.state.tables.get(table).game  # type: ignore[attr-defined]
+    game = client.app.state.tables.get(table).state.game  # type: ignore[attr-defined]
     assert snap["view"] == game.view(0) and snap["version"] >= last["version"]  # type: ignore[index]
     assert len(snap["events"]) <= 50
     again.send({"type": "resync"})
@@ -149,8 +152,8 @@ def test_every_offered_game_plays_to_the_end(client: TestClient, seeds: Callable
             player.move(rng.choice(player.view["legal_moves"]))
             player.recv()
     running = client.app.state.tables.get(created["table"])  # type: ignore[attr-defined]
-    assert player.view == running.game.view(0)
-    assert mauseloch.replay(running.game.record()).result() == player.view["result"]
+    assert player.view == running.state.game.view(0)
+    assert mauseloch.replay(running.state.game.record()).result() == player.view["result"]
 
 
 def test_a_move_the_store_refuses_changes_nothing(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -160,17 +163,21 @@ def test_a_move_the_store_refuses_changes_nothing(client: TestClient, monkeypatc
     anna = seated(client, table, 0, created["token"])
     bens = seated(client, table, 1, ben["token"])
     store = client.app.state.store  # type: ignore[attr-defined]
-    real_add_move = store.add_move
+    later = store.writes.later
 
-    def broken(*args: object, **kwargs: object) -> None:
-        raise OperationalError("INSERT", {}, Exception("disk full"))
+    def broken(plan: Any) -> Any:
+        if plan[0][0] != "move":
+            return later(plan)
+        failed = asyncio.get_running_loop().create_future()
+        failed.set_exception(OperationalError("INSERT", {}, Exception("disk full")))
+        return failed
 
-    monkeypatch.setattr(store, "add_move", broken)
+    monkeypatch.setattr(store.writes, "later", broken)
     anna.move(anna.view["legal_moves"][0])
     refused = anna.recv()
     assert refused["type"] == "error" and refused["code"] == "server_error" and refused["version"] == 0
     assert client.app.state.tables.get(table).version == 0  # type: ignore[attr-defined]
-    monkeypatch.setattr(store, "add_move", real_add_move)
+    monkeypatch.setattr(store.writes, "later", later)
     anna.move(anna.view["legal_moves"][0])
     assert anna.recv()["version"] == 1 and bens.recv()["version"] == 1  # Ben never saw the failure
     assert len(store.load_table(table).moves) == 1

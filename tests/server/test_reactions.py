@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import mauseloch
-from mauseloch.server.table.records import marked, record_of, replay_frames
+from mauseloch.server.records import marked, record_of, replay_frames
 
 from .conftest import AppFactory
 from .helpers import HUMAN, Player, create_table, join, seated
@@ -86,7 +86,7 @@ def test_people_and_bots_react_and_every_claim_is_recorded(
     row = client.app.state.store.load_table(table)  # type: ignore[attr-defined]
     record = record_of(row)
     game = mauseloch.replay(record)
-    assert game.view(0) == running.game.view(0) == anna.view
+    assert game.view(0) == running.state.game.view(0) == anna.view
     # a mouse flipped before the stop is one window more, with no reaction yet (or one)
     assert 0 <= len(record["referee"]) - MICE <= 1
     record["referee"] = record["referee"][:MICE]

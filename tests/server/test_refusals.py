@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 import mauseloch
 from mauseloch import IllegalMove
-from mauseloch.server.table.moves import refusals
+from mauseloch.server.table.frames import refusals
 
 from .helpers import HUMAN, create_table, join, seated
 
@@ -66,7 +66,7 @@ def test_the_table_sends_refusals_to_the_seat_to_move_and_a_refused_move_carries
     ben_seat = join(client, table)
     anna = seated(client, table, 0, created["token"])
     ben = seated(client, table, 1, ben_seat["token"])
-    game = client.app.state.tables.get(table).game  # type: ignore[attr-defined]
+    game = client.app.state.tables.get(table).state.game  # type: ignore[attr-defined]
     assert anna.state["refused"] == refusals(game, 0) and ben.state["refused"] == {}  # type: ignore[index]
     before = game.record()
     # A card Anna holds that does not fit, else one she does not hold: the engine says why.

@@ -28,7 +28,7 @@ def test_replay_frames_and_record(client: TestClient, seeds: Callable[[int], Non
 
     answer = client.get(f"/api/tables/{table}/replay").json()
     record = answer["record"]
-    game = client.app.state.tables.get(table).game  # type: ignore[attr-defined]
+    game = client.app.state.tables.get(table).state.game  # type: ignore[attr-defined]
     assert record == {**game.record(), "played_by": ["person"] * len(record["moves"])}  # who played each move
     frames = answer["frames"]
     assert len(frames) == len(record["moves"]) + 1
@@ -63,7 +63,7 @@ def test_every_offered_game_replays(client: TestClient, seeds: Callable[[int], N
             player.move(rng.choice(player.view["legal_moves"]))
             player.recv()
     frames = client.get(f"/api/tables/{created['table']}/replay").json()["frames"]
-    final = client.app.state.tables.get(created["table"]).game.view(None)  # type: ignore[attr-defined]
+    final = client.app.state.tables.get(created["table"]).state.game.view(None)  # type: ignore[attr-defined]
     assert {k: v for k, v in frames[-1]["view"].items() if k != "hands"} == {
         k: v for k, v in final.items() if k != "hands"
     }

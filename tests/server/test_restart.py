@@ -38,7 +38,7 @@ def test_restart_restores_tables_mid_game(make_client: AppFactory, seeds: Callab
     views = [p.view for p in players]
     shut_down(first)  # the bots may still have moved until here
     before = {
-        t: first.app.state.tables.get(t).game.record()  # type: ignore[attr-defined]
+        t: first.app.state.tables.get(t).state.game.record()  # type: ignore[attr-defined]
         for t in (duel["table"], solo["table"], waiting["table"])
     }
     assert len(before[duel["table"]]["moves"]) == 9
@@ -46,7 +46,7 @@ def test_restart_restores_tables_mid_game(make_client: AppFactory, seeds: Callab
     second = make_client(db=url)
     restored = second.app.state.tables  # type: ignore[attr-defined]
     for table_id, record in before.items():
-        assert restored.get(table_id).game.record() == record
+        assert restored.get(table_id).state.game.record() == record
     assert restored.get(duel["table"]).version == 9
     listed = {t["id"]: t["status"] for t in second.get("/api/tables").json()["tables"]}
     assert restored.get(private["table"]).row.public is False
@@ -56,7 +56,7 @@ def test_restart_restores_tables_mid_game(make_client: AppFactory, seeds: Callab
     assert again[0].state["version"] == 9 and again[0].state["seq"] == players[0].state["seq"]  # type: ignore[index]
     play_out(again, random.Random(6))
     assert again[0].view["is_over"]
-    final = restored.get(duel["table"]).game.record()
+    final = restored.get(duel["table"]).state.game.record()
     assert final["moves"][:9] == before[duel["table"]]["moves"]
 
     # the bots of a restored table move again, and the human keeps the seat

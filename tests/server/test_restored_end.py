@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from mauseloch.server.hub import LocalHub
+from mauseloch.server.records import build
 from mauseloch.server.session import Settings, TableSession
 from mauseloch.server.storage.store import Store
-from mauseloch.server.table.records import build
 from tests.server.test_move_path import RunAsync, new_table
 
 
@@ -35,7 +35,7 @@ def test_a_loaded_table_over_by_its_moves_is_finished(tmp_path: Path, run_async:
         row = store.load_table("t1")
         assert row is not None and row.status == "playing"
         session = TableSession(row, store, LocalHub(), Settings())
-        assert session.game.is_over
+        assert session.state.game.is_over
 
         async def run() -> None:
             session.start()
@@ -43,8 +43,8 @@ def test_a_loaded_table_over_by_its_moves_is_finished(tmp_path: Path, run_async:
             await store.aclose()
 
         run_async(run())
-        assert session.status == "over" and session.row.result == session.game.result()
+        assert session.status == "over" and session.row.result == session.state.game.result()
         stored = store.load_table("t1")
-        assert stored is not None and stored.status == "over" and stored.result == session.game.result()
+        assert stored is not None and stored.status == "over" and stored.result == session.state.game.result()
     finally:
         store.close()

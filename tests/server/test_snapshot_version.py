@@ -13,10 +13,13 @@ from typing import Any
 import pytest
 
 import mauseloch
+from mauseloch.server.clock import wall
 from mauseloch.server.hub import Connection, LocalHub
+from mauseloch.server.records import build
 from mauseloch.server.session import Settings, TableSession
 from mauseloch.server.storage.store import Store
-from mauseloch.server.table.records import build
+from mauseloch.server.table.commands import BotDue
+from mauseloch.server.table.state import BotTurn
 from tests.server.test_move_path import RunAsync, new_table
 
 
@@ -30,9 +33,13 @@ def replayed_view(session: TableSession, version: int, seat: int | None) -> Any:
 
 
 async def stand_in(session: TableSession, seat: int, move: str) -> None:
-    """The last move played by a stand-in (the path of a move made under the table's lock)."""
-    async with session.lock:
-        await session.moves.play(seat, move, "stand-in")
+    """The last move played by the seat's stand-in (a move the table's clock makes)."""
+    person = session.state.person(seat)
+    assert person is not None
+    person.row.gone = True  # away past the grace time: the stand-in plays the seat
+    person.standin.choose = lambda view, legal: move  # type: ignore[method-assign]
+    session.state.bot = BotTurn(session.version, wall())
+    await session.submit(BotDue(version=session.version, now=wall()))
 
 
 def play_to_the_end(store: Store, run_async: RunAsync, by_stand_in: bool) -> list[dict[str, Any]]:
@@ -42,7 +49,7 @@ def play_to_the_end(store: Store, run_async: RunAsync, by_stand_in: bool) -> lis
     snapshots: list[dict[str, Any]] = []
 
     async def run() -> None:
-        game = session.game
+        game = session.state.game
         while True:
             seat = game.to_move
             assert seat is not None
@@ -72,7 +79,7 @@ def play_to_the_end(store: Store, run_async: RunAsync, by_stand_in: bool) -> lis
         await store.aclose()
 
     run_async(run())
-    assert session.game.is_over
+    assert session.state.game.is_over
     for snap in snapshots:
         snap["expected"] = replayed_view(session, snap["version"], snap["seat"])
     return snapshots

@@ -167,7 +167,7 @@ def test_a_lost_connection_gets_the_longer_grace(make_client: AppFactory) -> Non
     table, anna, ben, _ = duel(client, clock="off")
     ben.close()  # no leave: the connection was lost
     until_live(anna, lambda live: live["seats"][1]["presence"] == "away")
-    grace = session(client, table).deadlines.get("grace", 1)
+    grace = session(client, table).state.deadlines.get("grace", 1)
     assert grace is not None
     until_live(anna, lambda live: live["seats"][1] == {"presence": "gone", "stand_in": True})
 
@@ -177,12 +177,12 @@ def test_the_grace_is_10_s_after_leaving_and_40_s_after_a_lost_connection(make_c
     table, anna, ben, _ = duel(client, clock="off")
     ben.close()  # a lost connection
     until_live(anna, lambda live: live["seats"][1]["presence"] == "away")
-    lost = session(client, table).deadlines.get("grace", 1)
+    lost = session(client, table).state.deadlines.get("grace", 1)
     assert lost is not None and GRACE_LOST - 5 < lost.due - wall() <= GRACE_LOST + 0.5
     anna.send({"type": "leave"})  # leaving on purpose
     while anna.recv(presence=True)["type"] != "closed":
         pass
-    left = session(client, table).deadlines.get("grace", 0)
+    left = session(client, table).state.deadlines.get("grace", 0)
     assert left is not None and GRACE_LEFT - 5 < left.due - wall() <= GRACE_LEFT + 0.5
     stored = {d["seat"]: d["due"] for d in client.app.state.store.load_table(table).deadlines if d["kind"] == "grace"}  # type: ignore[attr-defined]
     assert stored == {0: pytest.approx(left.due, abs=0.01), 1: pytest.approx(lost.due, abs=0.01)}
@@ -207,13 +207,13 @@ def test_a_waiting_table_everyone_left_is_closed_and_the_lobby_says_so(make_clie
 def test_a_deadline_survives_a_restart(make_client: AppFactory, db_url: str) -> None:
     first = make_client(clock_scale=0.1)  # a fast turn lasts 1.5 s: longer than the restart
     table, _anna, _ben, _ = duel(first, clock="fast")
-    due = session(first, table).deadlines.get("turn").due  # type: ignore[union-attr]
+    due = session(first, table).state.deadlines.get("turn").due  # type: ignore[union-attr]
     shut_down(first)
     stored = first.app.state.store.load_table(table).deadlines  # type: ignore[attr-defined]
     turns = [d for d in stored if d["kind"] == "turn"]
     assert len(turns) == 1 and turns[0]["version"] == 0 and turns[0]["due"] == pytest.approx(due, abs=0.01)
     second = make_client(clock_scale=0.1)
-    restored = session(second, table).deadlines.get("turn")
+    restored = session(second, table).state.deadlines.get("turn")
     assert restored is not None and abs(restored.due - due) < 0.01 and restored.version == 0
     # the deadline runs on after the restart: the stand-in moves when it is due
     watcher = Player(second, table)
@@ -292,7 +292,7 @@ def test_a_failing_bot_is_logged_and_its_stand_in_moves(client: TestClient, capl
 
     anna = seated(client, table, 0, created["token"])
     anna.until(lambda p: p.my_turn())  # the bot cannot move now: break it
-    running.seats[1].bot.choose = broken  # type: ignore[union-attr]
+    running.state.seats[1].bot.choose = broken  # type: ignore[union-attr]
     with caplog.at_level(logging.ERROR, logger="mauseloch.server"):
         frame = play_until(anna, lambda f: f["by"] is not None)  # Anna plays until the bot had a turn
     assert frame["by"] == "stand-in"

@@ -37,9 +37,13 @@ def test_queued_writes_are_stored_in_the_order_they_were_made(threaded: Store, r
         lobby = Lobby(threaded)
         created = await lobby.create(new_table())
         table = created.table
-        for n in range(60):  # eight threads would reorder some of these without the table's queue
-            table.write_later("deadlines", threaded.set_deadlines, table.id, [{"kind": "close", "due": float(n)}])
-        row = await table.write(threaded.load_table, table.id)  # after every write queued before it
+        sent = []
+        for n in range(60):  # eight threads would reorder some of these without the store's batches
+            deadlines = [{"kind": "close", "due": float(n)}]
+            sent.append(asyncio.ensure_future(table.write(threaded.set_deadlines, table.id, deadlines)))
+        await asyncio.sleep(0)  # each sent
+        row = await table.write(threaded.load_table, table.id)  # after every write sent before it
+        assert all(s.done() for s in sent)
         assert row is not None and row.deadlines == [{"kind": "close", "due": 59.0}]
         assert not table.writing
 

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from mauseloch.extras import needs
-from mauseloch.locale import strings_module
+from mauseloch.locale import LANGS, Lang, strings_module
+from mauseloch.locale.rules import rules_html
 from mauseloch.server import logs
 from mauseloch.server.botapi.routes import routes as bot_api_routes
 from mauseloch.server.clock import GRACE_LEFT, GRACE_LOST
 from mauseloch.server.errors import error_response
-from mauseloch.server.family import api_match_record, api_rules
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.health import healthz, readyz
 from mauseloch.server.limits import Guard, Limits, LimitsMiddleware, RedisCounters, Refused, refusal_response
@@ -38,10 +38,11 @@ from mauseloch.server.protocol import (
     error_body,
     limits,
 )
+from mauseloch.server.records import match_record, record_of, replay_frames
 from mauseloch.server.security import SecurityMiddleware
 from mauseloch.server.session import Settings
+from mauseloch.server.storage.rows import TableRow
 from mauseloch.server.storage.store import Store
-from mauseloch.server.table.records import record_of, replay_frames
 from mauseloch.server.ws import FLOOD_CLOSE, RATE_LIMIT, table_socket
 
 with needs("web", __name__):
@@ -326,6 +327,33 @@ async def api_record(request: Request) -> Response:
     table = await finished(request)
     filename = f"mauseloch-{table.row.game}-{table.id}.json"
     return JSON(record_of(table.row), headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+async def api_match_record(request: Request) -> Response:
+    """``GET /api/tables/{id}/match``: the whole match up to this table as one record."""
+    table = await table_or_404(request)
+    match = table.row.match
+    if match is None:
+        raise ProtocolError(ErrorCode.NOT_FOUND, "no match at this table", 404)
+    if table.status != "over":
+        raise ProtocolError(ErrorCode.NOT_OVER, "this deal is not over yet", 409)
+    store = request.app.state.lobby.store
+    earlier = await store.call(store.load_tables, match.get("tables", []))
+    rows = [r for r in (earlier.get(t) for t in match.get("tables", [])) if isinstance(r, TableRow)]
+    filename = f"mauseloch-match-{table.id}.json"
+    return JSON(match_record([*rows, table.row]), headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+async def api_rules(request: Request) -> Response:
+    """``GET /api/rules/{game}?lang=de``: the game's rules page (docs/rules) as HTML."""
+    game = request.path_params["game"]
+    asked = request.query_params.get("lang", "en")
+    lang: Lang = next((code for code in LANGS if code == asked), "en")
+    try:
+        html = rules_html(game, lang)
+    except ValueError as exc:
+        raise ProtocolError(ErrorCode.NOT_FOUND, str(exc), 404) from None
+    return JSON({"game": game, "lang": lang, "html": html}, headers={"Cache-Control": "max-age=300"})
 
 
 async def protocol_error(request: Request, exc: Exception) -> Response:

@@ -2,11 +2,11 @@
 
 A deadline is a plain value (kind, seat or version, due time in epoch seconds) stored with its
 table (``ml_tables.deadlines``), so a restarted server finds the same deadlines and keeps them.
-:class:`Deadlines` keeps one table's deadlines and calls back when one is due; the table session
-decides what a due deadline means (a stand-in moves, a grace time ends). The same timers can
-drive a real-time referee's reaction windows later.
+:class:`Deadlines` keeps one table's deadlines as part of its state; :class:`Timers` arms them
+on the event loop and calls back when one is due; the table's step decides what a due deadline
+means (a stand-in moves, a grace time ends).
 
-A paused table (session.py) keeps its pause as a ``pause`` entry (who paused, and when) and its
+A paused table (table/step.py) keeps its pause as a ``pause`` entry (who paused, and when) and its
 turn deadline frozen: ``left`` holds the seconds that were left, and a frozen deadline is never
 armed until the pause ends and it is set again from the seconds left. Both are stored like the
 others, so a restarted server is still paused and the clock resumes with the time that was left.
@@ -20,9 +20,9 @@ import itertools
 import math
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject
@@ -109,33 +109,26 @@ class Deadline:
 
 
 class Deadlines:
-    """One table's deadlines: at most one turn deadline, one grace deadline per seat, one close
-    deadline and one pause.
+    """One table's deadlines, a plain value of its state: at most one turn deadline, one grace
+    deadline per seat, one close deadline and one pause. ``changed``: set by every change, for
+    the table's :class:`Timers` to arm what is new (the runner clears it)."""
 
-    ``on_due(deadline)`` is called on the event loop when a deadline is reached; it stays listed
-    until the caller removes it (so that a deadline half handled when the server stops is found
-    again after the restart). The armed ones wait in the event loop's :class:`DeadlineHeap`.
-    """
-
-    def __init__(self, on_due: Callable[[Deadline], None], scale: float = 1.0) -> None:
-        self.on_due = on_due
+    def __init__(self, scale: float = 1.0) -> None:
         self.scale = scale  # tests and benchmarks run the clocks faster
-        self._items: dict[tuple[str, int | None], Deadline] = {}
-        self._armed: dict[tuple[str, int | None], Deadline] = {}  # what the heap will call back for
-        self._heap: DeadlineHeap | None = None
-        self.running = False
+        self.items: dict[tuple[str, int | None], Deadline] = {}
+        self.changed = False
 
     def seconds(self, nominal: float) -> float:
         return nominal * self.scale
 
-    def __iter__(self) -> Any:
-        return iter(list(self._items.values()))
+    def __iter__(self) -> Iterator[Deadline]:
+        return iter(list(self.items.values()))
 
     def get(self, kind: Kind, seat: int | None = None) -> Deadline | None:
-        return self._items.get((kind, seat if kind == "grace" else None))
+        return self.items.get((kind, seat if kind == "grace" else None))
 
     def to_list(self) -> list[JSONObject]:
-        return [d.to_dict() for d in self._items.values()]
+        return [d.to_dict() for d in self.items.values()]
 
     def load(self, stored: list[JSONObject], started: float) -> None:
         """The stored deadlines of a restored table; one that ran out while the server was down
@@ -146,34 +139,91 @@ class Deadlines:
             d = Deadline.from_dict(data)
             if d.armed and d.due < floor:
                 d = Deadline(kind=d.kind, due=floor, seat=d.seat, version=d.version)
-            self._items[d.key] = d
+            self.items[d.key] = d
+        self.changed = True
 
     def set(self, deadline: Deadline) -> None:
-        self.remove(deadline.kind, deadline.seat)
-        self._items[deadline.key] = deadline
-        if self.running:
-            self._arm(deadline)
+        self.items[deadline.key] = deadline
+        self.changed = True
 
     def remove(self, kind: Kind, seat: int | None = None) -> Deadline | None:
-        key = (kind, seat if kind == "grace" else None)
-        self._disarm(key)
-        return self._items.pop(key, None)
+        gone = self.items.pop((kind, seat if kind == "grace" else None), None)
+        if gone is not None:
+            self.changed = True
+        return gone
+
+    def clear(self) -> None:
+        self.changed = self.changed or bool(self.items)
+        self.items.clear()
+
+
+class Timers:
+    """The timers of one table (its runner's). ``on_due(deadline)`` is called on the event loop
+    when an armed deadline is reached; it stays listed until the table removes it (so that a
+    deadline half handled when the server stops is found again after the restart). The armed
+    ones wait in the event loop's :class:`DeadlineHeap`. Besides: one timer a ``key`` (the bot's
+    pause, :meth:`once`) and wake-ups (:meth:`later`), all cancelled by :meth:`stop`."""
+
+    def __init__(self, deadlines: Deadlines, on_due: Callable[[Deadline], None]) -> None:
+        self.deadlines = deadlines
+        self.on_due = on_due
+        self._armed: dict[tuple[str, int | None], Deadline] = {}  # what the heap will call back for
+        self._heap: DeadlineHeap | None = None
+        self._once: dict[str, asyncio.TimerHandle] = {}
+        self._later: set[asyncio.TimerHandle] = set()
+        self.running = False
+
+    def once(self, key: str, due: float | None, fire: Callable[[], None]) -> None:
+        """``fire`` at ``due`` (wall time) instead of ``key``'s timer before; None: no timer."""
+        before = self._once.pop(key, None)
+        if before is not None:
+            before.cancel()
+        if due is not None and self.running:
+
+            def fired() -> None:
+                del self._once[key]
+                fire()
+
+            self._once[key] = asyncio.get_running_loop().call_later(max(0.0, due - wall()), fired)
+
+    def later(self, delay: float, fire: Callable[[], None]) -> None:
+        """``fire`` in ``delay`` seconds (unless the timers stop first)."""
+
+        def fired() -> None:
+            self._later.discard(timer)
+            fire()
+
+        timer = asyncio.get_running_loop().call_later(delay, fired)
+        self._later.add(timer)
+
+    def sync(self) -> None:
+        """Arm what is new among the deadlines and disarm what went (after every change)."""
+        self.deadlines.changed = False
+        if not self.running:
+            return
+        items = self.deadlines.items
+        for key in [k for k, d in self._armed.items() if items.get(k) is not d]:
+            self._disarm(key)
+        for key, d in items.items():
+            if d.armed and self._armed.get(key) is not d:
+                self._arm(d)
 
     def start(self) -> None:
         """Arm every timer (needs the running event loop)."""
         self.running = True
-        for d in self._items.values():
-            self._arm(d)
+        self.sync()
 
     def stop(self) -> None:
         self.running = False
         for key in list(self._armed):
             self._disarm(key)
+        for timer in [*self._once.values(), *self._later]:
+            timer.cancel()
+        self._once.clear()
+        self._later.clear()
 
     def _arm(self, d: Deadline) -> None:
         self._disarm(d.key)
-        if not d.armed:
-            return
         if self._heap is None:
             self._heap = DeadlineHeap.of(asyncio.get_running_loop())
         self._armed[d.key] = d
@@ -191,7 +241,7 @@ class Deadlines:
         """The heap's call: ``d`` is due."""
         if self._armed.get(d.key) is d:
             del self._armed[d.key]
-            if self._items.get(d.key) is d:
+            if self.deadlines.items.get(d.key) is d:
                 self.on_due(d)
 
 
@@ -205,7 +255,7 @@ class DeadlineHeap:
 
     A move replaces its table's turn deadline; a timer set and cancelled for each move cost 29 µs of
     a move. Here the new deadline is pushed on the heap and the old entry is left to go stale
-    (:meth:`Deadlines.waiting`): the timer is moved only when the new deadline is the earliest, and
+    (:meth:`Timers.waiting`): the timer is moved only when the new deadline is the earliest, and
     wakes only for a deadline that was still standing when it was set. Stale entries are dropped
     when they come to the top, or all at once when they are half the heap."""
 
@@ -213,7 +263,7 @@ class DeadlineHeap:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self._entries: list[tuple[float, int, Deadlines, Deadline]] = []
+        self._entries: list[tuple[float, int, Timers, Deadline]] = []
         self._order = itertools.count()  # ties keep the order the deadlines were set in
         self._timer: asyncio.TimerHandle | None = None
         self._at = math.inf  # when the timer fires
@@ -229,7 +279,7 @@ class DeadlineHeap:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def push(self, owner: Deadlines, d: Deadline) -> None:
+    def push(self, owner: Timers, d: Deadline) -> None:
         heapq.heappush(self._entries, (d.due, next(self._order), owner, d))
         if self.stale >= SWEEP_AT and 2 * self.stale > len(self._entries):
             self._sweep()
@@ -260,7 +310,7 @@ class DeadlineHeap:
         self._at = math.inf
         entries = self._entries
         now = wall() + EARLY
-        due: list[tuple[Deadlines, Deadline]] = []
+        due: list[tuple[Timers, Deadline]] = []
         while entries and entries[0][0] <= now:
             _, _, owner, d = heapq.heappop(entries)
             if owner.waiting(d):

@@ -27,7 +27,8 @@ class TableHandle(Protocol):
     changed. ``row`` holds the stored facts (seats, tokens, options, status, the next table); the
     lobby writes a seat taken into it after the store took it (:meth:`write`)."""
 
-    row: TableRow
+    @property
+    def row(self) -> TableRow: ...
 
     @property
     def id(self) -> str: ...

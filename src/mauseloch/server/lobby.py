@@ -21,10 +21,10 @@ from mauseloch.extras import needs
 from mauseloch.server.botapi import ladder
 from mauseloch.server.botapi.online import ONLINE_BOT, OnlineBots
 from mauseloch.server.clock import clock_choices, default_clock
-from mauseloch.server.family import family_setup, match_state, next_deal_row, rematch_match, rematch_seat
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Hub, LocalHub
 from mauseloch.server.limits import CLOSE_SIGNED_OUT
+from mauseloch.server.match import family_setup, match_state, next_deal_row, rematch_match, rematch_seat
 from mauseloch.server.metrics import Metrics
 from mauseloch.server.protocol import (
     MAX_INVITE,
@@ -345,7 +345,7 @@ class Lobby:
         """Everyone still at a finished table agreed: a new deal with the same seats (same names,
         bots and seat tokens, so every page plays its seat there too); after a match, a new match
         of the same length with everyone back in their first deal's seats. A deal of a match that
-        goes on is followed by the match's next deal instead (server/family.py)."""
+        goes on is followed by the match's next deal instead (server/match.py)."""
         state = match_state(old.row)
         if state is not None and not state["over"]:
             row = next_deal_row(old.row, self._new_id())
@@ -364,7 +364,7 @@ class Lobby:
                 name=s.name,
                 bot=s.bot,
                 token_hash=s.token_hash,
-                gone=s.gone or (s.kind == "human" and s.taken and s.seat not in old.rematch.votes),
+                gone=s.gone or (s.kind == "human" and s.taken and s.seat not in old.state.votes),
             )
             for s in old.row.seats
         ]

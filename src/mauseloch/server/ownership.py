@@ -44,6 +44,7 @@ import msgspec
 from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
 from mauseloch.server import ipc
+from mauseloch.server.clock import wall
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
 from mauseloch.server.lobby import PAGE_SIZE, Lobby
@@ -61,8 +62,8 @@ from mauseloch.server.redis_hub import (
 from mauseloch.server.session import LIVE, Settings, TableSession
 from mauseloch.server.storage.rows import SeatsNow, TableRow
 from mauseloch.server.storage.store import Store
-from mauseloch.server.table.summary import stored_presence, table_summary
-from mauseloch.server.table.writes import WriteQueue
+from mauseloch.server.summary import stored_presence, table_summary
+from mauseloch.server.table.commands import Playing
 
 with needs("redis", __name__):
     import redis
@@ -180,7 +181,6 @@ class RemoteTable:
         self.hub = lobby.cluster_hub
         self.version = len(row.moves)  # as stored when loaded: refusals and pongs carry it
         self.stopping = False
-        self.writes = WriteQueue(lobby.store, row.id)  # a seat taken through this process
 
     @property
     def id(self) -> str:
@@ -192,7 +192,7 @@ class RemoteTable:
 
     @property
     def writing(self) -> bool:
-        return self.writes.writing
+        return False  # a seat taken through this process is written and awaited at once
 
     def summary(self) -> JSONObject:
         """From the store (just read), with the presence the owner last wrote to Redis."""
@@ -257,7 +257,7 @@ class RemoteTable:
         self.lobby.spawn(self.call(ipc.Joined(seat, taken.name, taken.token_hash, joined)))
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
-        return await self.writes.write(fn, *args)
+        return await self.lobby.store.call(fn, *args)
 
     # -- the life cycle runs at the owner ---------------------------------------------------
     def start(self) -> None:  # the owner runs the clocks and the bots
@@ -270,7 +270,7 @@ class RemoteTable:
         pass
 
     async def flush(self) -> None:
-        await self.writes.flush()
+        pass
 
 
 class ClusterLobby(Lobby):
@@ -676,13 +676,8 @@ class ClusterLobby(Lobby):
     def _seats_changed(self, session: TableSession, stored: str | None) -> None:
         """A waiting table plays once the store says so (``stored``: its status there, when just
         read) or its seats are all taken (then the status is written, again maybe: no harm)."""
-        if session.row.status != "waiting":
-            return
-        if stored == "playing":
-            session.row.status = "playing"
-        elif all(s.taken for s in session.row.seats):
-            session.row.status = "playing"
-            session.write_later("status", self.store.set_status, session.id, "playing")
+        if stored == "playing" or all(s.taken for s in session.row.seats):
+            session.run(Playing(stored=stored == "playing", now=wall()))
 
     # -- the lobby across processes --------------------------------------------------------
     def _session(self, row: TableRow) -> TableSession:
@@ -1068,7 +1063,7 @@ def summary_key(session: TableSession) -> tuple[Any, ...]:
         session.version,
         row.status,
         row.next_id,
-        tuple((c.presence, c.stand_in) for c in session.seats),
+        tuple((c.presence, c.stand_in) for c in session.state.seats),
         tuple((s.name, s.kind, s.bot, s.taken) for s in row.seats),
     )
 

@@ -151,7 +151,7 @@ class ClockPong(msgspec.Struct, tag="clock_pong", forbid_unknown_fields=True):
 
 class PaceMsg(msgspec.Struct, tag="pace", forbid_unknown_fields=True):
     """Someone seated stands on a pause of the whole table (``paused``: asks for one or agrees;
-    false: resumes or withdraws) and sets the bots' speed; TableSession.set_pace decides."""
+    false: resumes or withdraws) and sets the bots' speed; the table's step decides (table/step.py)."""
 
     paused: bool = False
     speed: Annotated[float, msgspec.Meta(ge=0.25, le=4.0)] = 1.0

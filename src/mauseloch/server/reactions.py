@@ -1,6 +1,6 @@
 """Reaction windows at a table (games whose ``GameInfo.dynamics`` is ``"reactions"``: Mausgeflippt).
 
-The table session owns the game; this module drives the one referee (:mod:`mauseloch.realtime.referee`)
+The table's state holds the game and its referee; this module drives the one referee (:mod:`mauseloch.realtime.referee`)
 for it with the server's clock, as the simulator and the terminal drive it with theirs:
 
 * **Measuring connections.** Every connection of the table gets a :class:`mauseloch.realtime.fairness.Link`,
@@ -15,12 +15,12 @@ for it with the server's clock, as the simulator and the terminal drive it with 
   the lowest round trip the server measured and a small lag quota: the claimed time may only
   make it worse) and waits the collection window. Bots and stand-ins react through their
   ``react`` here, at the owner, with the times they sampled (local seats, taken at their word).
-* **Deciding.** When the referee is due the decision is stored with the window's log (every claim,
-  what was observed, the decision: ``ml_moves.referee``), then played, then published by the
-  session like any other move.
+* **Deciding.** When the referee is due, the table's step asks it for the decision (a ``Decide``
+  command), stores it with the window's log (every claim, what was observed, the decision:
+  ``ml_moves.referee``), then has the referee play it, then publishes it like any other move.
 
 Nothing here decides what a seat may see: the window message is public, claims are never sent
-to anyone, and the decision reaches the pages as the session's usual update.
+to anyone, and the decision reaches the pages as the table's usual update.
 """
 
 from __future__ import annotations
@@ -28,18 +28,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol
 
 from mauseloch import IllegalMove
-from mauseloch.core.engine import Game
-from mauseloch.core.shapes import JSONObject
 from mauseloch.realtime.fairness import Link
-from mauseloch.realtime.referee import Decision, Observed, Referee
+from mauseloch.realtime.referee import Observed, Referee
+from mauseloch.server.clock import wall
 from mauseloch.server.hub import Connection
 from mauseloch.server.protocol import ClockPing, ErrorCode, ProtocolError, WindowMsg, encode
-from mauseloch.server.seats import STAND_IN, BotSeat, Controller, Person
-from mauseloch.server.storage.rows import TableRow
-from mauseloch.server.table.work import unbroken
+from mauseloch.server.seats import BotSeat, Person
+from mauseloch.server.table.commands import Command, Decide
+from mauseloch.server.table.state import TableState
 
 log = logging.getLogger("mauseloch.server")
 
@@ -63,26 +61,6 @@ def lead_ms(links: list[Link]) -> float:
     return min(MAX_LEAD_MS, max(MIN_LEAD_MS, one_way + SHOW_MARGIN_MS))
 
 
-class ReactionHost(Protocol):
-    """What the reaction windows need of their table (the session): its state, its lock, and
-    the one way to store a window's decision."""
-
-    row: TableRow
-    game: Game
-    seats: list[Controller]
-    version: int
-    seq: int
-    stopping: bool
-    lock: asyncio.Lock
-
-    @property
-    def id(self) -> str: ...
-
-    async def play_decided(
-        self, seat: int, move: str, by: str | None, ms: int, referee: JSONObject, play: Callable[[], Any]
-    ) -> None: ...
-
-
 class SeatJudge:
     """A seat's connections as the one judge the referee asks for that seat: a claim is judged
     with the link of the connection it came on; the waits allow for the slowest of them."""
@@ -102,19 +80,25 @@ class SeatJudge:
 
 
 class Reactions:
-    """The reaction windows of one table session (see the module docstring)."""
+    """The reaction windows of one table (see the module docstring): its state, whose referee
+    judges the windows, and ``serial``: how a command reaches the table's step in its turn."""
 
-    def __init__(self, session: ReactionHost) -> None:
-        self.session = session
+    def __init__(self, state: TableState, serial: Callable[[Command], None]) -> None:
+        self.state = state
+        self.serial = serial
         self.links: dict[Connection, Link] = {}
         self._pings: dict[Connection, dict[int, float]] = {}  # unanswered: n -> sent (ms)
         self._count = 0
-        self.referee = Referee.for_seed(session.game, session.row.seed)
         self.show: float | None = None  # when the open window's card shows (server clock, ms)
         self.window_version = -1
         self.judges: dict[int, SeatJudge] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._pinger: asyncio.Task[None] | None = None
+
+    @property
+    def referee(self) -> Referee:
+        assert self.state.referee is not None, "a reaction game"
+        return self.state.referee
 
     # -- the server's clock --------------------------------------------------------------
     @staticmethod
@@ -149,7 +133,7 @@ class Reactions:
         link.ping(sent, t, self.now())
 
     async def _ping_loop(self) -> None:
-        while self.links and not self.session.stopping:
+        while self.links and not self.state.stopping:
             for conn in list(self.links):
                 pending = self._pings.get(conn)
                 if pending is None:
@@ -168,7 +152,7 @@ class Reactions:
         link = self.links.get(conn)
         in_ms = max(0.0, self.show - self.now())
         start = link.client_time(self.show) if link is not None and link.pings else None
-        s = self.session
+        s = self.state
         return encode(
             WindowMsg(
                 version=s.version,
@@ -180,11 +164,9 @@ class Reactions:
         )
 
     def opened(self) -> None:
-        """The session played a ``reveal`` (or restored a table with a window open): send the card
+        """The table played a ``reveal`` (or was restored with a window open): send the card
         ahead to every connection, open the referee, let the bots and stand-ins react."""
-        s = self.session
-        if self.referee.game is not s.game:  # the session rebuilt its game (reload)
-            self.referee = Referee.for_seed(s.game, s.row.seed)
+        s = self.state
         if self.referee.is_open:
             return
         self.judges = {}
@@ -213,8 +195,8 @@ class Reactions:
         self.wake()
 
     def claim(self, conn: Connection, move: str, version: int, ms: int) -> None:
-        """A person's reaction (the session's lock held); refused claims raise ProtocolError."""
-        s = self.session
+        """A person's reaction (in the table's turn); refused claims raise ProtocolError."""
+        s = self.state
         seat = conn.seat
         if seat is None:
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "spectators cannot react")
@@ -248,40 +230,19 @@ class Reactions:
             self._timer.cancel()
             self._timer = None
         due = self.referee.due()
-        if due is None or self.show is None or self.session.stopping:
+        if due is None or self.show is None or self.state.stopping:
             return
         delay = max(0.0, (self.show + due - self.now()) / 1000.0)
         self._timer = asyncio.get_running_loop().call_later(delay, self._fire)
 
     def _fire(self) -> None:
         self._timer = None
-        asyncio.get_running_loop().create_task(unbroken(self._settle()))
+        self.serial(Decide(version=self.window_version, at=self.elapsed(), now=wall()))
 
-    async def _settle(self) -> None:
-        s = self.session
-        async with s.lock:
-            if s.stopping or not self.referee.is_open or s.version != self.window_version:
-                return
-            decision = self.referee.decide(self.elapsed())
-            if decision is None:
-                self.wake()
-                return
-            await self._store(decision)
-
-    async def _store(self, decision: Decision) -> None:
-        s = self.session
-        # a timeout is stored as the revealer's (the engine's actor for it)
-        seat = int(s.game.view(None)["revealer"]) if decision.seat is None else decision.seat
-        ctl = s.seats[seat]
-        by = STAND_IN if decision.seat is not None and isinstance(ctl, Person) and ctl.stand_in else None
-        try:
-            await s.play_decided(seat, decision.move, by, decision.ms, self.referee.entry(decision),
-                                 lambda: self.referee.commit(decision))  # fmt: skip
-        except ProtocolError:  # stale: another writer was first; the session reloaded
-            return
-        except Exception:
-            log.exception("decision at table %s could not be stored; retrying", s.id)
-            asyncio.get_running_loop().call_later(RETRY, self._fire)
+    def retry(self) -> None:
+        """A decision could not be stored: it is tried again in a while."""
+        log.error("a decision at table %s could not be stored; retrying", self.state.id)
+        self._timer = asyncio.get_running_loop().call_later(RETRY, self._fire)
 
     def stop(self) -> None:
         if self._timer is not None:

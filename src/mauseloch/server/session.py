@@ -1,72 +1,46 @@
-"""One table's authority while this server runs it: the parts of a table, composed, and what each
-seat is sent.
+"""A table run by this process: its runner, and the :class:`~.handle.TableHandle` of it (the
+proxy of a table another process owns is :class:`~.ownership.RemoteTable`).
 
-:class:`TableSession` implements :class:`~.handle.TableHandle` for a table owned here (the proxy
-of one owned elsewhere is :class:`~.ownership.RemoteTable`). It holds the table's state — its
-stored row, the game replayed from it, ``version`` (moves played) and ``seq`` (events logged),
-the seats, the deadlines and the lock every change happens under — and hands each concern to a
-part of its own (server/table/):
-
-- ``moves``: a move checked, written ahead (fenced by ``(table, version)``), played, published;
-- ``presence``: connections coming and going, grace times, seats taken, a table closing;
-- ``pause``: the people seated pause the table and set the bots' pace;
-- ``bots``: the bot or stand-in to move moves after its pause;
-- ``clock``: who moves next and when, and what happens when a deadline is due;
-- ``rematch``: rematch votes and a match's next deal;
-- ``writes``: the table's writes to the store, in order.
-
-The parts see the table through the narrow :class:`~.table.host.Table` protocol, which this
-class implements. What a seat may see is decided here, in one place: :meth:`snapshot` and the
-updates ask the engine for the seat's view and redact events with :func:`mauseloch.event_for`.
+:class:`TableSession` turns everything that happens to its table into commands for the one step
+(table/step.py): ws → handle → runner → step → store → publish. It alone carries out what the
+step asks: the order (a move's command is stepped once the move before it is stored and
+published: the table's lock), the writes (into the store's batch of this tick of the event loop;
+a fenced one awaited by the commit's callback, without a task), the hub (each seat's frame built
+when the hub asks: table/frames.py) and the timers (the deadlines' :class:`~.clock.Timers`, the
+bot's pause, an outcome's wake-ups, a reaction game's windows: reactions.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import functools
+import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import msgspec
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from mauseloch import event_for
-from mauseloch.core.events import OWNER
-from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject
-from mauseloch.server.clock import Deadlines, wall
-from mauseloch.server.family import deal_ended, match_state
+from mauseloch.server.clock import Deadline, Timers, wall
 from mauseloch.server.hub import Connection, Hub
-from mauseloch.server.protocol import (
-    ErrorCode,
-    ErrorMsg,
-    Pong,
-    PresenceMsg,
-    Refusal,
-    Snapshot,
-    UpdateFrame,
-    encode,
-    encode_raw,
-)
+from mauseloch.server.protocol import ErrorCode, ProtocolError, Refusal
 from mauseloch.server.reactions import Reactions
-from mauseloch.server.seats import STAND_IN, Controller, Person, controllers
+from mauseloch.server.storage.plans import BoundWrite
 from mauseloch.server.storage.rows import TableRow
 from mauseloch.server.storage.store import Store
-from mauseloch.server.table.bots import Bots
-from mauseloch.server.table.deadlines import Timekeeper
-from mauseloch.server.table.host import LIVE, Windows
-from mauseloch.server.table.moves import Moves, refusals
-from mauseloch.server.table.pause import Pace, Pause
-from mauseloch.server.table.presence import Presence
-from mauseloch.server.table.records import build
-from mauseloch.server.table.rematch import Rematch
-from mauseloch.server.table.summary import table_summary
-from mauseloch.server.table.writes import WriteQueue
+from mauseloch.server.table import commands as c
+from mauseloch.server.table import frames
+from mauseloch.server.table.state import LIVE, BotTurn, TableState
+from mauseloch.server.table.step import step
 
 __all__ = ["LIVE", "Settings", "TableSession"]
 
-SNAPSHOT_EVENTS = 50
+log = logging.getLogger("mauseloch.server")
 T = TypeVar("T")
+After = Callable[[], None] | None  # run when a serial command is done, before the next one
 
 
 @dataclass
@@ -79,7 +53,7 @@ class Settings:
 
 
 class TableSession:
-    """The one authority over a table while this server runs it."""
+    """The one authority over a table while this process runs it (see the module docstring)."""
 
     def __init__(
         self,
@@ -90,318 +64,294 @@ class TableSession:
         on_rematch: Callable[[TableSession], None] | None = None,
         before_move: Callable[[TableSession], Awaitable[None]] | None = None,
     ) -> None:
-        self.row = row
+        self.state = TableState.of(row, now=wall(), scale=settings.clock_scale, bot_delay=settings.bot_delay)
         self.store = store
         self.hub = hub
-        self.settings = settings
-        self.on_rematch = on_rematch
+        self.on_rematch = on_rematch  # the lobby deals the next table (a rematch, a match's next deal)
         # awaited before a person's move at a table still waiting (ownership.py: seats taken
         # through another process are read from the store first)
         self.before_move = before_move
-        self.game, self.events = build(row)
-        self.version = len(row.moves)
-        self.seq = len(self.events)
-        self.seats: list[Controller] = controllers(row.game, row.seed, row.seats)
-        self.lock = asyncio.Lock()  # held while anything at the table changes
-        self.stopping = False
-        self.started = False
-        self.writes = WriteQueue(store, row.id)
-        self.moves = Moves(self)
-        self.presence = Presence(self)
-        self.pause = Pause(self)
-        self.bots = Bots(self)
-        self.clock = Timekeeper(self)
-        self.rematch = Rematch(self)
-        self.deadlines = Deadlines(self.clock.due, settings.clock_scale)
-        self.deadlines.load(row.deadlines, started=wall())
-        for d in self.deadlines:
-            if d.kind == "grace" and d.seat is not None and isinstance(self.seats[d.seat], Person):
-                self.seats[d.seat].grace_pending = True
-        # a reaction game's windows, driven with this server's clock (reactions.py)
-        self.reactions: Windows | None = Reactions(self) if game_info(row.game).dynamics == "reactions" else None
+        self.timers = Timers(self.state.deadlines, self._due)
+        self.reactions = Reactions(self.state, self.serial) if self.state.reactions else None
+        self.busy = False  # a serial command is under way (its move being stored)
+        self._queue: deque[tuple[c.Command, asyncio.Future[None] | None, After]] = deque()
+        self._draining = False
+        self._last: asyncio.Future[None] | None = None  # the table's latest write
+        self._bot: BotTurn | None = None  # the bot turn whose timer runs
+        self._store_as: dict[type[c.Write], BoundWrite[Store, ..., None]] = {
+            c.MoveRow: store.add_move, c.StatusRow: store.set_status,
+            c.DeadlinesRow: store.set_deadlines, c.GoneRow: store.set_gone,
+        }  # fmt: skip
 
-    # -- facts -------------------------------------------------------------------------
+    # -- facts (TableHandle) -----------------------------------------------------------
+    @property
+    def row(self) -> TableRow:
+        return self.state.row
+
     @property
     def id(self) -> str:
-        return self.row.id
+        return self.state.row.id
 
     @property
     def status(self) -> str:
-        return self.row.status
-
-    def person(self, seat: int) -> Person | None:
-        ctl = self.seats[seat]
-        return ctl if isinstance(ctl, Person) else None
-
-    def present(self) -> list[int]:
-        """The seats of the people connected now: a pause needs each of them."""
-        return [c.row.seat for c in self.seats if isinstance(c, Person) and c.row.taken and c.conns > 0]
-
-    def window_open(self) -> bool:
-        return not self.game.is_over and self.game.to_move is None
+        return self.state.row.status
 
     @property
-    def paused(self) -> bool:
-        return self.pause.paused
+    def version(self) -> int:
+        return self.state.version
 
     @property
-    def paused_by(self) -> int | None:
-        return self.pause.by
-
-    @property
-    def pace(self) -> Pace:
-        return self.pause.pace
-
-    @property
-    def speed(self) -> float:
-        return self.pause.speed
-
-    @property
-    def bot_delay(self) -> float | None:
-        return self.settings.bot_delay
-
-    @property
-    def bot_due(self) -> float | None:
-        return self.bots.due
-
-    @property
-    def bot_task(self) -> asyncio.Task[None] | None:
-        return self.bots.task
-
-    # -- what everyone sees -----------------------------------------------------------------
-    def summary(self) -> JSONObject:
-        return table_summary(self.row, self.version, [(c.presence, c.stand_in) for c in self.seats])
-
-    def live(self) -> JSONObject:
-        """What changes without a move: presence, stand-ins, the running clock, rematch votes."""
-        deadline: JSONObject | None = None
-        seat = self.game.to_move
-        turn = self.deadlines.get("turn")
-        bot_due = self.bots.due
-        if self.row.status == "playing" and not self.game.is_over and seat is not None and self.paused:
-            # the frozen clock with the seconds it has left (a reaction game's countdown just waits)
-            if self.reactions is None and turn is not None and turn.version == self.version and turn.left is not None:
-                deadline = {"seat": seat, "kind": "turn", "left": round(turn.left, 3)}
-        elif self.row.status == "playing" and not self.game.is_over and seat is not None:
-            if self.reactions is not None:  # the countdown to the next card, whoever turns it
-                due = turn.due if turn is not None and turn.version == self.version else bot_due
-                if due is not None:
-                    deadline = {"seat": seat, "kind": "reveal", "due": round(due, 3)}
-            elif self.seats[seat].stand_in and bot_due is not None:
-                deadline = {"seat": seat, "kind": STAND_IN, "due": round(bot_due, 3)}
-            elif turn is not None and turn.version == self.version:
-                deadline = {"seat": seat, "kind": "turn", "due": round(turn.due, 3)}
-        return {
-            "status": self.row.status,
-            "seats": [{"presence": c.presence, "stand_in": c.stand_in} for c in self.seats],
-            "deadline": deadline,
-            "rematch": sorted(self.rematch.votes),
-            "next": self.row.next_id,
-            "match": match_state(self.row),
-            "pace": self.pause.pace,
-            "pause": self.pause.state(),
-            "now": round(wall(), 3),
-        }
-
-    # -- the one place that decides what a seat sees ----------------------------------------
-    def _events_for(self, events: list[JSONObject], seat: int | None) -> list[JSONObject]:
-        return [e for e in (event_for(ev, seat) for ev in events) if e is not None]
-
-    def snapshot(self, seat: int | None) -> str:
-        return encode(
-            Snapshot(
-                version=self.version,
-                seq=self.seq,
-                seat=seat,
-                view=self.game.view(seat),
-                refused=refusals(self.game, seat),
-                events=self._events_for(self.events[-SNAPSHOT_EVENTS:], seat),
-                table=self.summary(),
-                live=self.live(),
-            )
-        )
-
-    def _update_for(self, new: list[JSONObject], by: str | None) -> Callable[[int | None], str]:
-        """Each seat's update of this version; the hub asks once per seat that listens, while it
-        publishes (nothing is built for a table nobody watches: a game of bots, say)."""
-        game, version, seq = self.game, self.version, self.seq
-        live: list[msgspec.Raw] = []  # the same in every seat's frame: encoded once, when first asked
-        private = any(OWNER in e for e in new)
-
-        def message(seat: int | None) -> str:
-            if not live:
-                live.append(encode_raw(self.live()))
-            return encode(
-                UpdateFrame(
-                    version=version,
-                    seq=seq,
-                    view=game.typed_view(seat),
-                    events=self._events_for(new, seat) if private else new,
-                    by=by,
-                    live=live[0],
-                    refused=refusals(game, seat),
-                )
-            )
-
-        return message
-
-    def error(self, code: ErrorCode, message: str, refusal: Refusal | None = None) -> str:
-        return encode(ErrorMsg(version=self.version, seq=self.seq, code=code, message=message, refusal=refusal))
-
-    def pong(self) -> str:
-        return encode(Pong(version=self.version, seq=self.seq))
-
-    def publish_live(self) -> None:
-        texts: list[str] = []  # built when the hub first asks: nobody listening, nothing built
-
-        def message(seat: int | None) -> str:
-            if not texts:
-                texts.append(encode(PresenceMsg(version=self.version, seq=self.seq, live=self.live())))
-            return texts[0]
-
-        self.hub.publish(self.id, self.version, message)
-
-    def publish_snapshots(self) -> None:
-        self.hub.publish(self.id, self.version, self.snapshot)
-
-    def publish_update(self, new: list[JSONObject], by: str | None) -> None:
-        self.hub.publish(self.id, self.version, self._update_for(new, by))
-
-    # -- life cycle --------------------------------------------------------------------
-    def start(self) -> None:
-        """Arm the deadlines and let whoever is to move move (needs the running event loop)."""
-        if self.started:
-            return
-        self.started = True
-        self.moves.restored()
-        self.presence.restarted()
-        self.deadlines.start()
-        self.schedule()
-        if self.reactions is not None and self.row.status == "playing" and self.window_open():
-            self.reactions.opened()  # restored with a card shown: shown again, judged afresh
-
-    async def stop(self) -> None:
-        """Cancel the bots once no move is half done; the deadlines stay stored."""
-        async with self.lock:  # a move being stored finishes first
-            self.stopping = True
-            self.deadlines.stop()
-            if self.reactions is not None:
-                self.reactions.stop()
-            task = self.bots.stop()
-            if task is not None:
-                task.cancel()
-        if task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        await self.flush()
-
-    async def expire(self) -> None:
-        await self.presence.expire()
-
-    # -- writes to the store, in order ---------------------------------------------------------
-    async def write(self, fn: Callable[..., T], *args: Any) -> T:
-        return await self.writes.write(fn, *args)
-
-    def write_later(self, what: str, fn: Callable[..., Any], *args: Any) -> None:
-        self.writes.write_later(what, fn, *args)
+    def stopping(self) -> bool:
+        return self.state.stopping
 
     @property
     def writing(self) -> bool:
-        return self.writes.writing
+        return self._last is not None and not self._last.done()
 
-    async def flush(self) -> None:
-        await self.writes.flush()
+    def summary(self) -> JSONObject:
+        return frames.summary(self.state)
 
-    # -- what a connection does (TableHandle) --------------------------------------------------
+    def snapshot(self, seat: int | None) -> str:
+        return frames.snapshot(self.state, seat, wall())
+
+    def error(self, code: ErrorCode, message: str, refusal: Refusal | None = None) -> str:
+        return frames.error(self.state, code, message, refusal)
+
+    def pong(self) -> str:
+        return frames.pong(self.state)
+
+    # -- what a connection and the lobby do (TableHandle) --------------------------------------
     def attach(self, conn: Connection) -> None:
-        self.presence.attach(conn)
+        self.run(c.Attach(seat=conn.seat, now=wall()))
+        self.hub.subscribe(self.id, conn)
+        conn.send(self.snapshot(conn.seat))
+        if self.reactions is not None:
+            self.reactions.attach(conn)
 
     def detach(self, conn: Connection, left: bool = False, everywhere: bool = False) -> None:
-        self.presence.detach(conn, left=left, everywhere=everywhere)
+        self.hub.unsubscribe(self.id, conn)
+        if self.reactions is not None:
+            self.reactions.detach(conn)
+        self.run(c.Detach(seat=conn.seat, left=left, everywhere=everywhere, now=wall()))
 
     async def resync(self, conn: Connection) -> None:
-        """A fresh snapshot for ``conn`` (its client missed something)."""
         conn.send(self.snapshot(conn.seat))
 
     async def apply(
         self, seat: int | None, move: str, version: int, ms: int | None = None, *, again: bool = False
     ) -> None:
-        if self.before_move is not None and self.row.status == "waiting":
+        if self.before_move is not None and self.state.row.status == "waiting":
             await self.before_move(self)
-        await self.moves.apply(seat, move, version, ms, again=again)
+        await self.submit(c.Move(seat=seat, move=move, version=version, ms=ms, again=again, now=wall()))
 
     async def react(self, conn: Connection, move: str, version: int, ms: int) -> None:
-        await self.moves.react(conn, move, version, ms)
+        def claim() -> None:  # judged by the window with the link of the connection it came on
+            assert self.reactions is not None
+            self.reactions.claim(conn, move, version, ms)
+
+        await self.submit(c.React(now=wall()), claim)
 
     def clock_answer(self, conn: Connection, n: int, t: float) -> None:
-        """A page answered the clock ping ``n`` with its clock ``t`` (reaction games only)."""
         if self.reactions is not None:
             self.reactions.answer(conn, n, t)
 
     def vote_rematch(self, seat: int | None) -> None:
-        self.rematch.vote(seat)
+        self.run(c.Vote(seat=seat, now=wall()))
 
     def set_pace(self, seat: int | None, paused: bool, speed: float) -> None:
-        self.pause.set_pace(seat, paused, speed)
+        self.run(c.Pace(seat=seat, paused=paused, speed=speed, now=wall()))
 
     def seat_taken(self, seat: int) -> None:
-        self.presence.seat_taken(seat)
+        self.run(c.SeatTaken(seat=seat, now=wall()))
 
-    # -- what the parts ask of each other (table/host.py) ---------------------------------------
-    def schedule(self) -> None:
-        self.clock.schedule()
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the store after this table's earlier writes (the store keeps the
+        order of its hot writes; anything else waits for them)."""
+        if isinstance(fn, BoundWrite) and self.store.writes.usable():
+            sent = self._last = self.store.send(fn, *args)
+            try:
+                await sent
+            except Exception as exc:
+                return fn.answer(exc)  # take_seat: False when someone was first
+            return fn.answer(None)
+        last = self._last
+        if last is not None and not last.done():
+            await asyncio.wait([last])
+        return await self.store.call(fn, *args)
 
-    def save_deadlines(self) -> None:
-        self.clock.save()
+    def start(self) -> None:
+        """Arm the deadlines and let whoever is to move move (needs the running event loop)."""
+        if not self.state.started:
+            self.timers.start()
+            self.run(c.Start(now=wall()))
 
-    def freeze(self) -> None:
-        self.pause.freeze()
+    async def stop(self) -> None:
+        """After the move being stored: the clocks, bots and windows stop (deadlines stay stored)."""
+        await self.submit(c.Stop(now=wall()))
+        self.timers.stop()
+        if self.reactions is not None:
+            self.reactions.stop()
+        await self.flush()
 
-    def presence_changed(self) -> None:
-        self.pause.presence_changed()
+    async def expire(self) -> None:
+        await self.submit(c.Expire(now=wall()))
 
-    def game_over(self) -> None:
-        self.pause.game_over()
-        deal_ended(self)  # a match goes on with its next deal
+    async def flush(self) -> None:
+        """Until every write sent so far is done (the store keeps a table's writes in order)."""
+        last = self._last
+        if last is not None and not last.done():
+            await asyncio.wait([last])
 
-    def check_rematch(self) -> None:
-        self.rematch.check()
+    # -- the runner --------------------------------------------------------------------
+    def run(self, command: c.Command) -> None:
+        """Step ``command`` now, whatever is under way; raises :class:`ProtocolError` if refused."""
+        out = step(self.state, command)
+        self._send(out.writes)
+        self._effects(out)
+        if out.error is not None:
+            raise out.error
 
-    def next_table(self) -> None:
-        if self.on_rematch is None:
+    async def submit(self, command: c.Command, after: After = None) -> None:
+        """Step a serial ``command`` after those before it; returns once what it played is stored
+        and published (raises what it was refused with). The work goes on if the caller is
+        cancelled: a stored move is always played and announced."""
+        done = asyncio.get_running_loop().create_future()
+        if self.busy:
+            self._queue.append((command, done, after))
+        else:
+            self._begin(command, done, after)
+        await done
+
+    def serial(self, command: c.Command) -> None:
+        """A serial command nobody waits for (a timer's)."""
+        if self.busy:
+            self._queue.append((command, None, None))
+        else:
+            self._begin(command, None, None)
+
+    def _begin(self, command: c.Command, done: asyncio.Future[None] | None, after: After) -> None:
+        self.busy = True
+        self._step_on(command, done, after)
+
+    def _step_on(self, command: c.Command, done: asyncio.Future[None] | None, after: After) -> None:
+        try:
+            out = step(self.state, command)
+        except BaseException as exc:
+            self._end(done, exc)
             return
-        self.on_rematch(self)
-        self.publish_live()
+        self._go(out, done, after)
 
-    def gone(self, seat: int) -> None:
-        self.presence.gone(seat)
+    def _go(self, out: c.Outcome, done: asyncio.Future[None] | None, after: After) -> None:
+        exc: BaseException | None = None
+        try:
+            fenced = self._send(out.writes)
+            if out.fence:  # stored before anything more: the commit's callback steps on
+                assert fenced is not None
+                fenced.add_done_callback(functools.partial(self._stored, done, after))
+                return
+            self._effects(out)
+            if out.reload:  # another writer was first: the table as the store holds it
+                asyncio.get_running_loop().create_task(self._reload(done, after))
+                return
+            exc = out.error
+            if exc is None and after is not None:
+                after()
+        except BaseException as error:
+            exc = error
+        self._end(done, exc)
 
-    def close(self, why: str, status: str = "closed") -> None:
-        self.presence.close(why, status)
+    def _stored(self, done: asyncio.Future[None] | None, after: After, sent: asyncio.Future[None]) -> None:
+        exc = asyncio.CancelledError() if sent.cancelled() else sent.exception()
+        failed: Literal["stale", "error"] | None = None
+        if exc is not None:
+            failed = "stale" if isinstance(exc, IntegrityError) else "error"
+        if failed == "error":
+            log.error("a write of table %s at version %s could not be stored", self.id, self.version, exc_info=exc)
+        self._step_on(c.Committed(failed=failed, now=wall()), done, after)
 
-    async def play(
-        self,
-        seat: int,
-        move: str,
-        by: str | None,
-        ms: int | None = None,
-        referee: JSONObject | None = None,
-        play: Callable[[], Any] | None = None,
-    ) -> None:
-        await self.moves.play(seat, move, by, ms, referee, play)
+    async def _reload(self, done: asyncio.Future[None] | None, after: After) -> None:
+        try:
+            row = await self.store.call(self.store.load_table, self.id)
+        except Exception:
+            log.exception("table %s could not be read again", self.id)
+            row = None
+        self._step_on(c.Reloaded(row=row, now=wall()), done, after)
 
-    async def play_decided(
-        self, seat: int, move: str, by: str | None, ms: int, referee: JSONObject, play: Callable[[], Any]
-    ) -> None:
-        """Store a reaction window's decision with its log, then ``play`` it (the referee's commit);
-        called by reactions.py with the lock held."""
-        await self.moves.play(seat, move, by, ms, referee=referee, play=play)
+    def _end(self, done: asyncio.Future[None] | None, exc: BaseException | None) -> None:
+        """A serial command is done: its sender answered, the next one begins."""
+        self.busy = False
+        if done is None:
+            if exc is not None and not isinstance(exc, ProtocolError):
+                log.error("table %s: work failed", self.id, exc_info=exc)
+        elif not done.done():  # its sender may have gone: the work stood all the same
+            if exc is None:
+                done.set_result(None)
+            else:
+                done.set_exception(exc)
+        if self._draining:
+            return
+        self._draining = True
+        try:
+            while not self.busy and self._queue:
+                self._begin(*self._queue.popleft())
+        finally:
+            self._draining = False
 
-    async def bot_play(self, seat: int, ctl: Controller, due: float | None) -> None:
-        await self.bots.play(seat, ctl, due)
+    def _send(self, writes: list[c.Write]) -> asyncio.Future[None] | None:
+        """The writes into this tick's batch, in order; the future of the last one."""
+        sent = None
+        for w in writes:
+            fn, args = self._store_as[type(w)], msgspec.structs.astuple(w)
+            try:
+                sent = self.store.send(fn, *args)
+            except RuntimeError:  # no event loop (a tool, a test): at once
+                try:
+                    fn(*args)
+                except SQLAlchemyError:
+                    log.exception("a write of table %s could not be stored", self.id)
+                continue
+            sent.add_done_callback(self._written)
+            self._last = sent
+        return sent
 
-    def start_bot(self) -> None:
-        self.bots.start()
+    def _written(self, sent: asyncio.Future[None]) -> None:
+        exc = None if sent.cancelled() else sent.exception()
+        if exc is not None and not isinstance(exc, IntegrityError):  # a move's: the step hears of it
+            log.error("a write of table %s could not be stored", self.id, exc_info=exc)
 
-    def clear_bot_due(self) -> None:
-        self.bots.due = None
+    def _effects(self, out: c.Outcome) -> None:
+        """What an outcome asks beyond its writes, in order."""
+        s = self.state
+        if out.window and self.reactions is not None:
+            self.reactions.opened()  # the card is sent ahead, before the update that shows it
+        if out.next_table and self.on_rematch is not None:
+            self.on_rematch(self)
+        if out.close_seat is not None:
+            self.hub.close_seat(s.id, out.close_seat, 1000)
+        if out.frames:
+            now = wall()
+            for frame in out.frames:
+                self.hub.publish(s.id, s.version, frames.message_for(s, frame, now))
+        if s.deadlines.changed:
+            self.timers.sync()
+        if s.bot is not self._bot:
+            self._bot = bot = s.bot
+            due, version = (None, -1) if bot is None or s.stopping else (bot.due, bot.version)
+            self.timers.once("bot", due, functools.partial(self._bot_due, version))
+        for delay, command in out.wake:
+            self.timers.later(delay, functools.partial(self._wake, command))
+        if self.reactions is not None:
+            if out.window_wake:
+                self.reactions.wake()
+            if out.window_retry:
+                self.reactions.retry()
+
+    # -- timers ------------------------------------------------------------------------
+    def _due(self, deadline: Deadline) -> None:
+        self.serial(c.Due(deadline=deadline, now=wall()))
+
+    def _bot_due(self, version: int) -> None:
+        self.serial(c.BotDue(version=version, now=wall()))
+
+    def _wake(self, command: c.Command) -> None:
+        self.serial(msgspec.structs.replace(command, now=wall()))

@@ -21,11 +21,12 @@ from mauseloch.extras import needs
 from mauseloch.server.botapi import ladder
 from mauseloch.server.botapi.online import ONLINE_BOT, Online, OnlineBots, put_seat
 from mauseloch.server.botapi.tokens import BotTokens
-from mauseloch.server.family import match_state
+from mauseloch.server.clock import wall
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Guard, Refused, refusal_response
 from mauseloch.server.lobby import Lobby, hash_token, refused_entry, web_bots
+from mauseloch.server.match import match_state
 from mauseloch.server.protocol import (
     MAX_REACTION_MS,
     CreateTable,
@@ -37,9 +38,9 @@ from mauseloch.server.protocol import (
     encode,
     error_body,
 )
-from mauseloch.server.seats import controllers
 from mauseloch.server.session import TableSession
 from mauseloch.server.storage.rows import SeatRow
+from mauseloch.server.table.commands import Reseated
 
 with needs("web", __name__):
     from starlette.requests import Request
@@ -319,7 +320,7 @@ async def change_seat(request: Request) -> Response:
     await table.write(put_seat, lobby.store, table.id, seat)
     # stored: the table's row and the seat's player follow (the row object the controller reads)
     old.kind, old.name, old.bot = seat.kind, seat.name, seat.bot
-    table.seats[index] = controllers(table.row.game, table.row.seed, [old])[0]
+    table.run(Reseated(seat=index, now=wall()))  # a free seat: everyone sees it at once
     online.forget_seat(table.id, index)
     by = table.row.seats[mine].name
     if old.kind == ONLINE_BOT:
@@ -329,8 +330,6 @@ async def change_seat(request: Request) -> Response:
             table.row.status = "playing"
             await table.write(lobby.store.set_status, table.id, "playing")
         table.seat_taken(index)
-    else:
-        table.publish_snapshots()
     return JSONResponse({"ok": True, "seat": index, "kind": old.kind, "status": table.status})
 
 
@@ -424,7 +423,7 @@ async def game_lines(
 
 async def next_deal(lobby: Lobby, online: OnlineBots, bot: Online, table: TableHandle) -> None:
     """A match's deal ended; the next one is dealt at a new table once the standings have shown
-    (server/family.py): the bot plays on there, so it is told where, as a game that starts."""
+    (server/match.py): the bot plays on there, so it is told where, as a game that starts."""
     waited = 0.0
     while table.row.next_id is None:
         if waited > MATCH_WAIT or not lobby.running:

@@ -337,7 +337,7 @@ class PgWrites:
                     raise stop
 
     def settle(self) -> None:
-        """Nothing to do: a table's calls are ordered by its session (TableSession.write)."""
+        """Nothing to do: a table's writes are sent in order by its runner (TableSession)."""
 
     async def aclose(self) -> None:
         while (

@@ -1,8 +1,10 @@
-"""One table's authority, by concern: the session (server/session.py) composes these parts.
+"""A table as one state machine (its runner and handle: server/session.py).
 
-- ``records``: the game a stored table describes, its record and replay frames (pure);
-- ``summary``: what the lobby and the page's header show of a table (pure);
-- ``writes``: the table's writes to the store, in order;
-- ``moves``, ``presence``, ``pause``, ``bots``, ``deadlines``, ``match``: the parts of a running
-  table, each holding its own state and asking the others through the session.
+- ``state``: ``TableState``, all of a table's mutable data, built from its stored row;
+- ``commands``: what a table is told and what its step answers (``Outcome``);
+- ``step``: ``step(state, command) -> Outcome``, every check and decision, pure;
+- ``frames``: what each seat is sent, built from the state.
+
+These import the standard library, msgspec and the engine only (no Starlette, SQLAlchemy or
+uvicorn), so the same machine runs in a browser's Python and sends the very same frames.
 """

@@ -1,7 +1,9 @@
-"""A stored table as a game, a record and replay frames: built here, in one pure module.
+"""A stored table as a game, a record and replay frames, and a whole match as one record:
+built here, in one pure module.
 
-Every function reads a :class:`~mauseloch.server.storage.TableRow` and replays its moves through
-the one replay loop (:func:`mauseloch.core.record.played`); nothing here runs, stores or sends.
+Every function reads a :class:`~mauseloch.server.storage.rows.TableRow` and replays its moves
+through the one replay loop (:func:`mauseloch.core.record.played`); nothing here runs, stores or
+sends.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from typing import Any
 
 import mauseloch
 from mauseloch.core.engine import Game
-from mauseloch.core.record import played
+from mauseloch.core.record import RECORD_KEYS, played
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.storage.rows import TableRow
 
@@ -75,3 +77,15 @@ def replay_frames(row: TableRow) -> list[JSONObject]:
             f["referee"] = row.referee[i]
         frames.append(f)
     return frames
+
+
+def match_record(rows: list[TableRow]) -> JSONObject:
+    """The whole match as one record (mauseloch.core.match): every deal's table, in order, the
+    last one's row last (it holds the match)."""
+    row, info = rows[-1], rows[-1].match
+    assert info is not None, "a deal of a match"
+    return {
+        "match": 1, "game": row.game, "players": row.players, "options": row.options, "seed": info["seed"],
+        "deals": info["deals"], "target": info["target"],
+        "games": [{k: v for k, v in record_of(r).items() if k in RECORD_KEYS} for r in rows],
+    }  # fmt: skip

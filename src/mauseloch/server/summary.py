@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from mauseloch.core.match import player_in_deal
 from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject
-from mauseloch.server.family import deal_code, match_state
+from mauseloch.server.match import deal_code, match_state
 from mauseloch.server.storage.rows import TableRow
 
 # per seat: its presence ("online", "away", "gone", "open", "bot") and whether a stand-in plays it

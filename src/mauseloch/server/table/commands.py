@@ -1,0 +1,202 @@
+"""What a table is told (commands) and what its step answers (:class:`Outcome`): plain values.
+
+Every command carries ``now``, the wall-clock time it is stepped at (epoch seconds), so that the
+step reads no clock. The runner steps a move's command (``Move``, ``BotDue``, ``Due``, ``Decide``,
+``React``, ``Retry``, ``NextDeal``, ``Expire``, ``Stop``) only once the move before it is stored
+and published; the others (presence, votes, pace, seats) at once, whatever is under way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import msgspec
+
+from mauseloch.core.shapes import JSONObject
+from mauseloch.server.clock import Deadline
+from mauseloch.server.protocol import ProtocolError
+from mauseloch.server.storage.rows import TableRow
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True):
+    now: float
+
+
+class Start(Command, frozen=True):
+    """The server runs the table: its clocks, bots and stand-ins."""
+
+
+class Stop(Command, frozen=True):
+    pass
+
+
+class Move(Command, frozen=True):
+    """A person's move built on ``version``; ``again``: sent anew after its owner died unanswered."""
+
+    seat: int | None
+    move: str
+    version: int
+    ms: int | None = None
+    again: bool = False
+
+
+class Committed(Command, frozen=True):
+    """The move written ahead is stored (``failed`` None), or another writer stored its version
+    first (``"stale"``), or the store failed (``"error"``); then, if it ended the game, the end."""
+
+    failed: Literal["stale", "error"] | None = None
+
+
+class Reloaded(Command, frozen=True):
+    """The table as the store holds it now (after another writer was first); None: not found."""
+
+    row: TableRow | None
+
+
+class BotDue(Command, frozen=True):
+    """The pause of the bot or stand-in to move at ``version`` is over."""
+
+    version: int
+
+
+class Due(Command, frozen=True):
+    deadline: Deadline
+
+
+class Retry(Command, frozen=True):
+    """A bot move the store refused is tried again."""
+
+
+class NextDeal(Command, frozen=True):
+    """A match's standings have shown long enough: its next deal."""
+
+
+class Attach(Command, frozen=True):
+    seat: int | None
+
+
+class Detach(Command, frozen=True):
+    """A connection ended; ``left``: on purpose; ``everywhere``: every page of its seat leaves."""
+
+    seat: int | None
+    left: bool = False
+    everywhere: bool = False
+
+
+class SeatTaken(Command, frozen=True):
+    seat: int
+
+
+class Reseated(Command, frozen=True):
+    """The row's ``seat`` has another player now (its kind, name or bot changed)."""
+
+    seat: int
+
+
+class Playing(Command, frozen=True):
+    """Every seat was taken, some through another process; ``stored``: the store says so already."""
+
+    stored: bool
+
+
+class Vote(Command, frozen=True):
+    seat: int | None
+
+
+class Pace(Command, frozen=True):
+    seat: int | None
+    paused: bool
+    speed: float
+
+
+class Expire(Command, frozen=True):
+    """Nobody joined in time (the lobby's sweep)."""
+
+
+class React(Command, frozen=True):
+    """A reaction claim's table checks (the window judges the claim itself: server/reactions.py)."""
+
+
+class Decide(Command, frozen=True):
+    """The referee of the window opened at ``version`` is due at ``at`` (ms on its clock)."""
+
+    version: int
+    at: float
+
+
+# -- what the step asks the runner to store, in order (each the arguments of its Store method) -
+class MoveRow(msgspec.Struct, frozen=True):
+    table: str
+    version: int
+    seat: int
+    move: str
+    ms: int | None
+    by: str | None
+    deadlines: list[JSONObject]  # the table's deadlines from this move on
+    referee: JSONObject | None  # a reaction window's log
+
+
+class StatusRow(msgspec.Struct, frozen=True):
+    table: str
+    status: str
+    result: JSONObject | None = None
+
+
+class DeadlinesRow(msgspec.Struct, frozen=True):
+    table: str
+    deadlines: list[JSONObject]
+
+
+class GoneRow(msgspec.Struct, frozen=True):
+    table: str
+    seat: int
+    gone: bool
+
+
+Write = MoveRow | StatusRow | DeadlinesRow | GoneRow
+
+
+# -- what it asks to publish (each seat's frame is built when the hub asks for it) -------------
+@dataclass(frozen=True, slots=True)
+class UpdateOf:
+    """The update of the move just played: its events and who played it."""
+
+    events: list[JSONObject]
+    by: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class LiveOf:
+    """What changed without a move: presence, clocks, pause, votes."""
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotsOf:
+    """Everyone's whole table again (a seat taken, a reload)."""
+
+
+Frame = UpdateOf | LiveOf | SnapshotsOf
+LIVE_FRAME = LiveOf()
+SNAPSHOTS = SnapshotsOf()
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a step asks of the world, in order: ``writes`` (a ``fence``: the last one is stored
+    before anything more, then :class:`Committed` is stepped); the reaction window shown, the
+    next table dealt, a seat's pages closed; ``frames`` published; ``wake``: commands stepped
+    that many seconds later; the window's referee woken or retried; the table read again from
+    the store (``reload``); ``error``: what the command's sender is told."""
+
+    writes: list[Write] = field(default_factory=list)
+    fence: bool = False
+    window: bool = False
+    next_table: bool = False
+    close_seat: int | None = None
+    frames: list[Frame] = field(default_factory=list)
+    wake: list[tuple[float, Command]] = field(default_factory=list)
+    window_wake: bool = False
+    window_retry: bool = False
+    reload: bool = False
+    error: ProtocolError | None = None

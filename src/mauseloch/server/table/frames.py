@@ -1,0 +1,133 @@
+"""What each seat is sent: the one place that decides what a seat sees (pure).
+
+Every frame is built from the table's state: the seat's view from the engine (``Game.view``:
+exactly what that seat may know), events through :func:`mauseloch.event_for` (a private event
+loses its hidden cards for everyone but its owner), the refusals of the seat's hand, the table's
+summary and its live state. A publisher asks :func:`message_for` once per seat that listens, so
+nothing is built for a table nobody watches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import msgspec
+
+from mauseloch import event_for
+from mauseloch.core.engine import Game
+from mauseloch.core.registry import game_info
+from mauseloch.core.events import OWNER
+from mauseloch.core.shapes import JSONObject
+from mauseloch.server.match import match_state
+from mauseloch.server.protocol import ErrorCode, ErrorMsg, Pong, PresenceMsg, Refusal, Snapshot, UpdateFrame, encode
+from mauseloch.server.protocol import encode_raw as raw
+from mauseloch.server.seats import STAND_IN
+from mauseloch.server.summary import table_summary
+from mauseloch.server.table.commands import Frame, LiveOf, UpdateOf
+from mauseloch.server.table.state import TableState
+
+SNAPSHOT_EVENTS = 50  # the last events a snapshot carries
+MessageFor = Callable[[int | None], str]
+
+
+def worded(params: dict[str, object]) -> dict[str, str | int]:
+    """A refusal's placeholders that a page words: words and numbers, as the catalogue's texts
+    take them (not the list of legal moves: the view has it)."""
+    return {k: v if isinstance(v, (str, int)) else str(v) for k, v in params.items() if k != "moves"}
+
+
+def refusals(game: Game, seat: int | None) -> dict[str, Refusal]:
+    """For the seat to move in a game whose hand cards are moves: why each card of its hand that
+    is no legal move now is refused (the engine's key and placeholders), so the page says why at
+    once, in its own language, without computing any rule. Empty for every other seat."""
+    # the cheap checks first: this is asked for every seat after every move
+    if seat is None or game.is_over or seat != game.to_move or game_info(game.name).dynamics == "reactions":
+        return {}
+    return {card: {"reason": r, "params": worded(p)} for card, (r, p) in game.refused_cards(seat).items()}
+
+
+def summary(s: TableState) -> JSONObject:
+    return table_summary(s.row, s.version, [(p.presence, p.stand_in) for p in s.seats])
+
+
+def live(s: TableState, now: float) -> JSONObject:
+    """What changes without a move: presence, stand-ins, the running clock, pause, rematch votes."""
+    deadline: JSONObject | None = None
+    seat = s.game.to_move
+    turn = s.deadlines.get("turn")
+    turn = turn if turn is not None and turn.version == s.version else None  # this turn's clock
+    bot_due = None if s.bot is None else s.bot.due
+    if s.row.status == "playing" and not s.game.is_over and seat is not None:
+        if s.paused:  # the frozen clock with the seconds it has left (a reaction game's countdown waits)
+            if not s.reactions and turn is not None and turn.left is not None:
+                deadline = {"seat": seat, "kind": "turn", "left": round(turn.left, 3)}
+        elif s.reactions:  # the countdown to the next card, whoever turns it
+            due = turn.due if turn is not None else bot_due
+            if due is not None:
+                deadline = {"seat": seat, "kind": "reveal", "due": round(due, 3)}
+        elif s.seats[seat].stand_in and bot_due is not None:
+            deadline = {"seat": seat, "kind": STAND_IN, "due": round(bot_due, 3)}
+        elif turn is not None:
+            deadline = {"seat": seat, "kind": "turn", "due": round(turn.due, 3)}
+    pause = s.deadlines.get("pause")
+    asked = s.asked
+    return {
+        "status": s.row.status,
+        "seats": [{"presence": p.presence, "stand_in": p.stand_in} for p in s.seats],
+        "deadline": deadline,
+        "rematch": sorted(s.votes),
+        "next": s.row.next_id,
+        "match": match_state(s.row),
+        "pace": {"paused": s.paused, "speed": s.speed},
+        "pause": {  # who paused, or who asked, who agreed and who is still asked
+            "paused": s.paused,
+            "by": None if pause is None else pause.seat,
+            "asked": asked[0] if asked else None,
+            "agreed": asked[1:],
+            "waiting": [seat for seat in s.present() if seat not in asked] if asked else [],
+        },
+        "now": round(now, 3),
+    }
+
+
+def snapshot(s: TableState, seat: int | None, now: float) -> str:
+    events = [e for e in (event_for(ev, seat) for ev in s.events[-SNAPSHOT_EVENTS:]) if e is not None]
+    view, refused = s.game.view(seat), refusals(s.game, seat)
+    return encode(Snapshot(version=s.version, seq=s.seq, seat=seat, view=view, refused=refused, events=events,
+                           table=summary(s), live=live(s, now)))  # fmt: skip
+
+
+def message_for(s: TableState, frame: Frame, now: float) -> MessageFor:
+    """Each seat's message of ``frame``, built when the hub first asks for that seat (the live
+    state, the same in every seat's frame, encoded once)."""
+    if isinstance(frame, UpdateOf):
+        game, version, seq, new, by = s.game, s.version, s.seq, frame.events, frame.by
+        private = any(OWNER in e for e in new)
+        shared: list[msgspec.Raw] = []
+
+        def update(seat: int | None) -> str:
+            if not shared:
+                shared.append(raw(live(s, now)))
+            events = [e for e in (event_for(ev, seat) for ev in new) if e is not None] if private else new
+            return encode(UpdateFrame(version=version, seq=seq, view=game.typed_view(seat), events=events, by=by,
+                                      live=shared[0], refused=refusals(game, seat)))  # fmt: skip
+
+        return update
+    if isinstance(frame, LiveOf):
+        texts: list[str] = []
+
+        def presence(seat: int | None) -> str:
+            if not texts:
+                texts.append(encode(PresenceMsg(version=s.version, seq=s.seq, live=live(s, now))))
+            return texts[0]
+
+        return presence
+    return lambda seat: snapshot(s, seat, now)
+
+
+def error(s: TableState, code: ErrorCode, message: str, refusal: Refusal | None = None) -> str:
+    return encode(ErrorMsg(version=s.version, seq=s.seq, code=code, message=message, refusal=refusal))
+
+
+def pong(s: TableState) -> str:
+    return encode(Pong(version=s.version, seq=s.seq))

@@ -1,0 +1,120 @@
+"""A table's state: all of its mutable data in one value, which only :func:`~.step.step` changes.
+
+Built from the table's stored row by replaying its moves (:meth:`TableState.of`), so a table
+loaded anywhere (another process, a restart, a browser running the engine) is the same table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from mauseloch.core.engine import Game
+from mauseloch.core.registry import game_info
+from mauseloch.core.shapes import JSONObject
+from mauseloch.realtime.referee import Decision, Referee
+from mauseloch.server.clock import Deadline, Deadlines
+from mauseloch.server.records import build
+from mauseloch.server.seats import Controller, Person, controllers
+from mauseloch.server.storage.rows import TableRow
+
+LIVE = ("waiting", "playing")  # the statuses of a table that is still running
+Origin = Literal["person", "bot", "decision"]  # who a move written ahead is answered to
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """The bot or stand-in to move at ``version`` moves at ``due`` (its pause)."""
+
+    version: int
+    due: float
+
+
+@dataclass(slots=True)
+class Pending:
+    """A move written ahead, waiting for its commit; then, if it ended the game, for the end's."""
+
+    seat: int
+    move: str
+    by: str | None
+    ms: int | None
+    origin: Origin
+    turn: Deadline | None  # the next turn's deadline, stored with the move
+    referee: JSONObject | None = None  # a reaction window's log, stored with its decision
+    decision: Decision | None = None  # the referee's, played by the referee once stored
+    since: int | None = None  # played: the game ended, its end is being stored; its events from here
+
+
+@dataclass(eq=False, slots=True)
+class TableState:
+    """One table: its stored row, the game replayed from it, ``version`` (moves played) and
+    ``seq`` (events logged), the seats, deadlines, pause, rematch votes, the bot waiting to
+    move, the move being stored, and ``now``: the time of the command being stepped."""
+
+    row: TableRow
+    game: Game
+    events: list[JSONObject]
+    seats: list[Controller]
+    deadlines: Deadlines
+    bot_delay: float | None = None  # the server's fixed bot pause (tests, benchmarks), or the game's
+    version: int = 0
+    seq: int = 0
+    speed: float = 1.0  # the bots' pace, set by the people at the table
+    asked: list[int] = field(default_factory=list)  # asked for a pause or agreed, the asker first
+    votes: set[int] = field(default_factory=set)  # seats that asked for a rematch
+    bot: BotTurn | None = None
+    pending: Pending | None = None
+    referee: Referee | None = None  # a reaction game's judge of its windows
+    started: bool = False
+    stopping: bool = False
+    now: float = 0.0
+
+    @classmethod
+    def of(cls, row: TableRow, *, now: float, scale: float = 1.0, bot_delay: float | None = None) -> TableState:
+        game, events = build(row)
+        deadlines = Deadlines(scale)
+        deadlines.load(row.deadlines, started=now)
+        state = cls(row, game, events, controllers(row.game, row.seed, row.seats), deadlines, bot_delay,
+                    version=len(row.moves), seq=len(events), now=now)  # fmt: skip
+        for d in deadlines:
+            person = state.person(d.seat) if d.kind == "grace" else None
+            if person is not None:
+                person.grace_pending = True
+        state.rebuilt()
+        return state
+
+    def rebuilt(self) -> None:
+        """The game was built anew (loaded, reloaded): a reaction game's referee judges it."""
+        if game_info(self.row.game).dynamics == "reactions":
+            self.referee = Referee.for_seed(self.game, self.row.seed)
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def reactions(self) -> bool:
+        return self.referee is not None
+
+    @property
+    def paused(self) -> bool:
+        return self.deadlines.get("pause") is not None
+
+    def person(self, seat: int | None) -> Person | None:
+        ctl = None if seat is None else self.seats[seat]
+        return ctl if isinstance(ctl, Person) else None
+
+    def present(self) -> list[int]:
+        """The seats of the people connected now: a pause needs each of them."""
+        return [c.row.seat for c in self.seats if isinstance(c, Person) and c.row.taken and c.conns > 0]
+
+    def window_open(self) -> bool:
+        """Whether a reaction game's card is shown (nobody is to move: everyone may react)."""
+        return not self.game.is_over and self.game.to_move is None
+
+    def grace(self, seat: int, seconds: float) -> None:
+        """``seat`` counts as gone after ``seconds`` (nominal), unless its person comes back."""
+        self.deadlines.set(Deadline("grace", self.now + self.deadlines.seconds(seconds), seat=seat))
+        person = self.person(seat)
+        if person is not None:
+            person.grace_pending = True
