@@ -30,7 +30,22 @@ from mauseloch.server.table.state import TableState
 from mauseloch.server.table.step import step
 from tests.paths import ROOT
 
-ACTIONS = ("burst", "move", "move", "move", "bad", "stale", "attach", "detach", "leave", "bot", "due", "pace", "vote", "expire")
+ACTIONS = (
+    "burst",
+    "move",
+    "move",
+    "move",
+    "bad",
+    "stale",
+    "attach",
+    "detach",
+    "leave",
+    "bot",
+    "due",
+    "pace",
+    "vote",
+    "expire",
+)
 COMMITS = ("stored", "stored", "stored", "stored", "stale", "error")
 
 

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 import msgspec
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from mauseloch.core.shapes import JSONObject
+from mauseloch.extras import needs
 from mauseloch.server.clock import Deadline, Timers, wall
 from mauseloch.server.hub import Connection, Hub
 from mauseloch.server.protocol import ErrorCode, ProtocolError, Refusal
@@ -35,6 +35,9 @@ from mauseloch.server.table import commands as c
 from mauseloch.server.table import frames
 from mauseloch.server.table.state import LIVE, BotTurn, TableState
 from mauseloch.server.table.step import step
+
+with needs("web", __name__):
+    from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 __all__ = ["LIVE", "Settings", "TableSession"]
 
