@@ -1,21 +1,27 @@
-"""A seat's update as the table writes it (protocol.UpdateFrame: the game's view struct encoded
-as it is, the live state encoded once for every seat) is the very JSON of the documented
-:class:`~mauseloch.server.protocol.Update` built from the view's and the events' JSON forms."""
+"""Every frame a seat gets is its game's documented message: a seat's update as the table writes
+it (the game's view struct encoded as it is, the live state encoded once for every seat) is the
+very JSON of the :class:`~mauseloch.server.protocol.Update` built from the view's and the events'
+JSON forms, and every snapshot, update and presence frame of every game decodes strictly as the
+struct the JSON Schema (docs/events.schema.json) is written from."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
+import msgspec
 import pytest
 
 import mauseloch
 from mauseloch import event_for
+from mauseloch.core.registry import GAMES
+from mauseloch.core.schema import seen_event_types, view_types
 from mauseloch.server.hub import Connection, LocalHub
-from mauseloch.server.protocol import Update, UpdateFrame, encode
+from mauseloch.server.protocol import ClockPing, ErrorMsg, Pong, PresenceMsg, Snapshot, Update, WindowMsg, encode
 from mauseloch.server.session import Settings, TableSession
 from mauseloch.server.storage.rows import SeatRow, TableRow, now
 from mauseloch.server.storage.store import Store
@@ -25,9 +31,50 @@ from mauseloch.server.table.frames import refusals
 RunAsync = Callable[[Coroutine[Any, Any, Any]], Any]  # the run_async fixture (tests/conftest.py)
 
 
-def test_the_frame_has_the_update_s_fields_in_its_order() -> None:
-    assert UpdateFrame.__struct_fields__ == Update.__struct_fields__
-    assert UpdateFrame.__struct_config__.tag == Update.__struct_config__.tag
+def frame_type(game: str) -> Any:
+    """What a seat of ``game`` may be sent, as the schema's structs (checked strictly)."""
+    view, seen = view_types(game)[0], Union[seen_event_types(game)]  # noqa: UP007
+    return Union[Snapshot[view, seen], Update[view, seen], PresenceMsg, ErrorMsg, Pong, ClockPing, WindowMsg]  # type: ignore[valid-type]  # noqa: UP007
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_frame_of_every_game_is_its_documented_message(game: str, tmp_path: Path, run_async: RunAsync) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'm.db'}")
+    record = mauseloch.new_game(game, players=3, seed=3).record()
+    row = TableRow(id="t", game=game, title="", players=3, options=record["options"], seed=record["seed"],
+                   deck=record["deck"], status="playing", created=now(), clock="fast",
+                   seats=[SeatRow(seat=0, kind="human", name="Anna", token_hash="h0"),
+                          *(SeatRow(seat=s, kind="bot", name=f"Bot {s}", bot="random") for s in (1, 2))])  # fmt: skip
+    store.create_table(row)
+    hub = LocalHub()
+    session = TableSession(row, store, hub, Settings(bot_delay=0.0, clock_scale=0.01))
+    decoder = msgspec.json.Decoder(frame_type(game))
+    seen: dict[str, int] = {}
+
+    async def run() -> None:
+        conns = [Connection(seat=0), Connection(seat=None)]
+        session.start()
+        for conn in conns:
+            session.attach(conn)
+        session.set_pace(0, False, 1.5)  # a presence frame: the bots' pace
+        for _ in range(200):
+            await asyncio.sleep(0.005)
+            if session.state.game.is_over:
+                break
+            seat = session.state.game.to_move
+            if seat == 0 and not session.busy:
+                await session.apply(0, session.state.game.legal_moves(0)[0], session.version)
+        await session.stop()
+        for conn in conns:
+            while not conn.outbox.empty():
+                text = conn.outbox.get_nowait()
+                assert text is not None
+                message = decoder.decode(text)  # unknown fields, missing fields, wrong types: refused
+                seen[type(message).__name__] = seen.get(type(message).__name__, 0) + 1
+
+    run_async(run())
+    store.close()
+    assert seen.get("Snapshot") == 2 and seen.get("Update", 0) > 4 and seen.get("PresenceMsg", 0) >= 1
 
 
 def new_table(store: Store, seed: int) -> TableRow:
@@ -59,7 +106,7 @@ def test_every_seat_s_frame_is_the_documented_update(tmp_path: Path, run_async: 
             seat = session.state.game.to_move
             assert seat is not None
             await session.apply(seat, rng.choice(session.state.game.legal_moves(seat)), session.version)
-            new = session.state.events[seq:]
+            new = session.state.game.events_since(seq)
             private += any("private" in e for e in new)
             for conn in conns:
                 text = conn.outbox.get_nowait()

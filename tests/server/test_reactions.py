@@ -6,6 +6,7 @@ claims a reaction time; bots react through their ``react`` at the server.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -14,7 +15,10 @@ import pytest
 from starlette.testclient import TestClient
 
 import mauseloch
-from mauseloch.server.records import marked, record_of, replay_frames
+from mauseloch.server.records import record_of, replay_frames
+from mauseloch.server.storage.rows import SeatRow, TableRow, now
+from mauseloch.server.table import frames
+from mauseloch.server.table.state import TableState
 
 from .conftest import AppFactory
 from .helpers import HUMAN, Player, create_table, join, seated
@@ -164,8 +168,17 @@ def test_with_the_clock_off_the_revealer_turns_the_mouse(make_client: AppFactory
     assert window["window_ms"] == 6000 and anna.view["mouse"] is not None
 
 
-def test_a_stand_ins_mark_keeps_an_events_own_by() -> None:
+def test_a_stand_ins_mark_is_the_frames_not_the_events() -> None:
     """Mausgeflippt's mouse_won says how the mouse was won (``by``: catch or flip); a stand-in's
-    move marks its events ``by: stand-in`` without overwriting that."""
-    events = marked([{"type": "mouse_won", "by": "flip"}, {"type": "draw"}], "stand-in")
-    assert events == [{"type": "mouse_won", "by": "flip"}, {"type": "draw", "by": "stand-in"}]
+    move is said beside its events (per event in a snapshot, per move in an update), never in
+    them, so an event's own ``by`` keeps its meaning."""
+    game = mauseloch.new_game("mausgeflippt", players=2, seed=4)
+    seats = [SeatRow(seat=s, kind="human", name=f"P{s}", token_hash=f"h{s}") for s in range(2)]
+    row = TableRow(id="t", game="mausgeflippt", title="", players=2, options=dict(game.options), seed=game.seed,
+                   deck=list(game.deck), status="playing", created=now(), moves=[[0, "reveal"]], by=["stand-in"],
+                   seats=seats)  # fmt: skip
+    state = TableState.of(row, now=1.0)
+    sent = json.loads(frames.snapshot(state, 0, 1.0))
+    assert len(sent["by"]) == len(sent["events"]) == state.seq > 1
+    assert sent["by"][0] is None and sent["by"][-1] == "stand-in"  # the deal, then the stand-in's reveal
+    assert all("by" not in e or e["type"] == "mouse_won" for e in sent["events"])

@@ -84,7 +84,7 @@ def test_no_hidden_card_reaches_an_opponent_or_a_spectator(
     late.hello()
     running = client.app.state.tables.get(table)  # type: ignore[attr-defined]
     record = running.state.game.record()
-    assert len(record["moves"]) > 20 and any(e["type"] == "reshuffle" for e in running.state.events)
+    assert len(record["moves"]) > 20 and any(e["type"] == "reshuffle" for e in running.state.game.events)
     hands = hands_by_version(record)
     assert check_frames(watcher, None, hands, tokens) > 0
     assert check_frames(late, None, hands, tokens) == 0  # only the end: every hand shows

@@ -91,6 +91,25 @@ def public_type(cls: type[Event]) -> type[Event]:
     return public
 
 
+@cache
+def seen_type(cls: type[Event]) -> type[Event]:
+    """The one shape of ``cls`` in any seat's frame: ``cls`` itself for a public event, else a
+    struct of the same tag whose ``private`` and hidden fields are there for their owner only
+    (absent in everyone else's copy). A seat's frame is checked against these."""
+    if not cls.hidden:
+        return cls
+    drop = {OWNER, *cls.hidden}
+    kept = [(f.name, f.type) if f.required else (f.name, f.type, f.default) for f in msgspec.structs.fields(cls)
+            if f.name not in drop]  # fmt: skip
+    owned = [(f.name, f.type | None, None) for f in msgspec.structs.fields(cls) if f.name in drop]
+    made = msgspec.defstruct(cls.__name__ + "Seen", [*kept, *owned], bases=(Event,), tag=tag(cls),
+                             module=cls.__module__, kw_only=True, omit_defaults=True)  # fmt: skip
+    assert issubclass(made, Event)
+    seen: type[Event] = made
+    seen.__doc__ = f"{tag(cls)!r} in a seat's frame: {', '.join(sorted(drop))} for its owner only."
+    return seen
+
+
 def seen_by(event: Event, seat: int | None) -> Event:
     """The copy of ``event`` that ``seat`` (None: a spectator) may see, as its struct."""
     owner = getattr(event, OWNER, None)

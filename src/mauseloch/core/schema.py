@@ -19,7 +19,7 @@ from typing import Any, Union, get_type_hints
 
 import msgspec
 
-from mauseloch.core.events import Event, event_for, public_type
+from mauseloch.core.events import Event, event_for, public_type, seen_type
 from mauseloch.core.registry import GAMES, game_info
 from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import Result, View
@@ -55,6 +55,11 @@ def public_event_types(game: str) -> tuple[type[Event], ...]:
 def private_event_types(game: str) -> tuple[type[Event], ...]:
     """The events of ``game`` that hide something from all but their owner."""
     return tuple(cls for cls in event_types(game) if cls.hidden)
+
+
+def seen_event_types(game: str) -> tuple[type[Event], ...]:
+    """The shapes a seat's frame carries of ``game``'s events, one a tag."""
+    return tuple(seen_type(cls) for cls in event_types(game))
 
 
 def _union(types: tuple[type[Event], ...]) -> Any:

@@ -14,6 +14,8 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from mauseloch.extras import needs
 from mauseloch.locale import LANGS, Lang, strings_module
 from mauseloch.locale.rules import rules_html
@@ -31,6 +33,7 @@ from mauseloch.server.protocol import (
     CreateTable,
     ErrorCode,
     JoinTable,
+    MyTable,
     OpenSeat,
     ProtocolError,
     decode_body,
@@ -254,7 +257,7 @@ async def api_create(request: Request) -> Response:
 async def api_table(request: Request) -> Response:
     """The table's summary, and ``you``: the seat this browser's cookie opens (None: none)."""
     table = await table_or_404(request)
-    return JSON({**table.summary(), "you": seat_of_cookie(request, table)})
+    return JSON(MyTable(**msgspec.structs.asdict(table.summary()), you=seat_of_cookie(request, table)))
 
 
 async def api_join(request: Request) -> Response:

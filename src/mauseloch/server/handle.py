@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from mauseloch.core.shapes import JSONObject
 from mauseloch.server.hub import Connection
-from mauseloch.server.protocol import ErrorCode, Refusal
+from mauseloch.server.protocol import ErrorCode, Refusal, TableSummary
 from mauseloch.server.storage.rows import TableRow
 
 T = TypeVar("T")
@@ -50,7 +49,7 @@ class TableHandle(Protocol):
         ...
 
     # -- what the lobby and the pages read -----------------------------------------------
-    def summary(self) -> JSONObject:
+    def summary(self) -> TableSummary:
         """The table as the lobby lists it and the page's header shows it."""
         ...
 

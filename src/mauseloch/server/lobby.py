@@ -13,10 +13,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import NamedTuple, TypedDict
 
+import msgspec
+
 import mauseloch
 from mauseloch.bots import bot_kinds
 from mauseloch.core.registry import GameInfo, game_info
-from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
 from mauseloch.server.botapi import ladder
 from mauseloch.server.botapi.online import ONLINE_BOT, OnlineBots
@@ -31,9 +32,12 @@ from mauseloch.server.protocol import (
     CreateTable,
     ErrorCode,
     LadderEntry,
+    MyTable,
     ProtocolError,
+    TableSummary,
     clean_name,
     clean_title,
+    encode,
 )
 from mauseloch.server.session import LIVE, Settings, TableSession
 from mauseloch.server.storage.rows import SeatRow, TableRow, now
@@ -42,7 +46,7 @@ from mauseloch.server.storage.store import Store
 with needs("web", __name__):
     from sqlalchemy.exc import IntegrityError
     from starlette.requests import Request
-    from starlette.responses import JSONResponse, Response
+    from starlette.responses import Response
 
 log = logging.getLogger("mauseloch.server")
 
@@ -347,7 +351,7 @@ class Lobby:
         of the same length with everyone back in their first deal's seats. A deal of a match that
         goes on is followed by the match's next deal instead (server/match.py)."""
         state = match_state(old.row)
-        if state is not None and not state["over"]:
+        if state is not None and not state.over:
             row = next_deal_row(old.row, self._new_id())
             self._insert_now(row)
             self.store.set_next(old.id, row.id)
@@ -473,7 +477,7 @@ class Lobby:
         await table.flush()
         self.release(table)
 
-    def listing(self, page: int = 0, size: int = PAGE_SIZE) -> tuple[list[JSONObject], bool]:
+    def listing(self, page: int = 0, size: int = PAGE_SIZE) -> tuple[list[TableSummary], bool]:
         """One page of the public tables that are open, running or just closed, newest first, and
         whether older ones follow. Private tables are never listed."""
         live = [t for t in self.tables.values() if t.row.public and t.status != "over"]
@@ -524,13 +528,13 @@ class Lobby:
         self.hub.close_seat(table.id, seat, CLOSE_SIGNED_OUT)
         return token
 
-    async def my_tables(self, cookies: Mapping[str, str]) -> list[JSONObject]:
+    async def my_tables(self, cookies: Mapping[str, str]) -> list[MyTable]:
         """The lobby's "My tables": every table the browser with these cookies holds a seat at
         (its ``ml_<id>`` cookie, ``seat:token``, opens that seat), waiting, running and finished,
         private ones included, newest first, each summary with ``you``: the seat. Only a seat's
         own token shows a table, so nobody learns of a table they have no seat at; a table that
         is gone, or whose seat was signed out with a new token elsewhere, is left out."""
-        found: list[JSONObject] = []
+        found: list[MyTable] = []
         held = [(name[3:], value) for name, value in cookies.items() if name.startswith("ml_")]
         for table_id, value in held[:MY_TABLES]:
             seat_text, _, token = value.partition(":")
@@ -541,8 +545,8 @@ class Lobby:
                 continue
             seat = self.check_token(table, int(seat_text), token)
             if seat is not None:
-                found.append({**table.summary(), "you": seat})
-        found.sort(key=lambda s: (s["created"], s["id"]), reverse=True)
+                found.append(MyTable(**msgspec.structs.asdict(table.summary()), you=seat))
+        found.sort(key=lambda s: (s.created, s.id), reverse=True)
         return found
 
     @staticmethod
@@ -562,7 +566,8 @@ async def api_my_tables(request: Request) -> Response:
     sends (:meth:`Lobby.my_tables`); never cached, since it is this browser's own list."""
     lobby: Lobby = request.app.state.lobby
     tables = await lobby.my_tables(request.cookies)
-    return JSONResponse({"tables": tables}, headers={"Cache-Control": "private, no-store"})
+    body = encode({"tables": tables})
+    return Response(body, media_type="application/json", headers={"Cache-Control": "private, no-store"})
 
 
 def needed(entry: LadderEntry | None) -> LadderEntry:

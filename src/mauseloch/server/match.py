@@ -23,7 +23,7 @@ from mauseloch.core.match import (
     standings_of,
 )
 from mauseloch.core.shapes import JSONObject
-from mauseloch.server.protocol import CreateTable
+from mauseloch.server.protocol import CreateTable, MatchState, Standing
 from mauseloch.server.storage.rows import SeatRow, TableRow, now
 
 
@@ -57,7 +57,7 @@ def booked(row: TableRow) -> list[list[int]]:
     return scores
 
 
-def match_state(row: TableRow) -> JSONObject | None:
+def match_state(row: TableRow) -> MatchState | None:
     """What the page shows of a match: which deal, the standings by name, whether it is over."""
     info = row.match
     if info is None:  # a single game
@@ -65,18 +65,18 @@ def match_state(row: TableRow) -> JSONObject | None:
     n, deal = row.players, info["deal"]
     scores = booked(row)
     names = [row.seats[seat_in_deal(p, deal, n)].name for p in range(n)]
-    standings = [s | {"name": names[s["player"]], "seat": seat_in_deal(s["player"], deal, n)}
+    standings = [Standing(**s, name=names[s["player"]], seat=seat_in_deal(s["player"], deal, n))
                  for s in standings_of(scores, n)]  # fmt: skip
-    return {
-        "deal": deal + 1,
-        "deals": info["deals"],
-        "target": info["target"],
-        "leader": names[player_in_deal(0, deal, n)],
-        "booked": len(scores),
-        "standings": standings,
-        "over": row.status == "over" and ends_after(scores, info["deals"], info["target"]),
-        "pause": MATCH_PAUSE,
-    }
+    return MatchState(
+        deal=deal + 1,
+        deals=info["deals"],
+        target=info["target"],
+        leader=names[player_in_deal(0, deal, n)],
+        booked=len(scores),
+        standings=standings,
+        over=row.status == "over" and ends_after(scores, info["deals"], info["target"]),
+        pause=MATCH_PAUSE,
+    )
 
 
 def next_deal_row(old: TableRow, new_id: str) -> TableRow:

@@ -41,14 +41,13 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
 from mauseloch.server import ipc
 from mauseloch.server.clock import wall
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
 from mauseloch.server.lobby import PAGE_SIZE, Lobby
-from mauseloch.server.protocol import ErrorCode, ErrorMsg, Pong, ProtocolError, Refusal, encode
+from mauseloch.server.protocol import ErrorCode, ErrorMsg, Pong, ProtocolError, Refusal, TableSummary, encode
 from mauseloch.server.redis_hub import (
     PREFIX,
     NotOwner,
@@ -194,12 +193,12 @@ class RemoteTable:
     def writing(self) -> bool:
         return False  # a seat taken through this process is written and awaited at once
 
-    def summary(self) -> JSONObject:
+    def summary(self) -> TableSummary:
         """From the store (just read), with the presence the owner last wrote to Redis."""
         presence = stored_presence(self.row)
         kept = self.lobby.summary_of(self.id)
-        if kept is not None and len(kept.get("seats", ())) == len(presence):
-            presence = [(known.get("presence"), known.get("stand_in")) for known in kept["seats"]]
+        if kept is not None and len(kept.seats) == len(presence):
+            presence = [(known.presence, known.stand_in) for known in kept.seats]
         return table_summary(self.row, self.version, presence)
 
     def error(self, code: ErrorCode, message: str, refusal: Refusal | None = None) -> str:
@@ -837,27 +836,29 @@ class ClusterLobby(Lobby):
             if self.owners.get(t) == self.pid:
                 del self.owners[t]
 
-    def summary_of(self, table_id: str) -> JSONObject | None:
+    def summary_of(self, table_id: str) -> TableSummary | None:
         session = self.tables.get(table_id)
         if session is not None:
             return session.summary()
         raw = self.redis.hget(SUMMARIES, table_id)
-        return None if raw is None else dict(_decode_summary(raw))
+        return None if raw is None else _decode_summary(raw)
 
     def waiting(self, table_id: str) -> bool:
         """Whether the table still waits for players, whichever process owns it (its summary in
         Redis, which its owner keeps up to date every tick; a table no process lists waits no more)."""
         summary = self.summary_of(table_id)
-        return summary is not None and summary.get("status") == "waiting"
+        return summary is not None and summary.status == "waiting"
 
-    def listing(self, page: int = 0, size: int = PAGE_SIZE) -> tuple[list[JSONObject], bool]:
+    def listing(self, page: int = 0, size: int = PAGE_SIZE) -> tuple[list[TableSummary], bool]:
         """One page of every process's public tables that are open, running or just closed, newest
         first, and whether older ones follow (as :meth:`Lobby.listing`)."""
-        found = {_text(k) or "": _decode_summary(v) for k, v in self.redis.hgetall(SUMMARIES).items()}
+        found: dict[str, TableSummary | None] = {
+            _text(k) or "": _decode_summary(v) for k, v in self.redis.hgetall(SUMMARIES).items()
+        }
         for session in self.tables.values():
             found[session.id] = session.summary()
-        live = [s for s in found.values() if s.get("public") and s.get("status") != "over"]
-        live.sort(key=lambda s: (str(s.get("created", "")), str(s.get("id", ""))), reverse=True)
+        live = [s for s in found.values() if s is not None and s.public and s.status != "over"]
+        live.sort(key=lambda s: (s.created, s.id), reverse=True)
         start = page * size
         return live[start : start + size], len(live) > start + size
 
@@ -1068,6 +1069,9 @@ def summary_key(session: TableSession) -> tuple[Any, ...]:
     )
 
 
-def _decode_summary(raw: bytes | str) -> JSONObject:
-    value = msgspec.json.decode(raw)
-    return value if isinstance(value, dict) else {}
+def _decode_summary(raw: bytes | str) -> TableSummary | None:
+    """A summary as an owner wrote it to Redis (None: not one, as another version wrote it)."""
+    try:
+        return msgspec.json.decode(raw, type=TableSummary)
+    except msgspec.ValidationError:
+        return None

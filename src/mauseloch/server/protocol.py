@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Generic, Literal, TypedDict, TypeVar, Union
 
 import msgspec
 
-from mauseloch.core.shapes import JSONObject
+from mauseloch.core.events import Event
+from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.core.views import View
 
 MAX_MESSAGE = 8 * 1024  # bytes, for WebSocket messages and HTTP bodies alike
@@ -193,48 +194,160 @@ def decode_client(raw: str | bytes) -> ClientMessage:
 # --------------------------------------------------------------------------- server -> client
 
 
-class Snapshot(msgspec.Struct, tag="snapshot"):
+# -- what every frame of a table shares: its summary and its live state ------------------------
+class SeatSummary(msgspec.Struct, forbid_unknown_fields=True):
+    seat: int
+    player: int  # who sits here through a match's deals (one seat on each deal): names a bot
+    kind: str  # "human" | "bot" | "online-bot"
+    name: str
+    bot: str | None
+    taken: bool
+    presence: str  # "online" | "away" | "gone" | "open" | "bot"
+    stand_in: bool  # a stand-in plays the seat now
+
+
+class Ranking(msgspec.Struct, forbid_unknown_fields=True):
+    """What decides the ranking, in order, as each game declares it next to its result."""
+
+    figure: str
+    better: str  # "fewer" | "more"
+
+
+class Standing(msgspec.Struct, forbid_unknown_fields=True):
+    """A player's place in a match: fewest points first, the total, the last deal's points."""
+
+    player: int
+    rank: int
+    total: int
+    last: int
+    name: str
+    seat: int  # where the player sits at this deal
+
+
+class MatchState(msgspec.Struct, forbid_unknown_fields=True):
+    """What a page shows of a match (server/match.py)."""
+
+    deal: int  # 1-based
+    deals: int
+    target: int
+    leader: str
+    booked: int  # deals whose points are booked
+    standings: list[Standing]
+    over: bool
+    pause: float  # seconds the standings show before the next deal
+
+
+class TableSummary(msgspec.Struct, forbid_unknown_fields=True):
+    """A table as the lobby lists it and a page's header shows it (server/summary.py)."""
+
+    id: str
+    game: str
+    title: str
+    players: int
+    options: OptionDict
+    clock: str
+    seats: list[SeatSummary]
+    status: str  # "waiting" | "playing" | "over" | "closed" | "expired"
+    version: int
+    created: str  # ISO 8601, UTC
+    next: str | None  # the rematch's table, once agreed
+    public: bool  # listed in the lobby (private tables are joined by invite only)
+    deal_code: str | None  # "the same deal again", once it is over
+    match: MatchState | None
+    ranking: list[Ranking]
+
+
+class MyTable(TableSummary):
+    """A table this browser holds a seat at (``/api/my-tables``, ``/api/tables/<id>``)."""
+
+    you: int | None  # the seat its cookie opens
+
+
+class SeatLive(msgspec.Struct, forbid_unknown_fields=True):
+    presence: str
+    stand_in: bool
+
+
+class Deadline(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
+    """The running clock: ``kind`` "turn" (the seat's clock), "reveal" (a reaction game's
+    countdown to its next card) or "stand-in" (when the stand-in moves); ``due`` in epoch
+    seconds, or ``left`` while the table is paused."""
+
+    seat: int
+    kind: str
+    due: float | None = None
+    left: float | None = None
+
+
+class Pace(msgspec.Struct, forbid_unknown_fields=True):
+    paused: bool
+    speed: float
+
+
+class PauseState(msgspec.Struct, forbid_unknown_fields=True):
+    """Who paused, or who asked for a pause, who agreed and who is still asked."""
+
+    paused: bool
+    by: int | None
+    asked: int | None
+    agreed: list[int]
+    waiting: list[int]
+
+
+class Live(msgspec.Struct, forbid_unknown_fields=True):
+    """What changes without a move: presence, stand-ins, the running clock, pause, votes."""
+
+    status: str
+    seats: list[SeatLive]
+    deadline: Deadline | None
+    rematch: list[int]  # the seats that asked for a rematch
+    next: str | None
+    match: MatchState | None
+    pace: Pace
+    pause: PauseState
+    now: float  # the server's clock, epoch seconds
+
+
+# -- the frames of a table: one declaration each, a game's view and events its parameters --------
+V = TypeVar("V", bound=View)
+E = TypeVar("E", bound=Event)
+
+
+class Snapshot(msgspec.Struct, Generic[V, E], tag="snapshot", forbid_unknown_fields=True):
+    """The whole table as ``seat`` may see it (``by``: per event, "stand-in" when a stand-in
+    played the move that logged it)."""
+
     version: int
     seq: int
     seat: int | None
-    view: JSONObject  # the seat's view (Game.view), as the page reads it
-    events: list[JSONObject]  # each as the seat may see it (event_for)
-    table: JSONObject  # the table's summary
-    live: JSONObject = msgspec.field(default_factory=dict)
-    # the seat to move: why each card of its hand that does not fit is refused (session.refusals)
-    refused: dict[str, Refusal] = msgspec.field(default_factory=dict)
-
-
-class Update(msgspec.Struct, tag="update"):
-    version: int
-    seq: int
-    view: JSONObject
-    events: list[JSONObject]
-    by: str | None = None  # "stand-in" when a stand-in played the move for its seat
-    live: JSONObject = msgspec.field(default_factory=dict)
-    refused: dict[str, Refusal] = msgspec.field(default_factory=dict)  # as in Snapshot
-
-
-class UpdateFrame(msgspec.Struct, tag="update"):
-    """:class:`Update` as a table writes it to a seat: the same fields in the same order, so the
-    same JSON, but the view is the game's struct (encoded as it is, not through its dict form)
-    and the live state, which every seat's frame of a version shares, is encoded once ahead."""
-
-    version: int
-    seq: int
-    view: View
-    events: Sequence[Mapping[str, object]]  # each as the seat may see it (event_for)
-    by: str | None
-    live: msgspec.Raw
+    view: V
+    events: list[E]  # the last events, each as the seat may see it (seen_by)
+    by: list[str | None]
+    table: TableSummary
+    live: Live
+    # the seat to move: why each card of its hand that does not fit is refused (frames.refusals)
     refused: dict[str, Refusal]
 
 
-class PresenceMsg(msgspec.Struct, tag="presence"):
+class Update(msgspec.Struct, Generic[V, E], tag="update", forbid_unknown_fields=True):
+    """A move played: the seat's view after it and the events it logged as the seat may see
+    them; ``by``: "stand-in" when a stand-in played it for its seat."""
+
+    version: int
+    seq: int
+    view: V
+    events: list[E]
+    by: str | None
+    live: Live
+    refused: dict[str, Refusal]
+
+
+class PresenceMsg(msgspec.Struct, tag="presence", forbid_unknown_fields=True):
     """Something changed without a move: presence, stand-ins, the clock, rematch votes."""
 
     version: int
     seq: int
-    live: JSONObject
+    live: Live
 
 
 class ErrorMsg(msgspec.Struct, tag="error", omit_defaults=True):
@@ -271,11 +384,11 @@ class WindowMsg(msgspec.Struct, tag="window"):
     window_ms: int
 
 
-ServerMessage = Snapshot | Update | ErrorMsg | Pong | PresenceMsg | ClockPing | WindowMsg
+ServerMessage = Snapshot[Any, Any] | Update[Any, Any] | ErrorMsg | Pong | PresenceMsg | ClockPing | WindowMsg
 _encoder = msgspec.json.Encoder()
 
 
-def encode(msg: ServerMessage | UpdateFrame | JSONObject) -> str:
+def encode(msg: msgspec.Struct | Sequence[msgspec.Struct] | JSONObject) -> str:
     """A server message (or any JSON-able answer) as JSON text."""
     return _encoder.encode(msg).decode()
 
@@ -463,9 +576,21 @@ def clean_title(title: str | None, fallback: str) -> str:
     return _clean_text(title, fallback, MAX_TITLE, "title", ErrorCode.TITLE_TOO_LONG, ErrorCode.TITLE_MARKS)
 
 
+def _parametrised(generic: Any, *params: Any) -> Any:
+    """``generic[params]`` for types known at run time (a game's view and events)."""
+    return generic[params]
+
+
 def schema() -> JSONObject:
     """The JSON Schema document of docs/events.schema.json: every game's events, views and
-    results, and the wire: the error codes, the client's and the server's WebSocket messages."""
+    results, and the wire: the error codes, the client's and the server's WebSocket messages,
+    and per game the snapshot and the update a seat gets (its view, its events as it sees them)."""
     from mauseloch.core import schema as shapes
+    from mauseloch.core.registry import GAMES
 
-    return shapes.schema({"error_code": ErrorCode, "client_message": ClientMessage, "server_message": ServerMessage})
+    wire: dict[str, Any] = {"error_code": ErrorCode, "client_message": ClientMessage, "server_message": ServerMessage}
+    for game in sorted(GAMES):
+        view, seen = shapes.view_types(game)[0], Union[shapes.seen_event_types(game)]  # noqa: UP007 - a runtime tuple
+        for name, frame in (("snapshot", Snapshot), ("update", Update)):
+            wire[f"{name}.{game}"] = _parametrised(frame, view, seen)
+    return shapes.schema(wire)

@@ -22,22 +22,14 @@ def new_game_of(row: TableRow) -> Game:
     return mauseloch.new_game(row.game, players=row.players, seed=row.seed, options=row.options, deck=row.deck)
 
 
-def build(row: TableRow) -> tuple[Game, list[JSONObject]]:
-    """The game a stored table describes, every stored move replayed, and its events (those of
-    moves a stand-in played marked ``"by": "stand-in"``)."""
+def build(row: TableRow) -> tuple[Game, list[str | None]]:
+    """The game a stored table describes, every stored move replayed, and per logged event who
+    played the move that logged it ("stand-in", or None: the seat's own player)."""
     game = new_game_of(row)
-    events = game.events
+    by: list[str | None] = [None] * game.event_count
     for i in played(game, row.moves):
-        new = game.events_since(len(events))
-        by = row.by[i] if i < len(row.by) else None
-        events.extend(marked(new, by))
-    return game, events
-
-
-def marked(events: list[JSONObject], by: str | None) -> list[JSONObject]:
-    """``events`` of a move ``by`` a stand-in, say, each marked so."""
-    # an event with a ``by`` of its own (Mausgeflippt's mouse_won: catch or flip) keeps it
-    return [e if "by" in e else {**e, "by": by} for e in events] if by is not None else events
+        by += [row.by[i] if i < len(row.by) else None] * (game.event_count - len(by))
+    return game, by
 
 
 def record_of(row: TableRow) -> JSONObject:

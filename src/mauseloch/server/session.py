@@ -22,11 +22,10 @@ from typing import Any, Literal, TypeVar
 
 import msgspec
 
-from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
 from mauseloch.server.clock import Deadline, Timers, wall
 from mauseloch.server.hub import Connection, Hub
-from mauseloch.server.protocol import ErrorCode, ProtocolError, Refusal
+from mauseloch.server.protocol import ErrorCode, ProtocolError, Refusal, TableSummary
 from mauseloch.server.reactions import Reactions
 from mauseloch.server.storage.plans import BoundWrite
 from mauseloch.server.storage.rows import TableRow
@@ -111,7 +110,7 @@ class TableSession:
     def writing(self) -> bool:
         return self._last is not None and not self._last.done()
 
-    def summary(self) -> JSONObject:
+    def summary(self) -> TableSummary:
         return frames.summary(self.state)
 
     def snapshot(self, seat: int | None) -> str:

@@ -10,49 +10,41 @@ from collections.abc import Sequence
 
 from mauseloch.core.match import player_in_deal
 from mauseloch.core.registry import game_info
-from mauseloch.core.shapes import JSONObject
 from mauseloch.server.match import deal_code, match_state
+from mauseloch.server.protocol import Ranking, SeatSummary, TableSummary
 from mauseloch.server.storage.rows import TableRow
 
 # per seat: its presence ("online", "away", "gone", "open", "bot") and whether a stand-in plays it
 SeatPresence = tuple[str, bool]
 
 
-def table_summary(row: TableRow, version: int, presence: Sequence[SeatPresence]) -> JSONObject:
+def table_summary(row: TableRow, version: int, presence: Sequence[SeatPresence]) -> TableSummary:
     deal = row.match["deal"] if row.match else 0
-    return {
-        "id": row.id,
-        "game": row.game,
-        "title": row.title,
-        "players": row.players,
-        "options": row.options,
-        "clock": row.clock,
-        "seats": [
-            {
-                "seat": s.seat,
-                # who sits here through a match's deals (one seat on each deal): a bot is named
-                # by this, so it keeps its name as the seats rotate
-                "player": player_in_deal(s.seat, deal, row.players),
-                "kind": s.kind,
-                "name": s.name,
-                "bot": s.bot,
-                "taken": s.taken,
-                "presence": here,
-                "stand_in": stand_in,
-            }
+    # what decides the ranking, in order, for the end screen to explain: the result's figure and
+    # whether fewer or more is better (each game declares it: GameInfo.ranked_by)
+    ranked_by = game_info(row.game).ranked_by
+    return TableSummary(
+        id=row.id,
+        game=row.game,
+        title=row.title,
+        players=row.players,
+        options=row.options,
+        clock=row.clock,
+        seats=[
+            SeatSummary(
+                s.seat, player_in_deal(s.seat, deal, row.players), s.kind, s.name, s.bot, s.taken, here, stand_in
+            )
             for s, (here, stand_in) in zip(row.seats, presence, strict=True)
         ],
-        "status": row.status,
-        "version": version,
-        "created": row.created.isoformat().replace("+00:00", "Z"),
-        "next": row.next_id,
-        "public": row.public,  # listed in the lobby (private tables are joined by invite only)
-        "deal_code": deal_code(row),  # family play: "the same deal again", once it is over
-        "match": match_state(row),
-        # what decides the ranking, in order, for the end screen to explain: the result's
-        # figure and whether fewer or more is better (each game declares it: GameInfo.ranked_by)
-        "ranking": [{"figure": f, "better": b} for f, b in game_info(row.game).ranked_by],
-    }
+        status=row.status,
+        version=version,
+        created=row.created.isoformat().replace("+00:00", "Z"),
+        next=row.next_id,
+        public=row.public,
+        deal_code=deal_code(row),
+        match=match_state(row),
+        ranking=[Ranking(f, b) for f, b in ranked_by],
+    )
 
 
 def stored_presence(row: TableRow) -> list[SeatPresence]:

@@ -404,7 +404,7 @@ async def game_lines(
         yield finish
         bot.games.discard(table.id)
         online.tell(bot.name, {"type": "game_finish", "table": table.id})
-        if (state := match_state(table.row)) is not None and not state["over"]:
+        if (state := match_state(table.row)) is not None and not state.over:
             task = asyncio.get_running_loop().create_task(next_deal(lobby, online, bot, table))
             online.following.add(task)
             task.add_done_callback(online.following.discard)

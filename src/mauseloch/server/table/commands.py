@@ -13,6 +13,7 @@ from typing import Literal
 
 import msgspec
 
+from mauseloch.core.events import Event
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.clock import Deadline
 from mauseloch.server.protocol import ProtocolError
@@ -162,7 +163,7 @@ Write = MoveRow | StatusRow | DeadlinesRow | GoneRow
 class UpdateOf:
     """The update of the move just played: its events and who played it."""
 
-    events: list[JSONObject]
+    events: list[Event]
     by: str | None
 
 

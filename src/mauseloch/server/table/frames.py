@@ -1,26 +1,41 @@
 """What each seat is sent: the one place that decides what a seat sees (pure).
 
-Every frame is built from the table's state: the seat's view from the engine (``Game.view``:
-exactly what that seat may know), events through :func:`mauseloch.event_for` (a private event
-loses its hidden cards for everyone but its owner), the refusals of the seat's hand, the table's
-summary and its live state. A publisher asks :func:`message_for` once per seat that listens, so
-nothing is built for a table nobody watches.
+Every frame is built from the table's state as the typed messages of server/protocol.py: the
+seat's view from the engine (``Game.typed_view``: exactly what that seat may know), the events
+through :func:`~mauseloch.core.events.seen_by` (a private event loses its hidden cards for
+everyone but its owner), the refusals of the seat's hand, the table's summary and its live
+state. A publisher asks :func:`message_for` once per seat that listens, so nothing is built for
+a table nobody watches.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, cast
 
 import msgspec
 
-from mauseloch import event_for
 from mauseloch.core.engine import Game
+from mauseloch.core.events import OWNER, Event, seen_by
 from mauseloch.core.registry import game_info
-from mauseloch.core.events import OWNER
-from mauseloch.core.shapes import JSONObject
 from mauseloch.server.match import match_state
-from mauseloch.server.protocol import ErrorCode, ErrorMsg, Pong, PresenceMsg, Refusal, Snapshot, UpdateFrame, encode
-from mauseloch.server.protocol import encode_raw as raw
+from mauseloch.server.protocol import (
+    Deadline,
+    ErrorCode,
+    ErrorMsg,
+    Live,
+    Pace,
+    PauseState,
+    Pong,
+    PresenceMsg,
+    Refusal,
+    SeatLive,
+    Snapshot,
+    TableSummary,
+    Update,
+    encode,
+    encode_raw,
+)
 from mauseloch.server.seats import STAND_IN
 from mauseloch.server.summary import table_summary
 from mauseloch.server.table.commands import Frame, LiveOf, UpdateOf
@@ -46,13 +61,13 @@ def refusals(game: Game, seat: int | None) -> dict[str, Refusal]:
     return {card: {"reason": r, "params": worded(p)} for card, (r, p) in game.refused_cards(seat).items()}
 
 
-def summary(s: TableState) -> JSONObject:
+def summary(s: TableState) -> TableSummary:
     return table_summary(s.row, s.version, [(p.presence, p.stand_in) for p in s.seats])
 
 
-def live(s: TableState, now: float) -> JSONObject:
+def live(s: TableState, now: float) -> Live:
     """What changes without a move: presence, stand-ins, the running clock, pause, rematch votes."""
-    deadline: JSONObject | None = None
+    deadline: Deadline | None = None
     seat = s.game.to_move
     turn = s.deadlines.get("turn")
     turn = turn if turn is not None and turn.version == s.version else None  # this turn's clock
@@ -60,41 +75,44 @@ def live(s: TableState, now: float) -> JSONObject:
     if s.row.status == "playing" and not s.game.is_over and seat is not None:
         if s.paused:  # the frozen clock with the seconds it has left (a reaction game's countdown waits)
             if not s.reactions and turn is not None and turn.left is not None:
-                deadline = {"seat": seat, "kind": "turn", "left": round(turn.left, 3)}
+                deadline = Deadline(seat, "turn", left=round(turn.left, 3))
         elif s.reactions:  # the countdown to the next card, whoever turns it
             due = turn.due if turn is not None else bot_due
             if due is not None:
-                deadline = {"seat": seat, "kind": "reveal", "due": round(due, 3)}
+                deadline = Deadline(seat, "reveal", due=round(due, 3))
         elif s.seats[seat].stand_in and bot_due is not None:
-            deadline = {"seat": seat, "kind": STAND_IN, "due": round(bot_due, 3)}
+            deadline = Deadline(seat, STAND_IN, due=round(bot_due, 3))
         elif turn is not None:
-            deadline = {"seat": seat, "kind": "turn", "due": round(turn.due, 3)}
-    pause = s.deadlines.get("pause")
-    asked = s.asked
-    return {
-        "status": s.row.status,
-        "seats": [{"presence": p.presence, "stand_in": p.stand_in} for p in s.seats],
-        "deadline": deadline,
-        "rematch": sorted(s.votes),
-        "next": s.row.next_id,
-        "match": match_state(s.row),
-        "pace": {"paused": s.paused, "speed": s.speed},
-        "pause": {  # who paused, or who asked, who agreed and who is still asked
-            "paused": s.paused,
-            "by": None if pause is None else pause.seat,
-            "asked": asked[0] if asked else None,
-            "agreed": asked[1:],
-            "waiting": [seat for seat in s.present() if seat not in asked] if asked else [],
-        },
-        "now": round(now, 3),
-    }
+            deadline = Deadline(seat, "turn", due=round(turn.due, 3))
+    pause, asked = s.deadlines.get("pause"), s.asked
+    return Live(
+        status=s.row.status,
+        seats=[SeatLive(p.presence, p.stand_in) for p in s.seats],
+        deadline=deadline,
+        rematch=sorted(s.votes),
+        next=s.row.next_id,
+        match=match_state(s.row),
+        pace=Pace(s.paused, s.speed),
+        pause=PauseState(
+            s.paused,
+            None if pause is None else pause.seat,
+            asked[0] if asked else None,
+            asked[1:],
+            [seat for seat in s.present() if seat not in asked] if asked else [],
+        ),
+        now=round(now, 3),
+    )
+
+
+def _seen(events: list[Event], seat: int | None) -> list[Event]:
+    return [seen_by(e, seat) for e in events]
 
 
 def snapshot(s: TableState, seat: int | None, now: float) -> str:
-    events = [e for e in (event_for(ev, seat) for ev in s.events[-SNAPSHOT_EVENTS:]) if e is not None]
-    view, refused = s.game.view(seat), refusals(s.game, seat)
-    return encode(Snapshot(version=s.version, seq=s.seq, seat=seat, view=view, refused=refused, events=events,
-                           table=summary(s), live=live(s, now)))  # fmt: skip
+    first = max(0, s.seq - SNAPSHOT_EVENTS)
+    return encode(Snapshot(version=s.version, seq=s.seq, seat=seat, view=s.game.typed_view(seat),
+                           events=_seen(s.game.event_log(first), seat), by=s.by[first:], table=summary(s),
+                           live=live(s, now), refused=refusals(s.game, seat)))  # fmt: skip
 
 
 def message_for(s: TableState, frame: Frame, now: float) -> MessageFor:
@@ -102,15 +120,17 @@ def message_for(s: TableState, frame: Frame, now: float) -> MessageFor:
     state, the same in every seat's frame, encoded once)."""
     if isinstance(frame, UpdateOf):
         game, version, seq, new, by = s.game, s.version, s.seq, frame.events, frame.by
-        private = any(OWNER in e for e in new)
+        private = any(getattr(e, OWNER, None) is not None for e in new)
         shared: list[msgspec.Raw] = []
 
         def update(seat: int | None) -> str:
             if not shared:
-                shared.append(raw(live(s, now)))
-            events = [e for e in (event_for(ev, seat) for ev in new) if e is not None] if private else new
-            return encode(UpdateFrame(version=version, seq=seq, view=game.typed_view(seat), events=events, by=by,
-                                      live=shared[0], refused=refusals(game, seat)))  # fmt: skip
+                shared.append(encode_raw(live(s, now)))
+            # the live state is written as encoded once for every seat (msgspec writes a Raw as it is)
+            message: Update[Any, Any] = Update(version=version, seq=seq, view=game.typed_view(seat),
+                                               events=_seen(new, seat) if private else new, by=by,
+                                               live=cast(Live, shared[0]), refused=refusals(game, seat))  # fmt: skip
+            return encode(message)
 
         return update
     if isinstance(frame, LiveOf):

@@ -53,7 +53,7 @@ class TableState:
 
     row: TableRow
     game: Game
-    events: list[JSONObject]
+    by: list[str | None]  # per logged event: "stand-in" when a stand-in played its move
     seats: list[Controller]
     deadlines: Deadlines
     bot_delay: float | None = None  # the server's fixed bot pause (tests, benchmarks), or the game's
@@ -71,11 +71,11 @@ class TableState:
 
     @classmethod
     def of(cls, row: TableRow, *, now: float, scale: float = 1.0, bot_delay: float | None = None) -> TableState:
-        game, events = build(row)
+        game, by = build(row)
         deadlines = Deadlines(scale)
         deadlines.load(row.deadlines, started=now)
-        state = cls(row, game, events, controllers(row.game, row.seed, row.seats), deadlines, bot_delay,
-                    version=len(row.moves), seq=len(events), now=now)  # fmt: skip
+        state = cls(row, game, by, controllers(row.game, row.seed, row.seats), deadlines, bot_delay,
+                    version=len(row.moves), seq=game.event_count, now=now)  # fmt: skip
         for d in deadlines:
             person = state.person(d.seat) if d.kind == "grace" else None
             if person is not None:

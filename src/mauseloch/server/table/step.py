@@ -25,7 +25,7 @@ from mauseloch.core.registry import game_info
 from mauseloch.server.clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, clock_seconds
 from mauseloch.server.match import MATCH_PAUSE, match_state
 from mauseloch.server.protocol import ErrorCode, ProtocolError, Refusal
-from mauseloch.server.records import build, marked
+from mauseloch.server.records import build
 from mauseloch.server.seats import STAND_IN, BotSeat, Controller, Person, controllers
 from mauseloch.server.table import commands as c
 from mauseloch.server.table.frames import worded
@@ -143,8 +143,8 @@ def _reloaded(s: TableState, cmd: c.Reloaded, out: c.Outcome) -> None:
     row = cmd.row
     if row is not None:
         s.row.moves, s.row.by, s.row.status = row.moves, row.by, row.status
-        s.game, s.events = build(s.row)
-        s.version, s.seq = len(s.row.moves), len(s.events)
+        s.game, s.by = build(s.row)
+        s.version, s.seq = len(s.row.moves), s.game.event_count
         s.rebuilt()
         out.frames.append(c.SNAPSHOTS)
         _schedule(s, out)
@@ -155,16 +155,15 @@ def _counted(s: TableState, by: str | None) -> int:
     """The move just played counted: its events logged, version and seq one on; the seq before
     it (a snapshot taken while the game's end is stored shows the position its version names)."""
     since = s.seq
-    new = marked(s.game.events_since(since), by)
-    s.events.extend(new)
+    s.seq = s.game.event_count
+    s.by += [by] * (s.seq - since)
     s.version += 1
-    s.seq += len(new)
     return since
 
 
 def _advance(s: TableState, out: c.Outcome, by: str | None, since: int | None = None) -> None:
     """The move played is counted, its consequences follow and its update is published."""
-    new = s.events[_counted(s, by) if since is None else since :]
+    new = s.game.event_log(_counted(s, by) if since is None else since)
     if s.game.is_over and s.row.status != "over":
         _over(s, out)
     _schedule(s, out)  # before publishing: the update tells the next deadline
@@ -181,7 +180,7 @@ def _over(s: TableState, out: c.Outcome) -> None:
     _save(s, out)
     s.asked = []
     match = match_state(s.row)
-    if match is not None and not match["over"]:
+    if match is not None and not match.over:
         out.wake.append((MATCH_PAUSE * s.deadlines.scale, c.NextDeal(now=s.now)))
 
 

@@ -131,6 +131,13 @@ function announceEvents(events) {
   }
 }
 
+// The events of moves a stand-in played (the frames say who played each move, beside its events).
+const standIns = new WeakSet();
+
+function markStandIn(ev, by) {
+  if (by === "stand-in") standIns.add(ev);
+}
+
 const TICKER_LINES = 2; // the ticker above the board: the last moves; the full log is in the menu
 
 function renderLog() {
@@ -145,8 +152,9 @@ function renderLog() {
   for (let i = recent.length - 1; i >= 0; i--) {
     const ev = recent[i];
     const text = eventText(ev, seatName, game);
-    const marked = ev.by === "stand-in" ? `${text} ${t("table.byStandIn")}` : text;
-    const cls = "ev ev-" + ev.type + (ev.by ? " by-stand-in" : "");
+    const byStandIn = standIns.has(ev);
+    const marked = byStandIn ? `${text} ${t("table.byStandIn")}` : text;
+    const cls = "ev ev-" + ev.type + (byStandIn ? " by-stand-in" : "");
     list.append(h("li", { class: cls }, marked));
     if (lines.length < TICKER_LINES) lines.push(h("li", { class: cls, title: marked }, marked));
   }
@@ -534,6 +542,8 @@ function onSnapshot(msg) {
   state.refused = msg.refused || {}; // why each card of this seat's hand does not fit, if it is to move
   state.table = msg.table;
   state.events = msg.events || [];
+  const by = msg.by || [];
+  for (const [i, ev] of state.events.entries()) markStandIn(ev, by[i]);
   state.pending = false;
   $("join-panel").hidden = true;
   render();
@@ -546,6 +556,7 @@ function onUpdate(msg) {
   state.refused = msg.refused || {};
   state.pending = false;
   const events = msg.events || [];
+  for (const ev of events) markStandIn(ev, msg.by);
   state.events.push(...events);
   if (state.events.length > LOG_LIMIT * 2) state.events = state.events.slice(-LOG_LIMIT);
   if (state.table && state.view && state.view.is_over) state.table.status = "over";
