@@ -9,6 +9,7 @@
   Click, Rich nor matplotlib: not when imported, and nowhere in its source.
 - No comment or docstring in the source or the tests names an issue: they say what and why.
 - Every seed stream is named in ``mauseloch.core.seeds``: no ``derive_seed`` call spells a number.
+- No module imports a layer above it (:data:`UPWARD`).
 - The storage is split by concern (``server/storage/``): no module of it over
   :data:`MAX_STORAGE_MODULE` lines, and none silences the type checker.
 - Each game's code lives under its game (``games/<game>/``) or is named after it: no generic
@@ -335,6 +336,25 @@ def test_jsonobject_does_not_grow() -> None:
     count = sum(p.read_text().count("JSONObject") for p in PACKAGE.rglob("*.py"))
     print(f"\nJSONObject in src/mauseloch: {count} (at most {MAX_JSONOBJECT}; true JSON edges only)")
     assert count <= MAX_JSONOBJECT
+
+
+# Edges that would point up the server's layers: the lobby below the Bot API that seats bots in
+# it (the Bot API gives the lobby its BotSeats), the table's machine below the web stack.
+UPWARD = (("mauseloch.server.lobby", "mauseloch.server.botapi"), ("mauseloch.server.table", "mauseloch.server.session"))
+
+
+def test_no_module_imports_a_layer_above_it() -> None:
+    graph = import_graph()
+    edges = {m: graph["module"][m] | graph["local"][m] | graph["typing"][m] for m in graph["module"]}
+    upward = [
+        f"{m} imports {t}"
+        for below, above in UPWARD
+        for m, targets in edges.items()
+        if m == below or m.startswith(below + ".")
+        for t in targets
+        if t == above or t.startswith(above + ".")
+    ]
+    assert upward == []
 
 
 def test_the_storage_is_split_by_concern() -> None:

@@ -20,6 +20,7 @@ from mauseloch.extras import needs
 from mauseloch.locale import LANGS, Lang, strings_module
 from mauseloch.locale.rules import rules_html
 from mauseloch.server import logs
+from mauseloch.server.botapi.online import OnlineBots
 from mauseloch.server.botapi.routes import routes as bot_api_routes
 from mauseloch.server.clock import GRACE_LEFT, GRACE_LOST
 from mauseloch.server.errors import error_response
@@ -565,14 +566,17 @@ def create_app(
     limits = limits or Limits()
     store = Store(db_url)
     settings = Settings(bot_delay=bot_delay, clock_scale=clock_scale)
+    online = OnlineBots(store)  # bots playing through the Bot API, and their challenges
     if redis_url is None:
-        lobby: Lobby = Lobby(store, settings, waiting_expiry=limits.waiting_minutes * 60)
+        lobby: Lobby = Lobby(store, settings, waiting_expiry=limits.waiting_minutes * 60, online=online)
         guard = Guard(limits, clock=clock)
     else:
         from mauseloch.server.ownership import ClusterLobby  # the redis package is an extra
         from mauseloch.server.redis_hub import alive_key, processes_gone_now
 
-        lobby = cluster = ClusterLobby(store, settings, redis_url, waiting_expiry=limits.waiting_minutes * 60)
+        lobby = cluster = ClusterLobby(
+            store, settings, redis_url, waiting_expiry=limits.waiting_minutes * 60, online=online
+        )
         # the caps hold across processes: one address counts the same on every process
         counters = RedisCounters(
             cluster.redis, cluster.pid, alive_key(""), gone=lambda pids: processes_gone_now(cluster.redis, pids)
@@ -620,6 +624,7 @@ def create_app(
     app.state.lobby = lobby
     app.state.tables = lobby  # the name older tests and tools use
     app.state.store = store
+    app.state.online = online
     app.state.web_dir = web
     app.state.rate_clock = clock
     app.state.rate_limit = rate_limit

@@ -11,7 +11,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from typing import NamedTuple, TypedDict
+from typing import NamedTuple, Protocol, TypedDict
 
 import msgspec
 
@@ -19,8 +19,6 @@ import mauseloch
 from mauseloch.bots import bot_kinds
 from mauseloch.core.registry import GameInfo, game_info
 from mauseloch.extras import needs
-from mauseloch.server.botapi import ladder
-from mauseloch.server.botapi.online import ONLINE_BOT, OnlineBots
 from mauseloch.server.clock import clock_choices, default_clock
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Hub, LocalHub
@@ -29,6 +27,7 @@ from mauseloch.server.match import family_setup, match_state, next_deal_row, rem
 from mauseloch.server.metrics import Metrics
 from mauseloch.server.protocol import (
     MAX_INVITE,
+    ONLINE_BOT,
     CreateTable,
     ErrorCode,
     LadderEntry,
@@ -94,6 +93,58 @@ class Created(NamedTuple):
     invite: str | None  # the invite secret of a private table (None: a public one)
 
 
+class BotSeats(Protocol):
+    """The bots that play through the Bot API, as the lobby seats them, and the ladder a rated
+    seat is entered in (server/botapi/online.py gives them to it: the lobby knows nothing above it)."""
+
+    def seat(self, index: int, name: str | None, taken_by: str | None = None) -> SeatRow:
+        """The row of an online bot's seat; refused when that bot cannot be seated."""
+        ...
+
+    def check(self, seats: list[SeatRow]) -> None:
+        """Refuse a table that seats one bot twice (before anything is stored)."""
+        ...
+
+    async def created(self, row: TableRow, by: str, rated: bool = False) -> object:
+        """A table was created: its online-bot seats challenge their bots."""
+        ...
+
+    # the ladder's entries (the Bot API keeps the ladder), each in the store's thread
+    def is_rated(self, table_id: str) -> bool:
+        """Whether ``table_id`` counts for the ladder."""
+        ...
+
+    def check_person(self, name: str, secret: str) -> None:
+        """Refuse (ProtocolError) a ladder name a person may not play a rated seat for."""
+        ...
+
+    def enter_person(self, table_id: str, seat: int | None, name: str, secret: str) -> None:
+        """Seat ``seat`` of a rated table plays for ``name`` (None: only check that it may)."""
+        ...
+
+
+class NoBotSeats:
+    """A lobby without the Bot API: no bot plays online here."""
+
+    def seat(self, index: int, name: str | None, taken_by: str | None = None) -> SeatRow:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {index}: no bot plays online here")
+
+    def check(self, seats: list[SeatRow]) -> None:
+        pass
+
+    async def created(self, row: TableRow, by: str, rated: bool = False) -> object:
+        return None
+
+    def is_rated(self, table_id: str) -> bool:
+        return False  # no table is rated without the ladder
+
+    def check_person(self, name: str, secret: str) -> None:
+        pass
+
+    def enter_person(self, table_id: str, seat: int | None, name: str, secret: str) -> None:
+        pass
+
+
 class Lobby:
     """All tables this server runs, backed by a :class:`Store`, published through a :class:`Hub`.
 
@@ -109,6 +160,7 @@ class Lobby:
         hub: Hub | None = None,
         waiting_expiry: float = 1800.0,
         clock: Callable[[], float] = time.time,
+        online: BotSeats | None = None,
     ) -> None:
         self.store = store
         self.settings = settings or Settings()
@@ -121,7 +173,7 @@ class Lobby:
         self.clock = clock
         self._sweeper: asyncio.Task[None] | None = None
         self._releasing: set[asyncio.Task[None]] = set()  # finished tables waiting for their writes
-        self.online = OnlineBots(store)  # bots playing through the Bot API, and their challenges
+        self.online: BotSeats = online or NoBotSeats()  # bots playing through the Bot API (botapi/online.py)
         self.metrics: Metrics | None = None  # the figures counted here (app.py sets them; metrics.py)
 
     # -- life cycle --------------------------------------------------------------------
@@ -187,7 +239,7 @@ class Lobby:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "a rated table is dealt at random: it takes no deal code")
         if req.rated and bot is None:  # the person who creates it plays for their ladder name from the start
             entry = needed(req.ladder)
-            await self.store.call(refused_entry, ladder.check_person, self.store, entry.name, entry.secret)
+            await self.store.call(self.online.check_person, entry.name, entry.secret)
         kinds = web_bots(info.name)
         # the creator's seat comes first: a person's, or the creating bot's own
         first_kind = ONLINE_BOT if bot else "human"
@@ -260,8 +312,8 @@ class Lobby:
         seat was taken: only a like name entered meanwhile at another seat refuses it now, and
         then the seat plays unrated)."""
         try:
-            await self.store.call(ladder.enter_person, self.store, table.id, seat, entry.name, entry.secret)
-        except ladder.LadderRefused as exc:
+            await self.store.call(self.online.enter_person, table.id, seat, entry.name, entry.secret)
+        except ProtocolError as exc:
             log.warning("table %s seat %d plays unrated: %s", table.id, seat, exc)
 
     async def _insert(self, row: TableRow) -> None:
@@ -310,11 +362,10 @@ class Lobby:
             raise ProtocolError(ErrorCode.TAKEN, "this table is not open any more", 409)
         if not self.invited(table, invite):
             raise ProtocolError(ErrorCode.INVITE_NEEDED, "this table is private: join through its invite link", 403)
-        rated = await self.store.call(ladder.is_rated, self.store, table.id)
+        rated = await self.store.call(self.online.is_rated, table.id)
         if rated:  # the seat plays for its ladder name from the start: asked with the join, checked first
             entry = needed(entry)
-            check = ladder.enter_person
-            await self.store.call(refused_entry, check, self.store, table.id, None, entry.name, entry.secret)
+            await self.store.call(self.online.enter_person, table.id, None, entry.name, entry.secret)
         free = [s.seat for s in table.row.seats if s.kind == "human" and not s.taken]
         if seat is not None:
             if not 0 <= seat < table.row.players or table.row.seats[seat].kind != "human":
@@ -349,7 +400,7 @@ class Lobby:
         """Everyone still at a finished table agreed: a new deal with the same seats (same names,
         bots and seat tokens, so every page plays its seat there too); after a match, a new match
         of the same length with everyone back in their first deal's seats. A deal of a match that
-        goes on is followed by the match's next deal instead (server/match.py)."""
+        goes on is followed by the match's next deal instead (server/family.py)."""
         state = match_state(old.row)
         if state is not None and not state.over:
             row = next_deal_row(old.row, self._new_id())
@@ -575,12 +626,3 @@ def needed(entry: LadderEntry | None) -> LadderEntry:
     if entry is None:
         raise ProtocolError(ErrorCode.LADDER_NAME, "this table is rated: say the ladder name the seat plays for")
     return entry
-
-
-def refused_entry(check: Callable[..., object], *args: object) -> None:
-    """``check(*args)`` (a ladder check, in the store's thread), its refusal as the protocol's."""
-    try:
-        check(*args)
-    except ladder.LadderRefused as exc:
-        status = 400 if exc.code in (ErrorCode.LADDER_NAME, ErrorCode.BAD_MESSAGE) else 409
-        raise ProtocolError(exc.code, str(exc), status) from None

@@ -46,7 +46,7 @@ from mauseloch.server import ipc
 from mauseloch.server.clock import wall
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
-from mauseloch.server.lobby import PAGE_SIZE, Lobby
+from mauseloch.server.lobby import PAGE_SIZE, BotSeats, Lobby
 from mauseloch.server.protocol import ErrorCode, ErrorMsg, Pong, ProtocolError, Refusal, TableSummary, encode
 from mauseloch.server.redis_hub import (
     PREFIX,
@@ -275,7 +275,14 @@ class RemoteTable:
 class ClusterLobby(Lobby):
     """The lobby of one server process among several sharing a store and a Redis server."""
 
-    def __init__(self, store: Store, settings: Settings, redis_url: str, waiting_expiry: float = 1800.0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        redis_url: str,
+        waiting_expiry: float = 1800.0,
+        online: BotSeats | None = None,
+    ) -> None:
         self.pid = secrets.token_hex(6)
         # every connection carries this process's name: the others see at once when none is left
         named = client_name(self.pid)
@@ -287,7 +294,7 @@ class ClusterLobby(Lobby):
         self.aredis = redis.asyncio.Redis(connection_pool=pool)
         self.redis.ping()  # refuse to start without Redis
         self.cluster_hub = RedisHub(self.aredis, self.pid, self.handle)
-        super().__init__(store, settings, self.cluster_hub, waiting_expiry=waiting_expiry)
+        super().__init__(store, settings, self.cluster_hub, waiting_expiry=waiting_expiry, online=online)
         self.cluster_hub.on_owner = self._new_owner
         self.owners: dict[str, str] = {}  # table -> owner process, as last seen (a cache)
         self._lease_client = redis.Redis.from_url(redis_url, client_name=named)  # the renewer thread's own

@@ -401,6 +401,9 @@ def encode_raw(part: object) -> msgspec.Raw:
 # --------------------------------------------------------------------------- HTTP bodies
 
 
+ONLINE_BOT = "online-bot"  # the seat kind (ml_seats.kind) of a person's seat that a program plays
+
+
 class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
     kind: Literal["human", "bot", "online-bot"]
     bot: str | None = None
@@ -588,7 +591,11 @@ def schema() -> JSONObject:
     from mauseloch.core import schema as shapes
     from mauseloch.core.registry import GAMES
 
-    wire: dict[str, Any] = {"error_code": ErrorCode, "client_message": ClientMessage, "server_message": ServerMessage}
+    wire: dict[str, object] = {
+        "error_code": ErrorCode,
+        "client_message": ClientMessage,
+        "server_message": ServerMessage,
+    }
     for game in sorted(GAMES):
         view, seen = shapes.view_types(game)[0], Union[shapes.seen_event_types(game)]  # noqa: UP007 - a runtime tuple
         for name, frame in (("snapshot", Snapshot), ("update", Update)):

@@ -218,22 +218,16 @@ class TableSession:
         and published (raises what it was refused with). The work goes on if the caller is
         cancelled: a stored move is always played and announced."""
         done = asyncio.get_running_loop().create_future()
+        self.serial(command, done, after)
+        await done
+
+    def serial(self, command: c.Command, done: asyncio.Future[None] | None = None, after: After = None) -> None:
+        """Step ``command`` once the move before it is stored and published (a timer's: nobody waits)."""
         if self.busy:
             self._queue.append((command, done, after))
         else:
-            self._begin(command, done, after)
-        await done
-
-    def serial(self, command: c.Command) -> None:
-        """A serial command nobody waits for (a timer's)."""
-        if self.busy:
-            self._queue.append((command, None, None))
-        else:
-            self._begin(command, None, None)
-
-    def _begin(self, command: c.Command, done: asyncio.Future[None] | None, after: After) -> None:
-        self.busy = True
-        self._step_on(command, done, after)
+            self.busy = True
+            self._step_on(command, done, after)
 
     def _step_on(self, command: c.Command, done: asyncio.Future[None] | None, after: After) -> None:
         try:
@@ -295,7 +289,7 @@ class TableSession:
         self._draining = True
         try:
             while not self.busy and self._queue:
-                self._begin(*self._queue.popleft())
+                self.serial(*self._queue.popleft())
         finally:
             self._draining = False
 

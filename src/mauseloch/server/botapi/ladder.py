@@ -24,12 +24,13 @@ import hmac
 import re
 import unicodedata
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
-from mauseloch.server.protocol import ErrorCode
+from mauseloch.server.protocol import ErrorCode, ProtocolError
 from mauseloch.server.storage.rows import TableRow, now
 from mauseloch.server.storage.schema import metadata, tables_t
 from mauseloch.server.storage.store import Store
@@ -103,6 +104,15 @@ class LadderRefused(ValueError):
     def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+def refused_entry(check: Callable[..., object], *args: object) -> None:
+    """``check(*args)`` (a ladder check, in the store's thread), its refusal as the protocol's."""
+    try:
+        check(*args)
+    except LadderRefused as exc:
+        status = 400 if exc.code in (ErrorCode.LADDER_NAME, ErrorCode.BAD_MESSAGE) else 409
+        raise ProtocolError(exc.code, str(exc), status) from None
 
 
 @functools.cache

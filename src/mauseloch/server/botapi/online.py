@@ -22,7 +22,7 @@ from mauseloch.extras import needs
 from mauseloch.server.botapi import ladder
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Refused
-from mauseloch.server.protocol import ErrorCode, ProtocolError
+from mauseloch.server.protocol import ONLINE_BOT, ErrorCode, ProtocolError
 from mauseloch.server.storage.rows import SeatRow, TableRow
 from mauseloch.server.storage.schema import seats_t
 from mauseloch.server.storage.store import Store
@@ -30,7 +30,6 @@ from mauseloch.server.storage.store import Store
 with needs("web", __name__):
     from sqlalchemy import update
 
-ONLINE_BOT = "online-bot"  # the seat kind (ml_seats.kind): a person's seat that a program plays
 CHALLENGE_SECONDS = 120.0  # a challenge not answered by then counts as unanswered
 CHALLENGE_KEPT = 3600.0  # seconds after it was made an answered challenge is still shown
 MAX_STREAMS = 16  # open streams (events and games) per token
@@ -186,6 +185,16 @@ class OnlineBots:
         if made and creator is not None:
             self.creators[row.id] = creator
         return made
+
+    # -- the ladder's entries (the lobby's BotSeats), each in the store's thread ---------
+    def is_rated(self, table_id: str) -> bool:
+        return ladder.is_rated(self.store, table_id)
+
+    def check_person(self, name: str, secret: str) -> None:
+        ladder.refused_entry(ladder.check_person, self.store, name, secret)
+
+    def enter_person(self, table_id: str, seat: int | None, name: str, secret: str) -> None:
+        ladder.refused_entry(ladder.enter_person, self.store, table_id, seat, name, secret)
 
     def challenge(self, row: TableRow, seat: int, by: str) -> Challenge:
         """Challenge the online bot of ``row``'s free seat ``seat`` (it is told on its streams)."""

@@ -19,16 +19,17 @@ import msgspec
 from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
 from mauseloch.server.botapi import ladder
-from mauseloch.server.botapi.online import ONLINE_BOT, Online, OnlineBots, put_seat
+from mauseloch.server.botapi.online import Online, OnlineBots, put_seat
 from mauseloch.server.botapi.tokens import BotTokens
 from mauseloch.server.clock import wall
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Guard, Refused, refusal_response
-from mauseloch.server.lobby import Lobby, hash_token, refused_entry, web_bots
+from mauseloch.server.lobby import Lobby, hash_token, web_bots
 from mauseloch.server.match import match_state
 from mauseloch.server.protocol import (
     MAX_REACTION_MS,
+    ONLINE_BOT,
     CreateTable,
     ErrorCode,
     LadderEntry,
@@ -65,7 +66,8 @@ def lobby_of(request: Request) -> Lobby:
 
 
 def online_of(request: Request) -> OnlineBots:
-    return lobby_of(request).online
+    online: OnlineBots = request.app.state.online
+    return online
 
 
 def tokens_of(request: Request) -> BotTokens:
@@ -504,7 +506,7 @@ async def enter_ladder(request: Request) -> Response:
         raise ProtocolError(ErrorCode.NOT_SEATED, "this browser holds no seat at this table", 403)
     if table.status != "waiting":
         raise ProtocolError(ErrorCode.TAKEN, "the game has started: its ladder names were fixed as it started", 409)
-    await lobby.store.call(refused_entry, ladder.enter_person, lobby.store, table.id, seat, req.name, req.secret)
+    await lobby.store.call(ladder.refused_entry, ladder.enter_person, lobby.store, table.id, seat, req.name, req.secret)
     entrant = await lobby.store.call(ladder.entered, lobby.store, table.id, seat)
     return JSONResponse({"ok": True, "entry": f"person:{entrant}"})
 
