@@ -240,7 +240,7 @@ class TableSession:
     def _go(self, out: c.Outcome, done: asyncio.Future[None] | None, after: After) -> None:
         exc: BaseException | None = None
         try:
-            fenced = self._send(out.writes)
+            fenced = self._send(out.writes, out.fence)
             if out.fence:  # stored before anything more: the commit's callback steps on
                 assert fenced is not None
                 fenced.add_done_callback(functools.partial(self._stored, done, after))
@@ -293,10 +293,11 @@ class TableSession:
         finally:
             self._draining = False
 
-    def _send(self, writes: list[c.Write]) -> asyncio.Future[None] | None:
-        """The writes into this tick's batch, in order; the future of the last one."""
+    def _send(self, writes: list[c.Write], fence: bool = False) -> asyncio.Future[None] | None:
+        """The writes into this tick's batch, in order; the future of the last one (with
+        ``fence``, the step hears of its failure: it is not logged here)."""
         sent = None
-        for w in writes:
+        for i, w in enumerate(writes):
             fn, args = self._store_as[type(w)], msgspec.structs.astuple(w)
             try:
                 sent = self.store.send(fn, *args)
@@ -306,13 +307,14 @@ class TableSession:
                 except SQLAlchemyError:
                     log.exception("a write of table %s could not be stored", self.id)
                 continue
-            sent.add_done_callback(self._written)
+            if not (fence and i == len(writes) - 1):
+                sent.add_done_callback(self._written)
             self._last = sent
         return sent
 
     def _written(self, sent: asyncio.Future[None]) -> None:
         exc = None if sent.cancelled() else sent.exception()
-        if exc is not None and not isinstance(exc, IntegrityError):  # a move's: the step hears of it
+        if exc is not None:
             log.error("a write of table %s could not be stored", self.id, exc_info=exc)
 
     def _effects(self, out: c.Outcome) -> None:
