@@ -104,8 +104,13 @@ def test_a_leaver_is_replaced_by_a_stand_in_and_the_record_says_so(make_client: 
     assert (1, "stand-in") in by_seat and (1, "person") not in by_seat and (0, "person") in by_seat
     assert (0, "stand-in") not in by_seat  # clock off: Anna played every move of hers
     assert mauseloch.replay(record).result() == anna.view["result"]  # still a plain, replayable record
-    stand_in_events = [e for e in anna.frames if e["type"] == "update" and e["by"] == "stand-in"]
-    assert stand_in_events and all(ev.get("by") == "stand-in" for e in stand_in_events for ev in e["events"])
+    # who made a move is said beside its events, never in them: an event's fields are its game's
+    stand_in_updates = [e for e in anna.frames if e["type"] == "update" and e["by"] == "stand-in"]
+    assert stand_in_updates and all("by" not in ev for e in stand_in_updates for ev in e["events"])
+    again = Player(client, table)
+    again.hello()  # a spectator's snapshot: the log with who made each move
+    snap = again.state
+    assert snap is not None and len(snap["by"]) == len(snap["events"]) and "stand-in" in snap["by"]
 
 
 def test_a_turn_clock_that_runs_out_lets_the_stand_in_play_one_move(make_client: AppFactory) -> None:
