@@ -104,13 +104,19 @@ def live(s: TableState, now: float) -> Live:
     )
 
 
+def view_of(game: Game, seat: int | None) -> Any:
+    """The seat's view: the game's view struct, or the view's JSON form from a game that declares
+    no struct (one written against ``view`` alone: tests/games/fourth_game.py)."""
+    return game.view(seat) if type(game).typed_view is Game.typed_view else game.typed_view(seat)
+
+
 def _seen(events: list[Event], seat: int | None) -> list[Event]:
     return [seen_by(e, seat) for e in events]
 
 
 def snapshot(s: TableState, seat: int | None, now: float) -> str:
     first = max(0, s.seq - SNAPSHOT_EVENTS)
-    return encode(Snapshot(version=s.version, seq=s.seq, seat=seat, view=s.game.typed_view(seat),
+    return encode(Snapshot(version=s.version, seq=s.seq, seat=seat, view=view_of(s.game, seat),
                            events=_seen(s.game.event_log(first), seat), by=s.by[first:], table=summary(s),
                            live=live(s, now), refused=refusals(s.game, seat)))  # fmt: skip
 
@@ -127,7 +133,7 @@ def message_for(s: TableState, frame: Frame, now: float) -> MessageFor:
             if not shared:
                 shared.append(encode_raw(live(s, now)))
             # the live state is written as encoded once for every seat (msgspec writes a Raw as it is)
-            message: Update[Any, Any] = Update(version=version, seq=seq, view=game.typed_view(seat),
+            message: Update[Any, Any] = Update(version=version, seq=seq, view=view_of(game, seat),
                                                events=_seen(new, seat) if private else new, by=by,
                                                live=cast(Live, shared[0]), refused=refusals(game, seat))  # fmt: skip
             return encode(message)
