@@ -11,9 +11,7 @@ a table nobody watches.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
-
-import msgspec
+from typing import Any
 
 from mauseloch.core.engine import Game
 from mauseloch.core.events import OWNER, Event, seen_by
@@ -127,15 +125,16 @@ def message_for(s: TableState, frame: Frame, now: float) -> MessageFor:
     if isinstance(frame, UpdateOf):
         game, version, seq, new, by = s.game, s.version, s.seq, frame.events, frame.by
         private = any(getattr(e, OWNER, None) is not None for e in new)
-        shared: list[msgspec.Raw] = []
+        seen = game.view if type(game).typed_view is Game.typed_view else game.typed_view  # as view_of
+        # the live state, the same in every seat's frame, encoded once: msgspec writes a Raw as it is
+        shared: list[Any] = []
 
         def update(seat: int | None) -> str:
             if not shared:
                 shared.append(encode_raw(live(s, now)))
-            # the live state is written as encoded once for every seat (msgspec writes a Raw as it is)
-            message: Update[Any, Any] = Update(version=version, seq=seq, view=view_of(game, seat),
+            message: Update[Any, Any] = Update(version=version, seq=seq, view=seen(seat),
                                                events=_seen(new, seat) if private else new, by=by,
-                                               live=cast(Live, shared[0]), refused=refusals(game, seat))  # fmt: skip
+                                               live=shared[0], refused=refusals(game, seat))  # fmt: skip
             return encode(message)
 
         return update

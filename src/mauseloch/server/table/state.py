@@ -65,6 +65,7 @@ class TableState:
     bot: BotTurn | None = None
     pending: Pending | None = None
     referee: Referee | None = None  # a reaction game's judge of its windows
+    reactions: bool = False  # a reaction game (its dynamics)
     started: bool = False
     stopping: bool = False
     now: float = 0.0
@@ -85,16 +86,13 @@ class TableState:
 
     def rebuilt(self) -> None:
         """The game was built anew (loaded, reloaded): a reaction game's referee judges it."""
-        if game_info(self.row.game).dynamics == "reactions":
+        self.reactions = game_info(self.row.game).dynamics == "reactions"
+        if self.reactions:
             self.referee = Referee.for_seed(self.game, self.row.seed)
 
     @property
     def id(self) -> str:
         return self.row.id
-
-    @property
-    def reactions(self) -> bool:
-        return self.referee is not None
 
     @property
     def paused(self) -> bool:
