@@ -110,13 +110,13 @@ class Deadline:
 
 class Deadlines:
     """One table's deadlines, a plain value of its state: at most one turn deadline, one grace
-    deadline per seat, one close deadline and one pause. ``changed``: set by every change, for
-    the table's :class:`Timers` to arm what is new (the runner clears it)."""
+    deadline per seat, one close deadline and one pause. ``changed``: the keys changed since the
+    table's :class:`Timers` last armed what is new (they clear it)."""
 
     def __init__(self, scale: float = 1.0) -> None:
         self.scale = scale  # tests and benchmarks run the clocks faster
         self.items: dict[tuple[str, int | None], Deadline] = {}
-        self.changed = False
+        self.changed: set[tuple[str, int | None]] = set()
 
     def seconds(self, nominal: float) -> float:
         return nominal * self.scale
@@ -140,20 +140,22 @@ class Deadlines:
             if d.armed and d.due < floor:
                 d = Deadline(kind=d.kind, due=floor, seat=d.seat, version=d.version)
             self.items[d.key] = d
-        self.changed = True
+            self.changed.add(d.key)
 
     def set(self, deadline: Deadline) -> None:
-        self.items[deadline.key] = deadline
-        self.changed = True
+        key = deadline.key
+        self.items[key] = deadline
+        self.changed.add(key)
 
     def remove(self, kind: Kind, seat: int | None = None) -> Deadline | None:
-        gone = self.items.pop((kind, seat if kind == "grace" else None), None)
+        key = (kind, seat if kind == "grace" else None)
+        gone = self.items.pop(key, None)
         if gone is not None:
-            self.changed = True
+            self.changed.add(key)
         return gone
 
     def clear(self) -> None:
-        self.changed = self.changed or bool(self.items)
+        self.changed.update(self.items)
         self.items.clear()
 
 
@@ -198,19 +200,21 @@ class Timers:
 
     def sync(self) -> None:
         """Arm what is new among the deadlines and disarm what went (after every change)."""
-        self.deadlines.changed = False
+        changed, self.deadlines.changed = self.deadlines.changed, set()
         if not self.running:
             return
         items = self.deadlines.items
-        for key in [k for k, d in self._armed.items() if items.get(k) is not d]:
-            self._disarm(key)
-        for key, d in items.items():
-            if d.armed and self._armed.get(key) is not d:
-                self._arm(d)
+        for key in changed:
+            d = items.get(key)
+            if self._armed.get(key) is not d:
+                self._disarm(key)
+                if d is not None and d.armed:
+                    self._arm(d)
 
     def start(self) -> None:
         """Arm every timer (needs the running event loop)."""
         self.running = True
+        self.deadlines.changed.update(self.deadlines.items)
         self.sync()
 
     def stop(self) -> None:

@@ -8,7 +8,6 @@ and published; the others (presence, votes, pace, seats) at once, whatever is un
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Literal
 
 import msgspec
@@ -159,21 +158,18 @@ Write = MoveRow | StatusRow | DeadlinesRow | GoneRow
 
 
 # -- what it asks to publish (each seat's frame is built when the hub asks for it) -------------
-@dataclass(frozen=True, slots=True)
-class UpdateOf:
+class UpdateOf(msgspec.Struct, frozen=True):
     """The update of the move just played: its events and who played it."""
 
     events: list[Event]
     by: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class LiveOf:
+class LiveOf(msgspec.Struct, frozen=True):
     """What changed without a move: presence, clocks, pause, votes."""
 
 
-@dataclass(frozen=True, slots=True)
-class SnapshotsOf:
+class SnapshotsOf(msgspec.Struct, frozen=True):
     """Everyone's whole table again (a seat taken, a reload)."""
 
 
@@ -182,21 +178,20 @@ LIVE_FRAME = LiveOf()
 SNAPSHOTS = SnapshotsOf()
 
 
-@dataclass(slots=True)
-class Outcome:
+class Outcome(msgspec.Struct):
     """What a step asks of the world, in order: ``writes`` (a ``fence``: the last one is stored
     before anything more, then :class:`Committed` is stepped); the reaction window shown, the
     next table dealt, a seat's pages closed; ``frames`` published; ``wake``: commands stepped
     that many seconds later; the window's referee woken or retried; the table read again from
     the store (``reload``); ``error``: what the command's sender is told."""
 
-    writes: list[Write] = field(default_factory=list)
+    writes: list[Write] = msgspec.field(default_factory=list)
     fence: bool = False
     window: bool = False
     next_table: bool = False
     close_seat: int | None = None
-    frames: list[Frame] = field(default_factory=list)
-    wake: list[tuple[float, Command]] = field(default_factory=list)
+    frames: list[Frame] = msgspec.field(default_factory=list)
+    wake: list[tuple[float, Command]] = msgspec.field(default_factory=list)
     window_wake: bool = False
     window_retry: bool = False
     reload: bool = False

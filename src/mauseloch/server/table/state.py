@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+import msgspec
+
 from mauseloch.core.engine import Game
 from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject
@@ -22,16 +24,14 @@ LIVE = ("waiting", "playing")  # the statuses of a table that is still running
 Origin = Literal["person", "bot", "decision"]  # who a move written ahead is answered to
 
 
-@dataclass(frozen=True, slots=True)
-class BotTurn:
+class BotTurn(msgspec.Struct, frozen=True):
     """The bot or stand-in to move at ``version`` moves at ``due`` (its pause)."""
 
     version: int
     due: float
 
 
-@dataclass(slots=True)
-class Pending:
+class Pending(msgspec.Struct):
     """A move written ahead, waiting for its commit; then, if it ended the game, for the end's."""
 
     seat: int
