@@ -32,7 +32,7 @@ def match_games() -> tuple[str, ...]:
     return tuple(name for name, info in GAMES.items() if info.match)
 
 
-# -- the match's arithmetic, on plain data (a web table keeps a match as JSON, see server/family.py)
+# -- the match's arithmetic, on plain data (a web table keeps a match as JSON, see server/match.py)
 def deal_seed(seed: int, deal: int) -> int:
     """The seed of deal ``deal`` (0-based) of the match with ``seed``: below ``SEED_LIMIT``, so a
     web table stores it and the page reads it exactly."""

@@ -212,7 +212,7 @@ def _replays(row: TableRow | Exception) -> str | None:
     """Why ``row`` does not replay as stored (None: it does)."""
     import msgspec
 
-    from mauseloch.server.table.records import build
+    from mauseloch.server.records import build
 
     if isinstance(row, Exception):
         return f"cannot be loaded: {row}"

@@ -400,7 +400,7 @@ class Lobby:
         """Everyone still at a finished table agreed: a new deal with the same seats (same names,
         bots and seat tokens, so every page plays its seat there too); after a match, a new match
         of the same length with everyone back in their first deal's seats. A deal of a match that
-        goes on is followed by the match's next deal instead (server/family.py)."""
+        goes on is followed by the match's next deal instead (server/match.py)."""
         state = match_state(old.row)
         if state is not None and not state.over:
             row = next_deal_row(old.row, self._new_id())

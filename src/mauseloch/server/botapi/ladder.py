@@ -333,9 +333,9 @@ class Game:
 def rated_games(store: Store, game: str, players: int) -> list[Game]:
     """The finished rated tables of ``game`` at ``players`` seats, in the order they finished.
 
-    A rated table that starts a match (server/family.py) rates the whole match: every later deal
+    A rated table that starts a match (server/match.py) rates the whole match: every later deal
     counts once, as a game of its own, with the first deal's entrants, each one seat on per deal
-    (the seats turn by one a deal, as :func:`~mauseloch.server.family.next_deal_row` turns them)."""
+    (the seats turn by one a deal, as :func:`~mauseloch.server.match.next_deal_row` turns them)."""
     entered = (
         select(rated_t.c.table_id, entrants_t.c.seat, entrants_t.c.entrant)
         .join(entrants_t, entrants_t.c.table_id == rated_t.c.table_id)

@@ -48,7 +48,7 @@ class TableRow:
     public: bool = False  # listed in the lobby, and anyone may join; else only through the invite link
     invite_hash: str | None = None
     referee: dict[int, JSONObject] = field(default_factory=dict)  # move index -> its window's log entry
-    match: JSONObject | None = None  # a deal of a match (server/family.py), else None
+    match: JSONObject | None = None  # a deal of a match (server/match.py), else None
     joined: dt.datetime | None = None  # waiting for players: created or last joined then (None: ``created``)
 
     @property

@@ -54,7 +54,7 @@ tables_t = Table(
     Column("next_id", String(32), nullable=True),  # the rematch table, once agreed
     Column("public", Boolean, nullable=True),  # listed in the lobby (NULL: older tables, which all were)
     Column("invite_hash", String(64), nullable=True),  # sha256 hex of the invite secret of a private table
-    Column("match", JSON, nullable=True),  # family match play: the match this deal belongs to (server/family.py)
+    Column("match", JSON, nullable=True),  # family match play: the match this deal belongs to (server/match.py)
     # a table waiting for players: when it was created or last joined, so that its expiry counts on
     # across a restart (NULL: older tables, counted from ``created``)
     Column("joined", DateTime(timezone=True), nullable=True),
