@@ -27,6 +27,7 @@ from mauseloch.server.clock import Deadline, Timers, wall
 from mauseloch.server.hub import Connection, Hub
 from mauseloch.server.protocol import ErrorCode, ProtocolError, Refusal, TableSummary
 from mauseloch.server.reactions import Reactions
+from mauseloch.server.seats import Controller
 from mauseloch.server.storage.plans import BoundWrite
 from mauseloch.server.storage.rows import TableRow
 from mauseloch.server.storage.store import Store
@@ -105,6 +106,15 @@ class TableSession:
     @property
     def stopping(self) -> bool:
         return self.state.stopping
+
+    @property
+    def paused(self) -> bool:
+        return self.state.paused
+
+    @property
+    def seats(self) -> list[Controller]:
+        """The seats' controllers (the metrics count the stand-ins among them)."""
+        return self.state.seats
 
     @property
     def writing(self) -> bool:
