@@ -39,6 +39,7 @@ import multiprocessing
 import random
 import resource
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -142,6 +143,7 @@ def attacker_process(port: int, idle: int, out: Any) -> None:
 PARTIAL_HEAD = b"GET / HTTP/1.1\r\nHost: x\r\n"  # never the blank line that ends it
 TRICKLE_EVERY = 5.0  # seconds between two header lines a slowloris connection sends
 BIG_HEAD_MAX = 4 << 20  # bytes of one header a big-head connection tries to send
+SEND_BUFFER = 16 << 10  # a big-head connection's socket send buffer (the kernel doubles it)
 
 
 async def slowloris(port: int, count: int, out: Any) -> None:
@@ -210,12 +212,17 @@ async def big_heads(port: int, count: int, out: Any) -> None:
         except OSError as exc:
             answers[type(exc).__name__] += 1
             return
+        # a small send buffer: a write then waits until the server's side takes the bytes, so the
+        # count is what reached the server, not what this side's kernel buffered (autotuned up to
+        # 4 MB: all of it "sent" whenever the server was off the CPU for a few ms)
+        writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        writer.transport.set_write_buffer_limits(high=0)  # and none kept in this process either
         try:
             writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: ")
             chunk = b"a" * 8192
             while n < BIG_HEAD_MAX:
                 writer.write(chunk)
-                await writer.drain()
+                await asyncio.wait_for(writer.drain(), LEFT_AFTER)  # a server that never reads: no answer
                 n += len(chunk)
                 if reader.at_eof() or reader._buffer:  # type: ignore[attr-defined]  # answered already
                     break
