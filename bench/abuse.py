@@ -16,6 +16,15 @@ keeps a head alive), counted 15 s after the last was opened; and **big heads**, 
 connections that each send ``X-Big:`` and up to 4 MB more of it, unfinished, with the server's
 memory (RSS) before and after.
 
+Last, **a restart**: ``--restart-tables`` two-seat tables (50) are put in play (8 moves each),
+then the server is killed with SIGKILL and started again on its port and database,
+``--restarts`` times (3). ``restart_s``: from the new process's start until a seat's hello gets
+its snapshot (``/readyz`` answered first; the median of the restarts), with the CPU seconds the
+new process had used by then (``restart_cpu_s``: less bound to the machine's load, given as
+``restart_load_average``). ``--restart-only`` measures only this; ``--against REV`` makes every
+restart with git revision REV's server too, in turn on the same tables (``restart_against``,
+``restart_s_ratio``: this tree's over REV's).
+
 Printed: the honest round trip p50/p99 during the attack (and before it, as the baseline from
 the same run), honest errors (error frames, refused or failed requests and connections), whether
 the server is up afterwards (a new table is created and joined from a fresh address), idle
@@ -24,7 +33,8 @@ honest p99 during each, the attacker's connections still open after 15 s, the mo
 one connection got sent before the server answered 431 or closed it, and the server's RSS.
 Goals: honest p99 < 100 ms (under every attack), 0 honest errors, server up, 0 idle sockets left,
 attacker tables capped, at most the per-address cap of unfinished heads open after 15 s, no
-connection sending 1 MB of head, the server's RSS grown by less than 100 MB.
+connection sending 1 MB of head, the server's RSS grown by less than 100 MB, a restart under 2 s
+with every table in play back.
 
     .venv/bin/python bench/abuse.py --json
 """
@@ -36,10 +46,12 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
+import os
 import random
 import resource
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -54,7 +66,7 @@ from websockets.protocol import State
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report import print_json, text_to_stderr
-from server import Run, percentile, seat_moves, start_server  # bench/server.py's client
+from server import Run, checkout, cpu_seconds, percentile, seat_moves, start_server  # bench/server.py's client
 
 ATTACKER = "127.0.0.1"
 HEADS_CAP = 32  # serve's default --max-heads-per-address
@@ -385,6 +397,146 @@ async def drive(
     }
 
 
+# -- a restart after SIGKILL ------------------------------------------------------------
+RESTART_TABLES = 50  # tables in play when the server is killed
+RESTART_MOVES = 8  # moves played at each of them first
+RESTART_FROM = 2000  # addresses honest_address(RESTART_FROM + i): none of the honest tables' ones
+
+
+async def tables_in_play(port: int, count: int, seed: int) -> list[tuple[str, int, str]]:
+    """``count`` two-seat Mau-Mau tables in play, each made and joined from an address of its own,
+    with :data:`RESTART_MOVES` random moves played (a table whose game ended sooner does not count:
+    another is made); the sockets then close (the tables play on with their clocks). A seat of
+    each: (table, seat, token)."""
+    rng = random.Random(seed)
+
+    async def one(i: int) -> tuple[str, int, str] | None:
+        address = honest_address(RESTART_FROM + i)
+        transport = httpx.AsyncHTTPTransport(local_address=address)
+        async with httpx.AsyncClient(
+            base_url=f"http://127.0.0.1:{port}", transport=transport, timeout=30, trust_env=False
+        ) as http:
+            created = (
+                await http.post("/api/tables", json={"game": "mau-mau", "seats": [{"kind": "human"}] * 2})
+            ).json()
+            table = created["table"]
+            joined = (await http.post(f"/api/tables/{table}/join", json={"invite": created["invite_secret"]})).json()
+        seats = [(0, created["token"]), (joined["seat"], joined["token"])]
+
+        async def play(seat: int, token: str) -> bool:
+            """Whether the game is still on after the moves."""
+            url = f"ws://127.0.0.1:{port}/ws/{table}"
+            async with connect(url, proxy=None, max_size=1 << 22, local_addr=(address, 0)) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token, "seat": seat}))
+                async for raw in ws:
+                    msg = json.loads(raw)
+                    if msg["type"] not in ("snapshot", "update"):
+                        continue
+                    if msg["view"].get("is_over"):
+                        return False
+                    if msg["version"] >= RESTART_MOVES:
+                        return True
+                    legal = msg["view"].get("legal_moves") or []
+                    if legal:
+                        move = rng.choice(legal)
+                        await ws.send(json.dumps({"type": "move", "move": move, "version": msg["version"]}))
+            return False
+
+        on = await asyncio.gather(*(play(s, t) for s, t in seats))
+        return (table, *seats[0]) if all(on) else None
+
+    found: list[tuple[str, int, str]] = []
+    made = 0
+    while len(found) < count:
+        wanted = count - len(found)
+        found += [t for t in await asyncio.gather(*(one(made + i) for i in range(wanted))) if t is not None]
+        made += wanted
+    return found
+
+
+async def back_after_restart(port: int, seat: tuple[str, int, str], started: float) -> tuple[float, float, int]:
+    """Seconds from ``started`` until ``/readyz`` answers 200 and until the seat's hello gets its
+    snapshot; the tables the server runs by then."""
+    address = honest_address(RESTART_FROM - 1)
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(
+        base_url=f"http://127.0.0.1:{port}", transport=transport, timeout=60, trust_env=False
+    ) as http:
+        while True:  # the socket listens from the start: the first answer comes once the app runs
+            res = await http.get("/readyz")
+            if res.status_code == 200:
+                break
+            await asyncio.sleep(0.01)
+    ready = time.perf_counter() - started
+    table, number, token = seat
+    async with connect(
+        f"ws://127.0.0.1:{port}/ws/{table}", proxy=None, max_size=1 << 22, local_addr=(address, 0)
+    ) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "seat": number}))
+        while json.loads(await asyncio.wait_for(ws.recv(), 60))["type"] != "snapshot":
+            pass
+    return ready, time.perf_counter() - started, res.json()["tables"]
+
+
+def measure_restarts(
+    proc: subprocess.Popen[str],
+    port: int,
+    db: str,
+    restarts: int,
+    count: int,
+    seed: int,
+    against: tuple[str, str] | None = None,
+) -> tuple[subprocess.Popen[str], dict[str, Any], str]:
+    """Kill the server ``restarts`` times (SIGKILL, with ``count`` tables in play) and start it
+    again on its port and database; how long each took to be ready and to give a seat its snapshot
+    (from the new process's start), its CPU seconds by then, and the tables it restored. With
+    ``against`` (a revision and its unpacked ``src``) each restart is made by both, in turn (ABBA),
+    on the same tables. Returns the running server, the figures and what the killed servers wrote
+    to stderr."""
+    seats = asyncio.run(tables_in_play(port, count, seed))
+    load = os.getloadavg()[0]
+    sides: list[tuple[str, str | None]] = [("here", None), *([against] if against else [])]
+    found: dict[str, dict[str, list[float]]] = {name: {} for name, _ in sides}
+    logs = []
+    for i in range(restarts):
+        for name, source in sides if i % 2 == 0 else sides[::-1]:
+            proc.kill()
+            logs.append(proc.communicate()[1])
+            started = time.perf_counter()
+            proc, _ = start_server(db, extra=(), port=port, source=source)
+            printed = time.perf_counter() - started
+            ready, back, tables = asyncio.run(back_after_restart(port, seats[i % len(seats)], started))
+            cpu = cpu_seconds(proc.pid) or 0.0
+            for key, value in (
+                ("address", printed),
+                ("ready", ready),
+                ("back", back),
+                ("cpu", cpu),
+                ("tables", tables),
+            ):
+                found[name].setdefault(key, []).append(value)
+            print(f"restart {i + 1} ({name}): address printed {printed:.2f} s, ready {ready:.2f} s, "
+                  f"snapshot {back:.2f} s, {cpu:.2f} s CPU, {tables} tables", file=sys.stderr, flush=True)  # fmt: skip
+
+    def summary(side: dict[str, list[float]]) -> dict[str, Any]:
+        return {
+            "restart_s": round(statistics.median(side["back"]), 2),
+            "restart_s_each": [round(x, 2) for x in side["back"]],
+            "restart_ready_s": round(statistics.median(side["ready"]), 2),
+            "restart_address_s": round(statistics.median(side["address"]), 2),
+            "restart_cpu_s": round(statistics.median(side["cpu"]), 2),
+            "restart_tables": int(min(side["tables"])),
+        }
+
+    figures = summary(found["here"]) | {"restart_load_average": round(load, 1)}
+    if against is not None:
+        old = summary(found[against[0]])
+        figures["restart_against"] = {"rev": against[0], **old}
+        figures["restart_s_ratio"] = round(figures["restart_s"] / old["restart_s"], 2)
+        figures["restart_cpu_s_ratio"] = round(figures["restart_cpu_s"] / max(old["restart_cpu_s"], 0.01), 2)
+    return proc, figures, "".join(logs)
+
+
 def main() -> None:
     global LEFT_AFTER
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -403,6 +555,14 @@ def main() -> None:
     parser.add_argument(
         "--baseline-moves", type=int, default=BASELINE_MOVES, help="honest moves measured before the attack starts"
     )
+    parser.add_argument("--restarts", type=int, default=3, help="SIGKILLs and restarts at the end (0: none)")
+    parser.add_argument(
+        "--restart-tables", type=int, default=RESTART_TABLES, help="tables in play when the server is killed"
+    )
+    parser.add_argument("--restart-only", action="store_true", help="only the restarts: no honest play, no attacks")
+    parser.add_argument(
+        "--against", metavar="REV", help="each restart also by git revision REV's server, in turn (its src/ unpacked)"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON line on stdout, the text on stderr")
     args = parser.parse_args()
     out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
@@ -410,16 +570,34 @@ def main() -> None:
     files = raise_file_limit()
     if files < max(args.idle, args.slowloris) + 2 * args.seats + 100:
         raise SystemExit(f"the open-file limit ({files}) is too low for {args.idle} sockets: raise `ulimit -Hn`")
+    # the servers run as installed ones do, their modules' bytecode compiled once and kept (pip
+    # compiles it), whatever this shell says: a restart otherwise compiles every module again
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    killed = ""  # what the servers killed by the restarts wrote
     with tempfile.TemporaryDirectory() as tmp:
-        proc, port = start_server(f"sqlite:///{Path(tmp) / 'abuse.db'}", extra=())  # the default limits
+        db = f"sqlite:///{Path(tmp) / 'abuse.db'}"
+        proc, port = start_server(db, extra=())  # the default limits
         try:
-            result = asyncio.run(
-                drive(
-                    port, args.seats, args.warmup, args.think_ms / 1000, args.idle, args.seed, args.baseline_moves,
-                    args.slowloris, args.big_heads, proc.pid,
+            result: dict[str, Any] = {}
+            if not args.restart_only:
+                result = asyncio.run(
+                    drive(
+                        port, args.seats, args.warmup, args.think_ms / 1000, args.idle, args.seed,
+                        args.baseline_moves, args.slowloris, args.big_heads, proc.pid,
+                    )
+                )  # fmt: skip
+                result["server_up"] = result["server_up"] and proc.poll() is None
+            if args.restarts:
+                against = None
+                if args.against:
+                    (Path(tmp) / "against").mkdir()
+                    source = checkout(args.against, Path(tmp) / "against")
+                    subprocess.run([sys.executable, "-m", "compileall", "-q", source], check=True)  # as pip does
+                    against = (args.against, source)
+                proc, restarted, killed = measure_restarts(
+                    proc, port, db, args.restarts, args.restart_tables, args.seed, against
                 )
-            )  # fmt: skip
-            result["server_up"] = result["server_up"] and proc.poll() is None
+                result |= restarted
         finally:
             proc.send_signal(signal.SIGINT)
             try:
@@ -427,19 +605,24 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 _, err = proc.communicate()
-    refusals = [line for line in err.splitlines() if "refused" in line]
+    refusals = [line for line in (killed + err).splitlines() if "refused" in line]
     result["server_log_refusal_lines"] = len(refusals)
-    goals = {
-        "honest_p99_ms < 100": result["honest_p99_ms"] < 100,
-        "0 honest errors": result["honest_errors"] == 0,
-        "server up": result["server_up"],
-        "0 idle sockets left": result["idle_sockets_left_after_15s"] == 0,
-        "attacker tables capped": result["tables_created_by_attacker"] <= 30,
-    }
-    if args.slowloris:
+    goals = {}
+    if not args.restart_only:
+        goals = {
+            "honest_p99_ms < 100": result["honest_p99_ms"] < 100,
+            "0 honest errors": result["honest_errors"] == 0,
+            "server up": result["server_up"],
+            "0 idle sockets left": result["idle_sockets_left_after_15s"] == 0,
+            "attacker tables capped": result["tables_created_by_attacker"] <= 30,
+        }
+    if args.restarts:
+        goals["restart < 2 s"] = result["restart_s"] < 2
+        goals[f"restart: {args.restart_tables} tables restored"] = result["restart_tables"] >= args.restart_tables
+    if args.slowloris and not args.restart_only:
         goals["slowloris: honest p99 < 100 ms"] = result["slowloris_honest_p99_ms"] < 100
         goals["slowloris: at most the cap open after 15 s"] = result["slowloris_left_after_15s"] <= HEADS_CAP
-    if args.big_heads:
+    if args.big_heads and not args.restart_only:
         goals["big heads: honest p99 < 100 ms"] = result["big_head_honest_p99_ms"] < 100
         goals["big heads: none sent 1 MB"] = result["big_head_bytes_sent_max"] < 1 << 20
         grown = result["server_rss_mb_after_big_heads"] - result["server_rss_mb_before_big_heads"]

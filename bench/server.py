@@ -139,11 +139,12 @@ def start_server(
     extra: tuple[str, ...] = NO_CAPS,
     source: str | None = None,
     command: list[str] | None = None,
+    port: int = 0,
 ) -> tuple[subprocess.Popen[str], int]:
     """A ``mauseloch serve`` process on a free port; ``source``: a folder whose ``src`` it runs
     instead of the installed package (``--against``); ``command``: another server's script and
     arguments, which takes ``--port`` and ``--db`` as ``serve`` does and prints its address first
-    (bench/floor.py's)."""
+    (bench/floor.py's); ``port``: the port to listen on (0: a free one)."""
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
     entry = os.environ.get("BENCH_SERVER_ENTRY")  # e.g. a wrapper script that instruments the server
     target = [entry, "serve"] if entry else ["-m", "mauseloch.cli", "serve"]
@@ -154,7 +155,7 @@ def start_server(
     if source is not None:  # ahead of the editable install's path in sys.path
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
         options = known_options([sys.executable, *target], env, extra)
-    cmd = [sys.executable, *profiler, *target, "--port", "0", "--db", db, *options]
+    cmd = [sys.executable, *profiler, *target, "--port", str(port), "--db", db, *options]
     if redis:
         cmd += ["--redis", redis]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)

@@ -30,12 +30,13 @@ BENCH = ROOT / "bench"
 RUNS: dict[str, tuple[list[str], set[str]]] = {
     "abuse.py": (
         ["--seats", "4", "--idle", "20", "--warmup", "1", "--think-ms", "20", "--baseline-moves", "5",
-         "--slowloris", "60", "--big-heads", "4", "--left-after", "2"],
+         "--slowloris", "60", "--big-heads", "4", "--left-after", "2", "--restarts", "1", "--restart-tables", "3"],
         {"idle_sockets_opened", "idle_sockets_left_after_15s", "tables_created_by_attacker", "honest_seats",
          "honest_moves_during_attack", "honest_p50_ms", "honest_p99_ms", "baseline_moves", "honest_errors",
          "honest_error_kinds", "server_up", "server_log_refusal_lines", "goals_met",
          "slowloris_opened", "slowloris_left_after_15s", "slowloris_honest_p99_ms", "big_head_answers",
-         "big_head_bytes_sent_max", "big_head_honest_p99_ms", "server_rss_mb_after_big_heads"},
+         "big_head_bytes_sent_max", "big_head_honest_p99_ms", "server_rss_mb_after_big_heads",
+         "restart_s", "restart_ready_s", "restart_cpu_s", "restart_tables"},
     ),
     "ausdiemaus.py": (["--seconds", "0.05", "--rounds", "1"], {"bench", "seconds", "rounds", "rows"}),
     "backend.py": (["--games", "40", "--no-ray"], {"game", "games", "ray", "rows"}),
@@ -151,6 +152,7 @@ def test_bench_runs_tiny_and_prints_its_json(script: str) -> None:
         assert figures["baseline_moves"] >= 5 and figures["honest_moves_during_attack"] > 0
         assert figures["server_up"] is True
         assert figures["slowloris_left_after_15s"] <= 32 and figures["big_head_bytes_sent_max"] < 1 << 20
+        assert figures["restart_tables"] >= 3 and figures["restart_s"] > 0  # the tables in play came back
     elif script == "server.py":
         plain, counted = figures["runs"]
         for run in (plain, counted):
