@@ -67,6 +67,7 @@ def test_the_figures_of_a_game_and_none_on_the_public_port(tmp_path: Path, run_a
     finally:
         server.stop()
     for family in (
+        "mauseloch_moves_total",
         "mauseloch_refusals_total",
         "mauseloch_move_seconds",
         "mauseloch_tables",
@@ -91,6 +92,9 @@ def test_the_figures_of_a_game_and_none_on_the_public_port(tmp_path: Path, run_a
     answered = figure(text, "mauseloch_move_seconds_count", game="mau-mau")
     assert answered >= 2  # both people moved at least once
     assert figure(text, "mauseloch_move_seconds_bucket", game="mau-mau", le="+Inf") == answered
+    # every move played, by whom (a move is counted as played before its answer is timed)
+    assert figure(text, "mauseloch_moves_total", game="mau-mau", by="person") >= answered
+    assert figure(text, "mauseloch_moves_total", game="mau-mau", by="bot") >= 1
 
 
 async def refused_move(address: str, table: str, token: str) -> str:

@@ -565,7 +565,7 @@ def create_app(
     """
     limits = limits or Limits()
     store = Store(db_url)
-    settings = Settings(bot_delay=bot_delay, clock_scale=clock_scale)
+    settings = Settings(bot_delay=bot_delay, clock_scale=clock_scale, metrics=metrics)
     online = OnlineBots(store)  # bots playing through the Bot API, and their challenges
     if redis_url is None:
         lobby: Lobby = Lobby(store, settings, waiting_expiry=limits.waiting_minutes * 60, online=online)

@@ -25,9 +25,10 @@ import msgspec
 from mauseloch.extras import needs
 from mauseloch.server.clock import Deadline, Timers, wall
 from mauseloch.server.hub import Connection, Hub
+from mauseloch.server.metrics import Metrics
 from mauseloch.server.protocol import ErrorCode, ProtocolError, Refusal, TableSummary
 from mauseloch.server.reactions import Reactions
-from mauseloch.server.seats import Controller
+from mauseloch.server.seats import BotSeat, Controller
 from mauseloch.server.storage.plans import BoundWrite
 from mauseloch.server.storage.rows import TableRow
 from mauseloch.server.storage.store import Store
@@ -49,10 +50,12 @@ After = Callable[[], None] | None  # run when a serial command is done, before t
 @dataclass
 class Settings:
     """Server-wide knobs: ``bot_delay`` replaces the bots' pause; ``clock_scale`` multiplies every
-    clock and grace time (tests and benchmarks run them fast)."""
+    clock and grace time (tests and benchmarks run them fast); ``metrics``: the figures counted
+    (metrics.py; None: none are)."""
 
     bot_delay: float | None = None
     clock_scale: float = 1.0
+    metrics: Metrics | None = None
 
 
 class TableSession:
@@ -81,6 +84,8 @@ class TableSession:
         self._draining = False
         self._last: asyncio.Future[None] | None = None  # the table's latest write
         self._bot: BotTurn | None = None  # the bot turn whose timer runs
+        self.metrics = settings.metrics
+        self._mover = 0  # the seat of the move last sent to the store: its update tells who played
         self._store_as: dict[type[c.Write], BoundWrite[Store, ..., None]] = {
             c.MoveRow: store.add_move, c.StatusRow: store.set_status,
             c.DeadlinesRow: store.set_deadlines, c.GoneRow: store.set_gone,
@@ -308,6 +313,8 @@ class TableSession:
         ``fence``, the step hears of its failure: it is not logged here)."""
         sent = None
         for i, w in enumerate(writes):
+            if type(w) is c.MoveRow:
+                self._mover = w.seat
             fn, args = self._store_as[type(w)], msgspec.structs.astuple(w)
             try:
                 sent = self.store.send(fn, *args)
@@ -340,6 +347,9 @@ class TableSession:
             now = wall()
             for frame in out.frames:
                 self.hub.publish(s.id, s.version, frames.message_for(s, frame, now))
+                if self.metrics is not None and type(frame) is c.UpdateOf:
+                    by_bot = frame.by is None and isinstance(s.seats[self._mover], BotSeat)
+                    self.metrics.played(s.row.game, "bot" if by_bot else frame.by)
         if s.deadlines.changed:
             self.timers.sync()
         if s.bot is not self._bot:
