@@ -8,18 +8,17 @@ import functools
 import gc
 import hashlib
 import logging
-import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from mauseloch.extras import needs
 from mauseloch.locale import LANGS, Lang, strings_module
 from mauseloch.locale.rules import rules_html
-from mauseloch.server import logs
+from mauseloch.server import logs, warmup
 from mauseloch.server.botapi.online import OnlineBots
 from mauseloch.server.botapi.routes import routes as bot_api_routes
 from mauseloch.server.clock import GRACE_LEFT, GRACE_LOST
@@ -28,7 +27,6 @@ from mauseloch.server.handle import TableHandle
 from mauseloch.server.health import healthz, readyz
 from mauseloch.server.limits import Guard, Limits, LimitsMiddleware, RedisCounters, Refused, refusal_response
 from mauseloch.server.lobby import MAX_TABLE_ID, Lobby, api_my_tables, game_clocks, web_bots, web_games
-from mauseloch.server.metrics import Metrics
 from mauseloch.server.protocol import (
     MAX_MESSAGE,
     CreateTable,
@@ -59,6 +57,9 @@ with needs("web", __name__):
     from starlette.staticfiles import StaticFiles
     from starlette.types import Message, Receive, Scope, Send
     from starlette.websockets import WebSocket
+
+if TYPE_CHECKING:  # prometheus-client: imported only by serve --metrics
+    from mauseloch.server.metrics import Metrics
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 __all__ = ["FLOOD_CLOSE", "RATE_LIMIT", "create_app"]
@@ -511,22 +512,16 @@ class Platform(Starlette):
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     lobby: Lobby = app.state.lobby
-    from mauseloch.core.registry import GAMES
-
-    # A game whose stand-ins and bots decide in compiled code declares how to get it ready
-    # (Seating.prepare): compile or load it before the first table, not in the event loop at a
-    # bot's first move.
-    for info in GAMES.values():
-        if info.seating.prepare is not None:
-            info.seating.prepare(
-                lambda: print("mauseloch: compiling the bots' fast kernel, once (10 s or more)…", file=sys.stderr)
-            )
-    if app.state.freeze_after_warm_up:
-        # what the warm-up loaded (compiled kernels, their caches) lives as long as the process:
-        # out of the collector's passes, as cli.py does with what was loaded before
+    if app.state.freeze_at_start:
+        # what the start-up loaded lives as long as the process: out of the collector's passes, as
+        # cli.py does with what was loaded before; frozen before the first table, whose objects
+        # (and their cycles) must be collected when it ends
         gc.collect()
         gc.freeze()
     lobby.start()
+    # The compiled bots' code is made ready once the server serves, in a thread (warmup.py): a
+    # restart is back without waiting for it, and a bot that needs it waits for it, not the loop.
+    warmup.start()
     metrics: Metrics | None = app.state.metrics
     sampler = None if metrics is None else asyncio.get_running_loop().create_task(metrics.sampler(lobby))
     try:
@@ -628,7 +623,7 @@ def create_app(
     app.state.web_dir = web
     app.state.rate_clock = clock
     app.state.rate_limit = rate_limit
-    app.state.freeze_after_warm_up = False  # `serve` sets it (cli.py): a test's app freezes nothing
+    app.state.freeze_at_start = False  # `serve` sets it (cli.py): a test's app freezes nothing
     app.state.guard = guard
     app.state.metrics = metrics
     return app

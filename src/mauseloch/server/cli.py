@@ -208,7 +208,6 @@ def command(
     from mauseloch.server import logs
     from mauseloch.server.app import create_app
     from mauseloch.server.listen import DrainingServer
-    from mauseloch.server.metrics import Metrics, MetricsServer, check_address
     from mauseloch.server.protocol import MAX_MESSAGE
     from mauseloch.server.storage.store import default_url, normalise_url
 
@@ -236,6 +235,8 @@ def command(
         raise _refuse(str(exc)) from None
     metrics_at: tuple[str, int] | None = None
     if metrics is not None:
+        from mauseloch.server.metrics import check_address  # prometheus-client: only when asked for
+
         try:
             metrics_at = check_address(metrics)
         except ValueError as exc:
@@ -281,16 +282,19 @@ def command(
     try:
         sock.bind((host, port))
         # listening before the address is printed: a client that reads it connects at once and
-        # waits in the backlog while the app starts (loading the bots' compiled kernels takes ~1 s)
+        # waits in the backlog while the app starts (restoring its tables), not refused
         sock.listen(2048)
     except (OSError, OverflowError) as exc:
         sock.close()
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise _refuse(f"cannot listen on {host}:{port}: {reason}") from None
     logs.configure(log_format.value, log_level.value)
-    figures = Metrics() if metrics_at is not None else None
+    figures = None
     metrics_server = None
-    if figures is not None and metrics_at is not None:
+    if metrics_at is not None:
+        from mauseloch.server.metrics import Metrics, MetricsServer
+
+        figures = Metrics()
         try:
             metrics_server = MetricsServer(figures, *metrics_at)
         except OSError as exc:
@@ -305,7 +309,7 @@ def command(
         app = create_app(
             url, bot_delay=bot_delay, clock_scale=clock_scale, redis_url=redis, limits=limits, metrics=figures
         )
-        app.state.freeze_after_warm_up = True  # a server process: what lives as long as it is frozen
+        app.state.freeze_at_start = True  # a server process: what lives as long as it is frozen
         process = getattr(app.state.lobby, "pid", None)
         if isinstance(process, str):  # one of several: the id the others and /readyz know it by
             logs.name_process(process)
@@ -321,7 +325,7 @@ def command(
             metrics_server.close()
         raise _refuse(f"cannot use Redis at {redis}: {exc}") from None
     # Everything loaded so far (modules, restored tables) lives as long as the server: keep it out of
-    # the collector's passes (the lifespan freezes what its warm-up loads too: app.py). A closed
+    # the collector's passes (the lifespan freezes what it loads before the first table too: app.py). A closed
     # socket leaves no cycle (listen.py); what reaches the middle generation is what lives long
     # (tables in play, and a finished table once its last deadline has passed: some 30,000 objects
     # a minute at 1,000 seats). Its pass, which stopped every table for 160-270 ms every 50-90 s

@@ -11,7 +11,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from typing import NamedTuple, Protocol, TypedDict
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypedDict
 
 import msgspec
 
@@ -24,7 +24,6 @@ from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Hub, LocalHub
 from mauseloch.server.limits import CLOSE_SIGNED_OUT
 from mauseloch.server.match import family_setup, match_state, next_deal_row, rematch_match, rematch_seat
-from mauseloch.server.metrics import Metrics
 from mauseloch.server.protocol import (
     MAX_INVITE,
     ONLINE_BOT,
@@ -46,6 +45,9 @@ with needs("web", __name__):
     from sqlalchemy.exc import IntegrityError
     from starlette.requests import Request
     from starlette.responses import Response
+
+if TYPE_CHECKING:  # prometheus-client: imported only by serve --metrics
+    from mauseloch.server.metrics import Metrics
 
 log = logging.getLogger("mauseloch.server")
 

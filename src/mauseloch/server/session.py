@@ -18,14 +18,14 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import msgspec
 
 from mauseloch.extras import needs
+from mauseloch.server import warmup
 from mauseloch.server.clock import Deadline, Timers, wall
 from mauseloch.server.hub import Connection, Hub
-from mauseloch.server.metrics import Metrics
 from mauseloch.server.protocol import ErrorCode, ProtocolError, Refusal, TableSummary
 from mauseloch.server.reactions import Reactions
 from mauseloch.server.seats import BotSeat, Controller
@@ -39,6 +39,9 @@ from mauseloch.server.table.step import step
 
 with needs("web", __name__):
     from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+if TYPE_CHECKING:  # prometheus-client: imported only by serve --metrics
+    from mauseloch.server.metrics import Metrics
 
 __all__ = ["LIVE", "Settings", "TableSession"]
 
@@ -86,6 +89,7 @@ class TableSession:
         self._bot: BotTurn | None = None  # the bot turn whose timer runs
         self.metrics = settings.metrics
         self._mover = 0  # the seat of the move last sent to the store: its update tells who played
+        self._warming: asyncio.Task[None] | None = None  # a compiled bot's turn waiting for warmup.py
         self._store_as: dict[type[c.Write], BoundWrite[Store, ..., None]] = {
             c.MoveRow: store.add_move, c.StatusRow: store.set_status,
             c.DeadlinesRow: store.set_deadlines, c.GoneRow: store.set_gone,
@@ -369,6 +373,18 @@ class TableSession:
         self.serial(c.Due(deadline=deadline, now=wall()))
 
     def _bot_due(self, version: int) -> None:
+        s = self.state
+        seat = s.game.to_move
+        mover = s.seats[seat].mover() if seat is not None else None
+        if isinstance(mover, BotSeat) and warmup.waits(s.row.game, mover.row.bot):
+            # its compiled code is still being made ready (warmup.py): it moves after that, in a
+            # task of its own; the event loop never waits for it
+            self._warming = asyncio.get_running_loop().create_task(self._bot_due_warm(version))
+            return
+        self.serial(c.BotDue(version=version, now=wall()))
+
+    async def _bot_due_warm(self, version: int) -> None:
+        await warmup.ready()
         self.serial(c.BotDue(version=version, now=wall()))
 
     def _wake(self, command: c.Command) -> None:

@@ -14,6 +14,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from mauseloch.extras import needs
@@ -22,7 +23,6 @@ from mauseloch.server.hub import Connection
 from mauseloch.server.limits import CLOSE_HELLO_LATE, Guard
 from mauseloch.server.listen import SEND_NOW
 from mauseloch.server.lobby import Lobby
-from mauseloch.server.metrics import Metrics
 from mauseloch.server.protocol import (
     ClockPong,
     ErrorCode,
@@ -42,6 +42,9 @@ from mauseloch.server.protocol import (
 
 with needs("web", __name__):
     from starlette.websockets import WebSocket, WebSocketDisconnect
+
+if TYPE_CHECKING:  # prometheus-client: imported only by serve --metrics
+    from mauseloch.server.metrics import Metrics
 
 log = logging.getLogger("mauseloch.server")
 

@@ -26,10 +26,10 @@ from mauseloch.server.storage.rows import SeatRow, SeatsNow, TableRow, aware, no
 from mauseloch.server.storage.schema import (
     PG_MOVES,
     PG_SEATS,
-    PG_SEATS_NOW,
     PG_TABLE,
     SEATS_NOW,
     moves_t,
+    pg_seats_now,
     seats_t,
     tables_t,
 )
@@ -261,7 +261,7 @@ class Store:
         through another process (a whole table loaded costs three, and all its moves)."""
         with self._single() as conn:
             if self.engine.dialect.name == "postgresql":  # the driver's cursor, the query prepared
-                rows = _driver(conn).cursor().execute(PG_SEATS_NOW, {"table_id": table_id}, prepare=True).fetchall()
+                rows = _driver(conn).cursor().execute(pg_seats_now(), {"table_id": table_id}, prepare=True).fetchall()
             else:
                 rows = conn.execute(SEATS_NOW, {"table_id": table_id}).all()
         if not rows:
