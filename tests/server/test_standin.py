@@ -140,12 +140,16 @@ def test_a_returning_person_gets_the_seat_back_from_the_next_move(make_client: A
     back = seated(client, table, 1, ben["token"])
     assert back.state["live"]["seats"][1] == {"presence": "online", "stand_in": False}  # type: ignore[index]
     # from now on nobody moves for Ben: when his turn comes, the table waits for him
+    # Each seat receives until it holds the other's version: a frame read is not always the move's
+    # update (a presence or live frame may come first), so one recv() a move can leave a stale view.
     anna.until(lambda p: p.state["version"] >= back.state["version"])  # type: ignore[index]
+    back.until(lambda p: p.state["version"] >= anna.state["version"])  # type: ignore[index]
     while not back.my_turn():
         assert anna.my_turn()
+        before = anna.state["version"]  # type: ignore[index]
         anna.move(anna.view["legal_moves"][0])
-        anna.recv()
-        back.recv()
+        anna.until(lambda p, before=before: p.state["version"] > before)  # type: ignore[index,misc]
+        back.until(lambda p: p.state["version"] >= anna.state["version"])  # type: ignore[index]
     version = back.state["version"]  # type: ignore[index]
     back.move(back.view["legal_moves"][0])
     frame = until_update(back, lambda f: f["version"] == version + 1)
