@@ -458,28 +458,24 @@ class LimitsMiddleware:
 
 BODY_HEADERS = (b"content-length", b"transfer-encoding")  # a request with a body says one of them
 
-# with the headers every answer carries (security.py), though it has no body
-DENIED = (
-    "HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n"
-    + "".join(f"{name}: {value}\r\n" for name, value in SECURITY_HEADERS.items())
-    + "\r\n"
-).encode()
+
+def closing_answer(status: str, content_type: str | None = None, text: str = "") -> bytes:
+    """An HTTP/1.1 answer written straight to a transport, which then closes: with the headers
+    every answer carries (security.py), and its length counted here."""
+    typed = f"content-type: {content_type}\r\n" if content_type else ""
+    return (
+        f"HTTP/1.1 {status}\r\n{typed}content-length: {len(text.encode())}\r\nconnection: close\r\n"
+        + "".join(f"{name}: {value}\r\n" for name, value in SECURITY_HEADERS.items())
+        + "\r\n"
+        + text
+    ).encode()
 
 
-BODY_LATE = (
-    "HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
-    "content-length: 17\r\nconnection: close\r\n"
-    + "".join(f"{name}: {value}\r\n" for name, value in SECURITY_HEADERS.items())
-    + "\r\nrequest body late"
-).encode()
-
-
-HEAD_TOO_LARGE = (
-    "HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
-    "content-length: 22\r\nconnection: close\r\n"
-    + "".join(f"{name}: {value}\r\n" for name, value in SECURITY_HEADERS.items())
-    + "\r\nrequest head too large"
-).encode()
+DENIED = closing_answer("403 Forbidden")  # no body
+BODY_LATE = closing_answer("408 Request Timeout", "text/plain; charset=utf-8", "request body late")
+HEAD_TOO_LARGE = closing_answer(
+    "431 Request Header Fields Too Large", "text/plain; charset=utf-8", "request head too large"
+)
 
 
 class HeadTooLarge(Exception):
