@@ -296,22 +296,17 @@ def _legal(ints: np.ndarray) -> tuple[int, int]:
     return 0, PASS_A
 
 
-@njit(cache=True)
-def _legal_count(bits: int, other: int) -> int:
-    return _popcount(bits & ~JACKS) + 4 * _popcount(bits & JACKS) + (1 if other >= 0 else 0)
+def _compiled(habit: Any) -> Any:
+    """``habit`` (a function of ``games.maumau.bots.habits``) compiled with this module's names for
+    the ones it reads: the same code, on arrays and compiled helpers."""
+    code = types.FunctionType(habit.__code__, globals(), habit.__name__, habit.__defaults__)
+    code.__doc__ = habit.__doc__
+    return njit(cache=True)(code)
 
 
-@njit(cache=True)
-def _nth_legal(bits: int, other: int, k: int) -> int:
-    """The ``k``-th legal action id in increasing id order (the engine's ``legal_moves`` order)."""
-    while bits:
-        c = _lowest(bits)
-        bits &= bits - 1
-        width = 4 if c & 7 == JACK else 1
-        if k < width:
-            return CARD_ACTION[c] + k
-        k -= width
-    return other
+# The legal moves' count and the k-th of them: the habits' own helpers, on this module's tables
+_legal_count = _compiled(habits._legal_count)
+_nth_legal = _compiled(habits._nth_legal)
 
 
 @njit(cache=True)
@@ -770,14 +765,6 @@ def _tie(gen: np.ndarray) -> int:
     2**64 is a multiple of 2**20) and leaves its 16-bit chunks alone."""
     gen[0] = gen[0] + GOLDEN
     return int(mix64(gen[0]) & TIE_MASK)
-
-
-def _compiled(habit: Any) -> Any:
-    """``habit`` (a function of ``games.maumau.bots.habits``) compiled with this module's names for
-    the ones it reads: the same code, on arrays and compiled helpers."""
-    code = types.FunctionType(habit.__code__, globals(), habit.__name__, habit.__defaults__)
-    code.__doc__ = habit.__doc__
-    return njit(cache=True)(code)
 
 
 _wish_qualities = _compiled(habits._wish_qualities)

@@ -10,9 +10,10 @@ under the names they read here.
 So the functions below :data:`SHARED` read only what both homes define under one name: the
 tables (``CARD_ACTION``, ``ACT_CARD``, ``ACT_WISH``, ``ACT_STR_RANK``, ``CARD_FIT_A``,
 ``SUIT_MASK_A``, ``CARD_POINTS``, ``BYTE_POINTS``, ``RANK_POINTS``), the constants and the bit
-helpers (``_popcount``, ``_lowest``, ``_seat``, ``_legal_count``, ``_nth_legal`` and ``_tie``, the
-tie-breaking draw: here ``Rng.below(1 << 20)`` of an :class:`~mauseloch.core.engine.Rng`, in the
-kernel the same draw on a generator's three words).
+helpers (``_popcount``, ``_lowest``, ``_seat`` and ``_tie``, the tie-breaking draw: here
+``Rng.below(1 << 20)`` of an :class:`~mauseloch.core.engine.Rng`, in the kernel the same draw on a
+generator's three words). ``_legal_count`` and ``_nth_legal`` are built on those helpers alone,
+so the kernel compiles them from here too.
 
 Moves are action ids (``MauMau.ACTIONS``); the legal moves are the kernel's ``(cards, other)``
 form: the mask of the cards among the moves (a jack once for its four wishes) and the one other
