@@ -35,7 +35,7 @@ TESTS = Path(__file__).parent
 # guards of 15-300 s that only a broken server should reach. On a loaded CI machine one such guard
 # ran out in each of four runs of the whole suite, each time in another test, and none did when
 # the test ran again. Such a test runs once more when a guard ran out (and only then: any other
-# failure fails at once); the rerun shows in the summary as "R" and "1 rerun".
+# failure fails at once); `make test` names each rerun test in its summary (-rR): a race to find.
 GUARD_RAN_OUT = [
     r"TimeoutError",  # Playwright's waits, a WebSocket's recv, asyncio.wait_for
     r"^Empty: ",  # queue.get(timeout=...)
