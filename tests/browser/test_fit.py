@@ -283,15 +283,21 @@ def test_a_long_hand_scrolls_in_its_strip_and_keeps_the_pile_in_sight(browser: A
     """After penalties a hand can hold twenty cards: they overlap, then scroll inside the strip.
 
     The cards are copies of the real hand's (the engine decides how long a hand gets; this is
-    about where twenty of them go)."""
+    about where twenty of them go). The page draws the whole board again on every frame (the
+    turn clock's news, a presence change come after the move's view), so the copies are made
+    again each time it does, in the same task, before anything is laid out or measured."""
     ctx, page = open_game(browser, server, "mau-mau")
     try:
         page.wait_for_selector(ACTION)
         page.evaluate(
             """() => {
-              const row = document.querySelector('#board .hand-cards');
-              const first = row.querySelector('button.card');
-              while (row.children.length < 20) row.append(first.cloneNode(true));
+              const fill = () => {
+                const row = document.querySelector('#board .hand-cards');
+                const first = row && row.querySelector('button.card');
+                if (first) while (row.children.length < 20) row.append(first.cloneNode(true));
+              };
+              fill();
+              new MutationObserver(fill).observe(document.getElementById('board'), { childList: true, subtree: true });
             }"""
         )
         for name, size in SIZES.items():
@@ -304,6 +310,7 @@ def test_a_long_hand_scrolls_in_its_strip_and_keeps_the_pile_in_sight(browser: A
                            return {scroll: r.scrollWidth, client: r.clientWidth,
                                    edges: [...r.children].map((c) => c.getBoundingClientRect().width)}; }"""
             )
+            assert len(strip["edges"]) == 20, f"{where}: {strip}"
             assert min(strip["edges"]) >= 44, f"{where}: a card's edge is too narrow to tap: {strip['edges']}"
             if size["width"] < 1000:  # twenty cards do not fit a phone or a tablet: the strip scrolls
                 assert strip["scroll"] > strip["client"], f"{where}: {strip}"
