@@ -21,12 +21,21 @@ from mauseloch import event_for
 from mauseloch.core.registry import GAMES
 from mauseloch.core.schema import seen_event_types, view_types
 from mauseloch.server.hub import Connection, LocalHub
-from mauseloch.server.protocol import ClockPing, ErrorMsg, Pong, PresenceMsg, Snapshot, Update, WindowMsg, encode
+from mauseloch.server.protocol import (
+    ClockPing,
+    ErrorMsg,
+    Pong,
+    PresenceMsg,
+    Snapshot,
+    Update,
+    WindowMsg,
+    encode,
+    refusals,
+)
 from mauseloch.server.session import Settings, TableSession
 from mauseloch.server.storage.rows import SeatRow, TableRow, now
 from mauseloch.server.storage.store import Store
 from mauseloch.server.table import frames
-from mauseloch.server.table.frames import refusals
 
 RunAsync = Callable[[Coroutine[Any, Any, Any]], Any]  # the run_async fixture (tests/conftest.py)
 

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 import mauseloch
 from mauseloch import IllegalMove
-from mauseloch.server.table.frames import refusals
+from mauseloch.server.protocol import refusals
 
 from .helpers import HUMAN, create_table, join, seated
 

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import mauseloch
 from mauseloch.server.protocol import ProtocolError
-from mauseloch.server.storage.rows import SeatRow, TableRow, now
+from mauseloch.server.storage.rows import MoveRow, SeatRow, TableRow, now
 from mauseloch.server.table import commands as c
 from mauseloch.server.table import frames
 from mauseloch.server.table.state import TableState
@@ -83,13 +83,13 @@ class Driver:
             return  # refused: nothing changed (checked by the caller's invariants)
         while True:
             for w in out.writes:
-                if isinstance(w, c.MoveRow):
+                if isinstance(w, MoveRow):
                     assert w.version == len(self.moves) == self.state.version  # written ahead, in order
             if not out.fence:
                 break
             answer = commits.pop() if commits else "stored"
             move = out.writes[-1]
-            if isinstance(move, c.MoveRow) and answer == "stale":  # another writer stored it first
+            if isinstance(move, MoveRow) and answer == "stale":  # another writer stored it first
                 self.moves.append([move.seat, move.move])
                 row = copy.deepcopy(self.state.row)
                 row.moves, row.by = [list(m) for m in self.moves], [*row.by, None]
@@ -97,11 +97,11 @@ class Driver:
                 assert out.reload and not out.frames
                 out = step(self.state, c.Reloaded(row=row, now=self.now()))
                 break
-            if isinstance(move, c.MoveRow) and answer == "error":
+            if isinstance(move, MoveRow) and answer == "error":
                 out = step(self.state, c.Committed(failed="error", now=self.now()))
                 assert self.state.version == len(self.moves)  # nothing changed
                 break
-            if isinstance(move, c.MoveRow):
+            if isinstance(move, MoveRow):
                 self.moves.append([move.seat, move.move] if move.ms is None else [move.seat, move.move, move.ms])
             out = step(self.state, c.Committed(now=self.now()))
         self.publish(out)

@@ -15,7 +15,9 @@ from typing import Annotated, Any, Generic, Literal, TypedDict, TypeVar, Union
 
 import msgspec
 
+from mauseloch.core.engine import Game
 from mauseloch.core.events import Event
+from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.core.views import View
 
@@ -79,6 +81,23 @@ class Refusal(TypedDict):
 
     reason: str
     params: dict[str, str | int]
+
+
+def refusal(reason: str, params: dict[str, object]) -> Refusal:
+    """The engine's refusal as the page words it: its placeholders words and numbers, as the
+    catalogue's texts take them (not the list of legal moves: the view has it)."""
+    worded = {k: v if isinstance(v, (str, int)) else str(v) for k, v in params.items() if k != "moves"}
+    return {"reason": reason, "params": worded}
+
+
+def refusals(game: Game, seat: int | None) -> dict[str, Refusal]:
+    """For the seat to move in a game whose hand cards are moves: why each card of its hand that
+    is no legal move now is refused (the engine's key and placeholders), so the page says why at
+    once, in its own language, without computing any rule. Empty for every other seat."""
+    # the cheap checks first: this is asked for every seat after every move
+    if seat is None or game.is_over or seat != game.to_move or game_info(game.name).dynamics == "reactions":
+        return {}
+    return {card: refusal(r, p) for card, (r, p) in game.refused_cards(seat).items()}
 
 
 class ProtocolError(ValueError):
@@ -325,7 +344,7 @@ class Snapshot(msgspec.Struct, Generic[V, E], tag="snapshot", forbid_unknown_fie
     by: list[str | None]
     table: TableSummary
     live: Live
-    # the seat to move: why each card of its hand that does not fit is refused (frames.refusals)
+    # the seat to move: why each card of its hand that does not fit is refused (refusals)
     refused: dict[str, Refusal]
 
 

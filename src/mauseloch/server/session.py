@@ -30,7 +30,7 @@ from mauseloch.server.protocol import ErrorCode, ProtocolError, Refusal, TableSu
 from mauseloch.server.reactions import Reactions
 from mauseloch.server.seats import BotSeat, Controller
 from mauseloch.server.storage.plans import BoundWrite
-from mauseloch.server.storage.rows import TableRow
+from mauseloch.server.storage.rows import DeadlinesRow, GoneRow, MoveRow, StatusRow, TableRow, Write
 from mauseloch.server.storage.store import Store
 from mauseloch.server.table import commands as c
 from mauseloch.server.table import frames
@@ -90,9 +90,9 @@ class TableSession:
         self.metrics = settings.metrics
         self._mover = 0  # the seat of the move last sent to the store: its update tells who played
         self._warming: asyncio.Task[None] | None = None  # a compiled bot's turn waiting for warmup.py
-        self._store_as: dict[type[c.Write], BoundWrite[Store, ..., None]] = {
-            c.MoveRow: store.add_move, c.StatusRow: store.set_status,
-            c.DeadlinesRow: store.set_deadlines, c.GoneRow: store.set_gone,
+        self._store_as: dict[type[Write], BoundWrite[Store, ..., None]] = {
+            MoveRow: store.add_move, StatusRow: store.set_status,
+            DeadlinesRow: store.set_deadlines, GoneRow: store.set_gone,
         }  # fmt: skip
 
     # -- facts (TableHandle) -----------------------------------------------------------
@@ -312,12 +312,12 @@ class TableSession:
         finally:
             self._draining = False
 
-    def _send(self, writes: list[c.Write], fence: bool = False) -> asyncio.Future[None] | None:
+    def _send(self, writes: list[Write], fence: bool = False) -> asyncio.Future[None] | None:
         """The writes into this tick's batch, in order; the future of the last one (with
         ``fence``, the step hears of its failure: it is not logged here)."""
         sent = None
         for i, w in enumerate(writes):
-            if type(w) is c.MoveRow:
+            if type(w) is MoveRow:
                 self._mover = w.seat
             fn, args = self._store_as[type(w)], msgspec.structs.astuple(w)
             try:

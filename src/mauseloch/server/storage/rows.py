@@ -1,7 +1,8 @@
-"""A stored table as plain values: its row, its seats, the seats as they are now.
+"""A stored table as plain values: its row, its seats, the seats as they are now, and the
+writes a table's step asks of the store.
 
-Nothing here talks to a database (only the standard library): the table's state machine, which
-also runs in a browser, is built on these.
+Nothing here talks to a database (only the standard library and msgspec): the table's state
+machine, which also runs in a browser, is built on these.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from mauseloch.core.shapes import JSONObject, OptionDict
 
@@ -72,3 +75,35 @@ class SeatsNow:
     seats: list[tuple[str, str | None]]  # each seat's name and token hash, in seat order
     status: str
     joined: dt.datetime | None
+
+
+# -- what a table's step asks its runner to store, in order (each the arguments of its Store method)
+class MoveRow(msgspec.Struct, frozen=True):
+    table: str
+    version: int
+    seat: int
+    move: str
+    ms: int | None
+    by: str | None
+    deadlines: list[JSONObject]  # the table's deadlines from this move on
+    referee: JSONObject | None  # a reaction window's log
+
+
+class StatusRow(msgspec.Struct, frozen=True):
+    table: str
+    status: str
+    result: JSONObject | None = None
+
+
+class DeadlinesRow(msgspec.Struct, frozen=True):
+    table: str
+    deadlines: list[JSONObject]
+
+
+class GoneRow(msgspec.Struct, frozen=True):
+    table: str
+    seat: int
+    gone: bool
+
+
+Write = MoveRow | StatusRow | DeadlinesRow | GoneRow

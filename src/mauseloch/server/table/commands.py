@@ -13,10 +13,9 @@ from typing import Literal
 import msgspec
 
 from mauseloch.core.events import Event
-from mauseloch.core.shapes import JSONObject
 from mauseloch.server.clock import Deadline
 from mauseloch.server.protocol import ProtocolError
-from mauseloch.server.storage.rows import TableRow
+from mauseloch.server.storage.rows import TableRow, Write
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True):
@@ -123,38 +122,6 @@ class Decide(Command, frozen=True):
 
     version: int
     at: float
-
-
-# -- what the step asks the runner to store, in order (each the arguments of its Store method) -
-class MoveRow(msgspec.Struct, frozen=True):
-    table: str
-    version: int
-    seat: int
-    move: str
-    ms: int | None
-    by: str | None
-    deadlines: list[JSONObject]  # the table's deadlines from this move on
-    referee: JSONObject | None  # a reaction window's log
-
-
-class StatusRow(msgspec.Struct, frozen=True):
-    table: str
-    status: str
-    result: JSONObject | None = None
-
-
-class DeadlinesRow(msgspec.Struct, frozen=True):
-    table: str
-    deadlines: list[JSONObject]
-
-
-class GoneRow(msgspec.Struct, frozen=True):
-    table: str
-    seat: int
-    gone: bool
-
-
-Write = MoveRow | StatusRow | DeadlinesRow | GoneRow
 
 
 # -- what it asks to publish (each seat's frame is built when the hub asks for it) -------------

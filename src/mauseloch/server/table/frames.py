@@ -15,7 +15,6 @@ from typing import Any
 
 from mauseloch.core.engine import Game
 from mauseloch.core.events import OWNER, Event, seen_by
-from mauseloch.core.registry import game_info
 from mauseloch.server.match import match_state
 from mauseloch.server.protocol import (
     Deadline,
@@ -33,6 +32,7 @@ from mauseloch.server.protocol import (
     Update,
     encode,
     encode_raw,
+    refusals,
 )
 from mauseloch.server.seats import STAND_IN
 from mauseloch.server.summary import table_summary
@@ -41,22 +41,6 @@ from mauseloch.server.table.state import TableState
 
 SNAPSHOT_EVENTS = 50  # the last events a snapshot carries
 MessageFor = Callable[[int | None], str]
-
-
-def worded(params: dict[str, object]) -> dict[str, str | int]:
-    """A refusal's placeholders that a page words: words and numbers, as the catalogue's texts
-    take them (not the list of legal moves: the view has it)."""
-    return {k: v if isinstance(v, (str, int)) else str(v) for k, v in params.items() if k != "moves"}
-
-
-def refusals(game: Game, seat: int | None) -> dict[str, Refusal]:
-    """For the seat to move in a game whose hand cards are moves: why each card of its hand that
-    is no legal move now is refused (the engine's key and placeholders), so the page says why at
-    once, in its own language, without computing any rule. Empty for every other seat."""
-    # the cheap checks first: this is asked for every seat after every move
-    if seat is None or game.is_over or seat != game.to_move or game_info(game.name).dynamics == "reactions":
-        return {}
-    return {card: {"reason": r, "params": worded(p)} for card, (r, p) in game.refused_cards(seat).items()}
 
 
 def summary(s: TableState) -> TableSummary:

@@ -24,18 +24,16 @@ from mauseloch.bots.random_bot import pause_factor
 from mauseloch.core.registry import game_info
 from mauseloch.server.clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, clock_seconds
 from mauseloch.server.match import MATCH_PAUSE, match_state
-from mauseloch.server.protocol import ErrorCode, ProtocolError, Refusal
+from mauseloch.server.protocol import ErrorCode, ProtocolError, refusal
 from mauseloch.server.records import build
 from mauseloch.server.seats import STAND_IN, BotSeat, Controller, Person, controllers
+from mauseloch.server.storage.rows import DeadlinesRow, GoneRow, MoveRow, StatusRow
 from mauseloch.server.table import commands as c
-from mauseloch.server.table.frames import worded
 from mauseloch.server.table.state import LIVE, BotTurn, Pending, TableState
 
 log = logging.getLogger("mauseloch.server")
 
 BOT_RETRY = 2.0  # seconds before a bot tries again when its move could not be stored
-SHUTTING = "the server is shutting down; nothing changed"
-NOT_STARTED = "the game starts when every human seat is taken"
 
 
 def step(state: TableState, command: c.Command) -> c.Outcome:
@@ -50,10 +48,7 @@ def step(state: TableState, command: c.Command) -> c.Outcome:
 def _move(s: TableState, cmd: c.Move, out: c.Outcome) -> None:
     """A person's move: checked against the version, the seat, the engine; then written ahead."""
     seat, version = cmd.seat, cmd.version
-    if s.stopping:
-        raise ProtocolError(ErrorCode.SERVER_ERROR, SHUTTING)
-    if s.row.status == "waiting":
-        raise ProtocolError(ErrorCode.NOT_STARTED, NOT_STARTED)
+    _open(s)
     if cmd.again and 0 <= version < s.version:
         done = s.row.moves[version]  # played once, before its first answer was lost with the owner
         if done[0] == seat and str(done[1]).lower() == cmd.move.strip().lower():
@@ -78,11 +73,17 @@ def _move(s: TableState, cmd: c.Move, out: c.Outcome) -> None:
     try:  # the engine's canonical spelling; it says why a move is not legal
         move = game.parse_move(cmd.move, seat=seat)
     except IllegalMove as exc:
-        refusal: Refusal | None = None
-        if exc.reason is not None:
-            refusal = {"reason": exc.reason, "params": worded(exc.params)}
-        raise ProtocolError(ErrorCode.ILLEGAL, str(exc), refusal=refusal) from None
+        why = None if exc.reason is None else refusal(exc.reason, exc.params)
+        raise ProtocolError(ErrorCode.ILLEGAL, str(exc), refusal=why) from None
     _ahead(s, out, Pending(seat, move, None, cmd.ms, "person", None))
+
+
+def _open(s: TableState) -> None:
+    """A move or a reaction is taken only by a running table whose game began."""
+    if s.stopping:
+        raise ProtocolError(ErrorCode.SERVER_ERROR, "the server is shutting down; nothing changed")
+    if s.row.status == "waiting":
+        raise ProtocolError(ErrorCode.NOT_STARTED, "the game starts when every human seat is taken")
 
 
 def _ahead(s: TableState, out: c.Outcome, p: Pending) -> None:
@@ -93,7 +94,7 @@ def _ahead(s: TableState, out: c.Outcome, p: Pending) -> None:
     rows = [d.to_dict() for d in s.deadlines if d.kind != "turn"]
     rows += [] if p.turn is None else [p.turn.to_dict()]
     s.pending = p
-    out.writes.append(c.MoveRow(s.id, s.version, p.seat, p.move, p.ms, p.by, rows, p.referee))
+    out.writes.append(MoveRow(s.id, s.version, p.seat, p.move, p.ms, p.by, rows, p.referee))
     out.fence = True
 
 
@@ -132,7 +133,7 @@ def _committed(s: TableState, cmd: c.Committed, out: c.Outcome) -> None:
         s.deadlines.remove("turn")
     if s.game.is_over and s.row.status != "over":  # stored before anyone hears that the game ended
         p.since = _counted(s, p.by)
-        out.writes.append(c.StatusRow(s.id, "over", s.game.result()))
+        out.writes.append(StatusRow(s.id, "over", s.game.result()))
         out.fence = True
         return
     s.pending = None
@@ -285,7 +286,7 @@ def _retry(s: TableState, cmd: c.Retry, out: c.Outcome) -> None:
 
 def _save(s: TableState, out: c.Outcome) -> None:
     # the timers run on in memory; a failed write is logged, only a restart would forget them
-    out.writes.append(c.DeadlinesRow(s.id, s.deadlines.to_list()))
+    out.writes.append(DeadlinesRow(s.id, s.deadlines.to_list()))
 
 
 # -- the life cycle ---------------------------------------------------------------------------
@@ -297,7 +298,7 @@ def _start(s: TableState, cmd: c.Start, out: c.Outcome) -> None:
         # its moves end the game, its end was not stored (its process died): finished now
         log.warning("table %s: its moves end the game, its end was not stored; storing it now", s.id)
         _over(s, out)
-        out.writes.append(c.StatusRow(s.id, "over", s.row.result))
+        out.writes.append(StatusRow(s.id, "over", s.row.result))
     if s.row.status in LIVE:  # nobody is connected to a fresh server: the grace of a lost connection
         for p in s.seats:  # (not stored: a second restart gives it again)
             seated = isinstance(p, Person) and p.row.taken and not p.row.gone and not p.conns
@@ -320,7 +321,7 @@ def _expire(s: TableState, cmd: c.Expire, out: c.Outcome) -> None:
 def _close(s: TableState, out: c.Outcome, why: str, status: str = "closed") -> None:
     log.info("table %s %s: %s", s.id, status, why)
     s.row.status = status
-    out.writes.append(c.StatusRow(s.id, status))
+    out.writes.append(StatusRow(s.id, status))
     s.deadlines.clear()
     _save(s, out)
     out.frames.append(c.LIVE_FRAME)
@@ -339,9 +340,7 @@ def _attach(s: TableState, cmd: c.Attach, out: c.Outcome) -> None:
     changed = person.grace_pending or person.row.gone
     person.grace_pending = False
     had = [s.deadlines.remove("grace", seat), s.deadlines.remove("close")] != [None, None]
-    if person.row.gone:
-        person.row.gone = False
-        out.writes.append(c.GoneRow(s.id, seat, False))
+    _set_gone(s, out, person, False)
     if had:
         _save(s, out)
     if changed:
@@ -361,9 +360,8 @@ def _detach(s: TableState, cmd: c.Detach, out: c.Outcome) -> None:
         person.conns = 0
     if person.conns > 0:
         return
-    if left and not person.row.gone:
-        person.row.gone = True
-        out.writes.append(c.GoneRow(s.id, seat, True))
+    if left:
+        _set_gone(s, out, person, True)
     # after the game too: someone who is gone does not hold up a rematch
     if s.row.status in (*LIVE, "over") and (left or s.deadlines.get("grace", seat) is None):
         s.grace(seat, GRACE_LEFT if left else GRACE_LOST)
@@ -381,9 +379,7 @@ def _gone(s: TableState, out: c.Outcome, seat: int) -> None:
     person.grace_pending = False
     if person.conns > 0:
         return
-    if not person.row.gone:
-        person.row.gone = True
-        out.writes.append(c.GoneRow(s.id, seat, True))
+    _set_gone(s, out, person, True)
     humans = [p for p in s.seats if isinstance(p, Person) and p.row.taken]
     if s.row.status == "waiting" and all(p.row.gone and not p.grace_pending for p in humans):
         s.deadlines.set(Deadline("close", s.now + s.deadlines.seconds(CLOSE_WAITING)))
@@ -392,6 +388,12 @@ def _gone(s: TableState, out: c.Outcome, seat: int) -> None:
     _schedule(s, out)
     out.frames.append(c.LIVE_FRAME)
     _check_rematch(s, out)
+
+
+def _set_gone(s: TableState, out: c.Outcome, person: Person, gone: bool) -> None:
+    if person.row.gone != gone:
+        person.row.gone = gone
+        out.writes.append(GoneRow(s.id, person.row.seat, gone))
 
 
 def _seat_taken(s: TableState, cmd: c.SeatTaken, out: c.Outcome) -> None:
@@ -416,7 +418,7 @@ def _playing(s: TableState, cmd: c.Playing, out: c.Outcome) -> None:
     if s.row.status == "waiting":
         s.row.status = "playing"
         if not cmd.stored:
-            out.writes.append(c.StatusRow(s.id, "playing"))
+            out.writes.append(StatusRow(s.id, "playing"))
 
 
 # -- rematch --------------------------------------------------------------------------------
@@ -516,12 +518,9 @@ def _presence_changed(s: TableState, out: c.Outcome) -> None:
 
 # -- reaction windows ------------------------------------------------------------------------
 def _react(s: TableState, cmd: c.React, out: c.Outcome) -> None:
-    if s.stopping:
-        raise ProtocolError(ErrorCode.SERVER_ERROR, SHUTTING)
     if not s.reactions:
         raise ProtocolError(ErrorCode.ILLEGAL, f"{s.row.game} is played in turns, not by reactions")
-    if s.row.status == "waiting":
-        raise ProtocolError(ErrorCode.NOT_STARTED, NOT_STARTED)
+    _open(s)
 
 
 def _decide(s: TableState, cmd: c.Decide, out: c.Outcome) -> None:
