@@ -44,6 +44,7 @@ FRONT_ENDS = (
     "mauseloch.tui",
     "mauseloch.server",
     "mauseloch.games.maumau.learn.cli",
+    "mauseloch.games.ausdiemaus.cli",
     "mauseloch.study.plots",
 )
 CLI_AND_PLOTTING = ("typer", "click", "rich", "matplotlib")
@@ -195,11 +196,11 @@ def test_the_cycle_finder_finds_cycles() -> None:
     assert whens == {("module", "x"), ("typing", "y"), ("local", "z"), ("module", "w")}
 
 
-# The modules outside games/ that list the games (each game's terminal module).
-GAME_LISTS = ("mauseloch.tui.games",)
+# The modules outside games/ that list the games (each game's terminal module, each game's own
+# commands of the command line).
+GAME_LISTS = ("mauseloch.tui.games", "mauseloch.game_commands")
 # Generic modules that still use one game's code, with what for; this list only shrinks.
 STILL_BOUND_TO_A_GAME = {
-    "mauseloch.cli": "the analyze command (Aus die Maus!' deal search) and the train command (Mau-Mau's trainer)",
     "mauseloch.envs.openspiel": "the OpenSpiel games of Mau-Mau and Aus die Maus!, in one module",
 }
 
