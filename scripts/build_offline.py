@@ -75,6 +75,24 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the bots of every game: the registry, the random bot", ("bots",)),
     ("the referee of reaction windows", ("realtime",)),
     ("the words, German and English", ("locale",)),
+    (
+        "the table as the server runs it, its frames and its runner for the offline page (server/local.py)",
+        (
+            "server/__init__.py",
+            "server/table",
+            "server/clock.py",
+            "server/hub.py",
+            "server/local.py",
+            "server/match.py",
+            "server/protocol.py",
+            "server/reactions.py",
+            "server/records.py",
+            "server/seats.py",
+            "server/storage/__init__.py",
+            "server/storage/rows.py",
+            "server/summary.py",
+        ),
+    ),
 )
 # Left out: every module that imports an extra's packages (``with needs(...)`` at its top,
 # mauseloch.extras). A game's simulator hooks stay in: its declaration names them (they import

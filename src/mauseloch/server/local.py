@@ -1,0 +1,259 @@
+"""A table run with no server and no store: one person against bots, as the offline page's Web
+Worker runs it under Pyodide (and the tests under CPython).
+
+It is the same table as a server's: the one step (table/step.py) decides everything, the frames
+(table/frames.py) are the very texts a server's WebSocket sends to the person's seat, and the
+page's messages are read by the server's own decoder (protocol.decode_client). Only the runner
+differs from :class:`~.session.TableSession`: a write needs no store (the table's row, which the
+step keeps, is the record), so a move written ahead is committed at once; the timers (deadlines,
+the bots' pause, wake-ups, a reaction game's windows: reactions.py) run on the event loop there
+is (asyncio's, or Pyodide's in a browser, which waits with ``setTimeout``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import logging
+from collections import deque
+from collections.abc import Callable
+
+import msgspec
+
+import mauseloch
+from mauseloch.bots import bot_kinds
+from mauseloch.core.registry import game_info
+from mauseloch.core.shapes import JSONObject, OptionDict
+from mauseloch.server.clock import Deadline, Timers, default_clock, wall
+from mauseloch.server.hub import Connection
+from mauseloch.server.protocol import (
+    ClockPong,
+    ErrorCode,
+    Hello,
+    Leave,
+    MoveMsg,
+    PaceMsg,
+    Ping,
+    ProtocolError,
+    ReactMsg,
+    Rematch,
+    Resync,
+    decode_client,
+)
+from mauseloch.server.reactions import Reactions
+from mauseloch.server.records import record_of
+from mauseloch.server.storage.rows import SeatRow, TableRow
+from mauseloch.server.table import commands as c
+from mauseloch.server.table import frames
+from mauseloch.server.table.state import BotTurn, TableState
+from mauseloch.server.table.step import step
+
+log = logging.getLogger("mauseloch.server")
+
+SEAT = 0  # the person's seat; the bots take the others
+OFFLINE_TOKEN = "offline"  # no secret: the person's seat counts as taken
+
+
+def offline_row(
+    table_id: str,
+    game: str,
+    bots: list[str],
+    *,
+    name: str,
+    seed: int | None = None,
+    options: OptionDict | None = None,
+) -> TableRow:
+    """A new table of ``game``: the person at seat 0, a bot of each kind in ``bots`` after them.
+    An unknown game, bot kind, player count or option raises ``ValueError`` saying why."""
+    info = game_info(game)
+    kinds = bot_kinds(info.name)
+    for kind in bots:
+        if kind not in kinds or kind in info.seating.study_bots:
+            raise ValueError(f"unknown bot {kind!r} for {info.name}; available: {', '.join(kinds)}")
+    players = len(bots) + 1
+    record = mauseloch.new_game(info.name, players=players, seed=seed, options=dict(options or {})).record()
+    seats = [SeatRow(seat=SEAT, kind="human", name=name, token_hash=OFFLINE_TOKEN)]
+    seats += [SeatRow(seat=i, kind="bot", name=f"{k.capitalize()} bot {i + 1}", bot=k) for i, k in enumerate(bots, 1)]
+    return TableRow(
+        id=table_id,
+        game=info.name,
+        title="",
+        players=players,
+        options=record["options"],
+        seed=record["seed"],
+        deck=record["deck"],
+        status="playing",
+        created=dt.datetime.now(dt.UTC),
+        seats=seats,
+        clock=default_clock(info.name),
+    )
+
+
+class Page(Connection):
+    """The page's one connection: what it is sent goes to ``post`` at once."""
+
+    def __init__(self, post: Callable[[str], None]) -> None:
+        super().__init__(seat=SEAT)
+        self.post = post
+
+    def send(self, text: str) -> None:
+        if self.close_code is None:
+            self.post(text)
+
+
+class LocalTable:
+    """One table, its person's page and its bots (see the module docstring). ``post(text)``
+    delivers a message to the page; ``on_over(record)`` is told the record when the game ends;
+    ``bot_delay`` and ``scale``: the bots' pause and the clocks' factor (as the server's Settings)."""
+
+    def __init__(
+        self,
+        row: TableRow,
+        post: Callable[[str], None],
+        *,
+        bot_delay: float | None = None,
+        scale: float = 1.0,
+        on_over: Callable[[JSONObject], None] | None = None,
+    ) -> None:
+        self.state = TableState.of(row, now=wall(), scale=scale, bot_delay=bot_delay)
+        self.page = Page(post)
+        self.on_over = on_over
+        self.timers = Timers(self.state.deadlines, self._due)
+        self.reactions = Reactions(self.state, self.serial) if self.state.reactions else None
+        self._queue: deque[c.Command] = deque()
+        self._busy = False
+        self._bot: BotTurn | None = None
+        self._told = row.status == "over"
+
+    @property
+    def row(self) -> TableRow:
+        return self.state.row
+
+    def record(self) -> JSONObject:
+        """The game's record so far, as the server keeps it (records.record_of)."""
+        return record_of(self.state.row)
+
+    def open(self) -> None:
+        """The page is there: its snapshot, then the clocks and bots run (needs the event loop)."""
+        self._run(c.Attach(seat=SEAT, now=wall()))
+        self.page.send(frames.snapshot(self.state, SEAT, wall()))
+        if self.reactions is not None:
+            self.reactions.attach(self.page)
+        self.timers.start()
+        self.serial(c.Start(now=wall()))
+
+    def close(self) -> None:
+        self.timers.stop()
+        if self.reactions is not None:
+            self.reactions.stop()
+        self.state.stopping = True
+
+    def receive(self, text: str) -> None:
+        """A message of the page, as a server's WebSocket reads it; a refusal is answered with the
+        server's error frame and changes nothing."""
+        try:
+            msg = decode_client(text)
+            if isinstance(msg, Hello | Resync):
+                self.page.send(frames.snapshot(self.state, SEAT, wall()))
+            elif isinstance(msg, MoveMsg):
+                self._answered(c.Move(seat=SEAT, move=msg.move, version=msg.version, now=wall()))
+            elif isinstance(msg, ReactMsg):
+                self._react(msg)
+            elif isinstance(msg, ClockPong):
+                if self.reactions is not None:
+                    self.reactions.answer(self.page, msg.n, msg.t)
+            elif isinstance(msg, Ping):
+                self.page.send(frames.pong(self.state))
+            elif isinstance(msg, Rematch):
+                self._run(c.Vote(seat=SEAT, now=wall()))
+            elif isinstance(msg, PaceMsg):
+                self._run(c.Pace(seat=SEAT, paused=msg.paused, speed=msg.speed, now=wall()))
+            elif isinstance(msg, Leave):  # nobody else is here: the page just goes
+                pass
+        except ProtocolError as exc:
+            self.page.send(frames.error(self.state, exc.code, exc.message, exc.refusal))
+
+    def _react(self, msg: ReactMsg) -> None:
+        if self.reactions is None:
+            raise ProtocolError(ErrorCode.ILLEGAL, f"{self.state.row.game} is played in turns, not by reactions")
+        self._answered(c.React(now=wall()))
+        self.reactions.claim(self.page, msg.move, msg.version, msg.ms)
+
+    # -- the runner ----------------------------------------------------------------------
+    def _answered(self, command: c.Command) -> None:
+        """Step the page's ``command``; its refusal is raised to be answered."""
+        if self._busy:  # only a timer steps while another command is under way, never the page
+            raise ProtocolError(ErrorCode.SERVER_ERROR, "the table is busy; nothing changed")
+        self._busy = True
+        try:
+            self._step(command)
+        finally:
+            self._busy = False
+            self._drain()
+
+    def _run(self, command: c.Command) -> None:
+        out = step(self.state, command)
+        self._effects(out)
+        if out.error is not None:
+            raise out.error
+
+    def serial(self, command: c.Command) -> None:
+        """Step a timer's ``command`` after the one under way (a refusal is only logged)."""
+        self._queue.append(command)
+        if not self._busy:
+            self._drain()
+
+    def _drain(self) -> None:
+        while self._queue and not self._busy:
+            self._busy = True
+            try:
+                self._step(self._queue.popleft())
+            except ProtocolError as exc:
+                log.info("offline table %s: %s", self.state.id, exc.message)
+            finally:
+                self._busy = False
+
+    def _step(self, command: c.Command) -> None:
+        """Step ``command``; a move written ahead is stored at once (the row is the store)."""
+        out = step(self.state, command)
+        while out.fence:
+            out = step(self.state, c.Committed(now=wall()))
+        self._effects(out)
+        if out.error is not None:
+            raise out.error
+
+    def _effects(self, out: c.Outcome) -> None:
+        """What an outcome asks beyond its writes, in order (as TableSession._effects)."""
+        s = self.state
+        if out.window and self.reactions is not None:
+            self.reactions.opened()
+        if out.frames:
+            now = wall()
+            for frame in out.frames:
+                self.page.send(frames.message_for(s, frame, now)(SEAT))
+        if s.deadlines.changed:
+            self.timers.sync()
+        if s.bot is not self._bot:
+            self._bot = bot = s.bot
+            due, version = (None, -1) if bot is None or s.stopping else (bot.due, bot.version)
+            self.timers.once("bot", due, functools.partial(self._bot_due, version))
+        for delay, command in out.wake:
+            self.timers.later(delay, functools.partial(self._wake, command))
+        if self.reactions is not None:
+            if out.window_wake:
+                self.reactions.wake()
+            if out.window_retry:
+                self.reactions.retry()
+        if s.row.status == "over" and not self._told:
+            self._told = True
+            if self.on_over is not None:
+                self.on_over(self.record())
+
+    def _due(self, deadline: Deadline) -> None:
+        self.serial(c.Due(deadline=deadline, now=wall()))
+
+    def _bot_due(self, version: int) -> None:
+        self.serial(c.BotDue(version=version, now=wall()))
+
+    def _wake(self, command: c.Command) -> None:
+        self.serial(msgspec.structs.replace(command, now=wall()))

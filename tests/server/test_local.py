@@ -1,0 +1,124 @@
+"""The offline page's table (server/local.py): the server's step and frames with no server, one
+person against bots. The page gets exactly the server's messages (decoded here with the
+protocol's own structs), a refusal changes nothing, a whole game ends with its record, and a
+reaction game's windows run with the table's clock commands."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import msgspec
+import pytest
+
+import mauseloch
+from mauseloch.core.shapes import JSONObject
+from mauseloch.server.local import LocalTable, offline_row
+from tests.server.test_frames import frame_type
+
+Run = Callable[[Coroutine[Any, Any, Any]], Any]
+GUARD = 60.0  # seconds a whole game may take before the test says where it stood
+
+
+class PageSide:
+    """What a table page does with the messages: keeps the latest view and version."""
+
+    def __init__(self, game: str) -> None:
+        self.decoder = msgspec.json.Decoder(frame_type(game))  # the server's frames, strictly
+        self.messages: list[JSONObject] = []
+        self.arrived = asyncio.Event()
+        self.records: list[JSONObject] = []
+
+    def post(self, text: str) -> None:
+        self.decoder.decode(text)
+        msg = json.loads(text)
+        self.messages.append(msg)
+        self.arrived.set()
+
+    def last(self, *types: str) -> JSONObject:
+        return next(m for m in reversed(self.messages) if m["type"] in types)
+
+    async def next(self) -> None:
+        self.arrived.clear()
+        await self.arrived.wait()
+
+
+async def whole_game(game: str, bots: list[str]) -> tuple[PageSide, LocalTable]:
+    page = PageSide(game)
+    table = LocalTable(offline_row("offline-1", game, bots, name="Anna", seed=7), page.post, bot_delay=0.0,
+                       on_over=page.records.append)  # fmt: skip
+    table.open()
+    refused = False
+    async with asyncio.timeout(GUARD):
+        while not page.records:
+            state = page.last("snapshot", "update")
+            legal = state["view"].get("legal_moves") or []
+            if legal and state["version"] == table.state.version:
+                if not refused:  # a stale version is refused with the server's words; nothing changes
+                    refused = True
+                    table.receive(json.dumps({"type": "move", "move": legal[0], "version": state["version"] + 5}))
+                    error = page.last("error")
+                    assert error["code"] == "stale" and table.state.version == state["version"]
+                table.receive(json.dumps({"type": "move", "move": legal[0], "version": state["version"]}))
+                continue
+            await page.next()
+    return page, table
+
+
+@pytest.mark.parametrize(("game", "bots"), [("mau-mau", ["heuristic", "random"]), ("aus-die-maus", ["random"])])
+def test_a_whole_game_against_bots(run_async: Run, game: str, bots: list[str]) -> None:
+    page, table = run_async(whole_game(game, bots))
+    (record,) = page.records
+    assert mauseloch.replay(record).result() == table.row.result
+    assert record["played_by"].count("person") > 0 and record["played_by"].count("bot") > 0
+    end = page.last("update")
+    assert end["live"]["status"] == "over" and end["version"] == len(table.row.moves)
+    bad = json.dumps({"type": "move", "move": "nonsense", "version": end["version"]})
+    table.receive(bad)
+    assert page.last("error")["code"] == "illegal" and len(table.row.moves) == end["version"]
+    table.close()
+
+
+def test_a_bad_message_is_refused_as_the_server_does(run_async: Run) -> None:
+    async def go() -> PageSide:
+        page = PageSide("mau-mau")
+        table = LocalTable(offline_row("offline-2", "mau-mau", ["random"], name="Anna", seed=3), page.post)
+        table.open()
+        table.receive("{not json")
+        table.receive(json.dumps({"type": "move", "move": "x"}))
+        table.close()
+        return page
+
+    page = run_async(go())
+    assert [m["code"] for m in page.messages if m["type"] == "error"] == ["bad_message", "bad_message"]
+    with pytest.raises(ValueError, match="unknown bot"):
+        offline_row("offline-3", "mau-mau", ["nobody"], name="Anna")
+
+
+def test_a_reaction_game_shows_its_cards_and_judges_the_windows(run_async: Run) -> None:
+    """Mausgeflippt: the clock pings, each card sent ahead as a window, the bots react, the
+    referee's decision comes as the usual update (stored with the window's log)."""
+
+    async def go() -> tuple[PageSide, LocalTable]:
+        page = PageSide("mausgeflippt")
+        row = offline_row("offline-4", "mausgeflippt", ["normal", "easy"], name="Anna", seed=11)
+        table = LocalTable(row, page.post, bot_delay=0.0, scale=0.1)
+        table.open()
+        async with asyncio.timeout(GUARD):
+            while not table.row.referee:
+                for m in list(page.messages):
+                    if m["type"] == "clock_ping" and not m.get("answered"):
+                        m["answered"] = True
+                        t = asyncio.get_running_loop().time() * 1000.0
+                        table.receive(json.dumps({"type": "clock_pong", "n": m["n"], "t": t}))
+                await page.next()
+        table.close()
+        return page, table
+
+    page, table = run_async(go())
+    types = [m["type"] for m in page.messages]
+    assert "window" in types and types.index("window") < len(types) - 1
+    decided = [m for m in page.messages if m["type"] == "update" and m["version"] == max(table.row.referee) + 1]
+    assert decided, "the decision of a window reaches the page as an update"
