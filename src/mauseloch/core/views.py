@@ -45,6 +45,20 @@ class Result(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     best, a tie shares a rank), then the game's figures per seat, in that order."""
 
 
+def rank_rewards(result: JSONObject) -> list[float]:
+    """Reward of each seat from the final ranking (every result has ``ranks``): ``1 - 2 (p - 1) / (n - 1)`` where p is
+    the seat's place, tied seats sharing the mean of the places they hold. The winner of a
+    two-player game gets +1, the loser -1, a tie 0; the rewards of a game always add up to 0."""
+    ranks: list[int] = result["ranks"]
+    n = len(ranks)
+    rewards = []
+    for r in ranks:
+        tied = sum(1 for other in ranks if other == r)
+        place = r - 1 + (tied + 1) / 2
+        rewards.append(1.0 - 2.0 * (place - 1) / (n - 1))
+    return rewards
+
+
 def json_view(view: View | JSONObject) -> JSONObject:
     """``view``'s JSON form (what ``g.view(seat)`` gives): itself when it is one."""
     if isinstance(view, View):

@@ -17,7 +17,8 @@ import functools
 from typing import Any
 
 from mauseloch.core.registry import game_info
-from mauseloch.core.shapes import JSONObject, OptionDict, Options
+from mauseloch.core.shapes import OptionDict, Options
+from mauseloch.core.views import rank_rewards as rank_rewards  # this module's public name
 from mauseloch.extras import needs
 from mauseloch.games.maumau import MauMau
 
@@ -239,17 +240,3 @@ class PublicLog:
 
 
 _MASKS: dict[tuple[str, ...], np.ndarray] = {}  # a few hundred distinct legal lists in all
-
-
-def rank_rewards(result: JSONObject) -> list[float]:
-    """Reward of each seat from the final ranking (MM-16): ``1 - 2 (p - 1) / (n - 1)`` where p is
-    the seat's place, tied seats sharing the mean of the places they hold. The winner of a
-    two-player game gets +1, the loser -1, a tie 0; the rewards of a game always add up to 0."""
-    ranks: list[int] = result["ranks"]
-    n = len(ranks)
-    rewards = []
-    for r in ranks:
-        tied = sum(1 for other in ranks if other == r)
-        place = r - 1 + (tied + 1) / 2
-        rewards.append(1.0 - 2.0 * (place - 1) / (n - 1))
-    return rewards
