@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from mauseloch.core.engine import SEED_LIMIT, Game
 from mauseloch.core.registry import GameInfo
-from mauseloch.core.shapes import JSONObject
+from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.core.views import rank_rewards
 from mauseloch.extras import needs
 
@@ -158,7 +158,7 @@ class EngineState(pyspiel.State):
         return _rank_returns(self._game)
 
 
-def checked_params(info: GameInfo, params: JSONObject, defaults: JSONObject) -> tuple[int, JSONObject, int]:
+def checked_params(info: GameInfo, params: JSONObject, defaults: JSONObject) -> tuple[int, OptionDict, int]:
     """Player count, engine options and number of deals from OpenSpiel's parameters, checked by
     the engine (a ValueError names the bad one)."""
     values = defaults | dict(params or {})

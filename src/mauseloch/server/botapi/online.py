@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from mauseloch.core.shapes import JSONObject
+from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.extras import needs
 from mauseloch.server.botapi import ladder
 from mauseloch.server.hub import Connection
@@ -48,7 +48,7 @@ class Challenge:
     seat: int
     game: str
     players: int
-    options: JSONObject
+    options: OptionDict
     by: str  # who challenged: the creator's name, or the bot that created the table
     due: float  # monotonic seconds: unanswered after this
     state: ChallengeState = "open"

@@ -8,7 +8,7 @@ from typing import Any
 
 from mauseloch import new_game
 from mauseloch.core.engine import SEED_LIMIT, Game
-from mauseloch.core.shapes import JSONObject
+from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.envs.spiel import DEALS, DIGIT, EngineGame, EngineState, checked_params, deal_parts, register, spiel_type
 from mauseloch.extras import needs
 from mauseloch.games.ausdiemaus import CARD_STR as MAUS_CARDS
@@ -44,7 +44,7 @@ class AusDieMausGame(EngineGame):
             raise ValueError(f"deck must be default, small or full, got {mode!r}")
         chips = values.pop("chips")
         given = {"players": values["players"], "deals": values["deals"]}
-        extra: JSONObject = {} if mode == "default" else {"small_deck": mode == "small"}
+        extra: OptionDict = {} if mode == "default" else {"small_deck": mode == "small"}
         if chips != -1:
             extra["chips"] = chips
         self.players, self.options, self.deals = checked_params(

@@ -67,7 +67,8 @@ class MauMauGame(EngineGame):
 
     def observer(self, iig_obs_type: pyspiel.IIGObservationType) -> MauMauObserver | MauMauHistoryObserver:
         if iig_obs_type.perfect_recall:
-            return MauMauHistoryObserver(iig_obs_type, self.players, self.options["move_limit"], self.info_state_tensor)
+            limit = int(self.options["move_limit"])
+            return MauMauHistoryObserver(iig_obs_type, self.players, limit, self.info_state_tensor)
         return MauMauObserver(iig_obs_type, self.players)
 
 
