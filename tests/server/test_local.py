@@ -15,7 +15,7 @@ import pytest
 
 import mauseloch
 from mauseloch.core.shapes import JSONObject
-from mauseloch.server.local import LocalTable, offline_row
+from mauseloch.server.local import LocalTable, Saved, for_page, offline_row, restored, saved
 from tests.server.test_frames import frame_type
 
 Run = Callable[[Coroutine[Any, Any, Any]], Any]
@@ -122,3 +122,59 @@ def test_a_reaction_game_shows_its_cards_and_judges_the_windows(run_async: Run) 
     assert "window" in types and types.index("window") < len(types) - 1
     decided = [m for m in page.messages if m["type"] == "update" and m["version"] == max(table.row.referee) + 1]
     assert decided, "the decision of a window reaches the page as an update"
+
+
+def test_a_table_kept_by_the_page_opens_again_as_it_was(run_async: Run) -> None:
+    """A reload: the page kept the table (local.saved, as JSON) and opens it again mid-game."""
+
+    async def go() -> tuple[LocalTable, LocalTable, PageSide]:
+        page = PageSide("mau-mau")
+        row = offline_row("offline-5", "mau-mau", ["heuristic"], name="Anna", seed=5)
+        table = LocalTable(row, page.post, bot_delay=0.0)
+        table.open()
+        async with asyncio.timeout(GUARD):
+            while table.row.by.count(None) < 4:
+                state = page.last("snapshot", "update")
+                legal = state["view"]["legal_moves"]
+                if legal and state["version"] == table.state.version:
+                    table.receive(json.dumps({"type": "move", "move": legal[-1], "version": state["version"]}))
+                else:
+                    await page.next()
+        table.close()
+        kept = msgspec.json.decode(msgspec.json.encode(saved(table.row)), type=Saved)
+        again_page = PageSide("mau-mau")
+        again = LocalTable(restored(kept), again_page.post)
+        again.open()
+        again.close()
+        return table, again, again_page
+
+    table, again, page = run_async(go())
+    assert table.row.moves and again.row.moves == table.row.moves and again.state.version == table.state.version
+    assert page.messages[0]["type"] == "snapshot" and page.messages[0]["version"] == table.state.version
+
+
+def test_the_pages_table_is_kept_after_every_move_with_its_record_at_the_end(run_async: Run) -> None:
+    async def go() -> tuple[PageSide, list[str]]:
+        page, kept = PageSide("aus-die-maus"), []
+        new = json.dumps({"id": "offline-6", "game": "aus-die-maus", "players": 3, "name": "Anna", "seed": 9})
+        table = for_page(new, page.post, kept.append)
+        assert [s.bot for s in table.row.seats] == [None, "slow", "slow"]  # the stand-in's kind
+        table.state.bot_delay = 0.0
+        table.open()
+        async with asyncio.timeout(GUARD):
+            while table.row.status != "over":
+                state = page.last("snapshot", "update")
+                legal = state["view"].get("legal_moves") or []
+                if legal and state["version"] == table.state.version:
+                    table.receive(json.dumps({"type": "move", "move": legal[0], "version": state["version"]}))
+                else:
+                    await page.next()
+        table.close()
+        return page, kept
+
+    page, kept = run_async(go())
+    assert len(kept) == page.last("update")["version"]
+    last = msgspec.json.decode(kept[-1], type=Saved)
+    assert last.status == "over" and last.record is not None
+    assert mauseloch.replay(last.record).result() == last.result
+    assert all(msgspec.json.decode(k, type=Saved).record is None for k in kept[:-1])

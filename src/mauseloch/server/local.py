@@ -42,6 +42,7 @@ from mauseloch.server.protocol import (
 )
 from mauseloch.server.reactions import Reactions
 from mauseloch.server.records import record_of
+from mauseloch.server.seats import standin_kind
 from mauseloch.server.storage.rows import SeatRow, TableRow
 from mauseloch.server.table import commands as c
 from mauseloch.server.table import frames
@@ -89,6 +90,42 @@ def offline_row(
     )
 
 
+class Saved(msgspec.Struct, kw_only=True):
+    """What the page keeps of an offline table to open it again (after a reload, offline): how
+    it was set up and every move played so far; the rest follows from the seed."""
+
+    id: str
+    game: str
+    bots: list[str] = msgspec.field(default_factory=list)  # none: the game's stand-in kind
+    players: int = 0  # with no bots named: the seats, the person's included
+    name: str
+    seed: int
+    options: OptionDict = msgspec.field(default_factory=dict)
+    moves: list[list[object]] = msgspec.field(default_factory=list)
+    by: list[str | None] = msgspec.field(default_factory=list)
+    referee: dict[int, JSONObject] = msgspec.field(default_factory=dict)
+    status: str = "playing"
+    result: JSONObject | None = None
+    record: JSONObject | None = None  # once the game is over: its record, as the server keeps it
+
+
+def saved(row: TableRow) -> Saved:
+    bots = [s.bot or "" for s in row.seats if s.kind == "bot"]
+    return Saved(id=row.id, game=row.game, bots=bots, name=row.seats[SEAT].name, seed=row.seed,
+                 players=row.players, options=row.options, moves=row.moves, by=row.by, referee=row.referee,
+                 status=row.status, result=row.result,
+                 record=record_of(row) if row.status == "over" else None)  # fmt: skip
+
+
+def restored(kept: Saved) -> TableRow:
+    """The table ``kept`` describes, as it was (its moves are replayed by the table's state)."""
+    bots = kept.bots or [standin_kind(kept.game)] * (kept.players - 1)
+    row = offline_row(kept.id, kept.game, bots, name=kept.name, seed=kept.seed, options=kept.options)
+    row.moves, row.by, row.referee = [list(m) for m in kept.moves], list(kept.by), dict(kept.referee)
+    row.status, row.result = kept.status, kept.result
+    return row
+
+
 class Page(Connection):
     """The page's one connection: what it is sent goes to ``post`` at once."""
 
@@ -104,7 +141,8 @@ class Page(Connection):
 class LocalTable:
     """One table, its person's page and its bots (see the module docstring). ``post(text)``
     delivers a message to the page; ``on_over(record)`` is told the record when the game ends;
-    ``bot_delay`` and ``scale``: the bots' pause and the clocks' factor (as the server's Settings)."""
+    ``on_moved()`` after each move published; ``bot_delay`` and ``scale``: the bots' pause and the
+    clocks' factor (as the server's Settings)."""
 
     def __init__(
         self,
@@ -114,16 +152,19 @@ class LocalTable:
         bot_delay: float | None = None,
         scale: float = 1.0,
         on_over: Callable[[JSONObject], None] | None = None,
+        on_moved: Callable[[], None] | None = None,
     ) -> None:
         self.state = TableState.of(row, now=wall(), scale=scale, bot_delay=bot_delay)
         self.page = Page(post)
         self.on_over = on_over
+        self.on_moved = on_moved
         self.timers = Timers(self.state.deadlines, self._due)
         self.reactions = Reactions(self.state, self.serial) if self.state.reactions else None
         self._queue: deque[c.Command] = deque()
         self._busy = False
         self._bot: BotTurn | None = None
         self._told = row.status == "over"
+        self._listening = False  # as on a server: the page hears frames once its snapshot is sent
 
     @property
     def row(self) -> TableRow:
@@ -136,6 +177,7 @@ class LocalTable:
     def open(self) -> None:
         """The page is there: its snapshot, then the clocks and bots run (needs the event loop)."""
         self._run(c.Attach(seat=SEAT, now=wall()))
+        self._listening = True
         self.page.send(frames.snapshot(self.state, SEAT, wall()))
         if self.reactions is not None:
             self.reactions.attach(self.page)
@@ -227,10 +269,12 @@ class LocalTable:
         s = self.state
         if out.window and self.reactions is not None:
             self.reactions.opened()
-        if out.frames:
+        if out.frames and self._listening:
             now = wall()
             for frame in out.frames:
                 self.page.send(frames.message_for(s, frame, now)(SEAT))
+                if type(frame) is c.UpdateOf and self.on_moved is not None:
+                    self.on_moved()
         if s.deadlines.changed:
             self.timers.sync()
         if s.bot is not self._bot:
@@ -257,3 +301,11 @@ class LocalTable:
 
     def _wake(self, command: c.Command) -> None:
         self.serial(msgspec.structs.replace(command, now=wall()))
+
+
+def for_page(kept: str, post: Callable[[str], None], keep: Callable[[str], None]) -> LocalTable:
+    """The offline page's table (its Web Worker calls this): ``kept``, the :class:`Saved` table
+    as JSON (a new one has no moves yet); ``keep(text)`` is told it again after every move (with
+    the record once the game is over). Call :meth:`LocalTable.open` when the page listens."""
+    row = restored(msgspec.json.decode(kept, type=Saved))
+    return LocalTable(row, post, on_moved=lambda: keep(msgspec.json.encode(saved(row)).decode()))
