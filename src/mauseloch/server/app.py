@@ -19,6 +19,7 @@ from mauseloch.extras import needs
 from mauseloch.locale import LANGS, Lang, strings_module
 from mauseloch.locale.rules import rules_html
 from mauseloch.server import logs, warmup
+from mauseloch.server.answers import JSON, from_page, read_body, seat_cookie, seat_url
 from mauseloch.server.botapi.online import OnlineBots
 from mauseloch.server.botapi.routes import routes as bot_api_routes
 from mauseloch.server.clock import GRACE_LEFT, GRACE_LOST
@@ -28,7 +29,6 @@ from mauseloch.server.health import healthz, readyz
 from mauseloch.server.limits import Guard, Limits, LimitsMiddleware, RedisCounters, Refused, refusal_response
 from mauseloch.server.lobby import MAX_TABLE_ID, Lobby, api_my_tables, game_clocks, web_bots, web_games
 from mauseloch.server.protocol import (
-    MAX_MESSAGE,
     CreateTable,
     ErrorCode,
     JoinTable,
@@ -41,6 +41,7 @@ from mauseloch.server.protocol import (
     limits,
 )
 from mauseloch.server.records import match_record, record_of, replay_frames
+from mauseloch.server.rooms import Rooms, room_routes
 from mauseloch.server.security import SecurityMiddleware
 from mauseloch.server.session import Settings
 from mauseloch.server.storage.rows import TableRow
@@ -64,30 +65,7 @@ if TYPE_CHECKING:  # prometheus-client: imported only by serve --metrics
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 __all__ = ["FLOOD_CLOSE", "RATE_LIMIT", "create_app"]
 
-COOKIE_AGE = 30 * 24 * 3600
 access_log = logging.getLogger("mauseloch.access")  # a line per request at INFO (serve --log-level info)
-
-
-class JSON(Response):
-    media_type = "application/json"
-
-    def render(self, content: Any) -> bytes:
-        return encode(content).encode()
-
-
-async def read_body(request: Request) -> bytes:
-    """The request body, refused with 413 beyond the message limit (without reading it all)."""
-    length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > MAX_MESSAGE:
-        raise ProtocolError(ErrorCode.TOO_LARGE, f"body over the {MAX_MESSAGE}-byte limit", 413)
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_MESSAGE:
-            raise ProtocolError(ErrorCode.TOO_LARGE, f"body over the {MAX_MESSAGE}-byte limit", 413)
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def lobby_of(request: Request) -> Lobby:
@@ -122,12 +100,6 @@ def seat_of_cookie(request: Request, table: TableHandle) -> int | None:
     return Lobby.check_token(table, int(seat_text), token)
 
 
-def seat_url(table_id: str, seat: int, token: str) -> str:
-    """The seat link: its token after ``#``, which browsers never send, so no server or proxy
-    ever logs it; the page trades it for the seat's cookie (``POST …/open-seat``)."""
-    return f"/t/{table_id}#seat={seat}&token={token}"
-
-
 # -- pages -------------------------------------------------------------------------------
 async def strings_js(request: Request) -> Response:
     """The message catalogue the terminal shares, as the module the pages' ``i18n.js`` imports."""
@@ -136,27 +108,6 @@ async def strings_js(request: Request) -> Response:
 
 async def lobby_page(request: Request) -> Response:
     return page(request, "lobby.html")
-
-
-def seat_cookie(response: Response, request: Request, table_id: str, seat: int, token: str) -> None:
-    """The seat's credentials for this browser: never readable by the page's scripts, never sent
-    along from another site (the WebSocket handshake of our own page carries it)."""
-    response.set_cookie(
-        f"ml_{table_id}",
-        f"{seat}:{token}",
-        max_age=COOKIE_AGE,
-        path="/",
-        httponly=True,
-        samesite="strict",
-        secure=request.url.scheme == "https",
-    )
-
-
-def from_page(request: Request, response: Response, table_id: str, seat: int, token: str) -> None:
-    """A seat taken by one of our pages (a browser sends ``Origin``, checked same-origin by the
-    security middleware) goes straight into the browser's cookie; programs get only the token."""
-    if request.headers.get("origin"):
-        seat_cookie(response, request, table_id, seat, token)
 
 
 async def table_page(request: Request) -> Response:
@@ -185,6 +136,11 @@ async def table_page(request: Request) -> Response:
     if seat is not None:
         seat_cookie(response, request, table_id, seat, token)
     return response
+
+
+async def room_page(request: Request) -> Response:
+    """A family room's page: what it shows comes from ``GET /api/rooms/{id}``, for members only."""
+    return page(request, "room.html", "no-store")
 
 
 async def replay_page(request: Request) -> Response:
@@ -601,6 +557,8 @@ def create_app(
         Route("/api/tables/{table_id}/record", api_record),
         Route("/api/tables/{table_id}/match", api_match_record),
         Route("/api/rules/{game}", api_rules),
+        *room_routes(lambda: app.state.rooms),  # family rooms: docs/rooms.md
+        Route("/r/{room_id}", room_page),
         Route("/t/{table_id}", table_page),
         Route("/replay/{table_id}", replay_page),
         WebSocketRoute("/ws/{table_id}", table_socket),
@@ -625,5 +583,6 @@ def create_app(
     app.state.rate_limit = rate_limit
     app.state.freeze_at_start = False  # `serve` sets it (cli.py): a test's app freezes nothing
     app.state.guard = guard
+    app.state.rooms = Rooms(lobby, guard)
     app.state.metrics = metrics
     return app

@@ -66,6 +66,8 @@ class Limits:
     requests_per_second: float = 30.0  # HTTP requests per address, on average ...
     request_burst: int = 120  # ... with this many at once (a page load fetches a dozen files)
     waiting_minutes: float = 30.0  # a table waiting for players closes after this long without a join
+    rooms_per_hour: int = 10  # family rooms one address may create per hour
+    members_per_room: int = 12  # members of one room (devices of a family)
     # seconds a repeated refusal is held back before it is answered: a client that floods waits for
     # its answers (at most :data:`DELAYING_MAX` at once), so it cannot make the server refuse faster
     refusal_delay: float = 1.0
@@ -328,6 +330,15 @@ class Guard:
                 message = f"more than {lim.tables_per_minute} new tables a minute from {who}"
                 raise self.refuse(address, Refused(ErrorCode.TOO_MANY_TABLES, message, 429, wait))
         return claim
+
+    def check_room(self, address: str) -> None:
+        """Before a family room is created by ``address``: its rooms per hour (on every process)."""
+        lim = self.limits
+        if lim.rooms_per_hour > 0:
+            wait = self.counters.take(f"room:{address}", lim.rooms_per_hour / 3600.0, lim.rooms_per_hour, self.clock())
+            if wait:
+                message = f"more than {lim.rooms_per_hour} new rooms an hour from this address"
+                raise self.refuse(address, Refused(ErrorCode.TOO_MANY_ROOMS, message, 429, wait))
 
     def created(self, address: str, claim: str | None, table_id: str, waiting: bool = True) -> None:
         """The table of ``claim`` exists: it counts under its id while it waits for players."""

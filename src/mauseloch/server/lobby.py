@@ -26,7 +26,9 @@ from mauseloch.server.limits import CLOSE_SIGNED_OUT
 from mauseloch.server.match import family_setup, match_state, next_deal_row, rematch_match, rematch_seat
 from mauseloch.server.protocol import (
     MAX_INVITE,
+    MAX_NAME,
     ONLINE_BOT,
+    RESERVED_NAME,
     CreateTable,
     ErrorCode,
     LadderEntry,
@@ -228,10 +230,11 @@ class Lobby:
         self.hub.close_all(1001)  # going away
 
     # -- creating and joining ----------------------------------------------------------
-    async def create(self, req: CreateTable, bot: str | None = None) -> Created:
+    async def create(self, req: CreateTable, bot: str | None = None, first: int | None = None) -> Created:
         """A new table; the creator takes its first human seat (``bot``: the online bot that
-        creates it, its own seat). A private table (the default) gets an invite secret of its own,
-        separate from every seat's token. An online-bot seat challenges that bot (botapi)."""
+        creates it, its own seat; ``first``: the human seat a room planned for its creator). A
+        private table (the default) gets an invite secret of its own, separate from every seat's
+        token. An online-bot seat challenges that bot (botapi)."""
         try:
             info = game_info(req.game)
         except ValueError as exc:
@@ -257,7 +260,7 @@ class Lobby:
                     raise ProtocolError(
                         ErrorCode.BAD_MESSAGE, f"seat {i}: unknown bot {spec.bot!r}; available: {allowed}"
                     )
-                seats.append(SeatRow(seat=i, kind="bot", name=f"{kind.capitalize()} bot {i + 1}", bot=kind))
+                seats.append(SeatRow(seat=i, kind="bot", name=bot_name(spec.name, kind, i), bot=kind))
             elif spec.kind == ONLINE_BOT:
                 seats.append(self.online.seat(i, spec.name, bot))
             else:
@@ -271,7 +274,9 @@ class Lobby:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc)) from None
         record = game.record()
         self.online.check(seats)
-        first = humans[0]
+        if first is not None and first not in humans:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {first} is not a seat of a person")
+        first = humans[0] if first is None else first
         token = secrets.token_urlsafe(24)
         if seats[first].kind == "human":
             seats[first].name = clean_name(req.name, f"Player {first + 1}")
@@ -357,12 +362,14 @@ class Lobby:
         seat: int | None,
         invite: str | None = None,
         entry: LadderEntry | None = None,
+        invited: bool = False,
     ) -> tuple[int, str]:
         """Take a free human seat (``seat``, or the first free one). A private table needs the
-        secret of its invite link; a rated table the ladder name the seat plays for (``entry``)."""
+        secret of its invite link (or ``invited``: a room's member joins its room's table); a rated
+        table the ladder name the seat plays for (``entry``)."""
         if table.status not in LIVE:
             raise ProtocolError(ErrorCode.TAKEN, "this table is not open any more", 409)
-        if not self.invited(table, invite):
+        if not invited and not self.invited(table, invite):
             raise ProtocolError(ErrorCode.INVITE_NEEDED, "this table is private: join through its invite link", 403)
         rated = await self.store.call(self.online.is_rated, table.id)
         if rated:  # the seat plays for its ladder name from the start: asked with the join, checked first
@@ -621,6 +628,15 @@ async def api_my_tables(request: Request) -> Response:
     tables = await lobby.my_tables(request.cookies)
     body = encode({"tables": tables})
     return Response(body, media_type="application/json", headers={"Cache-Control": "private, no-store"})
+
+
+def bot_name(asked: str | None, kind: str, seat: int) -> str:
+    """A bot seat's name: the one asked for when it is a bot's name (a room's bots keep theirs
+    from game to game), else its kind and seat ("Heuristic bot 3")."""
+    folded = (asked or "").casefold()
+    if asked is not None and len(asked) <= MAX_NAME and "bot" in folded and RESERVED_NAME.fullmatch(folded):
+        return asked
+    return f"{kind.capitalize()} bot {seat + 1}"
 
 
 def needed(entry: LadderEntry | None) -> LadderEntry:

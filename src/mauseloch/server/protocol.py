@@ -62,6 +62,9 @@ class ErrorCode(StrEnum):
     LADDER_NAME = "ladder_name"  # a rated seat needs a ladder name, and this one is none
     LADDER_NAME_TAKEN = "ladder_name_taken"  # the name, or one too like it, is someone else's
     LADDER_TWICE = "ladder_twice"  # that name, or this browser, plays at this table already
+    TOO_MANY_ROOMS = "too_many_rooms"  # an address created its rooms for this hour
+    ROOM_FULL = "room_full"  # a room has all the members it may have
+    NOT_MEMBER = "not_member"  # a room's member may do that, and this browser is none (any more)
 
 
 def limits() -> dict[str, int]:

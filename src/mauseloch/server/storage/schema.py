@@ -90,6 +90,50 @@ moves_t = Table(
 )
 
 
+# Family rooms (server/rooms.py): a room's members come by its link (a secret after ``#``, kept
+# here only as its SHA-256 hash, like every member's token); its tables are found through the
+# seat tokens its members were given (``ml_room_seats``), which rematches and a match's deals keep.
+rooms_t = Table(
+    "ml_rooms",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("secret_hash", String(64), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("creator", String(32), nullable=False),  # the member who created it (may remove members)
+    Column("settings", JSON, nullable=False),  # hints, learning members, the last choices per game
+)
+
+room_members_t = Table(
+    "ml_room_members",
+    metadata,
+    Column("room_id", String(32), ForeignKey("ml_rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("avatar", String(20), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("joined", DateTime(timezone=True), nullable=False),
+    Column("seen", DateTime(timezone=True), nullable=True),  # the room page last asked (who is here now)
+)
+
+room_tables_t = Table(
+    "ml_room_tables",
+    metadata,
+    Column("room_id", String(32), ForeignKey("ml_rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("table_id", String(32), primary_key=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("plan", JSON, nullable=False),  # the seats as chosen: member ids and bots, per seat
+)
+
+room_seats_t = Table(
+    "ml_room_seats",
+    metadata,
+    Column("room_id", String(32), ForeignKey("ml_rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("token_hash", String(64), primary_key=True),  # a seat token a member was given
+    Column("member", String(32), nullable=False),
+)
+
+
 _MOVE_COLUMNS = ("table_id", "version", "seat", "move", "ms", "played", "by", "referee", "deadlines")
 _move_values = {c: bindparam(c, type_=moves_t.c[c].type) for c in _MOVE_COLUMNS}
 _DEADLINES = bindparam("deadlines", type_=tables_t.c.deadlines.type)
