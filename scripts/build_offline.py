@@ -81,6 +81,7 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "server/__init__.py",
             "server/table",
             "server/clock.py",
+            "server/emotes.py",
             "server/hub.py",
             "server/local.py",
             "server/match.py",

@@ -93,6 +93,10 @@ class TableHandle(Protocol):
         """Pause, agree, resume or withdraw, and the bots' speed."""
         ...
 
+    def emote(self, seat: int | None, emote: str) -> None:
+        """A quick reaction from ``seat`` (server/emotes.py)."""
+        ...
+
     # -- what the lobby does -----------------------------------------------------------------
     def seat_taken(self, seat: int) -> None:
         """The store gave ``seat`` away (its name and token are in :attr:`row`)."""

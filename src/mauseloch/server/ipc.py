@@ -83,6 +83,11 @@ class Pace(msgspec.Struct, tag="pace", array_like=True, frozen=True):
     speed: float
 
 
+class Emote(msgspec.Struct, tag="emote", array_like=True, frozen=True):
+    seat: int | None
+    emote: str
+
+
 class Joined(msgspec.Struct, tag="joined", array_like=True, frozen=True):
     """A seat was taken through the sending process: what the store now holds for it travels
     along, so the owner need not read the table back."""
@@ -107,7 +112,7 @@ class Adopt(msgspec.Struct, tag="adopt", array_like=True, frozen=True):
     tables: list[str]
 
 
-Op = Attach | Detach | Move | Snapshot | React | ClockAnswer | RematchVote | Pace | Joined | Load | Adopt
+Op = Attach | Detach | Move | Snapshot | React | ClockAnswer | RematchVote | Pace | Emote | Joined | Load | Adopt
 
 
 class Request(msgspec.Struct, array_like=True, frozen=True):

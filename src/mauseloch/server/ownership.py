@@ -248,6 +248,11 @@ class RemoteTable:
             )
         self.lobby.spawn(self.call(ipc.Pace(seat, paused, speed)))
 
+    def emote(self, seat: int | None, emote: str) -> None:
+        if seat is None:  # refused here, where the spectator hears it
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "only the people seated at the table send reactions")
+        self.lobby.spawn(self.call(ipc.Emote(seat, emote)))
+
     def seat_taken(self, seat: int) -> None:
         # what the store now holds for the seat travels with the news: the owner need not read
         # the table back (a full row, three queries, once for every join through another process)
@@ -650,6 +655,8 @@ class ClusterLobby(Lobby):
                 session.vote_rematch(seat)
             case ipc.Pace(seat=seat, paused=paused, speed=speed):
                 session.set_pace(seat, paused, speed)
+            case ipc.Emote(seat=seat, emote=emote):
+                session.emote(seat, emote)
             case ipc.Joined(seat=seat, name=name, token_hash=token_hash, joined=joined):
                 if not 0 <= seat < len(session.row.seats):
                     raise ProtocolError(ErrorCode.BAD_MESSAGE, f"no seat {seat!r} at table {session.id}")

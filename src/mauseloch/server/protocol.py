@@ -180,7 +180,14 @@ class PaceMsg(msgspec.Struct, tag="pace", forbid_unknown_fields=True):
     speed: Annotated[float, msgspec.Meta(ge=0.25, le=4.0)] = 1.0
 
 
-ClientMessage = Hello | MoveMsg | Resync | Ping | Leave | Rematch | ReactMsg | ClockPong | PaceMsg
+class EmoteMsg(msgspec.Struct, tag="emote", forbid_unknown_fields=True):
+    """A quick reaction from this seat (one of :data:`~mauseloch.server.emotes.EMOTES`; no free
+    text): everyone at the table sees it at the seat for a moment."""
+
+    emote: Annotated[str, msgspec.Meta(max_length=20)]
+
+
+ClientMessage = Hello | MoveMsg | Resync | Ping | Leave | Rematch | ReactMsg | ClockPong | PaceMsg | EmoteMsg
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 
 
@@ -380,6 +387,14 @@ class ErrorMsg(msgspec.Struct, tag="error", omit_defaults=True):
     # A move the engine refused: {"reason": catalogue key, "params": {...}} (IllegalMove), so the
     # page says why in its own language; left out of every other error.
     refusal: Refusal | None = None
+
+
+class EmoteFrame(msgspec.Struct, tag="emote"):
+    """A quick reaction of ``seat``, for everyone at the table (spectators too); each page shows
+    it as a short bubble at that seat unless its reader muted that seat or every reaction."""
+
+    seat: int
+    emote: str
 
 
 class Pong(msgspec.Struct, tag="pong"):

@@ -182,6 +182,9 @@ class TableSession:
     def set_pace(self, seat: int | None, paused: bool, speed: float) -> None:
         self.run(c.Pace(seat=seat, paused=paused, speed=speed, now=wall()))
 
+    def emote(self, seat: int | None, emote: str) -> None:
+        self.run(c.Emote(seat=seat, emote=emote, now=wall()))
+
     def seat_taken(self, seat: int) -> None:
         self.run(c.SeatTaken(seat=seat, now=wall()))
 

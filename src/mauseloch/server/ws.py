@@ -25,6 +25,7 @@ from mauseloch.server.listen import SEND_NOW
 from mauseloch.server.lobby import Lobby
 from mauseloch.server.protocol import (
     ClockPong,
+    EmoteMsg,
     ErrorCode,
     ErrorMsg,
     Hello,
@@ -225,6 +226,8 @@ async def _table_socket(
                         table.vote_rematch(conn.seat)
                     elif isinstance(msg, PaceMsg):
                         table.set_pace(conn.seat, msg.paused, msg.speed)
+                    elif isinstance(msg, EmoteMsg):
+                        table.emote(conn.seat, msg.emote)
                     refused_in_a_row = 0
                 except ProtocolError as exc:
                     if conn is not None and table.stopping:

@@ -109,6 +109,13 @@ class Pace(Command, frozen=True):
     speed: float
 
 
+class Emote(Command, frozen=True):
+    """A quick reaction from a seat (server/emotes.py), rate-limited per seat."""
+
+    seat: int | None
+    emote: str
+
+
 class Expire(Command, frozen=True):
     """Nobody joined in time (the lobby's sweep)."""
 
@@ -140,7 +147,14 @@ class SnapshotsOf(msgspec.Struct, frozen=True):
     """Everyone's whole table again (a seat taken, a reload)."""
 
 
-Frame = UpdateOf | LiveOf | SnapshotsOf
+class EmoteOf(msgspec.Struct, frozen=True):
+    """A seat's quick reaction, the same message for everyone."""
+
+    seat: int
+    emote: str
+
+
+Frame = UpdateOf | LiveOf | SnapshotsOf | EmoteOf
 LIVE_FRAME = LiveOf()
 SNAPSHOTS = SnapshotsOf()
 

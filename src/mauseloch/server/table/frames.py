@@ -18,6 +18,7 @@ from mauseloch.core.events import OWNER, Event, seen_by
 from mauseloch.server.match import match_state
 from mauseloch.server.protocol import (
     Deadline,
+    EmoteFrame,
     ErrorCode,
     ErrorMsg,
     Live,
@@ -36,7 +37,7 @@ from mauseloch.server.protocol import (
 )
 from mauseloch.server.seats import STAND_IN
 from mauseloch.server.summary import table_summary
-from mauseloch.server.table.commands import Frame, LiveOf, UpdateOf
+from mauseloch.server.table.commands import EmoteOf, Frame, LiveOf, UpdateOf
 from mauseloch.server.table.state import TableState
 
 SNAPSHOT_EVENTS = 50  # the last events a snapshot carries
@@ -122,6 +123,9 @@ def message_for(s: TableState, frame: Frame, now: float) -> MessageFor:
             return encode(message)
 
         return update
+    if isinstance(frame, EmoteOf):
+        text = encode(EmoteFrame(seat=frame.seat, emote=frame.emote))
+        return lambda seat: text
     if isinstance(frame, LiveOf):
         texts: list[str] = []
 

@@ -62,6 +62,7 @@ class TableState:
     speed: float = 1.0  # the bots' pace, set by the people at the table
     asked: list[int] = field(default_factory=list)  # asked for a pause or agreed, the asker first
     votes: set[int] = field(default_factory=set)  # seats that asked for a rematch
+    emoted: dict[int, tuple[float, float]] = field(default_factory=dict)  # each seat's emote bucket
     bot: BotTurn | None = None
     pending: Pending | None = None
     referee: Referee | None = None  # a reaction game's judge of its windows

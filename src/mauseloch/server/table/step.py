@@ -23,6 +23,7 @@ from mauseloch import IllegalMove
 from mauseloch.bots.random_bot import pause_factor
 from mauseloch.core.registry import game_info
 from mauseloch.server.clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, clock_seconds
+from mauseloch.server.emotes import EMOTES, taken
 from mauseloch.server.match import MATCH_PAUSE, match_state
 from mauseloch.server.protocol import ErrorCode, ProtocolError, refusal
 from mauseloch.server.records import build
@@ -448,6 +449,21 @@ def _next_deal(s: TableState, cmd: c.NextDeal, out: c.Outcome) -> None:
         out.frames.append(c.LIVE_FRAME)
 
 
+# -- emotes ---------------------------------------------------------------------------------
+def _emote(s: TableState, cmd: c.Emote, out: c.Outcome) -> None:
+    """A quick reaction: from a person seated, one of the fixed set, within the seat's rate."""
+    person = s.person(cmd.seat)
+    if cmd.seat is None or person is None or not person.row.taken:
+        raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "only the people seated at the table send reactions")
+    if cmd.emote not in EMOTES:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"unknown emote {cmd.emote!r}; available: {', '.join(EMOTES)}")
+    bucket = taken(s.emoted.get(cmd.seat), cmd.now)
+    if bucket is None:
+        raise ProtocolError(ErrorCode.RATE_LIMITED, "too many reactions from this seat; wait a moment")
+    s.emoted[cmd.seat] = bucket
+    out.frames.append(c.EmoteOf(cmd.seat, cmd.emote))
+
+
 # -- pause and pace ----------------------------------------------------------------------------
 def _pace(s: TableState, cmd: c.Pace, out: c.Outcome) -> None:
     """Someone seated sets the bots' ``speed`` and stands on a pause: asks for one or agrees
@@ -540,6 +556,7 @@ def _decide(s: TableState, cmd: c.Decide, out: c.Outcome) -> None:
 
 HANDLERS: dict[type[c.Command], Callable[[TableState, Any, c.Outcome], None]] = {
     c.Move: _move,
+    c.Emote: _emote,
     c.Committed: _committed,
     c.Reloaded: _reloaded,
     c.BotDue: _bot_due,
