@@ -204,3 +204,27 @@ def test_the_room_store_on_sqlite_and_postgresql(store: Any) -> None:
     got = rooms.room("r1")
     assert got is not None and [(m.id, m.name) for m in got.members] == [("m2", "Omi")]
     assert got.settings == {"hints": False} and rooms.room("r2") is None and rooms.tables("r1") == []
+
+
+def test_a_learning_member_gets_a_tip_from_the_strongest_bot(make_client: AppFactory) -> None:
+    client = make_client()
+    room = new_room(client)
+    rid, papa = room["room"], room["token"]
+    oma = join_room(client, room, "Oma", "owl")
+    ids = [m["id"] for m in show(client, rid, papa)["members"]]
+    plan = {"game": "mau-mau", "seats": [{"member": ids[1]}, {"member": ids[0]}, {"bot": "heuristic"}]}
+    table = client.post(f"/api/rooms/{rid}/tables", json=plan, headers=member(client, papa)).json()["table"]
+    taken = client.post(f"/api/rooms/{rid}/tables/{table}/join", json={}, headers=member(client, oma)).json()
+    tip = f"/api/rooms/{rid}/tables/{table}/hint"
+    assert client.post(tip, json={}, headers=member(client, oma)).status_code == 403  # hints are off
+    learning = {"hints": True, "learning": [ids[1]]}
+    assert client.post(f"/api/rooms/{rid}/settings", json=learning, headers=member(client, papa)).status_code == 200
+    assert client.post(tip, json={}, headers=member(client, papa)).status_code == 403  # Papa is not learning
+    answer = client.post(tip, json={}, headers=member(client, oma))
+    assert answer.status_code == 200, answer.text
+    oma_seat = seated(client, table, taken["seat"], taken["token"])
+    got = answer.json()
+    assert got["seat"] == 0 and got["hint"]["move"] in oma_seat.view["legal_moves"]  # seat 0 leads
+    assert got["hint"]["reason"].startswith("mm.hint.")
+    oma_seat.close()
+    assert client.post(f"/api/rooms/{rid}/tables/nosuch/hint", json={}, headers=member(client, oma)).status_code == 404

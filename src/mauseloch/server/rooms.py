@@ -25,6 +25,7 @@ import msgspec
 from mauseloch.core.registry import game_info
 from mauseloch.extras import needs
 from mauseloch.server.answers import COOKIE_AGE, JSON, from_page, read_body, seat_url
+from mauseloch.server.hints import hint
 from mauseloch.server.lobby import Lobby, hash_token
 from mauseloch.server.protocol import (
     MAX_NAME,
@@ -451,6 +452,27 @@ class Rooms:
         from_page(request, response, table.id, seat, token)
         return response
 
+    async def hint(self, request: Request) -> Response:
+        """A learner's "Tipp" at a room's table: for a member the room marks as learning, with the
+        room's hints on, at the seat this member holds there."""
+        await read_body(request)
+        room, me = await self.member_of(request)
+        if not room.settings.get("hints") or me.id not in room.settings.get("learning", []):
+            raise ProtocolError(
+                ErrorCode.NOT_MEMBER, "tips are for the room's learning members, when the room has them on", 403
+            )
+        table_id = request.path_params["table_id"]
+        tables = await self.store.call(self.rooms.tables, room.id)
+        found = next((t for t in tables if t.id == table_id), None)
+        table = await self.lobby.find(table_id) if found is not None else None
+        if found is None or table is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, "no such table in this room", 404)
+        seat_members = await self.store.call(self.rooms.seat_members, room.id)
+        seats = [i for i, s in enumerate(table.row.seats) if s.token_hash and seat_members.get(s.token_hash) == me.id]
+        if not seats:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "you hold no seat at this table", 403)
+        return JSON({"table": table.id, "seat": seats[0], "hint": hint(table.row, seats[0])})
+
 
 def room_routes(rooms: Callable[[], Rooms]) -> list[Route]:
     """The rooms' API (docs/protocol.md, "Rooms"); ``rooms()`` gives the app's :class:`Rooms`."""
@@ -477,4 +499,5 @@ def room_routes(rooms: Callable[[], Rooms]) -> list[Route]:
         Route("/api/rooms/{room_id}/settings", bound("settings"), methods=post),
         Route("/api/rooms/{room_id}/tables", bound("start"), methods=post),
         Route("/api/rooms/{room_id}/tables/{table_id}/join", bound("take_seat"), methods=post),
+        Route("/api/rooms/{room_id}/tables/{table_id}/hint", bound("hint"), methods=post),
     ]

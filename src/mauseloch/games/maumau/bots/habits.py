@@ -233,3 +233,73 @@ def heuristic_agrees(
 
 # What the kernel compiles, callees first.
 SHARED = (_wish_qualities, _score, _situation, heuristic_action, heuristic_agrees)
+
+
+# --------------------------------------------------------------------------- why (a learner's tip)
+# Plain Python only (the kernel never needs it): the reason is read off the same scores, by asking
+# what the heuristic would choose if a part of the situation were otherwise.
+
+# The reasons a card move can have, as ids (words: locale/maumau.toml, ``mm.hint.<id>``).
+REASONS = (
+    "only", "counter", "keep_jack", "draw", "go_out", "seven_next", "skip_next", "turn_next",
+    "shed_points", "jack_need", "long_suit", "keeps_options",
+)  # fmt: skip
+
+
+def _best_card(
+    bits: int, hand: int, players: int, counts: Sequence[int], nxt: int, prev: int, rival_close: bool,
+    next_close: bool, ace_skips: bool, no_win_with_jack: bool,
+) -> int:  # fmt: skip
+    """The card move with the best score (ties: the first), under the situation given."""
+    wishes = _wish_qualities(hand) if bits & JACKS else NO_WISHES
+    best, best_score = -1, 0.0
+    rest = bits
+    while rest:
+        c = _lowest(rest)
+        rest &= rest - 1
+        for k in range(4 if c & 7 == JACK else 1):
+            a = CARD_ACTION[c] + k
+            score = _score(
+                c, ACT_WISH[a], hand, players, counts, nxt, prev, rival_close, next_close, ace_skips,
+                no_win_with_jack, wishes,
+            )  # fmt: skip
+            if best < 0 or score > best_score:
+                best, best_score = a, score
+    return best
+
+
+def heuristic_reason(
+    action: int, hand: int, bits: int, other: int, seat: int, counts: Sequence[int], players: int,
+    direction: int, ace_skips: bool, no_win_with_jack: bool,
+) -> str:  # fmt: skip
+    """Why :func:`heuristic_action` chose ``action``: one of :data:`REASONS`. The branch it took
+    says it for a forced move, a counter, a kept jack or a draw; for a card chosen among others,
+    the part of the situation without which it would choose another card (the next player about
+    to go out, a rival about to go out), else what the chosen card's score gains most by."""
+    if _legal_count(bits, other) == 1:
+        return "only"
+    if other == TAKE_A:
+        return "counter" if action != TAKE_A else "only"
+    if action == other or bits == 0:
+        return "keep_jack" if action == PASS_A and bits else "draw"
+    card = ACT_CARD[action]
+    if hand & ~(1 << card) == 0:
+        return "go_out"
+    nxt, prev, rival_close, next_close = _situation(seat, counts, players, direction)
+    args = (bits, hand, players, counts, nxt, prev)
+    rank = card & 7
+    if next_close and ACT_CARD[_best_card(*args, rival_close, False, ace_skips, no_win_with_jack)] != card:
+        if rank == SEVEN:
+            return "seven_next"
+        if rank == EIGHT_R or (rank == ACE_R and ace_skips):
+            return "skip_next"
+        if rank == NINE_R:
+            return "turn_next"
+    if rival_close and ACT_CARD[_best_card(*args, False, next_close, ace_skips, no_win_with_jack)] != card:
+        return "shed_points"
+    if rank == JACK:
+        return "jack_need"
+    rest = hand & ~(1 << card)
+    follow = _popcount(rest & CARD_FIT_A[card])
+    same_suit = _popcount(rest & SUIT_MASK_A[card >> 3])
+    return "keeps_options" if 4.0 * follow >= 1.5 * same_suit else "long_suit"

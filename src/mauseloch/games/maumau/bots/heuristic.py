@@ -163,6 +163,21 @@ class HeuristicBot:
             self._rng,
         )
 
+    def explain(self, view: View | JSONObject, legal: list[str]) -> tuple[str, str]:
+        """The move :meth:`choose` makes and why, as a catalogue key (``mm.hint.<reason>``,
+        ``habits.heuristic_reason``): a learner's tip says it in a sentence."""
+        move = self.choose(view, legal)
+        cards, seat, counts, direction, options = _seen(view)
+        hand = 0
+        for c in cards:
+            hand |= 1 << CARD_ID[c]
+        bits, other = legal_form(legal)
+        reason = habits.heuristic_reason(
+            _ACTION_ID[move], hand, bits, other, seat, counts, len(counts), direction,
+            bool(options.get("ace_skips")), bool(options.get("no_win_with_jack")),
+        )  # fmt: skip
+        return move, f"mm.hint.{reason}"
+
     def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]:
         """Mau-Mau is played in turns and never opens a reaction window: keep still."""
         return None, 0
