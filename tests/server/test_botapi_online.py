@@ -21,6 +21,7 @@ from mauseloch.server.protocol import ErrorCode, LadderEntry, ProtocolError
 from mauseloch.server.storage.store import Store
 
 from .conftest import AppFactory
+from .serving import RunAsync
 
 
 class Clock:
@@ -155,6 +156,34 @@ def test_every_deal_of_a_rated_match_counts_once_with_the_seats_turned(store: St
     with pytest.raises(ValueError, match="already"):  # seat 0 of deal 2 was seat 1 (bob's) in deal 1
         ladder.enter_person(store, "M1", 0, "Carla", "secret-of-carla")
     assert ladder.entered(store, "M1", 0) is None  # bob's seat: a bot, not a person's ladder name
+
+
+def test_a_join_reads_the_rating_of_a_table_created_here_without_the_store(
+    store: Store, monkeypatch: pytest.MonkeyPatch, run_async: RunAsync
+) -> None:
+    """Whether a table is rated is said once, at its creation: the joins of a table created by
+    this process ask no query of the ladder (a query costs about a millisecond of the server's
+    CPU a join); a table created elsewhere, or a later deal of a match, is looked up."""
+    import datetime as dt
+
+    from mauseloch.server.botapi import ladder
+    from mauseloch.server.storage.rows import SeatRow, TableRow
+
+    online = OnlineBots(store)
+    looked_up: list[str] = []
+    real = ladder.is_rated
+    monkeypatch.setattr(ladder, "is_rated", lambda st, table_id: looked_up.append(table_id) or real(st, table_id))
+    for table_id, rated in (("R", True), ("U", False)):
+        seats = [SeatRow(seat=i, kind="human", name=f"P{i}") for i in range(2)]
+        row = TableRow(
+            id=table_id, game="mau-mau", title="", players=2, options={}, seed=1, deck=[], status="waiting",
+            created=dt.datetime.now(dt.UTC), seats=seats,
+        )  # fmt: skip
+        store.create_table(row)
+        run_async(online.created(row, "P0", rated=rated))
+    assert online.is_rated("R") and not online.is_rated("U")
+    assert looked_up == []
+    assert not online.is_rated("elsewhere") and looked_up == ["elsewhere"]
 
 
 def test_ladder_names_are_compared_folded_and_by_their_look() -> None:

@@ -33,6 +33,7 @@ with needs("web", __name__):
 CHALLENGE_SECONDS = 120.0  # a challenge not answered by then counts as unanswered
 CHALLENGE_KEPT = 3600.0  # seconds after it was made an answered challenge is still shown
 MAX_STREAMS = 16  # open streams (events and games) per token
+RATED_KNOWN = 4096  # the tables created here whose rating a join reads without the store
 MOVES_PER_SECOND = 20  # moves per token and second (a whole second's worth may come at once)
 MAX_OPEN_CHALLENGES = 20  # challenges one bot may have waiting for its answer
 RETRY_AFTER = 1  # seconds a refused move is told to wait (a stream or a challenge: a minute)
@@ -92,6 +93,9 @@ class OnlineBots:
         # seat kind in a seat whose bot declined or did not answer
         self.creators: dict[str, int] = {}
         self.clock = clock
+        # whether the tables created here lately are rated, as their creation said (it never
+        # changes): their joins need no query of the ladder (the store's thread reads it)
+        self.rated: dict[str, bool] = {}
 
     # -- presence ----------------------------------------------------------------------
     def get(self, name: str) -> Online:
@@ -172,6 +176,9 @@ class OnlineBots:
         challenges its bot."""
         if rated:
             await self.store.call(ladder.mark_rated, self.store, row)
+        self.rated[row.id] = rated
+        if len(self.rated) > RATED_KNOWN:
+            del self.rated[next(iter(self.rated))]  # the oldest: its seats were taken long ago
         self.prune()
         made: list[Challenge] = []
         for s in row.seats:
@@ -188,7 +195,8 @@ class OnlineBots:
 
     # -- the ladder's entries (the lobby's BotSeats), each in the store's thread ---------
     def is_rated(self, table_id: str) -> bool:
-        return ladder.is_rated(self.store, table_id)
+        known = self.rated.get(table_id)
+        return ladder.is_rated(self.store, table_id) if known is None else known
 
     def check_person(self, name: str, secret: str) -> None:
         ladder.refused_entry(ladder.check_person, self.store, name, secret)
