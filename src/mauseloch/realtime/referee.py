@@ -299,7 +299,7 @@ class Referee:
             raise ValueError("commit takes the decision decide() returned for the open window")
         return self._close(decision)
 
-    def entry(self, decision: Decision) -> JSONObject:
+    def entry(self, decision: Decision) -> WindowEntry:
         """The log entry ``decision`` gets (a :class:`WindowEntry`, stored with the move as JSON):
         the open window's claims and the decision."""
         return {"claims": [c.to_dict() for c in self._claims or []], "decision": decision.to_dict()}

@@ -24,6 +24,7 @@ import mauseloch
 from mauseloch.bots import bot_kinds
 from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject, OptionDict
+from mauseloch.realtime.referee import WindowEntry
 from mauseloch.server.clock import Deadline, Timers, default_clock, wall
 from mauseloch.server.hub import Connection
 from mauseloch.server.protocol import (
@@ -103,7 +104,7 @@ class Saved(msgspec.Struct, kw_only=True):
     options: OptionDict = msgspec.field(default_factory=dict)
     moves: list[list[object]] = msgspec.field(default_factory=list)
     by: list[str | None] = msgspec.field(default_factory=list)
-    referee: dict[int, JSONObject] = msgspec.field(default_factory=dict)
+    referee: dict[int, WindowEntry] = msgspec.field(default_factory=dict)
     status: str = "playing"
     result: JSONObject | None = None
     record: JSONObject | None = None  # once the game is over: its record, as the server keeps it

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from mauseloch.core.shapes import JSONObject, OptionDict
+from mauseloch.realtime.referee import WindowEntry
 
 
 @dataclass
@@ -50,7 +51,7 @@ class TableRow:
     by: list[str | None] = field(default_factory=list)  # per move: None (the seat's own player) or "stand-in"
     public: bool = False  # listed in the lobby, and anyone may join; else only through the invite link
     invite_hash: str | None = None
-    referee: dict[int, JSONObject] = field(default_factory=dict)  # move index -> its window's log entry
+    referee: dict[int, WindowEntry] = field(default_factory=dict)  # move index -> its window's log entry
     match: JSONObject | None = None  # a deal of a match (server/match.py), else None
     joined: dt.datetime | None = None  # waiting for players: created or last joined then (None: ``created``)
 
@@ -86,7 +87,7 @@ class MoveRow(msgspec.Struct, frozen=True):
     ms: int | None
     by: str | None
     deadlines: list[JSONObject]  # the table's deadlines from this move on
-    referee: JSONObject | None  # a reaction window's log
+    referee: WindowEntry | None  # a reaction window's log
 
 
 class StatusRow(msgspec.Struct, frozen=True):

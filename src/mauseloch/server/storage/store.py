@@ -19,6 +19,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
+from mauseloch.realtime.referee import WindowEntry
 from mauseloch.server.storage.migrations import migrate
 from mauseloch.server.storage.plans import BoundWrite, HotWrite, Plan, Writes, hot_write
 from mauseloch.server.storage.postgres import PgWrites
@@ -223,12 +224,11 @@ class Store:
         ms: int | None = None,
         by: str | None = None,
         deadlines: list[JSONObject] | None = None,
-        referee: JSONObject | None = None,
+        referee: WindowEntry | None = None,
     ) -> Plan:
         """Store the move played at ``version``, with the table's deadlines from then on when
-        given (in the move's row: one statement); a second move for the same version raises
-        ``IntegrityError``. ``referee``: the reaction window this move decided (its claims and
-        the decision)."""
+        given and the reaction window it decided (in the move's row: one statement); a second
+        move for the same version raises ``IntegrityError``."""
         values = {
             "table_id": table_id,
             "version": version,
@@ -361,7 +361,7 @@ def table_row(row: Any, seat_rows: list[Any], move_rows: list[Any]) -> TableRow:
     ]
     moves: list[list[Any]] = []
     by: list[str | None] = []
-    referee: dict[int, JSONObject] = {}
+    referee: dict[int, WindowEntry] = {}
     # the table's deadlines: those written with the table, unless a move stored after them
     # carries its own (a table's writes are in order, so the later one holds)
     deadlines = row["deadlines"]
@@ -372,7 +372,7 @@ def table_row(row: Any, seat_rows: list[Any], move_rows: list[Any]) -> TableRow:
         moves.append([m["seat"], m["move"]] if m["ms"] is None else [m["seat"], m["move"], m["ms"]])
         by.append(m["by"])
         if m["referee"] is not None:
-            referee[len(moves) - 1] = dict(m["referee"])
+            referee[len(moves) - 1] = m["referee"]  # stored as the referee wrote it
         if m["deadlines"] is not None and (deadlines_at is None or len(moves) > deadlines_at):
             deadlines = m["deadlines"]
     return TableRow(

@@ -13,8 +13,7 @@ import msgspec
 
 from mauseloch.core.engine import Game
 from mauseloch.core.registry import game_info
-from mauseloch.core.shapes import JSONObject
-from mauseloch.realtime.referee import Decision, Referee
+from mauseloch.realtime.referee import Decision, Referee, WindowEntry
 from mauseloch.server.clock import Deadline, Deadlines
 from mauseloch.server.records import build
 from mauseloch.server.seats import Controller, Person, controllers
@@ -40,7 +39,7 @@ class Pending(msgspec.Struct):
     ms: int | None
     origin: Origin
     turn: Deadline | None  # the next turn's deadline, stored with the move
-    referee: JSONObject | None = None  # a reaction window's log, stored with its decision
+    referee: WindowEntry | None = None  # a reaction window's log, stored with its decision
     decision: Decision | None = None  # the referee's, played by the referee once stored
     since: int | None = None  # played: the game ended, its end is being stored; its events from here
 
