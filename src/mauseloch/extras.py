@@ -12,7 +12,7 @@ terminal the command line and the terminal games (Typer, Rich, Textual) and the 
 sim      ``simulate``, ``tournament``, ``analyze``: the compiled kernels (numba), plots
          (matplotlib), the command line
 web      ``mauseloch serve``: Starlette, uvicorn, SQLAlchemy, psycopg, openskill, PyICU, the
-         compiled bots the tables seat, prometheus-client and python-json-logger
+         compiled bots the tables seat, prometheus-client, python-json-logger, pywebpush
 rl       the learning environments (Gymnasium, PettingZoo) on the compiled kernel
 train    ``mauseloch train``: JAX, Flax, Optax; the JAX environment ``mauseloch.envs.jax``
 research OpenSpiel and RLCard games (``mauseloch.envs.openspiel``, ``envs.rlcard``)
@@ -50,6 +50,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "markdown_it",
         "prometheus_client",
         "pythonjsonlogger",
+        "pywebpush",
         *COMPILED,
     ),
     "rl": ("gymnasium", "pettingzoo", *COMPILED),

@@ -35,11 +35,17 @@ from mauseloch.server.protocol import (
     MyTable,
     OpenSeat,
     ProtocolError,
+    TableSummary,
     decode_body,
     encode,
     error_body,
     limits,
 )
+from mauseloch.server.push import VAPID_SUBJECT
+from mauseloch.server.push.routes import routes as push_routes
+from mauseloch.server.push.sender import Pusher
+from mauseloch.server.push.store import PushStore
+from mauseloch.server.push.vapid import server_key
 from mauseloch.server.records import match_record, record_of, replay_frames
 from mauseloch.server.rooms import Rooms, room_routes
 from mauseloch.server.security import SecurityMiddleware
@@ -478,6 +484,9 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     # The compiled bots' code is made ready once the server serves, in a thread (warmup.py): a
     # restart is back without waiting for it, and a bot that needs it waits for it, not the loop.
     warmup.start()
+    pusher: Pusher | None = app.state.pusher
+    if pusher is not None:  # the pushes a process before this one left pending: of its tables
+        await pusher.start(list(lobby.tables))
     metrics: Metrics | None = app.state.metrics
     sampler = None if metrics is None else asyncio.get_running_loop().create_task(metrics.sampler(lobby))
     try:
@@ -488,6 +497,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
             with contextlib.suppress(asyncio.CancelledError):
                 await sampler
         await lobby.stop()
+        if pusher is not None:
+            await pusher.stop()
         await app.state.store.aclose()
         app.state.store.close()
 
@@ -503,6 +514,9 @@ def create_app(
     redis_url: str | None = None,
     limits: Limits | None = None,
     metrics: Metrics | None = None,
+    vapid_key: str | None = None,
+    vapid_subject: str = VAPID_SUBJECT,
+    push_http: bool = False,
 ) -> Starlette:
     """The web platform on the database at ``db_url`` (default: SQLite in the user data dir).
 
@@ -513,10 +527,15 @@ def create_app(
     public server (:class:`~mauseloch.server.limits.Limits`; its defaults when not given). With
     ``redis_url`` this process is one of several sharing the database and Redis (ownership.py;
     docs/deploy.md). ``metrics``: the figures to count (metrics.py; None: none are counted).
+    Web Push (server/push/) signs with ``vapid_key`` (else ``MAUSELOCH_VAPID_KEY``, else the key
+    stored in the database, made on the first start) as ``vapid_subject`` (a ``mailto:`` or
+    ``https:`` URL its push services may write to); ``push_http`` lets devices subscribe with a
+    plain-http push service on this machine (tests and benchmarks only).
     """
     limits = limits or Limits()
     store = Store(db_url)
     settings = Settings(bot_delay=bot_delay, clock_scale=clock_scale, metrics=metrics)
+    push = PushStore(store)
     online = OnlineBots(store)  # bots playing through the Bot API, and their challenges
     if redis_url is None:
         lobby: Lobby = Lobby(store, settings, waiting_expiry=limits.waiting_minutes * 60, online=online)
@@ -538,6 +557,13 @@ def create_app(
     if metrics is not None:
         store.writes.on_commit = functools.partial(metrics.committed, "sqlite" if store.local else "postgresql")
     lobby.metrics = metrics
+
+    async def summary_of(table_id: str) -> TableSummary | None:
+        table = await lobby.find(table_id)
+        return None if table is None else table.summary()
+
+    pusher = Pusher(store, push, server_key(push, vapid_key), vapid_subject, summary_of, metrics=metrics)
+    settings.tell = pusher.tell
     lobby.restore()
     web = web_dir or WEB_DIR
     routes = [
@@ -563,6 +589,7 @@ def create_app(
         Route("/replay/{table_id}", replay_page),
         WebSocketRoute("/ws/{table_id}", table_socket),
         *bot_api_routes(),  # programs playing seats: docs/bot-api.md
+        *push_routes(),  # Web Push subscriptions: docs/protocol.md
         Route("/static/js/strings.js", strings_js),
         Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
         Mount("/", StaticFiles(directory=web, check_dir=False), name="web"),
@@ -585,4 +612,6 @@ def create_app(
     app.state.guard = guard
     app.state.rooms = Rooms(lobby, guard)
     app.state.metrics = metrics
+    app.state.pusher = pusher
+    app.state.push_http = push_http
     return app

@@ -11,6 +11,7 @@ from typing import Annotated
 
 from mauseloch.extras import needs
 from mauseloch.server.limits import Limits, http_protocol
+from mauseloch.server.push import VAPID_SUBJECT
 
 with needs("web", __name__):
     import typer
@@ -194,6 +195,19 @@ def command(
     log_level: Annotated[
         LevelChoice, typer.Option(help="the least important lines logged (info: a line per request too)")
     ] = LevelChoice.warning,
+    vapid_key: Annotated[
+        str | None,
+        typer.Option(
+            envvar="MAUSELOCH_VAPID_KEY",
+            show_envvar=False,  # a secret: never shown in --help
+            help="Web Push's VAPID private key (a PEM file, or the key itself; default: the one kept "
+            "in the database, made on the first start); see docs/operate.md",
+        ),
+    ] = None,
+    vapid_subject: Annotated[
+        str,
+        typer.Option(help="whom push services may write to about this server's pushes (mailto: or https:)"),
+    ] = VAPID_SUBJECT,
 ) -> None:
     """Serve the lobby and the tables in the browser."""
     import dataclasses
@@ -307,8 +321,9 @@ def command(
         redis_errors = (RedisError,)
     try:
         app = create_app(
-            url, bot_delay=bot_delay, clock_scale=clock_scale, redis_url=redis, limits=limits, metrics=figures
-        )
+            url, bot_delay=bot_delay, clock_scale=clock_scale, redis_url=redis, limits=limits, metrics=figures,
+            vapid_key=vapid_key, vapid_subject=vapid_subject,
+        )  # fmt: skip
         app.state.freeze_at_start = True  # a server process: what lives as long as it is frozen
         process = getattr(app.state.lobby, "pid", None)
         if isinstance(process, str):  # one of several: the id the others and /readyz know it by

@@ -48,17 +48,19 @@ __all__ = ["LIVE", "Settings", "TableSession"]
 log = logging.getLogger("mauseloch.server")
 T = TypeVar("T")
 After = Callable[[], None] | None  # run when a serial command is done, before the next one
+Tell = Callable[[str, int, Literal["turn", "remind", "end"], float], object]  # table, seat, kind, seconds left
 
 
 @dataclass
 class Settings:
     """Server-wide knobs: ``bot_delay`` replaces the bots' pause; ``clock_scale`` multiplies every
     clock and grace time (tests and benchmarks run them fast); ``metrics``: the figures counted
-    (metrics.py; None: none are)."""
+    (metrics.py; None: none are); ``tell``: who pushes what the steps ask to be told."""
 
     bot_delay: float | None = None
     clock_scale: float = 1.0
     metrics: Metrics | None = None
+    tell: Tell | None = None  # pushes a seat's devices (server/push/sender.py; None: no pushes)
 
 
 class TableSession:
@@ -88,6 +90,7 @@ class TableSession:
         self._last: asyncio.Future[None] | None = None  # the table's latest write
         self._bot: BotTurn | None = None  # the bot turn whose timer runs
         self.metrics = settings.metrics
+        self.tell = settings.tell
         self._mover = 0  # the seat of the move last sent to the store: its update tells who played
         self._warming: asyncio.Task[None] | None = None  # a compiled bot's turn waiting for warmup.py
         self._store_as: dict[type[Write], BoundWrite[Store, ..., None]] = {
@@ -357,6 +360,9 @@ class TableSession:
                 if self.metrics is not None and type(frame) is c.UpdateOf:
                     by_bot = frame.by is None and isinstance(s.seats[self._mover], BotSeat)
                     self.metrics.played(s.row.game, "bot" if by_bot else frame.by)
+        if self.tell is not None:
+            for tell in out.tell:
+                self.tell(s.id, tell.seat, tell.kind, tell.left)
         if s.deadlines.changed:
             self.timers.sync()
         if s.bot is not self._bot:

@@ -155,6 +155,18 @@ class EmoteOf(msgspec.Struct, frozen=True):
 
 
 Frame = UpdateOf | LiveOf | SnapshotsOf | EmoteOf
+
+
+class Tell(msgspec.Struct, frozen=True):
+    """A seat's person must be told (by Web Push, to the devices that asked: server/push/):
+    ``turn``: it is their turn now; ``remind``: their time runs out (``left`` seconds);
+    ``end``: the game ended."""
+
+    seat: int
+    kind: Literal["turn", "remind", "end"]
+    left: float = 0.0
+
+
 LIVE_FRAME = LiveOf()
 SNAPSHOTS = SnapshotsOf()
 
@@ -162,7 +174,8 @@ SNAPSHOTS = SnapshotsOf()
 class Outcome(msgspec.Struct):
     """What a step asks of the world, in order: ``writes`` (a ``fence``: the last one is stored
     before anything more, then :class:`Committed` is stepped); the reaction window shown, the
-    next table dealt, a seat's pages closed; ``frames`` published; ``wake``: commands stepped
+    next table dealt, a seat's pages closed; ``frames`` published; ``tell``: the people to push
+    to; ``wake``: commands stepped
     that many seconds later; the window's referee woken or retried; the table read again from
     the store (``reload``); ``error``: what the command's sender is told."""
 
@@ -172,6 +185,7 @@ class Outcome(msgspec.Struct):
     next_table: bool = False
     close_seat: int | None = None
     frames: list[Frame] = msgspec.field(default_factory=list)
+    tell: list[Tell] = msgspec.field(default_factory=list)
     wake: list[tuple[float, Command]] = msgspec.field(default_factory=list)
     window_wake: bool = False
     window_retry: bool = False

@@ -172,6 +172,22 @@ def _advance(s: TableState, out: c.Outcome, by: str | None, since: int | None = 
     if s.reactions and s.row.status == "playing" and s.window_open():
         out.window = True  # the card is sent ahead, before the update that shows it
     out.frames.append(c.UpdateOf(new, by))
+    _tell(s, out)
+
+
+def _tell(s: TableState, out: c.Outcome) -> None:
+    """Who is pushed after a move: everyone at the game's end; else the person whose turn it
+    has just become (once: not again while they keep the turn, so at most one until they move)."""
+    people = [p for p in s.seats if isinstance(p, Person) and p.row.taken]
+    if s.row.status == "over":
+        out.tell += [c.Tell(p.row.seat, "end") for p in people]
+        return
+    seat, moves = s.game.to_move, s.row.moves
+    if seat is None or s.row.status != "playing" or (moves and moves[-1][0] == seat):
+        return
+    person = s.person(seat)
+    if person is not None and person.row.taken and not person.stand_in:
+        out.tell.append(c.Tell(seat, "turn"))
 
 
 def _over(s: TableState, out: c.Outcome) -> None:

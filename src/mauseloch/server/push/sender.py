@@ -1,0 +1,202 @@
+"""The queue pushes go out from: a move never waits for a push service.
+
+:meth:`Pusher.tell` only puts a job on a bounded queue (full: the job is dropped and counted);
+a few worker tasks look up the seat's subscriptions, encrypt the words for each (RFC 8291
+aes128gcm, by pywebpush) and post them, signed with the server's VAPID key. A service that
+refuses for now (429, 5xx) or does not answer in time is tried again later with a growing
+back-off, a bounded number of times; the job is stored meanwhile (``ml_push_pending``), so a
+restart sends it still. A subscription its service says is gone (404, 410) is removed. The
+endpoint URL is a capability: it is never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from mauseloch.extras import needs
+from mauseloch.server.protocol import TableSummary
+from mauseloch.server.push.store import PushStore, Subscription
+from mauseloch.server.push.words import Kind, payload
+from mauseloch.server.storage.store import Store
+
+with needs("web", __name__):
+    import aiohttp
+    from py_vapid import Vapid02 as Vapid
+    from pywebpush import WebPushException, webpush_async
+
+if TYPE_CHECKING:
+    from mauseloch.server.metrics import Metrics
+
+log = logging.getLogger("mauseloch.server.push")
+
+QUEUE = 10_000  # jobs waiting at once; more are dropped (and counted as failed)
+WORKERS = 8  # pushes under way at once
+TIMEOUT = 10.0  # seconds a push service has to answer
+TRIES = 5  # sends of one push before it is given up
+BACKOFF = 2.0  # seconds before the first retry; doubled each time
+TTL = 24 * 3600  # how long a push service keeps a push for a device that is off
+GONE = (404, 410)
+RETRY = (429, 500, 502, 503, 504)
+
+
+class Job(msgspec.Struct):
+    table_id: str
+    seat: int
+    kind: Kind
+    left: float = 0.0  # seconds left (a reminder)
+    pending: int | None = None  # its row in ml_push_pending once stored
+    tries: int = 0
+    only: str | None = None  # a retry: to this subscription (endpoint hash) only
+
+
+Find = Callable[[str], Awaitable[TableSummary | None]]
+
+
+class Pusher:
+    """Sends the pushes of the tables this process runs (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: Store,
+        push: PushStore,
+        vapid: Vapid,
+        subject: str,
+        find: Find,
+        *,
+        metrics: Metrics | None = None,
+        size: int = QUEUE,
+        workers: int = WORKERS,
+        timeout: float = TIMEOUT,
+        tries: int = TRIES,
+        backoff: float = BACKOFF,
+    ) -> None:
+        self.store = store
+        self.push = push
+        self.vapid = vapid
+        self.subject = subject
+        self.find = find
+        self.metrics = metrics
+        self.timeout = timeout
+        self.tries = tries
+        self.backoff = backoff
+        self.queue: asyncio.Queue[Job] = asyncio.Queue(size)
+        self._workers = workers
+        self._tasks: list[asyncio.Task[None]] = []
+        self._later: set[asyncio.TimerHandle] = set()
+        self._session: aiohttp.ClientSession | None = None
+        self.subscribed: dict[str, set[int]] = {}  # table -> seats some device asked for (a cache)
+        self.sent = 0  # pushes a service took (tests, the bench)
+
+    # -- life --------------------------------------------------------------------------------
+    async def start(self, tables: list[str] | None = None) -> None:
+        """The workers, and the pushes a process before this one left pending (of ``tables``:
+        those this process runs; None: all)."""
+        self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.timeout))
+        self._tasks = [asyncio.get_running_loop().create_task(self._work()) for _ in range(self._workers)]
+        for p in await self.store.call(self.push.pending, tables):
+            kind: Kind = "end" if p.kind == "end" else "remind" if p.kind == "remind" else "turn"
+            self._put(Job(p.table_id, p.seat, kind, pending=p.id))
+
+    async def stop(self) -> None:
+        for handle in self._later:
+            handle.cancel()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    # -- what the tables ask -------------------------------------------------------------------
+    def tell(self, table_id: str, seat: int, kind: Kind, left: float = 0.0) -> bool:
+        """Push ``kind`` to the devices of ``seat`` (never waits; False: the queue is full)."""
+        return self._put(Job(table_id, seat, kind, left))
+
+    def forget(self, table_id: str) -> None:
+        self.subscribed.pop(table_id, None)
+
+    def _put(self, job: Job) -> bool:
+        try:
+            self.queue.put_nowait(job)
+        except asyncio.QueueFull:
+            self._count("failed")
+            return False
+        return True
+
+    def _count(self, outcome: str) -> None:
+        if self.metrics is not None:
+            self.metrics.pushed(outcome)
+
+    # -- the workers -------------------------------------------------------------------------
+    async def _work(self) -> None:
+        while True:
+            job = await self.queue.get()
+            try:
+                await self._send(job)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("a push of table %s could not be sent", job.table_id)
+            finally:
+                self.queue.task_done()
+
+    async def _send(self, job: Job) -> None:
+        subs = await self.store.call(self.push.subscriptions, job.table_id, job.seat)
+        if job.only is not None:
+            subs = [s for s in subs if s.key == job.only]
+        table = await self.find(job.table_id) if subs else None
+        again: list[Subscription] = []
+        for sub in subs:
+            if table is not None and not await self._post(sub, payload(table, job.kind, sub.lang, job.left)):
+                again.append(sub)
+        for sub in again if job.tries + 1 < self.tries else ():  # each on its own: the others have theirs
+            pending = await self.store.call(self.push.add_pending, job.table_id, job.seat, job.kind, time.time())
+            retry = msgspec.structs.replace(job, tries=job.tries + 1, only=sub.key, pending=pending)
+            self._later.add(asyncio.get_running_loop().call_later(self.backoff * 2**job.tries, self._retry, retry))
+        if job.pending is not None:
+            await self.store.call(self.push.done_pending, job.pending)
+
+    def _retry(self, job: Job) -> None:
+        now = asyncio.get_running_loop().time()
+        self._later = {h for h in self._later if h.when() > now}
+        self._put(job)
+
+    async def _post(self, sub: Subscription, data: bytes) -> bool:
+        """One push to one device; False: to be tried again."""
+        try:
+            await webpush_async(
+                sub.info(),
+                data=data.decode(),
+                vapid_private_key=self.vapid,
+                vapid_claims={"sub": self.subject},  # a fresh dict: pywebpush adds aud and exp to it
+                ttl=TTL,
+                timeout=self.timeout,
+                headers={"Urgency": "high"},
+                aiohttp_session=self._session,
+            )
+        except WebPushException as exc:
+            status = exc.response.status if exc.response is not None else 0
+            if status in GONE:
+                await self.store.call(self.push.unsubscribe, sub.key, None)
+                self.subscribed.clear()
+                self._count("gone")
+                return True
+            self._count("failed")
+            if status in RETRY:
+                return False
+            log.warning("a push service refused a push with %s", status)  # not the endpoint: a secret
+            return True
+        except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+            self._count("failed")
+            log.info("a push service did not answer: %s", type(exc).__name__)
+            return False
+        self.sent += 1
+        self._count("sent")
+        return True

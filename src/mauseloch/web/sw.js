@@ -1,0 +1,60 @@
+// The site's one service worker (served at /sw.js, scope "/"). Each concern keeps a section of
+// its own below; add a new concern as a new section, and keep each section's listeners to it.
+//
+// Sections: 1. life (install, activate); 2. Web Push (push, notificationclick).
+// Offline caching (fetch) belongs in a section of its own here, not in a second worker.
+
+// -- 1. life ---------------------------------------------------------------------------------
+self.addEventListener("install", () => {
+  self.skipWaiting(); // a new version takes over at once: its sections have no state to carry
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
+// -- 2. Web Push -------------------------------------------------------------------------------
+// A push is a small JSON object in the seat's language (server/push/words.py): title, body, the
+// table's url and a tag (a newer notice of a table replaces the older). It carries no card and
+// no secret.
+
+/** The page of `url` this browser shows now, if any (its player sees the turn already). */
+async function shownPage(url) {
+  const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  return pages.find((p) => new URL(p.url).pathname === url && p.visibilityState === "visible");
+}
+
+async function notify(data) {
+  if (await shownPage(data.url)) return;
+  await self.registration.showNotification(data.title, {
+    body: data.body || "",
+    tag: data.tag || data.url,
+    data: { url: data.url },
+    icon: "/icons/icon-192.png",
+  });
+}
+
+self.addEventListener("push", (event) => {
+  let data = null;
+  try {
+    data = event.data ? event.data.json() : null;
+  } catch {
+    data = null;
+  }
+  if (!data || typeof data.title !== "string" || typeof data.url !== "string" || !data.url.startsWith("/")) return;
+  event.waitUntil(notify(data));
+});
+
+/** A tap opens the table: its page if one is open already, else a new one. */
+async function openTable(url) {
+  const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const open = pages.find((p) => new URL(p.url).pathname === url);
+  if (open) return open.focus();
+  return self.clients.openWindow(url);
+}
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = event.notification.data && event.notification.data.url;
+  if (typeof url === "string" && url.startsWith("/")) event.waitUntil(openTable(url));
+});

@@ -1,0 +1,146 @@
+"""Web Push: a seat's device is pushed its turn and the game's end, through a push service on
+127.0.0.1 (tests/pushservice.py) that checks the VAPID signature and decrypts every payload.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, select
+from starlette.testclient import TestClient
+
+from mauseloch.server.push.store import push_pending_t, push_subs_t
+from tests.pushservice import Device, PushService
+
+from .helpers import HUMAN, Player, create_table, join, seated, shut_down
+
+AppFactory = Callable[..., TestClient]
+GUARD = 60.0  # seconds: only so a broken server fails the test instead of hanging it
+
+
+@pytest.fixture(scope="module")
+def service() -> Iterator[PushService]:
+    with PushService() as svc:
+        yield svc
+
+
+def cookie(table: str, seat: int, token: str) -> dict[str, str]:
+    return {"Cookie": f"ml_{table}={seat}:{token}"}
+
+
+def subscribe(client: TestClient, device: Device, table: str, seat: int, token: str, lang: str) -> None:
+    body = {"subscription": device.subscription(), "lang": lang}
+    response = client.post("/api/push/subscribe", json=body, headers=cookie(table, seat, token))
+    assert response.status_code == 200, response.text
+    assert response.json() == {"seats": 1}
+
+
+def two_seats(client: TestClient) -> tuple[str, list[str], list[Player]]:
+    created = create_table(client, [HUMAN, HUMAN])
+    table = created["table"]
+    joined = join(client, table, "Ben")
+    tokens = [created["token"], joined["token"]]
+    return table, tokens, [seated(client, table, s, tokens[s]) for s in (0, 1)]
+
+
+def subs(db_url: str) -> int:
+    with create_engine(db_url).connect() as conn:
+        return len(conn.execute(select(push_subs_t)).all())
+
+
+def test_each_turn_pushes_the_seat_to_move_and_a_gone_device_is_dropped(
+    make_client: AppFactory, service: PushService, db_url: str
+) -> None:
+    client = make_client(push_http=True)
+    key = client.get("/api/push/key").json()["key"]
+    table, tokens, players = two_seats(client)
+    anna, ben = service.device("anna"), service.device("ben")
+    # a device subscribes only for seats its cookies open, with an https push service (http: this machine)
+    refused = client.post("/api/push/subscribe", json={"subscription": anna.subscription(), "lang": "de"})
+    assert refused.status_code == 403 and subs(db_url) == 0
+    elsewhere = {**anna.subscription(), "endpoint": "http://push.example/x"}
+    bad = client.post("/api/push/subscribe", json={"subscription": elsewhere}, headers=cookie(table, 0, tokens[0]))
+    assert bad.status_code == 400 and subs(db_url) == 0
+    subscribe(client, anna, table, 0, tokens[0], "de")
+    subscribe(client, ben, table, 1, tokens[1], "en")
+
+    rng = random.Random(3)
+    turns = {0: 0, 1: 0}  # the turns that passed to each seat from the other
+    for _ in range(6):
+        mover = next(p for p in players if p.my_turn())
+        seat = players.index(mover)
+        mover.move(rng.choice(mover.view["legal_moves"]))
+        for p in players:
+            assert p.recv()["type"] == "update"
+        nxt = next((i for i, p in enumerate(players) if p.my_turn()), None)
+        if nxt is not None and nxt != seat:
+            turns[nxt] += 1
+            service.wait((anna, ben)[nxt], turns[nxt])
+    assert turns[0] and turns[1]
+    assert service.refused == [] and service.vapid_keys == {key}
+    said = {d.name: d.received[-1].payload for d in (anna, ben)}
+    assert said["anna"]["title"] == "Du bist dran: Mau-Mau bei Anna"
+    assert said["ben"]["title"] == "Your turn: Mau-Mau at Anna's"
+    for d in (anna, ben):
+        for push in d.received:  # words and the link: no card, no token, nothing else
+            assert set(push.payload) == {"title", "body", "url", "tag"}
+            assert push.payload["url"] == f"/t/{table}" and push.ttl > 0 and push.urgency == "high"
+            assert not any(t in str(push.payload) for t in tokens)
+    assert len(anna.received) == turns[0] and len(ben.received) == turns[1]  # one a turn, no more
+
+    # Ben's push service says his subscription is gone: it is removed, and nothing goes there again
+    ben.answer = 410
+    posts = service.posts
+    while len(ben.received) == turns[1] and subs(db_url) == 2:
+        mover = next(p for p in players if p.my_turn())
+        mover.move(rng.choice(mover.view["legal_moves"]))
+        for p in players:
+            p.recv()
+        if mover is players[0] and players[1].my_turn():
+            _until(lambda: subs(db_url) == 1)
+    assert subs(db_url) == 1 and service.posts > posts
+
+
+def _until(condition: Callable[[], bool], said: Callable[[], object] = str, limit: float = GUARD) -> None:
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, said()
+        time.sleep(0.01)
+
+
+def test_a_refused_push_is_retried_and_outlives_a_restart(
+    make_client: AppFactory, service: PushService, db_url: str
+) -> None:
+    client = make_client(push_http=True)
+    pusher: Any = client.app.state.pusher  # type: ignore[attr-defined]
+    pusher.backoff = 30.0  # the retry waits longer than the server lives: the restart sends it
+    table, tokens, players = two_seats(client)
+    device = service.device("later")
+    device.answer = 500
+    subscribe(client, device, table, 0, tokens[0], "en")
+    subscribe(client, service.device("other"), table, 1, tokens[1], "en")
+    passed = False  # until a move of Ben's gives Anna the turn (her own draw keeps it: no push)
+    while not passed:
+        mover = next(p for p in players if p.my_turn())
+        mover.move(mover.view["legal_moves"][0])
+        for p in players:
+            p.recv()
+        passed = mover is players[1] and players[0].my_turn()
+    _until(lambda: device.posts > 0 and _pending(db_url) == 1, lambda: (device.posts, _pending(db_url)))
+    # refused once, kept to be tried again
+    assert device.received == []
+    shut_down(client)
+    device.answer = 201
+    make_client(push_http=True)
+    pushes = service.wait(device, 1)
+    assert pushes[0].payload["title"] == "Your turn: Mau-Mau at Anna's"
+    _until(lambda: _pending(db_url) == 0)
+
+
+def _pending(db_url: str) -> int:
+    with create_engine(db_url).connect() as conn:
+        return len(conn.execute(select(push_pending_t)).all())
