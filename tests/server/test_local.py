@@ -16,6 +16,7 @@ import pytest
 import mauseloch
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.local import LocalTable, Saved, for_page, offline_row, restored, saved
+from mauseloch.server.records import record_of
 from tests.server.test_frames import frame_type
 
 Run = Callable[[Coroutine[Any, Any, Any]], Any]
@@ -29,7 +30,6 @@ class PageSide:
         self.decoder = msgspec.json.Decoder(frame_type(game))  # the server's frames, strictly
         self.messages: list[JSONObject] = []
         self.arrived = asyncio.Event()
-        self.records: list[JSONObject] = []
 
     def post(self, text: str) -> None:
         self.decoder.decode(text)
@@ -47,12 +47,11 @@ class PageSide:
 
 async def whole_game(game: str, bots: list[str]) -> tuple[PageSide, LocalTable]:
     page = PageSide(game)
-    table = LocalTable(offline_row("offline-1", game, bots, name="Anna", seed=7), page.post, bot_delay=0.0,
-                       on_over=page.records.append)  # fmt: skip
+    table = LocalTable(offline_row("offline-1", game, bots, name="Anna", seed=7), page.post, bot_delay=0.0)
     table.open()
     refused = False
     async with asyncio.timeout(GUARD):
-        while not page.records:
+        while table.row.status != "over":
             state = page.last("snapshot", "update")
             legal = state["view"].get("legal_moves") or []
             if legal and state["version"] == table.state.version:
@@ -70,7 +69,7 @@ async def whole_game(game: str, bots: list[str]) -> tuple[PageSide, LocalTable]:
 @pytest.mark.parametrize(("game", "bots"), [("mau-mau", ["heuristic", "random"]), ("aus-die-maus", ["random"])])
 def test_a_whole_game_against_bots(run_async: Run, game: str, bots: list[str]) -> None:
     page, table = run_async(whole_game(game, bots))
-    (record,) = page.records
+    record = record_of(table.row)
     assert mauseloch.replay(record).result() == table.row.result
     assert record["played_by"].count("person") > 0 and record["played_by"].count("bot") > 0
     end = page.last("update")
@@ -176,5 +175,5 @@ def test_the_pages_table_is_kept_after_every_move_with_its_record_at_the_end(run
     assert len(kept) == page.last("update")["version"]
     last = msgspec.json.decode(kept[-1], type=Saved)
     assert last.status == "over" and last.record is not None
-    assert mauseloch.replay(last.record).result() == last.result
+    assert mauseloch.replay(last.record).result() == restored(last).result
     assert all(msgspec.json.decode(k, type=Saved).record is None for k in kept[:-1])

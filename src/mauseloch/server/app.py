@@ -18,7 +18,7 @@ import msgspec
 from mauseloch.extras import needs
 from mauseloch.locale import LANGS, Lang, strings_module
 from mauseloch.locale.rules import rules_html
-from mauseloch.server import logs, warmup
+from mauseloch.server import logs, offline, warmup
 from mauseloch.server.answers import JSON, from_page, read_body, seat_cookie, seat_url
 from mauseloch.server.botapi.online import OnlineBots
 from mauseloch.server.botapi.routes import routes as bot_api_routes
@@ -215,6 +215,34 @@ async def api_create(request: Request) -> Response:
         }
     )
     from_page(request, response, table.id, created.seat, created.token)
+    return response
+
+
+class Upload(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/records``: a game played offline (docs/offline.md), by its record."""
+
+    record: dict[str, object]
+    name: str | None = None
+
+
+async def api_upload(request: Request) -> Response:
+    """A finished game played offline, sent by its record: replayed here, stored as a finished
+    table whose seat 0 this browser holds (so "My tables" lists it, with its replay), counted
+    against the address's new tables like any other; refused with the engine's reason when the
+    record does not replay."""
+    req = decode_body(await read_body(request), Upload)
+    guard: Guard = request.app.state.guard
+    lobby = lobby_of(request)
+    address = guard.address(request.scope)
+    claim = guard.check_create(address, lobby.waiting)
+    try:
+        table_id, token = await lobby.upload(req.record, req.name)
+    except BaseException:
+        guard.abandoned(address, claim)
+        raise
+    guard.created(address, claim, table_id, waiting=False)
+    response = JSON({"table": table_id, "replay": f"/replay/{table_id}"})
+    from_page(request, response, table_id, 0, token)
     return response
 
 
@@ -585,11 +613,13 @@ def create_app(
         Route("/api/rules/{game}", api_rules),
         *room_routes(lambda: app.state.rooms),  # family rooms: docs/rooms.md
         Route("/r/{room_id}", room_page),
+        Route("/api/records", api_upload, methods=["POST"]),  # games played offline, sent afterwards
         Route("/t/{table_id}", table_page),
         Route("/replay/{table_id}", replay_page),
         WebSocketRoute("/ws/{table_id}", table_socket),
         *bot_api_routes(),  # programs playing seats: docs/bot-api.md
         *push_routes(),  # Web Push subscriptions: docs/protocol.md
+        *offline.routes(lambda request: request.app.state.web_dir),  # playing offline: docs/offline.md
         Route("/static/js/strings.js", strings_js),
         Mount("/static", StaticFiles(directory=web, check_dir=False), name="static"),
         Mount("/", StaticFiles(directory=web, check_dir=False), name="web"),

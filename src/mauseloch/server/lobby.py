@@ -39,6 +39,7 @@ from mauseloch.server.protocol import (
     clean_title,
     encode,
 )
+from mauseloch.server.records import finished_row
 from mauseloch.server.session import LIVE, Settings, TableSession
 from mauseloch.server.storage.rows import SeatRow, TableRow, now
 from mauseloch.server.storage.store import Store
@@ -230,6 +231,24 @@ class Lobby:
         self.hub.close_all(1001)  # going away
 
     # -- creating and joining ----------------------------------------------------------
+    async def upload(self, record: object, name: str | None) -> tuple[str, str]:
+        """Store a game played elsewhere (offline, in a browser) from its record, replayed here
+        first: its table id and the token of the person's seat (seat 0). A record that does not
+        replay is refused with the engine's reason, and nothing is stored."""
+        token = secrets.token_urlsafe(24)
+        person = SeatRow(seat=0, kind="human", name=clean_name(name, "Player 1"), token_hash=hash_token(token))
+        try:
+            row = finished_row(record, self._new_id(), person)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"the record does not replay: {exc}") from None
+        await self._insert(row)
+        for version, move in enumerate(row.moves):
+            ms = int(move[2]) if len(move) > 2 and move[2] is not None else None
+            await self.store.call(self.store.add_move, row.id, version, move[0], move[1], ms, row.by[version])
+        await self.store.call(self.store.set_status, row.id, "over", row.result)
+        log.info("table %s stored from a record sent in: %s, %d moves", row.id, row.game, len(row.moves))
+        return row.id, token
+
     async def create(self, req: CreateTable, bot: str | None = None, first: int | None = None) -> Created:
         """A new table; the creator takes its first human seat (``bot``: the online bot that
         creates it, its own seat; ``first``: the human seat a room planned for its creator). A

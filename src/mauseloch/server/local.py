@@ -25,7 +25,7 @@ from mauseloch.bots import bot_kinds
 from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.realtime.referee import WindowEntry
-from mauseloch.server.clock import Deadline, Timers, default_clock, wall
+from mauseloch.server.clock import Deadline, Timers, clock_choices, default_clock, wall
 from mauseloch.server.hub import Connection
 from mauseloch.server.protocol import (
     ClockPong,
@@ -42,7 +42,7 @@ from mauseloch.server.protocol import (
     decode_client,
 )
 from mauseloch.server.reactions import Reactions
-from mauseloch.server.records import record_of
+from mauseloch.server.records import build, record_of
 from mauseloch.server.seats import standin_kind
 from mauseloch.server.storage.rows import SeatRow, TableRow
 from mauseloch.server.table import commands as c
@@ -102,19 +102,19 @@ class Saved(msgspec.Struct, kw_only=True):
     name: str
     seed: int
     options: OptionDict = msgspec.field(default_factory=dict)
+    clock: str | None = None  # the turn clock's setting (server/clock.py); None: the game's default
     moves: list[list[object]] = msgspec.field(default_factory=list)
     by: list[str | None] = msgspec.field(default_factory=list)
     referee: dict[int, WindowEntry] = msgspec.field(default_factory=dict)
     status: str = "playing"
-    result: JSONObject | None = None
     record: JSONObject | None = None  # once the game is over: its record, as the server keeps it
 
 
 def saved(row: TableRow) -> Saved:
     bots = [s.bot or "" for s in row.seats if s.kind == "bot"]
     return Saved(id=row.id, game=row.game, bots=bots, name=row.seats[SEAT].name, seed=row.seed,
-                 players=row.players, options=row.options, moves=row.moves, by=row.by, referee=row.referee,
-                 status=row.status, result=row.result,
+                 players=row.players, options=row.options, clock=row.clock, moves=row.moves, by=row.by,
+                 referee=row.referee, status=row.status,
                  record=record_of(row) if row.status == "over" else None)  # fmt: skip
 
 
@@ -123,7 +123,13 @@ def restored(kept: Saved) -> TableRow:
     bots = kept.bots or [standin_kind(kept.game)] * (kept.players - 1)
     row = offline_row(kept.id, kept.game, bots, name=kept.name, seed=kept.seed, options=kept.options)
     row.moves, row.by, row.referee = [list(m) for m in kept.moves], list(kept.by), dict(kept.referee)
-    row.status, row.result = kept.status, kept.result
+    row.status = kept.status
+    if row.status == "over":  # its result, as the engine tells it
+        row.result = build(row)[0].result()
+    if kept.clock is not None:
+        if kept.clock not in clock_choices(row.game):
+            raise ValueError(f"unknown clock {kept.clock!r}; available: {', '.join(clock_choices(row.game))}")
+        row.clock = kept.clock
     return row
 
 
@@ -141,9 +147,8 @@ class Page(Connection):
 
 class LocalTable:
     """One table, its person's page and its bots (see the module docstring). ``post(text)``
-    delivers a message to the page; ``on_over(record)`` is told the record when the game ends;
-    ``on_moved()`` after each move published; ``bot_delay`` and ``scale``: the bots' pause and the
-    clocks' factor (as the server's Settings)."""
+    delivers a message to the page; ``on_moved()`` after each move published; ``bot_delay``
+    and ``scale``: the bots' pause and the clocks' factor (as the server's Settings)."""
 
     def __init__(
         self,
@@ -152,28 +157,21 @@ class LocalTable:
         *,
         bot_delay: float | None = None,
         scale: float = 1.0,
-        on_over: Callable[[JSONObject], None] | None = None,
         on_moved: Callable[[], None] | None = None,
     ) -> None:
         self.state = TableState.of(row, now=wall(), scale=scale, bot_delay=bot_delay)
         self.page = Page(post)
-        self.on_over = on_over
         self.on_moved = on_moved
         self.timers = Timers(self.state.deadlines, self._due)
         self.reactions = Reactions(self.state, self.serial) if self.state.reactions else None
         self._queue: deque[c.Command] = deque()
         self._busy = False
         self._bot: BotTurn | None = None
-        self._told = row.status == "over"
         self._listening = False  # as on a server: the page hears frames once its snapshot is sent
 
     @property
     def row(self) -> TableRow:
         return self.state.row
-
-    def record(self) -> JSONObject:
-        """The game's record so far, as the server keeps it (records.record_of)."""
-        return record_of(self.state.row)
 
     def open(self) -> None:
         """The page is there: its snapshot, then the clocks and bots run (needs the event loop)."""
@@ -289,10 +287,6 @@ class LocalTable:
                 self.reactions.wake()
             if out.window_retry:
                 self.reactions.retry()
-        if s.row.status == "over" and not self._told:
-            self._told = True
-            if self.on_over is not None:
-                self.on_over(self.record())
 
     def _due(self, deadline: Deadline) -> None:
         self.serial(c.Due(deadline=deadline, now=wall()))

@@ -14,7 +14,7 @@ import mauseloch
 from mauseloch.core.engine import Game
 from mauseloch.core.record import RECORD_KEYS, played
 from mauseloch.core.shapes import JSONObject
-from mauseloch.server.storage.rows import TableRow
+from mauseloch.server.storage.rows import SeatRow, TableRow, now
 
 
 def new_game_of(row: TableRow) -> Game:
@@ -81,3 +81,23 @@ def match_record(rows: list[TableRow]) -> JSONObject:
         "deals": info["deals"], "target": info["target"],
         "games": [{k: v for k, v in record_of(r).items() if k in RECORD_KEYS} for r in rows],
     }  # fmt: skip
+
+
+def finished_row(record: Any, table_id: str, person: SeatRow) -> TableRow:
+    """The finished table a game's record describes (a game played offline, sent afterwards):
+    ``person`` at seat 0, bots at the others. The record is replayed here, by the engine: one
+    that does not replay, or whose game is not over, raises ``ValueError`` saying why. A reaction
+    game's window logs (``referee``) are not taken: nothing proves them on the server."""
+    game = mauseloch.replay(record)  # ValueError (IllegalMove too) names what is wrong
+    if not game.is_over:
+        raise ValueError("the game of this record is not over")
+    players = int(record["players"])
+    moves: list[list[Any]] = [list(m) for m in record["moves"]]
+    played_by = record.get("played_by")
+    by: list[str | None] = [None] * len(moves)
+    if isinstance(played_by, list) and len(played_by) == len(moves):
+        by = ["stand-in" if b == "stand-in" else None for b in played_by]
+    seats = [person, *(SeatRow(seat=i, kind="bot", name=f"Bot {i + 1}") for i in range(1, players))]
+    return TableRow(id=table_id, game=game.name, title="", players=players, options=record["options"],
+                    seed=record["seed"], deck=record["deck"], status="over", created=now(), seats=seats,
+                    moves=moves, result=game.result(), by=by)  # fmt: skip

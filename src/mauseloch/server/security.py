@@ -40,6 +40,11 @@ HEADERS = {
 }
 # the same as (name, value) byte pairs, as an ASGI answer carries its headers
 RAW_HEADERS = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in HEADERS.items()]
+# the offline page's Web Worker compiles Pyodide's WebAssembly: that script alone may
+OFFLINE_WORKER = "/static/js/offline-worker.js"
+WORKER_HEADERS = [
+    (name, value.replace(b"script-src 'self'", b"script-src 'self' 'wasm-unsafe-eval'")) for name, value in RAW_HEADERS
+]
 OURS = frozenset(name for name, _ in RAW_HEADERS)
 NO_STORE = (b"cache-control", b"no-store")
 log = logging.getLogger("mauseloch.server")
@@ -102,7 +107,7 @@ class SecurityMiddleware:
                     if lowered not in OURS:
                         cached = cached or lowered == b"cache-control"
                         headers.append((name, value))
-                headers += RAW_HEADERS
+                headers += WORKER_HEADERS if scope["path"] == OFFLINE_WORKER else RAW_HEADERS
                 if no_store and not cached:
                     headers.append(NO_STORE)
                 message["headers"] = headers

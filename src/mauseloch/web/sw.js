@@ -1,8 +1,8 @@
 // The site's one service worker (served at /sw.js, scope "/"). Each concern keeps a section of
 // its own below; add a new concern as a new section, and keep each section's listeners to it.
 //
-// Sections: 1. life (install, activate); 2. Web Push (push, notificationclick).
-// Offline caching (fetch) belongs in a section of its own here, not in a second worker.
+// Sections: 1. life (install, activate); 2. Web Push (push, notificationclick); 3. offline
+// cache (fetch).
 
 // -- 1. life ---------------------------------------------------------------------------------
 self.addEventListener("install", () => {
@@ -57,4 +57,44 @@ self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   const url = event.notification.data && event.notification.data.url;
   if (typeof url === "string" && url.startsWith("/")) event.waitUntil(openTable(url));
+});
+
+// -- 3. offline cache ---------------------------------------------------------------------------
+// Filled by the page when the player asks to play offline (js/offline.js); until then both caches
+// are empty and this section answers nothing from them. The offline bundle (/offline/…) comes
+// from its cache; the pages, their files and /api/games from the network, the cached copy when
+// the network is gone; an offline table (/t/offline-…) is the table page itself.
+const BUNDLE_CACHE = "mauseloch-offline";
+const SHELL_CACHE = "mauseloch-shell";
+
+async function fromCache(name, request) {
+  const cache = await caches.open(name);
+  return (await cache.match(request, { ignoreSearch: true })) || fetch(request);
+}
+
+async function networkFirst(request, key) {
+  try {
+    const res = await fetch(request);
+    if (res.ok) {
+      const cache = await caches.open(SHELL_CACHE);
+      if (await cache.match(key)) await cache.put(key, res.clone()); // keep a kept copy current
+    }
+    return res;
+  } catch (err) {
+    const cached = await caches.match(key, { cacheName: SHELL_CACHE, ignoreSearch: true });
+    if (cached) return cached;
+    throw err;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (url.origin !== self.location.origin || event.request.method !== "GET") return;
+  if (url.pathname.startsWith("/offline/")) {
+    event.respondWith(fromCache(BUNDLE_CACHE, event.request));
+  } else if (url.pathname.startsWith("/t/offline-")) {
+    event.respondWith(networkFirst(new Request("/static/table.html"), "/static/table.html"));
+  } else if (!url.pathname.startsWith("/api/") || url.pathname === "/api/games") {
+    event.respondWith(networkFirst(event.request, url.pathname));
+  }
 });

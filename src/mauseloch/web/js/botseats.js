@@ -6,6 +6,7 @@
 // decides everything; the page only shows it (docs/bot-api.md).
 
 import { getJSON, h, postJSON } from "./api.js";
+import { isOfflineTable } from "./offline.js";
 import { botLevel, errorText, onLangChange, t } from "./i18n.js";
 import { LADDER_NAME_MAX, followName, ladderEntry, ladderName } from "./ladderentry.js";
 
@@ -132,7 +133,7 @@ async function learnEntry() {
 }
 
 async function start() {
-  if (!tableId) return;
+  if (!tableId || isOfflineTable(tableId)) return; // an offline table has no server to ask
   const main = document.getElementById("main");
   if (!main) return;
   main.prepend(box);

@@ -10,8 +10,11 @@ const SIGNED_OUT = 4401;
 const RETRY_MAX_MS = 1500; // the longest wait between two tries after a lost connection
 
 export class TableConnection {
-  constructor({ tableId, seat, token, invite, onSnapshot, onUpdate, onError, onStatus, onLive, onWindow, onResync }) {
+  constructor({ tableId, seat, token, invite, transport, onSnapshot, onUpdate, onError, onStatus, onLive, onWindow, onResync }) {
     this.tableId = tableId;
+    // The transport: the server's WebSocket, or (an offline table) anything with its face that
+    // carries the same messages: offline.js WorkerSocket, the engine in a Web Worker.
+    this.transport = transport || ((url) => new WebSocket(url));
     this.seat = seat;
     this.token = token;
     this.invite = invite || null; // a spectator of a private table shows the secret of its invite link
@@ -45,7 +48,7 @@ export class TableConnection {
     this.closed = false;
     this.retryTimer = null;
     this.onStatus("connecting");
-    const ws = new WebSocket(this.url());
+    const ws = this.transport(this.url(), this.tableId);
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.resyncing = false; // the hello's snapshot replaces everything

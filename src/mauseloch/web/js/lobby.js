@@ -5,6 +5,7 @@ import { learnGames } from "./declared.js";
 import { followName, ladderEntry, ladderName } from "./ladderentry.js";
 import { createExtras, mountCreateFields, showCreateFields } from "./match.js";
 import { mountMyTables } from "./mytables.js";
+import { mountOffline } from "./offline-lobby.js";
 import { botLevel, errorText, initI18n, limitName, mountLangSwitch, onLangChange, seatLabel, shortName, t, tableTitle } from "./i18n.js";
 
 const state = { games: [], bots: {}, online: [], clocks: {}, tables: [], page: 0, more: false, etag: null };
@@ -329,6 +330,7 @@ async function main() {
   initI18n();
   mountLangSwitch($("lang-switch"));
   mountMyTables($("my-tables")); // the tables this browser holds a seat at (mytables.js)
+  mountOffline($("offline-panel")); // playing offline: fetched only when asked (offline-lobby.js)
   const nameInput = $("player-name");
   try {
     nameInput.value = localStorage.getItem("ml_name") || "";

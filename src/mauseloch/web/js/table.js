@@ -3,6 +3,7 @@
 
 import { applyLimits, copyLink, forgetSeat, getJSON, h, loadGames, postJSON, rememberSeat, savedInvite, saveInvite } from "./api.js";
 import { TableConnection } from "./conn.js";
+import { isOfflineTable, WorkerSocket } from "./offline.js";
 import { learnGames } from "./declared.js";
 import { announcement, eventText } from "./events.js";
 import { errorText, getLang, initI18n, limitName, mountLangSwitch, nameNode, onLangChange, seatLabel, serverWords, t, tableTitle, tn } from "./i18n.js";
@@ -588,6 +589,8 @@ function connect(cred) {
     seat: cred ? cred.seat : null,
     token: null, // the seat's HttpOnly cookie travels in the handshake
     invite: state.invite, // watching a private table takes its invite
+    // an offline table is played by the engine in a Web Worker, with the same messages
+    transport: isOfflineTable(tableId) ? (_url, id) => new WorkerSocket(id) : null,
     onSnapshot,
     onUpdate,
     onError,
@@ -745,6 +748,14 @@ function main() {
 
 // Whether this browser holds a seat here: the server reads its cookie (`you` in the summary).
 async function start(watch) {
+  if (isOfflineTable(tableId)) {
+    // this browser's own table, played in a Web Worker: the person's seat is the first; a seat
+    // link or signing out elsewhere has no meaning there
+    $("my-seat-button").hidden = true;
+    $("renew-button").hidden = true;
+    connect({ seat: 0 });
+    return;
+  }
   let summary = null;
   try {
     summary = await getJSON(`/api/tables/${encodeURIComponent(tableId)}`);
