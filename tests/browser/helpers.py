@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import secrets
 import threading
 import time
 import urllib.request
@@ -302,3 +303,60 @@ class QuietSeat:
     def drop(self) -> None:
         """The connection is lost (closed without leaving: the seat is away, not gone)."""
         self.sockets.close()
+
+
+def finished_table(
+    server: Any, game: str, bots: list[str], name: str = "Anna", options: dict[str, Any] | None = None, seed: int = 1
+) -> str:
+    """A public table of ``game`` that is over, in ``server``'s database; returns its id.
+
+    Seat 0 is a person called ``name`` who never came (its stand-in played), ``bots`` the others'
+    kinds. The whole game is played here by the bots at full speed, a reaction game's windows by
+    the referee in virtual time (as the simulator plays them), and stored in one transaction as
+    the server stores a table it played: the server loads a finished table from its store when
+    it is asked for. For tests of what a finished table looks like, without waiting for a game
+    in real time (a Mausgeflippt game takes a minute and more at a server's pace)."""
+    from mauseloch.bots import make_bot
+    from mauseloch.core.registry import game_info
+    from mauseloch.realtime.referee import Referee, play_bots
+    from mauseloch.server.lobby import hash_token
+    from mauseloch.server.seats import standin_kind
+    from mauseloch.server.storage.rows import SeatRow, TableRow, now
+    from mauseloch.server.storage.store import Store
+
+    info = game_info(game)
+    played = mauseloch.new_game(game, players=len(bots) + 1, seed=seed, options=options)
+    players = [make_bot(game, kind, seed=seed + i) for i, kind in enumerate([standin_kind(game), *bots])]
+    if info.dynamics == "reactions":
+        referee = Referee.for_seed(played, seed)
+        play_bots(referee, players)
+        windows = referee.log
+    else:
+        while not played.is_over:
+            seat = played.to_move
+            view = played.view(seat)
+            played.play(players[seat].choose(view, view["legal_moves"]), seat=seat)
+        windows = []
+    record = played.record()
+    seats = [SeatRow(0, "human", name, token_hash=hash_token(secrets.token_urlsafe(16)), gone=True)]
+    seats += [SeatRow(i, "bot", f"{kind.capitalize()} bot {i + 1}", bot=kind) for i, kind in enumerate(bots, start=1)]
+    row = TableRow(id="done-" + secrets.token_urlsafe(6), game=game, title="", players=len(seats),
+                   options=record["options"], seed=record["seed"], deck=record["deck"], status="over",
+                   created=now(), seats=seats, public=True)  # fmt: skip
+    store = Store(server.db)
+    try:
+        plan = store.create_table.plan(row)
+        # the moves in order; each one a reaction window decided carries that window's log
+        again = mauseloch.new_game(game, players=row.players, seed=row.seed, options=row.options, deck=row.deck)
+        window = iter(windows)
+        for version, (seat, move, *ms) in enumerate(record["moves"]):
+            decided = next(window) if again.to_move is None else None
+            mover = decided["decision"].get("seat") if decided is not None else seat  # None: nobody in time
+            plan += store.add_move.plan(row.id, version, seat, move, ms[0] if ms else None,
+                                        "stand-in" if mover == 0 else None, None, decided)  # fmt: skip
+            again.play(move, seat=seat, **({"ms": ms[0]} if ms else {}))
+        plan += store.set_status.plan(row.id, "over", played.result())
+        store.writes.now(plan)
+    finally:
+        store.close()
+    return row.id

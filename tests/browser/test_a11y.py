@@ -4,14 +4,13 @@ critical problem on the replay page and the lobby."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
 from .axe import axe_violations, describe
 from .conftest import Server, server_fixture
-from .helpers import ACTION, OVER, act, create_table, open_table, play_to_end
+from .helpers import ACTION, OVER, act, create_table, finished_table, open_table, play_to_end
 
 pytestmark = pytest.mark.browser
 
@@ -131,7 +130,7 @@ def test_aus_die_maus_waiting_playing_and_ended(new_context: Any) -> None:
 
 def test_mausgeflippt_waiting_playing_and_ended(browser: Any, fast_server: Server) -> None:
     ctx = browser.new_context(base_url=fast_server.url, locale="en-US")
-    ctx.set_default_timeout(120000)
+    ctx.set_default_timeout(30000)
     try:
         page = ctx.new_page()
         create_table(page, "mausgeflippt", ["me", "human"])
@@ -146,22 +145,10 @@ def test_mausgeflippt_waiting_playing_and_ended(browser: Any, fast_server: Serve
         page.wait_for_selector('#board[data-window="shown"] .mg-mouse .mg-face')
         check_table(page, "playing, a mouse shown")
 
-        # hard bots to the end, watched (the creator never comes: a stand-in plays her seat)
-        bots = [{"kind": "bot", "bot": "hard"}] * 2
-        body = {"game": "mausgeflippt", "seats": [{"kind": "human"}, *bots], "name": "Anna", "public": True,
-                "options": {"window_ms": 600}}  # fmt: skip
-        headers = {"Content-Type": "application/json", "Origin": fast_server.url}
-        other = browser.new_context(base_url=fast_server.url)
-        try:
-            answer = other.new_page().request.post("/api/tables", data=json.dumps(body), headers=headers)
-            assert answer.ok, answer.text()
-            table_id = answer.json()["table"]
-        finally:
-            other.close()
+        # a finished game, watched: hard bots and the stand-in of the creator, who never came
+        table_id = finished_table(fast_server, "mausgeflippt", ["hard", "hard"])
         page.goto(f"/t/{table_id}?watch=1")
-        # a guard, not a timing check: the game runs in real time (every mouse waits for the
-        # hard bots' sampled reactions and the stand-in's), 36-124 s here under a loaded suite
-        page.wait_for_selector("#end-screen:not([hidden])", timeout=300000)
+        page.wait_for_selector("#end-screen:not([hidden])")
         check_table(page, "the end screen")
         page.goto(f"/replay/{table_id}")
         page.wait_for_selector("#board .mg-players")

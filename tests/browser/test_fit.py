@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from .axe import axe_violations, describe
-from .conftest import Server, server_fixture
-from .helpers import ACTION, OVER, QuietSeat, act, create_table, open_table, play_to_end
+from .conftest import Server
+from .helpers import ACTION, OVER, QuietSeat, act, create_table, finished_table, open_table, play_to_end
 
 pytestmark = pytest.mark.browser
 
@@ -410,9 +410,6 @@ def test_the_menu_holds_the_seat_controls_on_a_phone(browser: Any, server: Serve
         ctx.close()
 
 
-fast_server = server_fixture("mauseloch-fit", "--clock-scale", "0.05")
-
-
 def check_end_everywhere(page: Any, where: str) -> None:
     for lang in ("de", "en"):
         if lang == "en":
@@ -442,20 +439,16 @@ def test_the_end_screen_fits_every_screen(browser: Any, server: Server, game: st
         ctx.close()
 
 
-def test_the_mausgeflippt_end_screen_fits_every_screen(browser: Any, fast_server: Server) -> None:
-    """Watched: hard bots play a whole game on the fast server's clocks (the creator's seat never
-    comes: a stand-in plays it); the reveals' windows are not scaled, so the game takes a while."""
-    ctx = browser.new_context(base_url=fast_server.url, locale="de-DE", has_touch=True, viewport=SIZES["phone"])
-    ctx.set_default_timeout(120000)
+def test_the_mausgeflippt_end_screen_fits_every_screen(browser: Any, server: Server) -> None:
+    """Watched: a finished game of hard bots and the creator's stand-in (she never came), played
+    out at full speed and stored (helpers.finished_table), her name 32 characters long."""
+    ctx = browser.new_context(base_url=server.url, locale="de-DE", has_touch=True, viewport=SIZES["phone"])
+    ctx.set_default_timeout(30000)
     try:
         page = ctx.new_page()
-        seats = [{"kind": "human"}, {"kind": "bot", "bot": "hard"}, {"kind": "bot", "bot": "hard"}]
-        body = {"game": "mausgeflippt", "seats": seats, "name": "W" * 32, "public": True, "options": {"window_ms": 600}}
-        answer = page.request.post("/api/tables", data=body, headers={"Origin": fast_server.url})
-        assert answer.ok, answer.text()
-        page.goto(f"/t/{answer.json()['table']}?watch=1")
-        # a safety net only: a whole game takes 30–75 s alone on this machine, longer beside other tests
-        page.wait_for_selector("#end-screen:not([hidden])", timeout=300_000)
+        table_id = finished_table(server, "mausgeflippt", ["hard", "hard"], name="W" * 32)
+        page.goto(f"/t/{table_id}?watch=1")
+        page.wait_for_selector("#end-screen:not([hidden])")
         check_end_everywhere(page, "mausgeflippt")
     finally:
         ctx.close()
