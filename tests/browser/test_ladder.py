@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 
 from mauseloch.server.botapi.client import BotClient, registered
+from mauseloch.server.storage.rows import SeatRow
 
 from .axe import axe_violations, describe
 from .conftest import Server, server_fixture
-from .helpers import ACTION, MAX_MOVES, OVER, act, play_to_end
+from .helpers import ACTION, MAX_MOVES, OVER, act, finished_table, play_to_end
 
 pytestmark = pytest.mark.browser
 
@@ -103,15 +104,36 @@ def test_a_person_plays_an_online_bot_at_a_rated_table(
     assert all(e["games"] == 1 for e in ladder["entries"])
 
 
+def rated_game(server: Server, person: str, bots: list[str]) -> None:
+    """A finished rated Mau-Mau game in ``server``'s store: ``person`` (a ladder name) at seat 0,
+    the online bots ``bots`` at the others, entered as the lobby enters them (its own ladder
+    per number of seats: what other tests play does not show on it)."""
+    from mauseloch.server.botapi.ladder import enter_person, mark_rated
+    from mauseloch.server.storage.store import Store
+
+    table = finished_table(server, "mau-mau", ["random"] * len(bots), name=person)
+    store = Store(server.db)
+    try:
+        row = store.load_table(table)
+        assert row is not None
+        for seat, name in enumerate(bots, start=1):  # played by a random bot, rated as this online bot
+            row.seats[seat] = SeatRow(seat, "online-bot", name, bot=name)
+        mark_rated(store, row)
+        enter_person(store, table, 0, person, "kept-in-the-browser-" + person)
+    finally:
+        store.close()
+
+
 def test_the_ladder_page_lists_the_entries_and_passes_axe(browser: Any, ladder_server: Server) -> None:
+    rated_game(ladder_server, "Berta B", ["ladder-bot", "other-bot"])
     ctx = browser.new_context(base_url=ladder_server.url, locale="en-US", viewport={"width": 1200, "height": 900})
     ctx.set_default_timeout(15000)
     page = ctx.new_page()
-    page.goto("/ladder?game=mau-mau&players=2")
+    page.goto("/ladder?game=mau-mau&players=3")
     page.wait_for_selector("body[data-ready='1']", state="attached")
     names = page.locator("#ladder-rows th").all_inner_texts()
-    assert any("Anna L" in n for n in names) and any("ladder-bot" in n for n in names)
-    assert page.locator("#ladder-rows svg[role='img']").count() == 2
+    assert len(names) == 3 and any("Berta B" in n for n in names) and any("ladder-bot" in n for n in names), names
+    assert page.locator("#ladder-rows svg[role='img']").count() == 3  # each entry's rating over its games
     found = axe_violations(page)
     assert not found, describe(found)
     page.click("#lang-switch")
