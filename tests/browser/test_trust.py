@@ -359,6 +359,9 @@ def test_a_refusal_stays_until_the_next_tap_and_words_agree_with_their_numbers(
 
         # A name cut at the limit says so, in the page's language
         oma.goto("/")
+        # the field holds names to the server's limit once the lobby has it (/api/games): its note
+        # next to the field says so
+        oma.wait_for_selector("#player-name + .name-cut", state="attached")
         oma.fill("#player-name", "Großmutter Wilhelmine von Oberammergau")  # 38 characters
         assert len(oma.input_value("#player-name")) == 32
         assert oma.inner_text(".name-cut") == "A name has at most 32 characters: the rest was cut off."
