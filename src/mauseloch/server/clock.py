@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar, Literal
 
 from mauseloch.core.registry import game_info
-from mauseloch.core.shapes import JSONObject
+from mauseloch.server.storage.rows import DeadlineEntry
 
 GRACE_LEFT = 10.0  # seconds after a person leaves on purpose before a stand-in plays
 GRACE_LOST = 40.0  # seconds after a lost connection before the seat counts as gone
@@ -33,7 +33,7 @@ CLOSE_WAITING = 300.0  # seconds a table still waiting for players is kept when 
 RESTART_GRACE = 3.0  # a deadline that ran out while the server was down gets this long after start
 
 Kind = Literal["turn", "grace", "close", "pause"]
-KINDS = ("turn", "grace", "close", "pause")
+KINDS: tuple[Kind, ...] = ("turn", "grace", "close", "pause")
 
 
 def clock_seconds(game: str, clock: str) -> float | None:
@@ -87,17 +87,17 @@ class Deadline:
     def key(self) -> tuple[str, int | None]:
         return (self.kind, self.seat if self.kind == "grace" else None)
 
-    def to_dict(self) -> JSONObject:
-        data = {"kind": self.kind, "due": round(self.due, 3), "seat": self.seat, "version": self.version}
+    def to_dict(self) -> DeadlineEntry:
+        data: DeadlineEntry = {"kind": self.kind, "due": round(self.due, 3), "seat": self.seat, "version": self.version}
         if self.left is not None:
             data["left"] = round(self.left, 3)
         return data
 
     @classmethod
-    def from_dict(cls, data: JSONObject) -> Deadline:
-        kind = data["kind"]
-        if kind not in KINDS:
-            raise ValueError(f"unknown deadline kind {kind!r}")
+    def from_dict(cls, data: DeadlineEntry) -> Deadline:
+        kind = next((k for k in KINDS if k == data["kind"]), None)
+        if kind is None:
+            raise ValueError(f"unknown deadline kind {data['kind']!r}")
         seat, version, left = data.get("seat"), data.get("version"), data.get("left")
         return cls(
             kind=kind,
@@ -127,10 +127,10 @@ class Deadlines:
     def get(self, kind: Kind, seat: int | None = None) -> Deadline | None:
         return self.items.get((kind, seat if kind == "grace" else None))
 
-    def to_list(self) -> list[JSONObject]:
+    def to_list(self) -> list[DeadlineEntry]:
         return [d.to_dict() for d in self.items.values()]
 
-    def load(self, stored: list[JSONObject], started: float) -> None:
+    def load(self, stored: list[DeadlineEntry], started: float) -> None:
         """The stored deadlines of a restored table; one that ran out while the server was down
         is moved to a moment after ``started`` (nobody could move meanwhile). A pause and a
         frozen deadline stay as they were."""

@@ -9,12 +9,22 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import msgspec
 
 from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.realtime.referee import WindowEntry
+
+
+class DeadlineEntry(TypedDict):
+    """A deadline as stored (:meth:`mauseloch.server.clock.Deadline.to_dict`)."""
+
+    kind: str
+    due: float
+    seat: int | None
+    version: int | None
+    left: NotRequired[float]  # a frozen deadline's seconds left
 
 
 @dataclass
@@ -46,7 +56,7 @@ class TableRow:
     moves: list[list[Any]] = field(default_factory=list)  # [seat, move] or [seat, move, ms]
     result: JSONObject | None = None
     clock: str = "off"
-    deadlines: list[JSONObject] = field(default_factory=list)
+    deadlines: list[DeadlineEntry] = field(default_factory=list)
     next_id: str | None = None
     by: list[str | None] = field(default_factory=list)  # per move: None (the seat's own player) or "stand-in"
     public: bool = False  # listed in the lobby, and anyone may join; else only through the invite link
@@ -86,7 +96,7 @@ class MoveRow(msgspec.Struct, frozen=True):
     move: str
     ms: int | None
     by: str | None
-    deadlines: list[JSONObject]  # the table's deadlines from this move on
+    deadlines: list[DeadlineEntry]  # the table's deadlines from this move on
     referee: WindowEntry | None  # a reaction window's log
 
 
@@ -98,7 +108,7 @@ class StatusRow(msgspec.Struct, frozen=True):
 
 class DeadlinesRow(msgspec.Struct, frozen=True):
     table: str
-    deadlines: list[JSONObject]
+    deadlines: list[DeadlineEntry]
 
 
 class GoneRow(msgspec.Struct, frozen=True):

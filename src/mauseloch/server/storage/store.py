@@ -23,7 +23,7 @@ from mauseloch.realtime.referee import WindowEntry
 from mauseloch.server.storage.migrations import migrate
 from mauseloch.server.storage.plans import BoundWrite, HotWrite, Plan, Writes, hot_write
 from mauseloch.server.storage.postgres import PgWrites
-from mauseloch.server.storage.rows import SeatRow, SeatsNow, TableRow, aware, now
+from mauseloch.server.storage.rows import DeadlineEntry, SeatRow, SeatsNow, TableRow, aware, now
 from mauseloch.server.storage.schema import (
     PG_MOVES,
     PG_SEATS,
@@ -223,7 +223,7 @@ class Store:
         move: str,
         ms: int | None = None,
         by: str | None = None,
-        deadlines: list[JSONObject] | None = None,
+        deadlines: list[DeadlineEntry] | None = None,
         referee: WindowEntry | None = None,
     ) -> Plan:
         """Store the move played at ``version``, with the table's deadlines from then on when
@@ -243,7 +243,7 @@ class Store:
         return [("move", values)]  # alone in its plan: a version stored first skips nothing else
 
     @hot_write
-    def set_deadlines(self, table_id: str, deadlines: list[JSONObject]) -> Plan:
+    def set_deadlines(self, table_id: str, deadlines: list[DeadlineEntry]) -> Plan:
         return [("deadlines", {"table_id": table_id, "deadlines": deadlines})]
 
     @hot_write
