@@ -57,7 +57,6 @@ TEST_WHEELS = (
     "iniconfig==2.3.1",
     "packaging==26.4",
     "pygments==2.21.0",
-    "pytest-rerunfailures==16.7",
     "hypothesis==6.170.27",
     "sortedcontainers==2.4.0",
 )

@@ -31,27 +31,12 @@ SLOW_FOLDERS = ("browser", "bench")
 TESTS = Path(__file__).parent
 
 
-# A slow test drives real processes (a server, chromium, a bot client) and waits for them behind
-# guards of 15-300 s that only a broken server should reach. On a loaded CI machine one such guard
-# ran out in each of four runs of the whole suite, each time in another test, and none did when
-# the test ran again. Such a test runs once more when a guard ran out (and only then: any other
-# failure fails at once); `make test` names each rerun test in its summary (-rR): a race to find.
-GUARD_RAN_OUT = [
-    r"TimeoutError",  # Playwright's waits, a WebSocket's recv, asyncio.wait_for
-    r"^Empty: ",  # queue.get(timeout=...)
-    r"^AssertionError: never: ",  # tests/server's wait_for
-    r"never finished",  # a thread's join ran out
-]
-
-
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by mark
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
         if folder in SLOW_FOLDERS:
             item.add_marker(pytest.mark.slow)
-        if item.get_closest_marker("slow") is not None and item.get_closest_marker("flaky") is None:
-            item.add_marker(pytest.mark.flaky(reruns=1, only_rerun=GUARD_RAN_OUT))
 
 
 @pytest.fixture
