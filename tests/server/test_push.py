@@ -144,3 +144,55 @@ def test_a_refused_push_is_retried_and_outlives_a_restart(
 def _pending(db_url: str) -> int:
     with create_engine(db_url).connect() as conn:
         return len(conn.execute(select(push_pending_t)).all())
+
+
+DAY = 1.5  # seconds a day lasts here (the server's clock scale): the test controls the clock
+
+
+def test_over_days_reminders_come_then_a_stand_in_moves_once_for_a_late_seat(
+    make_client: AppFactory, service: PushService
+) -> None:
+    client = make_client(push_http=True, clock_scale=DAY / 86400)
+    created = create_table(client, [HUMAN, HUMAN], clock="1d")
+    table = created["table"]
+    tokens = [created["token"], join(client, table, "Ben")["token"]]
+    players = [seated(client, table, s, tokens[s]) for s in (0, 1)]
+    devices = [service.device("days-anna"), service.device("days-ben")]
+    for seat in (0, 1):
+        subscribe(client, devices[seat], table, seat, tokens[seat], ("de", "en")[seat])
+    passed = False  # one move that gives the other seat the turn
+    while not passed:
+        mover = next(p for p in players if p.my_turn())
+        sent = time.time()  # the late seat's clock starts after this
+        mover.move(mover.view["legal_moves"][0])
+        for p in players:
+            assert p.recv()["type"] == "update"
+        late = next(i for i, p in enumerate(players) if p.my_turn())
+        passed = players[late] is not mover
+    watcher = players[1 - late]
+    players[late].close()  # over days a closed page is no one gone: their seat waits for them
+    update = watcher.recv()
+    while update["type"] != "update":
+        update = watcher.recv()
+    assert update["by"] == "stand-in"  # the late seat's one move, by its stand-in when time ran out
+    pushes = service.wait(devices[late], 3)
+    assert [p.payload["title"].split(":")[0] for p in pushes] == (
+        ["Du bist dran", "Deine Zeit läuft ab", "Deine Zeit läuft ab"]
+        if late == 0
+        else ["Your turn", "Your time runs out", "Your time runs out"]
+    )
+    assert [p.payload["body"] for p in pushes[1:]] == (
+        ["noch 12 Std.", "noch 2 Std. 24 Min."] if late == 0 else ["12 hrs left", "2 hrs 24 min left"]
+    )
+    # never before their moments: half the day, then nine tenths of it after the turn began
+    assert pushes[1].at >= sent + 0.5 * DAY and pushes[2].at >= sent + 0.9 * DAY
+    until_live(watcher, lambda live: live["seats"][late]["presence"] == "away")
+    assert not watcher.live["seats"][late]["stand_in"]  # type: ignore[index]  # the table goes on
+
+
+def until_live(player: Player, condition: Callable[[dict[str, Any]], bool], limit: int = 200) -> None:
+    for _ in range(limit):
+        if player.live is not None and condition(player.live):
+            return
+        player.recv(presence=True)
+    raise AssertionError(player.live)

@@ -321,7 +321,11 @@ def test_one_browser_never_takes_two_seats_of_one_table(client: TestClient) -> N
 
 def test_clocks_are_chosen_per_table(client: TestClient) -> None:
     games = client.get("/api/games").json()
-    assert games["clocks"]["mau-mau"]["choices"] == {"off": None, "relaxed": 60, "normal": 30, "fast": 15}
+    days = {"1h": 3600, "1d": 86400, "2d": 172800, "3d": 259200, "5d": 432000, "7d": 604800}  # over days
+    assert games["clocks"]["mau-mau"]["choices"] == {"off": None, "relaxed": 60, "normal": 30, "fast": 15, **days}
+    assert "1d" not in games["clocks"]["mausgeflippt"]["choices"]  # a reaction game is never over days
+    refused = {"game": "mausgeflippt", "seats": [HUMAN, RANDOM_BOT], "clock": "1d"}
+    assert client.post("/api/tables", json=refused).status_code == 400
     flips = games["clocks"]["aus-die-maus"]["choices"]
     assert flips["fast"] < 15 and flips["off"] is None  # flips have their own short clock
     created = create_table(client, [HUMAN, RANDOM_BOT])

@@ -36,8 +36,28 @@ Kind = Literal["turn", "grace", "close", "pause"]
 KINDS: tuple[Kind, ...] = ("turn", "grace", "close", "pause")
 
 
+# A table over days: seconds per move (lichess's correspondence choices, from an hour to a week).
+# Someone who closes the page stays seated (no grace, no stand-in for good): running out of time
+# gives a stand-in for that move only. A reaction game has no such pace.
+DAYS: dict[str, float] = {"1h": 3600.0, "1d": 86400.0, "2d": 172800.0, "3d": 259200.0, "5d": 432000.0, "7d": 604800.0}
+DAYS_WAITING = 7 * 86400.0  # seconds a table over days waits for its players to join
+REMINDERS = (0.5, 0.9)  # a seat over days is reminded at these parts of its move's time
+
+
+def over_days(clock: str | None) -> bool:
+    """Whether ``clock`` is a pace over days (:data:`DAYS`)."""
+    return clock in DAYS
+
+
+def _days_offered(game: str) -> bool:
+    return game_info(game).dynamics != "reactions"
+
+
 def clock_seconds(game: str, clock: str) -> float | None:
-    """Seconds per move at ``clock`` for ``game`` (None: no clock), as the game declares them."""
+    """Seconds per move at ``clock`` for ``game`` (None: no clock), as the game declares them,
+    or a pace over days (:data:`DAYS`)."""
+    if clock in DAYS:
+        return DAYS[clock] if _days_offered(game) else None
     return game_info(game).clock.seconds(clock)
 
 
@@ -47,8 +67,12 @@ def default_clock(game: str) -> str:
 
 
 def clock_choices(game: str) -> dict[str, float | None]:
-    """Every clock setting ``game`` offers with its seconds per move (None: off)."""
-    return game_info(game).clock.choices()
+    """Every clock setting ``game`` offers with its seconds per move (None: off), the paces over
+    days last."""
+    choices = game_info(game).clock.choices()
+    if _days_offered(game):
+        choices.update(DAYS)
+    return choices
 
 
 def wall() -> float:

@@ -19,7 +19,7 @@ import mauseloch
 from mauseloch.bots import bot_kinds
 from mauseloch.core.registry import GameInfo, game_info
 from mauseloch.extras import needs
-from mauseloch.server.clock import clock_choices, default_clock
+from mauseloch.server.clock import DAYS_WAITING, clock_choices, default_clock, over_days
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Hub, LocalHub
 from mauseloch.server.limits import CLOSE_SIGNED_OUT
@@ -296,6 +296,8 @@ class Lobby:
         if first is not None and first not in humans:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, f"seat {first} is not a seat of a person")
         first = humans[0] if first is None else first
+        if req.clock is not None and req.clock not in clock_choices(info.name):
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{info.name} offers no clock {req.clock!r}")
         token = secrets.token_urlsafe(24)
         if seats[first].kind == "human":
             seats[first].name = clean_name(req.name, f"Player {first + 1}")
@@ -579,7 +581,8 @@ class Lobby:
         expired: list[str] = []
         for table in list(self.tables.values()):
             # the stored moment, so a restarted server counts on where the last one was
-            if table.status == "waiting" and now - table.row.waiting_since.timestamp() >= self.waiting_expiry:
+            expiry = max(self.waiting_expiry, DAYS_WAITING) if over_days(table.row.clock) else self.waiting_expiry
+            if table.status == "waiting" and now - table.row.waiting_since.timestamp() >= expiry:
                 await table.expire()
                 expired.append(table.id)
         return expired

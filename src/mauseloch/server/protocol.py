@@ -284,6 +284,7 @@ class TableSummary(msgspec.Struct, forbid_unknown_fields=True):
     deal_code: str | None  # "the same deal again", once it is over
     match: MatchState | None
     ranking: list[Ranking]
+    to_move: int | None  # the seat whose turn it is (at a running table its process runs; else None)
 
 
 class MyTable(TableSummary):
@@ -460,7 +461,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     options: JSONObject = msgspec.field(default_factory=dict)  # checked by the game (resolve_options)
     name: str | None = None
     title: str | None = None
-    clock: Literal["off", "relaxed", "normal", "fast"] | None = None  # None: the game's default
+    # None: the game's default; 1h..7d: a table over days (server/clock.py DAYS)
+    clock: Literal["off", "relaxed", "normal", "fast", "1h", "1d", "2d", "3d", "5d", "7d"] | None = None
     public: bool = False  # listed in the lobby for anyone to join; else only through the invite link
     deal: str | None = None  # a deal code (mauseloch.core.dealcode): the same deal again
     deals: int = 1  # Mau-Mau match play: the number of deals (1: one game)

@@ -48,7 +48,7 @@ __all__ = ["LIVE", "Settings", "TableSession"]
 log = logging.getLogger("mauseloch.server")
 T = TypeVar("T")
 After = Callable[[], None] | None  # run when a serial command is done, before the next one
-Tell = Callable[[str, int, Literal["turn", "remind", "end"], float], object]  # table, seat, kind, seconds left
+Tell = Callable[[str, c.Tell], object]  # the table's id, who is told what
 
 
 @dataclass
@@ -362,7 +362,7 @@ class TableSession:
                     self.metrics.played(s.row.game, "bot" if by_bot else frame.by)
         if self.tell is not None:
             for tell in out.tell:
-                self.tell(s.id, tell.seat, tell.kind, tell.left)
+                self.tell(s.id, tell)
         if s.deadlines.changed:
             self.timers.sync()
         if s.bot is not self._bot:

@@ -18,7 +18,9 @@ from mauseloch.server.storage.rows import TableRow
 SeatPresence = tuple[str, bool]
 
 
-def table_summary(row: TableRow, version: int, presence: Sequence[SeatPresence]) -> TableSummary:
+def table_summary(
+    row: TableRow, version: int, presence: Sequence[SeatPresence], to_move: int | None = None
+) -> TableSummary:
     deal = row.match["deal"] if row.match else 0
     # what decides the ranking, in order, for the end screen to explain: the result's figure and
     # whether fewer or more is better (each game declares it: GameInfo.ranked_by)
@@ -44,6 +46,7 @@ def table_summary(row: TableRow, version: int, presence: Sequence[SeatPresence])
         deal_code=deal_code(row),
         match=match_state(row),
         ranking=[Ranking(f, b) for f, b in ranked_by],
+        to_move=to_move if row.status == "playing" else None,
     )
 
 

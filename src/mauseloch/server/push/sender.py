@@ -24,6 +24,7 @@ from mauseloch.server.protocol import TableSummary
 from mauseloch.server.push.store import PushStore, Subscription
 from mauseloch.server.push.words import Kind, payload
 from mauseloch.server.storage.store import Store
+from mauseloch.server.table.commands import Tell
 
 with needs("web", __name__):
     import aiohttp
@@ -50,6 +51,8 @@ class Job(msgspec.Struct):
     seat: int
     kind: Kind
     left: float = 0.0  # seconds left (a reminder)
+    at: float = 0.0  # sent from then on (epoch seconds)
+    version: int = -1  # sent only if the seat is still to move at this version (-1: whatever)
     pending: int | None = None  # its row in ml_push_pending once stored
     tries: int = 0
     only: str | None = None  # a retry: to this subscription (endpoint hash) only
@@ -89,6 +92,7 @@ class Pusher:
         self._workers = workers
         self._tasks: list[asyncio.Task[None]] = []
         self._later: set[asyncio.TimerHandle] = set()
+        self._storing: set[asyncio.Task[None]] = set()
         self._session: aiohttp.ClientSession | None = None
         self.subscribed: dict[str, set[int]] = {}  # table -> seats some device asked for (a cache)
         self.sent = 0  # pushes a service took (tests, the bench)
@@ -101,9 +105,12 @@ class Pusher:
         self._tasks = [asyncio.get_running_loop().create_task(self._work()) for _ in range(self._workers)]
         for p in await self.store.call(self.push.pending, tables):
             kind: Kind = "end" if p.kind == "end" else "remind" if p.kind == "remind" else "turn"
-            self._put(Job(p.table_id, p.seat, kind, pending=p.id))
+            due = p.due if kind == "remind" else 0.0  # a retry: tried again at once after a restart
+            self._at(Job(p.table_id, p.seat, kind, p.left, due, p.version, pending=p.id))
 
     async def stop(self) -> None:
+        for task in self._storing:
+            task.cancel()
         for handle in self._later:
             handle.cancel()
         for task in self._tasks:
@@ -115,9 +122,30 @@ class Pusher:
             self._session = None
 
     # -- what the tables ask -------------------------------------------------------------------
-    def tell(self, table_id: str, seat: int, kind: Kind, left: float = 0.0) -> bool:
-        """Push ``kind`` to the devices of ``seat`` (never waits; False: the queue is full)."""
-        return self._put(Job(table_id, seat, kind, left))
+    def tell(self, table_id: str, tell: Tell) -> bool:
+        """Push what ``tell`` says to the devices of its seat (never waits; False: the queue is
+        full). One for later (a reminder) is stored first, so that a restart sends it still."""
+        job = Job(table_id, tell.seat, tell.kind, tell.left, tell.at, tell.version)
+        if job.at <= time.time():
+            return self._put(job)
+        task = asyncio.get_running_loop().create_task(self._store_later(job))
+        self._storing.add(task)
+        task.add_done_callback(self._storing.discard)
+        return True
+
+    async def _store_later(self, job: Job) -> None:
+        job.pending = await self.store.call(
+            self.push.add_pending, job.table_id, job.seat, job.kind, job.at, job.left, job.version
+        )
+        self._at(job)
+
+    def _at(self, job: Job) -> None:
+        """``job`` goes on the queue at its moment."""
+        delay = job.at - time.time()
+        if delay <= 0:
+            self._put(job)
+        else:
+            self._later.add(asyncio.get_running_loop().call_later(delay, self._due, job))
 
     def forget(self, table_id: str) -> None:
         self.subscribed.pop(table_id, None)
@@ -152,18 +180,22 @@ class Pusher:
         if job.only is not None:
             subs = [s for s in subs if s.key == job.only]
         table = await self.find(job.table_id) if subs else None
+        if table is not None and job.version >= 0 and (table.version != job.version or table.status != "playing"):
+            table = None  # the seat moved meanwhile (or the game ended): nothing to remind of
         again: list[Subscription] = []
         for sub in subs:
             if table is not None and not await self._post(sub, payload(table, job.kind, sub.lang, job.left)):
                 again.append(sub)
         for sub in again if job.tries + 1 < self.tries else ():  # each on its own: the others have theirs
-            pending = await self.store.call(self.push.add_pending, job.table_id, job.seat, job.kind, time.time())
-            retry = msgspec.structs.replace(job, tries=job.tries + 1, only=sub.key, pending=pending)
-            self._later.add(asyncio.get_running_loop().call_later(self.backoff * 2**job.tries, self._retry, retry))
+            at = time.time() + self.backoff * 2**job.tries
+            pending = await self.store.call(
+                self.push.add_pending, job.table_id, job.seat, job.kind, at, job.left, job.version
+            )
+            self._at(msgspec.structs.replace(job, tries=job.tries + 1, only=sub.key, pending=pending, at=at))
         if job.pending is not None:
             await self.store.call(self.push.done_pending, job.pending)
 
-    def _retry(self, job: Job) -> None:
+    def _due(self, job: Job) -> None:
         now = asyncio.get_running_loop().time()
         self._later = {h for h in self._later if h.when() > now}
         self._put(job)

@@ -51,6 +51,8 @@ push_pending_t = Table(
     Column("seat", Integer, nullable=False),
     Column("kind", String(10), nullable=False),  # turn | remind | end
     Column("due", Float, nullable=False),  # epoch seconds: sent from then on
+    Column("left_s", Float, nullable=False),  # a reminder: the seconds it says are left
+    Column("version", Integer, nullable=False),  # a reminder: sent only if the seat is still to move then
 )
 
 
@@ -83,6 +85,8 @@ class Pending:
     seat: int
     kind: str
     due: float
+    left: float
+    version: int
 
 
 class PushStore:
@@ -163,9 +167,10 @@ class PushStore:
             return {int(r.seat) for r in conn.execute(q)}
 
     # -- pending pushes --------------------------------------------------------------------
-    def add_pending(self, table_id: str, seat: int, kind: str, due: float) -> int:
+    def add_pending(self, table_id: str, seat: int, kind: str, due: float, left: float, version: int) -> int:
+        row = {"table_id": table_id, "seat": seat, "kind": kind, "due": due, "left_s": left, "version": version}
         with self.store.engine.begin() as conn:
-            done = conn.execute(insert(push_pending_t).values(table_id=table_id, seat=seat, kind=kind, due=due))
+            done = conn.execute(insert(push_pending_t).values(**row))
             key = done.inserted_primary_key
             return int(key[0]) if key else 0
 
@@ -189,4 +194,7 @@ class PushStore:
             q = q.where(push_pending_t.c.table_id.in_(table_ids))
         with self.store.engine.connect() as conn:
             rows = conn.execute(q).all()
-        return [Pending(int(r.id), r.table_id, int(r.seat), r.kind, float(r.due)) for r in rows]
+        return [
+            Pending(int(r.id), r.table_id, int(r.seat), r.kind, float(r.due), float(r.left_s), int(r.version))
+            for r in rows
+        ]

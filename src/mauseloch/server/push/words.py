@@ -42,7 +42,7 @@ def table_title(table: TableSummary, lang: Lang) -> str:
 def time_left(seconds: float, lang: Lang) -> str:
     """ "noch 2 Tage 3 Std." / "2 days 3 hrs left": the two largest units, rounded down (as the
     page's clock says it: web/js/pace.js)."""
-    s = max(0, int(seconds))
+    s = max(0, round(seconds))
     days, hours, minutes = s // 86400, s % 86400 // 3600, s % 3600 // 60
     parts = [(days, "time.days"), (hours, "time.hours")] if days else [(hours, "time.hours"), (minutes, "time.minutes")]
     if not days and not hours:

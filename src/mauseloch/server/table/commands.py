@@ -159,12 +159,15 @@ Frame = UpdateOf | LiveOf | SnapshotsOf | EmoteOf
 
 class Tell(msgspec.Struct, frozen=True):
     """A seat's person must be told (by Web Push, to the devices that asked: server/push/):
-    ``turn``: it is their turn now; ``remind``: their time runs out (``left`` seconds);
+    ``turn``: it is their turn now; ``remind``: their time runs out (``left`` seconds, nominal),
+    told ``at`` that moment (epoch seconds) if the seat is still to move at ``version``;
     ``end``: the game ended."""
 
     seat: int
     kind: Literal["turn", "remind", "end"]
     left: float = 0.0
+    at: float = 0.0
+    version: int = -1
 
 
 LIVE_FRAME = LiveOf()

@@ -45,7 +45,7 @@ MessageFor = Callable[[int | None], str]
 
 
 def summary(s: TableState) -> TableSummary:
-    return table_summary(s.row, s.version, [(p.presence, p.stand_in) for p in s.seats])
+    return table_summary(s.row, s.version, [(p.presence, p.stand_in) for p in s.seats], s.game.to_move)
 
 
 def live(s: TableState, now: float) -> Live:

@@ -14,7 +14,7 @@ import msgspec
 from mauseloch.core.engine import Game
 from mauseloch.core.registry import game_info
 from mauseloch.realtime.referee import Decision, Referee, WindowEntry
-from mauseloch.server.clock import Deadline, Deadlines
+from mauseloch.server.clock import Deadline, Deadlines, over_days
 from mauseloch.server.records import build
 from mauseloch.server.seats import Controller, Person, controllers
 from mauseloch.server.storage.rows import TableRow
@@ -93,6 +93,11 @@ class TableState:
     @property
     def id(self) -> str:
         return self.row.id
+
+    @property
+    def over_days(self) -> bool:
+        """A table over days: a closed page is no one gone (no grace), only a late move is."""
+        return over_days(self.row.clock)
 
     @property
     def paused(self) -> bool:

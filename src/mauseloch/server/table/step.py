@@ -22,7 +22,7 @@ from typing import Any
 from mauseloch import IllegalMove
 from mauseloch.bots.random_bot import pause_factor
 from mauseloch.core.registry import game_info
-from mauseloch.server.clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, Deadline, clock_seconds
+from mauseloch.server.clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, REMINDERS, Deadline, clock_seconds
 from mauseloch.server.emotes import EMOTES, taken
 from mauseloch.server.match import MATCH_PAUSE, match_state
 from mauseloch.server.protocol import ErrorCode, ProtocolError, refusal
@@ -130,6 +130,7 @@ def _committed(s: TableState, cmd: c.Committed, out: c.Outcome) -> None:
         s.row.referee[len(s.row.moves) - 1] = p.referee
     if p.turn is not None:
         s.deadlines.set(p.turn)
+        _remind(s, out, p.turn, clock_seconds(s.row.game, s.row.clock) or 0.0)
     else:
         s.deadlines.remove("turn")
     if s.game.is_over and s.row.status != "over":  # stored before anyone hears that the game ended
@@ -233,8 +234,22 @@ def _schedule(s: TableState, out: c.Outcome) -> None:
     if seconds is None:
         deadlines.remove("turn")
     elif turn is None or turn.version != s.version:  # no stored deadline for this turn yet
-        deadlines.set(Deadline("turn", s.now + deadlines.seconds(seconds), version=s.version))
+        deadlines.set(turn := Deadline("turn", s.now + deadlines.seconds(seconds), version=s.version))
         _save(s, out)
+        _remind(s, out, turn, seconds)
+
+
+def _remind(s: TableState, out: c.Outcome, turn: Deadline, seconds: float) -> None:
+    """Over days, the person whose clock ``turn`` is is reminded before it runs out, each
+    reminder pushed at its moment (if they have not moved by then)."""
+    seat = s.game.to_move
+    person = s.person(seat)
+    if not s.over_days or seat is None or turn.version is None or s.game.is_over or person is None or person.stand_in:
+        return
+    start = turn.due - s.deadlines.seconds(seconds)
+    for part in REMINDERS:
+        at = start + s.deadlines.seconds(seconds * part)
+        out.tell.append(c.Tell(seat, "remind", seconds * (1 - part), at, turn.version))
 
 
 def _bot_due(s: TableState, cmd: c.BotDue, out: c.Outcome) -> None:
@@ -319,7 +334,7 @@ def _start(s: TableState, cmd: c.Start, out: c.Outcome) -> None:
     if s.row.status in LIVE:  # nobody is connected to a fresh server: the grace of a lost connection
         for p in s.seats:  # (not stored: a second restart gives it again)
             seated = isinstance(p, Person) and p.row.taken and not p.row.gone and not p.conns
-            if seated and s.deadlines.get("grace", p.row.seat) is None:
+            if seated and s.deadlines.get("grace", p.row.seat) is None and not s.over_days:
                 s.grace(p.row.seat, GRACE_LOST)
     _schedule(s, out)
     out.window = s.reactions and s.row.status == "playing" and s.window_open()  # shown again, judged afresh
@@ -380,7 +395,8 @@ def _detach(s: TableState, cmd: c.Detach, out: c.Outcome) -> None:
     if left:
         _set_gone(s, out, person, True)
     # after the game too: someone who is gone does not hold up a rematch
-    if s.row.status in (*LIVE, "over") and (left or s.deadlines.get("grace", seat) is None):
+    lost = s.deadlines.get("grace", seat) is None and not s.over_days  # over days: a closed page is normal
+    if s.row.status in (*LIVE, "over") and (left or lost):
         s.grace(seat, GRACE_LEFT if left else GRACE_LOST)
         _save(s, out)
     _presence_changed(s, out)
@@ -418,7 +434,7 @@ def _seat_taken(s: TableState, cmd: c.SeatTaken, out: c.Outcome) -> None:
     newcomer's page connects, the seat has the grace of a lost connection."""
     person = s.person(cmd.seat)
     s.deadlines.remove("close")  # someone new sat down
-    if person is not None and person.conns == 0 and s.deadlines.get("grace", cmd.seat) is None:
+    if person is not None and person.conns == 0 and s.deadlines.get("grace", cmd.seat) is None and not s.over_days:
         s.grace(cmd.seat, GRACE_LOST)
         _save(s, out)
     _schedule(s, out)

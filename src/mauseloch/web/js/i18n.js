@@ -67,6 +67,19 @@ export function tn(key, n, params = {}) {
   return t(`${key}.${pluralForm(n)}`, { ...params, n });
 }
 
+/** A long time left as people say it: "noch 2 Tage 3 Std." / "2 days 3 hrs left" (the two
+    largest units, as server/push/words.py says it in a reminder). */
+export function timeLeft(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  const days = Math.floor(s / 86400);
+  const hours = Math.floor((s % 86400) / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  let parts = days ? [[days, "time.days"], [hours, "time.hours"]] : [[hours, "time.hours"], [minutes, "time.minutes"]];
+  if (!days && !hours) parts = [[minutes, "time.minutes"]];
+  const said = parts.filter(([n], i) => n || i === 0).map(([n, key]) => tn(key, n));
+  return t("time.left", { time: said.join(" ") });
+}
+
 /** Names as a list people say: "Kind und Oma", "Anna, Ben und Kind" ("and" in English). */
 export function listNames(names) {
   const list = names.map(String);

@@ -4,7 +4,7 @@
 // answers with the tables they open, so the page stores nothing and nobody else learns the list.
 
 import { getJSON, h, loadGames } from "./api.js";
-import { onLangChange, t, tableTitle } from "./i18n.js";
+import { onLangChange, t, tableTitle, tn } from "./i18n.js";
 
 const REFRESH_MS = 30000;
 const ENDED = ["over", "closed", "expired"];
@@ -18,6 +18,7 @@ function item(table) {
   const movedOn = table.status === "over" && Boolean(table.next);
   const status = movedOn ? t("mytables.movedOn") : t("lobby.status." + table.status);
   const seat = table.seats[table.you];
+  const mine = yourTurn(table);
   const facts = [
     t("mytables.seat", { name: (seat && seat.name) || t("common.seat", { n: table.you + 1 }) }),
     t(table.public ? "mytables.public" : "mytables.private"),
@@ -28,10 +29,13 @@ function item(table) {
       t(table.status === "over" && !movedOn ? "mytables.result" : "mytables.back")));
   if (table.status === "over") actions.append(h("a", { class: "btn", href: `/replay/${id}` }, t("lobby.replay")));
   return h("li", { class: "table-item", dataset: { table: table.id, status: table.status } },
-    h("div", { class: "table-head" }, h("strong", {}, title), h("span", { class: "status status-" + table.status }, status)),
+    h("div", { class: "table-head" }, h("strong", {}, title),
+      h("span", { class: "status status-" + table.status + (mine ? " status-turn" : "") }, mine ? t("mine.turnHere") : status)),
     h("p", { class: "hint" }, facts.join(" · ")),
     actions);
 }
+
+const yourTurn = (table) => table.status === "playing" && table.to_move === table.you;
 
 function render(section) {
   // a table whose next deal (or rematch) is listed too is reached through that one
@@ -41,8 +45,13 @@ function render(section) {
   if (section.hidden) return;
   const active = document.activeElement;
   const focusKey = active && section.contains(active) ? active.dataset.focusKey : null;
+  // "Du bist dran in 2 von 5": the running tables waiting for this browser's move, first
+  const running = shown.filter((x) => x.status === "playing");
+  const turns = running.filter(yourTurn).length;
+  shown.sort((a, b) => Number(yourTurn(b)) - Number(yourTurn(a)));
   section.replaceChildren(
     h("h2", { id: "my-tables-heading" }, t("mytables.heading")),
+    h("p", { class: "hint", id: "my-turns", hidden: turns === 0 }, tn("mine.yourTurn", turns, { of: running.length })),
     h("ul", { class: "table-list", id: "my-tables-list" }, shown.map(item)));
   section.setAttribute("aria-labelledby", "my-tables-heading");
   if (focusKey) {

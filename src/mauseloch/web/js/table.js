@@ -6,7 +6,7 @@ import { TableConnection } from "./conn.js";
 import { isOfflineTable, WorkerSocket } from "./offline.js";
 import { learnGames } from "./declared.js";
 import { announcement, eventText } from "./events.js";
-import { errorText, getLang, initI18n, limitName, mountLangSwitch, nameNode, onLangChange, seatLabel, serverWords, t, tableTitle, tn } from "./i18n.js";
+import { errorText, getLang, initI18n, limitName, mountLangSwitch, nameNode, onLangChange, seatLabel, serverWords, t, tableTitle, timeLeft, tn } from "./i18n.js";
 import { renderer as rendererOf } from "./games.js";
 import { mountFeedback, refusalText, renderSoundToggle, signalTurn, tellMoves, titled } from "./feedback.js";
 import { mountRules, renderHouseRules } from "./rules.js";
@@ -17,6 +17,7 @@ import { joinLadder, seatTaken } from "./botseats.js";
 import { renderRequests } from "./requests.js";
 
 const LOG_LIMIT = 200;
+const HOUR = 3600; // seconds: a clock with more left is said in days and hours (a table over days)
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -288,6 +289,13 @@ function renderClock() {
     return;
   }
   const mine = d.seat === state.seat;
+  if (left >= HOUR) {
+    // a table over days: days and hours, never a count of seconds
+    el.textContent = timeLeft(left);
+    el.classList.remove("low");
+    if (mine) say(`days:${d.due}`, timeLeft(left));
+    return;
+  }
   el.textContent = t("table.timeLeft", { s: left }); // whose time it is, the turn line beside it says
   el.classList.toggle("low", left <= 10);
   if (mine) {
