@@ -298,6 +298,7 @@ def test_the_owner_waits_for_the_reply_only_while_it_makes_a_move_another_proces
 def test_a_tables_row_reads_back_as_its_owner_holds_it() -> None:
     row = table_row()
     row.moves = [[0, "QH"], [1, "7S", 1200]]
-    row.referee = {1: {"window": 3}}
+    decision = {"seat": 1, "move": "7S", "ms": 1200, "at": 5.25, "first": 4.0, "tied": [1]}
+    row.referee = {1: {"claims": [], "decision": decision}}  # a window's log entry, as the referee writes it
     header = ipc.read_header(ipc.encode("r", "owner", ipc.Loaded(row), rid=2))
     assert ipc.read_body(header) == ipc.Loaded(row)

@@ -24,7 +24,7 @@ from mauseloch.core.match import (
 )
 from mauseloch.core.shapes import JSONObject
 from mauseloch.server.protocol import CreateTable, MatchState, Standing
-from mauseloch.server.storage.rows import SeatRow, TableRow, now
+from mauseloch.server.storage.rows import MatchEntry, SeatRow, TableRow, now
 
 
 def deal_code(row: TableRow) -> str | None:
@@ -38,7 +38,7 @@ def deal_code(row: TableRow) -> str | None:
 MATCH_PAUSE = 8.0  # seconds the standings show before the next deal starts (scaled like clocks)
 
 
-def start_match(game: str, seed: int, deals: int, target: int) -> tuple[JSONObject, int]:
+def start_match(game: str, seed: int, deals: int, target: int) -> tuple[MatchEntry, int]:
     """A new match's JSON and the seed of its first deal; ``ValueError`` for a bad length or a
     game without match play."""
     if game not in match_games():
@@ -100,7 +100,7 @@ def next_deal_row(old: TableRow, new_id: str) -> TableRow:
     )  # fmt: skip
 
 
-def rematch_match(old: TableRow) -> tuple[JSONObject | None, int | None]:
+def rematch_match(old: TableRow) -> tuple[MatchEntry | None, int | None]:
     """The match a finished table's rematch plays, and the seed of its first deal: after a match,
     a new match of the same length (deals and target) from a new seed; after a single game, none
     (``(None, None)``: a single game again, from a new seed)."""
@@ -120,7 +120,7 @@ def rematch_seat(old: TableRow, seat: int) -> int:
     return player_in_deal(seat, old.match["deal"], old.players)
 
 
-def family_setup(game: str, players: int, req: CreateTable) -> tuple[int | None, JSONObject, JSONObject | None]:
+def family_setup(game: str, players: int, req: CreateTable) -> tuple[int | None, JSONObject, MatchEntry | None]:
     """A new table's seed, options and match from the create form: a deal code names the seed
     and options (and must fit the game and the seats); ``deals``/``target`` make it a match.
     ``ValueError`` says what does not fit."""

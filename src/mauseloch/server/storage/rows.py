@@ -22,9 +22,21 @@ class DeadlineEntry(TypedDict):
 
     kind: str
     due: float
-    seat: int | None
-    version: int | None
+    seat: NotRequired[int | None]
+    version: NotRequired[int | None]
     left: NotRequired[float]  # a frozen deadline's seconds left
+
+
+class MatchEntry(TypedDict):
+    """A deal of a web match, as its table keeps it (server/match.py): the match's seed, this
+    deal (0-based), its length, the booked deals' points per player and the deals before."""
+
+    seed: int
+    deal: int
+    deals: int
+    target: int
+    scores: list[list[int]]
+    tables: NotRequired[list[str]]
 
 
 @dataclass
@@ -62,7 +74,7 @@ class TableRow:
     public: bool = False  # listed in the lobby, and anyone may join; else only through the invite link
     invite_hash: str | None = None
     referee: dict[int, WindowEntry] = field(default_factory=dict)  # move index -> its window's log entry
-    match: JSONObject | None = None  # a deal of a match (server/match.py), else None
+    match: MatchEntry | None = None  # a deal of a match (server/match.py), else None
     joined: dt.datetime | None = None  # waiting for players: created or last joined then (None: ``created``)
 
     @property
