@@ -208,6 +208,10 @@ def command(
         str,
         typer.Option(help="whom push services may write to about this server's pushes (mailto: or https:)"),
     ] = VAPID_SUBJECT,
+    push_http: Annotated[
+        bool,
+        typer.Option(hidden=True, help="accept plain-http push services on this machine (tests, benchmarks)"),
+    ] = False,
 ) -> None:
     """Serve the lobby and the tables in the browser."""
     import dataclasses
@@ -322,7 +326,7 @@ def command(
     try:
         app = create_app(
             url, bot_delay=bot_delay, clock_scale=clock_scale, redis_url=redis, limits=limits, metrics=figures,
-            vapid_key=vapid_key, vapid_subject=vapid_subject,
+            vapid_key=vapid_key, vapid_subject=vapid_subject, push_http=push_http,
         )  # fmt: skip
         app.state.freeze_at_start = True  # a server process: what lives as long as it is frozen
         process = getattr(app.state.lobby, "pid", None)
