@@ -17,7 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from mauseloch.core.shapes import JSONObject, OptionDict
+import msgspec
+
+from mauseloch.core.shapes import OptionDict
 from mauseloch.extras import needs
 from mauseloch.server.botapi import ladder
 from mauseloch.server.hub import Connection
@@ -54,17 +56,36 @@ class Challenge:
     due: float  # monotonic seconds: unanswered after this
     state: ChallengeState = "open"
 
-    def public(self) -> JSONObject:
+    def public(self) -> ChallengeInfo:
         """As the challenged bot's event stream says it."""
-        return {
-            "id": self.id,
-            "game": self.game,
-            "players": self.players,
-            "options": self.options,
-            "from": self.by,
-            "table": self.table,
-            "seat": self.seat,
-        }
+        return ChallengeInfo(self.id, self.game, self.players, self.options, self.by, self.table, self.seat)
+
+
+# -- the lines of a bot's event stream (docs/bot-api.md) ----------------------------------
+class ChallengeInfo(msgspec.Struct):
+    id: str
+    game: str
+    players: int
+    options: OptionDict
+    by: str = msgspec.field(name="from")  # who challenged
+    table: str
+    seat: int
+
+
+class ChallengeEvent(msgspec.Struct, tag="challenge"):
+    challenge: ChallengeInfo
+
+
+class GameStart(msgspec.Struct, tag="game_start"):
+    table: str
+    seat: int
+
+
+class GameFinish(msgspec.Struct, tag="game_finish"):
+    table: str
+
+
+BotEvent = ChallengeEvent | GameStart | GameFinish
 
 
 @dataclass(eq=False)
@@ -72,7 +93,7 @@ class Online:
     """One bot's presence: its open event streams (each a queue of lines) and its games."""
 
     name: str
-    streams: list[asyncio.Queue[JSONObject | None]] = field(default_factory=list)
+    streams: list[asyncio.Queue[BotEvent | None]] = field(default_factory=list)
     open_streams: int = 0  # event and game streams together (the per-token cap)
     moves: deque[float] = field(default_factory=deque)  # moment of each move within the last second
     games: set[str] = field(default_factory=set)  # tables it sits at that are not over
@@ -121,19 +142,19 @@ class OnlineBots:
     def closed(self, bot: Online) -> None:
         bot.open_streams = max(0, bot.open_streams - 1)
 
-    def listen(self, bot: Online) -> asyncio.Queue[JSONObject | None]:
+    def listen(self, bot: Online) -> asyncio.Queue[BotEvent | None]:
         """An event stream of ``bot``: the challenges still waiting for it come first."""
-        queue: asyncio.Queue[JSONObject | None] = asyncio.Queue()
+        queue: asyncio.Queue[BotEvent | None] = asyncio.Queue()
         for ch in self.waiting_for(bot.name):
-            queue.put_nowait({"type": "challenge", "challenge": ch.public()})
+            queue.put_nowait(ChallengeEvent(ch.public()))
         bot.streams.append(queue)
         return queue
 
-    def unlisten(self, bot: Online, queue: asyncio.Queue[JSONObject | None]) -> None:
+    def unlisten(self, bot: Online, queue: asyncio.Queue[BotEvent | None]) -> None:
         if queue in bot.streams:
             bot.streams.remove(queue)
 
-    def tell(self, name: str, event: JSONObject) -> None:
+    def tell(self, name: str, event: BotEvent) -> None:
         """One line to every event stream ``name`` has open."""
         bot = self.bots.get(name)
         if bot is not None:
@@ -220,7 +241,7 @@ class OnlineBots:
             due=self.clock() + CHALLENGE_SECONDS,
         )
         self.challenges[ch.id] = ch
-        self.tell(ch.bot, {"type": "challenge", "challenge": ch.public()})
+        self.tell(ch.bot, ChallengeEvent(ch.public()))
         return ch
 
     def replaceable(self, table: str, seat: int) -> Challenge:

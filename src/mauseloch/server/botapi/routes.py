@@ -16,10 +16,9 @@ from typing import Any
 
 import msgspec
 
-from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
 from mauseloch.server.botapi import ladder
-from mauseloch.server.botapi.online import Online, OnlineBots, put_seat
+from mauseloch.server.botapi.online import BotEvent, GameFinish, GameStart, Online, OnlineBots, put_seat
 from mauseloch.server.botapi.tokens import BotTokens
 from mauseloch.server.clock import wall
 from mauseloch.server.handle import TableHandle
@@ -129,7 +128,7 @@ def answered(handler: Any) -> Any:
     return route
 
 
-def line(event: JSONObject) -> str:
+def line(event: BotEvent) -> str:
     return encode(event) + "\n"
 
 
@@ -152,10 +151,10 @@ async def stream(request: Request) -> Response:
     for table_id in sorted(bot.games):  # a bot that reconnects learns where it plays
         table = lobby.tables.get(table_id)
         if table is not None and table.status in LIVE:
-            queue.put_nowait({"type": "game_start", "table": table_id, "seat": seat_of_bot(table, name)})
+            queue.put_nowait(GameStart(table_id, seat_of_bot(table, name)))
         else:
             bot.games.discard(table_id)
-            queue.put_nowait({"type": "game_finish", "table": table_id})
+            queue.put_nowait(GameFinish(table_id))
     tokens = tokens_of(request)
     token = request.headers["authorization"].partition(" ")[2].strip()
 
@@ -203,7 +202,7 @@ async def challenge(request: Request) -> Response:
     for counted_as, claim in claims:
         guard.created(counted_as, claim, table.id, waiting=table.status == "waiting")
     online_of(request).get(name).games.add(table.id)
-    online_of(request).tell(name, {"type": "game_start", "table": table.id, "seat": created.seat})
+    online_of(request).tell(name, GameStart(table.id, created.seat))
     return JSONResponse(
         {"table": table.id, "seat": created.seat, "status": table.status, "invite": created.invite},
         headers={"Cache-Control": "no-store"},
@@ -235,7 +234,7 @@ async def accept(request: Request) -> Response:
         await table.write(lobby.store.set_status, table.id, "playing")
     table.seat_taken(ch.seat)
     online.get(name).games.add(table.id)
-    online.tell(name, {"type": "game_start", "table": table.id, "seat": ch.seat})
+    online.tell(name, GameStart(table.id, ch.seat))
     return JSONResponse({"ok": True, "table": table.id, "seat": ch.seat})
 
 
@@ -386,7 +385,7 @@ def game_over(text: str) -> bool:
 async def game_lines(
     lobby: Lobby, online: OnlineBots, bot: Online, table: TableHandle, conn: Connection
 ) -> AsyncIterator[str]:
-    finish = line({"type": "game_finish", "table": table.id})
+    finish = line(GameFinish(table.id))
     over = False  # the seat's view said the game is over (a table owned elsewhere: its status here lags)
     try:
         while True:
@@ -405,7 +404,7 @@ async def game_lines(
                 break
         yield finish
         bot.games.discard(table.id)
-        online.tell(bot.name, {"type": "game_finish", "table": table.id})
+        online.tell(bot.name, GameFinish(table.id))
         if (state := match_state(table.row)) is not None and not state.over:
             task = asyncio.get_running_loop().create_task(next_deal(lobby, online, bot, table))
             online.following.add(task)
@@ -438,7 +437,7 @@ async def next_deal(lobby: Lobby, online: OnlineBots, bot: Online, table: TableH
     for s in following.row.seats:
         if s.kind == ONLINE_BOT and s.bot == bot.name and s.taken:
             bot.games.add(following.id)
-            online.tell(bot.name, {"type": "game_start", "table": following.id, "seat": s.seat})
+            online.tell(bot.name, GameStart(following.id, s.seat))
 
 
 async def move(request: Request) -> Response:
