@@ -32,9 +32,10 @@ SIZES = {
 }
 
 # Where each element is, whether something sticks out or scrolls sideways, and which controls are
-# smaller than 44x44 px, measured in one go (the page cannot change in between).
+# smaller than 44x44 px, measured in one go (the page cannot change in between); and whether the
+# page is in the state `ready` selects then (null: any state).
 MEASURE = """
-(selectors) => {
+([selectors, ready]) => {
   const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
   const boxes = {};
   for (const [key, sel] of Object.entries(selectors)) {
@@ -73,7 +74,8 @@ MEASURE = """
   }
   const main = document.getElementById('main');
   const scroll = {height: main.scrollHeight, client: main.clientHeight, top: main.scrollTop};
-  return {vw, vh, boxes, scroll, overflow: overflow.slice(0, 8), small: small.slice(0, 8)};
+  return {vw, vh, boxes, scroll, overflow: overflow.slice(0, 8), small: small.slice(0, 8),
+          ready: !ready || document.querySelector(ready) !== null};
 }
 """
 
@@ -113,6 +115,7 @@ OPTIONAL = {
     "aus-die-maus": {"chase": "#board .chase-banner"},
     "mausgeflippt": {},
 }
+TURNS = 5  # the turns a measurement waits for this seat's decision (see check_decision)
 READY = {
     "mau-mau": ACTION,
     "aus-die-maus": "#board .flip-button",
@@ -144,8 +147,12 @@ def inside(box: dict[str, float], size: dict[str, int]) -> bool:
     )
 
 
-def check_fits(page: Any, where: str, size: dict[str, int], selectors: dict[str, str]) -> dict[str, Any]:
-    got: dict[str, Any] = page.evaluate(MEASURE, selectors)
+def check_fits(
+    page: Any, where: str, size: dict[str, int], selectors: dict[str, str], got: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The checks of a measurement (``got``: one taken already, else one taken now)."""
+    if got is None:
+        got = page.evaluate(MEASURE, [selectors, None])
     assert (got["vw"], got["vh"]) == (size["width"], size["height"]), got
     assert not got["overflow"], f"{where}: sideways overflow {got['overflow']}"
     assert not got["small"], f"{where}: touch targets under 44x44 px {got['small']}"
@@ -153,12 +160,23 @@ def check_fits(page: Any, where: str, size: dict[str, int], selectors: dict[str,
 
 
 def check_decision(page: Any, game: str, where: str, size: dict[str, int]) -> dict[str, Any]:
+    """The checks at this seat's decision, measured while it is one: the turn clock runs (30 s
+    a Mau-Mau move, a few seconds an Aus die Maus! flip) and its stand-in may move for this seat
+    while a test goes through the sizes; then the measurement waits for the next decision."""
     selectors = {**DECISION[game], **OPTIONAL[game]}
-    if "clock" in DECISION[game]:
-        # the clock comes with the table's news a moment after the view: when a bot's turn passes
-        # to this seat, the page shows the view with no clock until that news is in
-        page.wait_for_selector("#turn-clock:not(:empty)")
-    got = check_fits(page, where, size, selectors)
+    for _ in range(TURNS):
+        if "clock" in DECISION[game]:
+            # the clock comes with the table's news a moment after the view: when a bot's turn
+            # passes to this seat, the page shows the view with no clock until that news is in
+            page.wait_for_selector("#turn-clock:not(:empty)")
+        got: dict[str, Any] = page.evaluate(MEASURE, [selectors, READY[game]])
+        if got["ready"]:
+            break
+        reach(page, game)
+        settle(page)
+    else:
+        raise AssertionError(f"{where}: this seat had no decision to measure in {TURNS} turns")
+    check_fits(page, where, size, selectors, got)
     # the whole table fits: nothing to scroll to, nothing scrolled away (the rivals, the last moves)
     assert got["scroll"]["height"] <= got["scroll"]["client"] + 1, f"{where}: the table scrolls {got['scroll']}"
     for key in DECISION[game]:
@@ -344,7 +362,7 @@ def test_the_reason_for_a_card_that_does_not_fit_shows_beside_the_hand(browser: 
             page.wait_for_selector("#hand-note:not(:empty)")
             settle(page)
             got = check_decision(page, "mau-mau", f"reason, {name}", size)
-            note = page.evaluate(MEASURE, {"note": "#hand-note"})["boxes"]["note"]
+            note = page.evaluate(MEASURE, [{"note": "#hand-note"}, None])["boxes"]["note"]
             assert note is not None and inside(note, size), f"reason, {name}: the reason is not on the screen: {note}"
             assert note["bottom"] <= got["boxes"]["hand"]["bottom"], f"reason, {name}: {note} is not beside the hand"
     finally:
@@ -364,10 +382,14 @@ def test_a_call_with_a_long_name_never_widens_the_page(browser: Any, server: Ser
               const span = document.createElement('span');
               span.className = 'announce-text mau_mau';
               span.textContent = text;
-              box.replaceChildren(span);
-              box.classList.add('show');
-              new MutationObserver(() => { if (!box.classList.contains('show')) box.classList.add('show'); })
-                .observe(box, { attributes: true });
+              // held for every size: the page takes its call down after a while, and says the
+              // moves a stand-in makes when this seat's turn clock runs out
+              const hold = () => {
+                if (box.firstChild !== span) box.replaceChildren(span);
+                if (!box.classList.contains('show')) box.classList.add('show');
+              };
+              hold();
+              new MutationObserver(hold).observe(box, { attributes: true, childList: true });
             }""",
             call,
         )
