@@ -103,6 +103,9 @@ class Saved(msgspec.Struct, kw_only=True):
     seed: int
     options: OptionDict = msgspec.field(default_factory=dict)
     clock: str | None = None  # the turn clock's setting (server/clock.py); None: the game's default
+    # the bots' pause and the clocks' factor, as `serve --bot-delay/--clock-scale` (tests, benchmarks)
+    bot_delay: float | None = None
+    scale: float = 1.0
     moves: list[list[object]] = msgspec.field(default_factory=list)
     by: list[str | None] = msgspec.field(default_factory=list)
     referee: dict[int, WindowEntry] = msgspec.field(default_factory=dict)
@@ -110,11 +113,11 @@ class Saved(msgspec.Struct, kw_only=True):
     record: JSONObject | None = None  # once the game is over: its record, as the server keeps it
 
 
-def saved(row: TableRow) -> Saved:
+def saved(row: TableRow, *, bot_delay: float | None = None, scale: float = 1.0) -> Saved:
     bots = [s.bot or "" for s in row.seats if s.kind == "bot"]
     return Saved(id=row.id, game=row.game, bots=bots, name=row.seats[SEAT].name, seed=row.seed,
                  players=row.players, options=row.options, clock=row.clock, moves=row.moves, by=row.by,
-                 referee=row.referee, status=row.status,
+                 referee=row.referee, status=row.status, bot_delay=bot_delay, scale=scale,
                  record=record_of(row) if row.status == "over" else None)  # fmt: skip
 
 
@@ -302,5 +305,10 @@ def for_page(kept: str, post: Callable[[str], None], keep: Callable[[str], None]
     """The offline page's table (its Web Worker calls this): ``kept``, the :class:`Saved` table
     as JSON (a new one has no moves yet); ``keep(text)`` is told it again after every move (with
     the record once the game is over). Call :meth:`LocalTable.open` when the page listens."""
-    row = restored(msgspec.json.decode(kept, type=Saved))
-    return LocalTable(row, post, on_moved=lambda: keep(msgspec.json.encode(saved(row)).decode()))
+    table: Saved = msgspec.json.decode(kept, type=Saved)
+    row = restored(table)
+
+    def moved() -> None:
+        keep(msgspec.json.encode(saved(row, bot_delay=table.bot_delay, scale=table.scale)).decode())
+
+    return LocalTable(row, post, bot_delay=table.bot_delay, scale=table.scale, on_moved=moved)

@@ -8,6 +8,7 @@ import { getGame, keepGame } from "./offline-store.js";
 const BUNDLE = "/offline/";
 let table = null;
 let ready = null;
+let saving = Promise.resolve(); // the moves are kept one after the other, in their order
 
 async function runtime() {
   const manifest = await (await fetch(`${BUNDLE}manifest.json`)).json();
@@ -33,7 +34,10 @@ async function open(id) {
   const { sent, created, ...saved } = kept;
   const post = (text) => self.postMessage({ type: "message", text });
   // every move is kept at once: a reload (offline too) opens the table as it was
-  const keep = (text) => keepGame(JSON.parse(text));
+  const keep = (text) => {
+    const kept = JSON.parse(text);
+    saving = saving.then(() => keepGame(kept)).catch((err) => console.error(err));
+  };
   table = local.for_page(JSON.stringify(saved), post, keep);
   self.postMessage({ type: "open" });
   table.open();

@@ -90,10 +90,11 @@ export async function prepareOffline(progress = () => {}) {
 
 /** A new offline table of `game` for `players` seats: the person and the game's stand-in bots
  * (or the kinds `bots` names), with its `options` and turn `clock` (the game's defaults). */
-export async function newOfflineGame({ game, players, name, bots = [], options = {}, clock = null }) {
+export async function newOfflineGame({ game, players, name, bots = [], options = {}, clock = null, pace = {} }) {
   const id = OFFLINE_PREFIX + crypto.randomUUID().replaceAll("-", "").slice(0, 12);
   const seed = crypto.getRandomValues(new Uint32Array(1))[0];
-  await putGame({ id, game, players, bots, name, seed, options, clock, created: Date.now(), sent: null });
+  // pace: { bot_delay, scale } as the server's --bot-delay and --clock-scale (tests, benchmarks)
+  await putGame({ id, game, players, bots, name, seed, options, clock, ...pace, created: Date.now(), sent: null });
   return id;
 }
 
