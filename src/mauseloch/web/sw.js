@@ -45,12 +45,14 @@ self.addEventListener("push", (event) => {
   event.waitUntil(notify(data));
 });
 
-/** A tap opens the table: its page if one is open already, else a new one. */
+/** A tap opens the table: its page if one is open already, else a page of the site goes there,
+    else a new one. */
 async function openTable(url) {
-  const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-  const open = pages.find((p) => new URL(p.url).pathname === url);
-  if (open) return open.focus();
-  return self.clients.openWindow(url);
+  const pages = await self.clients.matchAll({ type: "window" });
+  const open = pages.find((p) => new URL(p.url).pathname === url) || pages[0];
+  if (!open) return self.clients.openWindow(url);
+  const there = new URL(open.url).pathname === url ? open : await open.navigate(url);
+  return (there || open).focus().catch(() => null);
 }
 
 self.addEventListener("notificationclick", (event) => {

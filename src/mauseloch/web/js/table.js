@@ -15,6 +15,7 @@ import { renderEnd as renderEndScreen } from "./endscreen.js";
 import { holdsMoves, renderPace } from "./pace.js";
 import { joinLadder, seatTaken } from "./botseats.js";
 import { renderRequests } from "./requests.js";
+import { mountPush, overDays } from "./push.js";
 
 const LOG_LIMIT = 200;
 const HOUR = 3600; // seconds: a clock with more left is said in days and hours (a table over days)
@@ -670,6 +671,7 @@ async function join() {
     hideError();
     seatTaken();
     connect({ seat: res.seat }); // the seat's token came as an HttpOnly cookie with the answer
+    offerPush(state.table);
   } catch (err) {
     showFailure($("join-error"), err);
   }
@@ -754,6 +756,11 @@ function main() {
   start(params.has("watch"));
 }
 
+// "Tell me when it is my turn": offered at a table over days, where people leave the page
+function offerPush(summary) {
+  if (summary && overDays(summary.clock)) mountPush($("push-button"), $("push-status"));
+}
+
 // Whether this browser holds a seat here: the server reads its cookie (`you` in the summary).
 async function start(watch) {
   if (isOfflineTable(tableId)) {
@@ -774,6 +781,7 @@ async function start(watch) {
   if (summary.you !== null && summary.you !== undefined) {
     rememberSeat(tableId, summary.you);
     connect({ seat: summary.you });
+    offerPush(summary);
   } else if (watch) {
     forgetSeat(tableId);
     connect(null);
