@@ -218,6 +218,9 @@ def test_cross_site_and_non_json_posts_change_nothing(client: TestClient) -> Non
     assert ours.status_code == 200
 
 
+ROOM_OPS = ("join", "open", "me", "leave", "renew", "member-link", "remove", "settings", "tables")
+
+
 def test_every_state_changing_endpoint_refuses_other_sites_forms_and_plain_text(client: TestClient) -> None:
     """Every route that changes something, with this browser's seat cookie along (TestClient
     sends it even where SameSite=Strict would not): another site's form or ``text/plain`` POST, a
@@ -240,8 +243,21 @@ def test_every_state_changing_endpoint_refuses_other_sites_forms_and_plain_text(
         f"/api/tables/{table}/ladder",
         f"/api/tables/{table}/seats/{{seat}}",  # the creator's seat cookie: another kind for a declined bot
     ]
+    rooms = [  # a room member's device cookie (docs/rooms.md)
+        "/api/rooms",
+        *(f"/api/rooms/{{room_id}}/{op}" for op in ROOM_OPS),
+        *(f"/api/rooms/{{room_id}}/tables/{table}/{op}" for op in ("join", "hint")),
+    ]
+    push = [f"/api/push/{op}" for op in ("subscribe", "unsubscribe")]  # the seat cookies a subscription binds
     assert paths == sorted(
-        ["/api/tables", *(f"/api/tables/{table}/{op}" for op in ("join", "renew", "seat-link", "open-seat")), *bot_api]
+        [
+            "/api/tables",
+            *(f"/api/tables/{table}/{op}" for op in ("join", "renew", "seat-link", "open-seat")),
+            *bot_api,
+            *rooms,
+            *push,
+            "/api/records",  # a game played offline, sent when the network is back
+        ]
     )
     create = b'{"game": "mau-mau", "seats": [{"kind": "human"}, {"kind": "human"}], "public": true, "name": "M"}'
     evil = "https://evil.example"
