@@ -59,6 +59,7 @@ class Device:
     answer: int = 201  # what the service answers this device's pushes (404/410/429/500: refused)
     delay: float = 0.0  # seconds it takes to answer
     posts: int = 0  # pushes posted to it, answered or not
+    held: bool = False  # while set, its pushes wait unanswered (a push service that hangs)
 
     def subscription(self) -> dict[str, Any]:
         """As ``PushSubscription.toJSON()`` gives it."""
@@ -175,6 +176,8 @@ class PushService:
         body = await request.read()
         if device.delay:
             await asyncio.sleep(device.delay)
+        while device.held:
+            await asyncio.sleep(0.01)
         if device.answer != 201:
             return web.Response(status=device.answer)
         try:

@@ -196,3 +196,23 @@ def until_live(player: Player, condition: Callable[[dict[str, Any]], bool], limi
             return
         player.recv(presence=True)
     raise AssertionError(player.live)
+
+
+def test_a_slow_push_service_never_holds_up_a_move(make_client: AppFactory, service: PushService) -> None:
+    client = make_client(push_http=True)
+    table, tokens, players = two_seats(client)
+    devices = [service.device(f"slow-{seat}") for seat in (0, 1)]
+    for seat in (0, 1):
+        devices[seat].held = True  # the push service takes the pushes and does not answer
+        subscribe(client, devices[seat], table, seat, tokens[seat], "en")
+    moved = 0
+    while moved < 3 or not any(d.posts for d in devices):  # moves go on while pushes hang unanswered
+        mover = next(p for p in players if p.my_turn())
+        mover.move(mover.view["legal_moves"][0])
+        for p in players:
+            assert p.recv()["type"] == "update"
+        moved += 1
+    assert all(not d.received for d in devices)
+    for d in devices:
+        d.held = False
+    _until(lambda: any(d.received for d in devices))

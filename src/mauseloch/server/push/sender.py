@@ -16,6 +16,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 import msgspec
 
@@ -42,6 +43,7 @@ TIMEOUT = 10.0  # seconds a push service has to answer
 TRIES = 5  # sends of one push before it is given up
 BACKOFF = 2.0  # seconds before the first retry; doubled each time
 TTL = 24 * 3600  # how long a push service keeps a push for a device that is off
+SIGNED_FOR = 12 * 3600  # seconds a VAPID signature is good for (RFC 8292: at most 24 hours)
 GONE = (404, 410)
 RETRY = (429, 500, 502, 503, 504)
 
@@ -93,6 +95,7 @@ class Pusher:
         self._tasks: list[asyncio.Task[None]] = []
         self._later: set[asyncio.TimerHandle] = set()
         self._storing: set[asyncio.Task[None]] = set()
+        self._signatures: dict[str, tuple[dict[str, str], int]] = {}  # audience -> VAPID header, expiry
         self._session: aiohttp.ClientSession | None = None
         self.subscribed: dict[str, set[int]] = {}  # table -> seats some device asked for (a cache)
         self.sent = 0  # pushes a service took (tests, the bench)
@@ -200,17 +203,28 @@ class Pusher:
         self._later = {h for h in self._later if h.when() > now}
         self._put(job)
 
+    def _signed(self, endpoint: str) -> dict[str, str]:
+        """The VAPID ``Authorization`` for ``endpoint``'s push service: one signature per service
+        for :data:`SIGNED_FOR` seconds (an ECDSA signature a push costs more than its encryption)."""
+        url = urlsplit(endpoint)
+        aud = f"{url.scheme}://{url.netloc}"
+        now = time.time()
+        kept = self._signatures.get(aud)
+        if kept is None or kept[1] - now < SIGNED_FOR / 2:
+            exp = int(now + SIGNED_FOR)
+            headers = self.vapid.sign({"sub": self.subject, "aud": aud, "exp": exp})
+            kept = self._signatures[aud] = ({k: str(v) for k, v in headers.items()}, exp)
+        return kept[0]
+
     async def _post(self, sub: Subscription, data: bytes) -> bool:
         """One push to one device; False: to be tried again."""
         try:
             await webpush_async(
                 sub.info(),
                 data=data.decode(),
-                vapid_private_key=self.vapid,
-                vapid_claims={"sub": self.subject},  # a fresh dict: pywebpush adds aud and exp to it
                 ttl=TTL,
                 timeout=self.timeout,
-                headers={"Urgency": "high"},
+                headers={**self._signed(sub.endpoint), "Urgency": "high"},
                 aiohttp_session=self._session,
             )
         except WebPushException as exc:
