@@ -216,3 +216,22 @@ def test_a_slow_push_service_never_holds_up_a_move(make_client: AppFactory, serv
     for d in devices:
         d.held = False
     _until(lambda: any(d.received for d in devices))
+
+
+def test_the_games_end_is_pushed_to_every_seat(make_client: AppFactory, service: PushService) -> None:
+    client = make_client(push_http=True)
+    created = create_table(client, [HUMAN, HUMAN], options={"move_limit": 6})
+    table = created["table"]
+    tokens = [created["token"], join(client, table, "Ben")["token"]]
+    players = [seated(client, table, s, tokens[s]) for s in (0, 1)]
+    devices = [service.device(f"end-{seat}") for seat in (0, 1)]
+    for seat in (0, 1):
+        subscribe(client, devices[seat], table, seat, tokens[seat], ("de", "en")[seat])
+    while not players[0].view["is_over"]:
+        mover = next(p for p in players if p.my_turn())
+        mover.move(mover.view["legal_moves"][0])
+        for p in players:
+            p.recv()
+    _until(lambda: all(d.received and d.received[-1].payload["title"].startswith(("Spiel", "Game")) for d in devices))
+    assert devices[0].received[-1].payload["title"] == "Spiel vorbei: Mau-Mau bei Anna"
+    assert devices[1].received[-1].payload["title"] == "Game over: Mau-Mau at Anna's"
