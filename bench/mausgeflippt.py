@@ -83,7 +83,7 @@ def run_mausgeflippt_reaction(seconds: float, rng: Rng) -> tuple[int, int, float
     deadline = start + seconds
     while time.perf_counter() < deadline:
         _game, stats = play_game(kinds, rng.next64(), {})
-        decisions += stats["reveals"] * 5  # a reveal and four sampled reactions per mouse
+        decisions += stats.figures["reveals"] * 5  # a reveal and four sampled reactions per mouse
         games += 1
     return decisions, games, time.perf_counter() - start
 

@@ -84,7 +84,7 @@ def speed(game: str, kind: str, players: int, games: int, seed: int) -> dict[str
         start = time.process_time()
         _, stats = run([kind] * players, derive_seed(seed, STREAM_SPEED + i), dict(spec.options))
         cpu += time.process_time() - start
-        moves += int(stats["moves"])
+        moves += stats.moves
     return {"ms_per_move": 1000.0 * cpu / moves, "moves_per_s": moves / cpu if cpu else float("inf"), "moves": moves}
 
 

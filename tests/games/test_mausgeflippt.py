@@ -16,14 +16,14 @@ from mauseloch import IllegalMove, event_for
 from mauseloch.bots import bot_kinds, make_bot
 from mauseloch.games.mausgeflippt import CHEESES, CLOTHING_DECK, FULL_DECK, MICE, MOUSE_WEARS, fits
 from mauseloch.games.mausgeflippt.bots.reaction import LEVELS, ReactionBot
-from mauseloch.study.simulate import game_runner
+from mauseloch.study.simulate import GameStats, game_runner
 from tests.paths import VECTORS as SPEC_VECTORS
 
 GAME = "mausgeflippt"
 VECTORS = SPEC_VECTORS / "mausgeflippt.jsonl"
 
 
-def play_game(kinds: list[str], seed: int, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+def play_game(kinds: list[str], seed: int, options: dict[str, Any] | None = None) -> tuple[Any, GameStats]:
     """One whole simulated game as ``mauseloch simulate`` plays it: the game and its figures."""
     return game_runner(GAME)(kinds, seed, options or {})
 
@@ -528,9 +528,10 @@ def test_simulated_game_replays_and_records_reaction_times() -> None:
     reactions = [m for m in moves if m[1] != "reveal"]
     assert reactions and all(len(m) == 3 and isinstance(m[2], int) and m[2] >= 0 for m in reactions)
     assert all(len(m) == 2 for m in moves if m[1] == "reveal")
-    assert stats["score"] == game.result()["score"]
-    assert [a + b for a, b in zip(stats["mice_catch"], stats["mice_flip"], strict=True)] == stats["mice"]
-    assert stats["reveals"] == sum(1 for m in moves if m[1] == "reveal")
+    figures = stats.figures
+    assert figures["score"] == game.result()["score"]
+    assert [a + b for a, b in zip(figures["mice_catch"], figures["mice_flip"], strict=True)] == figures["mice"]
+    assert figures["reveals"] == sum(1 for m in moves if m[1] == "reveal")
     # deterministic from the simulator's seed
     game2, stats2 = play_game(["easy", "normal", "hard", "normal"], seed=2024)
     assert game2.record() == game.record() and stats2 == stats

@@ -47,9 +47,6 @@ Z95 = 1.959963984540054
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 
 
-# one whole game: the game, and its result() with its moves and figures (the JSON form that
-# scripts and benchmarks read by key; the study tools read it once into GameStats)
-GameRunner = Callable[[Sequence[str], int, Options], tuple[Game, JSONObject]]
 NOT_FIGURES = ("reason", "ranks", "rank", "moves")
 
 
@@ -81,16 +78,28 @@ class GameStats:
         return cls(str(stats["reason"]), [int(r) for r in ranks], int(stats["moves"]), figures)
 
 
+# one whole game: the game, and how the study tools count it
+GameRunner = Callable[[Sequence[str], int, Options], tuple[Game, GameStats]]
+
+
 def _declared_figures(g: Game) -> Figures:
     """The finished game's own figures, as its declaration names them (none for most games)."""
     hook = game_info(g.name).simulation.figures
     return {} if hook is None else dict(hook(g))
 
 
+def stats_of(g: Game) -> GameStats:
+    """A finished game as the study tools count it: its result, length and declared figures."""
+    stats = dict(g.result())
+    stats["moves"] = g.move_count
+    stats.update(_declared_figures(g))
+    return GameStats.read(g.name, stats)
+
+
 # --------------------------------------------------------------------------- runners
 
 
-def play_turn_based(kinds: Sequence[str], seed: int, options: Options, game: str) -> tuple[Game, JSONObject]:
+def play_turn_based(kinds: Sequence[str], seed: int, options: Options, game: str) -> tuple[Game, GameStats]:
     """The default: one game through the public API, each seat's bot choosing from its view."""
     from mauseloch.bots import make_bot
 
@@ -101,13 +110,10 @@ def play_turn_based(kinds: Sequence[str], seed: int, options: Options, game: str
         if seat is None:
             raise ValueError(f"{game} needs a simulation runner for moves outside turns (see mauseloch.study.simulate)")
         g.play(bots[seat].choose(g.view(seat), g.legal_moves()))
-    stats = dict(g.result())
-    stats["moves"] = g.move_count
-    stats.update(_declared_figures(g))
-    return g, stats
+    return g, stats_of(g)
 
 
-def play_reactions(kinds: Sequence[str], seed: int, options: Options, game: str) -> tuple[Game, JSONObject]:
+def play_reactions(kinds: Sequence[str], seed: int, options: Options, game: str) -> tuple[Game, GameStats]:
     """One game of a reaction game (``dynamics == "reactions"``), each window decided by the
     referee in virtual time. ``seed`` is the simulator's seed for this game: the engine's seed,
     each bot's seed and the tie stream are derived from it on separate streams."""
@@ -117,10 +123,7 @@ def play_reactions(kinds: Sequence[str], seed: int, options: Options, game: str)
     g = new_game(game, players=len(kinds), seed=derive_seed(seed, STREAM_ENGINE) % SEED_LIMIT, options=options)
     bots = [make_bot(game, kind, seed=derive_seed(seed, STREAM_BOTS + s)) for s, kind in enumerate(kinds)]
     play_bots(Referee.for_seed(g, seed), bots)
-    stats = dict(g.result())
-    stats["moves"] = g.move_count
-    stats.update(_declared_figures(g))
-    return g, stats
+    return g, stats_of(g)
 
 
 def game_runner(game: str) -> GameRunner:
@@ -128,7 +131,7 @@ def game_runner(game: str) -> GameRunner:
     name = game_info(game).name
     play = play_reactions if game_info(game).dynamics == "reactions" else play_turn_based
 
-    def run(kinds: Sequence[str], seed: int, options: Options) -> tuple[Game, JSONObject]:
+    def run(kinds: Sequence[str], seed: int, options: Options) -> tuple[Game, GameStats]:
         return play(kinds, seed, options, name)
 
     return run
@@ -139,8 +142,7 @@ def run_games(spec: SimSpec, start: int, stop: int) -> Tally:
     play = game_runner(spec.game)
     tally = Tally(spec.players)
     for i in range(start, stop):
-        _, stats = play(spec.bots, spec.game_seed(i), dict(spec.options))
-        game = GameStats.read(spec.game, stats)
+        _, game = play(spec.bots, spec.game_seed(i), dict(spec.options))
         tally.add(game.reason, game.ranks, game.moves, game.figures)
     return tally
 

@@ -37,7 +37,7 @@ from mauseloch.core.seeds import STREAM_BOOTSTRAP
 from mauseloch.core.shapes import OptionDict
 from mauseloch.core.simulation import SimSpec
 from mauseloch.study.backend import Backend, LocalBackend, run_ranges
-from mauseloch.study.simulate import Z95, GameStats, game_runner, make_spec, prepare_bots
+from mauseloch.study.simulate import Z95, game_runner, make_spec, prepare_bots
 
 SEATINGS = ("permutations", "rotations")
 BOOTSTRAP = 400  # resamples of the deals for the rating intervals
@@ -118,8 +118,7 @@ def play_deals(spec: TournamentSpec, start: int, stop: int) -> DealResults:
         ranks, moves = [], []
         figures: dict[str, list[list[int]]] = {}
         for kinds in spec.arrangements:
-            _, stats = play(kinds, seed, dict(spec.sim.options))
-            game = GameStats.read(spec.sim.game, stats)
+            _, game = play(kinds, seed, dict(spec.sim.options))
             ranks.append(game.ranks)
             moves.append(game.moves)
             for name, value in game.figures.items():
