@@ -34,7 +34,7 @@ push_subs_t = Table(
     "ml_push_subs",
     metadata,
     Column("endpoint_hash", String(64), primary_key=True),  # sha256 hex of the endpoint URL
-    Column("table_id", String(32), primary_key=True),
+    Column("table_id", String(32), primary_key=True, index=True),  # a table's seats looked up at each turn
     Column("seat", Integer, primary_key=True),
     Column("endpoint", String(MAX_ENDPOINT), nullable=False),
     Column("p256dh", String(MAX_KEY), nullable=False),

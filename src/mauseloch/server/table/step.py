@@ -439,6 +439,18 @@ def _seat_taken(s: TableState, cmd: c.SeatTaken, out: c.Outcome) -> None:
         _save(s, out)
     _schedule(s, out)
     out.frames.append(c.SNAPSHOTS)
+    _first_turn(s, out, cmd.seat)
+
+
+def _first_turn(s: TableState, out: c.Outcome, joined: int | None) -> None:
+    """The game has just begun (the last seat taken): whoever moves first is told, unless it is
+    the person who has just sat down (their page shows it)."""
+    seat = s.game.to_move
+    person = s.person(seat)
+    if seat is None or seat == joined or person is None or not person.row.taken:
+        return
+    if s.row.status == "playing" and s.version == 0:
+        out.tell.append(c.Tell(seat, "turn"))
 
 
 def _reseated(s: TableState, cmd: c.Reseated, out: c.Outcome) -> None:
@@ -452,6 +464,7 @@ def _playing(s: TableState, cmd: c.Playing, out: c.Outcome) -> None:
         s.row.status = "playing"
         if not cmd.stored:
             out.writes.append(StatusRow(s.id, "playing"))
+        _first_turn(s, out, None)
 
 
 # -- rematch --------------------------------------------------------------------------------
