@@ -164,4 +164,29 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         for name, value in funcargs.items():
             if isinstance(value, Server):
                 report.sections.append((f"server log ({name}, port {value.port})", value.log_tail()))
+        if "browser" in funcargs:
+            report.sections.append(("pages", pages_now(funcargs["browser"])))
     return report
+
+
+# What each page still open shows of its table: where a wait ran out, the state it was in.
+PAGE_STATE = """() => {
+  const board = document.getElementById('board'), conn = document.getElementById('conn-status');
+  return JSON.stringify({board: board ? {...board.dataset} : null,
+                         conn: conn ? [conn.dataset.state, conn.textContent] : null,
+                         offline: document.getElementById('offline')?.hidden === false,
+                         end: document.getElementById('end-screen')?.hidden === false});
+}"""
+
+
+def pages_now(browser: Any) -> str:
+    """Every open page of the test's browser contexts: its address and its table's state."""
+    lines = []
+    for ctx in browser.contexts:
+        for page in ctx.pages:
+            try:
+                # (a wait with a guard: evaluate has none, and a stuck page would hold the report)
+                lines.append(f"{page.url} {page.wait_for_function(PAGE_STATE, timeout=2000).json_value()}")
+            except Exception as exc:  # a page that is closing or stuck says so instead
+                lines.append(f"{page.url} ({type(exc).__name__})")
+    return "\n".join(lines) or "(none open)"
