@@ -116,7 +116,7 @@ def _until(condition: Callable[[], bool], said: Callable[[], object] = str, limi
 
 
 def test_a_refused_push_is_retried_and_outlives_a_restart(
-    make_client: AppFactory, service: PushService, db_url: str
+    make_client: AppFactory, service: PushService, db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     client = make_client(push_http=True)
     pusher: Any = client.app.state.pusher  # type: ignore[attr-defined]
@@ -141,6 +141,7 @@ def test_a_refused_push_is_retried_and_outlives_a_restart(
     pushes = service.wait(device, 1)
     assert pushes[0].payload["title"] == "Du bist dran: Mau-Mau bei Anna"
     _until(lambda: _pending(db_url) == 0)
+    assert not any(device.endpoint in r.getMessage() for r in caplog.records)  # the endpoint is a secret
 
 
 def _pending(db_url: str) -> int:
