@@ -10,7 +10,7 @@ const SIGNED_OUT = 4401;
 const RETRY_MAX_MS = 1500; // the longest wait between two tries after a lost connection
 
 export class TableConnection {
-  constructor({ tableId, seat, token, invite, transport, onSnapshot, onUpdate, onError, onStatus, onLive, onWindow, onResync }) {
+  constructor({ tableId, seat, token, invite, transport, onSnapshot, onUpdate, onError, onStatus, onLive, onWindow, onResync, onEmote }) {
     this.tableId = tableId;
     // The transport: the server's WebSocket, or (an offline table) anything with its face that
     // carries the same messages: offline.js WorkerSocket, the engine in a Web Worker.
@@ -25,6 +25,7 @@ export class TableConnection {
     this.onLive = onLive || (() => {});
     this.onWindow = onWindow || (() => {});
     this.onResync = onResync || (() => {});
+    this.onEmote = onEmote || (() => {});
     // The version and seq of the last state this page applied: a move carries that version, so
     // the server refuses it as stale when the page was shown less than the table holds.
     this.version = -1;
@@ -153,6 +154,11 @@ export class TableConnection {
     return this.send({ type: "rematch" });
   }
 
+  // A quick reaction from this seat (one of a fixed set: web/js/emotes.js).
+  emote(id) {
+    return this.send({ type: "emote", emote: id });
+  }
+
   // A reaction (reaction games): the move and the time this device measured from the frame the
   // card was painted to the input event. The referee's decision comes back as an update.
   react(move, ms) {
@@ -170,6 +176,11 @@ export class TableConnection {
       // Answered at once, here in the network code: the server learns the round trip and how
       // this page's clock (performance.now) stands to its own, so it can show cards in sync.
       this.send({ type: "clock_pong", n: msg.n, t: performance.now() });
+      return;
+    }
+    if (msg.type === "emote") {
+      // Someone's quick reaction: no part of the table's state, so no version, nothing to answer.
+      this.onEmote(msg);
       return;
     }
     if (msg.type === "window") {

@@ -16,6 +16,7 @@ import { holdsMoves, renderPace } from "./pace.js";
 import { joinLadder, seatTaken } from "./botseats.js";
 import { renderRequests } from "./requests.js";
 import { mountPush, overDays } from "./push.js";
+import { applyHint, askHint, findRoom, mountEmotes, renderEmotes, renderRoomLine, showEmote, watchRoom } from "./emotes.js";
 
 const LOG_LIMIT = 200;
 const HOUR = 3600; // seconds: a clock with more left is said in days and hours (a table over days)
@@ -240,6 +241,8 @@ function renderTurn() {
 
 function renderEnd() {
   const view = state.view;
+  renderRoomLine(tableId, Boolean(view && view.is_over));
+  renderEmotes((state.live && state.live.seats) || null);
   renderEndScreen($("end-screen"), { view, table: state.table, live: state.live, seat: state.seat, conn: state.conn,
     name: seatName, tableId, renderer: view && rendererOf(view.game), vote: askRematch });
 }
@@ -474,6 +477,7 @@ function render() {
     if (target !== document.activeElement) target.focus({ preventScroll: target === board });
   }
   markPresence(board);
+  applyHint(board.dataset.version);
   // Your turn: a sound (if turned on), a vibration, the title's badge in a hidden tab.
   const mine = !view.is_over && state.seat !== null && view.to_move === state.seat && !holdsMoves(state.live, view);
   signalTurn(mine, board.dataset.version);
@@ -606,6 +610,7 @@ function connect(cred) {
     onStatus,
     onLive,
     onResync: render,
+    onEmote: showEmote,
     onWindow: (msg, at) => {
       const renderer = state.view ? rendererOf(state.view.game) : null;
       if (renderer && renderer.onWindow) renderer.onWindow(msg, at);
@@ -691,6 +696,17 @@ function main() {
   });
   mountFeedback($("pace-row"), $("sound-slot")); // the sound button in the header; the switches in the menu
   mountMenu();
+  mountEmotes($("sound-slot"), $("emote-mute-slot"), {
+    send: (id) => state.conn && state.conn.emote(id),
+    seat: () => state.seat,
+    name: seatName,
+  });
+  $("hint-button").addEventListener("click", () => askHint(tableId, $("board").dataset.version));
+  findRoom(tableId).then((found) => {
+    if (!found) return;
+    render();
+    watchRoom(tableId, () => Boolean(state.view && state.view.is_over));
+  });
   placeSound();
   TWO_LINE_BAR.addEventListener("change", placeSound);
   $("join-button").addEventListener("click", join);
