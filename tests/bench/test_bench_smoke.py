@@ -29,6 +29,10 @@ BENCH = ROOT / "bench"
 # script -> (tiny arguments, keys its JSON line must hold)
 RUNS: dict[str, tuple[list[str], set[str]]] = {
     "push.py": (["--tables", "4", "--seconds", "2"], {"push_p99_ms", "server_cpu_us_per_push", "pushes", "refused"}),
+    "rooms.py": (
+        ["--rooms", "3", "--seconds", "1"],
+        {"reaction_p99_ms", "server_cpu_us_per_reaction", "reactions", "reactions_lost", "server_cpu_us_per_ping"},
+    ),
     "abuse.py": (
         ["--seats", "4", "--idle", "20", "--warmup", "1", "--think-ms", "20", "--baseline-moves", "5",
          "--slowloris", "60", "--big-heads", "4", "--left-after", "2", "--restarts", "1", "--restart-tables", "3"],
@@ -165,6 +169,8 @@ def test_bench_runs_tiny_and_prints_its_json(script: str) -> None:
         assert counted["metrics_ab"]["server_cpu_us_per_move_ratio"] > 0
     elif script == "push.py":  # every turn that passed was pushed, signed and decryptable
         assert figures["pushes"] > 0 and figures["refused"] == 0 and figures["errors"] == 0, figures["error_kinds"]
+    elif script == "rooms.py":  # every emote reached every other seat of its room
+        assert figures["reactions"] >= 3 and figures["reactions_lost"] == 0
     elif script == "offline.py":  # both interpreters played every game
         assert figures["within_budget"] is True and figures["pyodide_vs_cpython"] > 0
         rates = figures["decisions_per_s"].values()

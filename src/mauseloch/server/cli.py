@@ -51,6 +51,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "--max-heads-per-address": (0, 1_000_000),
     "--tables-per-minute": (0, 100_000),
     "--open-tables-per-address": (0, 100_000),
+    "--rooms-per-hour": (0, 100_000),
     "--requests-per-second": (0.0, 1_000_000.0),
     "--waiting-minutes": (0.1, 7 * 24 * 60.0),
     "--refusal-delay": (0.0, 60.0),
@@ -161,6 +162,9 @@ def command(
     open_tables_per_address: Annotated[
         int, typer.Option(help="tables of one address that may wait for players at once (0: no cap)")
     ] = DEFAULT_LIMITS.open_tables_per_address,
+    rooms_per_hour: Annotated[
+        int, typer.Option(help="family rooms one address may create per hour (0: no cap)")
+    ] = DEFAULT_LIMITS.rooms_per_hour,
     requests_per_second: Annotated[
         float, typer.Option(help="HTTP requests per address and second, on average (0: no cap)")
     ] = DEFAULT_LIMITS.requests_per_second,
@@ -240,6 +244,7 @@ def command(
         "--max-heads-per-address": max_heads_per_address,
         "--tables-per-minute": tables_per_minute,
         "--open-tables-per-address": open_tables_per_address,
+        "--rooms-per-hour": rooms_per_hour,
         "--requests-per-second": requests_per_second,
         "--waiting-minutes": waiting_minutes,
         "--refusal-delay": refusal_delay,
@@ -274,6 +279,7 @@ def command(
         heads_per_address=max_heads_per_address,
         tables_per_minute=tables_per_minute,
         open_tables_per_address=open_tables_per_address,
+        rooms_per_hour=rooms_per_hour,
         requests_per_second=requests_per_second,
         waiting_minutes=waiting_minutes,
         refusal_delay=refusal_delay,
