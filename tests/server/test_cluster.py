@@ -387,3 +387,27 @@ def test_serve_refuses_what_several_processes_cannot_share(tmp_path: Path, pg_ur
         out = runner.invoke(app, ["serve", "--port", "0", *args])
         assert out.exit_code == 2, out.output
         assert message in out.output
+
+
+def test_a_room_and_its_emotes_span_two_processes(servers: Callable[..., Server]) -> None:
+    """A room made on one process is joined and read on the other (it lives in the database); an
+    emote sent through the process that does not own the table reaches both seats."""
+    one, two = servers("--rooms-per-hour", "0"), servers("--rooms-per-hour", "0")
+    made = one.http.post("/api/rooms", json={"name": "Maus", "member": {"name": "Papa"}}).json()
+    oma = two.http.post(f"/api/rooms/{made['room']}/join", json={"key": made["key"], "name": "Oma"}).json()
+    papa_h, oma_h = {"x-room-token": made["token"]}, {"x-room-token": oma["token"]}
+    ids = [m["id"] for m in two.http.get(f"/api/rooms/{made['room']}", headers=oma_h).json()["members"]]
+    assert one.http.get(f"/api/rooms/{made['room']}", headers=oma_h).json()["members"][1]["name"] == "Oma"
+    plan = {"game": "mau-mau", "seats": [{"member": ids[0]}, {"member": ids[1]}]}
+    started = one.http.post(f"/api/rooms/{made['room']}/tables", json=plan, headers=papa_h).json()
+    table = started["table"]
+    taken = two.http.post(f"/api/rooms/{made['room']}/tables/{table}/join", json={}, headers=oma_h).json()
+    papa = Seat(one, table, started["seat"], started["token"])  # the owner's process
+    omi = Seat(two, table, taken["seat"], taken["token"])
+    papa.until(lambda s: s.state["table"]["seats"][1]["name"] == "Oma")
+    omi.ws.send(json.dumps({"type": "emote", "emote": "good_luck"}))
+    for s in (papa, omi):
+        frame = s.recv()
+        while frame["type"] != "emote":
+            frame = s.recv()
+        assert frame == {"type": "emote", "seat": taken["seat"], "emote": "good_luck"}

@@ -4,9 +4,11 @@ the room, the tally, and all of it after a restart (docs/rooms.md)."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from mauseloch.server.limits import Limits
@@ -228,3 +230,19 @@ def test_a_learning_member_gets_a_tip_from_the_strongest_bot(make_client: AppFac
     assert got["hint"]["reason"].startswith("mm.hint.")
     oma_seat.close()
     assert client.post(f"/api/rooms/{rid}/tables/nosuch/hint", json={}, headers=member(client, oma)).status_code == 404
+
+
+def test_no_log_line_holds_a_rooms_secret(make_client: AppFactory, caplog: pytest.LogCaptureFixture) -> None:
+    """The room's key and the members' tokens travel in bodies, headers and cookies only: the
+    access log (paths) and every other log line of a room's whole life never hold them."""
+    caplog.set_level(logging.DEBUG)
+    client = make_client()
+    room = new_room(client)
+    oma = join_room(client, room, "Oma")
+    show(client, room["room"], oma)
+    link = client.post(f"/api/rooms/{room['room']}/member-link", json={}, headers=member(client, oma)).json()["url"]
+    assert client.get(link).status_code == 200  # the page: a browser sends only the part before '#'
+    text = "\n".join(f"{r.getMessage()} {r.__dict__}" for r in caplog.records)
+    assert f"GET /r/{room['room']} 200" in text  # the access log saw the room's requests
+    for secret in (room["key"], room["token"], oma):
+        assert secret not in text
