@@ -98,7 +98,9 @@ async def play(base: str, seats: list[Seat], until: float, rng: random.Random, o
         out["moves"] += 1
         if other.state["view"].get("legal_moves"):  # the turn passed: its push is on its way
             while len(other.device.received) <= had:
-                await asyncio.sleep(0.005)
+                arrived = out["arrived"][other.device.name] = asyncio.get_running_loop().create_future()
+                if len(other.device.received) <= had:  # not come while the future was made
+                    await arrived
             out["latencies"].append((other.device.received[had].at - sent) * 1000)
         await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - tick)))
     for s in seats:
@@ -113,7 +115,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             real.wait_ready([base])
             async with httpx.AsyncClient(base_url=f"http://{base}", trust_env=False, timeout=60) as http:
                 tables = await setup(http, service, args.tables)
-            out: dict[str, Any] = {"moves": 0, "latencies": []}
+            out: dict[str, Any] = {"moves": 0, "latencies": [], "arrived": {}}
+            loop = asyncio.get_running_loop()
+
+            def woken(device: Device, _push: object) -> None:  # in the service's thread
+                def wake() -> None:
+                    waiting = out["arrived"].pop(device.name, None)
+                    if waiting is not None and not waiting.done():
+                        waiting.set_result(None)
+
+                loop.call_soon_threadsafe(wake)
+
+            service.on_push = woken
             rng = random.Random(args.seed)
             before, received = real.cpu_seconds(proc.pid) or 0.0, sum(len(d.received) for d in service.devices.values())
             until = time.monotonic() + args.seconds

@@ -17,6 +17,7 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +78,8 @@ class PushService:
         self.refused: list[str] = []  # why pushes that broke the RFCs were refused
         self.posts = 0
         self.vapid_keys: set[str] = set()  # the ``k=`` keys pushes were signed with
+        # called in the service's thread with each push kept (bench/push.py wakes its waiters)
+        self.on_push: Callable[[Device, Push], None] | None = None
         self._cond = threading.Condition()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
@@ -185,7 +188,10 @@ class PushService:
             payload = json.loads(plain)
         except Exception as exc:  # whatever the decryption says: refused
             return self._refuse(400, f"the body does not decrypt: {exc!r}")
+        push = Push(time.time(), payload, int(ttl), urgency)
         with self._cond:
-            device.received.append(Push(time.time(), payload, int(ttl), urgency))
+            device.received.append(push)
             self._cond.notify_all()
+        if self.on_push is not None:
+            self.on_push(device, push)
         return web.Response(status=201, headers={"Location": f"{self.url}/message/{self.posts}"})
