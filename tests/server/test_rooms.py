@@ -246,3 +246,17 @@ def test_no_log_line_holds_a_rooms_secret(make_client: AppFactory, caplog: pytes
     assert f"GET /r/{room['room']} 200" in text  # the access log saw the room's requests
     for secret in (room["key"], room["token"], oma):
         assert secret not in text
+
+
+def test_a_rooms_next_game_may_be_played_over_days(make_client: AppFactory) -> None:
+    client = make_client()
+    room = new_room(client)
+    me = show(client, room["room"], room["token"])["you"]
+    plan = {"game": "mau-mau", "seats": [{"member": me}, {"bot": "random"}], "clock": "1d"}
+    started = client.post(f"/api/rooms/{room['room']}/tables", json=plan, headers=member(client, room["token"]))
+    assert started.status_code == 200, started.text
+    assert client.get(f"/api/tables/{started.json()['table']}").json()["clock"] == "1d"
+    assert show(client, room["room"], room["token"])["choices"]["mau-mau"]["clock"] == "1d"  # remembered
+    plan["clock"] = "forever"
+    refused = client.post(f"/api/rooms/{room['room']}/tables", json=plan, headers=member(client, room["token"]))
+    assert refused.status_code == 400

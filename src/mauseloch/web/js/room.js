@@ -11,7 +11,7 @@ const $ = (id) => document.getElementById(id);
 const roomId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "new");
 const LINK_KEY = "ml_room_link_"; // + room id: the room's link, for members to pass it on
 const POLL_MS = 10000;
-const state = { room: null, games: [], bots: {}, avatars: [], chosen: "mouse", me: "mouse", plan: null };
+const state = { room: null, games: [], bots: {}, clocks: {}, avatars: [], chosen: "mouse", me: "mouse", plan: null };
 
 function showError(err) {
   const box = $("room-error");
@@ -200,8 +200,25 @@ function renderNext() {
   box.replaceChildren();
   const count = info ? info.max_players : state.plan.seats.length;
   for (let i = 0; i < count; i++) box.append(seatSelect(i, state.plan.seats[i] || {}));
+  renderClocks(info);
   $("next-deals-field").hidden = !(info && info.match);
   $("next-deals").value = String(state.plan.deals || 1);
+}
+
+// The turn clocks the server offers for the game (over days among them), as the lobby words them.
+function renderClocks(info) {
+  const sel = $("next-clock");
+  const clocks = state.clocks[state.plan.game];
+  sel.replaceChildren();
+  if (!clocks) return;
+  const own = info && info.words ? `${info.words}.clock` : null;
+  const base = own && t(`${own}.normal`) !== `${own}.normal` ? own : "lobby.clock";
+  for (const [name, seconds] of Object.entries(clocks.choices)) {
+    const key = t(`${base}.${name}`) !== `${base}.${name}` ? `${base}.${name}` : `lobby.clock.${name}`;
+    const words = t(key, { s: seconds });
+    sel.append(h("option", { value: name }, seconds === null ? t(`${base}.off`) : words));
+  }
+  sel.value = state.plan.clock && clocks.choices[state.plan.clock] !== undefined ? state.plan.clock : clocks.default;
 }
 
 async function startNext(e) {
@@ -209,7 +226,7 @@ async function startNext(e) {
   const seats = state.plan.seats.filter((s) => s.member || s.bot);
   const body = { game: state.plan.game, seats, options: state.plan.options || {}, deals: Number($("next-deals").value) || 1 };
   if (state.plan.target) body.target = state.plan.target;
-  if (state.plan.clock) body.clock = state.plan.clock;
+  body.clock = $("next-clock").value || null;
   try {
     const made = await postJSON(`/api/rooms/${encodeURIComponent(roomId)}/tables`, body);
     location.href = `/t/${encodeURIComponent(made.table)}`;
@@ -373,6 +390,7 @@ async function main() {
   const data = await loadGames().catch(() => ({ games: [], bots: {} }));
   state.games = data.games || [];
   state.bots = data.bots || {};
+  state.clocks = data.clocks || {};
   applyLimits(data.limits);
   state.avatars = ["mouse", "cat", "fox", "owl", "bear", "rabbit", "hedgehog", "frog"];
   if (roomId === "new") {
