@@ -58,12 +58,12 @@ function avatarOptions(box, group, current, onPick) {
 
 // ---------------------------------------------------------------- joining and creating
 
-function memberForm(mode, roomName) {
+function memberForm(mode) {
   $("member-form").hidden = false;
   $("room").hidden = true;
   $("room-name-field").hidden = mode !== "create";
   $("room-heading").textContent = mode === "create" ? t("room.newHeading") : t("room.join");
-  $("member-help").textContent = mode === "create" ? t("room.newHelp") : t("room.joinHelp", { room: roomName || "" });
+  $("member-help").textContent = mode === "create" ? t("room.newHelp") : t("room.joinHelp");
   $("member-submit").textContent = mode === "create" ? t("room.create") : t("room.join");
   avatarOptions($("avatar-options"), "avatar", state.chosen, (name) => { state.chosen = name; });
   $("member-form").dataset.mode = mode;
