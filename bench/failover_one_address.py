@@ -29,10 +29,10 @@ import time
 from typing import Any
 
 import httpx
-import redis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+import server as real  # bench/server.py: a PostgreSQL schema and a Redis database of the run's own
 from _report import print_json, text_to_stderr
 
 
@@ -125,10 +125,8 @@ async def move_once(seats: list[Client]) -> float:
         await asyncio.sleep(0.05)
 
 
-async def main_async(args: argparse.Namespace) -> dict[str, Any]:
-    client = redis.Redis.from_url(args.redis)
-    client.flushdb()
-    one, two = Proc(args.db, args.redis), Proc(args.db, args.redis)
+async def main_async(args: argparse.Namespace, db: str, redis_url: str) -> dict[str, Any]:
+    one, two = Proc(db, redis_url), Proc(db, redis_url)
     stats = {"refused_4429": 0, "refused_403": 0}
     tables: list[list[Client]] = []
     addresses_one = [one.address]
@@ -161,7 +159,6 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         t.cancel()
     two.proc.terminate()
     two.proc.wait()
-    client.close()
     times = sorted(round(t - killed, 2) for t in resumed)
     return {
         "tables": args.tables,
@@ -183,7 +180,15 @@ def main() -> None:
     args = parser.parse_args()
     out = text_to_stderr(args.json)  # under --json: the text to stderr, one JSON line on stdout
     random.seed(args.seed)
-    result = asyncio.run(main_async(args))
+    # A schema and a Redis database of its own: a shared one holds the unfinished tables of earlier
+    # or concurrent runs and tests, which these servers would take over and play (or lose to a flush).
+    db, schema = real.fresh_schema(args.db)
+    redis_url = real.fresh_redis_db(args.redis)
+    try:
+        result = asyncio.run(main_async(args, db, redis_url))
+    finally:
+        real.drop_redis_db(redis_url)
+        real.drop_schema(args.db, schema)
     if args.json:
         print_json(result, out)
     else:

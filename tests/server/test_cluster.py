@@ -53,14 +53,34 @@ def redis_server() -> str:
     return url
 
 
+TEST_REDIS_DBS = range(1, 10)  # the databases a test may take: 0 is shared, 10-15 are the benches'
+CLAIM = "test:claim"
+
+
 @pytest.fixture
-def redis_url(redis_server: str) -> str:
-    """A database of its own on the test server (the table channels are named by random ids)."""
-    url = redis_server.rsplit("/", 1)[0] + f"/{random.randrange(1, 16)}"
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    client.close()
-    return url
+def redis_url(redis_server: str) -> Iterator[str]:
+    """A database of its own on the test server, claimed with a key so that tests in other
+    workers never pick it (or flush it) at the same time, and emptied afterwards."""
+    base = redis_server.rsplit("/", 1)[0]
+    for n in random.sample(TEST_REDIS_DBS, len(TEST_REDIS_DBS)):
+        url = f"{base}/{n}"
+        client = redis.Redis.from_url(url)
+        # a claim expires: a worker killed mid-test does not hold its database for ever
+        if client.set(CLAIM, os.getpid(), nx=True, ex=900):
+            for key in client.scan_iter(count=1000):
+                if key != CLAIM.encode():
+                    client.delete(key)
+            client.close()
+            break
+        client.close()
+    else:
+        pytest.fail(f"no free Redis database among {list(TEST_REDIS_DBS)} at {base}")
+    try:
+        yield url
+    finally:
+        client = redis.Redis.from_url(url)
+        client.flushdb()
+        client.close()
 
 
 class Server:
