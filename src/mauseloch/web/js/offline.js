@@ -100,6 +100,11 @@ export async function newOfflineGame({ game, players, name, bots = [], options =
 
 export const offlineGames = () => allGames();
 
+function withoutWindows(record) {
+  const { referee, ...rest } = record;
+  return rest;
+}
+
 /** Send every finished offline game the server has not got yet; returns how many it took. */
 export async function sendGames() {
   let sent = 0;
@@ -108,7 +113,8 @@ export async function sendGames() {
     const res = await fetch("/api/records", {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify({ record: game.record, name: game.name }),
+      // without a reaction game's window logs: the server does not take what it cannot check
+      body: JSON.stringify({ record: withoutWindows(game.record), name: game.name }),
     });
     if (!res.ok) continue; // refused (its reason is in the answer) or the network is gone again
     const answer = await res.json();

@@ -1,0 +1,148 @@
+"""Playing offline, the whole way in one browser context: the lobby's "Offline spielen" fetches
+the bundle (nothing of it before), the server is stopped and the context set offline, the lobby
+reloads from the service worker, and a whole Mau-Mau, Aus die Maus! and Mausgeflippt game are
+played against bots by the engine in the page's Web Worker, through the same table page; then
+the server comes back, the finished games are sent (replayed by the server) and their replays
+open from "My tables".
+
+Mau-Mau is started through the lobby's form (the game's stand-in bots); Aus die Maus! and
+Mausgeflippt through the same call of the page (offline.js newOfflineGame) with the shorter
+options and pace the other browser tests use (a small deck and two chips; a short reaction window,
+the fast countdown and the child-level bot, too slow for it; the bots' pause and the clocks as
+their server's --bot-delay and --clock-scale), so that the flow stays short.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mauseloch.server import offline
+from tests.paths import ROOT
+
+from .conftest import Server, server_fixture
+from .helpers import play_to_end
+
+pytestmark = pytest.mark.browser
+
+offline_server = server_fixture("mauseloch-offline", scope="module")  # stopped and started again here
+NEW_GAME = """async (setup) => {
+  const { newOfflineGame } = await import("/static/js/offline.js");
+  return newOfflineGame(setup);
+}"""
+SHOWN = '#board[data-window="shown"] .mg-mouse .mg-face'
+REACT = """() => new Promise((done) => setTimeout(() => {
+  document.dispatchEvent(new KeyboardEvent("keydown", { key: "1", bubbles: true }));
+  done();
+}, 120))"""
+# as the other browser tests' server (--bot-delay 0.05, --clock-scale 0.05): the bots' pause, the countdown
+FAST = {"bot_delay": 0.05, "scale": 0.05}
+WINDOW_MS = 300
+# the worker kept the game, finished, in IndexedDB (a page left before that would lose its end)
+STORED = """async () => {
+  const { getGame } = await import("/static/js/offline-store.js");
+  const game = await getGame(decodeURIComponent(location.pathname.split("/")[2]));
+  return Boolean(game && game.status === "over" && game.record);
+}"""
+BOARD = "() => /^[0-9]+$/.test(document.getElementById('board')?.dataset.version || '')"
+
+
+@pytest.fixture(scope="module")
+def bundle() -> Iterator[Path]:
+    """The offline bundle where the server finds it (`make offline` builds it; here if it did not)."""
+    if offline.bundle_dir() is None:
+        spec = importlib.util.spec_from_file_location("build_offline", ROOT / "scripts" / "build_offline.py")
+        assert spec is not None and spec.loader is not None
+        build = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(build)
+        build.build(offline.BUILT, ROOT / "build" / "downloads")
+    found = offline.bundle_dir()
+    assert found is not None
+    yield found
+
+
+def start_table(page: Any) -> None:
+    page.wait_for_url("**/t/offline-*")
+    page.wait_for_function(BOARD, timeout=60000)  # Pyodide started in the worker, the table opened
+    page.select_option("#pace-speed", "2")  # the bots at their fastest (the menu's own control)
+
+
+def test_play_offline_then_send_the_games(browser: Any, offline_server: Server, bundle: Path) -> None:
+    ctx = browser.new_context(base_url=offline_server.url, locale="de-DE", viewport={"width": 1366, "height": 768})
+    ctx.set_default_timeout(30000)
+    fetched: list[str] = []
+    ctx.on("request", lambda r: fetched.append(r.url))
+    errors: list[str] = []
+    try:
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto("/")
+        assert page.inner_text("#offline-button") == "Offline spielen"
+        page.wait_for_load_state("networkidle")
+        assert not [u for u in fetched if "/offline/" in u], "the bundle is fetched only when asked for"
+        page.click("#offline-button")
+        page.wait_for_selector("#offline-form:not([hidden])", timeout=60000)
+        assert [u for u in fetched if u.endswith("/offline/pyodide/pyodide.asm.wasm")]
+
+        offline_server.stop()
+        ctx.set_offline(True)
+        page.reload()
+        page.wait_for_selector("#offline-form:not([hidden])")
+
+        # Mau-Mau, from the lobby's form: the person and one of the game's stand-in bots
+        page.select_option("#offline-game", "mau-mau")
+        page.select_option("#offline-players", "2")
+        page.click("#offline-start")
+        start_table(page)
+        assert play_to_end(page) > 0
+        page.wait_for_function(STORED)
+
+        page.goto("/")
+        setup = {"game": "aus-die-maus", "players": 2, "name": "Anna", "bots": ["random"],
+                 "options": {"small_deck": True, "chips": 2}, "pace": FAST}  # fmt: skip
+        page.goto(f"/t/{page.evaluate(NEW_GAME, setup)}")
+        start_table(page)
+        assert play_to_end(page) > 0
+        page.wait_for_function(STORED)
+
+        page.goto("/")
+        setup = {"game": "mausgeflippt", "players": 2, "name": "Anna", "bots": ["child"],
+                 "options": {"window_ms": WINDOW_MS}, "clock": "fast", "pace": FAST}  # fmt: skip
+        page.goto(f"/t/{page.evaluate(NEW_GAME, setup)}")
+        page.wait_for_function(BOARD, timeout=60000)
+        page.wait_for_selector(SHOWN)
+        version = int(page.get_attribute("#board", "data-version") or "0")
+        page.evaluate(REACT)  # a reaction, 120 ms after the mouse was painted
+        page.wait_for_function("v => Number(document.getElementById('board').dataset.version) > v", arg=version)
+        page.wait_for_selector("#end-screen:not([hidden])", timeout=120000)
+        page.wait_for_function(STORED)
+
+        page.goto("/")
+        page.wait_for_function("() => document.querySelectorAll('#offline-list li[data-status=\"over\"]').length === 3")
+
+        offline_server.start()
+        ctx.set_offline(False)
+        page.reload()
+        page.click("#offline-send")
+        page.wait_for_function("() => /3 Spiele gesendet/.test(document.getElementById('offline-status').textContent)")
+        page.reload()  # "My tables" reads the seats' cookies: the three games, finished, each with its replay
+        page.wait_for_selector("#my-tables-list")
+        replays = page.locator("#my-tables-list a[href^='/replay/']")
+        assert replays.count() == 3
+        hrefs = [replays.nth(i).get_attribute("href") for i in range(3)]
+        sent = page.locator("#offline-list a[href^='/replay/']")
+        assert sorted(sent.nth(i).get_attribute("href") for i in range(3)) == sorted(hrefs)
+        for href in hrefs:
+            page.goto(str(href))
+            page.wait_for_selector("#board[data-game]")
+            page.keyboard.press("End")
+            page.wait_for_selector("#end-screen:not([hidden])")
+        assert errors == []
+    finally:
+        ctx.close()
+        if offline_server.proc is None:
+            offline_server.start()  # the fixture's stop expects it running
