@@ -105,7 +105,7 @@ def test_a_family_evening_in_a_room(browser: Any, rooms_server: Server) -> None:
         papa.select_option("#next-game", "mau-mau")
         for i, who in enumerate(("Kind", "Papa", "Oma")):
             papa.select_option(f"#next-seat-{i}", f"m:{members[who]}")
-        papa.select_option("#next-seat-3", "")
+        papa.select_option("#next-seat-3", "b:random")  # a seat past the remembered ones
         papa.fill("#next-deals", "2")
         papa.click("#next-start")
         papa.wait_for_url("**/t/*")
@@ -162,6 +162,9 @@ def test_a_family_evening_in_a_room(browser: Any, rooms_server: Server) -> None:
             page.wait_for_selector("#board[data-version]")
         rematch = papa.url.rsplit("/", 1)[-1]
         summary = papa.evaluate(f"fetch('/api/tables/{rematch}').then((r) => r.json())")
+        first_seats = papa.evaluate(f"fetch('/api/tables/{first}').then((r) => r.json())")["seats"]
+        assert [s["name"] for s in summary["seats"]] == [s["name"] for s in first_seats]  # the bot's name too
+        assert summary["seats"][3]["bot"] == "random"
         assert summary["match"]["deal"] == 1 and summary["match"]["deals"] == 2 and summary["match"]["booked"] == 0
         # Kind's end screen of the new match's room: the way back to the room
         assert kind.locator("#room-line a.room-back").count() == 1

@@ -208,7 +208,7 @@ export function renderRoomLine(tableId, over) {
     parts.push(h("span", { class: "room-invite" }, t("room.invitationAt", { name: who })), take);
   }
   const hintButton = $("hint-button");
-  if (hintButton) hintButton.hidden = !learning();
+  if (hintButton) hintButton.hidden = !learning() || over; // a tip is for a move still to make
   line.replaceChildren(...parts);
 }
 

@@ -182,7 +182,7 @@ function seatSelect(i, seat) {
   sel.value = seat.member ? "m:" + seat.member : seat.bot ? "b:" + seat.bot : "";
   sel.addEventListener("change", () => {
     const v = sel.value;
-    const old = state.plan.seats[i];
+    const old = state.plan.seats[i] || {}; // a seat past the last one planned
     state.plan.seats[i] = v.startsWith("m:") ? { member: v.slice(2) } : v.startsWith("b:") ? { bot: v.slice(2), name: old.bot === v.slice(2) ? old.name : undefined } : {};
   });
   return h("p", { class: "field" }, h("label", { for: `next-seat-${i}` }, t("room.seat", { n: i + 1 })), sel);
