@@ -5,6 +5,7 @@
 // on a phone, where the menu is a closed drawer. Who asked and who is waited for come from the
 // server's `live` (docs/protocol.md); nothing here decides anything.
 
+import { overDays } from "./push.js";
 import { h } from "./api.js";
 import { listNames, t, tnames } from "./i18n.js";
 import { pauseRequest } from "./pace.js";
@@ -36,8 +37,9 @@ export function requestsOf(ctx) {
         : { kind: "rematch", text: tnames("req.rematch", voters), label: t("table.rematch"), primary: true, act: ctx.vote, id: "request-rematch" });
     }
   }
-  if (view && !view.is_over && live.status === "playing") {
+  if (view && !view.is_over && live.status === "playing" && !overDays(table.clock)) {
     // a person whose connection is gone and nobody plays for yet: the table waits for them a while
+    // (over days a closed page is how people play: nobody is replaced for it, nothing to say)
     const away = humans.filter(({ s, i }) => s.presence === "away" && !s.stand_in && i !== seat).map(({ i }) => name(i));
     if (away.length) out.push({ kind: "away", text: tnames("req.away", away), label: null });
   }
