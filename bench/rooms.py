@@ -20,6 +20,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,17 @@ async def setup_room(client: httpx.AsyncClient, members: int, i: int) -> tuple[s
         )
         seats.append((taken["seat"], taken["token"]))
     return table, seats
+
+
+GUARD = 60.0  # seconds: only so that a broken server ends the run instead of hanging it
+
+
+async def until(done: Callable[[], bool]) -> float:
+    """Wait until ``done()`` (checked every 10 ms, at most :data:`GUARD` s); the seconds waited."""
+    start = time.perf_counter()
+    while not done() and time.perf_counter() - start < GUARD:
+        await asyncio.sleep(0.01)
+    return time.perf_counter() - start
 
 
 class Seat:
@@ -137,8 +149,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     await sender.ws.send(json.dumps({"type": "emote", "emote": rng.choice(("clap", "mau", "wow"))}))
                 turn += 1
                 await asyncio.sleep(max(0.0, interval - (time.perf_counter() - tick)))
-            await asyncio.sleep(1.0)  # the last ones arrive
-            cpu = (cpu_seconds(proc.pid) or 0.0) - cpu0 - idle * (args.seconds + 1.0) / args.seconds
+            # every emote at every other seat of its room (a guard only against a broken server)
+            expected = len(sent) * (args.members - 1)
+            waited = await until(lambda: sum(len(s.events) for s in sockets) >= expected)
+            cpu = (cpu_seconds(proc.pid) or 0.0) - cpu0 - idle * (args.seconds + waited) / args.seconds
             latencies = []
             lost = 0
             cursor: dict[int, int] = {}
@@ -160,23 +174,23 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             # baseline: a ping from one seat of each room, answered to that seat alone
             pings = 0
             cpu1 = cpu_seconds(proc.pid) or 0.0
-            ping_lat: list[float] = []
             stop = time.perf_counter() + args.seconds
+            starts: list[tuple[Seat, int, float]] = []  # who pinged, its pongs before, when
+            sent_pings: dict[int, int] = {}
             while time.perf_counter() < stop:
                 tick = time.perf_counter()
-                starts = []
                 for t in tables:
                     s = t[turn % len(t)]
-                    starts.append((s, len(s.pongs), time.perf_counter()))
+                    before = sent_pings.get(id(s), 0)
+                    sent_pings[id(s)] = before + 1
+                    starts.append((s, before, time.perf_counter()))
                     await s.ws.send('{"type":"ping"}')
                     pings += 1
                 turn += 1
                 await asyncio.sleep(max(0.0, interval - (time.perf_counter() - tick)))
-                for s, before, at in starts:
-                    if len(s.pongs) > before:
-                        ping_lat.append((s.pongs[before] - at) * 1000)
-            await asyncio.sleep(1.0)
-            ping_cpu = (cpu_seconds(proc.pid) or 0.0) - cpu1 - idle * (args.seconds + 1.0) / args.seconds
+            waited = await until(lambda: sum(len(s.pongs) for s in sockets) >= pings)
+            ping_lat = [(s.pongs[k] - at) * 1000 for s, k, at in starts if k < len(s.pongs)]
+            ping_cpu = (cpu_seconds(proc.pid) or 0.0) - cpu1 - idle * (args.seconds + waited) / args.seconds
             for r in readers:
                 r.cancel()
             for s in sockets:
