@@ -8,6 +8,7 @@ import inspect
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 import mauseloch
@@ -15,6 +16,7 @@ from mauseloch.core.engine import Game
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import LocalHub
 from mauseloch.server.ownership import RemoteTable
+from mauseloch.server.protocol import TableSummary
 from mauseloch.server.records import build
 from mauseloch.server.session import Settings, TableSession
 from mauseloch.server.storage.rows import SeatRow, TableRow, now
@@ -47,12 +49,13 @@ def stored_row(moves: int) -> TableRow:
 class OwnerElsewhere:
     """What a RemoteTable asks of its lobby here: the hub, the store, the owner's last summary."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, written: TableSummary | None = None) -> None:
         self.cluster_hub = LocalHub()
         self.store = store
+        self.written = written  # None: the owner wrote none yet, the stored row tells the presence
 
-    def summary_of(self, table_id: str) -> dict[str, Any] | None:
-        return None  # the owner wrote none yet: the stored row tells the presence
+    def summary_of(self, table_id: str) -> TableSummary | None:
+        return self.written
 
 
 def test_both_implement_every_member_of_the_handle_and_neither_inherits_the_other() -> None:
@@ -79,7 +82,10 @@ def test_the_proxy_tells_what_the_store_holds_without_replaying_the_game(
     monkeypatch.setattr(type(local.state.game), "play", no_replay)
     remote = RemoteTable(OwnerElsewhere(store), row)  # type: ignore[arg-type]  # the lobby's few members
     assert remote.version == local.version == 6
-    assert remote.summary() == local.summary()  # Anna away (nobody connected yet), the bot a bot
+    # Anna away (nobody connected yet), the bot a bot; whose turn only once the owner has said it
+    assert remote.summary() == msgspec.structs.replace(local.summary(), to_move=None)
+    told = RemoteTable(OwnerElsewhere(store, local.summary()), row)  # type: ignore[arg-type]
+    assert told.summary() == local.summary() and told.summary().to_move == 1
     assert remote.status == "playing" and remote.id == "t1"
     with pytest.raises(AssertionError, match="replayed"):
         build(row)  # the check bites: building the game does replay

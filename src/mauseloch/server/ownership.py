@@ -199,7 +199,9 @@ class RemoteTable:
         kept = self.lobby.summary_of(self.id)
         if kept is not None and len(kept.seats) == len(presence):
             presence = [(known.presence, known.stand_in) for known in kept.seats]
-        return table_summary(self.row, self.version, presence)
+        # whose turn it is: the owner's word; the stored row alone cannot say without a replay
+        to_move = kept.to_move if kept is not None else None
+        return table_summary(self.row, self.version, presence, to_move)
 
     def error(self, code: ErrorCode, message: str, refusal: Refusal | None = None) -> str:
         return encode(ErrorMsg(version=self.version, seq=0, code=code, message=message, refusal=refusal))
