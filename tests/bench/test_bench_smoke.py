@@ -74,7 +74,8 @@ RUNS: dict[str, tuple[list[str], set[str]]] = {
     "mausgeflippt.py": (["--seconds", "0.05", "--rounds", "1"], {"bench", "seconds", "rounds", "rows"}),
     "offline.py": (
         ["--seconds", "0.05", "--rounds", "1"],
-        {"bundle_bytes", "bundle_bytes_on_disk", "within_budget", "decisions_per_s", "pyodide_vs_cpython"},
+        {"bundle_bytes", "bundle_bytes_on_disk", "within_budget", "decisions_per_s", "pyodide_vs_cpython",
+         "warm_start_s", "bot_move_ms"},
     ),
     "table_moves.py": (
         ["--tables", "2", "--moves", "40", "--reps", "1", "--against", "HEAD"],
@@ -175,6 +176,7 @@ def test_bench_runs_tiny_and_prints_its_json(script: str) -> None:
         assert figures["within_budget"] is True and figures["pyodide_vs_cpython"] > 0
         rates = figures["decisions_per_s"].values()
         assert len(rates) == 2 and all(rate > 0 for per_game in rates for rate in per_game.values())
+        assert figures["warm_start_s"] > 0 and figures["bot_move_ms"] > 0 and figures["bot_moves_watched"] > 0
     elif script == "floor.py":  # the real server and the floor served the same clients, without errors
         for side in ("real", "floor"):
             assert figures[side]["errors"] == 0 and figures[side]["moves"] > 0, figures[side]["error_kinds"]
