@@ -15,6 +15,7 @@ their server's --bot-delay and --clock-scale), so that the flow stays short.
 from __future__ import annotations
 
 import importlib.util
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,17 +53,23 @@ BOARD = "() => /^[0-9]+$/.test(document.getElementById('board')?.dataset.version
 
 
 @pytest.fixture(scope="module")
-def bundle() -> Iterator[Path]:
-    """The offline bundle where the server finds it (`make offline` builds it; here if it did not)."""
-    if offline.bundle_dir() is None:
-        spec = importlib.util.spec_from_file_location("build_offline", ROOT / "scripts" / "build_offline.py")
-        assert spec is not None and spec.loader is not None
-        build = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(build)
-        build.build(offline.BUILT, ROOT / "build" / "downloads")
-    found = offline.bundle_dir()
-    assert found is not None
-    yield found
+def bundle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The offline bundle built now from the sources (a bundle left in build/ may be older than
+    them), for this module's server: MAUSELOCH_OFFLINE names it."""
+    spec = importlib.util.spec_from_file_location("build_offline", ROOT / "scripts" / "build_offline.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    folder = tmp_path_factory.mktemp("offline-bundle") / "bundle"
+    build.build(folder, ROOT / "build" / "downloads")
+    before = os.environ.get("MAUSELOCH_OFFLINE")
+    os.environ["MAUSELOCH_OFFLINE"] = str(folder)
+    assert offline.bundle_dir() == folder
+    yield folder
+    if before is None:
+        del os.environ["MAUSELOCH_OFFLINE"]
+    else:
+        os.environ["MAUSELOCH_OFFLINE"] = before
 
 
 def start_table(page: Any) -> None:
@@ -71,7 +78,7 @@ def start_table(page: Any) -> None:
     page.select_option("#pace-speed", "2")  # the bots at their fastest (the menu's own control)
 
 
-def test_play_offline_then_send_the_games(browser: Any, offline_server: Server, bundle: Path) -> None:
+def test_play_offline_then_send_the_games(bundle: Path, browser: Any, offline_server: Server) -> None:
     ctx = browser.new_context(base_url=offline_server.url, locale="de-DE", viewport={"width": 1366, "height": 768})
     ctx.set_default_timeout(30000)
     fetched: list[str] = []
