@@ -11,7 +11,6 @@ own (``POST /api/push/subscribe``).
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,7 +24,6 @@ from .helpers import act, board_state, create_table, join_as
 pytestmark = pytest.mark.browser
 
 push_server = server_fixture("push", "--push-http")
-WITHIN = 2.0  # seconds from a move to the other seat's push (the issue's promise)
 VERSION_IS = "(v) => Number(document.querySelector('#board').dataset.version) === v"
 VERSION_AFTER = "(v) => Number(document.querySelector('#board').dataset.version) > v"
 
@@ -63,7 +61,7 @@ def test_a_game_over_days_pushes_each_turn_and_the_worker_shows_it(
         subscribe(anna, devices[0], "de")
         subscribe(ben, devices[1], "en")
 
-        slowest = 0.0
+        # how fast a push arrives is bench/push.py's figure (push_p99_ms), never a test's assertion
         passes = 0
         pages = (anna, ben)
         while passes < 4:  # four turns passed from one seat to the other, each pushed at once
@@ -72,15 +70,12 @@ def test_a_game_over_days_pushes_each_turn_and_the_worker_shows_it(
             other = pages[1 - mover]
             had = len(devices[1 - mover].received)
             pages[mover].wait_for_function(VERSION_IS, arg=version)
-            sent = time.time()
             if act(pages[mover]) is None:
                 continue
             other.wait_for_function(VERSION_AFTER, arg=version)
             if board_state(other)["to_move"] != str(mover):
-                pushes = service.wait(devices[1 - mover], had + 1)
-                slowest = max(slowest, pushes[had].at - sent)
+                service.wait(devices[1 - mover], had + 1)
                 passes += 1
-        assert slowest < WITHIN, slowest
         titles = {d.received[-1].payload["title"] for d in devices}
         assert titles == {"Du bist dran: Mau-Mau bei Anna", "Your turn: Mau-Mau at Anna's"}
         assert service.refused == []
@@ -98,19 +93,24 @@ def test_a_game_over_days_pushes_each_turn_and_the_worker_shows_it(
         payload = devices[0].received[-1].payload
         cdp.send("ServiceWorker.deliverPushMessage", {"origin": push_server.url,
                  "registrationId": registrations[0]["registrationId"], "data": json.dumps(payload)})  # fmt: skip
-        anna.wait_for_function(
-            """async (title) => (await (await navigator.serviceWorker.ready).getNotifications())
-                 .some((n) => n.title === title)""",
-            arg="Du bist dran: Mau-Mau bei Anna",
-        )
-        # a tap: the worker's notificationclick opens the table (here the open lobby page goes there)
+        # The worker shows the notification, and a tap opens the table: one evaluation in the
+        # worker finds it and taps it (headless Chromium may close a shown notification soon after)
         worker = contexts[0].service_workers[0]
-        worker.evaluate(
-            """async () => {
-                 const [n] = await self.registration.getNotifications();
-                 self.dispatchEvent(new NotificationEvent("notificationclick", {notification: n}));
-               }"""
+        tapped = worker.evaluate(
+            """async (title) => {
+                 for (let i = 0; i < 500; i += 1) {
+                   const n = (await self.registration.getNotifications()).find((m) => m.title === title);
+                   if (n) {
+                     self.dispatchEvent(new NotificationEvent("notificationclick", {notification: n}));
+                     return true;
+                   }
+                   await new Promise((done) => setTimeout(done, 20));
+                 }
+                 return false;
+               }""",
+            "Du bist dran: Mau-Mau bei Anna",
         )
+        assert tapped, "the worker showed no notification (or it was gone before the tap)"
         anna.wait_for_url(f"**/t/{table}")
     finally:
         for ctx in contexts:
