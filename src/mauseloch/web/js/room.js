@@ -319,7 +319,8 @@ function render() {
   renderInvitations(room);
   renderTally(room);
   renderTables(room);
-  if (!state.plan) state.plan = planFor(state.games.length ? (Object.keys(room.choices)[0] || state.games[0].name) : "mau-mau");
+  // the game last chosen here, else the first the server offers (none: no plan to show yet)
+  if (!state.plan && state.games.length) state.plan = planFor(Object.keys(room.choices)[0] || state.games[0].name);
   renderNext();
   const link = savedLink();
   $("link-box").hidden = !link;
