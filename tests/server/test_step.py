@@ -199,6 +199,19 @@ def test_a_refused_command_changes_nothing() -> None:
     assert state.pending is None
 
 
+def test_reminders_over_days_follow_the_clock_through_a_pause() -> None:
+    state = TableState.of(new_row(3, ["human", "human"], "1d"), now=1_000.0)
+    reminds = [t.at for t in step(state, c.Start(now=1_000.0)).tell if t.kind == "remind"]
+    assert reminds == [1_000.0 + 43_200, 1_000.0 + 77_760]  # half the day, nine tenths of it
+    seat = state.game.to_move
+    assert seat is not None
+    step(state, c.Attach(seat=seat, now=1_000.0))
+    paused = step(state, c.Pace(seat=seat, paused=True, speed=1.0, now=50_000.0))  # after the first
+    assert [(t.seat, t.kind) for t in paused.tell] == [(seat, "stop")]  # those told before are void
+    resumed = step(state, c.Pace(seat=seat, paused=False, speed=1.0, now=60_000.0))
+    assert [(t.kind, t.at) for t in resumed.tell] == [("remind", 1_000.0 + 77_760 + 10_000)]  # later by the stop
+
+
 def test_the_table_machine_needs_the_standard_library_and_msgspec_only() -> None:
     """The state, the step and the frames run as they are in a browser's Python (Pyodide)."""
     code = (

@@ -58,6 +58,7 @@ class Job(msgspec.Struct):
     pending: int | None = None  # its row in ml_push_pending once stored
     tries: int = 0
     only: str | None = None  # a retry: to this subscription (endpoint hash) only
+    stops: int = 0  # the table's clock stops told before it (a reminder of a stop before is void)
 
 
 Find = Callable[[str], Awaitable[TableSummary | None]]
@@ -98,6 +99,7 @@ class Pusher:
         self._signatures: dict[str, tuple[dict[str, str], int]] = {}  # audience -> VAPID header, expiry
         self._session: aiohttp.ClientSession | None = None
         self.subscribed: dict[str, set[int]] = {}  # table -> seats some device asked for (a cache)
+        self._stops: dict[str, int] = {}  # table -> its clock's stops told (voids reminders told before)
         self.sent = 0  # pushes a service took (tests, the bench)
 
     # -- life --------------------------------------------------------------------------------
@@ -128,10 +130,21 @@ class Pusher:
     def tell(self, table_id: str, tell: Tell) -> bool:
         """Push what ``tell`` says to the devices of its seat (never waits; False: the queue is
         full). One for later (a reminder) is stored first, so that a restart sends it still."""
-        job = Job(table_id, tell.seat, tell.kind, tell.left, tell.at, tell.version)
+        if tell.kind == "stop":
+            return self._stop(table_id, tell.seat)
+        job = Job(table_id, tell.seat, tell.kind, tell.left, tell.at, tell.version, stops=self._stops.get(table_id, 0))
         if job.at <= time.time():
             return self._put(job)
         task = asyncio.get_running_loop().create_task(self._store_later(job))
+        self._storing.add(task)
+        task.add_done_callback(self._storing.discard)
+        return True
+
+    def _stop(self, table_id: str, seat: int) -> bool:
+        """The table's clock stopped: the reminders told so far are sent never (the step tells
+        those of the time left again when the clock runs on), nor after a restart."""
+        self._stops[table_id] = self._stops.get(table_id, 0) + 1
+        task = asyncio.get_running_loop().create_task(self.store.call(self.push.drop_pending, table_id, seat, "remind"))
         self._storing.add(task)
         task.add_done_callback(self._storing.discard)
         return True
@@ -201,6 +214,8 @@ class Pusher:
     def _due(self, job: Job) -> None:
         now = asyncio.get_running_loop().time()
         self._later = {h for h in self._later if h.when() > now}
+        if job.kind == "remind" and job.stops < self._stops.get(job.table_id, 0):
+            return  # told before the clock stopped (its stored row went with the stop)
         self._put(job)
 
     def _signed(self, endpoint: str) -> dict[str, str]:

@@ -161,10 +161,11 @@ class Tell(msgspec.Struct, frozen=True):
     """A seat's person must be told (by Web Push, to the devices that asked: server/push/):
     ``turn``: it is their turn now; ``remind``: their time runs out (``left`` seconds, nominal),
     told ``at`` that moment (epoch seconds) if the seat is still to move at ``version``;
-    ``end``: the game ended."""
+    ``end``: the game ended; ``stop``: the clock stopped, so the reminders told before are void
+    (those of the time left are told again when it runs on)."""
 
     seat: int
-    kind: Literal["turn", "remind", "end"]
+    kind: Literal["turn", "remind", "end", "stop"]
     left: float = 0.0
     at: float = 0.0
     version: int = -1

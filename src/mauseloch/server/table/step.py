@@ -249,7 +249,8 @@ def _remind(s: TableState, out: c.Outcome, turn: Deadline, seconds: float) -> No
     start = turn.due - s.deadlines.seconds(seconds)
     for part in REMINDERS:
         at = start + s.deadlines.seconds(seconds * part)
-        out.tell.append(c.Tell(seat, "remind", seconds * (1 - part), at, turn.version))
+        if at > s.now:  # a clock that ran on after a stop: those whose moment passed were told
+            out.tell.append(c.Tell(seat, "remind", seconds * (1 - part), at, turn.version))
 
 
 def _bot_due(s: TableState, cmd: c.BotDue, out: c.Outcome) -> None:
@@ -557,6 +558,8 @@ def _freeze(s: TableState, out: c.Outcome) -> None:
     if turn is not None and turn.left is None:
         s.deadlines.set(turn.frozen(s.now))
         _save(s, out)
+        if s.over_days and s.game.to_move is not None:  # its reminders wait for the clock too
+            out.tell.append(c.Tell(s.game.to_move, "stop"))
 
 
 def _resume(s: TableState, out: c.Outcome) -> None:
@@ -564,7 +567,8 @@ def _resume(s: TableState, out: c.Outcome) -> None:
     s.deadlines.remove("pause")
     turn = s.deadlines.get("turn")
     if turn is not None and turn.left is not None:
-        s.deadlines.set(turn.thawed(s.now))
+        s.deadlines.set(turn := turn.thawed(s.now))
+        _remind(s, out, turn, clock_seconds(s.row.game, s.row.clock) or 0.0)  # later by the stop
     s.asked = []
     _save(s, out)
     _schedule(s, out)
