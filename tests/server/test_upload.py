@@ -16,6 +16,8 @@ from starlette.testclient import TestClient
 
 import mauseloch
 from mauseloch.server import offline
+from mauseloch.server.limits import MAX_RECORD
+from mauseloch.server.protocol import MAX_MESSAGE
 
 PAGE = {"Origin": "http://testserver"}  # sent by one of our pages: the seat goes into a cookie
 
@@ -60,6 +62,26 @@ def test_a_record_that_does_not_replay_is_refused_and_nothing_is_stored(client: 
         assert "does not replay" in answer.json()["error"] and reason in answer.json()["error"]
     assert client.get("/api/my-tables").json()["tables"] == []
     assert client.post("/api/records", json={"record": record, "extra": 1}, headers=PAGE).status_code == 400
+
+
+def test_a_record_takes_its_own_body_limit_beyond_the_8_kib_of_others(client: TestClient) -> None:
+    """A long game sent in one request: its body may take up to ``MAX_RECORD`` bytes (the other
+    routes take ``MAX_MESSAGE``); one byte more is refused with 413, before the replay."""
+    record = finished_record("mau-mau", 2, seed=8)
+
+    def body(size: int) -> bytes:
+        text = json.dumps({"record": record, "name": "Anna"}).encode()
+        return text[:-1] + b" " * (size - len(text)) + b"}"  # padded with JSON's own whitespace
+
+    sent = {**PAGE, "Content-Type": "application/json"}
+    assert MAX_RECORD > MAX_MESSAGE
+    for size in (MAX_MESSAGE + 1, MAX_RECORD):
+        answer = client.post("/api/records", content=body(size), headers=sent)
+        assert answer.status_code == 200, (size, answer.text)
+    too_long = client.post("/api/records", content=body(MAX_RECORD + 1), headers=sent)
+    assert too_long.status_code == 413 and too_long.json()["code"] == "too_large"
+    assert str(MAX_RECORD) in too_long.json()["error"]
+    assert len(client.get("/api/my-tables").json()["tables"]) == 2
 
 
 def test_the_bundle_is_served_gzipped_and_the_pages_listed(

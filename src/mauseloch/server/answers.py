@@ -22,17 +22,17 @@ class JSON(Response):
         return encode(content).encode()
 
 
-async def read_body(request: Request) -> bytes:
-    """The request body, refused with 413 beyond the message limit (without reading it all)."""
+async def read_body(request: Request, limit: int = MAX_MESSAGE) -> bytes:
+    """The request body, refused with 413 beyond ``limit`` bytes (without reading it all)."""
     length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > MAX_MESSAGE:
-        raise ProtocolError(ErrorCode.TOO_LARGE, f"body over the {MAX_MESSAGE}-byte limit", 413)
+    if length is not None and length.isdigit() and int(length) > limit:
+        raise ProtocolError(ErrorCode.TOO_LARGE, f"body over the {limit}-byte limit", 413)
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_MESSAGE:
-            raise ProtocolError(ErrorCode.TOO_LARGE, f"body over the {MAX_MESSAGE}-byte limit", 413)
+        if size > limit:
+            raise ProtocolError(ErrorCode.TOO_LARGE, f"body over the {limit}-byte limit", 413)
         chunks.append(chunk)
     return b"".join(chunks)
 

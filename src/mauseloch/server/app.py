@@ -26,7 +26,15 @@ from mauseloch.server.clock import GRACE_LEFT, GRACE_LOST
 from mauseloch.server.errors import error_response
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.health import healthz, readyz
-from mauseloch.server.limits import Guard, Limits, LimitsMiddleware, RedisCounters, Refused, refusal_response
+from mauseloch.server.limits import (
+    MAX_RECORD,
+    Guard,
+    Limits,
+    LimitsMiddleware,
+    RedisCounters,
+    Refused,
+    refusal_response,
+)
 from mauseloch.server.lobby import MAX_TABLE_ID, Lobby, api_my_tables, game_clocks, web_bots, web_games
 from mauseloch.server.protocol import (
     CreateTable,
@@ -230,7 +238,7 @@ async def api_upload(request: Request) -> Response:
     table whose seat 0 this browser holds (so "My tables" lists it, with its replay), counted
     against the address's new tables like any other; refused with the engine's reason when the
     record does not replay."""
-    req = decode_body(await read_body(request), Upload)
+    req = decode_body(await read_body(request, MAX_RECORD), Upload, MAX_RECORD)
     guard: Guard = request.app.state.guard
     lobby = lobby_of(request)
     address = guard.address(request.scope)

@@ -47,6 +47,11 @@ DELAYING_MAX = 1000  # refusals held back at once (each holds a connection); bey
 # bytes a request head (request line and headers) may take; beyond, 431 and the connection closed
 # (the limit of h11, Node and nginx's default buffers; httptools itself has none)
 MAX_HEAD = 16 * 1024
+# bytes the body of ``POST /api/records`` may take: a game played offline comes in one request,
+# and its record can outgrow the 8 KiB of other bodies (a full-deck Aus die Maus! game of random
+# moves takes up to ~6.6 KB, a Mau-Mau game at its 1,000-move limit ~13 KB); the server replays
+# it once, as it would have played those moves
+MAX_RECORD = 64 * 1024
 
 
 @dataclass(frozen=True)

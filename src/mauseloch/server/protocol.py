@@ -486,10 +486,11 @@ class OpenSeat(msgspec.Struct, forbid_unknown_fields=True):
     token: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 
 
-def decode_body(raw: bytes, kind: type[msgspec.Struct]) -> Any:
-    """An HTTP JSON body of type ``kind``, with the same size limit as WebSocket messages."""
-    if len(raw) > MAX_MESSAGE:
-        raise ProtocolError(ErrorCode.TOO_LARGE, f"body of {len(raw)} bytes is over the {MAX_MESSAGE}-byte limit", 413)
+def decode_body(raw: bytes, kind: type[msgspec.Struct], limit: int = MAX_MESSAGE) -> Any:
+    """An HTTP JSON body of type ``kind``, at most ``limit`` bytes (WebSocket messages' limit unless
+    a route names its own)."""
+    if len(raw) > limit:
+        raise ProtocolError(ErrorCode.TOO_LARGE, f"body of {len(raw)} bytes is over the {limit}-byte limit", 413)
     try:
         return msgspec.json.decode(raw or b"{}", type=kind)
     except msgspec.ValidationError as exc:
