@@ -55,4 +55,4 @@ test: system-deps install-test lint offline
 	  if [ -n "$$url" ]; then export MAUSELOCH_TEST_PG_URL="$$url"; fi && \
 	  rurl="$${MAUSELOCH_TEST_REDIS_URL:-$$(PYTHON=$(BIN)/python sh scripts/start-redis.sh)}" && \
 	  if [ -n "$$rurl" ]; then export MAUSELOCH_TEST_REDIS_URL="$$rurl"; fi && \
-	  $(BIN)/python -m pytest -q -n 3 --dist loadfile
+	  $(BIN)/python -m pytest -q -n 3 --dist loadfile --durations=25
