@@ -235,3 +235,26 @@ def test_the_games_end_is_pushed_to_every_seat(make_client: AppFactory, service:
     _until(lambda: all(d.received and d.received[-1].payload["title"].startswith(("Spiel", "Game")) for d in devices))
     assert devices[0].received[-1].payload["title"] == "Spiel vorbei: Mau-Mau bei Anna"
     assert devices[1].received[-1].payload["title"] == "Game over: Mau-Mau at Anna's"
+
+
+def test_a_seat_away_stops_the_table_for_everyone_until_it_is_back(make_client: AppFactory) -> None:
+    client = make_client()
+    _, _, players = two_seats(client, clock="3d")
+    anna, ben = players
+    anna.send({"type": "away", "days": 3})
+    until_live(ben, lambda live: live["seats"][0]["away"] is not None)
+    assert ben.live["seats"][0]["away_days"] == 11  # type: ignore[index]
+    mover = anna if anna.my_turn() else ben
+    mover.move(mover.view["legal_moves"][0])
+    answer = mover.recv()
+    while answer["type"] != "error":
+        answer = mover.recv()
+    assert answer["code"] == "paused"  # the table waits for Anna
+    anna.send({"type": "away", "days": 20})
+    answer = anna.recv()
+    while answer["type"] != "error":
+        answer = anna.recv()
+    assert answer["code"] == "not_started"  # away already
+    anna.send({"type": "away", "days": 0})
+    until_live(ben, lambda live: live["seats"][0]["away"] is None)
+    assert ben.live["seats"][0]["away_days"] == 13  # type: ignore[index]  # the day begun counts

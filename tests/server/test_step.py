@@ -11,6 +11,7 @@ seat's own view.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import subprocess
 import sys
@@ -210,6 +211,57 @@ def test_reminders_over_days_follow_the_clock_through_a_pause() -> None:
     assert [(t.seat, t.kind) for t in paused.tell] == [(seat, "stop")]  # those told before are void
     resumed = step(state, c.Pace(seat=seat, paused=False, speed=1.0, now=60_000.0))
     assert [(t.kind, t.at) for t in resumed.tell] == [("remind", 1_000.0 + 77_760 + 10_000)]  # later by the stop
+
+
+def test_away_days_stop_the_clock_and_are_counted_a_month() -> None:
+    day, t0 = 86_400.0, 1_796_601_600.0  # 2026-12-07 00:00 UTC
+    state = TableState.of(new_row(3, ["human", "human"], "1d"), now=t0)
+    step(state, c.Start(now=t0))
+    seat = state.game.to_move
+    assert seat is not None
+    away = step(state, c.Away(seat=1 - seat, days=10, now=t0 + 3_600))
+    assert [(t.seat, t.kind) for t in away.tell] == [(seat, "stop")]  # the mover's clock stands still too
+    seats = frames.live(state, t0 + 3_600).seats
+    assert (seats[1 - seat].away, seats[1 - seat].away_days, seats[seat].away) == (t0 + 3_600 + 10 * day, 4, None)
+    for refused, code in (
+        (c.Move(seat=seat, move=state.game.legal_moves(seat)[0], version=0, now=t0 + 7_200), "paused"),
+        (c.Away(seat=1 - seat, days=2, now=t0 + 7_200), "not_started"),  # away already
+        (c.Away(seat=seat, days=15, now=t0 + 7_200), "away_used_up"),
+    ):
+        try:
+            step(state, refused)
+        except ProtocolError as exc:
+            assert exc.code == code, exc
+        else:
+            raise AssertionError(f"{refused} was not refused")
+    back = step(state, c.Away(seat=1 - seat, days=0, now=t0 + 3_600 + 2.5 * day))  # early: 7 days given back
+    assert [t.kind for t in back.tell] == ["remind", "remind"]  # the whole day is still the mover's
+    assert state.deadlines.get("turn").due == t0 + 2.5 * day + day  # type: ignore[union-attr]
+    assert frames.live(state, state.now).seats[1 - seat].away_days == 11
+    reloaded = TableState.of(dataclasses.replace(state.row, deadlines=state.deadlines.to_list()), now=state.now)
+    assert reloaded.away_days_left(1 - seat) == 11  # stored with the table
+    try:
+        step(state, c.Away(seat=1 - seat, days=12, now=state.now))
+    except ProtocolError as exc:
+        assert exc.code == "away_used_up" and "11 more days" in exc.message
+    else:
+        raise AssertionError("more than the month's away days")
+    step(state, c.Away(seat=1 - seat, days=11, now=state.now))
+    gone = state.deadlines.get("away", 1 - seat)
+    assert gone is not None
+    step(state, c.Due(deadline=gone, now=gone.due))  # back when the days are over: the clock runs on
+    assert not state.stopped and state.deadlines.get("turn").left is None  # type: ignore[union-attr]
+    assert state.away_days_left(1 - seat) == 0
+    state.now = t0 + 30 * day  # a new month: fourteen days again
+    assert state.away_days_left(1 - seat) == 14
+    timed = TableState.of(new_row(3, ["human", "human"], "off"), now=t0)
+    step(timed, c.Start(now=t0))
+    try:
+        step(timed, c.Away(seat=0, days=1, now=t0))
+    except ProtocolError as exc:
+        assert exc.code == "not_started"
+    else:
+        raise AssertionError("away days at a timed table")
 
 
 def test_the_table_machine_needs_the_standard_library_and_msgspec_only() -> None:

@@ -15,6 +15,7 @@ others, so a restarted server is still paused and the clock resumes with the tim
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import heapq
 import itertools
 import math
@@ -32,8 +33,9 @@ GRACE_LOST = 40.0  # seconds after a lost connection before the seat counts as g
 CLOSE_WAITING = 300.0  # seconds a table still waiting for players is kept when every person is gone
 RESTART_GRACE = 3.0  # a deadline that ran out while the server was down gets this long after start
 
-Kind = Literal["turn", "grace", "close", "pause"]
-KINDS: tuple[Kind, ...] = ("turn", "grace", "close", "pause")
+Kind = Literal["turn", "grace", "close", "pause", "away", "allowance"]
+KINDS: tuple[Kind, ...] = ("turn", "grace", "close", "pause", "away", "allowance")
+AWAY_DAYS = 14  # days a seat over days may be away, per table and calendar month (UTC)
 
 
 # A table over days: seconds per move (lichess's correspondence choices, from an hour to a week).
@@ -85,7 +87,9 @@ class Deadline:
     """``turn``: the seat to move at ``version`` must have moved by ``due``; ``grace``: ``seat``
     counts as gone (a stand-in plays it) from ``due`` on; ``close``: a table still waiting for
     players, that everyone left, closes; ``pause``: ``seat``'s pause (or the pause everyone
-    agreed to, named after whoever asked) began at ``due``, and nothing is due while it lasts.
+    agreed to, named after whoever asked) began at ``due``, and nothing is due while it lasts;
+    ``away``: ``seat`` is away until ``due`` (the table waits as in a pause); ``allowance``:
+    ``seat`` used ``version`` away days in the calendar month that begins at ``due`` (never due).
     ``left``: a frozen deadline (the table is paused), with the seconds that were left."""
 
     kind: Kind
@@ -97,7 +101,7 @@ class Deadline:
     @property
     def armed(self) -> bool:
         """Whether a timer runs for it (a pause and a frozen deadline wait)."""
-        return self.kind != "pause" and self.left is None
+        return self.kind not in ("pause", "allowance") and self.left is None
 
     def frozen(self, now: float) -> Deadline:
         """This deadline, held with the seconds left at ``now`` (already frozen: as it is)."""
@@ -109,7 +113,7 @@ class Deadline:
 
     @property
     def key(self) -> tuple[str, int | None]:
-        return (self.kind, self.seat if self.kind == "grace" else None)
+        return deadline_key(self.kind, self.seat)
 
     def to_dict(self) -> DeadlineEntry:
         data: DeadlineEntry = {"kind": self.kind, "due": round(self.due, 3), "seat": self.seat, "version": self.version}
@@ -132,6 +136,17 @@ class Deadline:
         )
 
 
+def month_start(now: float) -> float:
+    """The calendar month (UTC) ``now`` is in, as the epoch seconds it began."""
+    day = dt.datetime.fromtimestamp(now, dt.UTC)
+    return dt.datetime(day.year, day.month, 1, tzinfo=dt.UTC).timestamp()
+
+
+def deadline_key(kind: Kind, seat: int | None) -> tuple[str, int | None]:
+    """A deadline's place among a table's: one of each kind, one a seat for those of a seat."""
+    return (kind, seat if kind in ("grace", "away", "allowance") else None)
+
+
 class Deadlines:
     """One table's deadlines, a plain value of its state: at most one turn deadline, one grace
     deadline per seat, one close deadline and one pause. ``changed``: the keys changed since the
@@ -149,7 +164,7 @@ class Deadlines:
         return iter(list(self.items.values()))
 
     def get(self, kind: Kind, seat: int | None = None) -> Deadline | None:
-        return self.items.get((kind, seat if kind == "grace" else None))
+        return self.items.get(deadline_key(kind, seat))
 
     def to_list(self) -> list[DeadlineEntry]:
         return [d.to_dict() for d in self.items.values()]
@@ -172,10 +187,9 @@ class Deadlines:
         self.changed.add(key)
 
     def remove(self, kind: Kind, seat: int | None = None) -> Deadline | None:
-        key = (kind, seat if kind == "grace" else None)
-        gone = self.items.pop(key, None)
+        gone = self.items.pop(k := deadline_key(kind, seat), None)
         if gone is not None:
-            self.changed.add(key)
+            self.changed.add(k)
         return gone
 
     def clear(self) -> None:

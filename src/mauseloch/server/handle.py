@@ -93,6 +93,10 @@ class TableHandle(Protocol):
         """Pause, agree, resume or withdraw, and the bots' speed."""
         ...
 
+    def away(self, seat: int | None, days: int) -> None:
+        """``seat`` is away for ``days`` at a table over days, or back (0)."""
+        ...
+
     def emote(self, seat: int | None, emote: str) -> None:
         """A quick reaction from ``seat`` (server/emotes.py)."""
         ...

@@ -77,6 +77,11 @@ class RematchVote(msgspec.Struct, tag="rematch", array_like=True, frozen=True):
     seat: int | None
 
 
+class Away(msgspec.Struct, tag="away", array_like=True, frozen=True):
+    seat: int | None
+    days: int
+
+
 class Pace(msgspec.Struct, tag="pace", array_like=True, frozen=True):
     seat: int | None
     paused: bool
@@ -112,7 +117,7 @@ class Adopt(msgspec.Struct, tag="adopt", array_like=True, frozen=True):
     tables: list[str]
 
 
-Op = Attach | Detach | Move | Snapshot | React | ClockAnswer | RematchVote | Pace | Emote | Joined | Load | Adopt
+Op = Attach | Detach | Move | Snapshot | React | ClockAnswer | RematchVote | Pace | Away | Emote | Joined | Load | Adopt
 
 
 class Request(msgspec.Struct, array_like=True, frozen=True):

@@ -250,6 +250,11 @@ class RemoteTable:
             )
         self.lobby.spawn(self.call(ipc.Pace(seat, paused, speed)))
 
+    def away(self, seat: int | None, days: int) -> None:
+        if seat is None:  # refused here, where the spectator hears it
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "only the people seated at the table can be away")
+        self.lobby.spawn(self.call(ipc.Away(seat, days)))
+
     def emote(self, seat: int | None, emote: str) -> None:
         if seat is None:  # refused here, where the spectator hears it
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "only the people seated at the table send reactions")
@@ -659,6 +664,8 @@ class ClusterLobby(Lobby):
                 session.set_pace(seat, paused, speed)
             case ipc.Emote(seat=seat, emote=emote):
                 session.emote(seat, emote)
+            case ipc.Away(seat=seat, days=days):
+                session.away(seat, days)
             case ipc.Joined(seat=seat, name=name, token_hash=token_hash, joined=joined):
                 if not 0 <= seat < len(session.row.seats):
                     raise ProtocolError(ErrorCode.BAD_MESSAGE, f"no seat {seat!r} at table {session.id}")

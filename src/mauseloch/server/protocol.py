@@ -59,6 +59,7 @@ class ErrorCode(StrEnum):
     NOT_JSON = "not_json"
     NOT_SEATED = "not_seated"
     PAUSED = "paused"
+    AWAY_USED_UP = "away_used_up"
     LADDER_NAME = "ladder_name"  # a rated seat needs a ladder name, and this one is none
     LADDER_NAME_TAKEN = "ladder_name_taken"  # the name, or one too like it, is someone else's
     LADDER_TWICE = "ladder_twice"  # that name, or this browser, plays at this table already
@@ -172,6 +173,13 @@ class ClockPong(msgspec.Struct, tag="clock_pong", forbid_unknown_fields=True):
     t: float
 
 
+class AwayMsg(msgspec.Struct, tag="away", forbid_unknown_fields=True):
+    """A seat at a table over days is away for ``days`` (the clock stops for everyone until it
+    is back), or comes back now (``days`` 0); the table's step decides (table/step.py)."""
+
+    days: Annotated[int, msgspec.Meta(ge=0, le=31)]
+
+
 class PaceMsg(msgspec.Struct, tag="pace", forbid_unknown_fields=True):
     """Someone seated stands on a pause of the whole table (``paused``: asks for one or agrees;
     false: resumes or withdraws) and sets the bots' speed; the table's step decides (table/step.py)."""
@@ -187,7 +195,7 @@ class EmoteMsg(msgspec.Struct, tag="emote", forbid_unknown_fields=True):
     emote: Annotated[str, msgspec.Meta(max_length=20)]
 
 
-ClientMessage = Hello | MoveMsg | Resync | Ping | Leave | Rematch | ReactMsg | ClockPong | PaceMsg | EmoteMsg
+ClientMessage = Hello | MoveMsg | Resync | Ping | Leave | Rematch | ReactMsg | ClockPong | PaceMsg | EmoteMsg | AwayMsg
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 
 
@@ -294,8 +302,13 @@ class MyTable(TableSummary):
 
 
 class SeatLive(msgspec.Struct, forbid_unknown_fields=True):
+    """A seat's presence; over days, until when it is away (epoch seconds; None: here) and the
+    away days it may still take this calendar month."""
+
     presence: str
     stand_in: bool
+    away: float | None = None
+    away_days: int = 0
 
 
 class Deadline(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):

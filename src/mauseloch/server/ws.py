@@ -24,6 +24,7 @@ from mauseloch.server.limits import CLOSE_HELLO_LATE, Guard
 from mauseloch.server.listen import SEND_NOW
 from mauseloch.server.lobby import Lobby
 from mauseloch.server.protocol import (
+    AwayMsg,
     ClockPong,
     EmoteMsg,
     ErrorCode,
@@ -226,6 +227,8 @@ async def _table_socket(
                         table.vote_rematch(conn.seat)
                     elif isinstance(msg, PaceMsg):
                         table.set_pace(conn.seat, msg.paused, msg.speed)
+                    elif isinstance(msg, AwayMsg):
+                        table.away(conn.seat, msg.days)
                     elif isinstance(msg, EmoteMsg):
                         table.emote(conn.seat, msg.emote)
                     refused_in_a_row = 0

@@ -109,6 +109,13 @@ class Pace(Command, frozen=True):
     speed: float
 
 
+class Away(Command, frozen=True):
+    """A seat over days is away for ``days`` (the table waits), or back now (``days`` 0)."""
+
+    seat: int | None
+    days: int
+
+
 class Emote(Command, frozen=True):
     """A quick reaction from a seat (server/emotes.py), rate-limited per seat."""
 

@@ -35,7 +35,7 @@ from mauseloch.server.protocol import (
     encode_raw,
     refusals,
 )
-from mauseloch.server.seats import STAND_IN
+from mauseloch.server.seats import STAND_IN, Controller
 from mauseloch.server.summary import table_summary
 from mauseloch.server.table.commands import EmoteOf, Frame, LiveOf, UpdateOf
 from mauseloch.server.table.state import TableState
@@ -70,7 +70,7 @@ def live(s: TableState, now: float) -> Live:
     pause, asked = s.deadlines.get("pause"), s.asked
     return Live(
         status=s.row.status,
-        seats=[SeatLive(p.presence, p.stand_in) for p in s.seats],
+        seats=[_seat_live(s, p) for p in s.seats],
         deadline=deadline,
         rematch=sorted(s.votes),
         next=s.row.next_id,
@@ -85,6 +85,14 @@ def live(s: TableState, now: float) -> Live:
         ),
         now=round(now, 3),
     )
+
+
+def _seat_live(s: TableState, p: Controller) -> SeatLive:
+    """A seat's presence; over days, when it is back if away and the away days it still has."""
+    if not s.over_days:
+        return SeatLive(p.presence, p.stand_in)
+    away = s.deadlines.get("away", p.row.seat)
+    return SeatLive(p.presence, p.stand_in, None if away is None else round(away.due, 3), s.away_days_left(p.row.seat))
 
 
 def view_of(game: Game, seat: int | None) -> Any:

@@ -14,7 +14,7 @@ import msgspec
 from mauseloch.core.engine import Game
 from mauseloch.core.registry import game_info
 from mauseloch.realtime.referee import Decision, Referee, WindowEntry
-from mauseloch.server.clock import Deadline, Deadlines, over_days
+from mauseloch.server.clock import AWAY_DAYS, Deadline, Deadlines, month_start, over_days
 from mauseloch.server.records import build
 from mauseloch.server.seats import Controller, Person, controllers
 from mauseloch.server.storage.rows import TableRow
@@ -102,6 +102,22 @@ class TableState:
     @property
     def paused(self) -> bool:
         return self.deadlines.get("pause") is not None
+
+    @property
+    def away(self) -> list[Deadline]:
+        """The seats away now, each with when it is back."""
+        return [d for d in self.deadlines if d.kind == "away"]
+
+    @property
+    def stopped(self) -> bool:
+        """Paused or someone away: nothing moves by itself and the turn clock stands still."""
+        return self.paused or bool(self.away)
+
+    def away_days_left(self, seat: int) -> int:
+        """The away days ``seat`` may still take at this table this calendar month."""
+        used = self.deadlines.get("allowance", seat)
+        taken = (used.version or 0) if used is not None and used.due == month_start(self.now) else 0
+        return max(0, AWAY_DAYS - taken)
 
     def person(self, seat: int | None) -> Person | None:
         ctl = None if seat is None else self.seats[seat]

@@ -16,13 +16,23 @@ published before it is stored.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable
 from typing import Any
 
 from mauseloch import IllegalMove
 from mauseloch.bots.random_bot import pause_factor
 from mauseloch.core.registry import game_info
-from mauseloch.server.clock import CLOSE_WAITING, GRACE_LEFT, GRACE_LOST, REMINDERS, Deadline, clock_seconds
+from mauseloch.server.clock import (
+    AWAY_DAYS,
+    CLOSE_WAITING,
+    GRACE_LEFT,
+    GRACE_LOST,
+    REMINDERS,
+    Deadline,
+    clock_seconds,
+    month_start,
+)
 from mauseloch.server.emotes import EMOTES, taken
 from mauseloch.server.match import MATCH_PAUSE, match_state
 from mauseloch.server.protocol import ErrorCode, ProtocolError, refusal
@@ -56,6 +66,8 @@ def _move(s: TableState, cmd: c.Move, out: c.Outcome) -> None:
             return
     if s.paused:
         raise ProtocolError(ErrorCode.PAUSED, "the table is paused; nothing changed (anyone seated can resume it)")
+    if s.away:
+        raise ProtocolError(ErrorCode.PAUSED, "someone is away and the table waits for them; nothing changed")
     if version != s.version:
         raise ProtocolError(ErrorCode.STALE, f"the table is at version {s.version}, your move was for {version}")
     if seat is None:
@@ -213,7 +225,7 @@ def _schedule(s: TableState, out: c.Outcome) -> None:
     if s.row.status != "playing" or game.is_over or game.to_move is None:
         deadlines.remove("turn")
         return
-    if s.paused:  # nothing moves by itself; a turn that began meanwhile keeps its whole time
+    if s.stopped:  # nothing moves by itself; a turn that began meanwhile keeps its whole time
         s.bot = None
         _freeze(s, out)
         return
@@ -259,7 +271,7 @@ def _bot_due(s: TableState, cmd: c.BotDue, out: c.Outcome) -> None:
         return
     s.bot = None
     seat = s.game.to_move
-    if s.version != cmd.version or s.game.is_over or seat is None or s.row.status != "playing" or s.paused:
+    if s.version != cmd.version or s.game.is_over or seat is None or s.row.status != "playing" or s.stopped:
         return  # paused: it moves once the pause ends (the resume schedules it again)
     if s.seats[seat].mover() is None:  # the person came back in time: their move
         _schedule(s, out)
@@ -295,6 +307,11 @@ def _due(s: TableState, cmd: c.Due, out: c.Outcome) -> None:
         deadlines.remove("grace", d.seat)
         _save(s, out)
         _gone(s, out, d.seat)
+        return
+    if d.kind == "away" and d.seat is not None:  # back: the clock runs on unless the table still waits
+        deadlines.remove("away", d.seat)
+        _run_on(s, out)
+        out.frames.append(c.LIVE_FRAME)
         return
     if d.kind == "close":
         deadlines.remove("close")
@@ -565,13 +582,60 @@ def _freeze(s: TableState, out: c.Outcome) -> None:
 def _resume(s: TableState, out: c.Outcome) -> None:
     """End the pause: the turn clock runs on with the time it had left."""
     s.deadlines.remove("pause")
-    turn = s.deadlines.get("turn")
-    if turn is not None and turn.left is not None:
-        s.deadlines.set(turn := turn.thawed(s.now))
-        _remind(s, out, turn, clock_seconds(s.row.game, s.row.clock) or 0.0)  # later by the stop
     s.asked = []
+    _run_on(s, out)
+
+
+def _run_on(s: TableState, out: c.Outcome) -> None:
+    """A stop ended (a pause, someone away): unless another holds it, the turn clock runs on
+    with the time it had left, and its reminders come later by the stop."""
+    turn = s.deadlines.get("turn")
+    if turn is not None and turn.left is not None and not s.stopped:
+        s.deadlines.set(turn := turn.thawed(s.now))
+        _remind(s, out, turn, clock_seconds(s.row.game, s.row.clock) or 0.0)
     _save(s, out)
     _schedule(s, out)
+
+
+# -- away days ---------------------------------------------------------------------------------
+def _away(s: TableState, cmd: c.Away, out: c.Outcome) -> None:
+    """A person at a table over days is away for some days (up to ``AWAY_DAYS`` a calendar
+    month, stored with the table): the clock stops for everyone, as in a pause, until they are
+    back (then, or earlier by coming back, the days not begun are theirs again)."""
+    seat, person = cmd.seat, s.person(cmd.seat)
+    if seat is None or person is None or not person.row.taken:
+        raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "only the people seated at the table can be away")
+    if not s.over_days:
+        raise ProtocolError(ErrorCode.NOT_STARTED, "only a table over days has away days")
+    away, left, day = s.deadlines.get("away", seat), s.away_days_left(seat), s.deadlines.seconds(86400.0)
+    if cmd.days == 0:
+        if away is None:
+            raise ProtocolError(ErrorCode.NOT_STARTED, "you are not away; nothing changed")
+        s.deadlines.remove("away", seat)
+        unused = math.floor(max(0.0, away.due - s.now) / day)  # the days not begun are given back
+        _used(s, seat, AWAY_DAYS - left - unused)
+        _run_on(s, out)
+        out.frames.append(c.LIVE_FRAME)
+        return
+    if s.row.status != "playing" or s.game.is_over:
+        raise ProtocolError(ErrorCode.NOT_STARTED, "only a game being played can wait for you")
+    if away is not None:
+        raise ProtocolError(ErrorCode.NOT_STARTED, "you are away already; come back first")
+    if cmd.days > left:
+        raise ProtocolError(
+            ErrorCode.AWAY_USED_UP,
+            f"you may be away {left} more days at this table this month (of {AWAY_DAYS}); nothing changed",
+        )
+    _used(s, seat, AWAY_DAYS - left + cmd.days)
+    s.deadlines.set(Deadline("away", s.now + cmd.days * day, seat=seat))
+    _freeze(s, out)
+    _save(s, out)
+    _schedule(s, out)
+    out.frames.append(c.LIVE_FRAME)
+
+
+def _used(s: TableState, seat: int, days: int) -> None:
+    s.deadlines.set(Deadline("allowance", month_start(s.now), seat=seat, version=max(0, days)))
 
 
 def _presence_changed(s: TableState, out: c.Outcome) -> None:
@@ -606,6 +670,7 @@ def _decide(s: TableState, cmd: c.Decide, out: c.Outcome) -> None:
 HANDLERS: dict[type[c.Command], Callable[[TableState, Any, c.Outcome], None]] = {
     c.Move: _move,
     c.Emote: _emote,
+    c.Away: _away,
     c.Committed: _committed,
     c.Reloaded: _reloaded,
     c.BotDue: _bot_due,
