@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from mauseloch.locale import catalogue
 from mauseloch.server import offline
 from tests.paths import ROOT
 
@@ -99,12 +100,23 @@ def test_play_offline_then_send_the_games(bundle: Path, browser: Any, offline_se
         ctx.set_offline(True)
         page.reload()
         page.wait_for_selector("#offline-form:not([hidden])")
+        # the open tables cannot be asked for: the page says so in its own words
+        page.wait_for_selector("#join-error:not([hidden])")
+        assert page.inner_text("#join-error") == catalogue()["de"]["error.offline"]
 
         # Mau-Mau, from the lobby's form: the person and one of the game's stand-in bots
         page.select_option("#offline-game", "mau-mau")
         page.select_option("#offline-players", "2")
         page.click("#offline-start")
         start_table(page)
+        # no name typed: none stored, the table's words name the seat; no seat actions (no leaving
+        # to a stand-in offline); the pause works as at a server
+        assert page.inner_text("#table-title") == "Mau-Mau"
+        assert page.evaluate("() => document.getElementById('seat-actions').hidden")
+        page.click("#pace-button")
+        page.wait_for_selector("#pace-row.paused")
+        page.click("#pace-button")
+        page.wait_for_selector("#pace-row:not(.paused)")
         assert play_to_end(page) > 0
         page.wait_for_function(STORED)
 

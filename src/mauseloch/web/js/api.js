@@ -8,8 +8,20 @@ function refused(res, data) {
   return err;
 }
 
+/** fetch, with no network named as code "offline": the page's words, not the browser's
+    "Failed to fetch". */
+async function reach(url, init) {
+  try {
+    return await fetch(url, init);
+  } catch (cause) {
+    const err = new Error(String(cause?.message || cause), { cause });
+    err.code = "offline";
+    throw err;
+  }
+}
+
 export async function getJSON(url) {
-  const res = await fetch(url, { headers: { Accept: "application/json" } });
+  const res = await reach(url, { headers: { Accept: "application/json" } });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw refused(res, data);
   return data;
@@ -32,7 +44,7 @@ export function applyLimits(limits, root = document) {
 }
 
 export async function postJSON(url, body) {
-  const res = await fetch(url, {
+  const res = await reach(url, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
     body: JSON.stringify(body),
@@ -93,7 +105,7 @@ export function saveInvite(tableId, link) {
 export async function getJSONIfChanged(url, etag) {
   const headers = { Accept: "application/json" };
   if (etag) headers["If-None-Match"] = etag;
-  const res = await fetch(url, { headers, cache: "no-store" });
+  const res = await reach(url, { headers, cache: "no-store" });
   if (res.status === 304) return null;
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw refused(res, data);

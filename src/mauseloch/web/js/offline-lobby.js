@@ -93,7 +93,9 @@ async function start(e) {
   } catch {
     /* no storage */
   }
-  const id = await newOfflineGame({ game: $("offline-game").value, players: Number($("offline-players").value), name: name || t("common.seat", { n: 1 }) });
+  // no name: none is stored, and the table says "Seat 1" in the language it is shown in, as it
+  // does for any seat without a name
+  const id = await newOfflineGame({ game: $("offline-game").value, players: Number($("offline-players").value), name });
   location.href = `/t/${encodeURIComponent(id)}`;
 }
 

@@ -333,7 +333,9 @@ function renderSeats() {
     if (s.stand_in && !state.standIns[i]) say(`standin:${i}:${state.conn ? state.conn.version : 0}`, t("table.standInSay", { name: seatName(i) }));
     state.standIns[i] = s.stand_in;
   });
-  $("seat-actions").hidden = state.seat === null || state.seat === undefined || !state.conn;
+  // an offline table is this browser's own: no seat link, no signing out elsewhere, and no leaving
+  // it to a stand-in (the lobby keeps the game to go on with); its pause works as online
+  $("seat-actions").hidden = state.seat === null || state.seat === undefined || !state.conn || isOfflineTable(tableId);
   $("closed-note").hidden = live.status !== "closed";
   if (live.status === "closed") $("closed-note").textContent = t("table.closed");
   if (live.status === "expired") {
@@ -780,10 +782,7 @@ function offerPush(summary) {
 // Whether this browser holds a seat here: the server reads its cookie (`you` in the summary).
 async function start(watch) {
   if (isOfflineTable(tableId)) {
-    // this browser's own table, played in a Web Worker: the person's seat is the first; a seat
-    // link or signing out elsewhere has no meaning there
-    $("my-seat-button").hidden = true;
-    $("renew-button").hidden = true;
+    // this browser's own table, played in a Web Worker: the person's seat is the first
     connect({ seat: 0 });
     return;
   }
