@@ -80,6 +80,19 @@ def test_a_game_over_days_pushes_each_turn_and_the_worker_shows_it(
         assert titles == {"Du bist dran: Mau-Mau bei Anna", "Your turn: Mau-Mau at Anna's"}
         assert service.refused == []
 
+        # away days: Anna is away (the menu's row); Ben's board says until when and the table
+        # waits; she comes back early from her own banner
+        assert "14" in anna.inner_text("#away-hint")
+        anna.fill("#away-days", "2")
+        anna.click("#away-button")
+        away = ben.wait_for_selector(".request[data-kind='away-days'] .request-text")
+        assert away.inner_text().startswith("Anna is away until ")
+        ben.wait_for_function("() => document.querySelector('#turn-banner').textContent === '⏸ Waiting'")
+        anna.click("#away-back")
+        ben.wait_for_selector(".request[data-kind='away-days']", state="detached")
+        anna.wait_for_selector("#away-row:visible")
+        assert "13 von 14" in anna.inner_text("#away-hint")  # the day begun counts
+
         # the service worker: a push delivered through DevTools is shown while the table is out of sight
         anna.goto("/")
         anna.evaluate("async () => { await navigator.serviceWorker.register('/sw.js', {scope: '/'}); }")
@@ -112,6 +125,11 @@ def test_a_game_over_days_pushes_each_turn_and_the_worker_shows_it(
         )
         assert tapped, "the worker showed no notification (or it was gone before the tap)"
         anna.wait_for_url(f"**/t/{table}")
+
+        # a timed table offers the same switch (its pushes come only while the page is out of sight)
+        timed, _ = create_table(anna, "mau-mau", ["me", "human"])
+        anna.goto(f"/t/{timed}")
+        anna.wait_for_selector("#push-button:visible")
     finally:
         for ctx in contexts:
             ctx.close()

@@ -7,6 +7,7 @@
 
 import { h } from "./api.js";
 import { listNames, seatLabel, t } from "./i18n.js";
+import { someoneAway } from "./away.js";
 
 const SPEEDS = [["pace.slow", 0.5], ["pace.normal", 1], ["pace.fast", 2]];
 let current = { paused: false, speed: 1 };
@@ -52,7 +53,8 @@ function words(pause, live, table, seat) {
 /** Whether a pause holds this view's moves: a paused table takes none (the server refuses them
  * with "paused"); a reaction window already open stays open, so its mouse can still be caught. */
 export function holdsMoves(live, view) {
-  const paused = Boolean(live && live.pause && live.pause.paused);
+  // someone away over days holds the table as a pause does
+  const paused = Boolean(live && live.pause && live.pause.paused) || someoneAway(live);
   return paused && Boolean(view) && view.to_move !== null && view.to_move !== undefined;
 }
 

@@ -9,6 +9,7 @@ import { overDays } from "./push.js";
 import { h } from "./api.js";
 import { listNames, t, tnames } from "./i18n.js";
 import { pauseRequest } from "./pace.js";
+import { awayRequests } from "./away.js";
 
 /** The requests of this moment for this page: `{ kind, text, label, primary, act, id }`. */
 export function requestsOf(ctx) {
@@ -18,6 +19,7 @@ export function requestsOf(ctx) {
   const out = [];
   const pause = pauseRequest(table, live, seat, conn);
   if (pause) out.push({ ...pause, id: "request-pause" });
+  out.push(...awayRequests(table, live, seat, conn));
   const humans = (live.seats || []).map((s, i) => ({ s, i })).filter(({ i }) => table.seats[i] && table.seats[i].kind === "human");
   const over = Boolean(view && view.is_over) && !live.next;
   const votes = live.rematch || [];

@@ -13,9 +13,10 @@ import { mountRules, renderHouseRules } from "./rules.js";
 import { followSeat, renderMatchLine } from "./match.js";
 import { renderEnd as renderEndScreen } from "./endscreen.js";
 import { holdsMoves, renderPace } from "./pace.js";
+import { renderAway, someoneAway } from "./away.js";
 import { joinLadder, seatTaken } from "./botseats.js";
 import { renderRequests } from "./requests.js";
-import { mountPush, overDays } from "./push.js";
+import { mountPush } from "./push.js";
 import { applyHint, askHint, findRoom, mountEmotes, renderEmotes, renderRoomLine, showEmote, watchRoom } from "./emotes.js";
 
 const LOG_LIMIT = 200;
@@ -223,7 +224,8 @@ function renderTurn() {
     return;
   }
   if (holdsMoves(state.live, view)) {
-    banner.textContent = "⏸ " + t("pause.banner"); // nobody is to move while the table is paused
+    // nobody is to move while the table is paused or waits for someone away
+    banner.textContent = "⏸ " + (someoneAway(state.live) ? t("away.waits") : t("pause.banner"));
     return;
   }
   const renderer = rendererOf(view.game);
@@ -426,6 +428,7 @@ function render() {
   renderSeats();
   renderHouseRules(state.table);
   renderPace(state.table, state.live, state.seat, state.conn);
+  renderAway(state.table, state.live, state.seat, state.conn);
   renderRequests($("requests"), { table: state.table, live: state.live, view: state.view, seat: state.seat,
     conn: state.conn, name: seatName, vote: askRematch });
   renderMatchLine((state.live && state.live.match) || (state.table && state.table.match), seatName);
@@ -774,9 +777,11 @@ function main() {
   start(params.has("watch"));
 }
 
-// "Tell me when it is my turn": offered at a table over days, where people leave the page
+// "Tell me when it is my turn": offered at every table with a seat here, over days (where people
+// leave the page) and timed alike (the service worker stays quiet while this page is in sight,
+// so a push comes only when the tab is hidden or closed)
 function offerPush(summary) {
-  if (summary && overDays(summary.clock)) mountPush($("push-button"), $("push-status"));
+  if (summary) mountPush($("push-button"), $("push-status"));
 }
 
 // Whether this browser holds a seat here: the server reads its cookie (`you` in the summary).
