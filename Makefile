@@ -28,11 +28,12 @@ offline: install-test
 # Debian's chromium for the browser tests, PostgreSQL for the storage tests (and its pg_dump for the
 # backups), redis-server for the tests of several server processes, nginx and openssl for the rolling
 # restart behind a proxy and the deployment examples' checks, and ICU's headers with a compiler for
-# PyICU (the web extra's confusable check of ladder names builds against the system's ICU) (run as root).
+# PyICU (the web extra's confusable check of ladder names builds against the system's ICU), and an
+# emoji font so that the browser tests' screenshots show reactions as phones do (run as root).
 system-deps:
 	@if command -v apt-get >/dev/null 2>&1; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql redis-server \
-	    nginx openssl libicu-dev pkg-config g++ >/dev/null; \
+	    nginx openssl libicu-dev pkg-config g++ fonts-noto-color-emoji >/dev/null; \
 	fi
 
 # The main job: the web platform (prints its address; `mauseloch play mau-mau` plays in the terminal).
