@@ -43,6 +43,27 @@ def join_room(page: Page, link: str, name: str, avatar: str) -> None:
     page.wait_for_selector(f"#members .member:has-text('{name}')")
 
 
+def bubble_covers(page: Page, seat: int) -> list[str]:
+    """What a seat's emote bubble hides of the names and cards on the board, or that it leaves the
+    window (its place at rest: the pop-in animation's transform left out)."""
+    found: list[str] = page.evaluate(
+        """(seat) => {
+          const b = document.querySelector(`#emote-layer .emote-bubble[data-seat="${seat}"]`);
+          const x = b.offsetLeft - scrollX, y = b.offsetTop - scrollY, w = b.offsetWidth, h = b.offsetHeight;
+          const out = [];
+          if (x < 0 || y < 0 || x + w > innerWidth || y + h > innerHeight) out.push("outside the window");
+          for (const el of document.querySelectorAll("#board .player-name, #board .card, #board .stack")) {
+            const k = el.getBoundingClientRect();
+            if (k.width && x < k.right && x + w > k.left && y < k.bottom && y + h > k.top)
+              out.push(el.className + ": " + el.textContent.trim().slice(0, 20));
+          }
+          return out;
+        }""",
+        seat,
+    )
+    return found
+
+
 def play_all(pages: list[Page]) -> None:
     """Each page plays its own turns until every page shows the game over."""
     for _ in range(MAX_MOVES):
@@ -94,8 +115,13 @@ def test_a_family_evening_in_a_room(browser: Any, rooms_server: Server) -> None:
             assert stranger.locator("#room").is_hidden() and "Oma" not in stranger.content()
         assert room_json(stranger, room) == {"error": "no such room", "code": "not_found"}
 
-        violations = axe_violations(oma)
-        assert not violations, describe(violations)
+        # axe on the room page: phone (German), tablet (German), laptop and phone (English)
+        for page, size in ((oma, None), (kind, None), (papa, None), (papa, {"width": 390, "height": 844})):
+            if size:
+                page.set_viewport_size(size)
+            violations = axe_violations(page)
+            assert not violations, describe(violations)
+        papa.set_viewport_size(LAPTOP["viewport"])
 
         # -- Kind is learning, with tips on; Papa starts a two-deal match ---------------------
         papa.check("#hints-toggle")
@@ -134,6 +160,8 @@ def test_a_family_evening_in_a_room(browser: Any, rooms_server: Server) -> None:
         for page in (papa, kind):
             page.wait_for_selector(f"#emote-layer .emote-bubble[data-seat='{oma_seat}'][data-emote=mau]")
         assert kind.inner_text(f"#emote-layer [data-seat='{oma_seat}']").endswith("Mau!")
+        for page in (papa, kind):  # on Kind's tablet Oma sits at the top of the board
+            assert bubble_covers(page, oma_seat) == []
         papa.check(f"#emote-mute-{oma_seat}")  # in the menu, always in sight on a laptop
         oma.click("#emote-button")
         oma.click("#emote-bar [data-emote=oh_no]")

@@ -150,10 +150,35 @@ export function showEmote(msg) {
   const bubble = h("div", { class: "emote-bubble", dataset: { seat: String(msg.seat), emote: msg.emote }, role: "status" },
     h("span", { class: "sr-only" }, t("emote.said", { name, emote: t("emote." + msg.emote) })),
     h("span", { "aria-hidden": "true" }, t("emote." + msg.emote)));
-  bubble.style.left = `${Math.round(r.left + window.scrollX + Math.min(r.width / 2, 80))}px`;
-  bubble.style.top = `${Math.round(r.top + window.scrollY)}px`;
   layer.append(bubble);
+  place(bubble, r);
   setTimeout(() => bubble.remove(), BUBBLE_MS);
+}
+
+// What a bubble must never hide: a seat's name and the cards (hands, piles, counts).
+const KEEP_CLEAR = "#board .player-name, #board .card, #board .stack, #board .hand";
+
+/** The bubble beside its seat's box (above, below, right, left: the first place in sight that
+    covers no name and no card), else above it; always inside the window's width. */
+function place(bubble, r) {
+  const w = bubble.offsetWidth;
+  const hgt = bubble.offsetHeight;
+  const vw = document.documentElement.clientWidth;
+  const vh = document.documentElement.clientHeight;
+  const gap = 4;
+  const centred = r.left + r.width / 2 - w / 2;
+  const spots = [
+    [centred, r.top - hgt - gap],
+    [centred, r.bottom + gap],
+    [r.right + gap, r.top + r.height / 2 - hgt / 2],
+    [r.left - w - gap, r.top + r.height / 2 - hgt / 2],
+  ].map(([x, y]) => [Math.min(Math.max(gap, x), vw - w - gap), y]);
+  const keep = [...document.querySelectorAll(KEEP_CLEAR)].map((el) => el.getBoundingClientRect()).filter((k) => k.width && k.height);
+  const clear = ([x, y]) => y >= 0 && y + hgt <= vh
+    && !keep.some((k) => x < k.right && x + w > k.left && y < k.bottom && y + hgt > k.top);
+  const [x, y] = spots.find(clear) || [spots[0][0], Math.max(0, spots[0][1])];
+  bubble.style.left = `${Math.round(x + window.scrollX)}px`;
+  bubble.style.top = `${Math.round(y + window.scrollY)}px`;
 }
 
 // ---------------------------------------------------------------- a room's table
