@@ -44,6 +44,7 @@ ACTIONS = (
     "bot",
     "due",
     "pace",
+    "away",
     "vote",
     "expire",
 )
@@ -145,6 +146,8 @@ def command_of(d: Driver, action: str, n: int) -> c.Command:
         return c.Retry(now=now)
     if action == "pace":
         return c.Pace(seat=pick, paused=bool(n % 2), speed=1.0, now=now)
+    if action == "away":
+        return c.Away(seat=pick, days=n % 4, now=now)
     if action == "vote":
         return c.Vote(seat=pick, now=now)
     return c.Expire(now=now)
@@ -153,7 +156,7 @@ def command_of(d: Driver, action: str, n: int) -> c.Command:
 @given(
     seed=st.integers(0, 2**31),
     kinds=st.lists(st.sampled_from(["human", "human", "bot"]), min_size=2, max_size=4),
-    clock=st.sampled_from(["off", "fast"]),
+    clock=st.sampled_from(["off", "fast", "1d"]),
     actions=st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 10**6)), max_size=80),
     commits=st.lists(st.sampled_from(COMMITS), max_size=80),
 )

@@ -301,9 +301,9 @@ class MyTable(TableSummary):
     you: int | None  # the seat its cookie opens
 
 
-class SeatLive(msgspec.Struct, forbid_unknown_fields=True):
-    """A seat's presence; over days, until when it is away (epoch seconds; None: here) and the
-    away days it may still take this calendar month."""
+class SeatLive(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
+    """A seat's presence; over days, until when it is away (epoch seconds; left out: here) and
+    the away days it may still take this calendar month (left out: none)."""
 
     presence: str
     stand_in: bool

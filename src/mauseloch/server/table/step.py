@@ -301,8 +301,8 @@ def _bot_move(s: TableState, out: c.Outcome, seat: int, ctl: Controller, due: fl
 
 def _due(s: TableState, cmd: c.Due, out: c.Outcome) -> None:
     d, deadlines = cmd.deadline, s.deadlines
-    if s.stopping or deadlines.get(d.kind, d.seat) != d:
-        return
+    if s.stopping or deadlines.get(d.kind, d.seat) != d or not d.armed:
+        return  # a pause, an allowance and a frozen clock are never due
     if d.kind == "grace" and d.seat is not None:
         deadlines.remove("grace", d.seat)
         _save(s, out)
