@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -13,8 +14,9 @@ import pytest
 from sqlalchemy import create_engine, select
 from starlette.testclient import TestClient
 
-from mauseloch.server.push.sender import Pusher
+from mauseloch.server.push.sender import Job, Pusher
 from mauseloch.server.push.store import push_pending_t, push_subs_t
+from mauseloch.server.table.commands import Tell
 from tests.pushservice import Device, PushService
 
 from .helpers import HUMAN, Player, create_table, join, seated, shut_down
@@ -265,3 +267,37 @@ def test_a_seat_away_stops_the_table_for_everyone_until_it_is_back(make_client: 
     anna.send({"type": "away", "days": 0})
     until_live(ben, lambda live: live["seats"][0].get("away") is None)
     assert ben.live["seats"][0]["away_days"] == 13  # type: ignore[index]  # the day begun counts
+
+
+def test_a_stopped_clock_voids_the_reminders_told_before(make_client: AppFactory, db_url: str) -> None:
+    client = make_client(push_http=True)
+    pusher: Pusher = client.app.state.pusher  # type: ignore[attr-defined]
+    assert client.portal is not None
+    later = time.time() + 3600
+    queued: list[Job] = []
+
+    async def tell_stop_tell() -> list[Job]:
+        pusher.tell("t1", Tell(0, "remind", 100.0, later, 3))
+        await asyncio.gather(*list(pusher._storing))
+        told = Job("t1", 0, "remind", 100.0, later, 3)  # as the pusher holds it until its moment
+        pusher.tell("t1", Tell(0, "stop"))  # the clock stopped (a pause, someone away)
+        await asyncio.gather(*list(pusher._storing))
+        pusher.tell("t1", Tell(0, "remind", 50.0, later + 600, 3))  # told again as the clock runs on
+        await asyncio.gather(*list(pusher._storing))
+        again = Job("t1", 0, "remind", 50.0, later + 600, 3, stops=1)
+
+        def record(job: Job) -> bool:
+            queued.append(job)
+            return True
+
+        put, pusher._put = pusher._put, record  # type: ignore[method-assign]
+        try:
+            pusher._due(told)
+            pusher._due(again)
+        finally:
+            pusher._put = put  # type: ignore[method-assign]
+        return queued
+
+    assert [j.left for j in client.portal.call(tell_stop_tell)] == [50.0]  # the one before the stop is void
+    with create_engine(db_url).connect() as conn:  # and a restart would not send it either
+        assert [r.left_s for r in conn.execute(select(push_pending_t))] == [50.0]
