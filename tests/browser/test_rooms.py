@@ -47,7 +47,9 @@ def bubble_covers(page: Page, seat: int) -> list[str]:
     """What a seat's emote bubble hides of the names and cards on the board, or that it leaves the
     window (its place at rest: the pop-in animation's transform left out)."""
     found: list[str] = page.evaluate(
-        """(seat) => {
+        """async (seat) => {
+          // after the next frame: a board redrawn just now has its bubbles placed again by then
+          await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
           const b = document.querySelector(`#emote-layer .emote-bubble[data-seat="${seat}"]`);
           const x = b.offsetLeft - scrollX, y = b.offsetTop - scrollY, w = b.offsetWidth, h = b.offsetHeight;
           const out = [];

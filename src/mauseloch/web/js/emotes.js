@@ -106,6 +106,7 @@ function openBar(open) {
 export function renderEmotes(seats = null) {
   const button = $("emote-button");
   if (!button || !ctx) return;
+  placeAgain();
   const seat = ctx.seat();
   button.hidden = seat === null || seat === undefined;
   button.setAttribute("aria-label", t("emote.bar"));
@@ -143,9 +144,7 @@ export function showEmote(msg) {
   const name = ctx.name(msg.seat);
   if (m.all || (msg.seat !== ctx.seat() && m.names.includes(name))) return;
   const layer = $("emote-layer");
-  const box = document.querySelector(`#board .player[data-seat="${msg.seat}"]`)
-    || (msg.seat === ctx.seat() ? document.querySelector("#board .hand") : null) || $("board");
-  const r = box.getBoundingClientRect();
+  const r = seatBox(msg.seat).getBoundingClientRect();
   for (const old of layer.querySelectorAll(`[data-seat="${msg.seat}"]`)) old.remove();
   const bubble = h("div", { class: "emote-bubble", dataset: { seat: String(msg.seat), emote: msg.emote }, role: "status" },
     h("span", { class: "sr-only" }, t("emote.said", { name, emote: t("emote." + msg.emote) })),
@@ -153,6 +152,22 @@ export function showEmote(msg) {
   layer.append(bubble);
   place(bubble, r);
   setTimeout(() => bubble.remove(), BUBBLE_MS);
+}
+
+/** The box a seat's bubble sits beside: its player, this browser's own hand, else the board. */
+function seatBox(seat) {
+  return document.querySelector(`#board .player[data-seat="${seat}"]`)
+    || (seat === ctx.seat() ? document.querySelector("#board .hand") : null) || $("board");
+}
+
+/** The bubbles still up, placed again: a redraw of the board moves the names and cards they
+    were placed beside (the next frame, once the redraw is laid out). */
+function placeAgain() {
+  requestAnimationFrame(() => {
+    const layer = $("emote-layer");
+    if (!layer || !ctx) return;
+    for (const b of layer.querySelectorAll(".emote-bubble")) place(b, seatBox(Number(b.dataset.seat)).getBoundingClientRect());
+  });
 }
 
 // What a bubble must never hide: a seat's name and the cards (hands, piles, counts).
