@@ -145,12 +145,16 @@ class Rooms:
         self.now = clock
 
     # -- who asks ----------------------------------------------------------------------
+    async def stored(self, room_id: str) -> RoomRow | None:
+        """The room of this id as stored; None for an id no room can have (longer than ours)."""
+        return await self.store.call(self.rooms.room, room_id) if len(room_id) <= 32 else None
+
     async def member_of(self, request: Request) -> tuple[RoomRow, MemberRow]:
         """The room of the path and the member this request's token opens; 404 otherwise (a
         non-member learns nothing, not even that the room exists)."""
         room_id = request.path_params["room_id"]
         token = request.headers.get(TOKEN_HEADER) or request.cookies.get(COOKIE_PREFIX + room_id, "")
-        room = await self.store.call(self.rooms.room, room_id) if token and len(room_id) <= 32 else None
+        room = await self.stored(room_id) if token else None
         if room is not None:
             digest = hash_token(token)
             for m in room.members:
@@ -213,7 +217,7 @@ class Rooms:
         """A device comes by the room's link: a new member with a name and an avatar."""
         req = decode_body(await read_body(request), JoinRoom)
         room_id = request.path_params["room_id"]
-        room = await self.store.call(self.rooms.room, room_id) if len(room_id) <= 32 else None
+        room = await self.stored(room_id)
         if room is None or not hmac.compare_digest(room.secret_hash, hash_token(req.key)):
             raise ProtocolError(ErrorCode.NOT_FOUND, "no such room", 404)
         member, token = self._new_member(req.name, req.avatar, f"Player {len(room.members) + 1}")
@@ -228,7 +232,7 @@ class Rooms:
         """A member link opened on another device: the pair goes into this browser's cookie."""
         req = decode_body(await read_body(request), OpenMember)
         room_id = request.path_params["room_id"]
-        room = await self.store.call(self.rooms.room, room_id) if len(room_id) <= 32 else None
+        room = await self.stored(room_id)
         digest = hash_token(req.token)
         found = [
             m
