@@ -15,4 +15,4 @@ def test_a_bench_server_under_cpu_profile_writes_its_profile(tmp_path: Path) -> 
     where = {(Path(file).name, name) for file, _, name in pstats.Stats(str(out)).stats}  # type: ignore[attr-defined]
     # the server's moves, not only its start: a socket's message, the table's step of a move and
     # the runner carrying out what the step decided
-    assert {("ws.py", "table_socket"), ("step.py", "_move"), ("session.py", "_effects")} <= where
+    assert {("ws.py", "table_socket"), ("step.py", "_move"), ("runner.py", "effects")} <= where

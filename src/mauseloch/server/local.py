@@ -3,17 +3,17 @@ Worker runs it under Pyodide (and the tests under CPython).
 
 It is the same table as a server's: the one step (table/step.py) decides everything, the frames
 (table/frames.py) are the very texts a server's WebSocket sends to the person's seat, and the
-page's messages are read by the server's own decoder (protocol.decode_client). Only the runner
-differs from :class:`~.session.TableSession`: a write needs no store (the table's row, which the
-step keeps, is the record), so a move written ahead is committed at once; the timers (deadlines,
-the bots' pause, wake-ups, a reaction game's windows: reactions.py) run on the event loop there
-is (asyncio's, or Pyodide's in a browser, which waits with ``setTimeout``).
+page's messages are read by the server's own decoder (protocol.decode_client). The runner's
+core is the server's too (table/runner.py: the timers, what an outcome asks); only the queue and
+the writes differ from :class:`~.session.TableSession`: a write needs no store (the table's row,
+which the step keeps, is the record), so a move written ahead is committed at once; the timers
+run on the event loop there is (asyncio's, or Pyodide's in a browser, which waits with
+``setTimeout``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import logging
 from collections import deque
 from collections.abc import Callable
@@ -25,7 +25,7 @@ from mauseloch.bots import bot_kinds
 from mauseloch.core.registry import game_info
 from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.realtime.referee import WindowEntry
-from mauseloch.server.clock import Deadline, Timers, clock_choices, default_clock, wall
+from mauseloch.server.clock import clock_choices, default_clock, wall
 from mauseloch.server.hub import Connection
 from mauseloch.server.protocol import (
     ClockPong,
@@ -41,13 +41,13 @@ from mauseloch.server.protocol import (
     Resync,
     decode_client,
 )
-from mauseloch.server.reactions import Reactions
 from mauseloch.server.records import build, record_of
 from mauseloch.server.seats import standin_kind
 from mauseloch.server.storage.rows import SeatRow, TableRow
 from mauseloch.server.table import commands as c
 from mauseloch.server.table import frames
-from mauseloch.server.table.state import BotTurn, TableState
+from mauseloch.server.table.runner import Runner
+from mauseloch.server.table.state import TableState
 from mauseloch.server.table.step import step
 
 log = logging.getLogger("mauseloch.server")
@@ -148,7 +148,7 @@ class Page(Connection):
             self.post(text)
 
 
-class LocalTable:
+class LocalTable(Runner):
     """One table, its person's page and its bots (see the module docstring). ``post(text)``
     delivers a message to the page; ``on_moved()`` after each move published; ``bot_delay``
     and ``scale``: the bots' pause and the clocks' factor (as the server's Settings)."""
@@ -162,14 +162,11 @@ class LocalTable:
         scale: float = 1.0,
         on_moved: Callable[[], None] | None = None,
     ) -> None:
-        self.state = TableState.of(row, now=wall(), scale=scale, bot_delay=bot_delay)
+        super().__init__(TableState.of(row, now=wall(), scale=scale, bot_delay=bot_delay))
         self.page = Page(post)
         self.on_moved = on_moved
-        self.timers = Timers(self.state.deadlines, self._due)
-        self.reactions = Reactions(self.state, self.serial) if self.state.reactions else None
         self._queue: deque[c.Command] = deque()
         self._busy = False
-        self._bot: BotTurn | None = None
         self._listening = False  # as on a server: the page hears frames once its snapshot is sent
 
     @property
@@ -237,7 +234,7 @@ class LocalTable:
 
     def _run(self, command: c.Command) -> None:
         out = step(self.state, command)
-        self._effects(out)
+        self.effects(out)
         if out.error is not None:
             raise out.error
 
@@ -262,43 +259,18 @@ class LocalTable:
         out = step(self.state, command)
         while out.fence:
             out = step(self.state, c.Committed(now=wall()))
-        self._effects(out)
+        self.effects(out)
         if out.error is not None:
             raise out.error
 
-    def _effects(self, out: c.Outcome) -> None:
-        """What an outcome asks beyond its writes, in order (as TableSession._effects)."""
-        s = self.state
-        if out.window and self.reactions is not None:
-            self.reactions.opened()
+    def publish(self, out: c.Outcome) -> None:
+        """The frames to the page (no pushes, no next table: the page deals a new game itself)."""
         if out.frames and self._listening:
             now = wall()
             for frame in out.frames:
-                self.page.send(frames.message_for(s, frame, now)(SEAT))
+                self.page.send(frames.message_for(self.state, frame, now)(SEAT))
                 if type(frame) is c.UpdateOf and self.on_moved is not None:
                     self.on_moved()
-        if s.deadlines.changed:
-            self.timers.sync()
-        if s.bot is not self._bot:
-            self._bot = bot = s.bot
-            due, version = (None, -1) if bot is None or s.stopping else (bot.due, bot.version)
-            self.timers.once("bot", due, functools.partial(self._bot_due, version))
-        for delay, command in out.wake:
-            self.timers.later(delay, functools.partial(self._wake, command))
-        if self.reactions is not None:
-            if out.window_wake:
-                self.reactions.wake()
-            if out.window_retry:
-                self.reactions.retry()
-
-    def _due(self, deadline: Deadline) -> None:
-        self.serial(c.Due(deadline=deadline, now=wall()))
-
-    def _bot_due(self, version: int) -> None:
-        self.serial(c.BotDue(version=version, now=wall()))
-
-    def _wake(self, command: c.Command) -> None:
-        self.serial(msgspec.structs.replace(command, now=wall()))
 
 
 def for_page(kept: str, post: Callable[[str], None], keep: Callable[[str], None]) -> LocalTable:

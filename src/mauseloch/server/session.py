@@ -6,8 +6,8 @@ proxy of a table another process owns is :class:`~.ownership.RemoteTable`).
 step asks: the order (a move's command is stepped once the move before it is stored and
 published: the table's lock), the writes (into the store's batch of this tick of the event loop;
 a fenced one awaited by the commit's callback, without a task), the hub (each seat's frame built
-when the hub asks: table/frames.py) and the timers (the deadlines' :class:`~.clock.Timers`, the
-bot's pause, an outcome's wake-ups, a reaction game's windows: reactions.py).
+when the hub asks: table/frames.py) and, through the runner's core it shares with the offline
+runner (table/runner.py), the timers.
 """
 
 from __future__ import annotations
@@ -24,17 +24,17 @@ import msgspec
 
 from mauseloch.extras import needs
 from mauseloch.server import warmup
-from mauseloch.server.clock import Deadline, Timers, wall
+from mauseloch.server.clock import wall
 from mauseloch.server.hub import Connection, Hub
 from mauseloch.server.protocol import ErrorCode, ProtocolError, Refusal, TableSummary
-from mauseloch.server.reactions import Reactions
 from mauseloch.server.seats import BotSeat, Controller
 from mauseloch.server.storage.plans import BoundWrite
 from mauseloch.server.storage.rows import DeadlinesRow, GoneRow, MoveRow, StatusRow, TableRow, Write
 from mauseloch.server.storage.store import Store
 from mauseloch.server.table import commands as c
 from mauseloch.server.table import frames
-from mauseloch.server.table.state import LIVE, BotTurn, TableState
+from mauseloch.server.table.runner import Runner
+from mauseloch.server.table.state import LIVE, TableState
 from mauseloch.server.table.step import step
 
 with needs("web", __name__):
@@ -63,7 +63,7 @@ class Settings:
     tell: Tell | None = None  # pushes a seat's devices (server/push/sender.py; None: no pushes)
 
 
-class TableSession:
+class TableSession(Runner):
     """The one authority over a table while this process runs it (see the module docstring)."""
 
     def __init__(
@@ -75,20 +75,17 @@ class TableSession:
         on_rematch: Callable[[TableSession], None] | None = None,
         before_move: Callable[[TableSession], Awaitable[None]] | None = None,
     ) -> None:
-        self.state = TableState.of(row, now=wall(), scale=settings.clock_scale, bot_delay=settings.bot_delay)
+        super().__init__(TableState.of(row, now=wall(), scale=settings.clock_scale, bot_delay=settings.bot_delay))
         self.store = store
         self.hub = hub
         self.on_rematch = on_rematch  # the lobby deals the next table (a rematch, a match's next deal)
         # awaited before a person's move at a table still waiting (ownership.py: seats taken
         # through another process are read from the store first)
         self.before_move = before_move
-        self.timers = Timers(self.state.deadlines, self._due)
-        self.reactions = Reactions(self.state, self.serial) if self.state.reactions else None
         self.busy = False  # a serial command is under way (its move being stored)
         self._queue: deque[tuple[c.Command, asyncio.Future[None] | None, After]] = deque()
         self._draining = False
         self._last: asyncio.Future[None] | None = None  # the table's latest write
-        self._bot: BotTurn | None = None  # the bot turn whose timer runs
         self.metrics = settings.metrics
         self.tell = settings.tell
         self._mover = 0  # the seat of the move last sent to the store: its update tells who played
@@ -237,7 +234,7 @@ class TableSession:
         """Step ``command`` now, whatever is under way; raises :class:`ProtocolError` if refused."""
         out = step(self.state, command)
         self._send(out.writes)
-        self._effects(out)
+        self.effects(out)
         if out.error is not None:
             raise out.error
 
@@ -273,7 +270,7 @@ class TableSession:
                 assert fenced is not None
                 fenced.add_done_callback(functools.partial(self._stored, done, after))
                 return
-            self._effects(out)
+            self.effects(out)
             if out.reload:  # another writer was first: the table as the store holds it
                 asyncio.get_running_loop().create_task(self._reload(done, after))
                 return
@@ -347,11 +344,8 @@ class TableSession:
         if exc is not None:
             log.error("a write of table %s could not be stored", self.id, exc_info=exc)
 
-    def _effects(self, out: c.Outcome) -> None:
-        """What an outcome asks beyond its writes, in order."""
+    def publish(self, out: c.Outcome) -> None:
         s = self.state
-        if out.window and self.reactions is not None:
-            self.reactions.opened()  # the card is sent ahead, before the update that shows it
         if out.next_table and self.on_rematch is not None:
             self.on_rematch(self)
         if out.close_seat is not None:
@@ -366,25 +360,9 @@ class TableSession:
         if self.tell is not None:
             for tell in out.tell:
                 self.tell(s.id, tell)
-        if s.deadlines.changed:
-            self.timers.sync()
-        if s.bot is not self._bot:
-            self._bot = bot = s.bot
-            due, version = (None, -1) if bot is None or s.stopping else (bot.due, bot.version)
-            self.timers.once("bot", due, functools.partial(self._bot_due, version))
-        for delay, command in out.wake:
-            self.timers.later(delay, functools.partial(self._wake, command))
-        if self.reactions is not None:
-            if out.window_wake:
-                self.reactions.wake()
-            if out.window_retry:
-                self.reactions.retry()
 
     # -- timers ------------------------------------------------------------------------
-    def _due(self, deadline: Deadline) -> None:
-        self.serial(c.Due(deadline=deadline, now=wall()))
-
-    def _bot_due(self, version: int) -> None:
+    def bot_due(self, version: int) -> None:
         s = self.state
         seat = s.game.to_move
         mover = s.seats[seat].mover() if seat is not None else None
@@ -393,11 +371,8 @@ class TableSession:
             # task of its own; the event loop never waits for it
             self._warming = asyncio.get_running_loop().create_task(self._bot_due_warm(version))
             return
-        self.serial(c.BotDue(version=version, now=wall()))
+        super().bot_due(version)
 
     async def _bot_due_warm(self, version: int) -> None:
         await warmup.ready()
-        self.serial(c.BotDue(version=version, now=wall()))
-
-    def _wake(self, command: c.Command) -> None:
-        self.serial(msgspec.structs.replace(command, now=wall()))
+        super().bot_due(version)
