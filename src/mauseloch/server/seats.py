@@ -65,6 +65,10 @@ class StandIn:
             log.exception("stand-in at seat %s failed; a random bot moves", self.seat)
         return self._fallback.choose(view, legal)
 
+    def play(self, view: JSONObject, legal: list[str], table: str) -> tuple[str, str | None]:
+        """Its move for the seat, stored as the stand-in's."""
+        return self.choose(view, legal), STAND_IN
+
 
 @dataclass(eq=False)
 class Person:
@@ -113,6 +117,17 @@ class BotSeat:
 
     def choose(self, view: JSONObject, legal: list[str]) -> str:
         return self.bot.choose(view, legal)
+
+    def play(self, view: JSONObject, legal: list[str], table: str) -> tuple[str, str | None]:
+        """Its move (a failing bot's is its stand-in's) and who it is stored as played by."""
+        try:
+            move = self.choose(view, legal)
+            if move in legal:
+                return move, None
+            raise ValueError(f"bot chose {move!r}, not a legal move")
+        except Exception:
+            log.exception("bot at table %s seat %s failed; its stand-in makes this move", table, self.row.seat)
+            return self.standin.play(view, legal, table)
 
 
 Controller = Person | BotSeat

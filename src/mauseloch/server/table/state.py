@@ -123,9 +123,13 @@ class TableState:
         ctl = None if seat is None else self.seats[seat]
         return ctl if isinstance(ctl, Person) else None
 
+    def people(self) -> list[Person]:
+        """The people seated (a free seat has none)."""
+        return [c for c in self.seats if isinstance(c, Person) and c.row.taken]
+
     def present(self) -> list[int]:
         """The seats of the people connected now: a pause needs each of them."""
-        return [c.row.seat for c in self.seats if isinstance(c, Person) and c.row.taken and c.conns > 0]
+        return [p.row.seat for p in self.people() if p.conns > 0]
 
     def window_open(self) -> bool:
         """Whether a reaction game's card is shown (nobody is to move: everyone may react)."""

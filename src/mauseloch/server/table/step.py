@@ -191,9 +191,8 @@ def _advance(s: TableState, out: c.Outcome, by: str | None, since: int | None = 
 def _tell(s: TableState, out: c.Outcome) -> None:
     """Who is pushed after a move: everyone at the game's end; else the person whose turn it
     has just become (once: not again while they keep the turn, so at most one until they move)."""
-    people = [p for p in s.seats if isinstance(p, Person) and p.row.taken]
     if s.row.status == "over":
-        out.tell += [c.Tell(p.row.seat, "end") for p in people]
+        out.tell += [c.Tell(p.row.seat, "end") for p in s.people()]
         return
     seat, moves = s.game.to_move, s.row.moves
     if seat is None or s.row.status != "playing" or (moves and moves[-1][0] == seat):
@@ -229,7 +228,7 @@ def _schedule(s: TableState, out: c.Outcome) -> None:
         s.bot = None
         _freeze(s, out)
         return
-    if s.reactions and any(isinstance(p, Person) and p.row.taken and p.conns == 0 and not p.stand_in for p in s.seats):
+    if s.reactions and any(p.conns == 0 and not p.stand_in for p in s.people()):
         deadlines.remove("turn")  # a reaction game shows no card while someone is away (not yet replaced)
         s.bot = None
         return
@@ -281,19 +280,8 @@ def _bot_due(s: TableState, cmd: c.BotDue, out: c.Outcome) -> None:
 
 def _bot_move(s: TableState, out: c.Outcome, seat: int, ctl: Controller, due: float | None) -> None:
     """The bot or stand-in of ``seat`` moves now (a failing bot's move is its stand-in's)."""
-    legal = s.game.legal_moves(seat)
-    view = s.game.view(seat)
-    by: str | None = None
-    if isinstance(ctl, BotSeat):
-        try:
-            move = ctl.choose(view, legal)
-            if move not in legal:
-                raise IllegalMove(f"bot chose {move!r}, not a legal move")
-        except Exception:
-            log.exception("bot at table %s seat %s failed; its stand-in makes this move", s.id, seat)
-            move, by = ctl.standin.choose(view, legal), STAND_IN
-    else:
-        move, by = ctl.standin.choose(view, legal), STAND_IN
+    mover = ctl if isinstance(ctl, BotSeat) else ctl.standin
+    move, by = mover.play(s.game.view(seat), s.game.legal_moves(seat), s.id)
     if by == STAND_IN and due is not None and s.now - due > 1.0:
         log.warning("table %s: a stand-in moved %.2f s past its deadline", s.id, s.now - due)
     _ahead(s, out, Pending(seat, move, by, None, "bot", None))
@@ -350,10 +338,9 @@ def _start(s: TableState, cmd: c.Start, out: c.Outcome) -> None:
         _over(s, out)
         out.writes.append(StatusRow(s.id, "over", s.row.result))
     if s.row.status in LIVE:  # nobody is connected to a fresh server: the grace of a lost connection
-        for p in s.seats:  # (not stored: a second restart gives it again)
-            seated = isinstance(p, Person) and p.row.taken and not p.row.gone and not p.conns
-            if seated and s.deadlines.get("grace", p.row.seat) is None and not s.over_days:
-                s.grace(p.row.seat, GRACE_LOST)
+        for p in s.people():  # (not stored: a second restart gives it again)
+            if not p.row.gone and not p.conns:
+                _lost(s, p.row.seat)
     _schedule(s, out)
     out.window = s.reactions and s.row.status == "playing" and s.window_open()  # shown again, judged afresh
 
@@ -413,13 +400,20 @@ def _detach(s: TableState, cmd: c.Detach, out: c.Outcome) -> None:
     if left:
         _set_gone(s, out, person, True)
     # after the game too: someone who is gone does not hold up a rematch
-    lost = s.deadlines.get("grace", seat) is None and not s.over_days  # over days: a closed page is normal
-    if s.row.status in (*LIVE, "over") and (left or lost):
-        s.grace(seat, GRACE_LEFT if left else GRACE_LOST)
+    if s.row.status in (*LIVE, "over") and (_lost(s, seat, GRACE_LEFT) if left else _lost(s, seat)):
         _save(s, out)
     _presence_changed(s, out)
     out.frames.append(c.LIVE_FRAME)
     _check_rematch(s, out)
+
+
+def _lost(s: TableState, seat: int, left: float | None = None) -> bool:
+    """``seat``'s grace begins: ``left`` seconds after leaving, else the grace of a lost
+    connection if none runs yet (none over days: a closed page is normal); whether it began."""
+    if left is None and (s.deadlines.get("grace", seat) is not None or s.over_days):
+        return False
+    s.grace(seat, GRACE_LOST if left is None else left)
+    return True
 
 
 def _gone(s: TableState, out: c.Outcome, seat: int) -> None:
@@ -431,8 +425,7 @@ def _gone(s: TableState, out: c.Outcome, seat: int) -> None:
     if person.conns > 0:
         return
     _set_gone(s, out, person, True)
-    humans = [p for p in s.seats if isinstance(p, Person) and p.row.taken]
-    if s.row.status == "waiting" and all(p.row.gone and not p.grace_pending for p in humans):
+    if s.row.status == "waiting" and all(p.row.gone and not p.grace_pending for p in s.people()):
         s.deadlines.set(Deadline("close", s.now + s.deadlines.seconds(CLOSE_WAITING)))
         _save(s, out)
     _presence_changed(s, out)
@@ -452,8 +445,7 @@ def _seat_taken(s: TableState, cmd: c.SeatTaken, out: c.Outcome) -> None:
     newcomer's page connects, the seat has the grace of a lost connection."""
     person = s.person(cmd.seat)
     s.deadlines.remove("close")  # someone new sat down
-    if person is not None and person.conns == 0 and s.deadlines.get("grace", cmd.seat) is None and not s.over_days:
-        s.grace(cmd.seat, GRACE_LOST)
+    if person is not None and person.conns == 0 and _lost(s, cmd.seat):
         _save(s, out)
     _schedule(s, out)
     out.frames.append(c.SNAPSHOTS)
@@ -500,7 +492,7 @@ def _check_rematch(s: TableState, out: c.Outcome) -> None:
     """The next table is dealt once every person still here voted (someone gone holds up nothing)."""
     if s.row.status != "over" or not s.votes or s.row.next_id is not None:
         return
-    staying = [p.row.seat for p in s.seats if isinstance(p, Person) and p.row.taken and p.presence != "gone"]
+    staying = [p.row.seat for p in s.people() if p.presence != "gone"]
     if all(seat in s.votes for seat in staying):
         out.next_table = True
         out.frames.append(c.LIVE_FRAME)
@@ -512,19 +504,30 @@ def _next_deal(s: TableState, cmd: c.NextDeal, out: c.Outcome) -> None:
         out.frames.append(c.LIVE_FRAME)
 
 
+def _seated(s: TableState, seat: int | None, does: str) -> int:
+    """``seat``, if a person sits there; else the refusal: only they ``does``."""
+    person = s.person(seat)
+    if seat is None or person is None or not person.row.taken:
+        raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"only the people seated at the table {does}")
+    return seat
+
+
+def _being_played(s: TableState, can: str) -> None:
+    if s.row.status != "playing" or s.game.is_over:
+        raise ProtocolError(ErrorCode.NOT_STARTED, f"only a game being played {can}")
+
+
 # -- emotes ---------------------------------------------------------------------------------
 def _emote(s: TableState, cmd: c.Emote, out: c.Outcome) -> None:
     """A quick reaction: from a person seated, one of the fixed set, within the seat's rate."""
-    person = s.person(cmd.seat)
-    if cmd.seat is None or person is None or not person.row.taken:
-        raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "only the people seated at the table send reactions")
+    seat = _seated(s, cmd.seat, "send reactions")
     if cmd.emote not in EMOTES:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f"unknown emote {cmd.emote!r}; available: {', '.join(EMOTES)}")
-    bucket = taken(s.emoted.get(cmd.seat), cmd.now)
+    bucket = taken(s.emoted.get(seat), cmd.now)
     if bucket is None:
         raise ProtocolError(ErrorCode.RATE_LIMITED, "too many reactions from this seat; wait a moment")
-    s.emoted[cmd.seat] = bucket
-    out.frames.append(c.EmoteOf(cmd.seat, cmd.emote))
+    s.emoted[seat] = bucket
+    out.frames.append(c.EmoteOf(seat, cmd.emote))
 
 
 # -- pause and pace ----------------------------------------------------------------------------
@@ -533,15 +536,10 @@ def _pace(s: TableState, cmd: c.Pace, out: c.Outcome) -> None:
     (``paused``), or resumes or withdraws; alone, a pause starts at once, else once everyone
     connected agreed. While paused nothing moves by itself, the turn clock is frozen and moves
     are refused; anyone seated resumes it; it ends by itself when nobody is left."""
-    seat, person = cmd.seat, s.person(cmd.seat)
-    if seat is None or person is None or not person.row.taken:
-        raise ProtocolError(
-            ErrorCode.NOT_YOUR_TURN, "only the people seated at the table pause it or set the bots' pace"
-        )
+    seat = _seated(s, cmd.seat, "pause it or set the bots' pace")
     stands = s.paused or seat in s.asked
     if cmd.paused and not stands:
-        if s.row.status != "playing" or s.game.is_over:
-            raise ProtocolError(ErrorCode.NOT_STARTED, "only a game being played can be paused")
+        _being_played(s, "can be paused")
         s.asked.append(seat)
     elif not cmd.paused and stands:
         if s.paused:
@@ -602,9 +600,7 @@ def _away(s: TableState, cmd: c.Away, out: c.Outcome) -> None:
     """A person at a table over days is away for some days (up to ``AWAY_DAYS`` a calendar
     month, stored with the table): the clock stops for everyone, as in a pause, until they are
     back (then, or earlier by coming back, the days not begun are theirs again)."""
-    seat, person = cmd.seat, s.person(cmd.seat)
-    if seat is None or person is None or not person.row.taken:
-        raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "only the people seated at the table can be away")
+    seat = _seated(s, cmd.seat, "can be away")
     if not s.over_days:
         raise ProtocolError(ErrorCode.NOT_STARTED, "only a table over days has away days")
     away, left, day = s.deadlines.get("away", seat), s.away_days_left(seat), s.deadlines.seconds(86400.0)
@@ -617,8 +613,7 @@ def _away(s: TableState, cmd: c.Away, out: c.Outcome) -> None:
         _run_on(s, out)
         out.frames.append(c.LIVE_FRAME)
         return
-    if s.row.status != "playing" or s.game.is_over:
-        raise ProtocolError(ErrorCode.NOT_STARTED, "only a game being played can wait for you")
+    _being_played(s, "can wait for you")
     if away is not None:
         raise ProtocolError(ErrorCode.NOT_STARTED, "you are away already; come back first")
     if cmd.days > left:
@@ -640,7 +635,7 @@ def _used(s: TableState, seat: int, days: int) -> None:
 
 def _presence_changed(s: TableState, out: c.Outcome) -> None:
     """A pause with no person left ends (the stand-ins finish the game); a request may now be agreed."""
-    if s.paused and not any(isinstance(p, Person) and p.row.taken and not p.row.gone for p in s.seats):
+    if s.paused and not any(not p.row.gone for p in s.people()):
         _resume(s, out)
     _check_pause(s, out)
 
