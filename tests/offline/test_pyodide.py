@@ -13,7 +13,11 @@ run in Node.js from the bundle's own files) as under CPython.
   options, every bot the bundle has) and the spec vectors in both interpreters at once; the
   per-game digests of everything the engine gave (views, legal lists, moves and reactions,
   refusals, records, events, results) must be the same, line for line.
-  ``MAUSELOCH_OFFLINE_GAMES`` sets how many games of each game (default :data:`GAMES`).
+  ``MAUSELOCH_OFFLINE_GAMES`` sets how many games of each game (default :data:`GAMES`; the
+  1,000 and 10,000 games of each game of docs/offline.md are that variable's runs).
+
+The contract test and the games run on workers of their own under ``pytest -n`` (xdist groups):
+each is a Pyodide start of its own, and together they are the suite's longest file.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ assert _spec is not None and _spec.loader is not None
 build_offline = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(build_offline)
 
-GAMES = 1000
+GAMES = 200  # of each game in the suite; MAUSELOCH_OFFLINE_GAMES=1000 or 10000 for the longer runs
 RUNNER = ROOT / "scripts" / "pyodide_run.mjs"
 BUDGET_BYTES = 8_000_000
 
@@ -109,6 +113,7 @@ def test_every_module_of_the_bundle_imports_under_pyodide(bundle: Path, tmp_path
     assert seen["top"] == ["mauseloch", "msgspec"]
 
 
+@pytest.mark.xdist_group("pyodide-contract")
 def test_the_contract_test_passes_under_pyodide(bundle: Path) -> None:
     """pytest under Pyodide runs the contract test over every game (the test-only fourth game
     too) and the spec vectors' test; only the checks of NumPy integers are skipped (the bundle has
@@ -127,6 +132,7 @@ def test_the_contract_test_passes_under_pyodide(bundle: Path) -> None:
     assert skipped and all("could not import 'numpy'" in ln for ln in skipped), skipped
 
 
+@pytest.mark.xdist_group("pyodide-games")
 def test_pyodide_and_cpython_play_the_same_games(bundle: Path) -> None:
     games = int(os.environ.get("MAUSELOCH_OFFLINE_GAMES", GAMES))
     script = ROOT / "scripts" / "offline_games.py"
