@@ -30,10 +30,12 @@ offline: install-test
 # restart behind a proxy and the deployment examples' checks, and ICU's headers with a compiler for
 # PyICU (the web extra's confusable check of ladder names builds against the system's ICU), and an
 # emoji font so that the browser tests' screenshots show reactions as phones do (run as root).
+# Where dpkg already has every one of them installed, apt is not asked (its update alone takes seconds).
+DEBIAN_PACKAGES := chromium postgresql redis-server nginx openssl libicu-dev pkg-config g++ fonts-noto-color-emoji
 system-deps:
-	@if command -v apt-get >/dev/null 2>&1; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql redis-server \
-	    nginx openssl libicu-dev pkg-config g++ fonts-noto-color-emoji >/dev/null; \
+	@if command -v apt-get >/dev/null 2>&1 && [ "$$(dpkg-query -W -f='$${db:Status-Status}\n' $(DEBIAN_PACKAGES) \
+	  2>/dev/null | grep -cx installed)" -ne $(words $(DEBIAN_PACKAGES)) ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEBIAN_PACKAGES) >/dev/null; \
 	fi
 
 # The main job: the web platform (prints its address; `mauseloch play mau-mau` plays in the terminal).
