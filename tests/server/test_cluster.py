@@ -431,3 +431,145 @@ def test_a_room_and_its_emotes_span_two_processes(servers: Callable[..., Server]
         while frame["type"] != "emote":
             frame = s.recv()
         assert frame == {"type": "emote", "seat": taken["seat"], "emote": "good_luck"}
+
+
+class Player(Seat):
+    """A seat whose page keeps the table's live state and hears refusals."""
+
+    def connect(self, server: Server) -> None:
+        self.live: dict[str, Any] = {}
+        self.errors: list[dict[str, Any]] = []
+        super().connect(server)
+
+    def recv(self) -> dict[str, Any]:
+        frame: dict[str, Any] = json.loads(self.ws.recv(GUARD))
+        if frame["type"] == "error":
+            self.errors.append(frame)
+        elif frame["type"] in ("snapshot", "update") and frame["version"] >= self.state.get("version", -1):
+            self.state = frame
+        if frame.get("live"):
+            self.live = frame["live"]
+        return frame
+
+    def send(self, **message: Any) -> None:
+        self.ws.send(json.dumps(message))
+
+    def refused(self) -> dict[str, Any]:
+        """The next refusal this page hears."""
+        had = len(self.errors)
+        self.until(lambda s: len(s.errors) > had)
+        return self.errors[-1]
+
+
+def pending(db: str, table: str) -> list[tuple[int, str]]:
+    """The pushes stored to be sent for ``table``: (seat, kind)."""
+    from mauseloch.server.push.store import PushStore
+
+    store = Store(db)
+    try:
+        return [(p.seat, p.kind) for p in PushStore(store).pending([table])]
+    finally:
+        store.close()
+
+
+def test_over_days_the_tables_owner_pushes_and_stops_for_an_away_seat(
+    servers: Callable[..., Server], pg_url: str, redis_url: str
+) -> None:
+    """A table over days owned by one process, both pages talking to another: each turn is pushed
+    once (by the owner), an away seat stops the owner's clock (moves refused with the reason,
+    reminders void) until it is back, and a push pending when the owner stops goes out once from
+    the process that takes the table over."""
+    from tests.pushservice import PushService
+
+    with PushService() as service:
+        one, two = servers("--push-http"), servers("--push-http")
+        made = one.http.post(
+            "/api/tables",
+            json={"game": "mau-mau", "seats": [{"kind": "human"}] * 2, "name": "Anna", "clock": "1d", "public": True},
+        ).json()
+        table = made["table"]
+        devices = [service.device("c-anna"), service.device("c-ben")]
+
+        def subscribe(seat: int, token: str) -> None:
+            body = {"subscription": devices[seat].subscription(), "lang": "de" if seat == 0 else "en"}
+            answer = two.http.post("/api/push/subscribe", json=body, headers={"Cookie": f"ml_{table}={seat}:{token}"})
+            assert answer.status_code == 200, answer.text
+
+        subscribe(0, made["token"])  # before the game begins: told of her first turn, if it is hers
+        joined = two.http.post(f"/api/tables/{table}/join", json={"name": "Ben", "invite": made["invite_secret"]})
+        subscribe(1, joined.json()["token"])
+        anna, ben = Player(two, table, 0, made["token"]), Player(two, table, 1, joined.json()["token"])
+        players = [anna, ben]
+        for p in players:
+            p.until(lambda s: s.state["view"].get("to_move") is not None)
+        first = anna.state["view"]["to_move"]
+        told = [int(first == 0), 0]  # the turns pushed to each seat; Ben's first one raced his subscription
+        rng = random.Random(4)
+
+        def move(mover: Player) -> None:
+            version = mover.version
+            mover.send(type="move", move=rng.choice(mover.legal()), version=version)
+            for p in players:
+                p.until(lambda s: s.version > version)
+            to_move = next((i for i, p in enumerate(players) if p.legal()), None)
+            if to_move is not None and to_move != mover.seat:
+                told[to_move] += 1
+
+        while not (told[0] >= 2 and told[1] >= 1):  # moves through the process that does not own it
+            move(next(p for p in players if p.legal()))
+        service.wait(devices[0], told[0])
+        service.wait(devices[1], told[1])
+        assert devices[0].received[-1].payload["title"] == "Du bist dran: Mau-Mau bei Anna"
+        assert len(service.vapid_keys) == 1  # every process signs with the one stored key
+
+        # Ben goes away through `two`: the owner's clock stops, Anna's reminders are void
+        while not anna.legal():
+            move(ben)
+        until = time.monotonic() + GUARD
+        while (0, "remind") not in pending(pg_url, table):  # her turn's reminders, stored as told
+            assert time.monotonic() < until, pending(pg_url, table)
+            time.sleep(0.05)
+        ben.send(type="away", days=15)  # more than a month's days: refused, and he hears why
+        assert ben.refused()["code"] == "away_used_up"
+        ben.send(type="away", days=2)
+        anna.until(lambda s: s.live["seats"][1].get("away") is not None)
+        assert "left" in anna.live["deadline"] and "due" not in anna.live["deadline"]  # the clock stands still
+        anna.send(type="move", move=anna.legal()[0], version=anna.version)
+        refusal = anna.refused()
+        assert refusal["code"] == "paused" and "away" in refusal["message"], refusal
+        assert (0, "remind") not in pending(pg_url, table)
+        ben.send(type="away", days=0)  # back: the clock runs on, with reminders of the time left
+        anna.until(lambda s: s.live["seats"][1].get("away") is None)
+        until = time.monotonic() + GUARD
+        while (0, "remind") not in pending(pg_url, table):
+            assert time.monotonic() < until, pending(pg_url, table)
+            time.sleep(0.05)
+        move(anna)
+
+        # Anna's next turn is refused by her push service for now: kept to be tried again...
+        while not ben.legal():
+            move(anna)
+        devices[0].answer, posts = 500, devices[0].posts
+        while not anna.legal():
+            move(ben)
+        until = time.monotonic() + GUARD
+        while devices[0].posts == posts or (0, "turn") not in pending(pg_url, table):
+            assert time.monotonic() < until, (devices[0].posts, pending(pg_url, table))
+            time.sleep(0.05)
+        # ... and its owner stops (a rolling restart): `two` takes the table over and sends it
+        log = one.stop()  # SIGTERM
+        assert one.proc.returncode in (0, -signal.SIGTERM) and "not handed over" not in log
+        owner = two.http.get("/readyz").json()["process"]
+        assert redis.Redis.from_url(redis_url).get(f"ml:owner:{table}") == owner.encode()
+        devices[0].answer = 201
+        service.wait(devices[0], told[0])
+        move(anna)  # and the table plays on, its pushes sent by its new owner
+        service.wait(devices[1], told[1])
+        until = time.monotonic() + GUARD
+        while any(kind != "remind" for _, kind in pending(pg_url, table)):  # nothing else left to send
+            assert time.monotonic() < until, pending(pg_url, table)
+            time.sleep(0.05)
+        assert len(devices[0].received) == told[0]  # each turn once: none twice, none lost
+        assert len(devices[1].received) - told[1] in ((0, 1) if first == 1 else (0,))
+        assert all(p.payload["url"] == f"/t/{table}" for d in devices for p in d.received)
+        assert service.refused == []

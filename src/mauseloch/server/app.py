@@ -600,6 +600,8 @@ def create_app(
 
     pusher = Pusher(store, push, server_key(push, vapid_key), vapid_subject, summary_of, metrics=metrics)
     settings.tell = pusher.tell
+    if redis_url is not None:  # the owner of a table sends its pushes: they follow it to another process
+        cluster.on_adopted, cluster.on_let_go = pusher.adopt, pusher.let_go
     lobby.restore()
     web = web_dir or WEB_DIR
     routes = [

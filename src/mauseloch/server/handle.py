@@ -93,8 +93,9 @@ class TableHandle(Protocol):
         """Pause, agree, resume or withdraw, and the bots' speed."""
         ...
 
-    def away(self, seat: int | None, days: int) -> None:
-        """``seat`` is away for ``days`` at a table over days, or back (0)."""
+    async def away(self, seat: int | None, days: int) -> None:
+        """``seat`` is away for ``days`` at a table over days, or back (0); a refusal (no days
+        left) is raised where the seat's page hears it, whichever process runs the table."""
         ...
 
     def emote(self, seat: int | None, emote: str) -> None:

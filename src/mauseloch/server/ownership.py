@@ -250,10 +250,10 @@ class RemoteTable:
             )
         self.lobby.spawn(self.call(ipc.Pace(seat, paused, speed)))
 
-    def away(self, seat: int | None, days: int) -> None:
+    async def away(self, seat: int | None, days: int) -> None:
         if seat is None:  # refused here, where the spectator hears it
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "only the people seated at the table can be away")
-        self.lobby.spawn(self.call(ipc.Away(seat, days)))
+        await self.call(ipc.Away(seat, days))  # awaited: a refusal at the owner reaches the seat's page
 
     def emote(self, seat: int | None, emote: str) -> None:
         if seat is None:  # refused here, where the spectator hears it
@@ -332,6 +332,11 @@ class ClusterLobby(Lobby):
         self._renewer = threading.Thread(target=self._renew_leases, name="mauseloch-leases", daemon=True)
         # told of the Redis round trips of the ticks and the renewals: kind, seconds (metrics)
         self.on_round_trip: Callable[[str, float], None] | None = None
+        # told of the running tables this process took over from another, and (before their
+        # leases go back) of those it hands on: whatever a table's owner alone does follows it
+        # (the pushes it has pending: push/sender.py)
+        self.on_adopted: Callable[[list[str]], None] | None = None
+        self.on_let_go: Callable[[list[str]], None] | None = None
 
     # -- life cycle --------------------------------------------------------------------
     def restore(self) -> int:
@@ -358,6 +363,8 @@ class ClusterLobby(Lobby):
                 with contextlib.suppress(BaseException):
                     await task
         owned = list(self.tables)
+        if owned and self.on_let_go is not None:
+            self.on_let_go(owned)
         await super().stop()  # sessions stop, sockets close with 1001: clients reconnect elsewhere
         with contextlib.suppress(RedisError):
             if owned:  # hand the tables over now rather than after the lease runs out
@@ -409,6 +416,8 @@ class ClusterLobby(Lobby):
         """``tables`` to ``peers`` (spread over them), then their sockets here closed."""
         sessions = [self.tables.pop(t) for t in tables]  # nothing renews, serves or sweeps them here now
         await asyncio.gather(*(session.stop() for session in sessions))  # moves under way stored, announced
+        if self.on_let_go is not None:
+            self.on_let_go(tables)
         with contextlib.suppress(RedisError):
             await self.aredis.eval(RELEASE, len(tables), *[lease_key(t) for t in tables], self.pid)
         self._forget(tables)
@@ -518,6 +527,7 @@ class ClusterLobby(Lobby):
 
     async def _load_batch(self, tables: list[str]) -> None:
         done: list[str] = []  # finished, missing or broken: their leases go back at once
+        running: list[str] = []  # taken over and run here now
         loop = asyncio.get_running_loop()
         try:
             try:
@@ -539,6 +549,8 @@ class ClusterLobby(Lobby):
                         session = self._adopt(row)
                         if row.status not in LIVE:  # finished: served while watched, nothing to run
                             done.append(t)
+                        elif session is not None:
+                            running.append(t)
                     else:
                         if row is not None:
                             log.error("table %s cannot be restored, skipped: %s", t, row)
@@ -557,6 +569,8 @@ class ClusterLobby(Lobby):
                 future = self._loading.pop(t, None)
                 if future is not None and not future.done():
                     future.set_result(None)
+            if running and self.on_adopted is not None:
+                self.on_adopted(running)
             await self._let_go_soon(done)
 
     def _adopt(self, row: TableRow | None) -> TableSession | None:
@@ -665,7 +679,7 @@ class ClusterLobby(Lobby):
             case ipc.Emote(seat=seat, emote=emote):
                 session.emote(seat, emote)
             case ipc.Away(seat=seat, days=days):
-                session.away(seat, days)
+                await session.away(seat, days)
             case ipc.Joined(seat=seat, name=name, token_hash=token_hash, joined=joined):
                 if not 0 <= seat < len(session.row.seats):
                     raise ProtocolError(ErrorCode.BAD_MESSAGE, f"no seat {seat!r} at table {session.id}")
@@ -673,7 +687,7 @@ class ClusterLobby(Lobby):
                 taken.name, taken.token_hash = name, token_hash
                 if joined is not None:  # a join through another process counts for the expiry here
                     session.row.joined = dt.datetime.fromisoformat(joined)
-                self._seats_changed(session, None)
+                self._seats_changed(session, None, seat)
                 session.seat_taken(seat)
         return ipc.Done()
 
@@ -695,11 +709,12 @@ class ClusterLobby(Lobby):
         session.row.joined = now.joined  # a join through another process counts for the expiry here
         self._seats_changed(session, now.status)
 
-    def _seats_changed(self, session: TableSession, stored: str | None) -> None:
+    def _seats_changed(self, session: TableSession, stored: str | None, joined: int | None = None) -> None:
         """A waiting table plays once the store says so (``stored``: its status there, when just
-        read) or its seats are all taken (then the status is written, again maybe: no harm)."""
+        read) or its seats are all taken (then the status is written, again maybe: no harm);
+        ``joined``: the seat just taken, told to the table next (its first mover is told then)."""
         if stored == "playing" or all(s.taken for s in session.row.seats):
-            session.run(Playing(stored=stored == "playing", now=wall()))
+            session.run(Playing(stored=stored == "playing", joined=joined, now=wall()))
 
     # -- the lobby across processes --------------------------------------------------------
     def _session(self, row: TableRow) -> TableSession:
@@ -987,6 +1002,8 @@ class ClusterLobby(Lobby):
         here close (1012) and reconnect to whoever owns it now."""
         session = self.tables.pop(table, None)
         log.warning("process %s lost the lease of table %s", self.pid, table)
+        if self.on_let_go is not None:
+            self.on_let_go([table])
         self.owners.pop(table, None)
         self._written.pop(table, None)
         self._seen.pop(table, None)

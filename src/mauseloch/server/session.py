@@ -182,7 +182,7 @@ class TableSession(Runner):
     def set_pace(self, seat: int | None, paused: bool, speed: float) -> None:
         self.run(c.Pace(seat=seat, paused=paused, speed=speed, now=wall()))
 
-    def away(self, seat: int | None, days: int) -> None:
+    async def away(self, seat: int | None, days: int) -> None:
         self.run(c.Away(seat=seat, days=days, now=wall()))
 
     def emote(self, seat: int | None, emote: str) -> None:

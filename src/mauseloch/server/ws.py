@@ -228,7 +228,7 @@ async def _table_socket(
                     elif isinstance(msg, PaceMsg):
                         table.set_pace(conn.seat, msg.paused, msg.speed)
                     elif isinstance(msg, AwayMsg):
-                        table.away(conn.seat, msg.days)
+                        await table.away(conn.seat, msg.days)
                     elif isinstance(msg, EmoteMsg):
                         table.emote(conn.seat, msg.emote)
                     refused_in_a_row = 0

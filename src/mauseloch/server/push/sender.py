@@ -5,8 +5,10 @@ a few worker tasks look up the seat's subscriptions, encrypt the words for each 
 aes128gcm, by pywebpush) and post them, signed with the server's VAPID key. A service that
 refuses for now (429, 5xx) or does not answer in time is tried again later with a growing
 back-off, a bounded number of times; the job is stored meanwhile (``ml_push_pending``), so a
-restart sends it still. A subscription its service says is gone (404, 410) is removed. The
-endpoint URL is a capability: it is never logged.
+restart sends it still, and so does the process that takes a table over from another (the
+owner sends a table's pushes: :meth:`Pusher.adopt`, :meth:`Pusher.let_go`). A subscription
+its service says is gone (404, 410) is removed. The endpoint URL is a capability: it is never
+logged.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import msgspec
@@ -94,7 +96,9 @@ class Pusher:
         self.queue: asyncio.Queue[Job] = asyncio.Queue(size)
         self._workers = workers
         self._tasks: list[asyncio.Task[None]] = []
-        self._later: set[asyncio.TimerHandle] = set()
+        self._later: dict[asyncio.TimerHandle, Job] = {}  # jobs waiting for their moment
+        self._mine: set[int] = set()  # the stored jobs (ml_push_pending ids) this process will send
+        self._gone: set[str] = set()  # tables handed to another process: their stored jobs are its
         self._storing: set[asyncio.Task[None]] = set()
         self._signatures: dict[str, tuple[dict[str, str], int]] = {}  # audience -> VAPID header, expiry
         self._session: aiohttp.ClientSession | None = None
@@ -108,16 +112,41 @@ class Pusher:
         those this process runs; None: all)."""
         self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.timeout))
         self._tasks = [asyncio.get_running_loop().create_task(self._work()) for _ in range(self._workers)]
+        await self._load(tables)
+
+    async def _load(self, tables: list[str] | None) -> None:
         for p in await self.store.call(self.push.pending, tables):
+            if p.id in self._mine or p.table_id in self._gone:
+                continue  # loaded already (a table taken over twice at once), or given away meanwhile
             kind: Kind = "end" if p.kind == "end" else "remind" if p.kind == "remind" else "turn"
             due = p.due if kind == "remind" else 0.0  # a retry: tried again at once after a restart
             self._at(Job(p.table_id, p.seat, kind, p.left, due, p.version, pending=p.id))
+
+    def adopt(self, tables: list[str]) -> None:
+        """This process runs ``tables`` now (taken over from another): it sends what they had
+        pending (the process before stopped sending them when it let them go)."""
+        self._gone.difference_update(tables)
+        self._spawn(self._load(tables))
+
+    def let_go(self, tables: list[str]) -> None:
+        """Another process runs ``tables`` from now on and sends their stored pushes: none of
+        them goes out from here any more (called before their leases are given back)."""
+        gone = set(tables)
+        self._gone |= gone
+        for handle, job in list(self._later.items()):
+            if job.table_id in gone:
+                handle.cancel()
+                del self._later[handle]
+                self._mine.discard(job.pending or -1)
+        for table_id in gone:
+            self._stops.pop(table_id, None)
 
     async def stop(self) -> None:
         for task in self._storing:
             task.cancel()
         for handle in self._later:
             handle.cancel()
+        self._later.clear()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -144,10 +173,13 @@ class Pusher:
         """The table's clock stopped: the reminders told so far are sent never (the step tells
         those of the time left again when the clock runs on), nor after a restart."""
         self._stops[table_id] = self._stops.get(table_id, 0) + 1
-        task = asyncio.get_running_loop().create_task(self.store.call(self.push.drop_pending, table_id, seat, "remind"))
+        self._spawn(self.store.call(self.push.drop_pending, table_id, seat, "remind"))
+        return True
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._storing.add(task)
         task.add_done_callback(self._storing.discard)
-        return True
 
     async def _store_later(self, job: Job) -> None:
         job.pending = await self.store.call(
@@ -156,12 +188,16 @@ class Pusher:
         self._at(job)
 
     def _at(self, job: Job) -> None:
-        """``job`` goes on the queue at its moment."""
+        """``job`` goes on the queue at its moment (unless its table went to another process)."""
+        if job.table_id in self._gone:
+            return  # stored: the process running the table now sends it
+        if job.pending is not None:
+            self._mine.add(job.pending)
         delay = job.at - time.time()
         if delay <= 0:
             self._put(job)
         else:
-            self._later.add(asyncio.get_running_loop().call_later(delay, self._due, job))
+            self._later[asyncio.get_running_loop().call_later(delay, self._due, job)] = job
 
     def forget(self, table_id: str) -> None:
         self.subscribed.pop(table_id, None)
@@ -192,6 +228,8 @@ class Pusher:
                 self.queue.task_done()
 
     async def _send(self, job: Job) -> None:
+        if job.pending is not None and job.pending not in self._mine:
+            return  # its table went to another process while it waited in the queue: sent there
         subs = await self.store.call(self.push.subscriptions, job.table_id, job.seat)
         if job.only is not None:
             subs = [s for s in subs if s.key == job.only]
@@ -210,10 +248,11 @@ class Pusher:
             self._at(msgspec.structs.replace(job, tries=job.tries + 1, only=sub.key, pending=pending, at=at))
         if job.pending is not None:
             await self.store.call(self.push.done_pending, job.pending)
+            self._mine.discard(job.pending)
 
     def _due(self, job: Job) -> None:
         now = asyncio.get_running_loop().time()
-        self._later = {h for h in self._later if h.when() > now}
+        self._later = {h: j for h, j in self._later.items() if h.when() > now}
         if job.kind == "remind" and job.stops < self._stops.get(job.table_id, 0):
             return  # told before the clock stopped (its stored row went with the stop)
         self._put(job)

@@ -94,9 +94,11 @@ class Reseated(Command, frozen=True):
 
 
 class Playing(Command, frozen=True):
-    """Every seat was taken, some through another process; ``stored``: the store says so already."""
+    """Every seat was taken, some through another process; ``stored``: the store says so already;
+    ``joined``: the seat just taken, whose :class:`SeatTaken` follows (it tells the first mover)."""
 
     stored: bool
+    joined: int | None = None
 
 
 class Vote(Command, frozen=True):

@@ -56,7 +56,9 @@ def live(s: TableState, now: float) -> Live:
     turn = turn if turn is not None and turn.version == s.version else None  # this turn's clock
     bot_due = None if s.bot is None else s.bot.due
     if s.row.status == "playing" and not s.game.is_over and seat is not None:
-        if s.paused:  # the frozen clock with the seconds it has left (a reaction game's countdown waits)
+        # paused or someone away: the frozen clock with the seconds it has left (a reaction
+        # game's countdown waits)
+        if s.stopped:
             if not s.reactions and turn is not None and turn.left is not None:
                 deadline = Deadline(seat, "turn", left=round(turn.left, 3))
         elif s.reactions:  # the countdown to the next card, whoever turns it

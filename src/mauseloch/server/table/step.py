@@ -474,7 +474,8 @@ def _playing(s: TableState, cmd: c.Playing, out: c.Outcome) -> None:
         s.row.status = "playing"
         if not cmd.stored:
             out.writes.append(StatusRow(s.id, "playing"))
-        _first_turn(s, out, None)
+        if cmd.joined is None:  # else the seat's SeatTaken tells, once
+            _first_turn(s, out, None)
 
 
 # -- rematch --------------------------------------------------------------------------------
