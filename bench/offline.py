@@ -23,11 +23,13 @@ The figures (with ``--json`` the table goes to stderr and the last line of stdou
   ``--no-browser`` leaves it out): the lobby's "Play offline" fetches the bundle once, then in
   each round a new offline Mau-Mau table for four (the person and three heuristic bots, no bot
   pause) is opened: ``warm_start_s``, the median from the table page's navigation to a playable
-  table (the files cached by the service worker: Pyodide started in the Web Worker, the table
-  opened, a card offered), ``warm_start_budget_s`` (3); ``bot_move_ms``, the median time of a bot's
-  move as the page's connection gets it (from the frame before it to its own: the worker's step,
-  the bot's decision, the frame built and posted; not the page's paced drawing),
-  ``bot_move_budget_ms`` (100), over the bot moves of each round's first turns.
+  table (the files cached by the service worker and the interpreter's snapshot kept when the
+  bundle was fetched: Pyodide restored from it in the Web Worker, the wheels installed, the
+  engine imported, the table opened, a card offered), ``warm_start_budget_s`` (3);
+  ``bot_move_ms``, the median time of a bot's move as the page's connection gets it (from the
+  frame before it to its own: the worker's step, the bot's decision, the frame built and posted;
+  not the page's paced drawing), ``bot_move_budget_ms`` (100), over the bot moves of each
+  round's first turns.
 """
 
 from __future__ import annotations

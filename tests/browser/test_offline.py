@@ -50,6 +50,11 @@ STORED = """async () => {
   const game = await getGame(decodeURIComponent(location.pathname.split("/")[2]));
   return Boolean(game && game.status === "over" && game.record);
 }"""
+# the interpreter's memory snapshots kept in the bundle's cache (offline-worker.js)
+SNAPSHOTS = """async () => {
+  const keys = await (await caches.open("mauseloch-offline")).keys();
+  return keys.filter((r) => new URL(r.url).pathname.startsWith("/offline/pyodide/memory-snapshot-")).length;
+}"""
 BOARD = "() => /^[0-9]+$/.test(document.getElementById('board')?.dataset.version || '')"
 
 
@@ -95,6 +100,8 @@ def test_play_offline_then_send_the_games(bundle: Path, browser: Any, offline_se
         page.click("#offline-button")
         page.wait_for_selector("#offline-form:not([hidden])", timeout=60000)
         assert [u for u in fetched if u.endswith("/offline/pyodide/pyodide.asm.wasm")]
+        # Python started once already: the snapshot every table starts from is kept with the bundle
+        assert page.evaluate(SNAPSHOTS) == 1
 
         offline_server.stop()
         ctx.set_offline(True)

@@ -86,6 +86,22 @@ export async function prepareOffline(progress = () => {}) {
   // the manifest last: with it the bundle counts as complete
   await bundle.put("/offline/manifest.json", new Response(JSON.stringify(manifest), { headers: { "Content-Type": "application/json" } }));
   await navigator.serviceWorker.ready;
+  await warmUp();
+}
+
+/** Start Python once in a worker of this page, which keeps its snapshot (offline-worker.js): the
+ * first table then starts as fast as the later ones. A failure here is the table's to tell. */
+function warmUp() {
+  return new Promise((resolve) => {
+    const prepare = new Worker("/static/js/offline-worker.js", { type: "module" });
+    const done = () => {
+      prepare.terminate();
+      resolve();
+    };
+    prepare.addEventListener("message", (e) => e.data.type === "prepared" && done());
+    prepare.addEventListener("error", done);
+    prepare.postMessage({ type: "prepare" });
+  });
 }
 
 /** A new offline table of `game` for `players` seats: the person and the game's stand-in bots
