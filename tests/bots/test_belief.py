@@ -65,7 +65,7 @@ def test_the_true_deal_explains_the_history(players: int, options: dict[str, boo
             seat = game.to_move
             view = game.view(seat)
             if seat == observer:
-                history.observe(view)
+                history.observe(game.typed_view(seat))
                 assert history.ok
                 hard, soft, hands = _replay(history, _true_particle(game, history), options)
                 assert hard == 0
@@ -91,7 +91,7 @@ def test_samples_deal_exactly_the_unseen_cards_and_repeat_for_a_seed() -> None:
             seat = game.to_move
             view = game.view(seat)
             if seat == 0:
-                history.observe(view)
+                history.observe(game.typed_view(seat))
                 a = history.sample(8, Rng(5), 9, burn=200, thin=5, read_choices=0.05, ace_skips=False)
                 b = history.sample(8, Rng(5), 9, burn=200, thin=5, read_choices=0.05, ace_skips=False)
                 assert a is not None and b is not None and np.array_equal(a, b)
@@ -115,7 +115,7 @@ def test_a_history_joined_in_the_middle_is_not_used() -> None:
     while game.to_move != 0 or game.move_count < 6:
         game.play(bot.choose(game.view(game.to_move), game.legal_moves()))
     history = History()
-    history.observe(game.view(0))
+    history.observe(game.typed_view(0))
     assert not history.ok
     assert history.sample(4, Rng(1), 1, burn=10, thin=1, read_choices=0.05, ace_skips=False) is None
 

@@ -49,7 +49,7 @@ def test_observation_from_view_is_the_kernels(players: int, options: dict) -> No
         actions = np.argmax(rng.random((slots, 47)) * batch.masks, axis=1)
         for k, game in enumerate(games):
             view = game.view(game.to_move)
-            obs = seats[k][game.to_move].observation(view)
+            obs = seats[k][game.to_move].observation(game.typed_view(game.to_move))
             assert np.array_equal(obs, batch.obs[k]), (k, view, np.flatnonzero(obs != batch.obs[k]))
             assert np.array_equal(mask_of(view["legal_moves"]), batch.masks[k])
             compared += 1
@@ -70,8 +70,7 @@ def test_a_seat_without_history_sees_only_this_view() -> None:
     game = new_game("mau-mau", players=3, seed=5)
     for _ in range(12):
         game.play(game.legal_moves()[0])
-    view = game.view(game.to_move)
-    assert observation_from_view(view).shape == (kernel.OBS_SIZE,)
+    assert observation_from_view(game.typed_view(game.to_move)).shape == (kernel.OBS_SIZE,)
 
 
 def play_positions(bot_for_seat: Any, target: int, seed: int, on_game: Any = None) -> int:

@@ -125,7 +125,7 @@ def test_inference_reads_a_draw_under_a_wish_and_deals_accordingly() -> None:
     bot = SearchBot(4, iterations=30)
     first = mauseloch.new_game("mau-mau", players=3, seed=1, deck=g.record()["deck"])
     bot.choose(first.view(0), first.legal_moves())  # it saw the start
-    view = g.view(0)
+    view = g.typed_view(0)
     bot.choose(view, g.legal_moves())
     facts = [f for f in bot.facts() if f["seat"] == rival and not f["soft"]]
     assert facts, bot.facts()
@@ -136,7 +136,7 @@ def test_inference_reads_a_draw_under_a_wish_and_deals_accordingly() -> None:
     received = facts[0]["received_since"]
     for _ in range(200):
         deal = bot._deal(view, pool)
-        hand = deal[: view["hand_counts"][rival]]
+        hand = deal[: view.hand_counts[rival]]
         hearts = sum(1 for c in hand if SUIT_MASK[SUITS.index("H")] >> CARD_ID[c] & 1 or c[0] == "J")
         assert hearts <= received
 
@@ -153,7 +153,7 @@ def test_without_inference_nothing_is_read() -> None:
 def test_the_cheat_deals_the_true_hands() -> None:
     g = mauseloch.new_game("mau-mau", players=3, seed=6)
     bot = SearchBot(2, iterations=10, peek=lambda: g)
-    view = g.view(0)
+    view = g.typed_view(0)
     deal = bot._deal(view, bot._pool(view))
     assert deal[:5] == g.view(1)["hand"] and deal[5:10] == g.view(2)["hand"]
     honest = SearchBot(2, iterations=10)
@@ -173,7 +173,7 @@ def test_a_redealt_clone_is_the_game_from_view_deals(seed: int) -> None:
         g.play(heuristic[mover].choose(g.view(mover), g.legal_moves()))
     seat = g.to_move
     assert isinstance(g, MauMau) and seat is not None
-    view = g.view(seat)
+    view = g.typed_view(seat)
     bot = SearchBot(seed, iterations=5)
     pool = bot._pool(view)
     base = MauMau.from_view(view, seed=1, deal=bot._deal(view, pool))
@@ -230,7 +230,7 @@ def test_reading_rivals_choices_keeps_the_true_hands(players: int) -> None:
         while not g.is_over:
             seat = g.to_move
             assert seat is not None
-            view = g.view(seat)
+            view = g.typed_view(seat)
             if seat == 0:
                 bot._observe(view)
                 if bot._choices:
@@ -238,9 +238,7 @@ def test_reading_rivals_choices_keeps_the_true_hands(players: int) -> None:
                     truth_weights.append(bot._weight(hands))
                     pool = bot._pool(view)
                     rivals = list(range(1, players))
-                    informative += any(
-                        bot._weight(bot._propose(pool, rivals, view["hand_counts"])) < 1 for _ in range(20)
-                    )
+                    informative += any(bot._weight(bot._propose(pool, rivals, view.hand_counts)) < 1 for _ in range(20))
             g.play(heuristic[seat].choose(view, g.legal_moves()))
     assert truth_weights and all(w == 1.0 for w in truth_weights)
     assert informative > len(truth_weights) // 4

@@ -34,7 +34,7 @@ from mauseloch.games.maumau.events import (
     MauMauTake,
     MauMauWish,
 )
-from mauseloch.games.maumau.views import MauMauResult, MauMauView, Played, Reason
+from mauseloch.games.maumau.views import MauMauResult, MauMauView, Played, Reason, seat_view
 from mauseloch.locale import t as say
 
 RANKS = "789TJQKA"
@@ -518,12 +518,12 @@ class MauMau(Game):
         return low if low in ("draw", "pass", "take") else s.upper()
 
     def _determinize(self, seat: int, seed: int) -> MauMau:
-        sample = MauMau.from_view(self.view(seat), seed)
+        sample = MauMau.from_view(self.typed_view(seat), seed)
         sample._moves = list(self._moves)  # every Mau-Mau move string is public
         return sample
 
     @classmethod
-    def from_view(cls, view: JSONObject, seed: int | None = None, deal: list[str] | None = None) -> MauMau:
+    def from_view(cls, view: MauMauView | JSONObject, seed: int | None = None, deal: list[str] | None = None) -> MauMau:
         """A game that ``view``'s seat cannot tell apart from the one the view was taken from.
 
         Every card the seat cannot see (the other hands, the draw pile) is dealt at random from
@@ -533,14 +533,11 @@ class MauMau(Game):
         first that fits in ``deal``). The game plays on under the same rules; later reshuffles
         come from ``seed``. Its record and events do not replay (the sample has no history).
         """
-        if not isinstance(view, dict) or view.get("game") != cls.name or not isinstance(view.get("seat"), int):
-            raise ValueError("from_view needs the view of a seat of a Mau-Mau game (game.view(seat))")
+        view = seat_view(view, "from_view")
         seed = check_seed(seed)
-        seat: int = view["seat"]
-        players: int = view["players"]
-        counts: list[int] = list(view["hand_counts"])
+        seat, players, counts = view.own_seat, view.players, list(view.hand_counts)
         game = cls.__new__(cls)
-        Game.__init__(game, players, seed, dict(view["options"]), [])
+        Game.__init__(game, players, seed, dict(view.options), [])
         options = game.options
         game._ace_skips = bool(options["ace_skips"])
         game._then_play = bool(options["seven_draw_then_play"])
@@ -548,27 +545,26 @@ class MauMau(Game):
         game._no_win_with_jack = bool(options["no_win_with_jack"])
         game._move_limit = int(options["move_limit"])
         game._reshuffle_rng = None  # made from this sample's seed at its first reshuffle
-        discard = [CARD_ID[c] for c in view["discard"]]
+        discard = [CARD_ID[c] for c in view.discard]
         game.discard = discard
         game.top = discard[-1]
-        wish = view["wish"]
-        game.wish = SUITS.index(wish) if wish else -1
-        game.penalty = view["penalty"]
-        game.direction = view["direction"]
-        game.to_move = view["to_move"]
+        game.wish = SUITS.index(view.wish) if view.wish else -1
+        game.penalty = view.penalty
+        game.direction = view.direction
+        game.to_move = view.to_move
         game.winner = None
         game._legal = None
         game._update_fit()
-        recent = [tuple(m) for m in view.get("recent", ())]
-        game._moves = [(-1, "?")] * (view["moves_played"] - len(recent)) + recent
+        recent = [(m.seat, m.move) for m in view.played]
+        game._moves = [(-1, "?")] * (view.moves_played - len(recent)) + recent
         own = 0
-        for c in view["hand"]:
-            own |= 1 << CARD_ID[c]
+        for card in view.own_hand:
+            own |= 1 << CARD_ID[card]
         seen = own
         for c in discard:
             seen |= 1 << c
         pool = [c for c in range(32) if not seen >> c & 1]  # in id order: nothing hidden decides it
-        decider = view["to_move"] if view.get("deciding_drawn") and view["to_move"] != seat else None
+        decider = view.to_move if view.deciding_drawn and view.to_move != seat else None
         drawn = -1
         if deal is not None:
             ids = [CARD_ID[parse_card(c)] for c in deal]
@@ -589,14 +585,15 @@ class MauMau(Game):
             ids = pool
             if decider is not None:
                 ids.insert(sum(counts[s] for s in range(decider) if s != seat), drawn)
-        if view["is_over"]:  # the end screen shows every hand
-            hands = [sum(1 << CARD_ID[c] for c in h) for h in view["hands"]]
+        if view.is_over:  # the end screen shows every hand
+            assert not isinstance(view.hands, msgspec.UnsetType) and not isinstance(view.result, msgspec.UnsetType)
+            hands = [sum(1 << CARD_ID[c] for c in h) for h in view.hands]
             held = 0
             for h in hands:
                 held |= h
             ids = [c for c in ids if not held >> c & 1]
             game.is_over = True
-            game.reason = view["result"]["reason"]
+            game.reason = view.result.reason
             game.to_move = None
             game.winner = next((s for s in range(players) if not hands[s]), None)
         else:
@@ -614,8 +611,8 @@ class MauMau(Game):
             ids = ids[i:]
         game.hands = hands
         game.draw_pile = ids[::-1]  # top at the end
-        if game.to_move == seat and view.get("drawn"):
-            drawn = CARD_ID[view["drawn"]]
+        if game.to_move == seat and isinstance(view.drawn, str):
+            drawn = CARD_ID[view.drawn]
         game.drawn = drawn
         return game
 

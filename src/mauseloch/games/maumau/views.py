@@ -7,6 +7,7 @@ from typing import Literal
 
 import msgspec
 
+from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import Count, Rank, Result, View
 from mauseloch.games.maumau.events import Card, Suit
 
@@ -51,3 +52,36 @@ class MauMauView(View):
     # once over
     result: MauMauResult | msgspec.UnsetType = msgspec.UNSET
     hands: list[list[Card]] | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def own_seat(self) -> int:
+        """The seat the view is of (a spectator's has none: ValueError)."""
+        if self.seat is None:
+            raise ValueError("a seat's view is needed here, not a spectator's")
+        return self.seat
+
+    @property
+    def own_hand(self) -> list[Card]:
+        """The seat's own hand (a spectator's view has none: ValueError)."""
+        if isinstance(self.hand, msgspec.UnsetType):
+            raise ValueError("a seat's view is needed here, not a spectator's")
+        return self.hand
+
+    @property
+    def played(self) -> list[Played]:
+        """The moves since the seat's own last one (none in a spectator's view)."""
+        return [] if isinstance(self.recent, msgspec.UnsetType) else self.recent
+
+
+def seat_view(view: View | JSONObject, who: str) -> MauMauView:
+    """``view`` as Mau-Mau's view struct of a seat (its JSON form, as the public API and the Bot
+    API give it, is converted); ``who`` reads it: ValueError for any other view."""
+    if isinstance(view, dict) and view.get("game") == "mau-mau":
+        try:
+            view = msgspec.convert(view, MauMauView)
+        except msgspec.ValidationError as exc:
+            raise ValueError(f"{who} needs the view of a seat of a Mau-Mau game: {exc}") from None
+    if not isinstance(view, MauMauView) or view.seat is None or isinstance(view.hand, msgspec.UnsetType):
+        game = view.get("game") if isinstance(view, dict) else getattr(view, "game", None)
+        raise ValueError(f"{who} needs the view of a seat of a Mau-Mau game, not {game!r} (a spectator's?)")
+    return view

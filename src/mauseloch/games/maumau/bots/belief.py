@@ -1,6 +1,6 @@
 """What a Mau-Mau seat can know of the hidden cards from the whole public history.
 
-``History`` reads a seat's views turn by turn (``view["recent"]``: the moves since its last
+``History`` reads a seat's views turn by turn (``view.recent``: the moves since its last
 one) and writes the game down as positions of the deck sequence and events on them (see
 ``games.maumau.bots.belief_kernel``): every card dealt, drawn or left in the draw pile is a position in its group
 (the deal, or a reshuffle's new pile: MM-2, MM-8), owned by whoever received it; the seat's own
@@ -18,12 +18,11 @@ follow it, as far as the cards drawn can be told apart.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from mauseloch.core.engine import Rng
-from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
 from mauseloch.games.maumau.rules import CARD_ID, NINE, SEVEN, SEVENS, SUITS, MauMau, fit_mask
+from mauseloch.games.maumau.views import MauMauView, seat_view
 
 with needs("sim", "the Mau-Mau search bots"):
     import numpy as np
@@ -40,11 +39,11 @@ class History:
         self._next = -1
 
     # ------------------------------------------------------------------ reading views
-    def observe(self, view: JSONObject) -> None:
+    def observe(self, view: MauMauView) -> None:
         """Read the moves since the last view; the history stays usable only while every count
         it keeps agrees with the view's."""
-        recent: list[list[Any]] = view.get("recent", [])
-        start = view["moves_played"] - len(recent)
+        recent = view.played
+        start = view.moves_played - len(recent)
         if self._next < 0:
             if start != 0:
                 return  # joined in the middle: the history before is unknown
@@ -54,24 +53,24 @@ class History:
             self.ok = False
             return
         for i in range(self._next - start, len(recent)):
-            self._move(int(recent[i][0]), str(recent[i][1]))
-        self._next = view["moves_played"]
+            self._move(recent[i].seat, recent[i].move)
+        self._next = view.moves_played
         self._settle_draw(None)
         self._own_cards(view)
         if (
-            self.counts != list(view["hand_counts"])
-            or self.pile != view["draw_pile"]
-            or len(self.discard) != view["discard_pile"]
+            self.counts != list(view.hand_counts)
+            or self.pile != view.draw_pile
+            or len(self.discard) != view.discard_pile
         ):
             self.ok = False
 
-    def _begin(self, view: JSONObject) -> None:
+    def _begin(self, view: MauMauView) -> None:
         from mauseloch.games.maumau.bots.belief_kernel import RECV
 
         self.ok = True
-        self.seat: int = view["seat"]
-        self.players: int = view["players"]
-        options = view["options"]
+        self.seat: int = view.own_seat
+        self.players: int = view.players
+        options = view.options
         self.no_jj = bool(options.get("no_jack_on_jack"))
         self.no_win_with_jack = bool(options.get("no_win_with_jack"))
         n = self.players
@@ -90,11 +89,11 @@ class History:
                 p = self._position(s, 0)
                 if s != self.seat:
                     self.recv_event[p] = self._event(RECV, s, p)
-        hand = view["hand"]
+        hand = view.own_hand
         mine = [p for p, o in enumerate(self.owner) if o == self.seat]
         for p, c in zip(mine, sorted(CARD_ID[c] for c in hand), strict=True):
             self.known[p] = c
-        first = view["discard"][0] if len(view["discard"]) else view["top"]
+        first = view.discard[0] if len(view.discard) else view.top
         self._position(OWNER_DISCARD, 0, CARD_ID[first])
         self.pile = 32 - 5 * n - 1
         self.discard = [CARD_ID[first]]
@@ -217,11 +216,11 @@ class History:
         elif card & 7 == SEVEN:
             self.penalty += 2
 
-    def _own_cards(self, view: JSONObject) -> None:
+    def _own_cards(self, view: MauMauView) -> None:
         """The cards the seat received since its last view go into its new positions, each in
         the group it came from."""
         hand = 0
-        for c in view["hand"]:
+        for c in view.own_hand:
             hand |= 1 << CARD_ID[c]
         came = hand & ~(self.hand & ~self.my_played)
         cards = [c for c in range(32) if came >> c & 1]
@@ -371,9 +370,9 @@ def warm() -> None:
     history = History()
     for _ in range(6):
         if game.to_move == 0:
-            history.observe(game.view(0))
+            history.observe(seat_view(game.typed_view(0), "warm"))
         game.play(game.legal_moves()[-1])
-    history.observe(game.view(0))
+    history.observe(seat_view(game.typed_view(0), "warm"))
     history.sample(2, Rng(1), 1, burn=2, thin=1, read_choices=0.05, ace_skips=False)
 
 

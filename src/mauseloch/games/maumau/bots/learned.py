@@ -14,9 +14,10 @@ from functools import cache
 from importlib import resources
 
 from mauseloch.core.shapes import JSONObject
-from mauseloch.core.views import View, json_view
+from mauseloch.core.views import View
 from mauseloch.extras import needs
 from mauseloch.games.maumau.rules import MauMau
+from mauseloch.games.maumau.views import seat_view
 
 with needs("sim", "the learned Mau-Mau bot"):
     import numpy as np
@@ -62,7 +63,7 @@ class LearnedBot:
     def choose(self, view: View | JSONObject, legal: list[str]) -> str:
         if not legal:
             raise ValueError("the learned bot was asked to move with no legal moves")
-        obs = self.history.observation(json_view(view))  # every view: the history must see each move
+        obs = self.history.observation(seat_view(view, "the learned bot"))  # every view: the history must see each move
         if len(legal) == 1:
             return legal[0]
         return greedy(self.policy, obs, legal)

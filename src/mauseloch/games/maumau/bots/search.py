@@ -21,7 +21,7 @@ kernel as ``MauMau.redealt`` would make it (``games.maumau.kernel.redeal``).
 **Prior**: the heuristic's choice starts ``prior`` wins ahead, so the search overrules it only on
 evidence. A jack's wish for a suit the hand lacks is not tried in the flat search.
 
-**Inference** (on by default) reads the public moves since its last turn (``view["recent"]``):
+**Inference** (on by default) reads the public moves since its last turn (``view.recent``):
 a rival who had to ``draw`` (or ``pass`` without drawing) held no card that fitted then (MM-6),
 and a rival who chose ``take`` probably held no seven. Each such fact becomes a constraint on
 that rival's hand, loosened by every card the rival has received since; deals are drawn so that
@@ -65,7 +65,7 @@ from typing import Any, TypedDict
 from mauseloch.core.engine import Game, Rng, derive_seed
 from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS, STREAM_PRIOR
 from mauseloch.core.shapes import JSONObject
-from mauseloch.core.views import View, json_view
+from mauseloch.core.views import View
 from mauseloch.extras import needs
 from mauseloch.games.maumau.bots.belief import History
 from mauseloch.games.maumau.bots.heuristic import HeuristicBot, kernel
@@ -82,6 +82,7 @@ from mauseloch.games.maumau.rules import (
     MauMau,
     fit_mask,
 )
+from mauseloch.games.maumau.views import MauMauView, seat_view
 
 with needs("sim", "the Mau-Mau search bots"):
     import numpy as np
@@ -215,10 +216,10 @@ class SearchBot:
         view = self._read(view)
         if len(legal) == 1:
             return legal[0]
-        budget = None if self.iterations is None else self._budget(view["players"])
+        budget = None if self.iterations is None else self._budget(view.players)
         if self.flat:
             return self._choose_flat(view, legal, budget)
-        seat: int = view["seat"]
+        seat: int = view.own_seat
         root = _Node(seat)
         if self._heuristic is not None and self.prior > 0:
             hint = self._heuristic.choose(view, legal)
@@ -227,7 +228,7 @@ class SearchBot:
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         pool = self._pool(view)
         count = 0
-        decision_seed = derive_seed(self._seed, view["moves_played"])
+        decision_seed = derive_seed(self._seed, view.moves_played)
         base: MauMau | None = None
         while True:
             if budget is not None and count >= budget:
@@ -244,14 +245,14 @@ class SearchBot:
         best = max(legal, key=lambda m: root.children[m].visits if m in root.children else -1)
         return best
 
-    def _choose_flat(self, view: JSONObject, legal: list[str], budget: int | None) -> str:
+    def _choose_flat(self, view: MauMauView, legal: list[str], budget: int | None) -> str:
         """Every legal move played out on the same deals with the same play-out seeds (common
         random numbers: the luck of a deal falls on every move alike, so a few hundred play-outs
         tell close moves apart); the best mean reward wins, ties go to the heuristic's choice."""
         assert self._heuristic is not None
         hint = self._heuristic.choose(view, legal)
         held = 0
-        for c in view["hand"]:
+        for c in view.own_hand:
             held |= 1 << CARD_ID[c]
         held &= ~JACKS
         # A jack's wish for a suit the hand holds none of is never tried (it hands the suit to
@@ -261,9 +262,9 @@ class SearchBot:
         totals[0] += self.prior
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         pool = self._pool(view)
-        decision_seed = derive_seed(self._seed, view["moves_played"])
+        decision_seed = derive_seed(self._seed, view.moves_played)
         k = kernel()
-        opts = k.options_array(view["players"], options=view["options"])
+        opts = k.options_array(view.players, options=view.options)
         actions = np.array([MauMau._ACTION_ID[m] for m in moves], dtype=np.int64)
         sums = np.array(totals)  # the prior first: the sums as the plain loop added them
         limit = self._limit()
@@ -305,18 +306,16 @@ class SearchBot:
         best = max(alive, key=lambda i: (totals[i], -i))
         return moves[best]
 
-    def _read(self, view: View | JSONObject) -> JSONObject:
-        """Read a view before a decision (the view's JSON form, which the search deals from with
-        ``MauMau.from_view``): what inference learns from the moves since the last one, the
-        history's belief, the table's options."""
-        view = json_view(view)
-        if view.get("game") != MauMau.name:
-            raise ValueError(f"the search bot plays Mau-Mau, not {view.get('game')}")
+    def _read(self, view: View | JSONObject) -> MauMauView:
+        """Read a view before a decision (which the search deals from with ``MauMau.from_view``):
+        what inference learns from the moves since the last one, the history's belief, the
+        table's options."""
+        view = seat_view(view, "the search bot")
         if self.inference:
             self._observe(view)
         if self._history is not None:
             self._history.observe(view)
-        options = view["options"]
+        options = view.options
         self._ace_skips = bool(options.get("ace_skips"))
         self._no_win_with_jack = bool(options.get("no_win_with_jack"))
         return view
@@ -331,7 +330,7 @@ class SearchBot:
         )  # fmt: skip
 
     def _flat_deal(
-        self, view: JSONObject, state: tuple[np.ndarray, np.ndarray, np.ndarray] | None, opts: np.ndarray,
+        self, view: MauMauView, state: tuple[np.ndarray, np.ndarray, np.ndarray] | None, opts: np.ndarray,
         deal: Any, decision_seed: int, d: int, actions: np.ndarray, sums: np.ndarray, limit: int,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
         """Play each of ``actions`` out on deal number ``d`` with the same play-out seed
@@ -342,7 +341,7 @@ class SearchBot:
         if state is None:
             state = k.state_of(MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deal]))
         k.flat_deal(
-            *state, opts, view["seat"], np.array(deal, dtype=np.int64), np.uint64(derive_seed(decision_seed, d)),
+            *state, opts, view.own_seat, np.array(deal, dtype=np.int64), np.uint64(derive_seed(decision_seed, d)),
             np.uint64(derive_seed(decision_seed, STREAM_PLAYOUTS + d)), actions, limit, self.rank_share, sums,
         )  # fmt: skip
         return state
@@ -421,23 +420,23 @@ class SearchBot:
 
     # ------------------------------------------------------------------ dealing what is hidden
     @staticmethod
-    def _pool(view: JSONObject) -> list[int]:
+    def _pool(view: MauMauView) -> list[int]:
         seen = 0
-        for c in view["hand"]:
+        for c in view.own_hand:
             seen |= 1 << CARD_ID[c]
-        for c in view["discard"]:
+        for c in view.discard:
             seen |= 1 << CARD_ID[c]
         return [c for c in range(32) if not seen >> c & 1]
 
-    def _deal(self, view: JSONObject, pool: list[int]) -> list[str]:
+    def _deal(self, view: MauMauView, pool: list[int]) -> list[str]:
         """The other hands in seat order, then the draw pile top first: the cards ``view``
         cannot see, as ``MauMau.from_view`` takes them."""
         return [CARD_STR[c] for c in self._deal_ids(view, pool)]
 
-    def _deal_ids(self, view: JSONObject, pool: list[int]) -> list[int]:
-        seat: int = view["seat"]
-        counts: list[int] = view["hand_counts"]
-        rivals = [s for s in range(view["players"]) if s != seat]
+    def _deal_ids(self, view: MauMauView, pool: list[int]) -> list[int]:
+        seat: int = view.own_seat
+        counts: list[int] = view.hand_counts
+        rivals = [s for s in range(view.players) if s != seat]
         if self.peek is not None:
             return self._true_deal(view, pool, rivals)
         rng = self._rng
@@ -518,7 +517,7 @@ class SearchBot:
                     weight *= self.read_choices
         return weight
 
-    def _true_deal(self, view: JSONObject, pool: list[int], rivals: list[int]) -> list[int]:
+    def _true_deal(self, view: MauMauView, pool: list[int], rivals: list[int]) -> list[int]:
         real = self.peek()  # type: ignore[misc]
         hands = [[CARD_ID[c] for c in real.view(s)["hand"]] for s in rivals]
         held = {c for h in hands for c in h}
@@ -527,27 +526,27 @@ class SearchBot:
         return [c for h in hands for c in h] + pile
 
     # ------------------------------------------------------------------ inference
-    def _observe(self, view: JSONObject) -> None:
+    def _observe(self, view: MauMauView) -> None:
         """Read the public moves since the last turn into constraints on the rivals' hands."""
-        players: int = view["players"]
-        seat: int = view["seat"]
-        recent: list[list[Any]] = view.get("recent", [])
-        start = view["moves_played"] - len(recent)
+        players: int = view.players
+        seat: int = view.own_seat
+        recent = view.played
+        start = view.moves_played - len(recent)
         if self._next < 0 or self._next < start:  # first look (or a gap): start afresh
             self._received = [0] * players
             self._constraints = []
-            self._top = CARD_ID[view["discard"][0]] if start == 0 else CARD_ID[view["top"]]
-            self._wish = -1 if start == 0 else (SUITS.index(view["wish"]) if view["wish"] else -1)
-            self._penalty = 0 if start == 0 else view["penalty"]
+            self._top = CARD_ID[view.discard[0]] if start == 0 else CARD_ID[view.top]
+            self._wish = -1 if start == 0 else (SUITS.index(view.wish) if view.wish else -1)
+            self._penalty = 0 if start == 0 else view.penalty
             self._drew = None
             self._next = start
             self._choices = []
             self._kept = [0] * players
-            self._counts = [5] * players if start == 0 else list(view["hand_counts"])
-            self._direction = 1 if start == 0 else view["direction"]
-        no_jj = bool(view["options"].get("no_jack_on_jack"))
+            self._counts = [5] * players if start == 0 else list(view.hand_counts)
+            self._direction = 1 if start == 0 else view.direction
+        no_jj = bool(view.options.get("no_jack_on_jack"))
         for i in range(self._next - start, len(recent)):
-            who, move = recent[i][0], recent[i][1]
+            who, move = recent[i].seat, recent[i].move
             if move == "draw":
                 if who != seat:
                     self._constraints.append(
@@ -590,9 +589,9 @@ class SearchBot:
                 if self._top & 7 == SEVEN:
                     self._penalty += 2
             self._drew = None
-        self._next = view["moves_played"]
+        self._next = view.moves_played
         # A fact about a rival whose hand has been renewed by as many cards as it held is void.
-        counts: list[int] = view["hand_counts"]
+        counts: list[int] = view.hand_counts
         self._constraints = [
             con for con in self._constraints if self._received[con.seat] - con.received < counts[con.seat]
         ]

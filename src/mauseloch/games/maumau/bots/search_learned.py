@@ -37,11 +37,12 @@ from typing import Any
 from mauseloch.core.engine import derive_seed
 from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS
 from mauseloch.core.shapes import JSONObject
-from mauseloch.core.views import View, json_view
+from mauseloch.core.views import View
 from mauseloch.extras import needs
 from mauseloch.games.maumau.bots.learned import shipped_hands, shipped_policy
 from mauseloch.games.maumau.bots.search import Level, SearchBot, level_options
 from mauseloch.games.maumau.rules import CARD_STR, MauMau
+from mauseloch.games.maumau.views import MauMauView, seat_view
 
 with needs("sim", "the search-learned bot"):
     import numpy as np
@@ -202,15 +203,15 @@ class SearchLearnedBot(SearchBot):
         self.hands = (hands if hands is not None else shipped_hands()) if belief == "learned" else None
 
     def choose(self, view: View | JSONObject, legal: list[str]) -> str:
-        view = json_view(view)  # the history reads the view's JSON form
-        if legal and view.get("game") == MauMau.name:
+        if legal:
+            view = seat_view(view, "the search bot")
             self.seat_history.observe(view)  # every view: the history must see each move
         return super().choose(view, legal)
 
-    def _choose_flat(self, view: JSONObject, legal: list[str], budget: int | None) -> str:
+    def _choose_flat(self, view: MauMauView, legal: list[str], budget: int | None) -> str:
         assert budget is not None
         policy = self.policy
-        seat: int = view["seat"]
+        seat: int = view.own_seat
         root = self.seat_history.observation(view)
         mask = mask_of(legal)
         q = policy.values(policy.features(root[None, :], mask[None, :]))[0]
@@ -220,11 +221,11 @@ class SearchLearnedBot(SearchBot):
         actions = np.array(ids, dtype=np.int64)
         m = len(ids)
         deals_wanted = max(1, budget // m)
-        decision_seed = derive_seed(self._seed, view["moves_played"])
+        decision_seed = derive_seed(self._seed, view.moves_played)
         drawn: np.ndarray | None = None
         pool = self._pool(view)
         if self.hands is not None and self.peek is None:
-            drawn = self._learned_deals(view["hand_counts"], seat, root, mask, pool, deals_wanted, decision_seed)
+            drawn = self._learned_deals(view.hand_counts, seat, root, mask, pool, deals_wanted, decision_seed)
         elif self.peek is None:
             drawn = self._sample_history(decision_seed, deals_wanted)
         have = 0 if drawn is None else len(drawn)
@@ -232,7 +233,7 @@ class SearchLearnedBot(SearchBot):
                          dtype=np.int64)  # fmt: skip
         k = K
         base = k.state_of(MauMau.from_view(view, seed=decision_seed, deal=[CARD_STR[c] for c in deals[0]]))
-        opts = k.options_array(view["players"], options=view["options"])
+        opts = k.options_array(view.players, options=view.options)
         seeds = np.array([derive_seed(decision_seed, d) for d in range(deals_wanted)], dtype=np.uint64)
         rows = deals_wanted * m
         ints = np.empty((rows, k.N_INTS), dtype=np.int64)

@@ -45,6 +45,7 @@ from mauseloch.games.maumau.bots.learned import greedy
 from mauseloch.games.maumau.bots.search import LEVEL_OPTIONS, SearchBot
 from mauseloch.games.maumau.learn.history import SeatHistory
 from mauseloch.games.maumau.learn.policy import NUM_ACTIONS, NUM_FEATURES, OBS_SIZE, QPolicy, features, mask_of
+from mauseloch.games.maumau.views import MauMauView
 
 with needs("train", __name__):
     import numpy as np
@@ -129,10 +130,10 @@ class Teacher(SearchBot):
         self.seat_history = SeatHistory()
         self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
-    def values(self, view: Any, legal: list[str]) -> np.ndarray:  # a view's JSON form (json_view)
+    def values(self, view: MauMauView, legal: list[str]) -> np.ndarray:
         """The mean play-out reward (0..1) of each legal move, on the same deals."""
-        decision_seed = derive_seed(self._seed, view["moves_played"])
-        opts = kernel().options_array(view["players"], options=view["options"])
+        decision_seed = derive_seed(self._seed, view.moves_played)
+        opts = kernel().options_array(view.players, options=view.options)
         actions = np.array([MauMau._ACTION_ID[m] for m in legal], dtype=np.int64)
         sums = np.zeros(len(legal))
         drawn = self._sample_history(decision_seed, self.deals)

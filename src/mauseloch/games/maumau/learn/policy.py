@@ -32,11 +32,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Self
 
-from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
 from mauseloch.games.maumau.kernel import OBS_RIVALS, OBS_SIZE, RIVAL_OBS
 from mauseloch.games.maumau.learn.history import SeatHistory
 from mauseloch.games.maumau.rules import MauMau
+from mauseloch.games.maumau.views import MauMauView
 
 with needs("sim", __name__):
     import numpy as np
@@ -65,7 +65,7 @@ def features(obs: np.ndarray, masks: np.ndarray, width: int = NUM_FEATURES) -> n
     return out
 
 
-def observation_from_view(view: JSONObject, history: SeatHistory | None = None) -> np.ndarray:
+def observation_from_view(view: MauMauView, history: SeatHistory | None = None) -> np.ndarray:
     """The kernel's observation (int8, 268 values) of the seat whose Mau-Mau ``view`` this is, on
     its turn: what ``games.maumau.kernel._observe`` writes for the same position. ``history`` is the
     seat's reading of the moves so far (a new one knows only this view's moves)."""
