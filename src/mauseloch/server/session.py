@@ -201,9 +201,7 @@ class TableSession(Runner):
             except Exception as exc:
                 return fn.answer(exc)  # take_seat: False when someone was first
             return fn.answer(None)
-        last = self._last
-        if last is not None and not last.done():
-            await asyncio.wait([last])
+        await self.flush()
         return await self.store.call(fn, *args)
 
     def start(self) -> None:
