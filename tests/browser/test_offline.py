@@ -55,6 +55,12 @@ SNAPSHOTS = """async () => {
   const keys = await (await caches.open("mauseloch-offline")).keys();
   return keys.filter((r) => new URL(r.url).pathname.startsWith("/offline/pyodide/memory-snapshot-")).length;
 }"""
+# every text the offline panel's status line shows, in order
+SAID = """() => {
+  window.said = [];
+  const status = document.getElementById("offline-status");
+  new MutationObserver(() => window.said.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+}"""
 BOARD = "() => /^[0-9]+$/.test(document.getElementById('board')?.dataset.version || '')"
 
 
@@ -97,8 +103,13 @@ def test_play_offline_then_send_the_games(bundle: Path, browser: Any, offline_se
         assert page.inner_text("#offline-button") == "Offline spielen"
         page.wait_for_load_state("networkidle")
         assert not [u for u in fetched if "/offline/" in u], "the bundle is fetched only when asked for"
+        page.evaluate(SAID)
         page.click("#offline-button")
         page.wait_for_selector("#offline-form:not([hidden])", timeout=60000)
+        # the bytes, then Python starting once (some seconds with no byte to count), then ready
+        said = page.evaluate("() => window.said")
+        words = catalogue()["de"]
+        assert said.index(words["offline.preparing"]) < said.index(words["offline.ready"])
         assert [u for u in fetched if u.endswith("/offline/pyodide/pyodide.asm.wasm")]
         # Python started once already: the snapshot every table starts from is kept with the bundle
         assert page.evaluate(SNAPSHOTS) == 1

@@ -73,7 +73,10 @@ async function refresh() {
 async function fetchBundle() {
   $("offline-button").disabled = true;
   try {
-    await prepareOffline((done, total) => say(t("offline.fetching", { done: (done / MB).toFixed(1), total: (total / MB).toFixed(1) })));
+    await prepareOffline(
+      (done, total) => say(t("offline.fetching", { done: (done / MB).toFixed(1), total: (total / MB).toFixed(1) })),
+      () => say(t("offline.preparing")),
+    );
     ready = true;
     say(t("offline.ready"));
     render();

@@ -63,8 +63,9 @@ export async function offlineReady() {
   return Boolean(await cache.match("/offline/manifest.json"));
 }
 
-/** Fetch the bundle and the pages into the service worker's caches; `progress(done, total)` in bytes. */
-export async function prepareOffline(progress = () => {}) {
+/** Fetch the bundle and the pages into the service worker's caches; `progress(done, total)` in
+ * bytes, then `preparing()` while Python starts once (its snapshot kept). */
+export async function prepareOffline(progress = () => {}, preparing = () => {}) {
   if (!("serviceWorker" in navigator) || !("caches" in window)) throw new Error("no service worker");
   await navigator.serviceWorker.register("/sw.js", { scope: "/" });
   const manifest = await (await fetch("/offline/manifest.json", { cache: "no-store" })).json();
@@ -86,6 +87,7 @@ export async function prepareOffline(progress = () => {}) {
   // the manifest last: with it the bundle counts as complete
   await bundle.put("/offline/manifest.json", new Response(JSON.stringify(manifest), { headers: { "Content-Type": "application/json" } }));
   await navigator.serviceWorker.ready;
+  preparing();
   await warmUp();
 }
 
