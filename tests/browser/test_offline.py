@@ -59,7 +59,8 @@ SNAPSHOTS = """async () => {
 SAID = """() => {
   window.said = [];
   const status = document.getElementById("offline-status");
-  new MutationObserver(() => window.said.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+  const seen = () => window.said.push(status.textContent);
+  new MutationObserver(seen).observe(status, { childList: true, characterData: true, subtree: true });
 }"""
 BOARD = "() => /^[0-9]+$/.test(document.getElementById('board')?.dataset.version || '')"
 
