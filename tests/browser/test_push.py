@@ -88,8 +88,19 @@ def test_a_game_over_days_pushes_each_turn_and_the_worker_shows_it(
         away = ben.wait_for_selector(".request[data-kind='away-days'] .request-text")
         assert away.inner_text().startswith("Anna is away until ")
         ben.wait_for_function("() => document.querySelector('#turn-banner').textContent === '⏸ Waiting'")
+        # the top bar's clock says it stands still, and "My tables" why the table waits
+        for page, stopped in ((ben, " · stopped"), (anna, " · angehalten")):
+            page.wait_for_selector("#turn-clock.stopped")
+            assert page.inner_text("#turn-clock").endswith(stopped)
+        mine = contexts[1].new_page()
+        mine.goto("/")
+        waits = mine.wait_for_selector(f"#my-tables-list [data-table='{table}'] .table-away")
+        assert waits.inner_text() == away.inner_text()  # "Anna is away until Wed 9 Dec", as at the table
+        assert mine.inner_text(f"#my-tables-list [data-table='{table}'] .status") == "⏸ Waiting"  # nobody's turn
+        mine.close()
         anna.click("#away-back")
         ben.wait_for_selector(".request[data-kind='away-days']", state="detached")
+        ben.wait_for_selector("#turn-clock:not(.stopped)")
         anna.wait_for_selector("#away-row:visible")
         assert "13 von 14" in anna.inner_text("#away-hint")  # the day begun counts
 

@@ -472,6 +472,17 @@ def pending(db: str, table: str) -> list[tuple[int, str]]:
         store.close()
 
 
+def waits_for(server: Server, table: str, token: str, back: float | None) -> None:
+    """Until seat 0's "My tables", asked of ``server``, shows seat 1 away until ``back`` (None: here)."""
+    until = time.monotonic() + GUARD
+    while True:
+        listed = server.http.get("/api/my-tables", headers={"Cookie": f"ml_{table}=0:{token}"}).json()["tables"]
+        if [t["seats"][1].get("away") for t in listed] == [back]:
+            return
+        assert time.monotonic() < until, listed
+        time.sleep(0.05)
+
+
 def test_over_days_the_tables_owner_pushes_and_stops_for_an_away_seat(
     servers: Callable[..., Server], pg_url: str, redis_url: str
 ) -> None:
@@ -538,8 +549,11 @@ def test_over_days_the_tables_owner_pushes_and_stops_for_an_away_seat(
         refusal = anna.refused()
         assert refusal["code"] == "paused" and "away" in refusal["message"], refusal
         assert (0, "remind") not in pending(pg_url, table)
+        # Anna's "My tables", asked of `two`, says whom the table waits for (the owner's summary)
+        waits_for(two, table, made["token"], anna.live["seats"][1]["away"])
         ben.send(type="away", days=0)  # back: the clock runs on, with reminders of the time left
         anna.until(lambda s: s.live["seats"][1].get("away") is None)
+        waits_for(two, table, made["token"], None)
         until = time.monotonic() + GUARD
         while (0, "remind") not in pending(pg_url, table):
             assert time.monotonic() < until, pending(pg_url, table)

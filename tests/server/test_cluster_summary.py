@@ -1,5 +1,5 @@
 """The lobby summaries a cluster process keeps in Redis are built again only when what they
-show changed (ownership.summary_key): a move, a seat taken, a connection that came all change it."""
+show changed (ownership.summary_key): a move, a seat taken, a connection that came, a seat away all change it."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ RunAsync = Callable[[Coroutine[Any, Any, Any]], Any]
 
 def test_the_summary_key_changes_whenever_the_summary_does(tmp_path: Path, run_async: RunAsync) -> None:
     store = Store(f"sqlite:///{tmp_path / 'm.db'}")
-    session = TableSession(new_table(store), store, LocalHub(), Settings())
+    row = new_table(store)
+    row.clock = "1d"  # over days: a seat may be away
+    session = TableSession(row, store, LocalHub(), Settings())
     seen: list[tuple[tuple[Any, ...], Any]] = []
 
     def look() -> None:
@@ -41,7 +43,11 @@ def test_the_summary_key_changes_whenever_the_summary_does(tmp_path: Path, run_a
         look()
         session.detach(conn)
         look()
+        await session.away(0, 2)  # Anna is away for two days: "My tables" says so
+        look()
+        await session.away(0, 0)  # and back
+        look()
         await session.flush()
 
     run_async(run())
-    assert len({k for k, _ in seen}) == 5
+    assert len({k for k, _ in seen}) == 6

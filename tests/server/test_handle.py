@@ -5,6 +5,7 @@ the game."""
 from __future__ import annotations
 
 import inspect
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 
 import mauseloch
 from mauseloch.core.engine import Game
+from mauseloch.server.clock import Deadline
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import LocalHub
 from mauseloch.server.ownership import RemoteTable
@@ -75,6 +77,9 @@ def test_the_proxy_tells_what_the_store_holds_without_replaying_the_game(
     store = Store(f"sqlite:///{tmp_path / 'm.db'}")
     row = stored_row(6)
     local = TableSession(TableRow(**vars(row)), store, LocalHub(), Settings())
+    back = time.time() + 86400
+    away = TableRow(**{**vars(row), "clock": "1d", "deadlines": [Deadline("away", back, seat=0).to_dict()]})
+    owner = TableSession(TableRow(**vars(away)), store, LocalHub(), Settings())
 
     def no_replay(self: Game, *args: Any, **kwargs: Any) -> None:
         raise AssertionError("the proxy replayed a move")
@@ -86,6 +91,13 @@ def test_the_proxy_tells_what_the_store_holds_without_replaying_the_game(
     assert remote.summary() == msgspec.structs.replace(local.summary(), to_move=None)
     told = RemoteTable(OwnerElsewhere(store, local.summary()), row)  # type: ignore[arg-type]
     assert told.summary() == local.summary() and told.summary().to_move == 1
+    # over days, Anna away for a day: the stored row says until when, as the owner does, and the
+    # owner's word wins over an older row ("My tables" shows it)
+    assert [s.away for s in owner.summary().seats] == [round(back, 3), None]
+    stored = RemoteTable(OwnerElsewhere(store), away)  # type: ignore[arg-type]
+    assert stored.summary() == msgspec.structs.replace(owner.summary(), to_move=None)
+    older = TableRow(**{**vars(away), "deadlines": []})  # read before Anna went
+    assert RemoteTable(OwnerElsewhere(store, owner.summary()), older).summary() == owner.summary()  # type: ignore[arg-type]
     assert remote.status == "playing" and remote.id == "t1"
     with pytest.raises(AssertionError, match="replayed"):
         build(row)  # the check bites: building the game does replay

@@ -246,13 +246,27 @@ def test_the_games_end_is_pushed_to_every_seat(make_client: AppFactory, service:
     assert devices[1].received[-1].payload["title"] == "Game over: Mau-Mau at Anna's"
 
 
+def my_tables(client: TestClient, table: str, seat: int, token: str) -> dict[str, Any]:
+    """``table`` as "My tables" lists it for the browser holding ``seat``."""
+    listed = client.get("/api/my-tables", headers=cookie(table, seat, token)).json()["tables"]
+    assert [t["id"] for t in listed] == [table] and listed[0]["you"] == seat
+    return listed[0]  # type: ignore[no-any-return]
+
+
 def test_a_seat_away_stops_the_table_for_everyone_until_it_is_back(make_client: AppFactory) -> None:
     client = make_client()
-    _, _, players = two_seats(client, clock="3d")
+    table, tokens, players = two_seats(client, clock="3d")
     anna, ben = players
+    assert all("away" not in s for s in my_tables(client, table, 1, tokens[1])["seats"])
     anna.send({"type": "away", "days": 3})
     until_live(ben, lambda live: live["seats"][0].get("away") is not None)
     assert ben.live["seats"][0]["away_days"] == 11  # type: ignore[index]
+    back = ben.live["seats"][0]["away"]  # type: ignore[index]
+    assert back > time.time() + 3 * 86400 - GUARD
+    # "My tables" says who the table waits for and until when, to each seat's browser
+    for seat in (0, 1):
+        listed = my_tables(client, table, seat, tokens[seat])
+        assert [s.get("away") for s in listed["seats"]] == [back, None]
     mover = anna if anna.my_turn() else ben
     mover.move(mover.view["legal_moves"][0])
     answer = mover.recv()
@@ -267,6 +281,7 @@ def test_a_seat_away_stops_the_table_for_everyone_until_it_is_back(make_client: 
     anna.send({"type": "away", "days": 0})
     until_live(ben, lambda live: live["seats"][0].get("away") is None)
     assert ben.live["seats"][0]["away_days"] == 13  # type: ignore[index]  # the day begun counts
+    assert all("away" not in s for s in my_tables(client, table, 1, tokens[1])["seats"])
 
 
 def test_a_stopped_clock_voids_the_reminders_told_before(make_client: AppFactory, db_url: str) -> None:

@@ -61,7 +61,7 @@ from mauseloch.server.redis_hub import (
 from mauseloch.server.session import LIVE, Settings, TableSession
 from mauseloch.server.storage.rows import SeatsNow, TableRow
 from mauseloch.server.storage.store import Store
-from mauseloch.server.summary import stored_presence, table_summary
+from mauseloch.server.summary import stored_away, stored_presence, table_summary
 from mauseloch.server.table.commands import Playing
 
 with needs("redis", __name__):
@@ -195,13 +195,14 @@ class RemoteTable:
 
     def summary(self) -> TableSummary:
         """From the store (just read), with the presence the owner last wrote to Redis."""
-        presence = stored_presence(self.row)
+        presence, away = stored_presence(self.row), stored_away(self.row)
         kept = self.lobby.summary_of(self.id)
         if kept is not None and len(kept.seats) == len(presence):
             presence = [(known.presence, known.stand_in) for known in kept.seats]
+            away = {known.seat: known.away for known in kept.seats if known.away is not None}
         # whose turn it is: the owner's word; the stored row alone cannot say without a replay
         to_move = kept.to_move if kept is not None else None
-        return table_summary(self.row, self.version, presence, to_move)
+        return table_summary(self.row, self.version, presence, to_move, away)
 
     def error(self, code: ErrorCode, message: str, refusal: Refusal | None = None) -> str:
         return encode(ErrorMsg(version=self.version, seq=0, code=code, message=message, refusal=refusal))
@@ -1097,8 +1098,8 @@ class ClusterLobby(Lobby):
 
 def summary_key(session: TableSession) -> tuple[Any, ...]:
     """What a table's lobby summary shows that changes while it runs (its moves first, then its
-    status, next table, the seats' people, presence and stand-ins): the summary is built again
-    when this differs (when only the moves differ, every :data:`VERSION_AGAIN` ticks)."""
+    status, next table, the seats' people, presence, stand-ins and who is away): the summary is
+    built again when this differs (when only the moves differ, every :data:`VERSION_AGAIN` ticks)."""
     row = session.row
     return (
         session.version,
@@ -1106,6 +1107,7 @@ def summary_key(session: TableSession) -> tuple[Any, ...]:
         row.next_id,
         tuple((c.presence, c.stand_in) for c in session.state.seats),
         tuple((s.name, s.kind, s.bot, s.taken) for s in row.seats),
+        tuple((d.seat, d.due) for d in session.state.away),
     )
 
 

@@ -232,7 +232,7 @@ def decode_client(raw: str | bytes) -> ClientMessage:
 
 
 # -- what every frame of a table shares: its summary and its live state ------------------------
-class SeatSummary(msgspec.Struct, forbid_unknown_fields=True):
+class SeatSummary(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     seat: int
     player: int  # who sits here through a match's deals (one seat on each deal): names a bot
     kind: str  # "human" | "bot" | "online-bot"
@@ -241,6 +241,7 @@ class SeatSummary(msgspec.Struct, forbid_unknown_fields=True):
     taken: bool
     presence: str  # "online" | "away" | "gone" | "open" | "bot"
     stand_in: bool  # a stand-in plays the seat now
+    away: float | None = None  # over days: away until then (epoch seconds; left out: not away)
 
 
 class Ranking(msgspec.Struct, forbid_unknown_fields=True):

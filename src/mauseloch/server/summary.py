@@ -6,7 +6,7 @@ the presence its owner last published, or what the stored row says (:func:`store
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from mauseloch.core.match import player_in_deal
 from mauseloch.core.registry import game_info
@@ -19,8 +19,15 @@ SeatPresence = tuple[str, bool]
 
 
 def table_summary(
-    row: TableRow, version: int, presence: Sequence[SeatPresence], to_move: int | None = None
+    row: TableRow,
+    version: int,
+    presence: Sequence[SeatPresence],
+    to_move: int | None = None,
+    away: Mapping[int, float] | None = None,
 ) -> TableSummary:
+    """``away``: the seats away at a table over days, each with when it is back (the table waits
+    for them: "Meine Tische" says so)."""
+    away = away or {}
     deal = row.match["deal"] if row.match else 0
     # what decides the ranking, in order, for the end screen to explain: the result's figure and
     # whether fewer or more is better (each game declares it: GameInfo.ranked_by)
@@ -34,7 +41,15 @@ def table_summary(
         clock=row.clock,
         seats=[
             SeatSummary(
-                s.seat, player_in_deal(s.seat, deal, row.players), s.kind, s.name, s.bot, s.taken, here, stand_in
+                s.seat,
+                player_in_deal(s.seat, deal, row.players),
+                s.kind,
+                s.name,
+                s.bot,
+                s.taken,
+                here,
+                stand_in,
+                away.get(s.seat) if row.status == "playing" else None,
             )
             for s, (here, stand_in) in zip(row.seats, presence, strict=True)
         ],
@@ -48,6 +63,12 @@ def table_summary(
         ranking=[Ranking(f, b) for f, b in ranked_by],
         to_move=to_move if row.status == "playing" else None,
     )
+
+
+def stored_away(row: TableRow) -> dict[int, float]:
+    """The seats away as the store has it, each with when it is back."""
+    away = (d for d in row.deadlines if d.get("kind") == "away")
+    return {int(seat): d["due"] for d in away if (seat := d.get("seat")) is not None}
 
 
 def stored_presence(row: TableRow) -> list[SeatPresence]:

@@ -45,7 +45,8 @@ MessageFor = Callable[[int | None], str]
 
 
 def summary(s: TableState) -> TableSummary:
-    return table_summary(s.row, s.version, [(p.presence, p.stand_in) for p in s.seats], s.game.to_move)
+    away = {d.seat: round(d.due, 3) for d in s.away if d.seat is not None}
+    return table_summary(s.row, s.version, [(p.presence, p.stand_in) for p in s.seats], s.game.to_move, away)
 
 
 def live(s: TableState, now: float) -> Live:

@@ -4,7 +4,8 @@
 // answers with the tables they open, so the page stores nothing and nobody else learns the list.
 
 import { getJSON, h, loadGames } from "./api.js";
-import { onLangChange, t, tableTitle, tn } from "./i18n.js";
+import { awayDate } from "./away.js";
+import { onLangChange, seatLabel, t, tableTitle, tn } from "./i18n.js";
 
 const REFRESH_MS = 30000;
 const ENDED = ["over", "closed", "expired"];
@@ -19,23 +20,32 @@ function item(table) {
   const status = movedOn ? t("mytables.movedOn") : t("lobby.status." + table.status);
   const seat = table.seats[table.you];
   const mine = yourTurn(table);
+  const waits = away(table);
   const facts = [
     t("mytables.seat", { name: (seat && seat.name) || t("common.seat", { n: table.you + 1 }) }),
     t(table.public ? "mytables.public" : "mytables.private"),
   ];
   if (table.match) facts.push(t("match.heading", { deal: table.match.deal, deals: table.match.deals }));
+  // over days the table waits while someone is away: who, and until when ("Anna ist weg bis Mi., 9. Dez.")
+  const until = waits.map((s) => (s.seat === table.you ? t("mine.youAway", { date: awayDate(s.away) })
+    : t("away.banner", { name: seatLabel(s, s.seat), date: awayDate(s.away) })));
   const actions = h("div", { class: "button-row" },
     h("a", { class: "btn" + (ENDED.includes(table.status) && !movedOn ? "" : " btn-primary"), href: `/t/${id}`, dataset: { focusKey: `${table.id}-back` } },
       t(table.status === "over" && !movedOn ? "mytables.result" : "mytables.back")));
   if (table.status === "over") actions.append(h("a", { class: "btn", href: `/replay/${id}` }, t("lobby.replay")));
   return h("li", { class: "table-item", dataset: { table: table.id, status: table.status } },
     h("div", { class: "table-head" }, h("strong", {}, title),
-      h("span", { class: "status status-" + table.status + (mine ? " status-turn" : "") }, mine ? t("mine.turnHere") : status)),
+      h("span", { class: "status status-" + table.status + (mine ? " status-turn" : "") },
+        mine ? t("mine.turnHere") : waits.length ? "⏸ " + t("away.waits") : status)),
     h("p", { class: "hint" }, facts.join(" · ")),
+    waits.length ? h("p", { class: "hint table-away", dataset: { away: waits.map((s) => s.seat).join(" ") } }, until.join(" · ")) : "",
     actions);
 }
 
-const yourTurn = (table) => table.status === "playing" && table.to_move === table.you;
+/** The seats a running table waits for (away until `seat.away`): nobody moves there until they are back. */
+const away = (table) => (table.status === "playing" ? table.seats.filter((s) => typeof s.away === "number") : []);
+// a table that waits for someone away is nobody's turn, though its clock stands at one seat
+const yourTurn = (table) => table.status === "playing" && table.to_move === table.you && away(table).length === 0;
 
 function render(section) {
   // a table whose next deal (or rematch) is listed too is reached through that one

@@ -282,9 +282,11 @@ function renderClock() {
   const el = $("turn-clock");
   const d = state.live && state.live.deadline;
   const left = secondsLeft();
+  const stopped = Boolean(d) && typeof d.left === "number"; // paused, or someone away: it stands still
+  el.classList.toggle("stopped", stopped && d.kind === "turn");
   if (!d || left === null || d.kind !== "turn" || (state.view && state.view.is_over)) {
     el.textContent = "";
-    el.classList.remove("low", "unsure");
+    el.classList.remove("low", "unsure", "stopped");
     return;
   }
   const unsure = state.status !== "connected"; // the server's clock is not heard: its time is not known
@@ -295,6 +297,12 @@ function renderClock() {
     return;
   }
   const mine = d.seat === state.seat;
+  if (stopped) {
+    // the time it will have once it runs on, and that it does not run now (the banner says why)
+    el.textContent = t("time.stopped", { time: left >= HOUR ? timeLeft(left) : t("table.timeLeft", { s: left }) });
+    el.classList.remove("low");
+    return;
+  }
   if (left >= HOUR) {
     // a table over days: days and hours, never a count of seconds
     el.textContent = timeLeft(left);
