@@ -177,3 +177,47 @@ def test_the_pages_table_is_kept_after_every_move_with_its_record_at_the_end(run
     assert last.status == "over" and last.record is not None
     assert mauseloch.replay(last.record).result() == restored(last).result
     assert all(msgspec.json.decode(k, type=Saved).record is None for k in kept[:-1])
+
+
+def test_a_rematch_deals_a_new_table_with_the_same_seats_as_the_server_does(run_async: Run) -> None:
+    """A "Revanche" offline: the page's rematch vote deals the next table with the server's own
+    following_row (same seats, bot kinds, names, house rules, clock; a new deal), kept before
+    the page hears its id; a vote before the end is refused as online, and a second vote deals
+    nothing more."""
+    new = {"id": "offline-7", "game": "mau-mau", "bots": ["heuristic", "random"], "name": "Anna", "seed": 11,
+           "options": {"ace_skips": True}, "clock": "relaxed"}  # fmt: skip
+    ids = iter(["offline-8", "offline-9"])
+
+    async def go() -> tuple[PageSide, list[str], LocalTable]:
+        page, kept = PageSide("mau-mau"), []
+        table = for_page(json.dumps(new), page.post, kept.append, lambda: next(ids))
+        table.state.bot_delay = 0.0
+        table.open()
+        table.receive(json.dumps({"type": "rematch"}))
+        assert page.last("error")["code"] == "not_over" and not kept
+        async with asyncio.timeout(GUARD):
+            while table.row.status != "over":
+                state = page.last("snapshot", "update")
+                legal = state["view"].get("legal_moves") or []
+                if legal and state["version"] == table.state.version:
+                    table.receive(json.dumps({"type": "move", "move": legal[0], "version": state["version"]}))
+                else:
+                    await page.next()
+        played = len(kept)
+        heard = len(page.messages)
+        table.receive(json.dumps({"type": "rematch"}))
+        assert kept[played:] and all(m.get("live", {}).get("next") is None for m in page.messages[:heard])
+        table.receive(json.dumps({"type": "rematch"}))  # agreed already: no second table
+        table.close()
+        return page, kept[played:], table
+
+    page, dealt, table = run_async(go())
+    following, old = (msgspec.json.decode(k, type=Saved) for k in dealt)
+    assert page.last("presence")["live"]["next"] == following.id == old.next == "offline-8" and old.id == "offline-7"
+    assert (following.game, following.name, following.clock) == ("mau-mau", "Anna", "relaxed")
+    assert following.bots == ["heuristic", "random"]
+    assert following.options["ace_skips"] is True and following.options == table.row.options
+    assert following.moves == [] and following.status == "playing" and following.seed != table.row.seed
+    row = restored(following)
+    assert [(s.kind, s.name, s.bot) for s in row.seats] == [(s.kind, s.name, s.bot) for s in table.row.seats]
+    assert restored(old).next_id == "offline-8"  # a reload of the finished table still points there

@@ -23,7 +23,7 @@ from mauseloch.server.clock import DAYS_WAITING, clock_choices, default_clock, o
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Hub, LocalHub
 from mauseloch.server.limits import CLOSE_SIGNED_OUT
-from mauseloch.server.match import family_setup, match_state, next_deal_row, rematch_match, rematch_seat
+from mauseloch.server.match import family_setup, following_row
 from mauseloch.server.protocol import (
     MAX_INVITE,
     MAX_NAME,
@@ -427,49 +427,10 @@ class Lobby:
         raise ProtocolError(ErrorCode.TAKEN, "no human seat is free at this table", 409)
 
     def rematch(self, old: TableSession) -> None:
-        """Everyone still at a finished table agreed: a new deal with the same seats (same names,
-        bots and seat tokens, so every page plays its seat there too); after a match, a new match
-        of the same length with everyone back in their first deal's seats. A deal of a match that
-        goes on is followed by the match's next deal instead (server/match.py)."""
-        state = match_state(old.row)
-        if state is not None and not state.over:
-            row = next_deal_row(old.row, self._new_id())
-            self._insert_now(row)
-            self.store.set_next(old.id, row.id)
-            old.row.next_id = row.id
-            self._run(row)
-            return
-        match, seed = rematch_match(old.row)
-        game = mauseloch.new_game(old.row.game, players=old.row.players, seed=seed, options=old.row.options)
-        record = game.record()
-        seats = [
-            SeatRow(
-                seat=rematch_seat(old.row, s.seat),
-                kind=s.kind,
-                name=s.name,
-                bot=s.bot,
-                token_hash=s.token_hash,
-                gone=s.gone or (s.kind == "human" and s.taken and s.seat not in old.state.votes),
-            )
-            for s in old.row.seats
-        ]
-        seats.sort(key=lambda s: s.seat)
-        row = TableRow(
-            id=self._new_id(),
-            game=old.row.game,
-            title=old.row.title,
-            players=old.row.players,
-            options=record["options"],
-            seed=record["seed"],
-            deck=record["deck"],
-            status="playing",
-            created=now(),
-            seats=seats,
-            clock=old.row.clock,
-            public=old.row.public,
-            invite_hash=old.row.invite_hash,
-            match=match,
-        )
+        """Everyone still at a finished table agreed, or a match deals again: the table that
+        follows (server/match.py following_row: the same seats, names, bots and seat tokens, so
+        every page plays its seat there too), stored and run."""
+        row = following_row(old.row, self._new_id(), old.state.votes)
         self._insert_now(row)
         self.store.set_next(old.id, row.id)
         old.row.next_id = row.id

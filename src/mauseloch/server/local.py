@@ -27,6 +27,7 @@ from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.realtime.referee import WindowEntry
 from mauseloch.server.clock import clock_choices, default_clock, wall
 from mauseloch.server.hub import Connection
+from mauseloch.server.match import following_row
 from mauseloch.server.protocol import (
     ClockPong,
     ErrorCode,
@@ -111,6 +112,7 @@ class Saved(msgspec.Struct, kw_only=True):
     referee: dict[int, WindowEntry] = msgspec.field(default_factory=dict)
     status: str = "playing"
     record: JSONObject | None = None  # once the game is over: its record, as the server keeps it
+    next: str | None = None  # the table dealt after it (its rematch), once agreed
 
 
 def saved(row: TableRow, *, bot_delay: float | None = None, scale: float = 1.0) -> Saved:
@@ -118,7 +120,7 @@ def saved(row: TableRow, *, bot_delay: float | None = None, scale: float = 1.0) 
     return Saved(id=row.id, game=row.game, bots=bots, name=row.seats[SEAT].name, seed=row.seed,
                  players=row.players, options=row.options, clock=row.clock, moves=row.moves, by=row.by,
                  referee=row.referee, status=row.status, bot_delay=bot_delay, scale=scale,
-                 record=record_of(row) if row.status == "over" else None)  # fmt: skip
+                 record=record_of(row) if row.status == "over" else None, next=row.next_id)  # fmt: skip
 
 
 def restored(kept: Saved) -> TableRow:
@@ -126,7 +128,7 @@ def restored(kept: Saved) -> TableRow:
     bots = kept.bots or [standin_kind(kept.game)] * (kept.players - 1)
     row = offline_row(kept.id, kept.game, bots, name=kept.name, seed=kept.seed, options=kept.options)
     row.moves, row.by, row.referee = [list(m) for m in kept.moves], list(kept.by), dict(kept.referee)
-    row.status = kept.status
+    row.status, row.next_id = kept.status, kept.next
     if row.status == "over":  # its result, as the engine tells it
         row.result = build(row)[0].result()
     if kept.clock is not None:
@@ -151,7 +153,9 @@ class Page(Connection):
 class LocalTable(Runner):
     """One table, its person's page and its bots (see the module docstring). ``post(text)``
     delivers a message to the page; ``on_moved()`` after each move published; ``bot_delay``
-    and ``scale``: the bots' pause and the clocks' factor (as the server's Settings)."""
+    and ``scale``: the bots' pause and the clocks' factor (as the server's Settings);
+    ``new_id()`` names the table that follows a finished one (a rematch: the server's own
+    ``following_row``), told to ``on_dealt(row)`` before the page hears of it."""
 
     def __init__(
         self,
@@ -161,10 +165,14 @@ class LocalTable(Runner):
         bot_delay: float | None = None,
         scale: float = 1.0,
         on_moved: Callable[[], None] | None = None,
+        new_id: Callable[[], str] | None = None,
+        on_dealt: Callable[[TableRow], None] | None = None,
     ) -> None:
         super().__init__(TableState.of(row, now=wall(), scale=scale, bot_delay=bot_delay))
         self.page = Page(post)
         self.on_moved = on_moved
+        self.new_id = new_id
+        self.on_dealt = on_dealt
         self._queue: deque[c.Command] = deque()
         self._busy = False
         self._listening = False  # as on a server: the page hears frames once its snapshot is sent
@@ -264,7 +272,12 @@ class LocalTable(Runner):
             raise out.error
 
     def publish(self, out: c.Outcome) -> None:
-        """The frames to the page (no pushes, no next table: the page deals a new game itself)."""
+        """The table that follows, then the frames to the page (no pushes: nobody else is here)."""
+        if out.next_table and self.new_id is not None and self.row.next_id is None:
+            following = following_row(self.row, self.new_id(), self.state.votes)
+            self.row.next_id = following.id  # the live frame names it: the page goes there
+            if self.on_dealt is not None:
+                self.on_dealt(following)
         if out.frames and self._listening:
             now = wall()
             for frame in out.frames:
@@ -273,14 +286,25 @@ class LocalTable(Runner):
                     self.on_moved()
 
 
-def for_page(kept: str, post: Callable[[str], None], keep: Callable[[str], None]) -> LocalTable:
+def for_page(
+    kept: str,
+    post: Callable[[str], None],
+    keep: Callable[[str], None],
+    new_id: Callable[[], str] | None = None,
+) -> LocalTable:
     """The offline page's table (its Web Worker calls this): ``kept``, the :class:`Saved` table
     as JSON (a new one has no moves yet); ``keep(text)`` is told it again after every move (with
-    the record once the game is over). Call :meth:`LocalTable.open` when the page listens."""
+    the record once the game is over), and a rematch's new table (named by ``new_id()``) before
+    the page is sent there. Call :meth:`LocalTable.open` when the page listens."""
     table: Saved = msgspec.json.decode(kept, type=Saved)
     row = restored(table)
 
-    def moved() -> None:
-        keep(msgspec.json.encode(saved(row, bot_delay=table.bot_delay, scale=table.scale)).decode())
+    def moved(of: TableRow = row) -> None:
+        keep(msgspec.json.encode(saved(of, bot_delay=table.bot_delay, scale=table.scale)).decode())
 
-    return LocalTable(row, post, bot_delay=table.bot_delay, scale=table.scale, on_moved=moved)
+    def dealt(following: TableRow) -> None:
+        moved(following)
+        moved()  # this table remembers where its rematch is
+
+    return LocalTable(row, post, bot_delay=table.bot_delay, scale=table.scale, on_moved=moved, new_id=new_id,
+                      on_dealt=dealt)  # fmt: skip

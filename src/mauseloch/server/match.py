@@ -120,6 +120,35 @@ def rematch_seat(old: TableRow, seat: int) -> int:
     return player_in_deal(seat, old.match["deal"], old.players)
 
 
+def rematch_row(old: TableRow, new_id: str, votes: set[int]) -> TableRow:
+    """The table of a finished table's rematch: the same people (names, bots, seat tokens; a person
+    who did not vote counts as gone) at :func:`rematch_seat`, a new deal of the same game, options
+    and clock; after a match, a new match of the same length (:func:`rematch_match`)."""
+    match, seed = rematch_match(old)
+    record = mauseloch.new_game(old.game, players=old.players, seed=seed, options=old.options).record()
+    seats = sorted(
+        (SeatRow(seat=rematch_seat(old, s.seat), kind=s.kind, name=s.name, bot=s.bot, token_hash=s.token_hash,
+                 gone=s.gone or (s.kind == "human" and s.taken and s.seat not in votes))
+         for s in old.seats),
+        key=lambda s: s.seat,
+    )  # fmt: skip
+    return TableRow(
+        id=new_id, game=old.game, title=old.title, players=old.players, options=record["options"],
+        seed=record["seed"], deck=record["deck"], status="playing", created=now(), seats=seats, clock=old.clock,
+        public=old.public, invite_hash=old.invite_hash, match=match,
+    )  # fmt: skip
+
+
+def following_row(old: TableRow, new_id: str, votes: set[int]) -> TableRow:
+    """The table that follows a finished one, as every runner deals it (the server's lobby and the
+    offline table): a match's next deal while the match goes on, else the rematch everyone still
+    there (``votes``) agreed to."""
+    state = match_state(old)
+    if state is not None and not state.over:
+        return next_deal_row(old, new_id)
+    return rematch_row(old, new_id, votes)
+
+
 def family_setup(game: str, players: int, req: CreateTable) -> tuple[int | None, JSONObject, MatchEntry | None]:
     """A new table's seed, options and match from the create form: a deal code names the seed
     and options (and must fit the game and the seats); ``deals``/``target`` make it a match.

@@ -33,8 +33,9 @@ export const getGame = (id) => run("readonly", (store) => store.get(id));
 export const putGame = (game) => run("readwrite", (store) => store.put(game));
 export const allGames = () => run("readonly", (store) => store.getAll());
 
-/** Keep what the worker saved of a game, keeping the page's own marks (`sent`, `created`). */
+/** Keep what the worker saved of a game, keeping the page's own marks (`sent`, `created`; a
+ * rematch the worker dealt is created now). */
 export async function keepGame(kept) {
-  const before = (await getGame(kept.id)) || {};
+  const before = (await getGame(kept.id)) || { created: Date.now(), sent: null };
   await putGame({ ...before, ...kept });
 }

@@ -3,6 +3,7 @@
 // The page talks to it as to the server's WebSocket (offline.js WorkerSocket): it posts the
 // page's messages as text and gets back the very texts a server sends. No rule is written here.
 
+import { newOfflineId } from "./offline.js";
 import { getGame, keepGame } from "./offline-store.js";
 
 const BUNDLE = "/offline/";
@@ -68,13 +69,19 @@ async function open(id) {
   }
   if (table) table.close();
   const { sent, created, ...saved } = kept;
-  const post = (text) => self.postMessage({ type: "message", text });
+  // once a rematch is dealt, the page hears of it (and goes there) only when it is kept
+  let dealt = null;
+  const post = (text) => {
+    if (dealt) dealt.then(() => self.postMessage({ type: "message", text }));
+    else self.postMessage({ type: "message", text });
+  };
   // every move is kept at once: a reload (offline too) opens the table as it was
   const keep = (text) => {
     const kept = JSON.parse(text);
     saving = saving.then(() => keepGame(kept)).catch((err) => console.error(err));
+    if (kept.id !== id) dealt = saving;
   };
-  table = local.for_page(JSON.stringify(saved), post, keep);
+  table = local.for_page(JSON.stringify(saved), post, keep, newOfflineId);
   self.postMessage({ type: "open" });
   table.open();
 }

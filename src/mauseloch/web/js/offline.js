@@ -106,10 +106,13 @@ function warmUp() {
   });
 }
 
+/** A new offline table's id (a rematch's too: the worker's table asks for it). */
+export const newOfflineId = () => OFFLINE_PREFIX + crypto.randomUUID().replaceAll("-", "").slice(0, 12);
+
 /** A new offline table of `game` for `players` seats: the person and the game's stand-in bots
  * (or the kinds `bots` names), with its `options` and turn `clock` (the game's defaults). */
 export async function newOfflineGame({ game, players, name, bots = [], options = {}, clock = null, pace = {} }) {
-  const id = OFFLINE_PREFIX + crypto.randomUUID().replaceAll("-", "").slice(0, 12);
+  const id = newOfflineId();
   const seed = crypto.getRandomValues(new Uint32Array(1))[0];
   // pace: { bot_delay, scale } as the server's --bot-delay and --clock-scale (tests, benchmarks)
   await putGame({ id, game, players, bots, name, seed, options, clock, ...pace, created: Date.now(), sent: null });

@@ -795,7 +795,9 @@ function offerPush(summary) {
 // Whether this browser holds a seat here: the server reads its cookie (`you` in the summary).
 async function start(watch) {
   if (isOfflineTable(tableId)) {
-    // this browser's own table, played in a Web Worker: the person's seat is the first
+    // this browser's own table, played in a Web Worker: the person's seat is the first (a
+    // rematch keeps it: no server takes "?rematch=" out of the address here, so the page does)
+    if (location.search) history.replaceState(null, "", location.pathname);
     connect({ seat: 0 });
     return;
   }
