@@ -62,6 +62,10 @@ SAID = """() => {
   const seen = () => window.said.push(status.textContent);
   new MutationObserver(seen).observe(status, { childList: true, characterData: true, subtree: true });
 }"""
+# the page went on to another offline table than `first`
+ANOTHER_TABLE = "first => location.pathname.startsWith('/t/offline-') && !location.pathname.endsWith(first)"
+# what the worker keeps of an offline table (offline-store.js)
+KEPT = """async (id) => (await import("/static/js/offline-store.js")).getGame(id)"""
 BOARD = "() => /^[0-9]+$/.test(document.getElementById('board')?.dataset.version || '')"
 
 
@@ -83,6 +87,10 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         del os.environ["MAUSELOCH_OFFLINE"]
     else:
         os.environ["MAUSELOCH_OFFLINE"] = before
+
+
+def table_id(page: Any) -> str:
+    return str(page.evaluate("() => decodeURIComponent(location.pathname.split('/')[2])"))
 
 
 def start_table(page: Any) -> None:
@@ -123,11 +131,17 @@ def test_play_offline_then_send_the_games(bundle: Path, browser: Any, offline_se
         page.wait_for_selector("#join-error:not([hidden])")
         assert page.inner_text("#join-error") == catalogue()["de"]["error.offline"]
 
-        # Mau-Mau, from the lobby's form: the person and one of the game's stand-in bots
+        # Mau-Mau, from the lobby's form: the person, one of the game's stand-in bots and a house
+        # rule, offered in the create form's words (the same declaration, the same module)
         page.select_option("#offline-game", "mau-mau")
         page.select_option("#offline-players", "2")
+        page.select_option("#game-select", "mau-mau")
+        rule = '[data-option="ace_skips"]'
+        assert page.inner_text(f"#offline-options {rule}") == page.inner_text(f"#options {rule}")
+        page.check(f"#offline-options {rule} input")
         page.click("#offline-start")
         start_table(page)
+        first = table_id(page)
         # no name typed: none stored, the table's words name the seat; no seat actions (no leaving
         # to a stand-in offline); the pause works as at a server
         assert page.inner_text("#table-title") == "Mau-Mau"
@@ -138,6 +152,18 @@ def test_play_offline_then_send_the_games(bundle: Path, browser: Any, offline_se
         page.wait_for_selector("#pace-row:not(.paused)")
         assert play_to_end(page) > 0
         page.wait_for_function(STORED)
+        assert page.evaluate(KEPT, first)["record"]["options"]["ace_skips"] is True  # the rule was played
+
+        # "Revanche", as online: a new table with the same seats, bot, names and house rules
+        page.click("#rematch-button")
+        page.wait_for_function(ANOTHER_TABLE, arg=first)
+        start_table(page)
+        again = page.evaluate(KEPT, table_id(page))
+        before = page.evaluate(KEPT, first)
+        assert before["next"] == again["id"] and not page.url.endswith("rematch=" + first)
+        assert (again["bots"], again["name"], again["options"]) == (before["bots"], before["name"], before["options"])
+        assert again["status"] == "playing" and again["seed"] != before["seed"]
+        assert page.inner_text("#table-title") == "Mau-Mau"
 
         page.goto("/")
         setup = {"game": "aus-die-maus", "players": 2, "name": "Anna", "bots": ["random"],
@@ -161,6 +187,7 @@ def test_play_offline_then_send_the_games(bundle: Path, browser: Any, offline_se
 
         page.goto("/")
         page.wait_for_function("() => document.querySelectorAll('#offline-list li[data-status=\"over\"]').length === 3")
+        assert page.locator("#offline-list li").count() == 4  # the rematch, still being played
 
         offline_server.start()
         ctx.set_offline(False)
@@ -174,6 +201,8 @@ def test_play_offline_then_send_the_games(bundle: Path, browser: Any, offline_se
         hrefs = [replays.nth(i).get_attribute("href") for i in range(3)]
         sent = page.locator("#offline-list a[href^='/replay/']")
         assert sorted(sent.nth(i).get_attribute("href") for i in range(3)) == sorted(hrefs)
+        options = [page.request.get(f"/api/tables/{str(href).split('/')[-1]}").json()["options"] for href in hrefs]
+        assert [o for o in options if o.get("ace_skips")], "the house rule came with the record"
         for href in hrefs:
             page.goto(str(href))
             page.wait_for_selector("#board[data-game]")

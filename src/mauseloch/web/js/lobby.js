@@ -6,6 +6,7 @@ import { followName, ladderEntry, ladderName } from "./ladderentry.js";
 import { createExtras, mountCreateFields, showCreateFields } from "./match.js";
 import { mountMyTables } from "./mytables.js";
 import { mountOffline } from "./offline-lobby.js";
+import { collectOptions, renderOptionFields, restoreOptions } from "./options.js";
 import { botLevel, errorText, initI18n, limitName, mountLangSwitch, onLangChange, seatLabel, shortName, t, tableTitle } from "./i18n.js";
 
 const state = { games: [], bots: {}, online: [], clocks: {}, tables: [], page: 0, more: false, etag: null };
@@ -25,84 +26,12 @@ function gameTitle(name) {
   return g ? g.title : name;
 }
 
-// Options for people: a label and a sentence in the page's language. The engine's name of an
-// option (ace_skips) stays in the title of its row, for those who look for it.
-function known(key, fallback) {
-  const s = t(key);
-  return s === key ? fallback : s;
-}
-
-// An option's words: the game's own (<words>.opt.<name>, by the prefix its declaration names)
-// where it has them, else those every game shares (opt.<name>), else the engine's description.
-function optionWord(kind, opt, fallback) {
-  const game = gameInfo($("game-select").value);
-  const own = game && game.words ? known(`${game.words}.${kind}.${opt.name}`, null) : null;
-  return own ?? known(`${kind}.${opt.name}`, fallback);
-}
-
-function optionText(opt) {
-  return optionWord("opt", opt, opt.description);
-}
-
-function optionHelp(opt) {
-  const help = optionWord("optHelp", opt, "");
-  return `${help}${help ? " " : ""}${t("lobby.optionDefault", { text: defaultText(opt) })}`;
-}
-
-function defaultText(opt) {
-  if (isDynamic(opt)) return optionWord("optDefault", opt, opt.default_text);
-  if (opt.type === "bool") return opt.default ? t("common.yes") : t("common.no");
-  return String(opt.default);
-}
-
-function isDynamic(opt) {
-  return opt.default_text && opt.default_text !== String(opt.default).toLowerCase();
-}
-
 function renderOptions() {
-  $("options").replaceChildren();
-  $("options-more").replaceChildren();
   const game = gameInfo($("game-select").value);
+  renderOptionFields(game, $("options"), $("options-more"));
   if (!game) return;
   $("game-description").textContent = t("game." + game.name) === "game." + game.name ? game.description : t("game." + game.name);
   $("options-box").hidden = !game.options.some((opt) => opt.house_rule !== false);
-  for (const opt of game.options) {
-    const box = opt.house_rule === false ? $("options-more") : $("options");
-    const id = "opt-" + opt.name;
-    const hintId = id + "-hint";
-    let control;
-    if (opt.type === "bool" && isDynamic(opt)) {
-      control = h(
-        "select",
-        { id, name: opt.name, "aria-describedby": hintId, dataset: { kind: "tri" } },
-        h("option", { value: "" }, t("lobby.optionAuto")),
-        h("option", { value: "true" }, t("common.yes")),
-        h("option", { value: "false" }, t("common.no")),
-      );
-      box.append(
-        h("p", { class: "field option", title: opt.name, dataset: { option: opt.name } }, h("label", { for: id }, optionText(opt)), control,
-          h("span", { id: hintId, class: "hint" }, optionHelp(opt))),
-      );
-    } else if (opt.type === "bool") {
-      control = h("input", { type: "checkbox", id, name: opt.name, "aria-describedby": hintId, dataset: { kind: "bool" } });
-      control.checked = Boolean(opt.default);
-      box.append(
-        h("p", { class: "field option check", title: opt.name, dataset: { option: opt.name } }, h("label", { class: "check-label" }, control, h("span", {}, optionText(opt))),
-          h("span", { id: hintId, class: "hint" }, optionHelp(opt))),
-      );
-    } else {
-      control = h("input", {
-        type: "number", id, name: opt.name, inputmode: "numeric", step: 1,
-        min: opt.minimum ?? null, "aria-describedby": hintId, dataset: { kind: "int" },
-      });
-      if (isDynamic(opt)) control.placeholder = defaultText(opt);
-      else control.value = String(opt.default);
-      box.append(
-        h("p", { class: "field option", title: opt.name, dataset: { option: opt.name } }, h("label", { for: id }, optionText(opt)), control,
-          h("span", { id: hintId, class: "hint" }, optionHelp(opt))),
-      );
-    }
-  }
   renderSeatCount();
   renderClocks();
 }
@@ -162,20 +91,6 @@ function renderSeats() {
   }
 }
 
-function collectOptions() {
-  const options = {};
-  for (const el of document.querySelectorAll("#options input, #options select, #options-more input, #options-more select")) {
-    const kind = el.dataset.kind;
-    if (kind === "bool") options[el.name] = el.checked;
-    else if (kind === "tri") {
-      if (el.value) options[el.name] = el.value === "true";
-    } else if (kind === "int" && el.value.trim() !== "") {
-      options[el.name] = Number.parseInt(el.value, 10);
-    }
-  }
-  return options;
-}
-
 function showError(el, message) {
   el.textContent = message;
   el.hidden = !message;
@@ -219,7 +134,7 @@ async function createTable(event) {
   }
   $("create-button").disabled = true;
   try {
-    const body = { game: $("game-select").value, options: collectOptions(), seats, name, public: $("public-table").checked, ...createExtras($("game-select").value) };
+    const body = { game: $("game-select").value, options: collectOptions($("options"), $("options-more")), seats, name, public: $("public-table").checked, ...createExtras($("game-select").value) };
     if ($("clock-select").value) body.clock = $("clock-select").value;
     if (rated) {
       body.rated = true;
@@ -371,14 +286,9 @@ async function main() {
   $("tables-newer").addEventListener("click", () => turnPage(-1));
   $("tables-older").addEventListener("click", () => turnPage(1));
   onLangChange(() => {
-    const values = collectOptions();
+    const values = collectOptions($("options"), $("options-more"));
     renderOptions();
-    for (const [k, v] of Object.entries(values)) {
-      const el = $("opt-" + k);
-      if (!el) continue;
-      if (el.dataset.kind === "bool") el.checked = v;
-      else el.value = String(v);
-    }
+    restoreOptions(values);
     renderTables();
   });
   renderOptions();

@@ -5,6 +5,7 @@
 import { h, loadGames } from "./api.js";
 import { onLangChange, t, tn } from "./i18n.js";
 import { newOfflineGame, offlineGames, offlineReady, prepareOffline, sendGames } from "./offline.js";
+import { collectOptions, renderOptionFields, restoreOptions } from "./options.js";
 
 const MB = 1e6;
 let games = [];
@@ -12,9 +13,26 @@ let kept = [];
 let ready = false;
 
 const $ = (id) => document.getElementById(id);
+const OPT = "offline-opt-"; // the ids of the house rules' fields (the create form's are "opt-…")
 
 function say(text) {
   $("offline-status").textContent = text;
+}
+
+// The house rules the game's declaration offers, as the create form draws them (options.js); the
+// engine's settings for tests stay with the create form.
+function houseRules() {
+  const game = games.find((g) => g.name === $("offline-game").value);
+  const values = collectOptions($("offline-options"));
+  renderOptionFields(game, $("offline-options"), null, OPT);
+  restoreOptions(values, OPT); // the same game drawn again (another language) keeps what was chosen
+  $("offline-options-box").hidden = !$("offline-options").childElementCount;
+}
+
+function gameChosen() {
+  $("offline-options").replaceChildren(); // another game: its own rules, at their defaults
+  houseRules();
+  playerChoices();
 }
 
 function playerChoices() {
@@ -57,6 +75,7 @@ function render() {
   const chosen = select.value;
   select.replaceChildren(...games.map((g) => h("option", { value: g.name }, g.title || g.name)));
   if (chosen) select.value = chosen;
+  houseRules();
   playerChoices();
   renderGames();
 }
@@ -98,7 +117,9 @@ async function start(e) {
   }
   // no name: none is stored, and the table says "Seat 1" in the language it is shown in, as it
   // does for any seat without a name
-  const id = await newOfflineGame({ game: $("offline-game").value, players: Number($("offline-players").value), name });
+  const id = await newOfflineGame({
+    game: $("offline-game").value, players: Number($("offline-players").value), name, options: collectOptions($("offline-options")),
+  });
   location.href = `/t/${encodeURIComponent(id)}`;
 }
 
@@ -115,7 +136,7 @@ async function send() {
 export async function mountOffline(section) {
   if (!section) return;
   $("offline-button").addEventListener("click", fetchBundle);
-  $("offline-game").addEventListener("change", playerChoices);
+  $("offline-game").addEventListener("change", gameChosen);
   $("offline-form").addEventListener("submit", start);
   onLangChange(render);
   try {
