@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint install install-test system-deps offline
+.PHONY: run test lint install install-test system-deps offline pytest
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,10 +14,15 @@ install: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[web,terminal]'
 
 # node_modules (package-lock.json pins them): axe-core for the accessibility checks of the browser
-# tests, Biome for lint, Pyodide for the offline bundle
-install-test: $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[all,test,docs]'
+# tests, Biome for lint, Pyodide for the offline bundle. A stamp in the venv says both are done for
+# this pyproject.toml and package-lock.json, so the targets below that need them do not ask pip and
+# npm again. --no-compile: pip would compile every module of every package (torch, jax, ray: half
+# of the install's time); Python compiles those a test imports when it first imports them.
+install-test: $(VENV)/.installed-test
+$(VENV)/.installed-test: pyproject.toml package-lock.json | $(BIN)/python
+	$(BIN)/pip install --quiet --no-compile -e '.[all,test,docs]'
 	npm ci --no-audit --no-fund --silent
+	touch $@
 
 # The offline bundle in build/offline (scripts/build_offline.py): Pyodide's runtime from node_modules,
 # msgspec's Pyodide wheel from PyPI (a pinned pip download) and a wheel of the engine built from src/;
@@ -51,9 +56,14 @@ lint: install-test
 	$(BIN)/mypy
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site
 
+# lint and pytest run side by side (make -j2): most of the suite's long tests wait (a browser, a
+# server's clock, a subprocess), and mypy fills that time on the second core.
+test: system-deps install-test
+	@$(MAKE) --no-print-directory -j2 --output-sync=line lint pytest
+
 # PostgreSQL for the storage tests: scripts/start-postgres.sh prints its URL (nothing without root);
 # Redis for the tests of several server processes: scripts/start-redis.sh (nothing without redis-server).
-test: system-deps install-test lint offline
+pytest: install-test offline
 	@url="$${MAUSELOCH_TEST_PG_URL:-$$(sh scripts/start-postgres.sh)}" && \
 	  if [ -n "$$url" ]; then export MAUSELOCH_TEST_PG_URL="$$url"; fi && \
 	  rurl="$${MAUSELOCH_TEST_REDIS_URL:-$$(PYTHON=$(BIN)/python sh scripts/start-redis.sh)}" && \
