@@ -115,25 +115,29 @@ def test_a_game_over_days_pushes_each_turn_and_the_worker_shows_it(
         while not registrations:
             anna.wait_for_timeout(20)
         payload = devices[0].received[-1].payload
-        cdp.send("ServiceWorker.deliverPushMessage", {"origin": push_server.url,
-                 "registrationId": registrations[0]["registrationId"], "data": json.dumps(payload)})  # fmt: skip
-        # The worker shows the notification, and a tap opens the table: one evaluation in the
-        # worker finds it and taps it (headless Chromium may close a shown notification soon after)
+        # The worker shows the notification, and a tap opens the table. Headless Chromium may close
+        # a shown notification soon after, so the worker looks for it from before the push comes
+        # (every 5 ms, one promise) and taps it at once; the test then waits for that promise.
         worker = contexts[0].service_workers[0]
-        tapped = worker.evaluate(
-            """async (title) => {
-                 for (let i = 0; i < 500; i += 1) {
-                   const n = (await self.registration.getNotifications()).find((m) => m.title === title);
-                   if (n) {
-                     self.dispatchEvent(new NotificationEvent("notificationclick", {notification: n}));
-                     return true;
+        worker.evaluate(
+            """(title) => {
+                 self.tapped = (async () => {
+                   for (let i = 0; i < 2000; i += 1) {
+                     const n = (await self.registration.getNotifications()).find((m) => m.title === title);
+                     if (n) {
+                       self.dispatchEvent(new NotificationEvent("notificationclick", {notification: n}));
+                       return true;
+                     }
+                     await new Promise((done) => setTimeout(done, 5));
                    }
-                   await new Promise((done) => setTimeout(done, 20));
-                 }
-                 return false;
+                   return false;
+                 })();
                }""",
             "Du bist dran: Mau-Mau bei Anna",
         )
+        cdp.send("ServiceWorker.deliverPushMessage", {"origin": push_server.url,
+                 "registrationId": registrations[0]["registrationId"], "data": json.dumps(payload)})  # fmt: skip
+        tapped = worker.evaluate("() => self.tapped")
         assert tapped, "the worker showed no notification (or it was gone before the tap)"
         anna.wait_for_url(f"**/t/{table}")
 
