@@ -188,6 +188,13 @@ def test_play_offline_then_send_the_games(bundle: Path, browser: Any, offline_se
         page.goto("/")
         page.wait_for_function("() => document.querySelectorAll('#offline-list li[data-status=\"over\"]').length === 3")
         assert page.locator("#offline-list li").count() == 4  # the rematch, still being played
+        # a finished game replays here, with no network: the engine in a worker, the same page
+        page.goto(f"/replay/{first}")
+        page.wait_for_selector("#board[data-game]")
+        page.keyboard.press("End")
+        page.wait_for_selector("#end-screen:not([hidden])")
+        assert page.inner_text("#table-title").startswith("Mau-Mau")
+        page.goto("/")
 
         offline_server.start()
         ctx.set_offline(False)

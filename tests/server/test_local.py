@@ -15,7 +15,7 @@ import pytest
 
 import mauseloch
 from mauseloch.core.shapes import JSONObject
-from mauseloch.server.local import LocalTable, Saved, for_page, offline_row, restored, saved
+from mauseloch.server.local import LocalTable, Saved, for_page, offline_row, replay_for_page, restored, saved
 from mauseloch.server.records import record_of
 from tests.server.test_frames import frame_type
 
@@ -221,3 +221,20 @@ def test_a_rematch_deals_a_new_table_with_the_same_seats_as_the_server_does(run_
     row = restored(following)
     assert [(s.kind, s.name, s.bot) for s in row.seats] == [(s.kind, s.name, s.bot) for s in table.row.seats]
     assert restored(old).next_id == "offline-8"  # a reload of the finished table still points there
+
+
+def test_a_finished_table_replays_as_the_server_answers_it() -> None:
+    """The offline replay page's data: the server's summary, record and frames of the table."""
+    row = offline_row("offline-10", "aus-die-maus", ["random"], name="Anna", seed=3, options={"small_deck": True})
+    game = mauseloch.new_game("aus-die-maus", players=2, seed=3, options={"small_deck": True})
+    not_over = msgspec.json.encode(saved(row)).decode()
+    with pytest.raises(ValueError, match="once the game is over"):
+        replay_for_page(not_over)
+    while not game.is_over:
+        game.play(game.legal_moves()[0])
+    moves = game.record()["moves"]
+    row.moves, row.by, row.status = [list(m) for m in moves], [None] * len(moves), "over"
+    data = json.loads(replay_for_page(msgspec.json.encode(saved(row)).decode()))
+    assert data["table"]["id"] == "offline-10" and data["table"]["seats"][0]["name"] == "Anna"
+    assert data["record"] == record_of(restored(msgspec.json.decode(msgspec.json.encode(saved(row)), type=Saved)))
+    assert len(data["frames"]) == len(row.moves) + 1

@@ -42,7 +42,7 @@ from mauseloch.server.protocol import (
     Resync,
     decode_client,
 )
-from mauseloch.server.records import build, record_of
+from mauseloch.server.records import build, record_of, replay_frames
 from mauseloch.server.seats import standin_kind
 from mauseloch.server.storage.rows import SeatRow, TableRow
 from mauseloch.server.table import commands as c
@@ -284,6 +284,19 @@ class LocalTable(Runner):
                 self.page.send(frames.message_for(self.state, frame, now)(SEAT))
                 if type(frame) is c.UpdateOf and self.on_moved is not None:
                     self.on_moved()
+
+
+def replay_for_page(kept: str) -> str:
+    """The offline replay page's data of a finished table (``kept``, the :class:`Saved` table as
+    JSON), as the server answers ``GET /api/tables/{id}`` and ``GET /api/tables/{id}/replay``
+    for one of its own: ``{"table": its summary, "record", "frames"}``. A game not over raises
+    ``ValueError``."""
+    row = restored(msgspec.json.decode(kept, type=Saved))
+    if row.status != "over":
+        raise ValueError("a replay is possible once the game is over")
+    state = TableState.of(row, now=wall())
+    return msgspec.json.encode({"table": frames.summary(state), "record": record_of(row),
+                                "frames": replay_frames(row)}).decode()  # fmt: skip
 
 
 def for_page(

@@ -32,7 +32,7 @@ MEDIA = {
     ".whl": "application/zip",
 }
 # the pages' files kept for playing offline: the lobby, the table page and what they load
-SHELL_PAGES = ("/", "/static/table.html", "/api/games", "/static/js/strings.js")
+SHELL_PAGES = ("/", "/static/table.html", "/static/replay.html", "/api/games", "/static/js/strings.js")
 SHELL_SUFFIXES = (".js", ".css", ".png", ".svg", ".webmanifest")
 
 

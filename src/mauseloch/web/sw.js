@@ -65,7 +65,8 @@ self.addEventListener("notificationclick", (event) => {
 // Filled by the page when the player asks to play offline (js/offline.js); until then both caches
 // are empty and this section answers nothing from them. The offline bundle (/offline/…) comes
 // from its cache; the pages, their files and /api/games from the network, the cached copy when
-// the network is gone; an offline table (/t/offline-…) is the table page itself.
+// the network is gone; an offline table (/t/offline-…) is the table page itself, its replay
+// (/replay/offline-…) the replay page.
 const BUNDLE_CACHE = "mauseloch-offline";
 const SHELL_CACHE = "mauseloch-shell";
 
@@ -96,6 +97,8 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(fromCache(BUNDLE_CACHE, event.request));
   } else if (url.pathname.startsWith("/t/offline-")) {
     event.respondWith(networkFirst(new Request("/static/table.html"), "/static/table.html"));
+  } else if (url.pathname.startsWith("/replay/offline-")) {
+    event.respondWith(networkFirst(new Request("/static/replay.html"), "/static/replay.html"));
   } else if (!url.pathname.startsWith("/api/") || url.pathname === "/api/games") {
     event.respondWith(networkFirst(event.request, url.pathname));
   }

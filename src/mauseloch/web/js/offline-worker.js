@@ -86,6 +86,16 @@ async function open(id) {
   table.open();
 }
 
+// the replay page's data of a finished game, as the server answers it for one of its own
+async function replay(id) {
+  if (!ready) ready = runtime();
+  const local = await ready;
+  const kept = await getGame(id);
+  if (!kept) throw new Error(`no offline game ${id}`);
+  const { sent, created, ...saved } = kept;
+  return local.replay_for_page(JSON.stringify(saved));
+}
+
 self.addEventListener("message", (e) => {
   const msg = e.data;
   if (msg.type === "open") {
@@ -105,6 +115,14 @@ self.addEventListener("message", (e) => {
           self.postMessage({ type: "prepared", failed: true });
         },
       );
+  } else if (msg.type === "replay") {
+    replay(msg.table).then(
+      (text) => self.postMessage({ type: "replay", text }),
+      (err) => {
+        console.error(err);
+        self.postMessage({ type: "replay", failed: true });
+      },
+    );
   } else if (msg.type === "send" && table) {
     table.receive(msg.text);
   }

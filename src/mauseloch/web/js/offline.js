@@ -106,6 +106,26 @@ function warmUp() {
   });
 }
 
+/** The replay page's data of a finished offline game (`{table, record, frames}`, as the server
+ * answers for a table of its own), from the engine in a Web Worker. */
+export function offlineReplay(id) {
+  return new Promise((resolve, reject) => {
+    const replaying = new Worker("/static/js/offline-worker.js", { type: "module" });
+    const fail = () => {
+      replaying.terminate();
+      reject(Object.assign(new Error("no replay of this offline game"), { code: "not_found" }));
+    };
+    replaying.addEventListener("message", (e) => {
+      if (e.data.type !== "replay") return;
+      if (e.data.failed) return fail();
+      replaying.terminate();
+      resolve(JSON.parse(e.data.text));
+    });
+    replaying.addEventListener("error", fail);
+    replaying.postMessage({ type: "replay", table: id });
+  });
+}
+
 /** A new offline table's id (a rematch's too: the worker's table asks for it). */
 export const newOfflineId = () => OFFLINE_PREFIX + crypto.randomUUID().replaceAll("-", "").slice(0, 12);
 

@@ -5,6 +5,7 @@ import { learnGames } from "./declared.js";
 import { eventText } from "./events.js";
 import { errorText, initI18n, mountLangSwitch, onLangChange, seatLabel, serverWords, t, tableTitle } from "./i18n.js";
 import { renderer as rendererOf } from "./games.js";
+import { isOfflineTable, offlineReplay } from "./offline.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -82,11 +83,13 @@ async function main() {
     }
   });
   try {
-    const [summary, data, games] = await Promise.all([
-      getJSON(`/api/tables/${encodeURIComponent(tableId)}`),
-      getJSON(`/api/tables/${encodeURIComponent(tableId)}/replay`),
-      loadGames().catch(() => ({ games: [] })),
-    ]);
+    // an offline game is replayed by the engine in a Web Worker, with the server's answers
+    const asked = isOfflineTable(tableId)
+      ? offlineReplay(tableId)
+      : Promise.all([getJSON(`/api/tables/${encodeURIComponent(tableId)}`), getJSON(`/api/tables/${encodeURIComponent(tableId)}/replay`)])
+        .then(([table, replay]) => ({ ...replay, table }));
+    const [data, games] = await Promise.all([asked, loadGames().catch(() => ({ games: [] }))]);
+    const summary = data.table;
     learnGames(games.games); // which module draws the game, its words: the declaration's
     state.table = summary;
     state.game = summary.game;
