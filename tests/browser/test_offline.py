@@ -14,7 +14,6 @@ their server's --bot-delay and --clock-scale), so that the flow stays short.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +23,7 @@ import pytest
 
 from mauseloch.locale import catalogue
 from mauseloch.server import offline
-from tests.paths import ROOT
+from tests import offline_bundle
 
 from .conftest import Server, server_fixture
 from .helpers import play_to_end
@@ -70,15 +69,11 @@ BOARD = "() => /^[0-9]+$/.test(document.getElementById('board')?.dataset.version
 
 
 @pytest.fixture(scope="module")
-def bundle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The offline bundle built now from the sources (a bundle left in build/ may be older than
-    them), for this module's server: MAUSELOCH_OFFLINE names it."""
-    spec = importlib.util.spec_from_file_location("build_offline", ROOT / "scripts" / "build_offline.py")
-    assert spec is not None and spec.loader is not None
-    build = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build)
-    folder = tmp_path_factory.mktemp("offline-bundle") / "bundle"
-    build.build(folder, ROOT / "build" / "downloads")
+def bundle() -> Iterator[Path]:
+    """The offline bundle of the sources as they are (a bundle left in build/offline may be older
+    than them; tests/offline_bundle.py builds it once a run), for this module's server:
+    MAUSELOCH_OFFLINE names it."""
+    folder = offline_bundle.bundle()
     before = os.environ.get("MAUSELOCH_OFFLINE")
     os.environ["MAUSELOCH_OFFLINE"] = str(folder)
     assert offline.bundle_dir() == folder

@@ -2,7 +2,8 @@
 budget, and playing exactly the same games under Pyodide (Python 3.14 compiled to WebAssembly,
 run in Node.js from the bundle's own files) as under CPython.
 
-- The bundle is built here, from the sources as they are (``scripts/build_offline.py``): the
+- The bundle is built from the sources as they are (``scripts/build_offline.py``, once a run:
+  ``tests/offline_bundle.py``): the
   engine's wheel holds exactly the modules its parts name, each the source file byte for byte,
   and the whole bundle as transferred (gzip where it helps) stays within 8 MB.
 - Every module of the engine's wheel imports under Pyodide with the standard library and msgspec
@@ -22,7 +23,6 @@ each is a Pyodide start of its own, and together they are the suite's longest fi
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -34,12 +34,10 @@ from typing import Any
 import pytest
 
 import mauseloch
+from tests import offline_bundle
 from tests.paths import ROOT, VECTORS
 
-_spec = importlib.util.spec_from_file_location("build_offline", ROOT / "scripts" / "build_offline.py")
-assert _spec is not None and _spec.loader is not None
-build_offline = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(build_offline)
+build_offline = offline_bundle.build_offline()
 
 GAMES = 200  # of each game in the suite; MAUSELOCH_OFFLINE_GAMES=1000 or 10000 for the longer runs
 RUNNER = ROOT / "scripts" / "pyodide_run.mjs"
@@ -47,10 +45,8 @@ BUDGET_BYTES = 8_000_000
 
 
 @pytest.fixture(scope="module")
-def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("offline") / "bundle"
-    build_offline.build(out, ROOT / "build" / "downloads")
-    return out
+def bundle() -> Path:
+    return offline_bundle.bundle()
 
 
 def pyodide(bundle: Path, *args: str, mounts: dict[Path, str], **kw: Any) -> list[str]:
