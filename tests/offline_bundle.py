@@ -46,10 +46,10 @@ def _key(build: ModuleType) -> str:
 def bundle() -> Path:
     """The bundle of the sources as they are now, built by the first worker that asks."""
     build = build_offline()
-    key = _key(build)
     CACHE.mkdir(parents=True, exist_ok=True)
-    done = CACHE / key
-    with FileLock(str(CACHE / "lock")):
+    with FileLock(str(CACHE / "lock")):  # the key too: a clean clone downloads the wheel first
+        key = _key(build)
+        done = CACHE / key
         if not (done / "manifest.json").is_file():
             part = CACHE / f"{key}.part"
             build.build(part, DOWNLOADS)
