@@ -316,3 +316,44 @@ def test_a_stopped_clock_voids_the_reminders_told_before(make_client: AppFactory
     assert [j.left for j in client.portal.call(tell_stop_tell)] == [50.0]  # the one before the stop is void
     with create_engine(db_url).connect() as conn:  # and a restart would not send it either
         assert [r.left_s for r in conn.execute(select(push_pending_t))] == [50.0]
+
+
+def test_a_table_nobody_asked_pushes_for_is_looked_up_once_not_each_move(
+    make_client: AppFactory, service: PushService
+) -> None:
+    """One process: which seats some device asked for is looked up once a table and kept until a
+    device subscribes (a look at the store each move cost more than the move)."""
+    client = make_client(push_http=True)
+    pusher: Pusher = client.app.state.pusher  # type: ignore[attr-defined]
+    assert client.portal is not None and pusher.alone
+    looks: list[str] = []
+    sends: list[tuple[str, int]] = []
+    subscribed, subscriptions = pusher.push.subscribed, pusher.push.subscriptions
+    pusher.push.subscribed = lambda t: looks.append(t) or subscribed(t)  # type: ignore[method-assign]
+    pusher.push.subscriptions = lambda t, s: sends.append((t, s)) or subscriptions(t, s)  # type: ignore[method-assign]
+
+    async def settled() -> None:  # the looks told so far have their answer, their jobs are done
+        while pusher._storing:
+            await asyncio.gather(*list(pusher._storing))
+        await pusher.queue.join()
+
+    table, tokens, players = two_seats(client)
+    client.portal.call(settled)  # the first mover was told as Ben took his seat
+
+    def play(moves: int) -> None:
+        assert client.portal is not None
+        for _ in range(moves):
+            mover = next(p for p in players if p.my_turn())
+            mover.move(mover.view["legal_moves"][0])
+            for p in players:
+                assert p.recv()["type"] == "update"  # the move's tell came before its frames went
+            client.portal.call(settled)
+
+    play(6)
+    assert looks == [table] and sends == []  # one look, and no job went to the workers
+    anna = service.device("anna-once")
+    subscribe(client, anna, table, 0, tokens[0], "de")  # forgets what was kept of this table
+    had = len(anna.received)
+    while len(anna.received) == had:
+        play(1)
+    assert looks.count(table) == 2 and {s for _, s in sends} == {0}  # looked again once; sent for Anna only

@@ -598,7 +598,9 @@ def create_app(
         table = await lobby.find(table_id)
         return None if table is None else table.summary()
 
-    pusher = Pusher(store, push, server_key(push, vapid_key), vapid_subject, summary_of, metrics=metrics)
+    pusher = Pusher(
+        store, push, server_key(push, vapid_key), vapid_subject, summary_of, metrics=metrics, alone=redis_url is None
+    )
     settings.tell = pusher.tell
     if redis_url is not None:  # the owner of a table sends its pushes: they follow it to another process
         cluster.on_adopted, cluster.on_let_go = pusher.adopt, pusher.let_go

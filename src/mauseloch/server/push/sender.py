@@ -43,6 +43,7 @@ QUEUE = 10_000  # jobs waiting at once; more are dropped (and counted as failed)
 WORKERS = 8  # pushes under way at once
 TIMEOUT = 10.0  # seconds a push service has to answer
 TRIES = 5  # sends of one push before it is given up
+KEPT = 100_000  # tables whose subscribed seats are kept at most (see Pusher.subscribed)
 BACKOFF = 2.0  # seconds before the first retry; doubled each time
 TTL = 24 * 3600  # how long a push service keeps a push for a device that is off
 SIGNED_FOR = 12 * 3600  # seconds a VAPID signature is good for (RFC 8292: at most 24 hours)
@@ -83,6 +84,7 @@ class Pusher:
         timeout: float = TIMEOUT,
         tries: int = TRIES,
         backoff: float = BACKOFF,
+        alone: bool = True,
     ) -> None:
         self.store = store
         self.push = push
@@ -102,7 +104,13 @@ class Pusher:
         self._storing: set[asyncio.Task[None]] = set()
         self._signatures: dict[str, tuple[dict[str, str], int]] = {}  # audience -> VAPID header, expiry
         self._session: aiohttp.ClientSession | None = None
-        self.subscribed: dict[str, set[int]] = {}  # table -> seats some device asked for (a cache)
+        # table -> the seats some device asked for, kept between moves while this process is the
+        # only one that takes subscriptions (``alone``): most seats never ask, and a look at the
+        # store for each move's "your turn" cost more than the move. Several processes look each
+        # time: a device may subscribe through any of them.
+        self.alone = alone
+        self.subscribed: dict[str, set[int]] = {}
+        self._epoch = 0  # counts what made a kept set wrong: a look begun before it is not kept
         self._stops: dict[str, int] = {}  # table -> its clock's stops told (voids reminders told before)
         self.sent = 0  # pushes a service took (tests, the bench)
 
@@ -163,7 +171,14 @@ class Pusher:
             return self._stop(table_id, tell.seat)
         job = Job(table_id, tell.seat, tell.kind, tell.left, tell.at, tell.version, stops=self._stops.get(table_id, 0))
         if job.at <= time.time():
-            return self._put(job)
+            if job.kind == "end" or not self.alone:
+                self.subscribed.pop(table_id, None)  # the game is over (its end is told once a seat)
+                return self._put(job)
+            seats = self.subscribed.get(table_id)
+            if seats is None:
+                self._spawn(self._put_if_asked(job))
+                return True
+            return self._put(job) if job.seat in seats else True
         task = asyncio.get_running_loop().create_task(self._store_later(job))
         self._storing.add(task)
         task.add_done_callback(self._storing.discard)
@@ -199,8 +214,22 @@ class Pusher:
         else:
             self._later[asyncio.get_running_loop().call_later(delay, self._due, job)] = job
 
+    async def _put_if_asked(self, job: Job) -> None:
+        """``job`` goes out if some device asked for its seat (one look at the store a table, kept)."""
+        epoch = self._epoch
+        seats = await self.store.call(self.push.subscribed, job.table_id)
+        changed = epoch != self._epoch  # a device subscribed or went meanwhile: this look may be old
+        if not changed:
+            if len(self.subscribed) >= KEPT:  # tables whose games never ended: start again
+                self.subscribed.clear()
+            self.subscribed[job.table_id] = seats
+        if job.seat in seats or changed:  # the worker looks at the store again before it sends
+            self._put(job)
+
     def forget(self, table_id: str) -> None:
+        """A device subscribed or went for seats of ``table_id``: its kept set is wrong now."""
         self.subscribed.pop(table_id, None)
+        self._epoch += 1
 
     def _put(self, job: Job) -> bool:
         try:
@@ -286,6 +315,7 @@ class Pusher:
             if status in GONE:
                 await self.store.call(self.push.unsubscribe, sub.key, None)
                 self.subscribed.clear()
+                self._epoch += 1
                 self._count("gone")
                 return True
             self._count("failed")
