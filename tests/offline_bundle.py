@@ -12,6 +12,7 @@ import shutil
 import time
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from filelock import FileLock
 
@@ -59,3 +60,17 @@ def bundle() -> Path:
             if old.is_dir() and old != done and time.time() - old.stat().st_mtime > KEEP_S:
                 shutil.rmtree(old, ignore_errors=True)
     return done
+
+
+RUNNER = ROOT / "scripts" / "pyodide_run.mjs"
+
+
+def pyodide_command(bundle: Path, *args: str, mounts: dict[Path, str], **kw: Any) -> list[str]:
+    """The node command that runs ``args`` (a script or ``-m module`` and its arguments) under the
+    bundle's Pyodide, with host folders mounted."""
+    cmd = ["node", str(RUNNER), str(bundle)]
+    for host, guest in mounts.items():
+        cmd += ["--mount", f"{host}:{guest}"]
+    for name, value in kw.items():
+        cmd += [f"--{name}", value]
+    return [*cmd, "--", *args]

@@ -10,54 +10,25 @@ run in Node.js from the bundle's own files) as under CPython.
   alone.
 - The contract test (``tests/games/test_contract.py``, the fourth game included) and the spec
   vectors' test pass under Pyodide, run by pytest there.
-- ``scripts/offline_games.py`` plays seeded games of every game (every player count, random
-  options, every bot the bundle has) and the spec vectors in both interpreters at once; the
-  per-game digests of everything the engine gave (views, legal lists, moves and reactions,
-  refusals, records, events, results) must be the same, line for line.
-  ``MAUSELOCH_OFFLINE_GAMES`` sets how many games of each game (default :data:`GAMES`; the
-  1,000 and 10,000 games of each game of docs/offline.md are that variable's runs).
-
-The contract test and the games run on workers of their own under ``pytest -n`` (xdist groups):
-each is a Pyodide start of its own, and together they are the suite's longest file.
+- The same games under Pyodide and CPython: ``test_pyodide_games.py``, a file of its own so
+  that ``pytest -n --dist loadfile`` runs it on another worker than the contract test (each is a
+  Pyodide start of its own, and together they were the suite's longest file).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-import mauseloch
 from tests import offline_bundle
-from tests.paths import ROOT, VECTORS
+from tests.offline_bundle import pyodide_command
+from tests.paths import ROOT
 
 build_offline = offline_bundle.build_offline()
 
-GAMES = 200  # of each game in the suite; MAUSELOCH_OFFLINE_GAMES=1000 or 10000 for the longer runs
-RUNNER = ROOT / "scripts" / "pyodide_run.mjs"
 BUDGET_BYTES = 8_000_000
-
-
-@pytest.fixture(scope="module")
-def bundle() -> Path:
-    return offline_bundle.bundle()
-
-
-def pyodide(bundle: Path, *args: str, mounts: dict[Path, str], **kw: Any) -> list[str]:
-    """The node command that runs ``args`` (a script or ``-m module`` and its arguments) under the
-    bundle's Pyodide, with host folders mounted."""
-    cmd = ["node", str(RUNNER), str(bundle)]
-    for host, guest in mounts.items():
-        cmd += ["--mount", f"{host}:{guest}"]
-    for name, value in kw.items():
-        cmd += [f"--{name}", value]
-    return [*cmd, "--", *args]
 
 
 def test_the_bundle_is_the_sources_within_its_budget(bundle: Path) -> None:
@@ -101,7 +72,10 @@ def test_every_module_of_the_bundle_imports_under_pyodide(bundle: Path, tmp_path
         "print(json.dumps({'python': sys.version.split()[0], 'platform': sys.platform, 'top': sorted(new)}))\n"
     )
     done = subprocess.run(
-        pyodide(bundle, "/probe/imports.py", mounts={tmp_path: "/probe"}), capture_output=True, text=True, timeout=300
+        pyodide_command(bundle, "/probe/imports.py", mounts={tmp_path: "/probe"}),
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout.splitlines()[-1])
@@ -109,13 +83,12 @@ def test_every_module_of_the_bundle_imports_under_pyodide(bundle: Path, tmp_path
     assert seen["top"] == ["mauseloch", "msgspec"]
 
 
-@pytest.mark.xdist_group("pyodide-contract")
 def test_the_contract_test_passes_under_pyodide(bundle: Path) -> None:
     """pytest under Pyodide runs the contract test over every game (the test-only fourth game
     too) and the spec vectors' test; only the checks of NumPy integers are skipped (the bundle has
     no NumPy)."""
     wheels = build_offline.test_wheels(ROOT / "build" / "downloads")
-    cmd = pyodide(
+    cmd = pyodide_command(
         bundle, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/games/test_contract.py",
         "tests/games/test_vectors.py",
         mounts={ROOT: "/repo"}, wheels=str(wheels), cwd="/repo", env="HYPOTHESIS_PROFILE=ci",
@@ -126,32 +99,3 @@ def test_the_contract_test_passes_under_pyodide(bundle: Path) -> None:
     assert " passed" in summary and "failed" not in summary and "error" not in summary, summary
     skipped = [ln for ln in done.stdout.splitlines() if ln.startswith("SKIPPED")]
     assert skipped and all("could not import 'numpy'" in ln for ln in skipped), skipped
-
-
-@pytest.mark.xdist_group("pyodide-games")
-def test_pyodide_and_cpython_play_the_same_games(bundle: Path) -> None:
-    games = int(os.environ.get("MAUSELOCH_OFFLINE_GAMES", GAMES))
-    script = ROOT / "scripts" / "offline_games.py"
-    guest = pyodide(
-        bundle, "/scripts/offline_games.py", "digests", str(games), "--vectors", "/vectors",
-        mounts={script.parent: "/scripts", VECTORS: "/vectors"},
-    )  # fmt: skip
-    host = [sys.executable, str(script), "digests", str(games), "--vectors", str(VECTORS)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    with subprocess.Popen(guest, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as under_pyodide:
-        cpython = subprocess.run(host, capture_output=True, text=True, env=env, timeout=3600)
-        out, err = under_pyodide.communicate(timeout=3600)
-    assert cpython.returncode == 0, cpython.stderr
-    assert under_pyodide.returncode == 0, err
-    mine, theirs = cpython.stdout.splitlines(), out.splitlines()
-    done_mine, done_theirs = mine.pop().split(), theirs.pop().split()
-    assert done_theirs[3].startswith("3.14.") and done_theirs[4] == "emscripten", done_theirs
-    assert done_mine[4] != "emscripten", done_mine
-    vectors = sum(len([ln for ln in p.read_text().splitlines() if ln.strip()]) for p in VECTORS.glob("*.jsonl"))
-    assert len(mine) == len(mauseloch.GAMES) * games + vectors
-    differing = [(a, b) for a, b in zip(mine, theirs, strict=True) if a != b]
-    assert not differing, f"{len(differing)} games differ, the first: {differing[0]}"
-    print(
-        f"\n{games} games of each game and {vectors} vectors: identical; CPython {done_mine[3]} {done_mine[2]} s, "
-        f"Pyodide {done_theirs[3]} {done_theirs[2]} s"
-    )
