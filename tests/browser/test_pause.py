@@ -32,8 +32,9 @@ def test_pause_stops_the_clock_and_the_stand_in(browser: Any, fast_server: Serve
         assert anna.inner_text("#pace-button") == "Go on"
         assert anna.inner_text("#turn-banner") == "⏸ Paused"  # nobody is to move, she neither
         version = anna.get_attribute("#board", "data-version")
+        anna.wait_for_selector("#turn-clock.stopped")  # the top bar's clock says it stands still
         shown = anna.inner_text("#turn-clock")
-        assert shown.endswith("s left"), shown
+        assert shown.endswith("s left · stopped"), shown
 
         # a private table: a spectator comes by its invite link and chooses to watch (no seat is free)
         watcher.goto(invite)
