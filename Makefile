@@ -16,11 +16,15 @@ install: $(BIN)/python
 # node_modules (package-lock.json pins them): axe-core for the accessibility checks of the browser
 # tests, Biome for lint, Pyodide for the offline bundle. A stamp in the venv says both are done for
 # this pyproject.toml and package-lock.json, so the targets below that need them do not ask pip and
-# npm again. --no-compile: pip would compile every module of every package (torch, jax, ray: half
-# of the install's time); Python compiles those a test imports when it first imports them.
+# npm again. Bytecode: pip compiles every module on one core; compileall does it on every core, and
+# the project's own modules too (where PYTHONDONTWRITEBYTECODE is set, as on the CI machine, Python
+# never writes what it compiles at import: each test's server and subprocess would compile torch,
+# starlette and the engine from source again). A module that does not compile (torch ships one in
+# Python 3.12 syntax) is compiled at import as before, as pip's own compile step leaves it.
 install-test: $(VENV)/.installed-test
 $(VENV)/.installed-test: pyproject.toml package-lock.json | $(BIN)/python
 	$(BIN)/pip install --quiet --no-compile -e '.[all,test,docs]'
+	$(BIN)/python -m compileall -qq -j 0 "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" src || true
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
@@ -59,7 +63,7 @@ lint: install-test
 # lint and pytest run side by side (make -j2): most of the suite's long tests wait (a browser, a
 # server's clock, a subprocess), and mypy fills that time on the second core.
 test: system-deps install-test
-	@$(MAKE) --no-print-directory -j2 --output-sync=line lint pytest
+	@$(MAKE) --no-print-directory -j2 lint pytest
 
 # PostgreSQL for the storage tests: scripts/start-postgres.sh prints its URL (nothing without root);
 # Redis for the tests of several server processes: scripts/start-redis.sh (nothing without redis-server).
