@@ -202,7 +202,8 @@ def test_my_tables_lists_every_seat_this_browser_holds_and_nothing_else(client: 
     client.cookies.clear()
     assert client.get("/api/my-tables").json() == {"tables": []}
     token = anna_cookies[f"ml_{private_id}"].partition(":")[2]
-    for forged in (f"0:{token[:-1]}x", f"1:{token}", "0:", "x:y", f"9:{token}"):
+    changed = token[:-1] + ("y" if token.endswith("x") else "x")  # one character off, never the token itself
+    for forged in (f"0:{changed}", f"1:{token}", "0:", "x:y", f"9:{token}"):
         client.cookies.set(f"ml_{private_id}", forged)
         assert client.get("/api/my-tables").json() == {"tables": []}, forged
     client.cookies.set("ml_nosuchtable", f"0:{token}")
