@@ -129,10 +129,14 @@ def test_two_people_agree_on_a_rematch_and_sit_down_again(new_context: Any, serv
     for page in (anna, ben):
         page.wait_for_selector("#end-screen:not([hidden]) #rematch-button")
 
+    # the button under Ben's finger stays the same element while Anna's vote redraws his end
+    # screen (a press on one copy and a release on the next is no click)
+    bens_button = ben.evaluate_handle("() => document.getElementById('rematch-button')")
     anna.click("#rematch-button")
     for page in (anna, ben):  # both are told who the rematch waits for
         page.wait_for_selector("#rematch-note")
         assert "Ben" in page.inner_text("#rematch-note") and "Anna" not in page.inner_text("#rematch-note")
+    assert bens_button.evaluate("(button) => button.isConnected")
     assert anna.locator("#rematch-button").count() == 0  # her vote is in
     assert server.get_json(f"/api/tables/{table_id}")["next"] is None  # nothing starts on one vote
 

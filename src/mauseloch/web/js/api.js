@@ -131,6 +131,32 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** Put `children` into `box`, keeping in place each child that equals one of them (in order).
+ * A screen redrawn on every live frame (a vote, a presence change) then leaves a button under a
+ * finger or the pointer where it is: a press on one copy and a release on the next is no click. */
+export function replaceChanged(box, children) {
+  const fresh = children.filter((c) => c !== null && c !== undefined && c !== false && c !== "")
+    .map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
+  const old = [...box.childNodes];
+  const kept = new Set();
+  let from = 0;
+  const wanted = fresh.map((node) => {
+    for (let k = from; k < old.length; k += 1) {
+      if (old[k].isEqualNode(node)) {
+        from = k + 1;
+        kept.add(old[k]);
+        return old[k];
+      }
+    }
+    return node;
+  });
+  for (const node of old) if (!kept.has(node)) node.remove();
+  // the kept children are in their order already: the new ones go in between
+  wanted.forEach((node, i) => {
+    if (box.childNodes[i] !== node) box.insertBefore(node, box.childNodes[i] || null);
+  });
+}
+
 /** Copy the invite link in `input` to the clipboard (or select it for a manual copy), then say so in `status`. */
 export async function copyLink(input, status, message) {
   try {

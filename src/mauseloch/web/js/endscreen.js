@@ -5,7 +5,7 @@
 // this page only words them. Between the deals of a match it shows the standings and "Next deal";
 // "Rematch" only once the match (or the single game) is over.
 
-import { h } from "./api.js";
+import { h, replaceChanged } from "./api.js";
 import { listNames, t, tnames } from "./i18n.js";
 import { standingsBox } from "./match.js";
 
@@ -104,13 +104,13 @@ export function renderEnd(box, ctx) {
     top.push(h("h2", {}, between ? t("end.dealOver", { deal: match.deal, deals: match.deals })
       : match ? t("end.matchOver") : t("table.gameOver")));
   }
-  box.replaceChildren(
+  replaceChanged(box, [
     ...top,
     ...winnerLines(view, ranking, name, matchOver),
     h("p", { class: "end-rule", id: "end-rule" }, ruleSentence(view.game, ranking)),
     renderer.endTable(view, name),
     standingsBox(match, name),
-    buttons, note);
+    buttons, note]);
   const first = box.hidden;
   box.hidden = false;
   if (first && box.dataset.shown !== "1") {
