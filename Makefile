@@ -72,4 +72,4 @@ pytest: install-test offline
 	  if [ -n "$$url" ]; then export MAUSELOCH_TEST_PG_URL="$$url"; fi && \
 	  rurl="$${MAUSELOCH_TEST_REDIS_URL:-$$(PYTHON=$(BIN)/python sh scripts/start-redis.sh)}" && \
 	  if [ -n "$$rurl" ]; then export MAUSELOCH_TEST_REDIS_URL="$$rurl"; fi && \
-	  $(BIN)/python -m pytest -q -n 3 --dist loadfile --durations=25
+	  $(BIN)/python -m pytest -q -n 3 --dist loadfile --no-loadscope-reorder --durations=25
