@@ -177,7 +177,7 @@ def test_requests_on_the_board_the_matchs_winner_and_a_rematch_that_keeps_the_ma
     ):
         winners = [" ".join(page.inner_text(f'#seat-list li[data-seat="{s}"] .name').split()) for s in best]
         shown = " ".join(page.inner_text("#end-screen h2").split())
-        joined = (" und " if page is oma else " and ").join(winners)
+        joined = list_names(winners, "de" if page is oma else "en")  # "A, B, and C" / "A, B und C"
         words = (one if len(winners) == 1 else shared).format(joined)
         assert shown == heading + " ".join(words.split()), shown
         assert all(name in " ".join(page.inner_text("#end-winner").split()) for name in winners)

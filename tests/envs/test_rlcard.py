@@ -188,7 +188,11 @@ def test_rlcard_dmc_trains(tmp_path: Path) -> None:
     # output to a file, not a pipe: a pipe stays open while any process RLCard started lives, and
     # waiting for its end waited for them too
     with log.open("wb") as out:
-        child = subprocess.Popen([sys.executable, str(script), str(tmp_path)], stdout=out, stderr=subprocess.STDOUT)
+        # in tmp_path: RLCard's DMC logs the git branch of the directory it runs in, and a
+        # checkout at a bare commit (no branch) makes it fail
+        child = subprocess.Popen(
+            [sys.executable, str(script), str(tmp_path)], stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path
+        )
         try:
             code = child.wait(timeout=240)
         except subprocess.TimeoutExpired:
