@@ -174,6 +174,7 @@ class Lobby:
         self.skipped: list[str] = []  # tables that could not be restored (logged)
         self.running = False
         self.draining = False  # handing its tables over to stop (drain): sockets are sent elsewhere
+        self.closing = False  # the drain's end: the sockets' requests are no longer read
         self.waiting_expiry = waiting_expiry
         self.clock = clock
         self._sweeper: asyncio.Task[None] | None = None

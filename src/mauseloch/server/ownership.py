@@ -326,6 +326,11 @@ class ClusterLobby(Lobby):
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()  # a request found a table's owner gone: sweep now
+        # requests on their way to a table's owner (call): a process that stops answers them
+        # before it closes the sockets they came on
+        self._under_way = 0
+        self._none_under_way = asyncio.Event()
+        self._none_under_way.set()
         self._heart: asyncio.Task[None] | None = None
         self._loop_seen = time.monotonic()  # when the event loop last ran a tick
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -401,6 +406,12 @@ class ClusterLobby(Lobby):
                 break
         if self.tables:
             log.warning("process %s: %d tables were not handed over in %s s", self.pid, len(self.tables), bound)
+        # No socket's request is read from here on, and those read before are answered first. A
+        # move still on its way to its table's new owner when its socket closed could land after
+        # the snapshot its client reconnects to, and the client's next move there were stale.
+        self.closing = True
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._none_under_way.wait(), max(give_up - loop.time(), 1.0))
         self.cluster_hub.close_all(1012)  # "service restart": every client reconnects elsewhere
 
     async def _peers(self) -> list[str]:
@@ -461,6 +472,16 @@ class ClusterLobby(Lobby):
     async def call(self, table: str, op: ipc.Op) -> ipc.Answer:
         """Do ``op`` at the owner of ``table``, finding the owner again (or taking the table over)
         when it went away; :class:`ProtocolError` if none answers within :data:`FAILOVER` seconds."""
+        self._under_way += 1
+        self._none_under_way.clear()
+        try:
+            return await self._call(table, op)
+        finally:
+            self._under_way -= 1
+            if not self._under_way:
+                self._none_under_way.set()
+
+    async def _call(self, table: str, op: ipc.Op) -> ipc.Answer:
         loop = asyncio.get_running_loop()
         give_up = loop.time() + FAILOVER
         while True:

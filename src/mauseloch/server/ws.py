@@ -172,6 +172,9 @@ async def _table_socket(
                 message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            if conn is not None and lobby.closing:  # not read: its client asks again where the table runs now
+                conn.close(1012)
+                break
             received = time.perf_counter() if metrics is not None else 0.0
             raw = message.get("text")
             if raw is None:
