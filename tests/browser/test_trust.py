@@ -68,6 +68,10 @@ def play_deal(server: Server, table: str, pages: dict[int, Page]) -> None:
         for page in pages.values():  # whose turn it is, read from pages that are not a move behind
             page.wait_for_function("v => Number(document.getElementById('board').dataset.version) >= v",
                                    arg=summary["version"])  # fmt: skip
+        if next(iter(pages.values())).get_attribute("#board", "data-over") == "1":
+            # the deal ended at this version: the summary was read while its end was being
+            # stored (its status says "over" once stored, before the pages hear of it)
+            continue
         to_move = next(iter(pages.values())).get_attribute("#board", "data-to-move")
         page = pages.get(int(to_move)) if to_move else None
         if page is not None and act(page) in (None, "over"):
