@@ -175,7 +175,9 @@ PAGE_STATE = """() => {
   return JSON.stringify({board: board ? {...board.dataset} : null,
                          conn: conn ? [conn.dataset.state, conn.textContent] : null,
                          offline: document.getElementById('offline')?.hidden === false,
-                         end: document.getElementById('end-screen')?.hidden === false});
+                         end: document.getElementById('end-screen')?.hidden === false,
+                         pace: ['pace-row', 'pace-speed-box'].map(
+                           (id) => document.getElementById(id)?.hidden === false)});
 }"""
 
 

@@ -94,8 +94,11 @@ def start_table(page: Any) -> None:
     page.select_option("#pace-speed", "2")  # the bots at their fastest (the menu's own control)
 
 
-def test_play_offline_then_send_the_games(bundle: Path, browser: Any, offline_server: Server) -> None:
+def test_play_offline_then_send_the_games(
+    bundle: Path, browser: Any, offline_server: Server, request: pytest.FixtureRequest
+) -> None:
     ctx = browser.new_context(base_url=offline_server.url, locale="de-DE", viewport={"width": 1366, "height": 768})
+    request.addfinalizer(ctx.close)  # after the report: a failure lists what the page showed
     ctx.set_default_timeout(30000)
     fetched: list[str] = []
     ctx.on("request", lambda r: fetched.append(r.url))
@@ -212,6 +215,5 @@ def test_play_offline_then_send_the_games(bundle: Path, browser: Any, offline_se
             page.wait_for_selector("#end-screen:not([hidden])")
         assert errors == []
     finally:
-        ctx.close()
         if offline_server.proc is None:
             offline_server.start()  # the fixture's stop expects it running
