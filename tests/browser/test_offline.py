@@ -164,8 +164,10 @@ def test_play_offline_then_send_the_games(
         assert page.inner_text("#table-title") == "Mau-Mau"
 
         page.goto("/")
+        # no turn clock: the game's own (6 s) at FAST's scale is 0.3 s a turn, and a page slow to
+        # reach the pace control (a loaded machine) found the game played out by its timeouts
         setup = {"game": "aus-die-maus", "players": 2, "name": "Anna", "bots": ["random"],
-                 "options": {"small_deck": True, "chips": 2}, "pace": FAST}  # fmt: skip
+                 "options": {"small_deck": True, "chips": 2}, "clock": "off", "pace": FAST}  # fmt: skip
         page.goto(f"/t/{page.evaluate(NEW_GAME, setup)}")
         start_table(page)
         assert play_to_end(page) > 0
