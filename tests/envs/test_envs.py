@@ -42,6 +42,7 @@ pytestmark = [
 DOCS = ROOT / "docs" / "envs.md"
 
 
+@pytest.mark.slow  # PettingZoo's api_test plays long games: up to 35 s each
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_pettingzoo_api_test(players: int) -> None:
     api_test(maumau_v0.env(players=players, ace_skips=players == 3), num_cycles=1000)

@@ -389,6 +389,7 @@ def test_views_never_show_the_order_of_a_stack() -> None:
 # --------------------------------------------------------------------------- simulate
 
 
+@pytest.mark.slow  # worker processes of its own: about 30 s
 def test_simulate_same_report_for_any_number_of_workers() -> None:
     from mauseloch.study.simulate import make_spec, report, simulate
 

@@ -22,6 +22,8 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from tests import offline_bundle
 from tests.offline_bundle import pyodide_command
 from tests.paths import ROOT
@@ -83,6 +85,7 @@ def test_every_module_of_the_bundle_imports_under_pyodide(bundle: Path, tmp_path
     assert seen["top"] == ["mauseloch", "msgspec"]
 
 
+@pytest.mark.slow  # the whole contract test in Node, under Pyodide: 25-50 s
 def test_the_contract_test_passes_under_pyodide(bundle: Path) -> None:
     """pytest under Pyodide runs the contract test over every game (the test-only fourth game
     too) and the spec vectors' test; only the checks of NumPy integers are skipped (the bundle has

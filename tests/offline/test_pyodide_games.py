@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import mauseloch
 from tests.offline_bundle import pyodide_command
 from tests.paths import ROOT, VECTORS
@@ -22,6 +24,7 @@ from tests.paths import ROOT, VECTORS
 GAMES = 200  # of each game in the suite; MAUSELOCH_OFFLINE_GAMES=1000 or 10000 for the longer runs
 
 
+@pytest.mark.slow  # 200 games of each game under Pyodide: about 30 s
 def test_pyodide_and_cpython_play_the_same_games(bundle: Path) -> None:
     games = int(os.environ.get("MAUSELOCH_OFFLINE_GAMES", GAMES))
     script = ROOT / "scripts" / "offline_games.py"
