@@ -59,16 +59,24 @@ async function runtime() {
   return py.pyimport("mauseloch.server.local");
 }
 
-async function open(id) {
+/** The engine's module and the game `id` as IndexedDB keeps it, without the page's own fields
+ * (`saved` null: no such game). */
+async function loaded(id) {
   if (!ready) ready = runtime();
   const local = await ready;
   const kept = await getGame(id);
-  if (!kept) {
+  if (!kept) return { local, saved: null };
+  const { sent, created, ...saved } = kept;
+  return { local, saved };
+}
+
+async function open(id) {
+  const { local, saved } = await loaded(id);
+  if (!saved) {
     self.postMessage({ type: "close", code: 4404 });
     return;
   }
   if (table) table.close();
-  const { sent, created, ...saved } = kept;
   // once a rematch is dealt, the page hears of it (and goes there) only when it is kept
   let dealt = null;
   const post = (text) => {
@@ -88,11 +96,8 @@ async function open(id) {
 
 // the replay page's data of a finished game, as the server answers it for one of its own
 async function replay(id) {
-  if (!ready) ready = runtime();
-  const local = await ready;
-  const kept = await getGame(id);
-  if (!kept) throw new Error(`no offline game ${id}`);
-  const { sent, created, ...saved } = kept;
+  const { local, saved } = await loaded(id);
+  if (!saved) throw new Error(`no offline game ${id}`);
   return local.replay_for_page(JSON.stringify(saved));
 }
 

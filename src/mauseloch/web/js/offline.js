@@ -14,6 +14,7 @@ export const SHELL_CACHE = "mauseloch-shell";
 
 export const isOfflineTable = (id) => typeof id === "string" && id.startsWith(OFFLINE_PREFIX);
 
+const WORKER_URL = "/static/js/offline-worker.js"; // the engine under Pyodide, behind its messages
 let worker = null; // one per page: Pyodide starts once, whatever reconnects
 
 /** The offline table's worker behind the WebSocket's face: what conn.js uses of a WebSocket. */
@@ -21,7 +22,7 @@ export class WorkerSocket extends EventTarget {
   constructor(tableId) {
     super();
     this.readyState = 0; // CONNECTING
-    if (!worker) worker = new Worker("/static/js/offline-worker.js", { type: "module" });
+    if (!worker) worker = new Worker(WORKER_URL, { type: "module" });
     this.worker = worker;
     this.listener = (e) => this.receive(e.data);
     this.worker.addEventListener("message", this.listener);
@@ -94,36 +95,30 @@ export async function prepareOffline(progress = () => {}, preparing = () => {}) 
 /** Start Python once in a worker of this page, which keeps its snapshot (offline-worker.js): the
  * first table then starts as fast as the later ones. A failure here is the table's to tell. */
 function warmUp() {
-  return new Promise((resolve) => {
-    const prepare = new Worker("/static/js/offline-worker.js", { type: "module" });
-    const done = () => {
-      prepare.terminate();
-      resolve();
+  return askWorker({ type: "prepare" }, "prepared").catch(() => null);
+}
+
+/** A worker of its own for one question: `msg` posted, the answer of type `type` (its data), and
+ * the worker gone; rejected if the worker fails. */
+function askWorker(msg, type) {
+  return new Promise((resolve, reject) => {
+    const asked = new Worker(WORKER_URL, { type: "module" });
+    const end = (settle, value) => {
+      asked.terminate();
+      settle(value);
     };
-    prepare.addEventListener("message", (e) => e.data.type === "prepared" && done());
-    prepare.addEventListener("error", done);
-    prepare.postMessage({ type: "prepare" });
+    asked.addEventListener("message", (e) => e.data.type === type && end(resolve, e.data));
+    asked.addEventListener("error", (e) => end(reject, e));
+    asked.postMessage(msg);
   });
 }
 
 /** The replay page's data of a finished offline game (`{table, record, frames}`, as the server
  * answers for a table of its own), from the engine in a Web Worker. */
-export function offlineReplay(id) {
-  return new Promise((resolve, reject) => {
-    const replaying = new Worker("/static/js/offline-worker.js", { type: "module" });
-    const fail = () => {
-      replaying.terminate();
-      reject(Object.assign(new Error("no replay of this offline game"), { code: "not_found" }));
-    };
-    replaying.addEventListener("message", (e) => {
-      if (e.data.type !== "replay") return;
-      if (e.data.failed) return fail();
-      replaying.terminate();
-      resolve(JSON.parse(e.data.text));
-    });
-    replaying.addEventListener("error", fail);
-    replaying.postMessage({ type: "replay", table: id });
-  });
+export async function offlineReplay(id) {
+  const answer = await askWorker({ type: "replay", table: id }, "replay").catch(() => ({ failed: true }));
+  if (answer.failed) throw Object.assign(new Error("no replay of this offline game"), { code: "not_found" });
+  return JSON.parse(answer.text);
 }
 
 /** A new offline table's id (a rematch's too: the worker's table asks for it). */
