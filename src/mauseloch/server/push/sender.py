@@ -171,8 +171,9 @@ class Pusher:
             return self._stop(table_id, tell.seat)
         job = Job(table_id, tell.seat, tell.kind, tell.left, tell.at, tell.version, stops=self._stops.get(table_id, 0))
         if job.at <= time.time():
-            if job.kind == "end" or not self.alone:
+            if job.kind == "end":
                 self.subscribed.pop(table_id, None)  # the game is over (its end is told once a seat)
+            if job.kind == "end" or not self.alone:  # several processes keep nothing: the worker looks
                 return self._put(job)
             seats = self.subscribed.get(table_id)
             if seats is None:
