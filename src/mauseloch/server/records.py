@@ -48,12 +48,6 @@ def record_of(row: TableRow) -> JSONObject:
     return record
 
 
-def replay_of(row: TableRow) -> JSONObject:
-    """A finished game's replay as the replay page reads it (``GET /api/tables/{id}/replay``, and
-    offline the same from the engine in the browser): its record and a frame per position."""
-    return {"record": record_of(row), "frames": replay_frames(row)}
-
-
 def replay_frames(row: TableRow) -> list[JSONObject]:
     """One frame per position of a finished game, every hand visible, with the events that led to it."""
     game = new_game_of(row)
