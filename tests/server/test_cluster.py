@@ -496,7 +496,14 @@ def test_over_days_the_tables_owner_pushes_and_stops_for_an_away_seat(
         one, two = servers("--push-http"), servers("--push-http")
         made = one.http.post(
             "/api/tables",
-            json={"game": "mau-mau", "seats": [{"kind": "human"}] * 2, "name": "Anna", "clock": "1d", "public": True},
+            json={
+                "game": "mau-mau",
+                "seats": [{"kind": "human"}] * 2,
+                "name": "Anna",
+                "clock": "1d",
+                "public": True,
+                "deal": "M2-7",  # one deal, long enough for the whole story (a random one may end sooner)
+            },
         ).json()
         table = made["table"]
         devices = [service.device("c-anna"), service.device("c-ben")]

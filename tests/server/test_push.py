@@ -22,6 +22,7 @@ from tests.pushservice import Device, PushService
 from .helpers import HUMAN, Player, create_table, join, seated, shut_down
 
 AppFactory = Callable[..., TestClient]
+DEAL = "M2-7"  # a Mau-Mau deal for two (mauseloch.core.dealcode) that lasts as long as a test needs
 GUARD = 60.0  # seconds: only so a broken server fails the test instead of hanging it
 
 
@@ -63,7 +64,7 @@ def test_each_turn_pushes_the_seat_to_move_and_a_gone_device_is_dropped(
 ) -> None:
     client = make_client(push_http=True)
     key = client.get("/api/push/key").json()["key"]
-    table, tokens, players = two_seats(client)
+    table, tokens, players = two_seats(client, deal=DEAL)  # one deal: it lasts past the 410
     anna, ben = service.device("anna"), service.device("ben")
     # a device subscribes only for seats its cookies open, with an https push service (http: this machine)
     refused = client.post("/api/push/subscribe", json={"subscription": anna.subscription(), "lang": "de"})
