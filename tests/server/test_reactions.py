@@ -26,6 +26,7 @@ from .helpers import HUMAN, Player, create_table, join, seated
 REACT_MS = 150
 SKIP_EVERY = 3  # the person keeps still at every 3rd mouse: the bots' reactions (or the clock) decide
 MICE = 9
+HOLD_S = 1.0  # how long the table is kept busy while a claim waits
 
 
 def wait_window(player: Player) -> dict[str, Any]:
@@ -182,3 +183,30 @@ def test_a_stand_ins_mark_is_the_frames_not_the_events() -> None:
     assert len(sent["by"]) == len(sent["events"]) == state.seq > 1
     assert sent["by"][0] is None and sent["by"][-1] == "stand-in"  # the deal, then the stand-in's reveal
     assert all("by" not in e or e["type"] == "mouse_won" for e in sent["events"])
+
+
+def test_a_claim_that_waits_for_the_tables_turn_is_judged_by_its_arrival(make_client: AppFactory) -> None:
+    """A claim that comes while the table is busy (a slow write ahead of it in the table's turn)
+    counts from when it came, not from when the table got to it."""
+    client = make_client(clock_scale=0.02)
+    created = create_table(client, [HUMAN, HUMAN], game="mausgeflippt", clock="fast", options={"window_ms": 3000})
+    table = created["table"]
+    ben = join(client, table, "Ben")
+    anna = seated(client, table, 0, created["token"])
+    seated(client, table, 1, ben["token"])
+    window = wait_window(anna)
+    running = client.app.state.lobby.get(table)  # type: ignore[attr-defined]
+    assert client.portal is not None
+
+    def hold() -> None:  # as a write under way does: what comes now waits in the table's queue
+        assert not running.busy
+        running.busy = True
+
+    client.portal.call(hold)
+    react(anna, window, fitting(anna.view))
+    time.sleep(HOLD_S)
+    client.portal.call(running._end, None, None)  # the write is done: the queue steps on
+    anna.until(lambda p: not p.view["window_open"])
+    row = client.app.state.store.load_table(table)  # type: ignore[attr-defined]
+    claim = next(c for e in row.referee.values() for c in e["claims"] if c["seat"] == 0)
+    assert REACT_MS <= claim["at"] < REACT_MS + HOLD_S * 1000 / 2, claim

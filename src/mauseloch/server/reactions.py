@@ -194,8 +194,9 @@ class Reactions:
                 log.exception("bot at table %s seat %s failed to react", s.id, seat)
         self.wake()
 
-    def claim(self, conn: Connection, move: str, version: int, ms: int) -> None:
-        """A person's reaction (in the table's turn); refused claims raise ProtocolError."""
+    def claim(self, conn: Connection, move: str, version: int, ms: int, arrived: float | None = None) -> None:
+        """A person's reaction (in the table's turn), ``arrived`` at that moment of :meth:`now`
+        (None: now); refused claims raise ProtocolError."""
         s = self.state
         seat = conn.seat
         if seat is None:
@@ -218,7 +219,8 @@ class Reactions:
             judge.links.append(link)
         judge.current = link
         try:
-            self.referee.claim(seat, move, ms, at=self.elapsed())
+            at = self.elapsed() if arrived is None else arrived - self.show
+            self.referee.claim(seat, move, ms, at=at)
         except ValueError as exc:  # IllegalMove too: nothing changed
             code = ErrorCode.ILLEGAL if isinstance(exc, IllegalMove) else ErrorCode.STALE
             raise ProtocolError(code, str(exc)) from None

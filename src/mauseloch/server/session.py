@@ -166,9 +166,13 @@ class TableSession(Runner):
         await self.submit(c.Move(seat=seat, move=move, version=version, ms=ms, again=again, now=wall()))
 
     async def react(self, conn: Connection, move: str, version: int, ms: int) -> None:
+        # judged by when it came, not when the table got to it: a slow write ahead of it in the
+        # table's turn would otherwise count as the player's time
+        arrived = None if self.reactions is None else self.reactions.now()
+
         def claim() -> None:  # judged by the window with the link of the connection it came on
             assert self.reactions is not None
-            self.reactions.claim(conn, move, version, ms)
+            self.reactions.claim(conn, move, version, ms, arrived)
 
         await self.submit(c.React(now=wall()), claim)
 
