@@ -49,6 +49,33 @@ export function requestsOf(ctx) {
 }
 
 let shown = ""; // what the banner says now: redrawn only when that changes (a live region speaks once)
+const acts = new WeakMap(); // a row's button -> what it does now (the row outlives its request's words)
+
+/** The row of request `r`: the one `old` held for it (its button the same node, so that a
+ * tap under way when someone else's vote changes the words still lands), else a new one. */
+function rowFor(r, old) {
+  const row = old || h("div", { class: "request", dataset: { kind: r.kind } }, h("p", { class: "request-text" }, ""));
+  const text = row.querySelector(".request-text");
+  if (text.textContent !== r.text) text.textContent = r.text;
+  let button = row.querySelector("button");
+  if (!r.label) {
+    if (button) button.remove();
+    return row;
+  }
+  if (!button || button.id !== r.id) {
+    if (button) button.remove();
+    button = h("button", { type: "button", class: "btn btn-small", id: r.id });
+    button.addEventListener("click", () => {
+      const act = acts.get(button);
+      if (act) act();
+    });
+    row.append(button);
+  }
+  if (button.textContent !== r.label) button.textContent = r.label;
+  button.classList.toggle("btn-primary", Boolean(r.primary));
+  acts.set(button, r.act);
+  return row;
+}
 
 /** Draw the requests into `box` (the banner); hidden when there are none. */
 export function renderRequests(box, ctx) {
@@ -57,15 +84,17 @@ export function renderRequests(box, ctx) {
   box.hidden = list.length === 0;
   if (key === shown) return;
   shown = key;
-  const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : null;
-  box.replaceChildren(...list.map((r) => {
-    const row = h("div", { class: "request", dataset: { kind: r.kind } }, h("p", { class: "request-text" }, r.text));
-    if (r.label) {
-      const button = h("button", { type: "button", class: "btn btn-small" + (r.primary ? " btn-primary" : ""), id: r.id }, r.label);
-      button.addEventListener("click", () => r.act && r.act());
-      row.append(button);
-    }
+  const old = new Map([...box.children].map((row) => [row.dataset.key, row]));
+  const seen = {};
+  const rows = list.map((r) => {
+    seen[r.kind] = (seen[r.kind] || 0) + 1;
+    const key = `${r.kind}:${seen[r.kind]}`; // the same kind twice: two people away
+    const row = rowFor(r, old.get(key));
+    row.dataset.key = key;
     return row;
-  }));
-  if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+  });
+  for (const row of old.values()) if (!rows.includes(row)) row.remove();
+  rows.forEach((row, i) => {
+    if (box.children[i] !== row) box.insertBefore(row, box.children[i] || null);
+  });
 }
