@@ -2,6 +2,8 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# each module is compiled once, at its first import, and kept (see install-test)
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test lint install install-test system-deps offline pytest
 
@@ -16,15 +18,13 @@ install: $(BIN)/python
 # node_modules (package-lock.json pins them): axe-core for the accessibility checks of the browser
 # tests, Biome for lint, Pyodide for the offline bundle. A stamp in the venv says both are done for
 # this pyproject.toml and package-lock.json, so the targets below that need them do not ask pip and
-# npm again. Bytecode: pip compiles every module on one core; compileall does it on every core, and
-# the project's own modules too (where PYTHONDONTWRITEBYTECODE is set, as on the CI machine, Python
-# never writes what it compiles at import: each test's server and subprocess would compile torch,
-# starlette and the engine from source again). A module that does not compile (torch ships one in
-# Python 3.12 syntax) is compiled at import as before, as pip's own compile step leaves it.
+# npm again. Bytecode: pip compiles every module on one core, most of them never imported by a
+# test; instead each module is compiled at its first import and kept, for every later worker,
+# server and subprocess. PYTHONDONTWRITEBYTECODE (set on the CI machine) would make Python compile
+# torch, starlette and the engine from source in every one of them, so it is not passed on.
 install-test: $(VENV)/.installed-test
 $(VENV)/.installed-test: pyproject.toml package-lock.json | $(BIN)/python
 	$(BIN)/pip install --quiet --no-compile -e '.[all,test,docs]'
-	$(BIN)/python -m compileall -qq -j 0 "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" src || true
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
