@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from mauseloch.core.events import Event, Logged, made
-from mauseloch.core.shapes import JSONObject, OptionDict, Options
+from mauseloch.core.shapes import JSONObject, OptionDict, Options, Record
 from mauseloch.core.views import Result, View, ViewHead
 
 MASK64 = (1 << 64) - 1
@@ -376,7 +376,7 @@ class Game:
     def move_count(self) -> int:
         return len(self._moves)
 
-    def record(self) -> JSONObject:
+    def record(self) -> Record:
         return {
             "game": self.name,
             "players": self._players,

@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from mauseloch.core.engine import SEED_LIMIT, Game, check_seed, competition_ranks, derive_seed, whole_number
-from mauseloch.core.record import read_json, replay
+from mauseloch.core.record import MatchRecord, read_json, replay
 from mauseloch.core.registry import GAMES, game_info, new_game
-from mauseloch.core.shapes import JSONObject
 
 MATCH_KEYS = ("match", "game", "players", "options", "seed", "deals", "target", "games")
 MAX_DEALS = 99
@@ -202,7 +201,7 @@ class Match:
             "over": self.is_over,
         }
 
-    def record(self) -> JSONObject:
+    def record(self) -> MatchRecord:
         """The whole match as one JSON record: its setup and every deal's record."""
         return {
             "match": 1,

@@ -5,19 +5,33 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from mauseloch.core.engine import Game, IllegalMove, whole_number
 from mauseloch.core.registry import new_game
-from mauseloch.core.shapes import JSONObject
+from mauseloch.core.shapes import OptionDict, Record
 
 RECORD_KEYS = ("game", "players", "options", "seed", "deck", "moves")
+
+
+class MatchRecord(TypedDict):
+    """A whole match as one record (:meth:`mauseloch.core.match.Match.record`): its setup and
+    every deal's record."""
+
+    match: int  # the version of the match record
+    game: str
+    players: int
+    options: OptionDict
+    seed: int
+    deals: int
+    target: int
+    games: list[Record]
 
 
 class Recorded(Protocol):
     """Anything with a record: a game, or a whole match (mauseloch.core.match)."""
 
-    def record(self) -> JSONObject: ...
+    def record(self) -> Record | MatchRecord: ...
 
 
 def played(game: Game, moves: Sequence[Any], *, check: bool = False) -> Iterator[int]:
@@ -73,7 +87,7 @@ def replay(record: Any) -> Game:
     return game
 
 
-def save(game: Recorded, path: str | Path, record: JSONObject | None = None) -> Path:
+def save(game: Recorded, path: str | Path, record: Record | MatchRecord | None = None) -> Path:
     """Write ``game``'s record (or ``record``, e.g. a referee's, which adds its log) as JSON."""
     target = Path(path)
     target.write_text(json.dumps(game.record() if record is None else record, indent=1) + "\n", encoding="utf-8")

@@ -44,7 +44,7 @@ from mauseloch.core.bot import Bot
 from mauseloch.core.engine import Game, IllegalMove, Rng, derive_seed
 from mauseloch.core.registry import game_info
 from mauseloch.core.seeds import STREAM_TIES
-from mauseloch.core.shapes import JSONObject
+from mauseloch.core.shapes import Record
 
 COLLECT_CAP_MS = 300.0  # the longest the referee waits after the first valid claim
 
@@ -93,6 +93,12 @@ class WindowEntry(TypedDict):
 
     claims: list[ClaimEntry]
     decision: DecisionEntry
+
+
+class RefereedRecord(Record):
+    """A reaction game's record with its referee's log: per decided window its claims and decision."""
+
+    referee: list[WindowEntry]
 
 
 class Judge(Protocol):
@@ -347,10 +353,10 @@ class Referee:
         self._pending = None
         return decision
 
-    def record(self) -> JSONObject:
+    def record(self) -> RefereedRecord:
         """The game's record plus this referee's log (``"referee"``: per window its claims and
         decision); replay reads only the moves."""
-        return self.game.record() | {"referee": self.log}
+        return {**self.game.record(), "referee": self.log}
 
 
 def play_bots(referee: Referee, bots: Sequence[Bot]) -> None:

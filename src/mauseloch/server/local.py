@@ -23,7 +23,7 @@ import msgspec
 import mauseloch
 from mauseloch.bots import bot_kinds
 from mauseloch.core.registry import game_info
-from mauseloch.core.shapes import JSONObject, OptionDict
+from mauseloch.core.shapes import OptionDict
 from mauseloch.realtime.referee import WindowEntry
 from mauseloch.server.clock import clock_choices, default_clock, wall
 from mauseloch.server.hub import Connection
@@ -42,7 +42,7 @@ from mauseloch.server.protocol import (
     Resync,
     decode_client,
 )
-from mauseloch.server.records import build, record_of, replay_frames
+from mauseloch.server.records import ServedRecord, build, record_of, replay_frames
 from mauseloch.server.seats import standin_kind
 from mauseloch.server.storage.rows import SeatRow, TableRow
 from mauseloch.server.table import commands as c
@@ -111,7 +111,7 @@ class Saved(msgspec.Struct, kw_only=True):
     by: list[str | None] = msgspec.field(default_factory=list)
     referee: dict[int, WindowEntry] = msgspec.field(default_factory=dict)
     status: str = "playing"
-    record: JSONObject | None = None  # once the game is over: its record, as the server keeps it
+    record: ServedRecord | None = None  # once the game is over: its record, as the server keeps it
     next: str | None = None  # the table dealt after it (its rematch), once agreed
 
 

@@ -8,13 +8,22 @@ sends.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired
 
 import mauseloch
 from mauseloch.core.engine import Game
-from mauseloch.core.record import RECORD_KEYS, played
-from mauseloch.core.shapes import JSONObject
+from mauseloch.core.record import MatchRecord, played
+from mauseloch.core.shapes import JSONObject, Record
+from mauseloch.realtime.referee import WindowEntry
 from mauseloch.server.storage.rows import SeatRow, TableRow, now
+
+
+class ServedRecord(Record):
+    """A stored game's record: who played each move ("person", "bot" or "stand-in"), and in a
+    reaction game per decided window its claims, what was observed, the decision."""
+
+    played_by: list[str]
+    referee: NotRequired[list[WindowEntry]]
 
 
 def new_game_of(row: TableRow) -> Game:
@@ -32,17 +41,19 @@ def build(row: TableRow) -> tuple[Game, list[str | None]]:
     return game, by
 
 
-def record_of(row: TableRow) -> JSONObject:
+def record_of(row: TableRow) -> ServedRecord:
     """The game's record plus ``played_by``: per move, who played it ("person", "bot" or
     "stand-in"). ``mauseloch.replay`` reads the record as usual and ignores the extra key."""
     game = new_game_of(row)
     for _ in played(game, row.moves):
         pass
-    record = game.record()
     kinds = {s.seat: "bot" if s.kind == "bot" else "person" for s in row.seats}
-    record["played_by"] = [
-        row.by[i] if i < len(row.by) and row.by[i] is not None else kinds[m[0]] for i, m in enumerate(row.moves)
-    ]
+    record: ServedRecord = {
+        **game.record(),
+        "played_by": [
+            by if i < len(row.by) and (by := row.by[i]) is not None else kinds[m[0]] for i, m in enumerate(row.moves)
+        ],
+    }
     if row.referee:  # a reaction game: per decided window its claims, what was observed, the decision
         record["referee"] = [row.referee[i] for i in sorted(row.referee)]
     return record
@@ -71,7 +82,7 @@ def replay_frames(row: TableRow) -> list[JSONObject]:
     return frames
 
 
-def match_record(rows: list[TableRow]) -> JSONObject:
+def match_record(rows: list[TableRow]) -> MatchRecord:
     """The whole match as one record (mauseloch.core.match): every deal's table, in order, the
     last one's row last (it holds the match)."""
     row, info = rows[-1], rows[-1].match
@@ -79,8 +90,14 @@ def match_record(rows: list[TableRow]) -> JSONObject:
     return {
         "match": 1, "game": row.game, "players": row.players, "options": row.options, "seed": info["seed"],
         "deals": info["deals"], "target": info["target"],
-        "games": [{k: v for k, v in record_of(r).items() if k in RECORD_KEYS} for r in rows],
+        "games": [game_record(record_of(r)) for r in rows],
     }  # fmt: skip
+
+
+def game_record(record: ServedRecord) -> Record:
+    """A stored game's record without what the server adds: a match record's deal."""
+    return {"game": record["game"], "players": record["players"], "options": record["options"],
+            "seed": record["seed"], "deck": record["deck"], "moves": record["moves"]}  # fmt: skip
 
 
 def finished_row(record: Any, table_id: str, person: SeatRow) -> TableRow:

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mauseloch.core.shapes import JSONObject
+from mauseloch.core.shapes import Record
 from mauseloch.extras import needs
 from mauseloch.locale import LANGS, Lang, detect_lang, t
 
@@ -125,9 +125,7 @@ def check_save_path(console: Any, path: Path | None) -> None:
             path.unlink()
 
 
-def save_for_user(
-    console: Any, game: Any, path: Path | None, record: JSONObject | None = None, lang: Lang = "en"
-) -> None:
+def save_for_user(console: Any, game: Any, path: Path | None, record: Record | None = None, lang: Lang = "en") -> None:
     """Write ``game``'s record (a game's or a match's, or ``record``) to ``path`` (if asked for)
     and say how to replay it and go on with it; a file that cannot be written (checked at the
     start, but it may go away) is a clear message and exit code 1, never a traceback."""
@@ -189,7 +187,7 @@ def leave_unfinished(
     save: Path | None,
     *,
     interrupted: bool,
-    record: JSONObject | None = None,
+    record: Record | None = None,
     offer: bool = False,
     lang: Lang = "en",
 ) -> typer.Exit:

@@ -19,7 +19,7 @@ import msgspec
 
 from mauseloch.core.events import Event, tag
 from mauseloch.core.record import played
-from mauseloch.core.shapes import JSONObject
+from mauseloch.core.shapes import JSONObject, Record
 from mauseloch.extras import needs
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import EXIT_INTERRUPTED, ask, fail, lang_option, pick_lang, show_standings, shown
@@ -79,7 +79,7 @@ class Replayer:
     """Positions 0..N of a record (position i: after its first i moves), shown one at a time."""
 
     def __init__(
-        self, console: Any, record: JSONObject, lang: Lang = "en", names: list[str] | None = None,
+        self, console: Any, record: Record, lang: Lang = "en", names: list[str] | None = None,
     ) -> None:  # fmt: skip
         import mauseloch
 
