@@ -80,6 +80,7 @@ from mauseloch.core.shapes import Options
 from mauseloch.extras import needs
 from mauseloch.games.maumau.bots import habits
 from mauseloch.games.maumau.rules import CARD_FIT, JACK, JACKS, SEVEN, SEVENS, SUIT_MASK, MauMau
+from mauseloch.games.maumau.views import Reason
 from mauseloch.kernels.rng import GOLDEN, LIMIT16, RECIP16, derive_seed, mix64
 
 with needs("sim", __name__):
@@ -100,8 +101,8 @@ CARD_FIT_A = np.array(CARD_FIT, dtype=np.int64)
 SUIT_MASK_A = np.array(SUIT_MASK, dtype=np.int64)
 CARD_POINTS = np.array(habits.CARD_POINTS, dtype=np.int64)
 
-REASONS = ("out", "stalemate", "move_limit")
-REASON_CODES = {name: i + 1 for i, name in enumerate(REASONS)}  # 0: running
+REASONS: tuple[Reason, ...] = ("out", "stalemate", "move_limit")
+REASON_CODES: dict[str, int] = {name: i + 1 for i, name in enumerate(REASONS)}  # 0: running
 OUT, STALEMATE, MOVE_LIMIT = 1, 2, 3
 
 # Columns of ``ints`` (one row per game).

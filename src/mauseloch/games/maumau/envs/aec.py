@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+import msgspec
+
 from mauseloch.core.engine import Rng, as_int, check_seed, derive_seed, fresh_seed
 from mauseloch.core.registry import new_game
 from mauseloch.core.seeds import STREAM_NEXT_SEEDS
@@ -331,8 +333,9 @@ class raw_env(AECEnv):
         The protocol zeroes the actor's cumulative reward at each step; it is 0 until now."""
         self._running = False
         self._outcome(self._st, self._out)
-        result = state.result(self._out.tolist(), self.players)
-        done = self.truncations if result["reason"] == "move_limit" else self.terminations
+        ended = state.result(self._out.tolist(), self.players)
+        result = msgspec.to_builtins(ended)  # the info's result, as ``game.result()`` gives it
+        done = self.truncations if ended.reason == "move_limit" else self.terminations
         for agent, reward in zip(self.agents, rank_rewards(result), strict=True):
             self.rewards[agent] = reward
             self._cumulative_rewards[agent] += reward

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from mauseloch.core.shapes import JSONObject, Options
+from mauseloch.core.shapes import Options
 from mauseloch.extras import needs
 from mauseloch.games.maumau import CARD_ID, JACK
 from mauseloch.games.maumau import kernel as k
 from mauseloch.games.maumau.envs.obs import _OPTION_NAMES, LAST_NONE, _encode, _layout, note_move
+from mauseloch.games.maumau.views import MauMauResult
 
 with needs("rl", __name__):
     import numpy as np
@@ -183,12 +184,12 @@ def put_deck(st: np.ndarray, deck: list[str]) -> None:
     st[base : base + 32] = [CARD_ID[c] for c in deck]
 
 
-def result(out: list[int], players: int) -> JSONObject:
-    """``game.result()`` of the ended game from :func:`outcome`'s ``out`` (as a list)."""
+def result(out: list[int], players: int) -> MauMauResult:
+    """``game.typed_result()`` of the ended game from :func:`outcome`'s ``out`` (as a list)."""
     m = k.MAX_PLAYERS
-    return {
-        "reason": k.REASONS[out[0] - 1],
-        "ranks": out[1 : 1 + players],
-        "cards": out[1 + m : 1 + m + players],
-        "points": out[1 + 2 * m : 1 + 2 * m + players],
-    }
+    return MauMauResult(
+        reason=k.REASONS[out[0] - 1],
+        ranks=out[1 : 1 + players],
+        cards=out[1 + m : 1 + m + players],
+        points=out[1 + 2 * m : 1 + 2 * m + players],
+    )
