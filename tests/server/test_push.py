@@ -44,8 +44,9 @@ def subscribe(client: TestClient, device: Device, table: str, seat: int, token: 
 
 
 def two_seats(client: TestClient, anna: Device | None = None, **extra: Any) -> tuple[str, list[str], list[Player]]:
-    """Anna's table, her ``anna`` device subscribed while she waits (told if she moves first), and Ben."""
-    created = create_table(client, [HUMAN, HUMAN], **extra)
+    """Anna's table, her ``anna`` device subscribed while she waits (told if she moves first), and Ben.
+    The deal is :data:`DEAL` unless ``extra`` names another: a random one may end before a test's story."""
+    created = create_table(client, [HUMAN, HUMAN], **{"deal": DEAL, **extra})
     table = created["table"]
     if anna is not None:
         subscribe(client, anna, table, 0, created["token"], "de")
@@ -64,7 +65,7 @@ def test_each_turn_pushes_the_seat_to_move_and_a_gone_device_is_dropped(
 ) -> None:
     client = make_client(push_http=True)
     key = client.get("/api/push/key").json()["key"]
-    table, tokens, players = two_seats(client, deal=DEAL)  # one deal: it lasts past the 410
+    table, tokens, players = two_seats(client)
     anna, ben = service.device("anna"), service.device("ben")
     # a device subscribes only for seats its cookies open, with an https push service (http: this machine)
     refused = client.post("/api/push/subscribe", json={"subscription": anna.subscription(), "lang": "de"})
