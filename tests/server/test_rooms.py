@@ -128,6 +128,9 @@ def test_a_room_plays_again_and_keeps_its_tally_across_a_restart(make_client: Ap
     assert started.status_code == 200, started.text
     table = started.json()["table"]
     assert started.json()["seat"] == 1  # Papa's planned seat, not the first one
+    # Papa's page opens the table, as the room page sends him there: at this test's clock a table
+    # nobody has open closes in a third of a second, before Oma's tap
+    at_table = seated(client, table, 1, started.json()["token"])
     seen = show(client, rid, oma)
     assert seen["tables"][0]["invited"] and seen["choices"]["mau-mau"]["deals"] == 2
     assert seen["tables"][0]["seats"][2]["name"] == "Random bot 7"  # the bot keeps the room's name
@@ -135,10 +138,12 @@ def test_a_room_plays_again_and_keeps_its_tally_across_a_restart(make_client: Ap
     taken = client.post(f"/api/rooms/{rid}/tables/{table}/join", json={}, headers=member(client, oma))
     assert taken.status_code == 200 and taken.json()["seat"] == 0, taken.text
     tokens = {0: taken.json()["token"], 1: started.json()["token"]}
+    at_table.close()
     # a stranger with the table's id cannot take a room's seat without the room
     assert client.post(f"/api/rooms/{rid}/tables/{table}/join", json={}).status_code == 404
 
     rng = random.Random(5)
+    deals = [table]
     for _ in range(2):  # the match's deals, each person one seat on
         players = [seated(client, table, seat, token) for seat, token in tokens.items()]
         for p in players:
@@ -149,6 +154,7 @@ def test_a_room_plays_again_and_keeps_its_tally_across_a_restart(make_client: Ap
         if summary["match"]["over"]:
             break
         table = wait_next(client, table)
+        deals.append(table)
         tokens = {(seat - 1) % 3: token for seat, token in tokens.items()}
     players = [seated(client, table, seat, token) for seat, token in tokens.items()]
     for p in players:
@@ -156,19 +162,26 @@ def test_a_room_plays_again_and_keeps_its_tally_across_a_restart(make_client: Ap
     rematch = wait_live_next(players[0])
     for p in players:
         p.close()
+    # at this test's clock the rematch, nobody at it, is played on by stand-ins at once: its deals
+    # may be counted too by the time the tally is read (they add to it, never take)
     tally = show(client, rid, papa)["tally"]["mau-mau"]
-    assert tally["matches"] == 1 and tally["games"] == summary["match"]["booked"]
+    ours = [result for result in tally["last"] if result["table"] in deals]
+    assert len(ours) == summary["match"]["booked"] and ours[0]["match"], tally  # newest first: the match's end
+    assert tally["matches"] >= 1 and tally["games"] >= len(ours)
     assert sum(tally["match_wins"].values()) >= 1 and set(tally["match_wins"]) <= {*ids, "seat:Random bot 7"}
     assert sum(tally["wins"].values()) >= tally["games"]
-    assert len(tally["last"]) == tally["games"] and tally["last"][0]["match"]
+    assert len(tally["last"]) == tally["games"]
 
-    # after a restart: the members, the tables (the rematch among them) and the same tally
+    # after a restart: the members, the tables (the rematch among them) and the same tally to
+    # both; nothing it had is lost (the rematch's stand-ins may add to it meanwhile)
     client.__exit__(None, None, None)
     again = make_client(db=db_url)
-    after = show(again, rid, oma)
-    assert after["tally"]["mau-mau"] == show(again, rid, papa)["tally"]["mau-mau"]
-    assert {t["id"] for t in after["tables"]} >= {table, rematch}
-    assert after["tally"]["mau-mau"]["games"] == tally["games"]
+    for who in (oma, papa):
+        after = show(again, rid, who)
+        assert {t["id"] for t in after["tables"]} >= {table, rematch}
+        kept = after["tally"]["mau-mau"]
+        assert kept["games"] >= tally["games"] and kept["matches"] >= tally["matches"], (kept, tally)
+        assert all(result in kept["last"] for result in tally["last"]), (kept["last"], tally["last"])
     for result in after["tally"]["mau-mau"]["last"]:
         assert again.get(f"/api/tables/{result['table']}/replay").status_code == 200
 
