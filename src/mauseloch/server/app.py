@@ -54,7 +54,7 @@ from mauseloch.server.push.routes import routes as push_routes
 from mauseloch.server.push.sender import Pusher
 from mauseloch.server.push.store import PushStore
 from mauseloch.server.push.vapid import server_key
-from mauseloch.server.records import match_record, record_of, replay_frames
+from mauseloch.server.records import match_record, record_of, replay_of
 from mauseloch.server.rooms import Rooms, room_routes
 from mauseloch.server.security import SecurityMiddleware
 from mauseloch.server.session import Settings
@@ -323,7 +323,7 @@ async def finished(request: Request) -> TableHandle:
 
 async def api_replay(request: Request) -> Response:
     table = await finished(request)
-    return JSON({"record": record_of(table.row), "frames": replay_frames(table.row)})
+    return JSON(replay_of(table.row))
 
 
 async def api_record(request: Request) -> Response:

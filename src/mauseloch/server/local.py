@@ -42,7 +42,7 @@ from mauseloch.server.protocol import (
     Resync,
     decode_client,
 )
-from mauseloch.server.records import ServedRecord, build, record_of, replay_frames
+from mauseloch.server.records import ServedRecord, build, record_of, replay_of
 from mauseloch.server.seats import standin_kind
 from mauseloch.server.storage.rows import SeatRow, TableRow
 from mauseloch.server.table import commands as c
@@ -295,8 +295,7 @@ def replay_for_page(kept: str) -> str:
     if row.status != "over":
         raise ValueError("a replay is possible once the game is over")
     state = TableState.of(row, now=wall())
-    return msgspec.json.encode({"table": frames.summary(state), "record": record_of(row),
-                                "frames": replay_frames(row)}).decode()  # fmt: skip
+    return msgspec.json.encode({"table": frames.summary(state), **replay_of(row)}).decode()
 
 
 def for_page(

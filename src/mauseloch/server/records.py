@@ -8,7 +8,7 @@ sends.
 
 from __future__ import annotations
 
-from typing import Any, NotRequired
+from typing import Any, NotRequired, TypedDict
 
 import mauseloch
 from mauseloch.core.engine import Game
@@ -24,6 +24,23 @@ class ServedRecord(Record):
 
     played_by: list[str]
     referee: NotRequired[list[WindowEntry]]
+
+
+class ReplayFrame(TypedDict):
+    """One position of a finished game as the replay shows it: the move that led there (None
+    first), the public view with every hand, its events, and in a reaction game the window's log."""
+
+    move: list[Any] | None
+    view: JSONObject
+    events: list[JSONObject]
+    referee: NotRequired[WindowEntry]
+
+
+class Replay(TypedDict):
+    """A finished game's replay: ``GET /api/tables/{id}/replay``, and the offline page's own."""
+
+    record: ServedRecord
+    frames: list[ReplayFrame]
 
 
 def new_game_of(row: TableRow) -> Game:
@@ -59,18 +76,19 @@ def record_of(row: TableRow) -> ServedRecord:
     return record
 
 
-def replay_frames(row: TableRow) -> list[JSONObject]:
+def replay_frames(row: TableRow) -> list[ReplayFrame]:
     """One frame per position of a finished game, every hand visible, with the events that led to it."""
     game = new_game_of(row)
 
     has_hands = "hand" in game.view(0)  # Aus die Maus! has face-down stacks nobody sees, not hands
 
-    def frame(move: list[Any] | None, seen: int) -> tuple[JSONObject, int]:
+    def frame(move: list[Any] | None, seen: int) -> tuple[ReplayFrame, int]:
         view = game.view(None)
         if has_hands and "hands" not in view:
             view["hands"] = [game.view(s)["hand"] for s in range(game.players)]
         events = game.events_since(seen)
-        return {"move": move, "view": view, "events": events}, seen + len(events)
+        made: ReplayFrame = {"move": move, "view": view, "events": events}
+        return made, seen + len(events)
 
     first, seen = frame(None, 0)
     frames = [first]
@@ -80,6 +98,11 @@ def replay_frames(row: TableRow) -> list[JSONObject]:
             f["referee"] = row.referee[i]
         frames.append(f)
     return frames
+
+
+def replay_of(row: TableRow) -> Replay:
+    """A finished game's record and its frames."""
+    return {"record": record_of(row), "frames": replay_frames(row)}
 
 
 def match_record(rows: list[TableRow]) -> MatchRecord:
