@@ -8,8 +8,9 @@ a report file, a third-party interface that defines a dict: gymnasium's ``info``
 parameters, RLCard's state).
 """
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: Record's annotations stay objects, so that a TypedDict
+# of another module that extends it resolves them (Python 3.14 looks up inherited string
+# annotations in the subclass's module: the offline engine's Pyodide runs 3.14)
 from collections.abc import Mapping
 from typing import Any, TypeAlias, TypedDict
 
