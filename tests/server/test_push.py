@@ -320,42 +320,77 @@ def test_a_stopped_clock_voids_the_reminders_told_before(make_client: AppFactory
         assert [r.left_s for r in conn.execute(select(push_pending_t))] == [50.0]
 
 
-def test_a_table_nobody_asked_pushes_for_is_looked_up_once_not_each_move(
-    make_client: AppFactory, service: PushService
-) -> None:
-    """One process: which seats some device asked for is looked up once a table and kept until a
-    device subscribes (a look at the store each move cost more than the move)."""
-    client = make_client(push_http=True)
-    pusher: Pusher = client.app.state.pusher  # type: ignore[attr-defined]
-    assert client.portal is not None and pusher.alone
+def counted(pusher: Pusher) -> tuple[list[str], list[tuple[str, int]]]:
+    """The pusher's looks at the store for a table's asked-for seats, and its workers' for a
+    seat's subscriptions (each table, and each table and seat, as asked)."""
     looks: list[str] = []
     sends: list[tuple[str, int]] = []
     subscribed, subscriptions = pusher.push.subscribed, pusher.push.subscriptions
     pusher.push.subscribed = lambda t: looks.append(t) or subscribed(t)  # type: ignore[method-assign]
     pusher.push.subscriptions = lambda t, s: sends.append((t, s)) or subscriptions(t, s)  # type: ignore[method-assign]
+    return looks, sends
 
-    async def settled() -> None:  # the looks told so far have their answer, their jobs are done
+
+def settle(client: TestClient, pusher: Pusher) -> None:
+    """Until the looks told so far have their answer and their jobs are done."""
+
+    async def settled() -> None:
         while pusher._storing:
             await asyncio.gather(*list(pusher._storing))
         await pusher.queue.join()
 
-    table, tokens, players = two_seats(client)
-    client.portal.call(settled)  # the first mover was told as Ben took his seat
+    assert client.portal is not None
+    client.portal.call(settled)
 
-    def play(moves: int) -> None:
-        assert client.portal is not None
-        for _ in range(moves):
-            mover = next(p for p in players if p.my_turn())
-            mover.move(mover.view["legal_moves"][0])
-            for p in players:
-                assert p.recv()["type"] == "update"  # the move's tell came before its frames went
-            client.portal.call(settled)
 
-    play(6)
-    assert looks == [table] and sends == []  # one look, and no job went to the workers
+def play(client: TestClient, pusher: Pusher, players: list[Player], moves: int) -> None:
+    for _ in range(moves):
+        mover = next(p for p in players if p.my_turn())
+        mover.move(mover.view["legal_moves"][0])
+        for p in players:
+            assert p.recv()["type"] == "update"  # the move's tell came before its frames went
+        settle(client, pusher)
+
+
+def test_a_table_nobody_asked_pushes_for_is_looked_up_once_not_each_move(
+    make_client: AppFactory, service: PushService
+) -> None:
+    """One process: which seats some device asked for is kept a table until a device subscribes
+    (a look at the store each move cost more than the move): for a table made here from its
+    creation (nobody could ask before), for one made before a restart after one look."""
+    client = make_client(push_http=True)
+    pusher: Pusher = client.app.state.pusher  # type: ignore[attr-defined]
+    assert pusher.alone
+    looks, sends = counted(pusher)
+    table, tokens, players = two_seats(client, deal=DEAL)
+    settle(client, pusher)  # the first mover was told as Ben took his seat
+    play(client, pusher, players, 4)
+    assert looks == [] and sends == []  # made here: no look, and no job went to the workers
+    pusher.subscribed.clear()  # as after a restart: a table this process did not make
+    play(client, pusher, players, 4)
+    assert looks == [table] and sends == []  # one look
     anna = service.device("anna-once")
     subscribe(client, anna, table, 0, tokens[0], "de")  # forgets what was kept of this table
     had = len(anna.received)
     while len(anna.received) == had:
-        play(1)
+        play(client, pusher, players, 1)
     assert looks.count(table) == 2 and {s for _, s in sends} == {0}  # looked again once; sent for Anna only
+
+
+def test_the_end_goes_to_the_workers_for_the_seats_asked_for_only(
+    make_client: AppFactory, service: PushService
+) -> None:
+    """The game's end is told to every seat; with the table's asked-for seats kept, only those
+    of a device are looked up by a worker, and the kept seats go with the game."""
+    client = make_client(push_http=True)
+    pusher: Pusher = client.app.state.pusher  # type: ignore[attr-defined]
+    looks, sends = counted(pusher)
+    table, tokens, players = two_seats(client, deal=DEAL, options={"move_limit": 6})
+    ben = service.device("ben-end")
+    subscribe(client, ben, table, 1, tokens[1], "en")
+    while not players[0].view["is_over"]:
+        play(client, pusher, players, 1)
+    settle(client, pusher)
+    _until(lambda: bool(ben.received) and ben.received[-1].payload["title"].startswith("Game over"))
+    assert looks == [table] and {s for _, s in sends} == {1}  # Anna's end was never looked up
+    assert table not in pusher.subscribed

@@ -602,6 +602,7 @@ def create_app(
         store, push, server_key(push, vapid_key), vapid_subject, summary_of, metrics=metrics, alone=redis_url is None
     )
     settings.tell = pusher.tell
+    lobby.on_created = pusher.created
     if redis_url is not None:  # the owner of a table sends its pushes: they follow it to another process
         cluster.on_adopted, cluster.on_let_go = pusher.adopt, pusher.let_go
     lobby.restore()

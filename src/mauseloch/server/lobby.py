@@ -181,6 +181,7 @@ class Lobby:
         self._releasing: set[asyncio.Task[None]] = set()  # finished tables waiting for their writes
         self.online: BotSeats = online or NoBotSeats()  # bots playing through the Bot API (botapi/online.py)
         self.metrics: Metrics | None = None  # the figures counted here (app.py sets them; metrics.py)
+        self.on_created: Callable[[str], None] | None = None  # told each table made here (the pusher)
 
     # -- life cycle --------------------------------------------------------------------
     def _session(self, row: TableRow) -> TableSession:
@@ -362,6 +363,8 @@ class Lobby:
         return self._run(row)
 
     def _run(self, row: TableRow) -> TableSession:
+        if self.on_created is not None:
+            self.on_created(row.id)
         session = self._session(row)
         self.tables[row.id] = session
         if self.running:

@@ -171,12 +171,14 @@ class Pusher:
             return self._stop(table_id, tell.seat)
         job = Job(table_id, tell.seat, tell.kind, tell.left, tell.at, tell.version, stops=self._stops.get(table_id, 0))
         if job.at <= time.time():
-            if job.kind == "end":
-                self.subscribed.pop(table_id, None)  # the game is over (its end is told once a seat)
-            if job.kind == "end" or not self.alone:  # several processes keep nothing: the worker looks
+            if not self.alone:  # several processes keep nothing: the worker looks
                 return self._put(job)
             seats = self.subscribed.get(table_id)
-            if seats is None:
+            if job.kind == "end":  # the game is over: its end is told to every seat in one outcome
+                self._ended(table_id)
+                if seats is None:
+                    return self._put(job)
+            elif seats is None:
                 self._spawn(self._put_if_asked(job))
                 return True
             return self._put(job) if job.seat in seats else True
@@ -221,11 +223,29 @@ class Pusher:
         seats = await self.store.call(self.push.subscribed, job.table_id)
         changed = epoch != self._epoch  # a device subscribed or went meanwhile: this look may be old
         if not changed:
-            if len(self.subscribed) >= KEPT:  # tables whose games never ended: start again
-                self.subscribed.clear()
-            self.subscribed[job.table_id] = seats
+            self._keep(job.table_id, seats)
         if job.seat in seats or changed:  # the worker looks at the store again before it sends
             self._put(job)
+
+    def created(self, table_id: str) -> None:
+        """A table this process made: no device asked for its seats yet (a device asks for the
+        seats of running tables its browser holds, and :meth:`forget` follows), so its first
+        move needs no look at the store."""
+        if self.alone:
+            self._keep(table_id, set())
+
+    def _keep(self, table_id: str, seats: set[int]) -> None:
+        if len(self.subscribed) >= KEPT:  # tables whose games never ended: start again
+            self.subscribed.clear()
+        self.subscribed[table_id] = seats
+
+    def _ended(self, table_id: str) -> None:
+        """The table's kept seats go once the end told now has been told to every seat (in the
+        same outcome: before the event loop runs anything else)."""
+        try:
+            asyncio.get_running_loop().call_soon(self.subscribed.pop, table_id, None)
+        except RuntimeError:  # no event loop (a tool): nothing else can come between
+            self.subscribed.pop(table_id, None)
 
     def forget(self, table_id: str) -> None:
         """A device subscribed or went for seats of ``table_id``: its kept set is wrong now."""
