@@ -121,6 +121,7 @@ def free_port() -> int:
 @dataclass
 class Stats:
     errors: Counter[str] = field(default_factory=Counter)
+    said: list[str] = field(default_factory=list)  # what each error frame said, for a failure's story
     lobby_retries: int = 0
     acked: list[tuple[str, int, tuple[str, ...]]] = field(default_factory=list)
     moves: list[tuple[float, float]] = field(default_factory=list)  # (sent at, seconds until seen)
@@ -177,6 +178,7 @@ async def seat_plays(run: Run, table: str, seat: int, token: str, rng: random.Ra
                         msg = real.read_frame(raw)
                         if msg.type == "error":
                             stats.errors[msg.code] += 1
+                            stats.said.append(f"{msg.code}: {msg.message} (seat {seat}, sent at {pending})")
                             pending = None
                             await ws.send(b'{"type": "resync"}')
                             continue
@@ -399,6 +401,7 @@ def roll(args: argparse.Namespace, db: str, redis_url: str) -> dict[str, Any]:
         "lost_moves": lost[:10],
         "errors": sum(stats.errors.values()),
         "error_kinds": dict(stats.errors),
+        "error_messages": stats.said[:20],
         "lobby_retries": stats.lobby_retries,
         "max_reconnect_s": max(stats.reconnect_s, default=0.0),
         "reconnect_p50_s": real.percentile(stats.reconnect_s, 0.5) if stats.reconnect_s else 0.0,

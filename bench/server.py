@@ -543,6 +543,7 @@ class ServerFrame(msgspec.Struct):
     type: str
     version: int = -1
     code: str = ""
+    message: str = ""  # an error's words (bench/rolling.py shows what a refusal said)
     by: Any = None
     view: SeatView | None = None
 
