@@ -14,7 +14,8 @@ Reported (``--json``: one JSON line last, everything else on stderr):
 - ``lost``: moves a client saw acknowledged (the update of the next version, made by its seat)
   that PostgreSQL does not hold at their version afterwards;
 - ``errors``: error frames the clients got (any code: a move refused, stale, a server error),
-  with ``error_kinds`` and ``error_messages`` (the first 20 as the server said them); lobby requests that failed and were sent again are ``lobby_retries``;
+  with ``error_kinds`` and ``error_messages`` (the first 20, as the server said them); lobby
+  requests that failed and were sent again are ``lobby_retries``;
 - ``max_reconnect_s``: the longest time from a socket closed by a server to the snapshot of its
   next connection (the page's pause of 0.5 s included), with ``reconnects`` and ``clients_back``
   (the sockets closed that came back, of all closed);
