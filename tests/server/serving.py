@@ -107,11 +107,16 @@ def figure(text: str, name: str, **labels: str) -> float:
     return total
 
 
-async def play_seat(address: str, table: str, seat: int, token: str, seed: int = 0) -> dict[str, Any]:
-    """Play ``seat`` with random legal moves until its game ends; the last frame it got."""
+async def play_seat(
+    address: str, table: str, seat: int, token: str, seed: int = 0, hold: asyncio.Event | None = None
+) -> dict[str, Any]:
+    """Play ``seat`` with random legal moves until its game ends (from when ``hold`` is set, if
+    given); the last frame it got."""
     rng = random.Random(seed * 10 + seat)
     last: dict[str, Any] = {}
     sent = -1
+    if hold is not None:
+        await hold.wait()
     async with asyncio.timeout(GUARD):
         async with connect(f"ws://{address}/ws/{table}", proxy=None, open_timeout=GUARD) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token, "seat": seat, "last_seq": 0}))

@@ -84,20 +84,26 @@ def test_a_backup_taken_while_tables_play_restores_and_replays_them_all(
 
 
 async def play_and_back_up(server: Serve, url: str, copy: Path) -> subprocess.CompletedProcess[str]:
-    """``TABLES`` tables of a person and a bot play; once a fifth of them are over, the backup."""
+    """``TABLES`` tables of a person and a bot play; once a fifth of them are over, the backup.
+    The people at the other tables sit down once the backup is taken, so that however long
+    the backup's process takes to start, it copies games that go on (all over, under load, once)."""
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
     created = []
     for _ in range(TABLES):
         answer = await asyncio.to_thread(server.http.post, "/api/tables", json={"game": "mau-mau", "seats": seats})
         created.append(answer.json())
+    backed_up = asyncio.Event()
     games = [
-        asyncio.create_task(play_seat(server.address, c["table"], c["seat"], c["token"], seed=i))
+        asyncio.create_task(
+            play_seat(server.address, c["table"], c["seat"], c["token"], seed=i, hold=backed_up if i % 5 else None)
+        )
         for i, c in enumerate(created)
     ]
     async with asyncio.timeout(GUARD):
         while sum(g.done() for g in games) < TABLES // 5:
             await asyncio.sleep(0.02)
     taken = await asyncio.to_thread(mauseloch, "backup", str(copy), "--db", url)
+    backed_up.set()
     await asyncio.gather(*games)
     return taken
 
