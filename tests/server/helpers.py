@@ -156,6 +156,9 @@ def open_seat(client: TestClient, url: str) -> None:
 
 
 HUMAN = {"kind": "human"}
+# a Mau-Mau deal for two (mauseloch.core.dealcode) long enough for a test's whole story: a random
+# deal may end before it
+LONG_DEAL = "M2-7"
 RANDOM_BOT = {"kind": "bot", "bot": "random"}
 
 

@@ -26,6 +26,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from mauseloch.server.storage.store import Store
 
+from .helpers import LONG_DEAL
+
 pytestmark = [
     pytest.mark.postgres,
     pytest.mark.redis,
@@ -502,7 +504,7 @@ def test_over_days_the_tables_owner_pushes_and_stops_for_an_away_seat(
                 "name": "Anna",
                 "clock": "1d",
                 "public": True,
-                "deal": "M2-7",  # one deal, long enough for the whole story (a random one may end sooner)
+                "deal": LONG_DEAL,  # the whole story is played (a random deal may end sooner)
             },
         ).json()
         table = made["table"]

@@ -19,10 +19,9 @@ from mauseloch.server.push.store import push_pending_t, push_subs_t
 from mauseloch.server.table.commands import Tell
 from tests.pushservice import Device, PushService
 
-from .helpers import HUMAN, Player, create_table, join, seated, shut_down
+from .helpers import HUMAN, LONG_DEAL, Player, create_table, join, seated, shut_down
 
 AppFactory = Callable[..., TestClient]
-DEAL = "M2-7"  # a Mau-Mau deal for two (mauseloch.core.dealcode) that lasts as long as a test needs
 GUARD = 60.0  # seconds: only so a broken server fails the test instead of hanging it
 
 
@@ -45,8 +44,8 @@ def subscribe(client: TestClient, device: Device, table: str, seat: int, token: 
 
 def two_seats(client: TestClient, anna: Device | None = None, **extra: Any) -> tuple[str, list[str], list[Player]]:
     """Anna's table, her ``anna`` device subscribed while she waits (told if she moves first), and Ben.
-    The deal is :data:`DEAL` unless ``extra`` names another: a random one may end before a test's story."""
-    created = create_table(client, [HUMAN, HUMAN], **{"deal": DEAL, **extra})
+    The deal is :data:`~.helpers.LONG_DEAL` unless ``extra`` names another."""
+    created = create_table(client, [HUMAN, HUMAN], **{"deal": LONG_DEAL, **extra})
     table = created["table"]
     if anna is not None:
         subscribe(client, anna, table, 0, created["token"], "de")
@@ -362,7 +361,7 @@ def test_a_table_nobody_asked_pushes_for_is_looked_up_once_not_each_move(
     pusher: Pusher = client.app.state.pusher  # type: ignore[attr-defined]
     assert pusher.alone
     looks, sends = counted(pusher)
-    table, tokens, players = two_seats(client, deal=DEAL)
+    table, tokens, players = two_seats(client)
     settle(client, pusher)  # the first mover was told as Ben took his seat
     play(client, pusher, players, 4)
     assert looks == [] and sends == []  # made here: no look, and no job went to the workers
@@ -385,7 +384,7 @@ def test_the_end_goes_to_the_workers_for_the_seats_asked_for_only(
     client = make_client(push_http=True)
     pusher: Pusher = client.app.state.pusher  # type: ignore[attr-defined]
     looks, sends = counted(pusher)
-    table, tokens, players = two_seats(client, deal=DEAL, options={"move_limit": 6})
+    table, tokens, players = two_seats(client, options={"move_limit": 6})
     ben = service.device("ben-end")
     subscribe(client, ben, table, 1, tokens[1], "en")
     while not players[0].view["is_over"]:
