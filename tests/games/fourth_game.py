@@ -8,16 +8,22 @@ is the draw pile (face down). In turn a player lays a card higher than the top o
 pile, or draws the top card of the draw pile, or passes when neither is possible; once every
 player has passed in a row the discard pile is cleared (a new round: any card may be laid). The
 first with an empty hand ends the game (``out``); fewer cards left rank better.
+
+Its view and result are structs on the engine's bases, as every game declares them
+(``typed_view``, ``typed_result``); ``view()`` and ``result()`` are the engine's JSON forms.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
+import msgspec
+
 from mauseloch.core.engine import Game, IllegalMove, Rng, as_int, check_deck, competition_ranks, derive_seed
 from mauseloch.core.events import Count, Event, PerSeat, Seat, declare
 from mauseloch.core.registry import BotKind, GameInfo, OptionSpec, Seating
 from mauseloch.core.seeds import STREAM_DEAL, STREAM_DETERMINIZE
+from mauseloch.core.views import Rank, Result, View
 
 CARDS = tuple(f"c{i}" for i in range(1, 25))
 
@@ -58,6 +64,22 @@ class RaceEnd(Event, tag="end"):
 
 
 EVENTS = declare(RaceDeal, RacePlay, RaceDraw, RacePass, RaceNewRound, RaceEnd)
+
+
+class RaceResult(Result):
+    reason: Literal["out"]
+    ranks: list[Rank]
+    cards: list[Count]  # cards left per seat
+
+
+class RaceView(View):
+    hands: list[Count]  # cards in each hand
+    pile: Count  # cards left to draw
+    top: str | None  # the discard pile's top card (None: a new round)
+    legal_moves: list[str]  # none for a spectator
+    is_over: bool
+    hand: list[str] | msgspec.UnsetType = msgspec.UNSET  # a seat's own (not a spectator's)
+    result: RaceResult | msgspec.UnsetType = msgspec.UNSET  # once over
 
 
 def _value(card: str) -> int:
@@ -128,29 +150,32 @@ class CardRace(Game):
             self._log.append(RacePlay(seat=s, card=move))
         if not self.hands[s]:
             self.is_over, self.to_move, self.reason = True, None, "out"
-            res = self.result()
-            self._log.append(RaceEnd(reason="out", ranks=res["ranks"], cards=res["cards"]))
+            res = self.typed_result()
+            self._log.append(RaceEnd(reason="out", ranks=res.ranks, cards=res.cards))
             return
         self.to_move = (s + 1) % self._players
         if self.passes == self._players:
             self.discard, self.passes = [], 0
             self._log.append(RaceNewRound(seat=self.to_move))
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        view = self._view_head(seat)
-        if seat is not None:
-            view["hand"] = list(self.hands[seat])
-        top = self.discard[-1] if self.discard else None
-        view.update(hands=[len(h) for h in self.hands], pile=len(self.pile), top=top)
-        view.update(legal_moves=self.legal_moves(seat) if seat is not None else [], is_over=self.is_over)
-        if self.is_over:
-            view["result"] = self.result()
-        return view
+    def typed_view(self, seat: int | None) -> RaceView:
+        head = self._view_head(seat)
+        seat = head["seat"]
+        return RaceView(
+            **head,
+            hands=[len(h) for h in self.hands],
+            pile=len(self.pile),
+            top=self.discard[-1] if self.discard else None,
+            legal_moves=self.legal_moves(seat) if seat is not None else [],
+            is_over=self.is_over,
+            hand=msgspec.UNSET if seat is None else list(self.hands[seat]),
+            result=self.typed_result() if self.is_over else msgspec.UNSET,
+        )
 
-    def result(self) -> dict[str, Any]:
+    def typed_result(self) -> RaceResult:
         self._ensure_over()
         cards = [len(h) for h in self.hands]
-        return {"reason": self.reason, "ranks": competition_ranks(cards), "cards": cards}
+        return RaceResult(reason="out", ranks=competition_ranks(cards), cards=cards)
 
     def clone(self) -> CardRace:
         other = CardRace.__new__(CardRace)
@@ -183,10 +208,10 @@ class Lowest:
     def __init__(self, seed: int) -> None:
         self.seed = seed
 
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, view: View, legal: list[str]) -> str:
         return legal[0]  # the cards come first, lowest first
 
-    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: View, legal: list[str]) -> tuple[str | None, int]:
         return None, 0
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mauseloch.core.engine import Game
 from mauseloch.core.events import OWNER, Event, seen_by
 from mauseloch.server.match import match_state
 from mauseloch.server.protocol import (
@@ -98,19 +97,13 @@ def _seat_live(s: TableState, p: Controller) -> SeatLive:
     return SeatLive(p.presence, p.stand_in, None if away is None else round(away.due, 3), s.away_days_left(p.row.seat))
 
 
-def view_of(game: Game, seat: int | None) -> Any:
-    """The seat's view: the game's view struct, or the view's JSON form from a game that declares
-    no struct (one written against ``view`` alone: tests/games/fourth_game.py)."""
-    return game.view(seat) if type(game).typed_view is Game.typed_view else game.typed_view(seat)
-
-
 def _seen(events: list[Event], seat: int | None) -> list[Event]:
     return [seen_by(e, seat) for e in events]
 
 
 def snapshot(s: TableState, seat: int | None, now: float) -> str:
     first = max(0, s.seq - SNAPSHOT_EVENTS)
-    return encode(Snapshot(version=s.version, seq=s.seq, seat=seat, view=view_of(s.game, seat),
+    return encode(Snapshot(version=s.version, seq=s.seq, seat=seat, view=s.game.typed_view(seat),
                            events=_seen(s.game.event_log(first), seat), by=s.by[first:], table=summary(s),
                            live=live(s, now), refused=refusals(s.game, seat)))  # fmt: skip
 
@@ -121,14 +114,13 @@ def message_for(s: TableState, frame: Frame, now: float) -> MessageFor:
     if isinstance(frame, UpdateOf):
         game, version, seq, new, by = s.game, s.version, s.seq, frame.events, frame.by
         private = any(getattr(e, OWNER, None) is not None for e in new)
-        seen = game.view if type(game).typed_view is Game.typed_view else game.typed_view  # as view_of
         # the live state, the same in every seat's frame, encoded once: msgspec writes a Raw as it is
         shared: list[Any] = []
 
         def update(seat: int | None) -> str:
             if not shared:
                 shared.append(encode_raw(live(s, now)))
-            message: Update[Any, Any] = Update(version=version, seq=seq, view=seen(seat),
+            message: Update[Any, Any] = Update(version=version, seq=seq, view=game.typed_view(seat),
                                                events=_seen(new, seat) if private else new, by=by,
                                                live=shared[0], refused=refusals(game, seat))  # fmt: skip
             return encode(message)
