@@ -17,11 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 from websockets.sync.client import connect
 
 from mauseloch.server.botapi.client import BotClient, registered
 from mauseloch.server.botapi.tokens import BotTokens
+from mauseloch.server.protocol import Ladder
 from mauseloch.server.storage.store import Store
 
 pytestmark = pytest.mark.slow
@@ -349,8 +351,9 @@ def test_a_silent_bot_gets_the_turn_clock_and_a_stand_in(server: Server) -> None
 
 
 def ladder_of(server: Server, game: str, players: int) -> dict[str, dict[str, Any]]:
-    answer = server.http.get("/api/ladder", params={"game": game, "players": players}).json()
-    return {e["id"]: e for e in answer["entries"]}
+    answer = server.http.get("/api/ladder", params={"game": game, "players": players})
+    msgspec.json.decode(answer.content, type=Ladder)  # the answer is its schema's struct, exactly
+    return {e["id"]: e for e in answer.json()["entries"]}
 
 
 def test_ratings_move_after_rated_games_only(server: Server) -> None:

@@ -42,12 +42,13 @@ from mauseloch.server.protocol import (
     JoinTable,
     MyTable,
     OpenSeat,
+    PageLimits,
     ProtocolError,
+    TablesPage,
     TableSummary,
     decode_body,
     encode,
     error_body,
-    limits,
 )
 from mauseloch.server.push import VAPID_SUBJECT
 from mauseloch.server.push.routes import routes as push_routes
@@ -177,7 +178,7 @@ async def api_games(request: Request) -> Response:
             "bots": {i.name: web_bots(i.name) for i in infos},
             "clocks": {i.name: game_clocks(i.name) for i in infos},
             "grace": {"left": GRACE_LEFT, "lost": GRACE_LOST},
-            "limits": {**limits(), **guard.limits.public()},
+            "limits": PageLimits(waiting_minutes=guard.limits.waiting_minutes),
         }
     )
 
@@ -188,7 +189,7 @@ async def api_tables(request: Request) -> Response:
     page_text = request.query_params.get("page", "0")
     page_no = int(page_text) if page_text.isdigit() and len(page_text) < 6 else 0
     tables, more = lobby_of(request).listing(page_no)
-    body = encode({"tables": tables, "page": page_no, "more": more}).encode()
+    body = encode(TablesPage(tables, page_no, more)).encode()
     etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
     headers = {"ETag": etag, "Cache-Control": "no-store"}
     if request.headers.get("if-none-match") == etag:

@@ -23,7 +23,6 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
 from mauseloch.server.protocol import ErrorCode
 from mauseloch.server.security import HEADERS as SECURITY_HEADERS
@@ -77,10 +76,6 @@ class Limits:
     # its answers (at most :data:`DELAYING_MAX` at once), so it cannot make the server refuse faster
     refusal_delay: float = 1.0
     trusted_proxies: tuple[str, ...] = field(default_factory=tuple)  # addresses whose X-Forwarded-For counts
-
-    def public(self) -> JSONObject:
-        """What the page may know (``/api/games``): it tells people how long a table waits."""
-        return {"waiting_minutes": self.waiting_minutes}
 
 
 class Refused(Exception):

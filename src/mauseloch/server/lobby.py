@@ -33,6 +33,7 @@ from mauseloch.server.protocol import (
     ErrorCode,
     LadderEntry,
     MyTable,
+    MyTables,
     ProtocolError,
     TableSummary,
     clean_name,
@@ -613,7 +614,7 @@ async def api_my_tables(request: Request) -> Response:
     sends (:meth:`Lobby.my_tables`); never cached, since it is this browser's own list."""
     lobby: Lobby = request.app.state.lobby
     tables = await lobby.my_tables(request.cookies)
-    body = encode({"tables": tables})
+    body = encode(MyTables(tables))
     return Response(body, media_type="application/json", headers={"Cache-Control": "private, no-store"})
 
 

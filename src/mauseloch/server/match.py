@@ -22,7 +22,7 @@ from mauseloch.core.match import (
     seat_in_deal,
     standings_of,
 )
-from mauseloch.core.shapes import JSONObject
+from mauseloch.core.shapes import OptionDict
 from mauseloch.server.protocol import CreateTable, MatchState, Standing
 from mauseloch.server.storage.rows import MatchEntry, SeatRow, TableRow, now
 
@@ -149,12 +149,12 @@ def following_row(old: TableRow, new_id: str, votes: set[int]) -> TableRow:
     return rematch_row(old, new_id, votes)
 
 
-def family_setup(game: str, players: int, req: CreateTable) -> tuple[int | None, JSONObject, MatchEntry | None]:
+def family_setup(game: str, players: int, req: CreateTable) -> tuple[int | None, OptionDict, MatchEntry | None]:
     """A new table's seed, options and match from the create form: a deal code names the seed
     and options (and must fit the game and the seats); ``deals``/``target`` make it a match.
     ``ValueError`` says what does not fit."""
     seed: int | None = None
-    options: JSONObject = dict(req.options)
+    options: OptionDict = dict(req.options)
     if req.deal:
         named = decode(req.deal)
         if named.game != game:

@@ -68,10 +68,16 @@ class ErrorCode(StrEnum):
     NOT_MEMBER = "not_member"  # a room's member may do that, and this browser is none (any more)
 
 
-def limits() -> dict[str, int]:
-    """The limits a page must know before it sends anything (``/api/games`` passes them on), so the
-    name field's ``maxlength`` and the server's check come from the same numbers."""
-    return {"name": MAX_NAME, "title": MAX_TITLE, "message": MAX_MESSAGE, "marks": MAX_MARKS}
+class PageLimits(msgspec.Struct, kw_only=True):
+    """The limits a page must know before it sends anything (``/api/games``'s ``limits``), so the
+    name field's ``maxlength`` and the server's check come from the same numbers; and how long a
+    table waits for players (the server's ``--waiting-minutes``)."""
+
+    name: int = MAX_NAME
+    title: int = MAX_TITLE
+    message: int = MAX_MESSAGE
+    marks: int = MAX_MARKS
+    waiting_minutes: float
 
 
 def error_body(exc: ProtocolError) -> dict[str, str]:
@@ -302,6 +308,73 @@ class MyTable(TableSummary):
     you: int | None  # the seat its cookie opens
 
 
+class TablesPage(msgspec.Struct, forbid_unknown_fields=True):
+    """``GET /api/tables?page=N``: one page of the public tables, and whether more follow."""
+
+    tables: list[TableSummary]
+    page: int
+    more: bool
+
+
+class MyTables(msgspec.Struct, forbid_unknown_fields=True):
+    """``GET /api/my-tables``: the tables this browser holds a seat at."""
+
+    tables: list[MyTable]
+
+
+class RatedGame(msgspec.Struct, forbid_unknown_fields=True):
+    """One rated game in a ladder entry's history: its table, when it finished (ISO 8601), the
+    entry's rating after it."""
+
+    table: str
+    at: str
+    rating: float
+
+
+class Rival(msgspec.Struct, forbid_unknown_fields=True):
+    """One of the strongest opponents a ladder entry has met."""
+
+    id: str  # bot:NAME | anchor:KIND | person:NAME
+    kind: str
+    name: str
+    rating: float
+
+
+class Rung(msgspec.Struct, forbid_unknown_fields=True):
+    """One entry of a ladder: ``rating`` = ``mu`` - 3 ``sigma`` (what it is ranked by)."""
+
+    id: str  # bot:NAME | anchor:KIND | person:NAME
+    kind: str
+    name: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    history: list[RatedGame]
+    opponents: list[Rival]
+
+
+class Ladder(msgspec.Struct, forbid_unknown_fields=True):
+    """``GET /api/ladder?game=G&players=N``: that ladder, best first."""
+
+    game: str
+    players: int
+    entries: list[Rung]
+
+
+class LadderChoice(msgspec.Struct, forbid_unknown_fields=True):
+    """A game with rated tables, and the player counts it has a ladder for."""
+
+    game: str
+    players: list[int]
+
+
+class Ladders(msgspec.Struct, forbid_unknown_fields=True):
+    """``GET /api/ladder``: the ladders there are."""
+
+    ladders: list[LadderChoice]
+
+
 class SeatLive(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     """A seat's presence; over days, until when it is away (epoch seconds; left out: here) and
     the away days it may still take this calendar month (left out: none)."""
@@ -440,8 +513,8 @@ ServerMessage = Snapshot[Any, Any] | Update[Any, Any] | ErrorMsg | Pong | Presen
 _encoder = msgspec.json.Encoder()
 
 
-def encode(msg: msgspec.Struct | Sequence[msgspec.Struct] | JSONObject) -> str:
-    """A server message (or any JSON-able answer) as JSON text."""
+def encode(msg: msgspec.Struct | Sequence[msgspec.Struct]) -> str:
+    """A server message (or an HTTP answer's struct) as JSON text."""
     return _encoder.encode(msg).decode()
 
 
@@ -472,7 +545,7 @@ class LadderEntry(msgspec.Struct, forbid_unknown_fields=True):
 class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     game: str
     seats: list[SeatSpec]
-    options: JSONObject = msgspec.field(default_factory=dict)  # checked by the game (resolve_options)
+    options: OptionDict = msgspec.field(default_factory=dict)  # checked by the game (resolve_options)
     name: str | None = None
     title: str | None = None
     # None: the game's default; 1h..7d: a table over days (server/clock.py DAYS)
@@ -641,7 +714,8 @@ def _parametrised(generic: Any, *params: Any) -> Any:
 def schema() -> JSONObject:
     """The JSON Schema document of docs/events.schema.json: every game's events, views and
     results, and the wire: the error codes, the client's and the server's WebSocket messages,
-    and per game the snapshot and the update a seat gets (its view, its events as it sees them)."""
+    per game the snapshot and the update a seat gets (its view, its events as it sees them), and
+    the HTTP answers the pages read."""
     from mauseloch.core import schema as shapes
     from mauseloch.core.registry import GAMES
 
@@ -649,6 +723,12 @@ def schema() -> JSONObject:
         "error_code": ErrorCode,
         "client_message": ClientMessage,
         "server_message": ServerMessage,
+        # the HTTP answers the pages read
+        "page_limits": PageLimits,
+        "tables_page": TablesPage,
+        "my_tables": MyTables,
+        "ladder": Ladder,
+        "ladders": Ladders,
     }
     for game in sorted(GAMES):
         view, seen = shapes.view_types(game)[0], Union[shapes.seen_event_types(game)]  # noqa: UP007 - a runtime tuple

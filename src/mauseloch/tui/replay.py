@@ -19,7 +19,8 @@ import msgspec
 
 from mauseloch.core.events import Event, tag
 from mauseloch.core.record import played
-from mauseloch.core.shapes import JSONObject, Record
+from mauseloch.core.shapes import OptionDict, Record
+from mauseloch.core.views import Result
 from mauseloch.extras import needs
 from mauseloch.locale import Lang, t, tn
 from mauseloch.tui.common import EXIT_INTERRUPTED, ask, fail, lang_option, pick_lang, show_standings, shown
@@ -27,6 +28,18 @@ from mauseloch.tui.games import TerminalGame, terminal_game
 
 with needs("terminal", __name__):
     import typer
+
+
+class Summary(msgspec.Struct):
+    """``mauseloch replay FILE --json``: the game's setup, how far it went and its result."""
+
+    game: str
+    players: int
+    seed: int
+    options: OptionDict
+    moves: int
+    is_over: bool
+    result: Result | None
 
 
 def command(
@@ -55,16 +68,9 @@ def command(
     game = loaded
 
     if as_json:
-        summary: JSONObject = {
-            "game": game.name,
-            "players": game.players,
-            "seed": game.seed,
-            "options": dict(game.options),
-            "moves": game.move_count,
-            "is_over": game.is_over,
-            "result": game.result() if game.is_over else None,
-        }
-        typer.echo(json.dumps(summary, indent=2))
+        result = game.typed_result() if game.is_over else None
+        summary = Summary(game.name, game.players, game.seed, dict(game.options), game.move_count, game.is_over, result)
+        typer.echo(json.dumps(msgspec.to_builtins(summary), indent=2))  # the standard library's layout
         return
 
     interactive = (step or sys.stdin.isatty()) and not no_step

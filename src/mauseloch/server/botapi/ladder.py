@@ -26,11 +26,10 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any
 
-from mauseloch.core.shapes import JSONObject
 from mauseloch.extras import needs
-from mauseloch.server.protocol import ErrorCode, ProtocolError
+from mauseloch.server.protocol import ErrorCode, Ladder, LadderChoice, ProtocolError, RatedGame, Rival, Rung
 from mauseloch.server.storage.rows import TableRow, now
 from mauseloch.server.storage.schema import metadata, tables_t
 from mauseloch.server.storage.store import Store
@@ -291,21 +290,13 @@ def anchor_rating(game: str, kind: str) -> float:
     return DEFAULT_MU + ANCHOR_STEP * (place - (len(kinds) - 1) / 2)
 
 
-class Rated(TypedDict):
-    """One rated game in a bot's history."""
-
-    table: str
-    at: str
-    rating: float
-
-
 @dataclass
 class Entry:
     id: str  # bot:NAME | anchor:KIND | person:NAME
     mu: float
     sigma: float
     games: int = 0
-    history: list[Rated] = field(default_factory=list)  # each game: its table, when, the rating after
+    history: list[RatedGame] = field(default_factory=list)  # each game: its table, when, the rating after
     met: set[str] = field(default_factory=set)
 
     @property
@@ -398,43 +389,30 @@ def ratings(store: Store, game: str, players: int) -> list[Entry]:
                 e.mu, e.sigma = team[0].mu, team[0].sigma
             e.games += 1
             e.met.update(o.id for o in playing if o is not e)
-            e.history.append({"table": g.table, "at": g.finished.isoformat(), "rating": round(e.rating, 3)})
+            e.history.append(RatedGame(g.table, g.finished.isoformat(), round(e.rating, 3)))
             del e.history[:-HISTORY]
     return sorted(entries.values(), key=lambda e: (-e.rating, e.id))
 
 
-def ladder(store: Store, game: str, players: int) -> JSONObject:
+def ladder(store: Store, game: str, players: int) -> Ladder:
     """The ladder as ``GET /api/ladder`` answers it."""
     entries = ratings(store, game, players)
     by_id = {e.id: e for e in entries}
-    return {
-        "game": game,
-        "players": players,
-        "entries": [
-            {
-                "id": e.id,
-                "kind": e.kind,
-                "name": e.name,
-                "rating": round(e.rating, 2),
-                "mu": round(e.mu, 2),
-                "sigma": round(e.sigma, 2),
-                "games": e.games,
-                "history": e.history,
-                "opponents": [
-                    {"id": o.id, "kind": o.kind, "name": o.name, "rating": round(o.rating, 2)}
-                    for o in sorted((by_id[m] for m in e.met), key=lambda o: (-o.rating, o.id))[:OPPONENTS]
-                ],
-            }
-            for e in entries
-        ],
-    }
+
+    def rung(e: Entry) -> Rung:
+        met = sorted((by_id[m] for m in e.met), key=lambda o: (-o.rating, o.id))[:OPPONENTS]
+        rivals = [Rival(o.id, o.kind, o.name, round(o.rating, 2)) for o in met]
+        return Rung(e.id, e.kind, e.name, round(e.rating, 2), round(e.mu, 2), round(e.sigma, 2), e.games, e.history,
+                    rivals)  # fmt: skip
+
+    return Ladder(game, players, [rung(e) for e in entries])
 
 
-def counts(store: Store) -> list[JSONObject]:
+def counts(store: Store) -> list[LadderChoice]:
     """The ladders that have rated tables: each game and player count."""
     with store.engine.connect() as conn:
         rows = conn.execute(select(rated_t.c.game, rated_t.c.players).distinct()).all()
     found: dict[str, set[int]] = defaultdict(set)
     for r in rows:
         found[r.game].add(r.players)
-    return [{"game": g, "players": sorted(p)} for g, p in sorted(found.items())]
+    return [LadderChoice(g, sorted(p)) for g, p in sorted(found.items())]

@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from mauseloch.extras import needs
+from mauseloch.server.answers import JSON
 from mauseloch.server.botapi import ladder
 from mauseloch.server.botapi.online import BotEvent, GameFinish, GameStart, Online, OnlineBots, put_seat
 from mauseloch.server.botapi.tokens import BotTokens
@@ -32,6 +33,7 @@ from mauseloch.server.protocol import (
     CreateTable,
     ErrorCode,
     LadderEntry,
+    Ladders,
     ProtocolError,
     SeatSpec,
     decode_body,
@@ -470,11 +472,11 @@ async def api_ladder(request: Request) -> Response:
     game = request.query_params.get("game")
     players = request.query_params.get("players", "")
     if game is None:
-        return JSONResponse({"ladders": await store.call(ladder.counts, store)}, headers={"Cache-Control": "no-store"})
+        return JSON(Ladders(await store.call(ladder.counts, store)), headers={"Cache-Control": "no-store"})
     if not players.isdigit() or not 2 <= int(players) <= 16:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "players must be a number of seats")
     answer = await store.call(ladder.ladder, store, game, int(players))
-    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+    return JSON(answer, headers={"Cache-Control": "no-store"})
 
 
 async def table_ladder(request: Request) -> Response:
