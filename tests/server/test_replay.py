@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import msgspec
 import pytest
 from starlette.testclient import TestClient
 
 import mauseloch
+from mauseloch.core.schema import event_types, view_types
 from mauseloch.server.lobby import web_games
+from mauseloch.server.records import replay_frames
 
 from .helpers import HUMAN, RANDOM_BOT, create_table, join, play_out, seated
 
@@ -41,6 +44,11 @@ def test_replay_frames_and_record(client: TestClient, seeds: Callable[[int], Non
         assert frame["view"]["hands"] == [check.view(s)["hand"] for s in range(3)]  # every hand visible
         assert frame["view"]["to_move"] == check.to_move
     assert frames[-1]["view"]["result"] == game.result()
+    # the frames are the game's view struct and its event structs (the schema's), sent as they are
+    typed = replay_frames(client.app.state.tables.get(table).state.row)  # type: ignore[attr-defined]
+    assert all(isinstance(f["view"], view_types("mau-mau")[0]) for f in typed)
+    assert all(isinstance(e, event_types("mau-mau")) for f in typed for e in f["events"])
+    assert msgspec.json.decode(msgspec.json.encode(typed)) == frames
 
     download = client.get(f"/api/tables/{table}/record")
     assert download.status_code == 200 and "attachment" in download.headers["content-disposition"]

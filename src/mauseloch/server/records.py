@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
+import msgspec
+
 import mauseloch
 from mauseloch.core.engine import Game
+from mauseloch.core.events import Event
 from mauseloch.core.record import MatchRecord, played
-from mauseloch.core.shapes import JSONObject, Record
+from mauseloch.core.shapes import Record
+from mauseloch.core.views import View
 from mauseloch.realtime.referee import WindowEntry
 from mauseloch.server.storage.rows import SeatRow, TableRow, now
 
@@ -31,8 +35,8 @@ class ReplayFrame(TypedDict):
     first), the public view with every hand, its events, and in a reaction game the window's log."""
 
     move: list[Any] | None
-    view: JSONObject
-    events: list[JSONObject]
+    view: View
+    events: list[Event]  # whole: a replay shows every private event too
     referee: NotRequired[WindowEntry]
 
 
@@ -79,14 +83,17 @@ def record_of(row: TableRow) -> ServedRecord:
 def replay_frames(row: TableRow) -> list[ReplayFrame]:
     """One frame per position of a finished game, every hand visible, with the events that led to it."""
     game = new_game_of(row)
-
-    has_hands = "hand" in game.view(0)  # Aus die Maus! has face-down stacks nobody sees, not hands
+    # a view that declares ``hands`` (every seat's, for the replay) gets each seat's own ``hand``;
+    # Aus die Maus! has face-down stacks nobody sees, not hands
+    shows_hands = "hands" in type(game.typed_view(None)).__struct_fields__
 
     def frame(move: list[Any] | None, seen: int) -> tuple[ReplayFrame, int]:
-        view = game.view(None)
-        if has_hands and "hands" not in view:
-            view["hands"] = [game.view(s)["hand"] for s in range(game.players)]
-        events = game.events_since(seen)
+        view = game.typed_view(None)
+        # the base View declares neither: a game's view struct does (so looked up by name)
+        if shows_hands and getattr(view, "hands") is msgspec.UNSET:  # noqa: B009
+            hands = [getattr(game.typed_view(s), "hand") for s in range(game.players)]  # noqa: B009
+            view = msgspec.structs.replace(view, hands=hands)
+        events = game.event_log(seen)
         made: ReplayFrame = {"move": move, "view": view, "events": events}
         return made, seen + len(events)
 
