@@ -66,7 +66,7 @@ class TableRow:
     created: dt.datetime
     seats: list[SeatRow] = field(default_factory=list)
     moves: list[list[Any]] = field(default_factory=list)  # [seat, move] or [seat, move, ms]
-    result: JSONObject | None = None
+    result: JSONObject | None = None  # stored JSON (ml_tables.result): the result as g.result() gives it
     clock: str = "off"
     deadlines: list[DeadlineEntry] = field(default_factory=list)
     next_id: str | None = None
@@ -115,7 +115,7 @@ class MoveRow(msgspec.Struct, frozen=True):
 class StatusRow(msgspec.Struct, frozen=True):
     table: str
     status: str
-    result: JSONObject | None = None
+    result: JSONObject | None = None  # what ml_tables.result stores (JSON read back by any game's row)
 
 
 class DeadlinesRow(msgspec.Struct, frozen=True):

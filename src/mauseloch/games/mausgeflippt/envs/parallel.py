@@ -38,7 +38,7 @@ the final score; ``"rank"`` gives 0 until the end, then ``1 − 2·(rank − 1)/
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from mauseloch.core.engine import SEED_LIMIT, as_int, derive_seed, fresh_seed
 from mauseloch.core.registry import new_game
@@ -93,6 +93,16 @@ def fields(players: int) -> tuple[tuple[str, int, float], ...]:
         ("cheese", n, N_CHEESES),
         ("timeouts_in_row", 1, N_MICE),
     )
+
+
+class LastMouse(TypedDict):
+    """How the last mouse ended (each agent's ``info`` and ``render``): the agent whose move was
+    played (None: nobody reacted in time), the move, its judged time, the agents tied at it."""
+
+    winner: str | None
+    move: str
+    ms: int
+    tied: list[str]
 
 
 def observe(view: JSONObject) -> np.ndarray:
@@ -196,7 +206,7 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
         self._seed: int | None = None
         self._resets = 0
         self._cycles = 0
-        self._last: JSONObject | None = None
+        self._last: LastMouse | None = None
         self._masks: list[np.ndarray] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
