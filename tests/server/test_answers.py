@@ -9,9 +9,23 @@ from typing import Any
 import msgspec
 from starlette.testclient import TestClient
 
+import mauseloch
 from mauseloch.core.schema import SCHEMA_PATH
 from mauseloch.server.health import Ready
-from mauseloch.server.protocol import Ladder, Ladders, MyTables, PageLimits, TablesPage
+from mauseloch.server.protocol import (
+    Games,
+    Joined,
+    Ladder,
+    Ladders,
+    LadderSeat,
+    MyTables,
+    NewTable,
+    RulesPage,
+    SeatHeld,
+    SeatLink,
+    TablesPage,
+    Uploaded,
+)
 
 from .helpers import HUMAN, RANDOM_BOT
 
@@ -25,23 +39,49 @@ def strictly(raw: bytes, kind: type[msgspec.Struct]) -> Any:
 
 
 def test_the_answers_the_pages_read_are_their_structs(client: TestClient) -> None:
+    games = strictly(client.get("/api/games").content, Games)
+    assert games.limits.waiting_minutes == 30 and "mau-mau" in games.bots
     body = {"game": "mau-mau", "name": "Anna"}
-    client.post("/api/tables", json={**body, "seats": [HUMAN, HUMAN]}, headers=PAGE)
-    client.post("/api/tables", json={**body, "seats": [HUMAN, RANDOM_BOT], "public": True}, headers=PAGE)
+    created = client.post("/api/tables", json={**body, "seats": [HUMAN, HUMAN]}, headers=PAGE)
+    private = strictly(created.content, NewTable)
+    assert private.invite_secret is not None and not private.public
+    public = client.post("/api/tables", json={**body, "seats": [HUMAN, RANDOM_BOT], "public": True}, headers=PAGE)
+    assert strictly(public.content, NewTable).invite_secret is None
 
-    games = msgspec.json.decode(client.get("/api/games").content)
-    limits = strictly(msgspec.json.encode(games["limits"]), PageLimits)
-    assert limits.waiting_minutes == 30
     listed = strictly(client.get("/api/tables").content, TablesPage)
     assert [t.seats[1].kind for t in listed.tables] == ["bot"] and listed.page == 0 and not listed.more
     mine = strictly(client.get("/api/my-tables").content, MyTables)
     assert sorted(t.status for t in mine.tables) == ["playing", "waiting"] and {t.you for t in mine.tables} == {0}
+    link = strictly(client.post(f"/api/tables/{private.table}/seat-link", json={}, headers=PAGE).content, SeatLink)
+    assert link.seat == 0
+    renewed = strictly(client.post(f"/api/tables/{private.table}/renew", json={}, headers=PAGE).content, SeatHeld)
+    assert renewed == SeatHeld(private.table, 0)
+    client.cookies.clear()  # Ben's browser
+    joined = client.post(f"/api/tables/{private.table}/join", json={"name": "Ben", "invite": private.invite_secret})
+    ben = strictly(joined.content, Joined)
+    assert ben.seat == 1
+    opened = client.post(f"/api/tables/{private.table}/open-seat", json={"seat": 1, "token": ben.token}, headers=PAGE)
+    assert strictly(opened.content, SeatHeld) == SeatHeld(private.table, 1)
+
     assert strictly(client.get("/api/ladder").content, Ladders) == Ladders([])  # nothing rated yet
     nobody = strictly(client.get("/api/ladder", params={"game": "mau-mau", "players": 2}).content, Ladder)
     assert nobody == Ladder("mau-mau", 2, [])
+    rated = strictly(client.get(f"/api/tables/{private.table}/ladder").content, LadderSeat)
+    assert rated == LadderSeat(rated=False, entered=None)
+    rules = strictly(client.get("/api/rules/mau-mau", params={"lang": "de"}).content, RulesPage)
+    assert rules.game == "mau-mau" and rules.lang == "de" and rules.html
     ready = strictly(client.get("/readyz").content, Ready)
     assert ready.ready and ready.problems == [] and ready.process is None  # one process: no cluster figures
 
+    g = mauseloch.new_game("mau-mau", players=2, seed=3)
+    while not g.is_over:
+        g.play(g.legal_moves()[0])
+    record = {**g.record(), "played_by": ["person", "bot"] * len(g.record()["moves"])}
+    record["played_by"] = record["played_by"][: len(record["moves"])]
+    uploaded = strictly(client.post("/api/records", json={"record": record}, headers=PAGE).content, Uploaded)
+    assert uploaded.replay == f"/replay/{uploaded.table}"
+
     schema = msgspec.json.decode(SCHEMA_PATH.read_bytes())
-    for name in ("page_limits", "tables_page", "my_tables", "ladder", "ladders"):
+    for name in ("games", "new_table", "joined", "seat_held", "seat_link", "uploaded", "rules_page", "page_limits",
+                 "tables_page", "my_tables", "ladder", "ladders", "ladder_seat", "move_taken"):  # fmt: skip
         assert schema["wire"][name]["$ref"].startswith("#/$defs/"), name

@@ -39,13 +39,21 @@ from mauseloch.server.lobby import MAX_TABLE_ID, Lobby, api_my_tables, game_cloc
 from mauseloch.server.protocol import (
     CreateTable,
     ErrorCode,
+    Games,
+    Grace,
+    Joined,
     JoinTable,
     MyTable,
+    NewTable,
     OpenSeat,
     PageLimits,
     ProtocolError,
+    RulesPage,
+    SeatHeld,
+    SeatLink,
     TablesPage,
     TableSummary,
+    Uploaded,
     decode_body,
     encode,
     error_body,
@@ -173,13 +181,13 @@ async def api_games(request: Request) -> Response:
     infos = web_games()
     guard: Guard = request.app.state.guard
     return JSON(
-        {
-            "games": [i.to_dict() for i in infos],
-            "bots": {i.name: web_bots(i.name) for i in infos},
-            "clocks": {i.name: game_clocks(i.name) for i in infos},
-            "grace": {"left": GRACE_LEFT, "lost": GRACE_LOST},
-            "limits": PageLimits(waiting_minutes=guard.limits.waiting_minutes),
-        }
+        Games(
+            games=[i.to_dict() for i in infos],
+            bots={i.name: web_bots(i.name) for i in infos},
+            clocks={i.name: game_clocks(i.name) for i in infos},
+            grace=Grace(left=GRACE_LEFT, lost=GRACE_LOST),
+            limits=PageLimits(waiting_minutes=guard.limits.waiting_minutes),
+        )
     )
 
 
@@ -213,15 +221,15 @@ async def api_create(request: Request) -> Response:
     guard.created(address, claim, table.id, waiting=table.status == "waiting")
     invite = f"/t/{table.id}" if created.invite is None else f"/t/{table.id}#invite={created.invite}"
     response = JSON(
-        {
-            "table": table.id,
-            "seat": created.seat,
-            "token": created.token,
-            "url": seat_url(table.id, created.seat, created.token),
-            "invite": invite,
-            "invite_secret": created.invite,
-            "public": table.row.public,
-        }
+        NewTable(
+            table=table.id,
+            seat=created.seat,
+            token=created.token,
+            url=seat_url(table.id, created.seat, created.token),
+            invite=invite,
+            invite_secret=created.invite,
+            public=table.row.public,
+        )
     )
     from_page(request, response, table.id, created.seat, created.token)
     return response
@@ -250,7 +258,7 @@ async def api_upload(request: Request) -> Response:
         guard.abandoned(address, claim)
         raise
     guard.created(address, claim, table_id, waiting=False)
-    response = JSON({"table": table_id, "replay": f"/replay/{table_id}"})
+    response = JSON(Uploaded(table=table_id, replay=f"/replay/{table_id}"))
     from_page(request, response, table_id, 0, token)
     return response
 
@@ -268,7 +276,7 @@ async def api_join(request: Request) -> Response:
     if held is not None:  # one browser never takes a second seat of one table by accident
         raise ProtocolError(ErrorCode.TAKEN, f"this browser already holds seat {held + 1} of this table", 409)
     seat, token = await lobby_of(request).join(table, req.name, req.seat, req.invite, req.ladder)
-    response = JSON({"table": table.id, "seat": seat, "token": token, "url": seat_url(table.id, seat, token)})
+    response = JSON(Joined(table=table.id, seat=seat, token=token, url=seat_url(table.id, seat, token)))
     from_page(request, response, table.id, seat, token)
     return response
 
@@ -282,7 +290,7 @@ async def api_open_seat(request: Request) -> Response:
     seat = Lobby.check_token(table, req.seat, req.token) if req.seat < table.row.players else None
     if seat is None:
         raise ProtocolError(ErrorCode.BAD_TOKEN, "this seat link does not open that seat (any more)", 403)
-    response = JSON({"table": table.id, "seat": seat})
+    response = JSON(SeatHeld(table=table.id, seat=seat))
     from_page(request, response, table.id, seat, req.token)  # as every seat cookie: for our pages only
     return response
 
@@ -301,7 +309,7 @@ async def api_renew(request: Request) -> Response:
     await read_body(request)
     table, seat = await held_seat(request)
     token = await lobby_of(request).renew(table, seat)
-    response = JSON({"table": table.id, "seat": seat})
+    response = JSON(SeatHeld(table=table.id, seat=seat))
     seat_cookie(response, request, table.id, seat, token)
     return response
 
@@ -312,7 +320,7 @@ async def api_seat_link(request: Request) -> Response:
     await read_body(request)
     table, seat = await held_seat(request)
     cookie = request.cookies.get(f"ml_{table.id}", "")
-    return JSON({"table": table.id, "seat": seat, "url": seat_url(table.id, seat, cookie.partition(":")[2])})
+    return JSON(SeatLink(table=table.id, seat=seat, url=seat_url(table.id, seat, cookie.partition(":")[2])))
 
 
 async def finished(request: Request) -> TableHandle:
@@ -357,7 +365,7 @@ async def api_rules(request: Request) -> Response:
         html = rules_html(game, lang)
     except ValueError as exc:
         raise ProtocolError(ErrorCode.NOT_FOUND, str(exc), 404) from None
-    return JSON({"game": game, "lang": lang, "html": html}, headers={"Cache-Control": "max-age=300"})
+    return JSON(RulesPage(game=game, lang=lang, html=html), headers={"Cache-Control": "max-age=300"})
 
 
 async def protocol_error(request: Request, exc: Exception) -> Response:

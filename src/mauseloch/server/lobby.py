@@ -11,7 +11,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, NamedTuple, Protocol, TypedDict
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import msgspec
 
@@ -31,6 +31,7 @@ from mauseloch.server.protocol import (
     RESERVED_NAME,
     CreateTable,
     ErrorCode,
+    GameClocks,
     LadderEntry,
     MyTable,
     MyTables,
@@ -71,13 +72,6 @@ def web_bots(game: str) -> list[str]:
     reacts at 0 ms and would take every card before anyone saw it)."""
     study = game_info(game).seating.study_bots
     return [k for k in bot_kinds(game) if k not in study]
-
-
-class GameClocks(TypedDict):
-    """The clock settings a game offers (``/api/games``)."""
-
-    choices: dict[str, float | None]  # setting -> seconds per move (None: off)
-    default: str
 
 
 def game_clocks(game: str) -> GameClocks:

@@ -17,7 +17,7 @@ import msgspec
 
 from mauseloch.core.engine import Game
 from mauseloch.core.events import Event
-from mauseloch.core.registry import game_info
+from mauseloch.core.registry import GameEntry, game_info
 from mauseloch.core.shapes import JSONObject, OptionDict
 from mauseloch.core.views import View
 
@@ -308,6 +308,84 @@ class MyTable(TableSummary):
     you: int | None  # the seat its cookie opens
 
 
+class GameClocks(TypedDict):
+    """The clock settings a game offers (``/api/games``)."""
+
+    choices: dict[str, float | None]  # setting -> seconds per move (None: off)
+    default: str
+
+
+class Grace(msgspec.Struct, forbid_unknown_fields=True):
+    """Seconds before a stand-in plays a seat whose person left on purpose (``left``), or lost
+    the connection (``lost``)."""
+
+    left: float
+    lost: float
+
+
+class Games(msgspec.Struct, forbid_unknown_fields=True):
+    """``GET /api/games``: every game the site offers, per game its bots and clocks, the grace
+    times and the limits."""
+
+    games: list[GameEntry]
+    bots: dict[str, list[str]]
+    clocks: dict[str, GameClocks]
+    grace: Grace
+    limits: PageLimits
+
+
+class NewTable(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/tables``: the new table, its creator's seat and seat link, and the invite link
+    (its secret after ``#``; ``invite_secret`` None: a public table, joined without one)."""
+
+    table: str
+    seat: int
+    token: str
+    url: str
+    invite: str
+    invite_secret: str | None
+    public: bool
+
+
+class Joined(msgspec.Struct, forbid_unknown_fields=True):
+    """A seat taken (``POST /api/tables/<id>/join``, a room's table): its token and seat link."""
+
+    table: str
+    seat: int
+    token: str
+    url: str
+
+
+class SeatHeld(msgspec.Struct, forbid_unknown_fields=True):
+    """The seat this browser's cookie now opens (a seat link opened, a renewed token)."""
+
+    table: str
+    seat: int
+
+
+class SeatLink(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/tables/<id>/link``: the seat link of this browser's seat, for another device."""
+
+    table: str
+    seat: int
+    url: str
+
+
+class Uploaded(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/records``: the finished table a game played offline became, and its replay."""
+
+    table: str
+    replay: str
+
+
+class RulesPage(msgspec.Struct, forbid_unknown_fields=True):
+    """``GET /api/rules/<game>?lang=``: the game's rules as HTML."""
+
+    game: str
+    lang: str
+    html: str
+
+
 class TablesPage(msgspec.Struct, forbid_unknown_fields=True):
     """``GET /api/tables?page=N``: one page of the public tables, and whether more follow."""
 
@@ -373,6 +451,21 @@ class Ladders(msgspec.Struct, forbid_unknown_fields=True):
     """``GET /api/ladder``: the ladders there are."""
 
     ladders: list[LadderChoice]
+
+
+class LadderSeat(msgspec.Struct, forbid_unknown_fields=True):
+    """``GET /api/tables/<id>/ladder``: whether the table is rated and, for the browser holding a
+    seat there, the ladder name that seat plays for."""
+
+    rated: bool
+    entered: str | None
+
+
+class MoveTaken(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/bot/game/<id>/move``: the bot's move is played; the table's version after it."""
+
+    ok: bool
+    version: int
 
 
 class SeatLive(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
@@ -724,11 +817,20 @@ def schema() -> JSONObject:
         "client_message": ClientMessage,
         "server_message": ServerMessage,
         # the HTTP answers the pages read
+        "games": Games,
+        "new_table": NewTable,
+        "joined": Joined,
+        "seat_held": SeatHeld,
+        "seat_link": SeatLink,
+        "uploaded": Uploaded,
+        "rules_page": RulesPage,
         "page_limits": PageLimits,
         "tables_page": TablesPage,
         "my_tables": MyTables,
         "ladder": Ladder,
         "ladders": Ladders,
+        "ladder_seat": LadderSeat,
+        "move_taken": MoveTaken,
     }
     for game in sorted(GAMES):
         view, seen = shapes.view_types(game)[0], Union[shapes.seen_event_types(game)]  # noqa: UP007 - a runtime tuple

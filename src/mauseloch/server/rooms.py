@@ -31,6 +31,7 @@ from mauseloch.server.protocol import (
     MAX_NAME,
     CreateTable,
     ErrorCode,
+    Joined,
     ProtocolError,
     clean_name,
     decode_body,
@@ -429,12 +430,12 @@ class Rooms:
         settings: Settings = {**room.settings, "choices": choices}
         await self.store.call(self.rooms.set_settings, room.id, settings)
         response = JSON(
-            {
-                "table": table.id,
-                "seat": created.seat,
-                "token": created.token,
-                "url": seat_url(table.id, created.seat, created.token),
-            }
+            Joined(
+                table=table.id,
+                seat=created.seat,
+                token=created.token,
+                url=seat_url(table.id, created.seat, created.token),
+            )
         )
         from_page(request, response, table.id, created.seat, created.token)
         return response
@@ -452,7 +453,7 @@ class Rooms:
         planned = [i for i, s in enumerate(found.plan.get("seats", [])) if s.get("member") == me.id]
         seat, token = await self.lobby.join(table, me.name, planned[0] if planned else None, invited=True)
         await self.store.call(self.rooms.add_seat, room.id, hash_token(token), me.id)
-        response = JSON({"table": table.id, "seat": seat, "token": token, "url": seat_url(table.id, seat, token)})
+        response = JSON(Joined(table=table.id, seat=seat, token=token, url=seat_url(table.id, seat, token)))
         from_page(request, response, table.id, seat, token)
         return response
 

@@ -34,6 +34,8 @@ from mauseloch.server.protocol import (
     ErrorCode,
     LadderEntry,
     Ladders,
+    LadderSeat,
+    MoveTaken,
     ProtocolError,
     SeatSpec,
     decode_body,
@@ -456,7 +458,7 @@ async def move(request: Request) -> Response:
     if not 0 < len(req.move) <= 100:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "move must be a non-empty string of at most 100 characters")
     await table.apply(seat, req.move, req.version)
-    return JSONResponse({"ok": True, "version": table.version})
+    return JSON(MoveTaken(ok=True, version=table.version))
 
 
 # -- the ladder --------------------------------------------------------------------------------
@@ -489,7 +491,7 @@ async def table_ladder(request: Request) -> Response:
     table = await lobby.find(table_id) if rated else None
     seat = cookie_seat(request, table) if table is not None else None
     name = None if seat is None else await store.call(ladder.entered, store, table_id, seat)
-    return JSONResponse({"rated": rated, "entered": name}, headers={"Cache-Control": "private, no-store"})
+    return JSON(LadderSeat(rated=rated, entered=name), headers={"Cache-Control": "private, no-store"})
 
 
 async def enter_ladder(request: Request) -> Response:
