@@ -13,6 +13,8 @@ import mauseloch
 from mauseloch.core.schema import SCHEMA_PATH
 from mauseloch.server.health import Ready
 from mauseloch.server.protocol import (
+    BotsOnline,
+    Challenges,
     Games,
     Joined,
     Ladder,
@@ -68,6 +70,9 @@ def test_the_answers_the_pages_read_are_their_structs(client: TestClient) -> Non
     assert nobody == Ladder("mau-mau", 2, [])
     rated = strictly(client.get(f"/api/tables/{private.table}/ladder").content, LadderSeat)
     assert rated == LadderSeat(rated=False, entered=None)
+    challenged = strictly(client.get(f"/api/tables/{private.table}/challenges").content, Challenges)
+    assert challenged == Challenges([], creator=False)  # no bot challenged: nothing for the creator to choose
+    assert strictly(client.get("/api/bots/online").content, BotsOnline) == BotsOnline([])
     rules = strictly(client.get("/api/rules/mau-mau", params={"lang": "de"}).content, RulesPage)
     assert rules.game == "mau-mau" and rules.lang == "de" and rules.html
     ready = strictly(client.get("/readyz").content, Ready)
@@ -83,5 +88,6 @@ def test_the_answers_the_pages_read_are_their_structs(client: TestClient) -> Non
 
     schema = msgspec.json.decode(SCHEMA_PATH.read_bytes())
     for name in ("games", "new_table", "joined", "seat_held", "seat_link", "uploaded", "rules_page", "page_limits",
-                 "tables_page", "my_tables", "ladder", "ladders", "ladder_seat", "move_taken"):  # fmt: skip
+                 "tables_page", "my_tables", "ladder", "ladders", "ladder_seat", "ladder_entered", "challenges",
+                 "seat_changed", "bots_online", "bot_table", "accepted", "done", "move_taken"):  # fmt: skip
         assert schema["wire"][name]["$ref"].startswith("#/$defs/"), name

@@ -461,6 +461,76 @@ class LadderSeat(msgspec.Struct, forbid_unknown_fields=True):
     entered: str | None
 
 
+ChallengeState = Literal["open", "accepted", "declined", "unanswered"]
+
+
+class ChallengeSeat(msgspec.Struct, forbid_unknown_fields=True):
+    """A seat's challenge to an online bot (server/botapi) and its answer so far."""
+
+    id: str
+    seat: int
+    bot: str
+    state: ChallengeState
+
+
+class Challenges(msgspec.Struct, forbid_unknown_fields=True):
+    """``GET /api/tables/<id>/challenges``: each challenged seat; for the creator's browser, the
+    seat kinds it may put in a seat whose bot declined (built-in ``bots``, ``online`` bots)."""
+
+    challenges: list[ChallengeSeat]
+    creator: bool
+    bots: list[str] | msgspec.UnsetType = msgspec.UNSET
+    online: list[str] | msgspec.UnsetType = msgspec.UNSET
+
+
+class SeatChanged(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/tables/<id>/seats/<seat>``: the creator put another kind in a declined seat."""
+
+    ok: bool
+    seat: int
+    kind: str
+    status: str
+
+
+class BotsOnline(msgspec.Struct, forbid_unknown_fields=True):
+    """``GET /api/bots/online``: the bots the lobby can seat now."""
+
+    bots: list[str]
+
+
+class LadderEntered(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/tables/<id>/ladder``: the ladder entry this browser's seat plays for."""
+
+    ok: bool
+    entry: str  # person:NAME
+
+
+# the Bot API's answers (docs/bot-api.md)
+class BotTable(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/bot/challenge``: the table the bot created, its seat, and the invite secret
+    (None: a public table)."""
+
+    table: str
+    seat: int
+    status: str
+    invite: str | None
+
+
+class Accepted(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/bot/challenge/<id>/accept``: the bot's seat is taken."""
+
+    ok: bool
+    table: str
+    seat: int
+
+
+class Done(msgspec.Struct, forbid_unknown_fields=True):
+    """A request that needs no more answer than that it was done (a challenge declined, a
+    reaction or a clock answer taken)."""
+
+    ok: bool = True
+
+
 class MoveTaken(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/bot/game/<id>/move``: the bot's move is played; the table's version after it."""
 
@@ -830,6 +900,14 @@ def schema() -> JSONObject:
         "ladder": Ladder,
         "ladders": Ladders,
         "ladder_seat": LadderSeat,
+        "ladder_entered": LadderEntered,
+        "challenges": Challenges,
+        "seat_changed": SeatChanged,
+        "bots_online": BotsOnline,
+        # the Bot API's answers
+        "bot_table": BotTable,
+        "accepted": Accepted,
+        "done": Done,
         "move_taken": MoveTaken,
     }
     for game in sorted(GAMES):

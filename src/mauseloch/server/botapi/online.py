@@ -15,7 +15,6 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
 
 import msgspec
 
@@ -24,7 +23,7 @@ from mauseloch.extras import needs
 from mauseloch.server.botapi import ladder
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Refused
-from mauseloch.server.protocol import ONLINE_BOT, ErrorCode, ProtocolError
+from mauseloch.server.protocol import ONLINE_BOT, ChallengeState, ErrorCode, ProtocolError
 from mauseloch.server.storage.rows import SeatRow, TableRow
 from mauseloch.server.storage.schema import seats_t
 from mauseloch.server.storage.store import Store
@@ -39,8 +38,6 @@ RATED_KNOWN = 4096  # the tables created here whose rating a join reads without 
 MOVES_PER_SECOND = 20  # moves per token and second (a whole second's worth may come at once)
 MAX_OPEN_CHALLENGES = 20  # challenges one bot may have waiting for its answer
 RETRY_AFTER = 1  # seconds a refused move is told to wait (a stream or a challenge: a minute)
-
-ChallengeState = Literal["open", "accepted", "declined", "unanswered"]
 
 
 @dataclass(eq=False)

@@ -30,13 +30,21 @@ from mauseloch.server.match import match_state
 from mauseloch.server.protocol import (
     MAX_REACTION_MS,
     ONLINE_BOT,
+    Accepted,
+    BotsOnline,
+    BotTable,
+    Challenges,
+    ChallengeSeat,
     CreateTable,
+    Done,
     ErrorCode,
+    LadderEntered,
     LadderEntry,
     Ladders,
     LadderSeat,
     MoveTaken,
     ProtocolError,
+    SeatChanged,
     SeatSpec,
     decode_body,
     encode,
@@ -207,10 +215,7 @@ async def challenge(request: Request) -> Response:
         guard.created(counted_as, claim, table.id, waiting=table.status == "waiting")
     online_of(request).get(name).games.add(table.id)
     online_of(request).tell(name, GameStart(table.id, created.seat))
-    return JSONResponse(
-        {"table": table.id, "seat": created.seat, "status": table.status, "invite": created.invite},
-        headers={"Cache-Control": "no-store"},
-    )
+    return JSON(BotTable(table.id, created.seat, table.status, created.invite), headers={"Cache-Control": "no-store"})
 
 
 async def accept(request: Request) -> Response:
@@ -239,7 +244,7 @@ async def accept(request: Request) -> Response:
     table.seat_taken(ch.seat)
     online.get(name).games.add(table.id)
     online.tell(name, GameStart(table.id, ch.seat))
-    return JSONResponse({"ok": True, "table": table.id, "seat": ch.seat})
+    return JSON(Accepted(ok=True, table=table.id, seat=ch.seat))
 
 
 async def decline(request: Request) -> Response:
@@ -247,7 +252,7 @@ async def decline(request: Request) -> Response:
     name = await bot_name(request)
     ch = online_of(request).answer(name, request.path_params["challenge_id"])
     ch.state = "declined"
-    return JSONResponse({"ok": True})
+    return JSON(Done())
 
 
 def cookie_seat(request: Request, table: TableHandle) -> int | None:
@@ -266,18 +271,18 @@ async def table_challenges(request: Request) -> Response:
     online = online_of(request)
     table_id = request.path_params["table_id"]
     found = online.of_table(table_id)
-    listed = [{"id": c.id, "seat": c.seat, "bot": c.bot, "state": c.state} for c in sorted(found, key=lambda c: c.seat)]
+    listed = [ChallengeSeat(c.id, c.seat, c.bot, c.state) for c in sorted(found, key=lambda c: c.seat)]
     table = await lobby_of(request).find(table_id) if found else None
     if table is not None and table.status == "waiting":
         mine = cookie_seat(request, table)
         if mine is not None and online.creators.get(table_id) == mine:
             seated = {s.bot for s in table.row.seats if s.kind == ONLINE_BOT}
             offered = [b for b in online.online() if b not in seated]
-            return JSONResponse(
-                {"challenges": listed, "creator": True, "bots": web_bots(table.row.game), "online": offered},
+            return JSON(
+                Challenges(listed, creator=True, bots=web_bots(table.row.game), online=offered),
                 headers={"Cache-Control": "no-store"},
             )
-    return JSONResponse({"challenges": listed, "creator": False}, headers={"Cache-Control": "no-store"})
+    return JSON(Challenges(listed, creator=False), headers={"Cache-Control": "no-store"})
 
 
 async def change_seat(request: Request) -> Response:
@@ -335,12 +340,12 @@ async def change_seat(request: Request) -> Response:
             table.row.status = "playing"
             await table.write(lobby.store.set_status, table.id, "playing")
         table.seat_taken(index)
-    return JSONResponse({"ok": True, "seat": index, "kind": old.kind, "status": table.status})
+    return JSON(SeatChanged(ok=True, seat=index, kind=old.kind, status=table.status))
 
 
 async def bots_online(request: Request) -> Response:
     """``GET /api/bots/online``: the bots the lobby can seat now."""
-    return JSONResponse({"bots": online_of(request).online()}, headers={"Cache-Control": "no-store"})
+    return JSON(BotsOnline(online_of(request).online()), headers={"Cache-Control": "no-store"})
 
 
 # -- a game ------------------------------------------------------------------------------------
@@ -511,7 +516,7 @@ async def enter_ladder(request: Request) -> Response:
         raise ProtocolError(ErrorCode.TAKEN, "the game has started: its ladder names were fixed as it started", 409)
     await lobby.store.call(ladder.refused_entry, ladder.enter_person, lobby.store, table.id, seat, req.name, req.secret)
     entrant = await lobby.store.call(ladder.entered, lobby.store, table.id, seat)
-    return JSONResponse({"ok": True, "entry": f"person:{entrant}"})
+    return JSON(LadderEntered(ok=True, entry=f"person:{entrant}"))
 
 
 class BotReact(msgspec.Struct, forbid_unknown_fields=True):
@@ -550,7 +555,7 @@ async def react(request: Request) -> Response:
     if not 0 < len(req.move) <= 100 or not 0 <= req.ms <= MAX_REACTION_MS:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "a reaction is a move and ms from 0 to 600000")
     await table.react(stream_of(online, name, table.id), req.move, req.version, req.ms)
-    return JSONResponse({"ok": True})
+    return JSON(Done())
 
 
 async def clock_answer(request: Request) -> Response:
@@ -564,7 +569,7 @@ async def clock_answer(request: Request) -> Response:
     if not (req.t == req.t and abs(req.t) < 1e15):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "t must be the bot's clock in ms")
     table.clock_answer(stream_of(online_of(request), name, table.id), req.n, req.t)
-    return JSONResponse({"ok": True})
+    return JSON(Done())
 
 
 def routes() -> list[BaseRoute]:
