@@ -121,13 +121,13 @@ def play_one(task: tuple[int, int, int, str, Level]) -> dict[str, Any]:
         legal = g.legal_moves()
         if seat == search_seat:
             c0, w0 = time.process_time(), time.perf_counter()
-            move = bots[seat].choose(g.view(seat), legal)
+            move = bots[seat].choose(g.typed_view(seat), legal)
             if len(legal) > 1:  # a real decision (forced moves cost nothing)
                 cpu.append(time.process_time() - c0)
                 wall.append(time.perf_counter() - w0)
                 iters.append(bots[seat].last_iterations)
         else:
-            move = bots[seat].choose(g.view(seat), legal)
+            move = bots[seat].choose(g.typed_view(seat), legal)
         g.play(move)
     ranks = g.result()["ranks"]
     return {
@@ -254,7 +254,7 @@ def play_openspiel(task: tuple[int, int, int]) -> dict[str, Any]:
             action = theirs.step(state)
         else:
             g = state._game
-            action = g.action_id(ours.choose(g.view(seat), g.legal_moves()))
+            action = g.action_id(ours.choose(g.typed_view(seat), g.legal_moves()))
         if len(legal) > 1:
             cpu[who] += time.process_time() - c0
             decisions[who] += 1

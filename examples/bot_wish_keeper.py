@@ -1,7 +1,8 @@
 """A bot of your own on a Mauseloch server, through the Bot API (docs/bot-api.md).
 
 It implements the ``Bot`` protocol — ``choose(view, legal) -> move``, seeing only its own seat's
-view — and plays Mau-Mau: it keeps its jacks for last, plays the card of the suit it holds most
+view, the game's view struct (here Mau-Mau's ``MauMauView``) the client decodes from the stream —
+and plays Mau-Mau: it keeps its jacks for last, plays the card of the suit it holds most
 of, and draws only when nothing fits. Run it against a server with a token made there::
 
     mauseloch bot-token create --name wish-keeper --db sqlite:///mauseloch.db   # prints the token
@@ -16,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
-from typing import Any
+
+from mauseloch.core.views import View
+from mauseloch.games.maumau.views import MauMauView
 
 
 class WishKeeper:
@@ -26,10 +29,10 @@ class WishKeeper:
         self.game = game
         self.seat = seat
 
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
-        if self.game != "mau-mau":
+    def choose(self, view: View, legal: list[str]) -> str:
+        if not isinstance(view, MauMauView):  # another game: its first legal move
             return legal[0]
-        hand: list[str] = view.get("hand", [])
+        hand = view.own_hand
         suits = Counter(card[-1] for card in hand if not card.startswith("J"))
         plain = [m for m in legal if len(m) == 2 and not m.startswith("J")]
         if plain:  # the suit it holds most of goes first: it keeps the most choices later

@@ -9,8 +9,9 @@
 3. Run a duplicate tournament of it against the shipped random and heuristic bots
    (``mauseloch.study.tournament``): win shares and Bradley-Terry ratings with intervals.
 
-A bot sees only its seat's view and its legal moves, as every shipped bot does; any trained model
-fits the same way: compute its input from the view, score the legal moves, return one.
+A bot sees only its seat's view (the game's view struct, ``g.typed_view(seat)``; this one reads
+Mau-Mau's, ``MauMauView``) and its legal moves, as every shipped bot does; any trained model fits
+the same way: compute its input from the view, score the legal moves, return one.
 """
 
 from __future__ import annotations
@@ -22,33 +23,36 @@ import numpy as np
 
 import mauseloch
 from mauseloch.bots import make_bot, register_bot
+from mauseloch.core.views import View
 from mauseloch.games.maumau import POINTS, RANKS
+from mauseloch.games.maumau.views import MauMauView, seat_view
 from mauseloch.study import tournament
 
 FEATURES = 11
 
 
-def features(view: dict[str, Any], move: str) -> np.ndarray:
+def features(view: MauMauView, move: str) -> np.ndarray:
     """What the policy knows about playing ``move`` now, from the view alone."""
     f = np.zeros(FEATURES)
     if move in ("draw", "pass", "take"):
         f[("draw", "pass", "take").index(move)] = 1.0
         return f
     rank, suit = move[0], move[1]
-    hand = [c for c in view["hand"] if c != move[:2]]
+    hand = [c for c in view.own_hand if c != move[:2]]
     f[3] = rank == "J"
     f[4] = rank == "7"
     f[5] = rank in "8A"  # skips (the ace only with ace_skips; the policy learns what it is worth)
     f[6] = rank == "9"
     f[7] = POINTS[RANKS.index(rank)] / 11.0
     f[8] = sum(c[1] == (move[3] if ":" in move else suit) for c in hand) / 8.0  # cards that follow suit
-    f[9] = min(view["hand_counts"][s] for s in range(view["players"]) if s != view["seat"]) <= 2
+    f[9] = min(view.hand_counts[s] for s in range(view.players) if s != view.seat) <= 2
     f[10] = f[9] * (rank in "78")  # a seven or a skip when a rival is about to go out
     return f
 
 
-def scores(weights: np.ndarray, view: dict[str, Any], legal: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    phi = np.stack([features(view, m) for m in legal])
+def scores(weights: np.ndarray, view: View, legal: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    seen = seat_view(view, "the linear policy")  # a Mau-Mau seat's view, or a ValueError that says so
+    phi = np.stack([features(seen, m) for m in legal])
     return phi, phi @ weights
 
 
@@ -60,10 +64,10 @@ class PolicyBot:
     def __init__(self, weights: np.ndarray) -> None:
         self.weights = weights
 
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, view: View, legal: list[str]) -> str:
         return legal[int(np.argmax(scores(self.weights, view, legal)[1]))]
 
-    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: View, legal: list[str]) -> tuple[str | None, int]:
         return None, 0  # Mau-Mau has no reaction windows
 
 
@@ -81,9 +85,9 @@ def train(games: int, seed: int = 0, lr: float = 0.05) -> np.ndarray:
             seat = g.to_move
             legal = g.legal_moves()
             if seat != me:
-                g.play(rival.choose(g.view(seat), legal))
+                g.play(rival.choose(g.typed_view(seat), legal))
                 continue
-            phi, s = scores(w, g.view(seat), legal)
+            phi, s = scores(w, g.typed_view(seat), legal)
             p = np.exp(s - s.max())
             p /= p.sum()
             k = int(rng.choice(len(legal), p=p))

@@ -148,7 +148,7 @@ def play_game(game: str, i: int) -> str:
             digest.update(ENCODE(refusal(g, rng)))
         seat = g.to_move
         assert seat is not None
-        g.play(bots[seat].choose(g.view(seat), g.legal_moves(seat)), seat=seat)
+        g.play(bots[seat].choose(g.typed_view(seat), g.legal_moves(seat)), seat=seat)
     return finish(g, digest, g.record())
 
 
@@ -223,7 +223,7 @@ def count_decisions(game: str, i: int) -> int:
         while not g.is_over:
             seat = g.to_move
             assert seat is not None
-            g.play(counter.bots[seat].choose(g.view(seat), g.legal_moves(seat)), seat=seat)
+            g.play(counter.bots[seat].choose(g.typed_view(seat), g.legal_moves(seat)), seat=seat)
     return counter.count
 
 

@@ -45,7 +45,7 @@ def main() -> None:
         while not g.is_over:
             seat = g.to_move
             assert seat is not None
-            g.play(bots[seat].choose(g.view(seat), g.legal_moves()))
+            g.play(bots[seat].choose(g.typed_view(seat), g.legal_moves()))
         wins += g.result()["ranks"][mine] == 1
     share = wins / args.deals
     half = 1.96 * math.sqrt(share * (1 - share) / args.deals)

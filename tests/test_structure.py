@@ -54,7 +54,7 @@ CLI_AND_PLOTTING = ("typer", "click", "rich", "matplotlib")
 MAX_DICT_STR_ANY = 4  # the JSON alias, the SQL bind parameters alias, two driver keyword sets
 # The alias for a JSON object (core/shapes.JSONObject) belongs at true JSON edges only; internal
 # shapes that still carry it become structs or TypedDicts, and this falls with them.
-MAX_JSONOBJECT = 119
+MAX_JSONOBJECT = 75
 MAX_FILES_SPELLING_A_GAME = 3
 MAX_STORAGE_MODULE = 400  # lines of one module of server/storage/ (one concern each)
 # The registries that may list the games by name: the library's list of its game packages, and the

@@ -41,7 +41,7 @@ from mauseloch.bots import bot_kinds, make_bot
 g = mauseloch.new_game("mau-mau", players=3, seed=7)
 bots = [make_bot("mau-mau", "heuristic", seat) for seat in range(3)]
 while not g.is_over:
-    g.play(bots[g.to_move].choose(g.view(g.to_move), g.legal_moves()))
+    g.play(bots[g.to_move].choose(g.typed_view(g.to_move), g.legal_moves()))
 assert mauseloch.replay(g.record()).result() == g.result()
 print(json.dumps({"file": mauseloch.__file__, "version": mauseloch.__version__, "kinds": bot_kinds("mau-mau"),
                   "result": g.result()}))

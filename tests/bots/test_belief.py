@@ -63,9 +63,9 @@ def test_the_true_deal_explains_the_history(players: int, options: dict[str, boo
         history = History()
         while not game.is_over:
             seat = game.to_move
-            view = game.view(seat)
+            view = game.typed_view(seat)
             if seat == observer:
-                history.observe(game.typed_view(seat))
+                history.observe(view)
                 assert history.ok
                 hard, soft, hands = _replay(history, _true_particle(game, history), options)
                 assert hard == 0
@@ -89,21 +89,21 @@ def test_samples_deal_exactly_the_unseen_cards_and_repeat_for_a_seed() -> None:
         history = History()
         while not game.is_over:
             seat = game.to_move
-            view = game.view(seat)
+            view = game.typed_view(seat)
             if seat == 0:
-                history.observe(game.typed_view(seat))
+                history.observe(view)
                 a = history.sample(8, Rng(5), 9, burn=200, thin=5, read_choices=0.05, ace_skips=False)
                 b = history.sample(8, Rng(5), 9, burn=200, thin=5, read_choices=0.05, ace_skips=False)
                 assert a is not None and b is not None and np.array_equal(a, b)
-                seen = {CARD_ID[c] for c in view["hand"] + view["discard"]}
+                seen = {CARD_ID[c] for c in view.own_hand + view.discard}
                 unseen = sorted(c for c in range(32) if c not in seen)
                 for deal in a:
                     assert sorted(deal) == unseen
                     # the rivals' hands first, each as many cards as the view counts
-                    counts = [view["hand_counts"][s] for s in range(4) if s != 0]
-                    assert len(deal) == sum(counts) + view["draw_pile"]
+                    counts = [view.hand_counts[s] for s in range(4) if s != 0]
+                    assert len(deal) == sum(counts) + view.draw_pile
                     dealt = MauMau.from_view(view, seed=1, deal=[mauseloch.games.maumau.CARD_STR[c] for c in deal])
-                    assert dealt.hands[0] == sum(1 << CARD_ID[c] for c in view["hand"])
+                    assert dealt.hands[0] == sum(1 << CARD_ID[c] for c in view.own_hand)
                     seen_sample = True
             game.play(bots[seat].choose(view, game.legal_moves()))
     assert seen_sample
@@ -113,7 +113,7 @@ def test_a_history_joined_in_the_middle_is_not_used() -> None:
     game = mauseloch.new_game("mau-mau", players=3, seed=5)
     bot = make_bot("mau-mau", "heuristic", seed=1)
     while game.to_move != 0 or game.move_count < 6:
-        game.play(bot.choose(game.view(game.to_move), game.legal_moves()))
+        game.play(bot.choose(game.typed_view(game.to_move), game.legal_moves()))
     history = History()
     history.observe(game.typed_view(0))
     assert not history.ok
@@ -129,7 +129,7 @@ def test_the_search_with_the_history_is_deterministic_for_a_seed() -> None:
         out = []
         while not game.is_over:
             seat = game.to_move
-            move = bots[seat].choose(game.view(seat), game.legal_moves())
+            move = bots[seat].choose(game.typed_view(seat), game.legal_moves())
             out.append(move)
             game.play(move)
         return out

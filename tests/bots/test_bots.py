@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 
+import msgspec
 import pytest
 
 import mauseloch
@@ -17,7 +18,7 @@ def _play(game: mauseloch.Game, kinds: list[str], seed: int) -> None:
         seat = game.to_move
         assert seat is not None
         legal = game.legal_moves()
-        move = bots[seat].choose(game.view(seat), legal)
+        move = bots[seat].choose(game.typed_view(seat), legal)
         assert move in legal
         game.play(move)
 
@@ -45,8 +46,10 @@ def test_heuristic_decides_from_its_view_alone() -> None:
     for hand in other_hands:
         for card in hand:
             assert f"'{card}'" not in text or card == view["top"]
-    first = make_bot("mau-mau", "heuristic", seed=1).choose(copy.deepcopy(view), game.legal_moves())
-    second = make_bot("mau-mau", "heuristic", seed=1).choose(copy.deepcopy(view), game.legal_moves())
+    seen = game.typed_view(0)
+    assert msgspec.to_builtins(seen) == view  # the struct the bot gets is that view
+    first = make_bot("mau-mau", "heuristic", seed=1).choose(copy.deepcopy(seen), game.legal_moves())
+    second = make_bot("mau-mau", "heuristic", seed=1).choose(copy.deepcopy(seen), game.legal_moves())
     assert first == second
 
 
@@ -57,7 +60,7 @@ def test_heuristic_counters_a_seven() -> None:
     game = mauseloch.new_game("mau-mau", players=2, deck=deck + rest)
     game.play("7C")
     assert game.to_move == 1
-    assert make_bot("mau-mau", "heuristic").choose(game.view(1), game.legal_moves()) == "7H"
+    assert make_bot("mau-mau", "heuristic").choose(game.typed_view(1), game.legal_moves()) == "7H"
 
 
 @pytest.mark.slow

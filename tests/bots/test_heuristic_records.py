@@ -74,9 +74,9 @@ def heuristic_games(players: int, options: dict[str, Any], games: int) -> tuple[
         while not g.is_over:
             seat: int = g.to_move  # type: ignore[assignment]
             legal = g.legal_moves()
-            view = g.view(seat)
+            view = g.typed_view(seat)
             if not g.penalty and g.drawn < 0 and len(legal) > 1:
-                counts = view["hand_counts"]
+                counts = view.hand_counts
                 for m in legal:
                     ok = heuristic_agrees(
                         m, legal, g.hands[seat], seat, counts, g.direction,
@@ -106,7 +106,7 @@ def search_games(players: int, options: dict[str, Any], flat: bool, iterations: 
         moves: list[str] = []
         while not g.is_over:
             seat: int = g.to_move  # type: ignore[assignment]
-            move = bots[seat].choose(g.view(seat), g.legal_moves())
+            move = bots[seat].choose(g.typed_view(seat), g.legal_moves())
             moves.append(CODE[ACTION[move]])
             g.play(move)
         records.append("".join(moves))

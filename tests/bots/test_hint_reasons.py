@@ -21,20 +21,20 @@ def test_the_heuristic_explains_the_move_it_plays() -> None:
             seat = game.to_move
             assert seat is not None
             legal = game.legal_moves(seat)
-            view = game.view(seat)
+            view = game.typed_view(seat)
             move, key = HeuristicBot(seed).explain(view, legal)
             assert move == HeuristicBot(seed).choose(view, legal) and move in legal
             reason = key.removeprefix("mm.hint.")
             assert reason in REASONS
             seen.add(reason)
-            hand = view["hand"]
+            hand = view.own_hand
             if reason == "only":
                 assert len(legal) == 1 or legal == [move, "take"] or move == "take"
             if reason == "go_out":
                 assert len(hand) == 1 and move.startswith(hand[0])
             if reason in ("seven_next", "skip_next", "turn_next"):
-                nxt = (seat + view["direction"]) % 3
-                assert view["hand_counts"][nxt] <= 2
+                nxt = (seat + view.direction) % 3
+                assert view.hand_counts[nxt] <= 2
                 assert move[0] in {"seven_next": "7", "skip_next": "8A", "turn_next": "9"}[reason]
             if reason == "draw":
                 assert move in ("draw", "pass")

@@ -91,7 +91,7 @@ def play_positions(bot_for_seat: Any, target: int, seed: int, on_game: Any = Non
         while not game.is_over:
             seat = game.to_move
             legal = game.legal_moves(seat)
-            move = bot_for_seat(seat).choose(game.view(seat), legal)
+            move = bot_for_seat(seat).choose(game.typed_view(seat), legal)
             assert move in legal, (move, legal)
             game.play(move, seat)
             positions += 1
@@ -118,7 +118,7 @@ def test_the_same_weights_and_position_give_the_same_move_whatever_the_seed() ->
         moves = []
         bot = make_bot("mau-mau", "learned", seed)
         while not game.is_over:
-            view, legal = game.view(game.to_move), game.legal_moves(game.to_move)
+            view, legal = game.typed_view(game.to_move), game.legal_moves(game.to_move)
             move = bot.choose(view, legal)
             assert bot.choose(view, legal) == move
             moves.append(move)

@@ -3,15 +3,16 @@ legal play from the view alone, determinism, inference from the public moves, th
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+import msgspec
 import pytest
 
 import mauseloch
 from mauseloch.bots import bot_kinds, make_bot
 from mauseloch.games.maumau import CARD_ID, SUIT_MASK, SUITS, MauMau
 from mauseloch.games.maumau.bots.search import SearchBot
+from mauseloch.games.maumau.views import MauMauView
 
 
 def _play(
@@ -25,7 +26,8 @@ def _play(
     while not g.is_over:
         seat = g.to_move
         assert seat is not None
-        view = json.loads(json.dumps(g.view(seat)))  # only what goes over a wire
+        wire = msgspec.json.encode(g.typed_view(seat))  # only what goes over a wire
+        view = msgspec.json.decode(wire, type=MauMauView)
         move = bots[seat].choose(view, g.legal_moves())
         assert move in g.legal_moves()
         g.play(move)
@@ -57,12 +59,12 @@ def test_a_level_taking_a_seat_mid_game_plays_on_without_the_history() -> None:
     game = mauseloch.new_game("mau-mau", players=3, seed=8)
     heuristic = make_bot("mau-mau", "heuristic", seed=1)
     while game.move_count < 9 or game.to_move != 0:
-        game.play(heuristic.choose(game.view(game.to_move), game.legal_moves()))
+        game.play(heuristic.choose(game.typed_view(game.to_move), game.legal_moves()))
     bot = make_bot("mau-mau", "search-fast", seed=2)
     while not game.is_over:
         seat = game.to_move
         chooser = bot if seat == 0 else heuristic
-        move = chooser.choose(game.view(seat), game.legal_moves())
+        move = chooser.choose(game.typed_view(seat), game.legal_moves())
         assert move in game.legal_moves()
         game.play(move)
     assert isinstance(bot, SearchBot) and bot._history is not None and not bot._history.ok
@@ -88,7 +90,7 @@ def test_time_budget_returns_a_legal_move() -> None:
     while len(g.legal_moves()) < 2:
         g.play(g.legal_moves()[0])
     bot = SearchBot(1, iterations=None, time_ms=5)
-    assert bot.choose(g.view(g.to_move), g.legal_moves()) in g.legal_moves()
+    assert bot.choose(g.typed_view(g.to_move), g.legal_moves()) in g.legal_moves()
     assert bot.last_iterations >= 1
     with pytest.raises(ValueError):
         SearchBot(1, iterations=None, time_ms=None)
@@ -98,9 +100,9 @@ def test_refuses_other_games_and_empty_legal_lists() -> None:
     bot = SearchBot(1, iterations=5)
     g = mauseloch.new_game("aus-die-maus", players=2, seed=1)
     with pytest.raises(ValueError, match="Mau-Mau"):
-        bot.choose(g.view(0), g.legal_moves())
+        bot.choose(g.typed_view(0), g.legal_moves())
     with pytest.raises(ValueError):
-        bot.choose(mauseloch.new_game("mau-mau", seed=1).view(0), [])
+        bot.choose(mauseloch.new_game("mau-mau", seed=1).typed_view(0), [])
 
 
 def _game_with_a_draw_under_a_wish() -> tuple[mauseloch.Game, int]:
@@ -124,7 +126,7 @@ def test_inference_reads_a_draw_under_a_wish_and_deals_accordingly() -> None:
         g.play(g.legal_moves()[0])
     bot = SearchBot(4, iterations=30)
     first = mauseloch.new_game("mau-mau", players=3, seed=1, deck=g.record()["deck"])
-    bot.choose(first.view(0), first.legal_moves())  # it saw the start
+    bot.choose(first.typed_view(0), first.legal_moves())  # it saw the start
     view = g.typed_view(0)
     bot.choose(view, g.legal_moves())
     facts = [f for f in bot.facts() if f["seat"] == rival and not f["soft"]]
@@ -146,7 +148,7 @@ def test_without_inference_nothing_is_read() -> None:
     while g.to_move != 0:
         g.play(g.legal_moves()[0])
     bot = SearchBot(4, iterations=10, inference=False)
-    bot.choose(g.view(0), g.legal_moves())
+    bot.choose(g.typed_view(0), g.legal_moves())
     assert bot.facts() == []
 
 
@@ -170,7 +172,7 @@ def test_a_redealt_clone_is_the_game_from_view_deals(seed: int) -> None:
     for _ in range(8 + seed // 3):  # some history: draws, a penalty or a wish may be open
         mover = g.to_move
         assert mover is not None
-        g.play(heuristic[mover].choose(g.view(mover), g.legal_moves()))
+        g.play(heuristic[mover].choose(g.typed_view(mover), g.legal_moves()))
     seat = g.to_move
     assert isinstance(g, MauMau) and seat is not None
     view = g.typed_view(seat)
@@ -211,7 +213,7 @@ def test_play_outs_play_the_heuristic_bots_own_moves() -> None:
             gen = np.array([seed, 0, 0], dtype=np.uint64)
             kernel.playout(*kernel.state_of(g), opts, gen, 1, 0.2, np.zeros(players), trace)
             mine = MauMau.ACTIONS[int(trace[0])]
-            assert mine == HeuristicBot(seed).choose(g.view(g.to_move), legal)
+            assert mine == HeuristicBot(seed).choose(g.typed_view(g.to_move), legal)
             checked += len(legal) > 1
             g.play(mine)
     assert checked > 100

@@ -20,7 +20,7 @@ def game_moves(kinds: list[str], seeds: list[int], game_seed: int, players: int)
     moves = []
     while not game.is_over:
         seat = game.to_move
-        move = bots[seat].choose(game.view(seat), game.legal_moves(seat))
+        move = bots[seat].choose(game.typed_view(seat), game.legal_moves(seat))
         moves.append(move)
         game.play(move, seat)
     return moves

@@ -334,8 +334,7 @@ def finished_table(
     else:
         while not played.is_over:
             seat = played.to_move
-            view = played.view(seat)
-            played.play(players[seat].choose(view, view["legal_moves"]), seat=seat)
+            played.play(players[seat].choose(played.typed_view(seat), played.legal_moves(seat)), seat=seat)
         windows = []
     record = played.record()
     seats = [SeatRow(0, "human", name, token_hash=hash_token(secrets.token_urlsafe(16)), gone=True)]

@@ -372,7 +372,8 @@ def test_register_bot_refuses_kinds_make_bot_could_never_find() -> None:
         register_bot("never", lambda seed: None, game="chess")  # type: ignore[arg-type,return-value]
     assert {g: bot_kinds(g) for g in mauseloch.GAMES} == before
     # a NumPy seed makes the same bot as the plain one (api.md: NumPy integers wherever a number is taken)
-    view, legal = mauseloch.new_game("mau-mau", seed=3).view(0), mauseloch.new_game("mau-mau", seed=3).legal_moves()
+    g = mauseloch.new_game("mau-mau", seed=3)
+    view, legal = g.typed_view(0), g.legal_moves()
     a, b = make_bot("mau-mau", "random", np.uint64(2**63)), make_bot("mau-mau", "random", 2**63)
     assert [a.choose(view, legal) for _ in range(20)] == [b.choose(view, legal) for _ in range(20)]
     for bad in (True, -1, 1.0):

@@ -21,7 +21,7 @@ def play_out(match: Match, deals: int | None = None) -> None:
         while not game.is_over:
             seat = game.to_move
             assert seat is not None
-            game.play(bots[seat].choose(game.view(seat), game.legal_moves()))
+            game.play(bots[seat].choose(game.typed_view(seat), game.legal_moves()))
         match.deal_over()
         done += 1
         if match.is_over or done == deals:

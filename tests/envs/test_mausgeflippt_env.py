@@ -220,7 +220,7 @@ def test_observations_fit_the_space_and_the_documented_layout() -> None:
     for step in play_random(env, 2)[:40]:
         for o in step["obs"].values():
             assert space.contains(o)
-    view = mauseloch.new_game("mausgeflippt", players=3, seed=1).view(1)
+    view = mauseloch.new_game("mausgeflippt", players=3, seed=1).typed_view(1)
     vec, at = observe(view), 0
     parts = {}
     for name, length, _ in fields(3):
@@ -243,9 +243,9 @@ def test_observations_never_depend_on_hidden_cards() -> None:
     games = [mauseloch.new_game("mausgeflippt", players=players, seed=0, deck=d) for d in (deck, other)]
     for g in games:
         g.play("reveal")
-    assert np.array_equal(observe(games[0].view(0)), observe(games[1].view(0)))
-    assert np.array_equal(observe(games[0].view(2)), observe(games[1].view(2)))
-    assert not np.array_equal(observe(games[0].view(1)), observe(games[1].view(1)))
+    assert np.array_equal(observe(games[0].typed_view(0)), observe(games[1].typed_view(0)))
+    assert np.array_equal(observe(games[0].typed_view(2)), observe(games[1].typed_view(2)))
+    assert not np.array_equal(observe(games[0].typed_view(1)), observe(games[1].typed_view(1)))
 
 
 def test_observations_equal_those_of_every_game_the_seat_cannot_tell_apart() -> None:
@@ -258,7 +258,7 @@ def test_observations_equal_those_of_every_game_the_seat_cannot_tell_apart() -> 
         assert game is not None
         for s in range(4):
             twin = game.determinize(s, seed=steps + 100 * s)
-            assert np.array_equal(observe(twin.view(s)), obs[f"player_{s}"]["observation"])
+            assert np.array_equal(observe(twin.typed_view(s)), obs[f"player_{s}"]["observation"])
         actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents}
         obs, *_ = env.step(actions)
         steps += 1

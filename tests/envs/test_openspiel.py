@@ -251,7 +251,7 @@ def test_tensors_stay_exact_when_read_only_now_and_then() -> None:
     moves = []
     while len(moves) < 11:
         seat = engine.to_move
-        moves.append(engine.action_id(bots[seat].choose(engine.view(seat), engine.legal_moves())))
+        moves.append(engine.action_id(bots[seat].choose(engine.typed_view(seat), engine.legal_moves())))
         engine.play(engine.move_of(moves[-1]))
     assert any(e["type"] == "reshuffle" for e in engine.events) and len(engine.discard) == 1
     state = pyspiel.load_game("mauseloch_maumau", {"players": 5}).new_initial_state()

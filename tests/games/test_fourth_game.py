@@ -64,7 +64,7 @@ def test_its_declared_bot_and_the_random_bot_play_it() -> None:
     while not g.is_over:
         seat = g.to_move
         assert seat is not None
-        g.play(bots[seat].choose(g.view(seat), g.legal_moves(seat)), seat=seat)
+        g.play(bots[seat].choose(g.typed_view(seat), g.legal_moves(seat)), seat=seat)
     assert g.result()["reason"] == "out"
     with pytest.raises(ValueError, match="unknown bot 'heuristic'"):
         make_bot(NAME, "heuristic")
@@ -82,7 +82,7 @@ def _finished(seed: int) -> mauseloch.Game:
     g = mauseloch.new_game(NAME, players=3, seed=seed)
     bot = make_bot(NAME, "random", seed=seed)
     while not g.is_over:
-        g.play(bot.choose(g.view(g.to_move), g.legal_moves()))
+        g.play(bot.choose(g.typed_view(g.to_move), g.legal_moves()))
     return g
 
 

@@ -9,6 +9,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import msgspec
 import pytest
 
 import mauseloch
@@ -16,6 +17,7 @@ from mauseloch import IllegalMove, event_for
 from mauseloch.bots import bot_kinds, make_bot
 from mauseloch.games.mausgeflippt import CHEESES, CLOTHING_DECK, FULL_DECK, MICE, MOUSE_WEARS, fits
 from mauseloch.games.mausgeflippt.bots.reaction import LEVELS, ReactionBot
+from mauseloch.games.mausgeflippt.views import MausgeflipptView, ShownMouse
 from mauseloch.study.simulate import GameStats, game_runner
 from tests.paths import VECTORS as SPEC_VECTORS
 
@@ -554,18 +556,18 @@ def test_levels_are_registered() -> None:
     assert "easy" not in bot_kinds("mau-mau")
 
 
-def _window_view(hand: list[str], mouse: str, protected: bool) -> dict[str, Any]:
+def _window_view(hand: list[str], mouse: str | None, protected: bool = False) -> MausgeflipptView:
+    """Seat 0's view struct of an open window with ``hand`` and the shown ``mouse`` (None: none
+    shown), built as the engine builds it and then given that hand and mouse."""
     from mauseloch.games.mausgeflippt import MOUSE_ID
 
-    return {
-        "hand": hand,
-        "mouse": {
-            "mouse": mouse,
-            "wears": list(MOUSE_WEARS[MOUSE_ID[mouse]]),
-            "cheese": "brie",
-            "protected": protected,
-        },
-    }
+    g = new(2, 7, hands=[["cap-red"], []], mice=["m07"])
+    g.play("reveal")
+    shown = None
+    if mouse is not None:
+        wears = list(MOUSE_WEARS[MOUSE_ID[mouse]])
+        shown = ShownMouse(mouse=mouse, wears=wears, cheese="brie", protected=protected)
+    return msgspec.structs.replace(g.typed_view(0), hand=hand, mouse=shown)
 
 
 def _legal(hand: list[str]) -> list[str]:
@@ -574,7 +576,7 @@ def _legal(hand: list[str]) -> list[str]:
 
 def test_reaction_bot_uses_only_its_view_and_its_seed() -> None:
     hand = ["tie-blue", "cap-red", "ring-green", "bag-brown", "shoes-blue", "belt-green", "dress-yellow"]
-    view = _window_view(hand, "m07", False)  # a plain dict: no game object within reach
+    view = _window_view(hand, "m07", False)  # a view struct alone: no game object within reach
     a = [ReactionBot(LEVELS["normal"], seed=7).react(view, _legal(hand)) for _ in range(3)]
     assert a[0] == a[1] == a[2]
     bot1, bot2 = ReactionBot(LEVELS["normal"], seed=7), ReactionBot(LEVELS["normal"], seed=7)
@@ -582,12 +584,13 @@ def test_reaction_bot_uses_only_its_view_and_its_seed() -> None:
     # inside a game, the answer depends only on the view: same view, same seed, same answer
     game = new(2, 7, hands=[hand, []], mice=["m07"])
     game.play("reveal")
-    v = game.view(0)
+    v = game.typed_view(0)
+    wire = msgspec.json.decode(msgspec.json.encode(v), type=MausgeflipptView)  # as a bot over the wire gets it
     assert ReactionBot(LEVELS["hard"], 3).react(v, game.legal_moves(0)) == ReactionBot(LEVELS["hard"], 3).react(
-        json.loads(json.dumps(v)), game.legal_moves(0)
+        wire, game.legal_moves(0)
     )
     with pytest.raises(ValueError):
-        ReactionBot(LEVELS["hard"], 3).choose({}, [])
+        ReactionBot(LEVELS["hard"], 3).choose(v, [])
 
 
 def test_reaction_bot_model_orders_levels_and_makes_errors() -> None:
@@ -622,9 +625,9 @@ def test_reaction_bot_model_orders_levels_and_makes_errors() -> None:
 
 def test_reaction_bot_with_no_mouse_or_no_cards_keeps_still() -> None:
     bot = make_bot(GAME, "easy", seed=1)
-    assert bot.react({"hand": ["cap-red"], "mouse": None}, ["reveal"]) == (None, 0)  # type: ignore[attr-defined]
-    assert bot.react(_window_view([], "m07", False), ["timeout"])[0] is None  # type: ignore[attr-defined]
-    assert bot.choose({}, ["reveal"]) == "reveal"
+    assert bot.react(_window_view(["cap-red"], None), ["reveal"]) == (None, 0)
+    assert bot.react(_window_view([], "m07", False), ["timeout"])[0] is None
+    assert bot.choose(_window_view([], None), ["reveal"]) == "reveal"
 
 
 def test_simulate_command_uses_the_reaction_runner() -> None:

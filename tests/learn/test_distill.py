@@ -45,11 +45,11 @@ def test_the_teacher_labels_every_legal_move_and_plays_its_best() -> None:
         assert seat is not None
         legal = g.legal_moves()
         if seat == 1:
-            move = teacher.choose(g.view(seat), legal)
+            move = teacher.choose(g.typed_view(seat), legal)
             if len(legal) > 1:
                 chosen.append((move, legal))
         else:
-            move = rivals[seat].choose(g.view(seat), legal)
+            move = rivals[seat].choose(g.typed_view(seat), legal)
         g.play(move)
     assert len(teacher.rows) == len(chosen) > 0
     for (obs, mask, values), (move, legal) in zip(teacher.rows, chosen, strict=True):
@@ -73,7 +73,7 @@ def test_with_a_student_the_seat_plays_the_students_moves_and_the_teacher_labels
         assert seat is not None
         legal = g.legal_moves()
         if seat == 0:
-            view = g.view(seat)
+            view = g.typed_view(seat)
             move = teacher.choose(view, legal)
             own = plain.choose(view, legal)  # the teacher alone, on the same positions
             if len(legal) > 1:
@@ -82,7 +82,7 @@ def test_with_a_student_the_seat_plays_the_students_moves_and_the_teacher_labels
                 assert np.array_equal(values, plain.rows[-1][2], equal_nan=True)  # the same labels
                 differs += move != own
         else:
-            move = rival.choose(g.view(seat), legal)
+            move = rival.choose(g.typed_view(seat), legal)
         g.play(move)
     assert len(teacher.rows) > 0 and differs > 0  # the student does not always play the teacher's move
 

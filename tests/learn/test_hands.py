@@ -79,7 +79,7 @@ def test_search_learned_draws_from_the_learned_model_deterministically() -> None
             seat = g.to_move
             assert seat is not None
             legal = g.legal_moves()
-            move = bots[seat].choose(g.view(seat), legal)
+            move = bots[seat].choose(g.typed_view(seat), legal)
             assert move in legal
             g.play(move)
         return [str(m) for m in g.record()["moves"]]

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 import mauseloch
 import mauseloch.bots
 from mauseloch.core.engine import Rng
+from mauseloch.core.views import View
+from mauseloch.games.mausgeflippt.views import MausgeflipptView
 from mauseloch.realtime.referee import Referee, play_bots
 from mauseloch.tui.mausgeflippt import make_app
 
@@ -157,11 +159,12 @@ class ScriptedBot:
     def __init__(self, seat: int) -> None:
         self.seat = seat
 
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, view: View, legal: list[str]) -> str:
         return legal[0]
 
-    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
-        number = int(view["mouse"]["mouse"][1:])
+    def react(self, view: View, legal: list[str]) -> tuple[str | None, int]:
+        assert isinstance(view, MausgeflipptView) and view.mouse is not None
+        number = int(view.mouse.mouse[1:])
         moves = [m for m in legal if m != "timeout"]
         if not moves or (number + self.seat) % 5 == 0:
             return None, 0
@@ -169,7 +172,7 @@ class ScriptedBot:
 
 
 class StillBot(ScriptedBot):
-    def react(self, view: dict[str, Any], legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: View, legal: list[str]) -> tuple[str | None, int]:
         return None, 0
 
 

@@ -21,6 +21,7 @@ import msgspec
 import pytest
 from websockets.sync.client import connect
 
+from mauseloch.core.views import View
 from mauseloch.server.botapi.client import BotClient, registered
 from mauseloch.server.botapi.tokens import BotTokens
 from mauseloch.server.protocol import Ladder
@@ -497,7 +498,7 @@ class Slow:
         self.bot = bot
         self.gate = gate
 
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, view: View, legal: list[str]) -> str:
         self.gate.wait(0.2)
         move: str = self.bot.choose(view, legal)
         return move

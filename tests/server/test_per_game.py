@@ -26,7 +26,7 @@ def test_a_stand_in_makes_its_bots_when_first_asked_and_plays_as_one_made_at_onc
         to_move = game.to_move
         assert to_move is not None
         legal = game.legal_moves(to_move)
-        view = game.view(to_move)
+        view = game.typed_view(to_move)
         if to_move == seat:
             move = lazy.choose(view, legal)
             assert move == eager.choose(view, legal)

@@ -13,6 +13,7 @@ import mauseloch
 from mauseloch.bots import make_bot
 from mauseloch.core.events import seen_by
 from mauseloch.core.record import save
+from mauseloch.core.views import View
 from mauseloch.games.mausgeflippt.events import (
     MausgeflipptCheeseTaken,
     MausgeflipptDraw,
@@ -82,10 +83,10 @@ class StillBot:
 
     kind = "still"
 
-    def choose(self, view: dict, legal: list[str]) -> str:
+    def choose(self, view: View, legal: list[str]) -> str:
         return "reveal"
 
-    def react(self, view: dict, legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: View, legal: list[str]) -> tuple[str | None, int]:
         return None, 0
 
 

@@ -41,7 +41,7 @@ def _record_file(tmp_path: Path, game: str, moves: int, players: int = 3, seed: 
     bots = [make_bot(game, "random", seed=s) for s in range(players)]
     while not g.is_over and g.move_count < moves:
         seat = g.to_move if g.to_move is not None else 0
-        g.play(bots[seat].choose(g.view(seat), g.legal_moves(seat)), seat=seat)
+        g.play(bots[seat].choose(g.typed_view(seat), g.legal_moves(seat)), seat=seat)
     path = tmp_path / f"{game}.json"
     save(g, path)
     return path

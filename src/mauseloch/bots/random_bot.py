@@ -6,7 +6,6 @@ from typing import Any
 
 from mauseloch.bots.registry import register_bot
 from mauseloch.core.engine import Rng
-from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View
 
 
@@ -16,12 +15,12 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self._rng = Rng(seed)
 
-    def choose(self, view: View | JSONObject, legal: list[str]) -> str:
+    def choose(self, view: View, legal: list[str]) -> str:
         if not legal:
             raise ValueError("the random bot was asked to move with no legal moves")
         return legal[self._rng.below(len(legal))]
 
-    def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: View, legal: list[str]) -> tuple[str | None, int]:
         """At once (0 ms) with a random reaction; drawing ``timeout`` means keeping still."""
         if len(legal) <= 1:
             return None, 0

@@ -9,15 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View
 
 
 class Bot(Protocol):
     """A bot sees its seat's view and its legal moves, nothing else.
 
-    The view is the one the public API documents, ``g.view(seat)``, or the game's view struct
-    (``g.typed_view(seat)``, which spares a caller the JSON form); a bot takes either.
+    The view is the game's view struct, ``g.typed_view(seat)`` (a subclass of
+    :class:`~mauseloch.core.views.View` each game declares: a bot for one game narrows it with
+    ``isinstance`` or reads that game's struct); ``g.view(seat)`` is its JSON form.
     ``choose``: on its turn, pick one of the moves. ``react``: in a reaction window (games whose
     ``GameInfo.dynamics`` is ``"reactions"``), the move it makes and when, in ms after the card
     was shown; ``None`` keeps its paws still. Who was first is the referee's business
@@ -26,9 +26,9 @@ class Bot(Protocol):
 
     kind: str
 
-    def choose(self, view: View | JSONObject, legal: list[str]) -> str: ...
+    def choose(self, view: View, legal: list[str]) -> str: ...
 
-    def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]: ...
+    def react(self, view: View, legal: list[str]) -> tuple[str | None, int]: ...
 
 
 BotFactory = Callable[[int], Bot]  # seed -> bot

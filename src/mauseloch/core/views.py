@@ -57,11 +57,3 @@ def rank_rewards(result: JSONObject) -> list[float]:
         place = r - 1 + (tied + 1) / 2
         rewards.append(1.0 - 2.0 * (place - 1) / (n - 1))
     return rewards
-
-
-def json_view(view: View | JSONObject) -> JSONObject:
-    """``view``'s JSON form (what ``g.view(seat)`` gives): itself when it is one."""
-    if isinstance(view, View):
-        out: JSONObject = msgspec.to_builtins(view)
-        return out
-    return view

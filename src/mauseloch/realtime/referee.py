@@ -366,13 +366,11 @@ def play_bots(referee: Referee, bots: Sequence[Bot]) -> None:
     while not game.is_over:
         seat = game.to_move
         if seat is not None:
-            view = game.view(seat)
-            game.play(bots[seat].choose(view, view["legal_moves"]), seat=seat)
+            game.play(bots[seat].choose(game.typed_view(seat), game.legal_moves(seat)), seat=seat)
             continue
         referee.open()
         for s, bot in enumerate(bots):
-            view = game.view(s)  # holds the seat's legal moves too
-            move, ms = bot.react(view, view["legal_moves"])
+            move, ms = bot.react(game.typed_view(s), game.legal_moves(s))
             if move is not None and move != "timeout":
                 referee.claim(s, move, ms)
         referee.settle()

@@ -7,9 +7,10 @@ the seat's view, the bot decides.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypedDict, runtime_checkable
+from typing import Protocol, TypedDict, runtime_checkable
 
 from mauseloch.bots import make_bot
+from mauseloch.core.views import View
 from mauseloch.server.records import build
 from mauseloch.server.seats import standin_kind
 from mauseloch.server.storage.rows import TableRow
@@ -19,7 +20,7 @@ from mauseloch.server.storage.rows import TableRow
 class Explains(Protocol):
     """A bot that says why: its move for ``view`` among ``legal`` and a catalogue key."""
 
-    def explain(self, view: Any, legal: list[str]) -> tuple[str, str]: ...  # a view as a bot's choose takes it
+    def explain(self, view: View, legal: list[str]) -> tuple[str, str]: ...  # a view as a bot's choose takes it
 
 
 class Hint(TypedDict):
@@ -36,7 +37,7 @@ def hint(row: TableRow, seat: int) -> Hint | None:
     if not legal:
         return None
     bot = make_bot(row.game, standin_kind(row.game), seed=row.seed)
-    view = game.view(seat)
+    view = game.typed_view(seat)
     if isinstance(bot, Explains):
         move, reason = bot.explain(view, legal)
         return {"move": move, "reason": reason}

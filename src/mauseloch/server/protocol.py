@@ -874,6 +874,15 @@ def _parametrised(generic: Any, *params: Any) -> Any:
     return generic[params]
 
 
+def game_frames(game: str) -> tuple[Any, Any]:
+    """``game``'s snapshot and update: ``Snapshot`` and ``Update`` of its view struct and of its
+    events as a seat sees them."""
+    from mauseloch.core import schema as shapes
+
+    view, seen = shapes.view_types(game)[0], Union[shapes.seen_event_types(game)]  # noqa: UP007 - a runtime tuple
+    return _parametrised(Snapshot, view, seen), _parametrised(Update, view, seen)
+
+
 def schema() -> JSONObject:
     """The JSON Schema document of docs/events.schema.json: every game's events, views and
     results, and the wire: the error codes, the client's and the server's WebSocket messages,
@@ -911,7 +920,5 @@ def schema() -> JSONObject:
         "move_taken": MoveTaken,
     }
     for game in sorted(GAMES):
-        view, seen = shapes.view_types(game)[0], Union[shapes.seen_event_types(game)]  # noqa: UP007 - a runtime tuple
-        for name, frame in (("snapshot", Snapshot), ("update", Update)):
-            wire[f"{name}.{game}"] = _parametrised(frame, view, seen)
+        wire[f"snapshot.{game}"], wire[f"update.{game}"] = game_frames(game)
     return shapes.schema(wire)

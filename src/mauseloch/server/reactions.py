@@ -185,9 +185,8 @@ class Reactions:
             reactor = ctl.bot if isinstance(ctl, BotSeat) else ctl.standin.bot if ctl.stand_in else None
             if reactor is None:
                 continue
-            view = s.game.view(seat)
             try:
-                move, ms = reactor.react(view, view["legal_moves"])
+                move, ms = reactor.react(s.game.typed_view(seat), s.game.legal_moves(seat))
                 if move is not None and move != "timeout":
                     self.referee.claim(seat, move, ms)  # known ahead; counts from its time on
             except Exception:  # a broken bot keeps its paws still; the table plays on

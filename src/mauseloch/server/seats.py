@@ -17,7 +17,7 @@ from mauseloch.bots import Bot, bot_kinds, make_bot
 from mauseloch.core.engine import derive_seed
 from mauseloch.core.registry import game_info
 from mauseloch.core.seeds import STREAM_SEAT_BOTS, STREAM_STANDIN, STREAM_STANDIN_FALLBACK
-from mauseloch.core.shapes import JSONObject
+from mauseloch.core.views import View
 from mauseloch.server.storage.rows import SeatRow
 
 log = logging.getLogger("mauseloch.server")
@@ -55,7 +55,7 @@ class StandIn:
     def _fallback(self) -> Bot:
         return make_bot(self.game, "random", seed=derive_seed(self._seed, STREAM_STANDIN_FALLBACK + self.seat))
 
-    def choose(self, view: JSONObject, legal: list[str]) -> str:
+    def choose(self, view: View, legal: list[str]) -> str:
         try:
             move = self.bot.choose(view, legal)
             if move in legal:
@@ -65,7 +65,7 @@ class StandIn:
             log.exception("stand-in at seat %s failed; a random bot moves", self.seat)
         return self._fallback.choose(view, legal)
 
-    def play(self, view: JSONObject, legal: list[str], table: str) -> tuple[str, str | None]:
+    def play(self, view: View, legal: list[str], table: str) -> tuple[str, str | None]:
         """Its move for the seat, stored as the stand-in's."""
         return self.choose(view, legal), STAND_IN
 
@@ -115,10 +115,10 @@ class BotSeat:
     def mover(self) -> BotSeat:
         return self
 
-    def choose(self, view: JSONObject, legal: list[str]) -> str:
+    def choose(self, view: View, legal: list[str]) -> str:
         return self.bot.choose(view, legal)
 
-    def play(self, view: JSONObject, legal: list[str], table: str) -> tuple[str, str | None]:
+    def play(self, view: View, legal: list[str], table: str) -> tuple[str, str | None]:
         """Its move (a failing bot's is its stand-in's) and who it is stored as played by."""
         try:
             move = self.choose(view, legal)

@@ -109,7 +109,7 @@ def play_turn_based(kinds: Sequence[str], seed: int, options: Options, game: str
         seat = g.to_move
         if seat is None:
             raise ValueError(f"{game} needs a simulation runner for moves outside turns (see mauseloch.study.simulate)")
-        g.play(bots[seat].choose(g.view(seat), g.legal_moves()))
+        g.play(bots[seat].choose(g.typed_view(seat), g.legal_moves()))
     return g, stats_of(g)
 
 

@@ -313,7 +313,7 @@ def run(
                 pace.wait(pause, sleep)
                 if pace.quit:
                     return False
-        move = "flip" if seat in humans else bots[seat].choose(game.view(seat), game.legal_moves(seat))
+        move = "flip" if seat in humans else bots[seat].choose(game.typed_view(seat), game.legal_moves(seat))
         game.play(move, seat=seat)
         take_events()
         return True

@@ -261,7 +261,7 @@ def _play_deal(console: Any, game: Any, me: int, names: list[str], seat_bots: di
         else:
             seat = game.to_move
             assert seat is not None
-            game.play(seat_bots[seat].choose(game.view(seat), game.legal_moves()))
+            game.play(seat_bots[seat].choose(game.typed_view(seat), game.legal_moves()))
     _show_news(console, game, me, seen, names, lang)
 
 

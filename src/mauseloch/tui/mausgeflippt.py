@@ -369,8 +369,7 @@ def make_app(
             self.shown_at = clock()
             self.referee.open()
             for s, bot in bots.items():  # the bots' sampled times are known ahead: the referee waits for them
-                view = g.view(s)
-                move, ms = bot.react(view, view["legal_moves"])
+                move, ms = bot.react(g.typed_view(s), g.legal_moves(s))
                 if move is not None and move != "timeout":
                     self.referee.claim(s, move, ms)
             self.wake_referee(current)

@@ -532,7 +532,14 @@ class MauMau(Game):
         another seat deciding on a drawn card (MM-7), that card is one of its cards that fits (the
         first that fits in ``deal``). The game plays on under the same rules; later reshuffles
         come from ``seed``. Its record and events do not replay (the sample has no history).
+        ``view`` is the seat's view struct or, as the public API documents, its JSON form
+        (``g.view(seat)``), which is converted first.
         """
+        if isinstance(view, dict):
+            try:
+                view = msgspec.convert(view, MauMauView)
+            except msgspec.ValidationError as exc:
+                raise ValueError(f"from_view needs the view of a seat of a Mau-Mau game: {exc}") from None
         view = seat_view(view, "from_view")
         seed = check_seed(seed)
         seat, players, counts = view.own_seat, view.players, list(view.hand_counts)

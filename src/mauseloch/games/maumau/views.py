@@ -7,7 +7,6 @@ from typing import Literal
 
 import msgspec
 
-from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import Count, Rank, Result, View
 from mauseloch.games.maumau.events import Card, Suit
 
@@ -73,15 +72,10 @@ class MauMauView(View):
         return [] if isinstance(self.recent, msgspec.UnsetType) else self.recent
 
 
-def seat_view(view: View | JSONObject, who: str) -> MauMauView:
-    """``view`` as Mau-Mau's view struct of a seat (its JSON form, as the public API and the Bot
-    API give it, is converted); ``who`` reads it: ValueError for any other view."""
-    if isinstance(view, dict) and view.get("game") == "mau-mau":
-        try:
-            view = msgspec.convert(view, MauMauView)
-        except msgspec.ValidationError as exc:
-            raise ValueError(f"{who} needs the view of a seat of a Mau-Mau game: {exc}") from None
+def seat_view(view: View, who: str) -> MauMauView:
+    """``view`` narrowed to Mau-Mau's view struct of a seat (``g.typed_view(seat)``); ``who``
+    reads it: ValueError for any other view (another game's, a spectator's, a JSON form)."""
     if not isinstance(view, MauMauView) or view.seat is None or isinstance(view.hand, msgspec.UnsetType):
-        game = view.get("game") if isinstance(view, dict) else getattr(view, "game", None)
-        raise ValueError(f"{who} needs the view of a seat of a Mau-Mau game, not {game!r} (a spectator's?)")
+        got = f"{view.game}'s view of seat {view.seat}" if isinstance(view, View) else f"a {type(view).__name__}"
+        raise ValueError(f"{who} needs the view struct of a seat of a Mau-Mau game (g.typed_view(seat)), not {got}")
     return view

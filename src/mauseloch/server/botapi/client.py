@@ -1,10 +1,17 @@
-"""Run a bot against a server through the Bot API (``mauseloch bot connect``), standard library only.
+"""Run a bot against a server through the Bot API (``mauseloch bot connect``): the standard
+library's HTTP, and msgspec to read what the server sends into the server's own structs.
 
 The client keeps the bot's event stream open (reconnecting after a lost connection, waiting longer
 each time up to :data:`MAX_BACKOFF`), accepts every challenge for a game it can play, and plays
 each game it starts in a thread of its own: it reads the seat's game stream and, whenever the
 seat's view says it is to move, asks the bot for a move among the view's legal moves and posts it
 with the version it saw. A move refused as stale is simply followed by the newer update.
+
+Each line is read as the struct the server wrote it from: the event stream's as
+:mod:`~mauseloch.server.botapi.events` declares them, the game stream's snapshots and updates as
+:mod:`~mauseloch.server.protocol` declares them with the game's own view struct (found through the
+game's declaration), so a bot gets ``g.typed_view(seat)``'s equal. Lines of a type the client does
+not read are skipped. The HTTP bodies it sends and the answers it gets stay JSON.
 """
 
 from __future__ import annotations
@@ -16,9 +23,15 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
-from typing import Protocol
+from functools import cache
+from typing import Any, Protocol, Union
+
+import msgspec
 
 from mauseloch.core.shapes import JSONObject
+from mauseloch.core.views import View
+from mauseloch.server.botapi.events import BotEvent, ChallengeEvent, ChallengeInfo, GameFinish, GameStart
+from mauseloch.server.protocol import ClockPing, WindowMsg, game_frames
 
 log = logging.getLogger("mauseloch.botclient")
 
@@ -33,10 +46,36 @@ def clock_ms() -> float:
 
 
 class Bot(Protocol):
-    """What the client needs of a bot: a move among ``legal`` for its seat's ``view`` (the same
-    protocol as :class:`mauseloch.bots.Bot`)."""
+    """What the client needs of a bot: a move among ``legal`` for its seat's ``view``, the game's
+    view struct (the same protocol as :class:`mauseloch.bots.Bot`; ``react`` is optional here)."""
 
-    def choose(self, view: JSONObject, legal: list[str]) -> str: ...
+    def choose(self, view: View, legal: list[str]) -> str: ...
+
+
+class _Kind(msgspec.Struct):
+    """What tells a line apart before it is read whole: its type, and its view's game."""
+
+    type: str = ""
+    view: _Game | None = None
+
+
+class _Game(msgspec.Struct):
+    game: str
+
+
+_kind = msgspec.json.Decoder(_Kind)
+_event = msgspec.json.Decoder(BotEvent)
+EVENTS = frozenset({"challenge", "game_start", "game_finish"})  # the event stream's lines it reads
+_table_line = msgspec.json.Decoder(ClockPing | WindowMsg | GameFinish)
+TABLE_LINES = frozenset({"clock_ping", "window", "game_finish"})  # a game stream's lines, but frames
+FRAMES = frozenset({"snapshot", "update"})
+
+
+@cache
+def _frame(game: str) -> msgspec.json.Decoder[Any]:
+    """The decoder of ``game``'s snapshots and updates: its view struct, its events as a seat sees them."""
+    snapshot, update = game_frames(game)
+    return msgspec.json.Decoder(Union[snapshot, update])  # noqa: UP007 - types known at run time
 
 
 # game, seat, table id -> the bot that plays that seat
@@ -60,7 +99,7 @@ class BotClient:
         token: str,
         factory: BotFactory,
         *,
-        accept: Callable[[JSONObject], bool] | None = None,
+        accept: Callable[[ChallengeInfo], bool] | None = None,
         games: int | None = None,
     ) -> None:
         self.url = url.rstrip("/")
@@ -94,8 +133,9 @@ class BotClient:
                 refusal = {}
             raise Refusal(exc.code, refusal) from None
 
-    def lines(self, path: str) -> Iterator[JSONObject]:
-        """The objects of an NDJSON stream (keep-alive lines skipped) until it ends."""
+    def lines(self, path: str) -> Iterator[bytes]:
+        """The lines of an NDJSON stream (keep-alive lines skipped) until it ends, each with the
+        type the struct it holds is tagged with."""
         try:
             resp = urllib.request.urlopen(self._request("GET", path), timeout=READ_TIMEOUT)
         except urllib.error.HTTPError as exc:
@@ -105,7 +145,7 @@ class BotClient:
                 if self.stop.is_set():
                     return
                 if raw.strip():
-                    yield json.loads(raw)
+                    yield raw
 
     # -- the bot's life --------------------------------------------------------------------
     def run(self) -> None:
@@ -114,9 +154,10 @@ class BotClient:
         backoff = 1.0
         while not self.stop.is_set():
             try:
-                for event in self.lines("/api/bot/stream"):
+                for raw in self.lines("/api/bot/stream"):
                     backoff = 1.0
-                    self.on_event(event)
+                    if _kind.decode(raw).type in EVENTS:
+                        self.on_event(_event.decode(raw))
                     if self.stop.is_set():
                         break
             except Refusal as exc:
@@ -131,17 +172,16 @@ class BotClient:
         for thread in list(self._playing.values()):
             thread.join(READ_TIMEOUT)
 
-    def on_event(self, event: JSONObject) -> None:
-        kind = event.get("type")
-        if kind == "challenge":
-            ch = event["challenge"]
+    def on_event(self, event: BotEvent) -> None:
+        if isinstance(event, ChallengeEvent):
+            ch = event.challenge
             verb = "accept" if self.accept(ch) else "decline"
             try:
-                self.post(f"/api/bot/challenge/{ch['id']}/{verb}")
+                self.post(f"/api/bot/challenge/{ch.id}/{verb}")
             except Refusal as exc:
-                log.warning("challenge %s: %s refused: %s", ch["id"], verb, exc)
-        elif kind == "game_start":
-            self.start_game(str(event["table"]), int(event["seat"]))
+                log.warning("challenge %s: %s refused: %s", ch.id, verb, exc)
+        elif isinstance(event, GameStart):
+            self.start_game(event.table, event.seat)
 
     def start_game(self, table: str, seat: int) -> None:
         with self._lock:
@@ -154,34 +194,37 @@ class BotClient:
     def play(self, table: str, seat: int) -> None:
         """Play ``seat`` of ``table`` until the game finishes (reconnecting to its stream)."""
         bot: Bot | None = None
-        view: JSONObject | None = None
+        view: View | None = None
         seen = -1  # the version of ``view``
-        window: JSONObject | None = None  # a reaction window waiting for the view that shows its card
+        window: WindowMsg | None = None  # a reaction window waiting for the view that shows its card
         backoff = 1.0
         while not self.stop.is_set():
             try:
-                for msg in self.lines(f"/api/bot/game/{table}/stream"):
+                for raw in self.lines(f"/api/bot/game/{table}/stream"):
                     backoff = 1.0
-                    if msg.get("type") == "game_finish":
-                        self._finished()
-                        return
-                    kind = msg.get("type")
-                    if kind == "clock_ping":  # a reaction game measures the connection: answer at once
-                        self._post_quietly(f"/api/bot/game/{table}/clock", {"n": msg["n"], "t": clock_ms()})
-                    elif kind == "window":  # it may come before the update that shows the card
-                        window = msg
-                    if kind in ("snapshot", "update"):
-                        view, seen = msg["view"], int(msg["version"])
-                    if window is not None and view is not None and bot is not None and seen == window["version"]:
+                    head = _kind.decode(raw)
+                    if head.type in TABLE_LINES:
+                        msg = _table_line.decode(raw)
+                        if isinstance(msg, GameFinish):
+                            self._finished()
+                            return
+                        if isinstance(msg, ClockPing):  # a reaction game measures the connection: answer at once
+                            self._post_quietly(f"/api/bot/game/{table}/clock", {"n": msg.n, "t": clock_ms()})
+                        else:  # a window may come before the update that shows the card
+                            window = msg
+                    elif head.type in FRAMES and head.view is not None:
+                        frame = _frame(head.view.game).decode(raw)
+                        view, seen = frame.view, frame.version
+                    if window is not None and view is not None and bot is not None and seen == window.version:
                         self._react_later(table, bot, view, window)
                         window = None
-                    if kind not in ("snapshot", "update") or view is None:
+                    if head.type not in FRAMES or view is None:
                         continue
                     if bot is None:
-                        bot = self.factory(view["game"], seat, table)
-                    legal = view.get("legal_moves") or []
-                    if view.get("to_move") == seat and legal and not view.get("is_over"):
-                        self._move(table, bot, view, legal, int(msg["version"]))
+                        bot = self.factory(view.game, seat, table)
+                    legal = _legal(view)
+                    if view.to_move == seat and legal and not getattr(view, "is_over", False):
+                        self._move(table, bot, view, legal, seen)
             except Refusal as exc:
                 if exc.status in (401, 403, 404):
                     log.warning("table %s: %s", table, exc)
@@ -192,7 +235,7 @@ class BotClient:
                 return
             backoff = min(MAX_BACKOFF, backoff * 2)
 
-    def _move(self, table: str, bot: Bot, view: JSONObject, legal: list[str], version: int) -> None:
+    def _move(self, table: str, bot: Bot, view: View, legal: list[str], version: int) -> None:
         choice = bot.choose(view, legal)
         while not self.stop.is_set():
             try:
@@ -212,11 +255,11 @@ class BotClient:
         except (Refusal, OSError) as exc:
             log.info("%s refused: %s", path, exc)
 
-    def _react_later(self, table: str, bot: Bot, view: JSONObject, window: JSONObject) -> None:
+    def _react_later(self, table: str, bot: Bot, view: View, window: WindowMsg) -> None:
         """A reaction window opened: the bot's reaction (a reaction bot's ``react`` gives the move
         and its time; any other bot's ``choose`` reacts after :data:`REACTION_MS`) is sent once
         the card shows plus that time. Sent later than the bot would: the server measures it."""
-        legal = view.get("legal_moves") or []
+        legal = _legal(view)
         if not legal:
             return
         react = getattr(bot, "react", None)
@@ -226,8 +269,8 @@ class BotClient:
             move, ms = bot.choose(view, legal), REACTION_MS
         if move is None or move == "timeout":
             return
-        delay = (float(window.get("in_ms") or 0.0) + ms) / 1000.0
-        body = {"move": move, "version": int(window["version"]), "ms": int(ms)}
+        delay = (window.in_ms + ms) / 1000.0
+        body = {"move": move, "version": window.version, "ms": int(ms)}
         timer = threading.Timer(delay, self._post_quietly, args=(f"/api/bot/game/{table}/react", body))
         timer.daemon = True
         timer.start()
@@ -237,6 +280,12 @@ class BotClient:
             self.finished += 1
             if self.games is not None and self.finished >= self.games:
                 self.stop.set()
+
+
+def _legal(view: View) -> list[str]:
+    """The seat's legal moves its view lists (every game's seat view does; none in another's)."""
+    legal = getattr(view, "legal_moves", None)
+    return legal if isinstance(legal, list) else []
 
 
 def registered(kind: str) -> BotFactory:

@@ -16,11 +16,10 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import msgspec
-
 from mauseloch.core.shapes import OptionDict
 from mauseloch.extras import needs
 from mauseloch.server.botapi import ladder
+from mauseloch.server.botapi.events import BotEvent, ChallengeEvent, ChallengeInfo
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Refused
 from mauseloch.server.protocol import ONLINE_BOT, ChallengeState, ErrorCode, ProtocolError
@@ -56,33 +55,6 @@ class Challenge:
     def public(self) -> ChallengeInfo:
         """As the challenged bot's event stream says it."""
         return ChallengeInfo(self.id, self.game, self.players, self.options, self.by, self.table, self.seat)
-
-
-# -- the lines of a bot's event stream (docs/bot-api.md) ----------------------------------
-class ChallengeInfo(msgspec.Struct):
-    id: str
-    game: str
-    players: int
-    options: OptionDict
-    by: str = msgspec.field(name="from")  # who challenged
-    table: str
-    seat: int
-
-
-class ChallengeEvent(msgspec.Struct, tag="challenge"):
-    challenge: ChallengeInfo
-
-
-class GameStart(msgspec.Struct, tag="game_start"):
-    table: str
-    seat: int
-
-
-class GameFinish(msgspec.Struct, tag="game_finish"):
-    table: str
-
-
-BotEvent = ChallengeEvent | GameStart | GameFinish
 
 
 @dataclass(eq=False)

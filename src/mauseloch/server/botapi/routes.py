@@ -19,7 +19,8 @@ import msgspec
 from mauseloch.extras import needs
 from mauseloch.server.answers import JSON
 from mauseloch.server.botapi import ladder
-from mauseloch.server.botapi.online import BotEvent, GameFinish, GameStart, Online, OnlineBots, put_seat
+from mauseloch.server.botapi.events import BotEvent, GameFinish, GameStart
+from mauseloch.server.botapi.online import Online, OnlineBots, put_seat
 from mauseloch.server.botapi.tokens import BotTokens
 from mauseloch.server.clock import wall
 from mauseloch.server.handle import TableHandle

@@ -281,7 +281,7 @@ def _bot_due(s: TableState, cmd: c.BotDue, out: c.Outcome) -> None:
 def _bot_move(s: TableState, out: c.Outcome, seat: int, ctl: Controller, due: float | None) -> None:
     """The bot or stand-in of ``seat`` moves now (a failing bot's move is its stand-in's)."""
     mover = ctl if isinstance(ctl, BotSeat) else ctl.standin
-    move, by = mover.play(s.game.view(seat), s.game.legal_moves(seat), s.id)
+    move, by = mover.play(s.game.typed_view(seat), s.game.legal_moves(seat), s.id)
     if by == STAND_IN and due is not None and s.now - due > 1.0:
         log.warning("table %s: a stand-in moved %.2f s past its deadline", s.id, s.now - due)
     _ahead(s, out, Pending(seat, move, by, None, "bot", None))

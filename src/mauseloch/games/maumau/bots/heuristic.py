@@ -26,14 +26,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
-
 from mauseloch.core.engine import Rng
-from mauseloch.core.shapes import JSONObject, Options
-from mauseloch.core.views import View, json_view
+from mauseloch.core.shapes import Options
+from mauseloch.core.views import View
 from mauseloch.games.maumau.bots import habits
 from mauseloch.games.maumau.rules import CARD_ID, MauMau
-from mauseloch.games.maumau.views import MauMauView
+from mauseloch.games.maumau.views import seat_view
 
 _ACTION_ID = MauMau._ACTION_ID
 _OTHER = {"draw", "pass", "take"}
@@ -127,16 +125,11 @@ def heuristic_agrees(
     )
 
 
-def _seen(view: View | JSONObject) -> tuple[list[str], int, list[int], int, Options]:
+def _seen(view: View) -> tuple[list[str], int, list[int], int, Options]:
     """What the heuristic reads of a seat's view: its hand, its seat, every hand's size, the
-    direction of play and the options; from the view struct, or straight from its JSON form
-    (converting that would cost a simulation more than the choice itself)."""
-    if isinstance(view, MauMauView):
-        if view.seat is None or isinstance(view.hand, msgspec.UnsetType):
-            raise ValueError("the heuristic bot needs a seat's view, not a spectator's")
-        return view.hand, view.seat, view.hand_counts, view.direction, view.options
-    data = json_view(view)
-    return data["hand"], data["seat"], data["hand_counts"], data["direction"], data["options"]
+    direction of play and the options."""
+    seen = seat_view(view, "the heuristic bot")
+    return seen.own_hand, seen.own_seat, seen.hand_counts, seen.direction, seen.options
 
 
 class HeuristicBot:
@@ -145,7 +138,7 @@ class HeuristicBot:
     def __init__(self, seed: int = 0) -> None:
         self._rng = Rng(seed)  # only to break exact ties, so bots at one table differ
 
-    def choose(self, view: View | JSONObject, legal: list[str]) -> str:
+    def choose(self, view: View, legal: list[str]) -> str:
         if not legal:
             raise ValueError("the heuristic bot was asked to move with no legal moves")
         cards, seat, counts, direction, options = _seen(view)
@@ -163,7 +156,7 @@ class HeuristicBot:
             self._rng,
         )
 
-    def explain(self, view: View | JSONObject, legal: list[str]) -> tuple[str, str]:
+    def explain(self, view: View, legal: list[str]) -> tuple[str, str]:
         """The move :meth:`choose` makes and why, as a catalogue key (``mm.hint.<reason>``,
         ``habits.heuristic_reason``): a learner's tip says it in a sentence."""
         move = self.choose(view, legal)
@@ -178,6 +171,6 @@ class HeuristicBot:
         )  # fmt: skip
         return move, f"mm.hint.{reason}"
 
-    def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: View, legal: list[str]) -> tuple[str | None, int]:
         """Mau-Mau is played in turns and never opens a reaction window: keep still."""
         return None, 0

@@ -13,7 +13,6 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View
 from mauseloch.extras import needs
 from mauseloch.games.maumau.rules import MauMau
@@ -60,7 +59,7 @@ class LearnedBot:
         self.policy = policy if policy is not None else shipped_policy()
         self.history = SeatHistory()  # the rivals' public history, read from each view
 
-    def choose(self, view: View | JSONObject, legal: list[str]) -> str:
+    def choose(self, view: View, legal: list[str]) -> str:
         if not legal:
             raise ValueError("the learned bot was asked to move with no legal moves")
         obs = self.history.observation(seat_view(view, "the learned bot"))  # every view: the history must see each move
@@ -68,6 +67,6 @@ class LearnedBot:
             return legal[0]
         return greedy(self.policy, obs, legal)
 
-    def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: View, legal: list[str]) -> tuple[str | None, int]:
         """Mau-Mau is played in turns and never opens a reaction window: keep still."""
         return None, 0

@@ -64,7 +64,6 @@ from typing import Any, TypedDict
 
 from mauseloch.core.engine import Game, Rng, derive_seed
 from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS, STREAM_PRIOR
-from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View
 from mauseloch.extras import needs
 from mauseloch.games.maumau.bots.belief import History
@@ -206,11 +205,11 @@ class SearchBot:
         self.budget_exponent = budget_exponent
 
     # ------------------------------------------------------------------ choosing
-    def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: View, legal: list[str]) -> tuple[str | None, int]:
         """Mau-Mau is played in turns and never opens a reaction window: keep still."""
         return None, 0
 
-    def choose(self, view: View | JSONObject, legal: list[str]) -> str:
+    def choose(self, view: View, legal: list[str]) -> str:
         if not legal:
             raise ValueError("the search bot was asked to move with no legal moves")
         view = self._read(view)
@@ -306,7 +305,7 @@ class SearchBot:
         best = max(alive, key=lambda i: (totals[i], -i))
         return moves[best]
 
-    def _read(self, view: View | JSONObject) -> MauMauView:
+    def _read(self, view: View) -> MauMauView:
         """Read a view before a decision (which the search deals from with ``MauMau.from_view``):
         what inference learns from the moves since the last one, the history's belief, the
         table's options."""

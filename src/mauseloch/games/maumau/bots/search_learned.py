@@ -36,7 +36,6 @@ from typing import Any
 
 from mauseloch.core.engine import derive_seed
 from mauseloch.core.seeds import STREAM_HISTORY, STREAM_PLAYOUTS
-from mauseloch.core.shapes import JSONObject
 from mauseloch.core.views import View
 from mauseloch.extras import needs
 from mauseloch.games.maumau.bots.learned import shipped_hands, shipped_policy
@@ -202,7 +201,7 @@ class SearchLearnedBot(SearchBot):
         # learned model of the rivals' hands (learn/hands.py, the shipped weights unless ``hands``).
         self.hands = (hands if hands is not None else shipped_hands()) if belief == "learned" else None
 
-    def choose(self, view: View | JSONObject, legal: list[str]) -> str:
+    def choose(self, view: View, legal: list[str]) -> str:
         if legal:
             view = seat_view(view, "the search bot")
             self.seat_history.observe(view)  # every view: the history must see each move

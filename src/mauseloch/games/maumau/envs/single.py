@@ -171,7 +171,7 @@ class MauMauSingleEnv(gymnasium.Env[np.ndarray, int]):
         assert game is not None and log is not None
         while not game.is_over and game.to_move != self._me:
             s: int = game.to_move  # type: ignore[assignment]
-            move = self._bots[s].choose(game.view(s), game.legal_moves(s))  # a bot sees only its view
+            move = self._bots[s].choose(game.typed_view(s), game.legal_moves(s))  # a bot sees only its view
             log.play(game.action_id(move))
 
     def _obs(self) -> np.ndarray:

@@ -193,7 +193,7 @@ def label_chunk(task: Task) -> str:
         while not g.is_over:
             seat = g.to_move
             assert seat is not None
-            g.play(bots[seat].choose(g.view(seat), g.legal_moves()))
+            g.play(bots[seat].choose(g.typed_view(seat), g.legal_moves()))
         for o, m, v in teacher.rows:
             obs.append(o)
             masks.append(m)

@@ -74,8 +74,7 @@ from dataclasses import dataclass
 import msgspec
 
 from mauseloch.core.engine import Rng
-from mauseloch.core.shapes import JSONObject
-from mauseloch.core.views import View, json_view
+from mauseloch.core.views import View
 from mauseloch.games.mausgeflippt.views import MausgeflipptView
 
 HICK_BITS = 2.0  # log2(3 answers + 1): lay a card, shout, keep still
@@ -119,18 +118,15 @@ LEVELS: dict[str, Level] = {
 }
 
 
-def _shown(view: View | JSONObject) -> tuple[list[str] | None, bool, list[str]]:
-    """What a reaction reads of a view: the shown mouse's clothes (None: no mouse shown), whether
-    it is protected, and the hand; from the view struct, or from the part of its JSON form that
-    holds these (what a test or another process hands over)."""
-    if isinstance(view, MausgeflipptView):
-        hand = [] if isinstance(view.hand, msgspec.UnsetType) else view.hand
-        shown = view.mouse
-        return (None, False, hand) if shown is None else (shown.wears, shown.protected, hand)
-    data = json_view(view)
-    mouse = data.get("mouse")
-    hand = data.get("hand") or []
-    return (None, False, hand) if mouse is None else (mouse["wears"], bool(mouse["protected"]), hand)
+def _shown(view: View) -> tuple[list[str] | None, bool, list[str]]:
+    """What a reaction reads of a Mausgeflippt view struct (``g.typed_view(seat)``): the shown
+    mouse's clothes (None: no mouse shown), whether it is protected, and the hand."""
+    if not isinstance(view, MausgeflipptView):
+        got = view.game if isinstance(view, View) else type(view).__name__
+        raise ValueError(f"the reaction bot needs a Mausgeflippt view struct (g.typed_view(seat)), not {got!r}")
+    hand = [] if isinstance(view.hand, msgspec.UnsetType) else view.hand
+    shown = view.mouse
+    return (None, False, hand) if shown is None else (shown.wears, shown.protected, hand)
 
 
 class ReactionBot:
@@ -157,13 +153,13 @@ class ReactionBot:
         return self._rng.random() < p
 
     # -- the bot protocol ----------------------------------------------------------------
-    def choose(self, view: View | JSONObject, legal: list[str]) -> str:
+    def choose(self, view: View, legal: list[str]) -> str:
         """A turn outside the window: the only such move is ``reveal``."""
         if not legal:
             raise ValueError("the reaction bot was asked to move with no legal moves")
         return "reveal" if "reveal" in legal else legal[0]
 
-    def react(self, view: View | JSONObject, legal: list[str]) -> tuple[str | None, int]:
+    def react(self, view: View, legal: list[str]) -> tuple[str | None, int]:
         """The reaction to the shown mouse and its time in ms after the reveal.
 
         ``(None, ms)``: the bot does not react (``ms`` is when it decided so). Every move

@@ -40,6 +40,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, TypedDict
 
+import msgspec
+
 from mauseloch.core.engine import SEED_LIMIT, as_int, derive_seed, fresh_seed
 from mauseloch.core.registry import new_game
 from mauseloch.core.seeds import STREAM_ENGINE, STREAM_RESETS
@@ -47,6 +49,7 @@ from mauseloch.core.shapes import JSONObject, Options
 from mauseloch.envs import refuse_unknown
 from mauseloch.extras import needs
 from mauseloch.games.mausgeflippt import CHEESE_ID, FACE_ID, N_CHEESES, N_CLOTHING, N_MICE, NFACES, Mausgeflippt
+from mauseloch.games.mausgeflippt.views import MausgeflipptView
 from mauseloch.realtime.referee import Referee
 
 with needs("rl", __name__):
@@ -105,41 +108,44 @@ class LastMouse(TypedDict):
     tied: list[str]
 
 
-def observe(view: JSONObject) -> np.ndarray:
-    """The observation vector of one seat's ``view(seat)`` (nothing else is read), laid out as
-    :func:`fields` says. Filled in a plain list first: one array at the end is the fast way."""
-    n, me = int(view["players"]), int(view["seat"])
+def observe(view: MausgeflipptView) -> np.ndarray:
+    """The observation vector of one seat's view struct (``typed_view(seat)``; nothing else is
+    read), laid out as :func:`fields` says. Filled in a plain list first: one array at the end is
+    the fast way."""
+    if view.seat is None or isinstance(view.hand, msgspec.UnsetType):
+        raise ValueError("observe needs a seat's view, not a spectator's")
+    n, me = view.players, view.seat
     order = [(me + k) % n for k in range(n)]
     vec = [0.0] * (_FIXED + 5 * n)
-    for c in view["hand"]:
+    for c in view.hand:
         vec[FACE_ID[c]] += 1
-    mouse = view["mouse"]
-    if mouse:
-        for c in mouse["wears"]:
+    mouse = view.mouse
+    if mouse is not None:
+        for c in mouse.wears:
             vec[NFACES + FACE_ID[c]] = 1
-        vec[2 * NFACES + CHEESE_ID[mouse["cheese"]]] = 1
-        vec[2 * NFACES + N_CHEESES] = 1 if mouse["protected"] else 0
+        vec[2 * NFACES + CHEESE_ID[mouse.cheese]] = 1
+        vec[2 * NFACES + N_CHEESES] = 1 if mouse.protected else 0
     at = 2 * NFACES + N_CHEESES + 1
-    if view["open_cheese"] is not None:
-        vec[at + CHEESE_ID[view["open_cheese"]]] = 1
+    if view.open_cheese is not None:
+        vec[at + CHEESE_ID[view.open_cheese]] = 1
     at += N_CHEESES
-    vec[at : at + 3] = view["cheeses_left"], view["mouse_pile"], view["draw_pile"]
+    vec[at : at + 3] = view.cheeses_left, view.mouse_pile, view.draw_pile
     at += 3
-    for c in view["discard"]:
+    for c in view.discard:
         vec[at + FACE_ID[c]] += 1
     at += NFACES
-    for pile in view["laundry"]:
+    for pile in view.laundry:
         for c in pile:
             vec[at + FACE_ID[c]] += 1
     at += NFACES
-    vec[at + order.index(int(view["revealer"]))] = 1
+    vec[at + order.index(view.revealer)] = 1
     at += n
     for k, s in enumerate(order):
-        vec[at + k] = view["hand_counts"][s]
-        vec[at + n + k] = view["mice"][s]
-        vec[at + 2 * n + k] = len(view["laundry"][s])
-        vec[at + 3 * n + k] = len(view["cheese"][s])
-    vec[at + 4 * n] = view["timeouts_in_row"]
+        vec[at + k] = view.hand_counts[s]
+        vec[at + n + k] = view.mice[s]
+        vec[at + 2 * n + k] = len(view.laundry[s])
+        vec[at + 3 * n + k] = len(view.cheese[s])
+    vec[at + 4 * n] = view.timeouts_in_row
     return np.array(vec, np.float32)
 
 
@@ -283,7 +289,7 @@ class MausgeflipptParallelEnv(ParallelEnv[str, dict[str, np.ndarray], int]):
         assert game is not None
         self._masks = [self.action_mask(s) for s in range(self.players)]  # step() checks actions against them
         return {
-            agent: {"observation": observe(game.view(s)), "action_mask": self._masks[s].copy()}
+            agent: {"observation": observe(game.typed_view(s)), "action_mask": self._masks[s].copy()}
             for s, agent in enumerate(self.possible_agents)
             if agent in self.agents
         }
