@@ -14,7 +14,7 @@ import msgspec
 from mauseloch.core.engine import Game
 from mauseloch.core.registry import game_info
 from mauseloch.realtime.referee import Decision, Referee, WindowEntry
-from mauseloch.server.clock import AWAY_DAYS, Deadline, Deadlines, month_start, over_days
+from mauseloch.server.clock import AWAY_DAYS, Deadline, Deadlines, clock_seconds, month_start, over_days
 from mauseloch.server.records import build
 from mauseloch.server.seats import Controller, Person, controllers
 from mauseloch.server.storage.rows import TableRow
@@ -66,6 +66,11 @@ class TableState:
     pending: Pending | None = None
     referee: Referee | None = None  # a reaction game's judge of its windows
     reactions: bool = False  # a reaction game (its dynamics)
+    # its clock, as the row's game and clock setting give it (neither changes while the table runs):
+    # a table over days (a closed page is no one gone, no grace; only a late move is), and the
+    # seconds a turn (None: no clock); asked by every move and every seat's live state
+    over_days: bool = False
+    turn_seconds: float | None = None
     started: bool = False
     stopping: bool = False
     now: float = 0.0
@@ -76,7 +81,8 @@ class TableState:
         deadlines = Deadlines(scale)
         deadlines.load(row.deadlines, started=now)
         state = cls(row, game, by, controllers(row.game, row.seed, row.seats), deadlines, bot_delay,
-                    version=len(row.moves), seq=game.event_count, now=now)  # fmt: skip
+                    version=len(row.moves), seq=game.event_count, over_days=over_days(row.clock),
+                    turn_seconds=clock_seconds(row.game, row.clock), now=now)  # fmt: skip
         for d in deadlines:
             person = state.person(d.seat) if d.kind == "grace" else None
             if person is not None:
@@ -93,11 +99,6 @@ class TableState:
     @property
     def id(self) -> str:
         return self.row.id
-
-    @property
-    def over_days(self) -> bool:
-        """A table over days: a closed page is no one gone (no grace), only a late move is."""
-        return over_days(self.row.clock)
 
     @property
     def paused(self) -> bool:

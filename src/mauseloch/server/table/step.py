@@ -30,7 +30,6 @@ from mauseloch.server.clock import (
     GRACE_LOST,
     REMINDERS,
     Deadline,
-    clock_seconds,
     month_start,
 )
 from mauseloch.server.emotes import EMOTES, taken
@@ -101,7 +100,7 @@ def _open(s: TableState) -> None:
 
 def _ahead(s: TableState, out: c.Outcome, p: Pending) -> None:
     """Write ``p`` ahead, with the table's deadlines from then on (the next turn's clock)."""
-    seconds = clock_seconds(s.row.game, s.row.clock)
+    seconds = s.turn_seconds
     if seconds is not None:
         p.turn = Deadline("turn", s.now + s.deadlines.seconds(seconds), version=s.version + 1)
     rows = [d.to_dict() for d in s.deadlines if d.kind != "turn"]
@@ -142,7 +141,7 @@ def _committed(s: TableState, cmd: c.Committed, out: c.Outcome) -> None:
         s.row.referee[len(s.row.moves) - 1] = p.referee
     if p.turn is not None:
         s.deadlines.set(p.turn)
-        _remind(s, out, p.turn, clock_seconds(s.row.game, s.row.clock) or 0.0)
+        _remind(s, out, p.turn, s.turn_seconds or 0.0)
     else:
         s.deadlines.remove("turn")
     if s.game.is_over and s.row.status != "over":  # stored before anyone hears that the game ended
@@ -232,7 +231,7 @@ def _schedule(s: TableState, out: c.Outcome) -> None:
         deadlines.remove("turn")  # a reaction game shows no card while someone is away (not yet replaced)
         s.bot = None
         return
-    seconds = clock_seconds(s.row.game, s.row.clock)
+    seconds = s.turn_seconds
     mover = s.seats[game.to_move].mover()
     if mover is not None and not (s.reactions and seconds is not None):  # reaction games: a countdown
         deadlines.remove("turn")  # in memory only: a bot's turn has no clock
@@ -591,7 +590,7 @@ def _run_on(s: TableState, out: c.Outcome) -> None:
     turn = s.deadlines.get("turn")
     if turn is not None and turn.left is not None and not s.stopped:
         s.deadlines.set(turn := turn.thawed(s.now))
-        _remind(s, out, turn, clock_seconds(s.row.game, s.row.clock) or 0.0)
+        _remind(s, out, turn, s.turn_seconds or 0.0)
     _save(s, out)
     _schedule(s, out)
 
