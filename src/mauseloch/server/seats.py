@@ -92,7 +92,8 @@ class Person:
     @property
     def stand_in(self) -> bool:
         """Whether the stand-in plays this seat now."""
-        return self.row.taken and self.conns == 0 and self.row.gone and not self.grace_pending
+        # connected first: the common answer without asking whether the seat is taken
+        return self.conns == 0 and self.row.taken and self.row.gone and not self.grace_pending
 
     def mover(self) -> StandIn | None:
         return self.standin if self.stand_in else None
