@@ -245,9 +245,10 @@ class Timers:
         for key in changed:
             d = items.get(key)
             if self._armed.get(key) is not d:
-                self._disarm(key)
                 if d is not None and d.armed:
-                    self._arm(d)
+                    self._arm(d)  # in place of the one before
+                else:
+                    self._disarm(key)
 
     def start(self) -> None:
         """Arm every timer (needs the running event loop)."""
@@ -265,10 +266,11 @@ class Timers:
         self._later.clear()
 
     def _arm(self, d: Deadline) -> None:
-        self._disarm(d.key)
+        key = d.key
+        self._disarm(key)
         if self._heap is None:
             self._heap = DeadlineHeap.of(asyncio.get_running_loop())
-        self._armed[d.key] = d
+        self._armed[key] = d
         self._heap.push(self, d)
 
     def _disarm(self, key: tuple[str, int | None]) -> None:

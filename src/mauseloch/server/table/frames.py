@@ -69,7 +69,7 @@ def live(s: TableState, now: float) -> Live:
             deadline = Deadline(seat, STAND_IN, due=round(bot_due, 3))
         elif turn is not None:
             deadline = Deadline(seat, "turn", due=round(turn.due, 3))
-    pause, asked = s.deadlines.get("pause"), s.asked
+    paused, pause, asked = s.paused, s.deadlines.get("pause"), s.asked
     return Live(
         status=s.row.status,
         seats=[_seat_live(s, p) for p in s.seats],
@@ -77,9 +77,9 @@ def live(s: TableState, now: float) -> Live:
         rematch=sorted(s.votes),
         next=s.row.next_id,
         match=match_state(s.row),
-        pace=Pace(s.paused, s.speed),
+        pace=Pace(paused, s.speed),
         pause=PauseState(
-            s.paused,
+            paused,
             None if pause is None else pause.seat,
             asked[0] if asked else None,
             asked[1:],

@@ -107,7 +107,7 @@ class TableState:
     @property
     def away(self) -> list[Deadline]:
         """The seats away now, each with when it is back."""
-        return [d for d in self.deadlines if d.kind == "away"]
+        return [d for d in self.deadlines.items.values() if d.kind == "away"]  # read only: no copy
 
     @property
     def stopped(self) -> bool:
