@@ -3,6 +3,7 @@ information, simulated games and their replay, and the reaction bots."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import random
@@ -556,18 +557,23 @@ def test_levels_are_registered() -> None:
     assert "easy" not in bot_kinds("mau-mau")
 
 
+@functools.cache
+def _open_window() -> MausgeflipptView:
+    g = new(2, 7, hands=[["cap-red"], []], mice=["m07"])
+    g.play("reveal")
+    return g.typed_view(0)
+
+
 def _window_view(hand: list[str], mouse: str | None, protected: bool = False) -> MausgeflipptView:
     """Seat 0's view struct of an open window with ``hand`` and the shown ``mouse`` (None: none
     shown), built as the engine builds it and then given that hand and mouse."""
     from mauseloch.games.mausgeflippt import MOUSE_ID
 
-    g = new(2, 7, hands=[["cap-red"], []], mice=["m07"])
-    g.play("reveal")
     shown = None
     if mouse is not None:
         wears = list(MOUSE_WEARS[MOUSE_ID[mouse]])
         shown = ShownMouse(mouse=mouse, wears=wears, cheese="brie", protected=protected)
-    return msgspec.structs.replace(g.typed_view(0), hand=hand, mouse=shown)
+    return msgspec.structs.replace(_open_window(), hand=hand, mouse=shown)
 
 
 def _legal(hand: list[str]) -> list[str]:
