@@ -89,5 +89,7 @@ def test_the_answers_the_pages_read_are_their_structs(client: TestClient) -> Non
     schema = msgspec.json.decode(SCHEMA_PATH.read_bytes())
     for name in ("games", "new_table", "joined", "seat_held", "seat_link", "uploaded", "rules_page", "page_limits",
                  "tables_page", "my_tables", "ladder", "ladders", "ladder_seat", "ladder_entered", "challenges",
-                 "seat_changed", "bots_online", "bot_table", "accepted", "done", "move_taken"):  # fmt: skip
+                 "seat_changed", "bots_online", "bot_table", "accepted", "done", "move_taken", "room", "room_created",
+                 "member_token", "member_held", "member_changed", "member_left", "member_link", "member_removed",
+                 "room_settings", "table_hint"):  # fmt: skip
         assert schema["wire"][name]["$ref"].startswith("#/$defs/"), name

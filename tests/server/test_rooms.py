@@ -8,10 +8,12 @@ import logging
 import random
 from typing import Any
 
+import msgspec
 import pytest
 from starlette.testclient import TestClient
 
 from mauseloch.server.limits import Limits
+from mauseloch.server.protocol import MemberToken, Room, RoomCreated
 
 from .conftest import AppFactory
 from .helpers import Player, seated
@@ -25,6 +27,7 @@ def member(client: TestClient, token: str) -> dict[str, str]:
 def new_room(client: TestClient, name: str = "Papa", avatar: str = "bear") -> dict[str, Any]:
     answer = client.post("/api/rooms", json={"name": "Familie Maus", "member": {"name": name, "avatar": avatar}})
     assert answer.status_code == 200, answer.text
+    msgspec.json.decode(answer.content, type=RoomCreated)  # the schema's struct, exactly
     body: dict[str, Any] = answer.json()
     assert body["url"] == f"/r/{body['room']}#key={body['key']}"  # the secret after '#': never sent
     client.cookies.clear()  # each member below says who they are by their own token
@@ -35,13 +38,15 @@ def join_room(client: TestClient, room: dict[str, Any], name: str, avatar: str =
     answer = client.post(f"/api/rooms/{room['room']}/join", json={"key": room["key"], "name": name, "avatar": avatar})
     assert answer.status_code == 200, answer.text
     client.cookies.clear()
-    return str(answer.json()["token"])
+    return msgspec.json.decode(answer.content, type=MemberToken).token
 
 
 def show(client: TestClient, room: str, token: str) -> dict[str, Any]:
     answer = client.get(f"/api/rooms/{room}", headers=member(client, token))
     assert answer.status_code == 200, answer.text
+    shape = msgspec.json.decode(answer.content, type=Room)  # the schema's struct, exactly: nothing more
     body: dict[str, Any] = answer.json()
+    assert msgspec.to_builtins(shape) == body
     return body
 
 

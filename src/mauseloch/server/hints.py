@@ -7,10 +7,11 @@ the seat's view, the bot decides.
 
 from __future__ import annotations
 
-from typing import Protocol, TypedDict, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from mauseloch.bots import make_bot
 from mauseloch.core.views import View
+from mauseloch.server.protocol import Hint
 from mauseloch.server.records import build
 from mauseloch.server.seats import standin_kind
 from mauseloch.server.storage.rows import TableRow
@@ -21,11 +22,6 @@ class Explains(Protocol):
     """A bot that says why: its move for ``view`` among ``legal`` and a catalogue key."""
 
     def explain(self, view: View, legal: list[str]) -> tuple[str, str]: ...  # a view as a bot's choose takes it
-
-
-class Hint(TypedDict):
-    move: str  # one of the seat's legal moves
-    reason: str | None  # a catalogue key (the page says it in its reader's language), or None
 
 
 def hint(row: TableRow, seat: int) -> Hint | None:

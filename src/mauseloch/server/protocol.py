@@ -18,7 +18,7 @@ import msgspec
 from mauseloch.core.engine import Game
 from mauseloch.core.events import Event
 from mauseloch.core.registry import GameEntry, game_info
-from mauseloch.core.shapes import JSONObject, OptionDict
+from mauseloch.core.shapes import JSONObject, OptionDict, OptionValue
 from mauseloch.core.views import View
 
 MAX_MESSAGE = 8 * 1024  # bytes, for WebSocket messages and HTTP bodies alike
@@ -459,6 +459,195 @@ class LadderSeat(msgspec.Struct, forbid_unknown_fields=True):
 
     rated: bool
     entered: str | None
+
+
+# a family room's answers (server/rooms.py, docs/rooms.md)
+class RoomMember(msgspec.Struct, forbid_unknown_fields=True):
+    """A member as the room page lists it: ``here`` (seen lately), learning (gets tips), creator."""
+
+    id: str
+    name: str
+    avatar: str
+    here: bool
+    learning: bool
+    creator: bool
+
+
+class RoomSeat(msgspec.Struct, forbid_unknown_fields=True):
+    """A seat of a room's table: its name, the member holding it (None: a bot, a guest or free)."""
+
+    name: str
+    member: str | None
+    kind: str
+    taken: bool
+
+
+class DealOf(msgspec.Struct, forbid_unknown_fields=True):
+    """A deal of a match: the deal's number (from 1) and the match's deals."""
+
+    deal: int
+    deals: int
+
+
+class RoomTableView(msgspec.Struct, forbid_unknown_fields=True):
+    """One of a room's tables: ``you`` the seat this member holds; ``invited``: a seat the room
+    planned for this member is still free."""
+
+    id: str
+    game: str
+    status: str
+    created: str  # ISO 8601, UTC
+    seats: list[RoomSeat]
+    match: DealOf | None
+    you: int | None
+    invited: bool
+
+
+class RoomSettingsView(msgspec.Struct, forbid_unknown_fields=True):
+    """Whether the room gives tips, and to which members."""
+
+    hints: bool
+    learning: list[str]
+
+
+class TallyResult(TypedDict):
+    """A finished game of a room: its winners (member ids, or ``seat:<name>`` for a bot or a guest)."""
+
+    table: str
+    finished: str
+    winners: list[str]
+    match: bool  # the last deal of a match: ``winners`` won the match
+
+
+class Lead(TypedDict):
+    """Who leads a game's month by games won, and the runner-up's wins (0 when alone)."""
+
+    leader: str
+    wins: int
+    next: int
+
+
+class GameTally(TypedDict):
+    """A room's tally of one game (server/tally.py)."""
+
+    games: int
+    matches: int
+    wins: dict[str, int]  # games won per member (or bot/guest seat)
+    match_wins: dict[str, int]
+    last: list[TallyResult]  # newest first
+    month: Lead | None  # who leads this month, by games won
+
+
+class PlannedSeat(TypedDict, total=False):
+    """A seat a room planned: a member's, a bot's (with the name it keeps), or free (neither)."""
+
+    member: str
+    bot: str
+    name: str
+
+
+class RoomChoice(TypedDict, total=False):
+    """The next game a room last asked for (kept in its settings, per game): the room's form
+    starts from it."""
+
+    game: str
+    seats: list[PlannedSeat]
+    options: dict[str, OptionValue]
+    clock: str | None
+    deals: int
+    target: int
+
+
+class Room(msgspec.Struct, forbid_unknown_fields=True):
+    """``GET /api/rooms/<id>``: what a member sees of the room (never its secret); ``choices``:
+    the next game last asked for, per game."""
+
+    id: str
+    name: str
+    you: str
+    creator: str
+    members: list[RoomMember]
+    settings: RoomSettingsView
+    choices: dict[str, RoomChoice]
+    tables: list[RoomTableView]
+    tally: dict[str, GameTally]
+    avatars: list[str]
+
+
+class RoomCreated(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/rooms``: the new room, its link (its ``key`` after ``#``), the creator as its
+    first member and that member's token."""
+
+    room: str
+    url: str
+    member: str
+    token: str
+    key: str
+
+
+class MemberToken(msgspec.Struct, forbid_unknown_fields=True):
+    """A member's (new) token: a device joined by the room's link, or a member renewed."""
+
+    room: str
+    member: str
+    token: str
+
+
+class MemberHeld(msgspec.Struct, forbid_unknown_fields=True):
+    """A member link opened in this browser: the member its cookie now opens."""
+
+    room: str
+    member: str
+
+
+class MemberChanged(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/rooms/<id>/me``: what changed of the member (left out: unchanged)."""
+
+    room: str
+    member: str
+    name: str | msgspec.UnsetType = msgspec.UNSET
+    avatar: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class MemberLeft(msgspec.Struct, forbid_unknown_fields=True):
+    room: str
+    left: str
+
+
+class MemberLink(msgspec.Struct, forbid_unknown_fields=True):
+    """This member's own link, to open the room on another device."""
+
+    room: str
+    url: str
+
+
+class MemberRemoved(msgspec.Struct, forbid_unknown_fields=True):
+    room: str
+    removed: str
+
+
+class RoomSettingsSet(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/rooms/<id>/settings``: the room's tips as they are now."""
+
+    room: str
+    hints: bool
+    learning: list[str]
+
+
+class Hint(TypedDict):
+    """A learner's tip (server/hints.py)."""
+
+    move: str  # one of the seat's legal moves
+    reason: str | None  # a catalogue key (the page says it in its reader's language), or None
+
+
+class TableHint(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/rooms/<id>/tables/<table>/hint``: the tip for the member's seat (None: it has
+    no move now)."""
+
+    table: str
+    seat: int
+    hint: Hint | None
 
 
 ChallengeState = Literal["open", "accepted", "declined", "unanswered"]
@@ -913,6 +1102,16 @@ def schema() -> JSONObject:
         "challenges": Challenges,
         "seat_changed": SeatChanged,
         "bots_online": BotsOnline,
+        "room": Room,
+        "room_created": RoomCreated,
+        "member_token": MemberToken,
+        "member_held": MemberHeld,
+        "member_changed": MemberChanged,
+        "member_left": MemberLeft,
+        "member_link": MemberLink,
+        "member_removed": MemberRemoved,
+        "room_settings": RoomSettingsSet,
+        "table_hint": TableHint,
         # the Bot API's answers
         "bot_table": BotTable,
         "accepted": Accepted,

@@ -30,9 +30,24 @@ from mauseloch.server.lobby import Lobby, hash_token
 from mauseloch.server.protocol import (
     MAX_NAME,
     CreateTable,
+    DealOf,
     ErrorCode,
     Joined,
+    MemberChanged,
+    MemberHeld,
+    MemberLeft,
+    MemberLink,
+    MemberRemoved,
+    MemberToken,
     ProtocolError,
+    Room,
+    RoomCreated,
+    RoomMember,
+    RoomSeat,
+    RoomSettingsSet,
+    RoomSettingsView,
+    RoomTableView,
+    TableHint,
     clean_name,
     decode_body,
 )
@@ -208,9 +223,7 @@ class Rooms:
                 if attempt == NEW_ID_TRIES - 1:
                     raise
         log.info("room %s created", room.id)
-        response = JSON(
-            {"room": room.id, "url": room_url(room.id, key), "member": member.id, "token": token, "key": key}
-        )
+        response = JSON(RoomCreated(room=room.id, url=room_url(room.id, key), member=member.id, token=token, key=key))
         self._cookie(request, response, room.id, token)
         return response
 
@@ -225,7 +238,7 @@ class Rooms:
         limit = self.guard.limits.members_per_room
         if not await self.store.call(self.rooms.add_member, room.id, member, limit):
             raise ProtocolError(ErrorCode.ROOM_FULL, f"this room has its {limit} members already", 409)
-        response = JSON({"room": room.id, "member": member.id, "token": token})
+        response = JSON(MemberToken(room=room.id, member=member.id, token=token))
         self._cookie(request, response, room.id, token)
         return response
 
@@ -242,7 +255,7 @@ class Rooms:
         ]
         if room is None or not found:
             raise ProtocolError(ErrorCode.NOT_FOUND, "no such room", 404)
-        response = JSON({"room": room.id, "member": req.member})
+        response = JSON(MemberHeld(room=room.id, member=req.member))
         self._cookie(request, response, room.id, req.token)
         return response
 
@@ -257,19 +270,19 @@ class Rooms:
 
     def view(
         self, room: RoomRow, me: MemberRow, tables: list[RoomTable], seat_members: dict[str, str], when: dt.datetime
-    ) -> dict[str, object]:
+    ) -> Room:
         """What a member sees of the room (never its secret: the link is the member's own page's)."""
         settings = room.settings
         learning = set(settings.get("learning", []))
         members = [
-            {
-                "id": m.id,
-                "name": m.name,
-                "avatar": m.avatar,
-                "here": m.seen is not None and (when - m.seen).total_seconds() <= HERE_SECONDS,
-                "learning": m.id in learning,
-                "creator": m.id == room.creator,
-            }
+            RoomMember(
+                id=m.id,
+                name=m.name,
+                avatar=m.avatar,
+                here=m.seen is not None and (when - m.seen).total_seconds() <= HERE_SECONDS,
+                learning=m.id in learning,
+                creator=m.id == room.creator,
+            )
             for m in room.members
         ]
         mine = {h for h, m in seat_members.items() if m == me.id}
@@ -281,56 +294,57 @@ class Rooms:
                 i for i, m in enumerate(planned) if m == me.id and i < len(t.seats) and t.seats[i][1] is None
             ]
             listed.append(
-                {
-                    "id": t.id,
-                    "game": t.game,
-                    "status": t.status,
-                    "created": t.created.isoformat(),
-                    "seats": [
-                        {
-                            "name": name,
-                            "member": seat_members.get(h or ""),
-                            "kind": kind,
-                            "taken": h is not None or kind != "human",
-                        }
+                RoomTableView(
+                    id=t.id,
+                    game=t.game,
+                    status=t.status,
+                    created=t.created.isoformat(),
+                    seats=[
+                        RoomSeat(
+                            name=name,
+                            member=seat_members.get(h or ""),
+                            kind=kind,
+                            taken=h is not None or kind != "human",
+                        )
                         for (name, h), kind in zip(t.seats, t.kinds, strict=True)
                     ],
-                    "match": None if t.match is None else {"deal": t.match["deal"] + 1, "deals": t.match["deals"]},
-                    "you": you,
+                    match=None if t.match is None else DealOf(deal=t.match["deal"] + 1, deals=t.match["deals"]),
+                    you=you,
                     # an invitation: a seat this room planned for you is still free
-                    "invited": t.status == "waiting" and bool(free_for_you),
-                }
+                    invited=t.status == "waiting" and bool(free_for_you),
+                )
             )
-        return {
-            "id": room.id,
-            "name": room.name,
-            "you": me.id,
-            "creator": room.creator,
-            "members": members,
-            "settings": {"hints": bool(settings.get("hints")), "learning": sorted(learning)},
-            "choices": settings.get("choices", {}),
-            "tables": listed[::-1],
-            "tally": tally(tables, seat_members, when),
-            "avatars": list(AVATARS),
-        }
+        return Room(
+            id=room.id,
+            name=room.name,
+            you=me.id,
+            creator=room.creator,
+            members=members,
+            settings=RoomSettingsView(hints=bool(settings.get("hints")), learning=sorted(learning)),
+            choices=settings.get("choices", {}),
+            tables=listed[::-1],
+            tally=tally(tables, seat_members, when),
+            avatars=list(AVATARS),
+        )
 
     async def change_me(self, request: Request) -> Response:
         req = decode_body(await read_body(request), ChangeMe)
         room, me = await self.member_of(request)
         values: dict[str, object] = {}
+        changed = MemberChanged(room=room.id, member=me.id)
         if req.name is not None:
-            values["name"] = clean_name(req.name, me.name)
+            values["name"] = changed.name = clean_name(req.name, me.name)
         if req.avatar is not None:
-            values["avatar"] = avatar(req.avatar)
+            values["avatar"] = changed.avatar = avatar(req.avatar)
         if values:
             await self.store.call(self.rooms.update_member, room.id, me.id, values)
-        return JSON({"room": room.id, "member": me.id, **values})
+        return JSON(changed)
 
     async def leave(self, request: Request) -> Response:
         await read_body(request)
         room, me = await self.member_of(request)
         await self.store.call(self.rooms.remove_member, room.id, me.id)
-        response = JSON({"room": room.id, "left": me.id})
+        response = JSON(MemberLeft(room=room.id, left=me.id))
         response.delete_cookie(COOKIE_PREFIX + room.id, path="/")
         return response
 
@@ -341,7 +355,7 @@ class Rooms:
         room, me = await self.member_of(request)
         token = secrets.token_urlsafe(24)
         await self.store.call(self.rooms.update_member, room.id, me.id, {"token_hash": hash_token(token)})
-        response = JSON({"room": room.id, "member": me.id, "token": token})
+        response = JSON(MemberToken(room=room.id, member=me.id, token=token))
         self._cookie(request, response, room.id, token)
         return response
 
@@ -350,7 +364,7 @@ class Rooms:
         await read_body(request)
         room, me = await self.member_of(request)
         token = request.headers.get(TOKEN_HEADER) or request.cookies.get(COOKIE_PREFIX + room.id, "")
-        return JSON({"room": room.id, "url": member_url(room.id, me.id, token)})
+        return JSON(MemberLink(room=room.id, url=member_url(room.id, me.id, token)))
 
     async def remove(self, request: Request) -> Response:
         """The room's creator removes a member (a device given away, someone who should not be in)."""
@@ -360,7 +374,7 @@ class Rooms:
             raise ProtocolError(ErrorCode.NOT_MEMBER, "only the room's creator removes members", 403)
         if req.member == me.id or not await self.store.call(self.rooms.remove_member, room.id, req.member):
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "no other member of this room has that id")
-        return JSON({"room": room.id, "removed": req.member})
+        return JSON(MemberRemoved(room=room.id, removed=req.member))
 
     async def settings(self, request: Request) -> Response:
         req = decode_body(await read_body(request), RoomSettings)
@@ -375,7 +389,9 @@ class Rooms:
                 raise ProtocolError(ErrorCode.BAD_MESSAGE, f"not members of this room: {', '.join(unknown)}")
             settings["learning"] = sorted(set(req.learning))
         await self.store.call(self.rooms.set_settings, room.id, settings)
-        return JSON({"room": room.id, "hints": bool(settings.get("hints")), "learning": settings.get("learning", [])})
+        return JSON(
+            RoomSettingsSet(room=room.id, hints=bool(settings.get("hints")), learning=settings.get("learning", []))
+        )
 
     async def start(self, request: Request) -> Response:
         """The room's next game: a private table with the seats planned; the member who asks takes
@@ -476,7 +492,7 @@ class Rooms:
         seats = [i for i, s in enumerate(table.row.seats) if s.token_hash and seat_members.get(s.token_hash) == me.id]
         if not seats:
             raise ProtocolError(ErrorCode.NOT_SEATED, "you hold no seat at this table", 403)
-        return JSON({"table": table.id, "seat": seats[0], "hint": hint(table.row, seats[0])})
+        return JSON(TableHint(table=table.id, seat=seats[0], hint=hint(table.row, seats[0])))
 
 
 def room_routes(rooms: Callable[[], Rooms]) -> list[Route]:

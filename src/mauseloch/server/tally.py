@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol
 
 from mauseloch.core.match import ends_after, points_by_player, seat_in_deal, standings_of
+from mauseloch.server.protocol import GameTally
 
 LAST_RESULTS = 30  # results per game the room page lists
 
@@ -26,28 +27,6 @@ class Finished(Protocol):
     result: Any
     match: Any
     seats: list[tuple[str, str | None]]
-
-
-class Result(TypedDict):
-    table: str
-    finished: str
-    winners: list[str]  # member ids, or "seat:<name>" for a bot or a guest
-    match: bool  # the last deal of a match: ``winners`` won the match
-
-
-class Lead(TypedDict):
-    leader: str
-    wins: int
-    next: int  # the runner-up's wins (0 when the leader is alone)
-
-
-class GameTally(TypedDict):
-    games: int
-    matches: int
-    wins: dict[str, int]  # games won per member (or bot/guest seat)
-    match_wins: dict[str, int]
-    last: list[Result]  # newest first
-    month: Lead | None  # who leads this month, by games won
 
 
 def who(seat: tuple[str, str | None], members: Mapping[str, str]) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from mauseloch.extras import needs
+from mauseloch.server.protocol import PlannedSeat, RoomChoice
 from mauseloch.server.storage.rows import aware
 from mauseloch.server.storage.schema import (
     room_members_t,
@@ -32,14 +33,6 @@ with needs("web", __name__):
 FOLLOW_ROUNDS = 64
 
 
-class PlannedSeat(TypedDict, total=False):
-    """A seat a room planned: a member's, a bot's (with the name it keeps), or free (neither)."""
-
-    member: str
-    bot: str
-    name: str
-
-
 class Plan(TypedDict):
     seats: list[PlannedSeat]
 
@@ -50,7 +43,7 @@ NO_PLAN: Plan = {"seats": []}  # a table found by following a rematch: its seats
 class Settings(TypedDict, total=False):
     hints: bool  # "Tipp" for the seats of learning members
     learning: list[str]  # member ids
-    choices: dict[str, dict[str, object]]  # the last next game asked for, per game
+    choices: dict[str, RoomChoice]  # the last next game asked for, per game
 
 
 @dataclass
