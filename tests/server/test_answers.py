@@ -15,6 +15,7 @@ from mauseloch.server.health import Ready
 from mauseloch.server.protocol import (
     BotsOnline,
     Challenges,
+    ErrorBody,
     Games,
     Joined,
     Ladder,
@@ -22,6 +23,8 @@ from mauseloch.server.protocol import (
     LadderSeat,
     MyTables,
     NewTable,
+    OfflineBundle,
+    PushKey,
     RulesPage,
     SeatHeld,
     SeatLink,
@@ -78,6 +81,15 @@ def test_the_answers_the_pages_read_are_their_structs(client: TestClient) -> Non
     ready = strictly(client.get("/readyz").content, Ready)
     assert ready.ready and ready.problems == [] and ready.process is None  # one process: no cluster figures
 
+    bad = client.post("/api/tables", json={"game": "mau-mau", "seats": []}, headers=PAGE)
+    assert strictly(bad.content, ErrorBody).code == "bad_message"
+    foreign = client.post("/api/tables", json=body, headers={"origin": "https://elsewhere.example"})
+    assert foreign.status_code == 403 and strictly(foreign.content, ErrorBody).code == "bad_origin"
+    assert strictly(client.get("/api/push/key").content, PushKey).key
+    missing = client.get("/api/tables/nosuch")
+    assert missing.status_code == 404 and strictly(missing.content, ErrorBody).code == "not_found"
+    assert isinstance(strictly(client.get("/api/offline").content, OfflineBundle).bundle, bool)
+
     g = mauseloch.new_game("mau-mau", players=2, seed=3)
     while not g.is_over:
         g.play(g.legal_moves()[0])
@@ -87,9 +99,41 @@ def test_the_answers_the_pages_read_are_their_structs(client: TestClient) -> Non
     assert uploaded.replay == f"/replay/{uploaded.table}"
 
     schema = msgspec.json.decode(SCHEMA_PATH.read_bytes())
-    for name in ("games", "new_table", "joined", "seat_held", "seat_link", "uploaded", "rules_page", "page_limits",
-                 "tables_page", "my_tables", "ladder", "ladders", "ladder_seat", "ladder_entered", "challenges",
-                 "seat_changed", "bots_online", "bot_table", "accepted", "done", "move_taken", "room", "room_created",
-                 "member_token", "member_held", "member_changed", "member_left", "member_link", "member_removed",
-                 "room_settings", "table_hint"):  # fmt: skip
-        assert schema["wire"][name]["$ref"].startswith("#/$defs/"), name
+    answers = [
+        "error_body",
+        "push_key",
+        "push_seats",
+        "offline_bundle",
+        "games",
+        "new_table",
+        "joined",
+        "seat_held",
+        "seat_link",
+        "uploaded",
+        "rules_page",
+        "page_limits",
+        "tables_page",
+        "my_tables",
+        "ladder",
+        "ladders",
+        "ladder_seat",
+        "ladder_entered",
+        "challenges",
+        "seat_changed",
+        "bots_online",
+        "bot_table",
+        "accepted",
+        "done",
+        "move_taken",
+        "room",
+        "room_created",
+        "member_token",
+        "member_held",
+        "member_changed",
+        "member_left",
+        "member_link",
+        "member_removed",
+        "room_settings",
+        "table_hint",
+    ]
+    assert all(schema["wire"][name]["$ref"].startswith("#/$defs/") for name in answers)

@@ -76,7 +76,7 @@ with needs("web", __name__):
     from starlette.exceptions import HTTPException
     from starlette.middleware import Middleware
     from starlette.requests import Request
-    from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+    from starlette.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
     from starlette.routing import Mount, Route, WebSocketRoute
     from starlette.staticfiles import StaticFiles
     from starlette.types import Message, Receive, Scope, Send
@@ -370,7 +370,7 @@ async def api_rules(request: Request) -> Response:
 
 async def protocol_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ProtocolError)
-    return JSONResponse(error_body(exc), status_code=exc.status)
+    return JSON(error_body(exc), status_code=exc.status)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

@@ -16,11 +16,12 @@ from string import Template
 
 from mauseloch.extras import needs
 from mauseloch.locale import Lang, t
-from mauseloch.server.protocol import ErrorCode
+from mauseloch.server.answers import JSON
+from mauseloch.server.protocol import ErrorBody, ErrorCode
 
 with needs("web", __name__):
     from starlette.requests import HTTPConnection
-    from starlette.responses import HTMLResponse, JSONResponse, Response
+    from starlette.responses import HTMLResponse, Response
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "web" / "error.html"
 KINDS = {404: "not_found", 500: "server_error"}
@@ -86,4 +87,4 @@ def error_response(conn: HTTPConnection, status: int, message: str, kind: str | 
     if wants_html(conn.url.path, conn.headers.get("accept")):
         return error_page(status, pick_lang(conn.headers.get("accept-language")), kind)
     code = JSON_CODES.get(status, ErrorCode.BAD_MESSAGE)
-    return JSONResponse({"error": message, "code": code}, status_code=status, headers={"Cache-Control": "no-store"})
+    return JSON(ErrorBody(message, code), status_code=status, headers={"Cache-Control": "no-store"})

@@ -24,11 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mauseloch.extras import needs
-from mauseloch.server.protocol import ErrorCode
+from mauseloch.server.answers import JSON
+from mauseloch.server.protocol import ErrorBody, ErrorCode
 from mauseloch.server.security import HEADERS as SECURITY_HEADERS
 
 with needs("web", __name__):
-    from starlette.responses import JSONResponse
+    from starlette.responses import Response
     from starlette.types import ASGIApp, Receive, Scope, Send
 
 log = logging.getLogger("mauseloch.server")
@@ -653,12 +654,8 @@ def http_protocol(guard: Guard) -> type[asyncio.Protocol]:
     return GatedHttpProtocol
 
 
-def refusal_response(exc: Refused) -> JSONResponse:
-    return JSONResponse(
-        {"error": exc.message, "code": exc.code},
-        status_code=exc.status,
-        headers={"Retry-After": str(exc.retry_after)},
-    )
+def refusal_response(exc: Refused) -> Response:
+    return JSON(ErrorBody(exc.message, exc.code), status_code=exc.status, headers={"Retry-After": str(exc.retry_after)})
 
 
 async def deny_socket(scope: Scope, receive: Receive, send: Send) -> None:

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mauseloch.extras import needs
-from mauseloch.server.protocol import ErrorCode, ProtocolError
+from mauseloch.server.answers import JSON
+from mauseloch.server.protocol import ErrorCode, OfflineBundle, ProtocolError
 
 with needs("web", __name__):
     from starlette.requests import Request
-    from starlette.responses import FileResponse, JSONResponse, Response
+    from starlette.responses import FileResponse, Response
     from starlette.routing import Route
 
 if TYPE_CHECKING:
@@ -71,6 +72,6 @@ def routes(web_dir: Callable[[Request], Path]) -> list[Route]:
         return FileResponse(path, media_type=media, headers=headers)
 
     async def api_offline(request: Request) -> Response:
-        return JSONResponse({"bundle": bundle_dir() is not None, "shell": shell(web_dir(request))})
+        return JSON(OfflineBundle(bundle=bundle_dir() is not None, shell=shell(web_dir(request))))
 
     return [Route("/offline/{path:path}", offline_file), Route("/api/offline", api_offline)]

@@ -80,9 +80,16 @@ class PageLimits(msgspec.Struct, kw_only=True):
     waiting_minutes: float
 
 
-def error_body(exc: ProtocolError) -> dict[str, str]:
+class ErrorBody(msgspec.Struct, forbid_unknown_fields=True):
     """The JSON body of a refused HTTP request: the code for the page, the message for people."""
-    return {"error": exc.message, "code": exc.code}
+
+    error: str
+    code: ErrorCode
+
+
+def error_body(exc: ProtocolError) -> ErrorBody:
+    """The body that says why ``exc`` refused the request."""
+    return ErrorBody(exc.message, exc.code)
 
 
 class Refusal(TypedDict):
@@ -376,6 +383,26 @@ class Uploaded(msgspec.Struct, forbid_unknown_fields=True):
 
     table: str
     replay: str
+
+
+class PushKey(msgspec.Struct, forbid_unknown_fields=True):
+    """``GET /api/push/key``: the server's public key, the page's ``applicationServerKey``."""
+
+    key: str
+
+
+class PushSeats(msgspec.Struct, forbid_unknown_fields=True):
+    """A device subscribed to (or unsubscribed from) pushes for this many of its seats."""
+
+    seats: int
+
+
+class OfflineBundle(msgspec.Struct, forbid_unknown_fields=True):
+    """``GET /api/offline``: whether this server serves the offline engine, and the URLs of the
+    pages' files a browser keeps for playing offline."""
+
+    bundle: bool
+    shell: list[str]
 
 
 class RulesPage(msgspec.Struct, forbid_unknown_fields=True):
@@ -1085,6 +1112,7 @@ def schema() -> JSONObject:
         "client_message": ClientMessage,
         "server_message": ServerMessage,
         # the HTTP answers the pages read
+        "error_body": ErrorBody,
         "games": Games,
         "new_table": NewTable,
         "joined": Joined,
@@ -1092,6 +1120,9 @@ def schema() -> JSONObject:
         "seat_link": SeatLink,
         "uploaded": Uploaded,
         "rules_page": RulesPage,
+        "push_key": PushKey,
+        "push_seats": PushSeats,
+        "offline_bundle": OfflineBundle,
         "page_limits": PageLimits,
         "tables_page": TablesPage,
         "my_tables": MyTables,

@@ -17,13 +17,14 @@ import logging
 from urllib.parse import urlsplit
 
 from mauseloch.extras import needs
+from mauseloch.server.answers import JSON
 from mauseloch.server.errors import error_response
-from mauseloch.server.protocol import ErrorCode
+from mauseloch.server.protocol import ErrorBody, ErrorCode
 
 with needs("web", __name__):
     from starlette.datastructures import Headers
     from starlette.requests import ClientDisconnect, HTTPConnection
-    from starlette.responses import JSONResponse
+    from starlette.responses import Response
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 CSP = (
@@ -59,25 +60,21 @@ def same_origin(origin: str | None, host: str | None) -> bool:
     return parts.scheme in ("http", "https") and parts.netloc == host
 
 
-def refusal(headers: Headers, method: str) -> JSONResponse | None:
+def refusal(headers: Headers, method: str) -> Response | None:
     """Why a request may not change anything (or None when it may)."""
     if method not in CHANGING:
         return None
     origin = headers.get("origin")
     site = headers.get("sec-fetch-site")
     if (origin is not None and not same_origin(origin, headers.get("host"))) or site in ("cross-site", "same-site"):
-        body = {
-            "error": "requests that change something must come from this site's own pages",
-            "code": ErrorCode.BAD_ORIGIN,
-        }
-        return JSONResponse(body, status_code=403)
+        body = ErrorBody("requests that change something must come from this site's own pages", ErrorCode.BAD_ORIGIN)
+        return JSON(body, status_code=403)
     kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if kind != "application/json":
-        body = {
-            "error": "requests that change something must send JSON (Content-Type: application/json)",
-            "code": ErrorCode.NOT_JSON,
-        }
-        return JSONResponse(body, status_code=415)
+        body = ErrorBody(
+            "requests that change something must send JSON (Content-Type: application/json)", ErrorCode.NOT_JSON
+        )
+        return JSON(body, status_code=415)
     return None
 
 

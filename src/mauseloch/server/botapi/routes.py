@@ -38,6 +38,7 @@ from mauseloch.server.protocol import (
     ChallengeSeat,
     CreateTable,
     Done,
+    ErrorBody,
     ErrorCode,
     LadderEntered,
     LadderEntry,
@@ -57,7 +58,7 @@ from mauseloch.server.table.commands import Reseated
 
 with needs("web", __name__):
     from starlette.requests import Request
-    from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+    from starlette.responses import FileResponse, Response, StreamingResponse
     from starlette.routing import BaseRoute, Route
 
 KEEP_ALIVE = 5.0  # seconds between two empty lines on a quiet stream
@@ -106,9 +107,7 @@ async def bot_name(request: Request) -> str:
 
 
 def unauthorized(message: str) -> Response:
-    return JSONResponse(
-        {"error": message, "code": ErrorCode.BAD_TOKEN}, status_code=401, headers={"WWW-Authenticate": "Bearer"}
-    )
+    return JSON(ErrorBody(message, ErrorCode.BAD_TOKEN), status_code=401, headers={"WWW-Authenticate": "Bearer"})
 
 
 async def body(request: Request) -> bytes:
@@ -134,7 +133,7 @@ def answered(handler: Any) -> Any:
             refusal: Response = refusal_response(exc)
             return refusal
         except ProtocolError as exc:
-            return JSONResponse(error_body(exc), status_code=exc.status)
+            return JSON(error_body(exc), status_code=exc.status)
 
     route.__name__ = handler.__name__
     route.__doc__ = handler.__doc__

@@ -15,14 +15,15 @@ from urllib.parse import urlsplit
 import msgspec
 
 from mauseloch.extras import needs
+from mauseloch.server.answers import JSON
 from mauseloch.server.lobby import Lobby
-from mauseloch.server.protocol import ErrorCode, ProtocolError, decode_body
+from mauseloch.server.protocol import ErrorCode, ProtocolError, PushKey, PushSeats, decode_body
 from mauseloch.server.push.store import MAX_ENDPOINT, MAX_KEY, PushStore, Subscription, endpoint_hash
 from mauseloch.server.push.vapid import public_key
 
 with needs("web", __name__):
     from starlette.requests import Request
-    from starlette.responses import JSONResponse, Response
+    from starlette.responses import Response
     from starlette.routing import BaseRoute, Route
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ def pusher_of(request: Request) -> Pusher:
 
 async def api_key(request: Request) -> Response:
     pusher = pusher_of(request)
-    return JSONResponse({"key": public_key(pusher.vapid)}, headers={"Cache-Control": "no-cache"})
+    return JSON(PushKey(public_key(pusher.vapid)), headers={"Cache-Control": "no-cache"})
 
 
 async def api_subscribe(request: Request) -> Response:
@@ -111,7 +112,7 @@ async def api_subscribe(request: Request) -> Response:
     await pusher.store.call(push.subscribe, sub, seats)
     for table_id, _ in seats:
         pusher.forget(table_id)
-    return JSONResponse({"seats": len(seats)}, headers={"Cache-Control": "no-store"})
+    return JSON(PushSeats(len(seats)), headers={"Cache-Control": "no-store"})
 
 
 async def api_unsubscribe(request: Request) -> Response:
@@ -121,7 +122,7 @@ async def api_unsubscribe(request: Request) -> Response:
     gone = await pusher.store.call(pusher.push.unsubscribe, endpoint_hash(req.endpoint), seats)
     for table_id, _ in seats:
         pusher.forget(table_id)
-    return JSONResponse({"seats": gone}, headers={"Cache-Control": "no-store"})
+    return JSON(PushSeats(gone), headers={"Cache-Control": "no-store"})
 
 
 def routes() -> list[BaseRoute]:
