@@ -17,6 +17,7 @@ import datetime as dt
 import logging
 from collections import deque
 from collections.abc import Callable
+from typing import TypedDict
 
 import msgspec
 
@@ -40,9 +41,10 @@ from mauseloch.server.protocol import (
     ReactMsg,
     Rematch,
     Resync,
+    TableSummary,
     decode_client,
 )
-from mauseloch.server.records import ServedRecord, build, record_of, replay_of
+from mauseloch.server.records import ReplayFrame, ServedRecord, build, record_of, replay_of
 from mauseloch.server.seats import standin_kind
 from mauseloch.server.storage.rows import SeatRow, TableRow
 from mauseloch.server.table import commands as c
@@ -90,6 +92,15 @@ def offline_row(
         seats=seats,
         clock=default_clock(info.name),
     )
+
+
+class PageReplay(TypedDict):
+    """The offline replay page's data: the table's summary, its record and its frames (what the
+    server's ``/api/tables/{id}`` and ``/api/tables/{id}/replay`` answer)."""
+
+    table: TableSummary
+    record: ServedRecord
+    frames: list[ReplayFrame]
 
 
 class Saved(msgspec.Struct, kw_only=True):
@@ -295,7 +306,9 @@ def replay_for_page(kept: str) -> str:
     if row.status != "over":
         raise ValueError("a replay is possible once the game is over")
     state = TableState.of(row, now=wall())
-    return msgspec.json.encode({"table": frames.summary(state), **replay_of(row)}).decode()
+    replay = replay_of(row)
+    page: PageReplay = {"table": frames.summary(state), "record": replay["record"], "frames": replay["frames"]}
+    return msgspec.json.encode(page).decode()
 
 
 def for_page(
