@@ -112,7 +112,7 @@ def refusals(game: Game, seat: int | None) -> dict[str, Refusal]:
     is no legal move now is refused (the engine's key and placeholders), so the page says why at
     once, in its own language, without computing any rule. Empty for every other seat."""
     # the cheap checks first: this is asked for every seat after every move
-    if seat is None or game.is_over or seat != game.to_move or game_info(game.name).dynamics == "reactions":
+    if seat is None or seat != game.to_move or game.is_over or game_info(game.name).dynamics == "reactions":
         return {}
     return {card: refusal(r, p) for card, (r, p) in game.refused_cards(seat).items()}
 

@@ -267,7 +267,7 @@ class TableSession(Runner):
     def _go(self, out: c.Outcome, done: asyncio.Future[None] | None, after: After) -> None:
         exc: BaseException | None = None
         try:
-            fenced = self._send(out.writes, out.fence)
+            fenced = self._send(out.writes, out.fence) if out.writes else None
             if out.fence:  # stored before anything more: the commit's callback steps on
                 assert fenced is not None
                 fenced.add_done_callback(functools.partial(self._stored, done, after))

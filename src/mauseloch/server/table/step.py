@@ -103,7 +103,7 @@ def _ahead(s: TableState, out: c.Outcome, p: Pending) -> None:
     seconds = s.turn_seconds
     if seconds is not None:
         p.turn = Deadline("turn", s.now + s.deadlines.seconds(seconds), version=s.version + 1)
-    rows = [d.to_dict() for d in s.deadlines if d.kind != "turn"]
+    rows = [d.to_dict() for d in s.deadlines.items.values() if d.kind != "turn"]  # read only: no copy
     rows += [] if p.turn is None else [p.turn.to_dict()]
     s.pending = p
     out.writes.append(MoveRow(s.id, s.version, p.seat, p.move, p.ms, p.by, rows, p.referee))
