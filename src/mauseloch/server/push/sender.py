@@ -167,25 +167,28 @@ class Pusher:
     def tell(self, table_id: str, tell: Tell) -> bool:
         """Push what ``tell`` says to the devices of its seat (never waits; False: the queue is
         full). One for later (a reminder) is stored first, so that a restart sends it still."""
-        if tell.kind == "stop":
+        kind = tell.kind
+        if kind == "stop":
             return self._stop(table_id, tell.seat)
-        job = Job(table_id, tell.seat, tell.kind, tell.left, tell.at, tell.version, stops=self._stops.get(table_id, 0))
-        if job.at <= time.time():
-            if not self.alone:  # several processes keep nothing: the worker looks
-                return self._put(job)
-            seats = self.subscribed.get(table_id)
-            if job.kind == "end":  # the game is over: its end is told to every seat in one outcome
-                self._ended(table_id)
-                if seats is None:
-                    return self._put(job)
-            elif seats is None:
-                self._spawn(self._put_if_asked(job))
-                return True
-            return self._put(job) if job.seat in seats else True
-        task = asyncio.get_running_loop().create_task(self._store_later(job))
-        self._storing.add(task)
-        task.add_done_callback(self._storing.discard)
-        return True
+        if tell.at > time.time():  # for later: stored first
+            task = asyncio.get_running_loop().create_task(self._store_later(self._job(table_id, tell, kind)))
+            self._storing.add(task)
+            task.add_done_callback(self._storing.discard)
+            return True
+        if not self.alone:  # several processes keep nothing: the worker looks
+            return self._put(self._job(table_id, tell, kind))
+        seats = self.subscribed.get(table_id)
+        if kind == "end":  # the game is over: its end is told to every seat in one outcome
+            self._ended(table_id)
+        elif seats is None:
+            self._spawn(self._put_if_asked(self._job(table_id, tell, kind)))
+            return True
+        if seats is not None and tell.seat not in seats:
+            return True  # no device of the seat asked (most tables, every move): no job is made
+        return self._put(self._job(table_id, tell, kind))
+
+    def _job(self, table_id: str, tell: Tell, kind: Kind) -> Job:
+        return Job(table_id, tell.seat, kind, tell.left, tell.at, tell.version, stops=self._stops.get(table_id, 0))
 
     def _stop(self, table_id: str, seat: int) -> bool:
         """The table's clock stopped: the reminders told so far are sent never (the step tells
