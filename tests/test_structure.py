@@ -338,6 +338,19 @@ def test_jsonobject_does_not_grow() -> None:
     assert count <= MAX_JSONOBJECT
 
 
+def test_http_answers_are_declared_structs() -> None:
+    """The server answers HTTP with a struct of server/protocol.py (in docs/events.schema.json's
+    ``wire``) or a record's TypedDict: never a dict built where it answers (``JSON({...})``) nor
+    Starlette's ``JSONResponse``, whose body no schema declares."""
+    built = [
+        f"{p.relative_to(PACKAGE)}:{n}"
+        for p in sorted((PACKAGE / "server").rglob("*.py"))
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if re.search(r"\bJSONResponse\(|\bJSON\(\s*\{", line)
+    ]
+    assert built == [], built
+
+
 # Edges that would point up the server's layers: the lobby below the Bot API that seats bots in
 # it (the Bot API gives the lobby its BotSeats), the table's machine below the web stack.
 UPWARD = (("mauseloch.server.lobby", "mauseloch.server.botapi"), ("mauseloch.server.table", "mauseloch.server.session"))
