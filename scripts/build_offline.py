@@ -79,11 +79,13 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "server/__init__.py",
             "server/table",
+            "server/bodies.py",
             "server/clock.py",
             "server/emotes.py",
             "server/hub.py",
             "server/local.py",
             "server/match.py",
+            "server/names.py",
             "server/protocol.py",
             "server/reactions.py",
             "server/records.py",

@@ -10,7 +10,7 @@ import sys
 
 import mauseloch  # noqa: F401  (registers every game)
 from mauseloch.core.schema import SCHEMA_PATH, write_schema
-from mauseloch.server.protocol import schema
+from mauseloch.server.wire import schema
 
 if "--check" in sys.argv[1:]:
     if not write_schema(schema(), check=True):

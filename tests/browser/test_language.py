@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import mauseloch
-from mauseloch.server.protocol import MAX_NAME
+from mauseloch.server.names import MAX_NAME
 
 from .helpers import create_table, open_table
 

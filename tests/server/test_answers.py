@@ -11,8 +11,7 @@ from starlette.testclient import TestClient
 
 import mauseloch
 from mauseloch.core.schema import SCHEMA_PATH
-from mauseloch.server.health import Ready
-from mauseloch.server.protocol import (
+from mauseloch.server.bodies import (
     BotsOnline,
     Challenges,
     ErrorBody,
@@ -31,6 +30,7 @@ from mauseloch.server.protocol import (
     TablesPage,
     Uploaded,
 )
+from mauseloch.server.health import Ready
 
 from .helpers import HUMAN, RANDOM_BOT
 

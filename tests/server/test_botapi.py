@@ -22,9 +22,9 @@ import pytest
 from websockets.sync.client import connect
 
 from mauseloch.core.views import View
+from mauseloch.server.bodies import Ladder
 from mauseloch.server.botapi.client import BotClient, registered
 from mauseloch.server.botapi.tokens import BotTokens
-from mauseloch.server.protocol import Ladder
 from mauseloch.server.storage.store import Store
 
 pytestmark = pytest.mark.slow

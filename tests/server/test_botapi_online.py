@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from mauseloch.server.bodies import LadderEntry
 from mauseloch.server.botapi.online import (
     CHALLENGE_SECONDS,
     MAX_OPEN_CHALLENGES,
@@ -17,7 +18,7 @@ from mauseloch.server.botapi.online import (
 )
 from mauseloch.server.botapi.tokens import KNOWN_SECONDS, BotTokens
 from mauseloch.server.limits import Refused
-from mauseloch.server.protocol import ErrorCode, LadderEntry, ProtocolError
+from mauseloch.server.protocol import ErrorCode, ProtocolError
 from mauseloch.server.storage.store import Store
 
 from .conftest import AppFactory

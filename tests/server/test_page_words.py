@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from mauseloch.locale import catalogue
-from mauseloch.server import protocol
+from mauseloch.server import names, protocol
 from mauseloch.server.limits import CLOSE_CODES
 
 from .helpers import HUMAN, RANDOM_BOT, create_table, join
@@ -30,8 +30,8 @@ def test_a_table_without_title_has_none_and_a_given_title_stays(client: TestClie
 
 def test_games_answer_carries_the_servers_limits(client: TestClient) -> None:
     limits = client.get("/api/games").json()["limits"]
-    assert limits["name"] == protocol.MAX_NAME and limits["title"] == protocol.MAX_TITLE
-    assert limits["message"] == protocol.MAX_MESSAGE and limits["marks"] == protocol.MAX_MARKS
+    assert limits["name"] == names.MAX_NAME and limits["title"] == names.MAX_TITLE
+    assert limits["message"] == protocol.MAX_MESSAGE and limits["marks"] == names.MAX_MARKS
     assert limits["waiting_minutes"] == 30
 
 
@@ -77,11 +77,11 @@ def test_a_names_length_counts_characters_as_people_see_them(client: TestClient)
     """A family emoji is one character (its zero-width joiners stay), a letter
     with an accent no precomposed letter has is one character too, and the limit counts them so."""
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
-    assert protocol.graphemes(f"Familie {family}") == [*"Familie ", family]
-    assert protocol.clean_name(f"Familie {family}", "x") == f"Familie {family}"  # not four people
-    assert protocol.clean_name("Le\u200dna", "x") == "Lena"  # a joiner between letters is still dropped
-    accented = "q\u0301" * protocol.MAX_NAME  # no precomposed q́: two code points, one character
-    assert protocol.clean_name(accented, "x") == accented
+    assert names.graphemes(f"Familie {family}") == [*"Familie ", family]
+    assert names.clean_name(f"Familie {family}", "x") == f"Familie {family}"  # not four people
+    assert names.clean_name("Le\u200dna", "x") == "Lena"  # a joiner between letters is still dropped
+    accented = "q\u0301" * names.MAX_NAME  # no precomposed q́: two code points, one character
+    assert names.clean_name(accented, "x") == accented
     created = client.post("/api/tables", json={"game": "mau-mau", "seats": [HUMAN, HUMAN], "name": family * 16})
     assert created.status_code == 200, created.json()  # 16 emoji of two columns each: 32 columns
     table = client.get(f"/api/tables/{created.json()['table']}").json()

@@ -410,7 +410,8 @@ def test_the_seat_cookie_opens_the_seat_and_can_be_renewed(client: TestClient) -
 
 # -- names ---------------------------------------------------------------------------------
 def test_names_are_normalised_and_bounded() -> None:
-    from mauseloch.server.protocol import MAX_NAME, ProtocolError, clean_name
+    from mauseloch.server.names import MAX_NAME, clean_name
+    from mauseloch.server.protocol import ProtocolError
 
     def code(name: str) -> str:
         with pytest.raises(ProtocolError) as err:

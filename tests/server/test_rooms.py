@@ -12,8 +12,8 @@ import msgspec
 import pytest
 from starlette.testclient import TestClient
 
+from mauseloch.server.bodies import MemberToken, Room, RoomCreated
 from mauseloch.server.limits import Limits
-from mauseloch.server.protocol import MemberToken, Room, RoomCreated
 
 from .conftest import AppFactory
 from .helpers import Player, seated

@@ -13,8 +13,8 @@ from typing import Any
 import msgspec
 import pytest
 
+from mauseloch.server.bodies import CreateTable
 from mauseloch.server.lobby import Lobby
-from mauseloch.server.protocol import CreateTable
 from mauseloch.server.storage.store import Store
 
 # tests/conftest.py: a fresh loop in its own thread (a browser test in this worker keeps a loop running)

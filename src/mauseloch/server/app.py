@@ -20,6 +20,24 @@ from mauseloch.locale import LANGS, Lang, strings_module
 from mauseloch.locale.rules import rules_html
 from mauseloch.server import logs, offline, warmup
 from mauseloch.server.answers import JSON, from_page, read_body, seat_cookie, seat_url
+from mauseloch.server.bodies import (
+    CreateTable,
+    Games,
+    Grace,
+    Joined,
+    JoinTable,
+    MyTable,
+    NewTable,
+    OpenSeat,
+    PageLimits,
+    RulesPage,
+    SeatHeld,
+    SeatLink,
+    TablesPage,
+    Uploaded,
+    decode_body,
+    error_body,
+)
 from mauseloch.server.botapi.online import OnlineBots
 from mauseloch.server.botapi.routes import routes as bot_api_routes
 from mauseloch.server.clock import GRACE_LEFT, GRACE_LOST
@@ -36,28 +54,7 @@ from mauseloch.server.limits import (
     refusal_response,
 )
 from mauseloch.server.lobby import MAX_TABLE_ID, Lobby, api_my_tables, game_clocks, web_bots, web_games
-from mauseloch.server.protocol import (
-    CreateTable,
-    ErrorCode,
-    Games,
-    Grace,
-    Joined,
-    JoinTable,
-    MyTable,
-    NewTable,
-    OpenSeat,
-    PageLimits,
-    ProtocolError,
-    RulesPage,
-    SeatHeld,
-    SeatLink,
-    TablesPage,
-    TableSummary,
-    Uploaded,
-    decode_body,
-    encode,
-    error_body,
-)
+from mauseloch.server.protocol import ErrorCode, ProtocolError, TableSummary, encode
 from mauseloch.server.push import VAPID_SUBJECT
 from mauseloch.server.push.routes import routes as push_routes
 from mauseloch.server.push.sender import Pusher

@@ -17,7 +17,8 @@ from string import Template
 from mauseloch.extras import needs
 from mauseloch.locale import Lang, t
 from mauseloch.server.answers import JSON
-from mauseloch.server.protocol import ErrorBody, ErrorCode
+from mauseloch.server.bodies import ErrorBody
+from mauseloch.server.protocol import ErrorCode
 
 with needs("web", __name__):
     from starlette.requests import HTTPConnection

@@ -11,7 +11,7 @@ from typing import Protocol, runtime_checkable
 
 from mauseloch.bots import make_bot
 from mauseloch.core.views import View
-from mauseloch.server.protocol import Hint
+from mauseloch.server.bodies import Hint
 from mauseloch.server.records import build
 from mauseloch.server.seats import standin_kind
 from mauseloch.server.storage.rows import TableRow

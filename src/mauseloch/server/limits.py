@@ -25,7 +25,8 @@ from typing import Any, Protocol
 
 from mauseloch.extras import needs
 from mauseloch.server.answers import JSON
-from mauseloch.server.protocol import ErrorBody, ErrorCode
+from mauseloch.server.bodies import ErrorBody
+from mauseloch.server.protocol import ErrorCode
 from mauseloch.server.security import HEADERS as SECURITY_HEADERS
 
 with needs("web", __name__):

@@ -19,28 +19,14 @@ import mauseloch
 from mauseloch.bots import bot_kinds
 from mauseloch.core.registry import GameInfo, game_info
 from mauseloch.extras import needs
+from mauseloch.server.bodies import ONLINE_BOT, CreateTable, GameClocks, LadderEntry, MyTable, MyTables
 from mauseloch.server.clock import DAYS_WAITING, clock_choices, default_clock, over_days
 from mauseloch.server.handle import TableHandle
 from mauseloch.server.hub import Hub, LocalHub
 from mauseloch.server.limits import CLOSE_SIGNED_OUT
 from mauseloch.server.match import family_setup, following_row
-from mauseloch.server.protocol import (
-    MAX_INVITE,
-    MAX_NAME,
-    ONLINE_BOT,
-    RESERVED_NAME,
-    CreateTable,
-    ErrorCode,
-    GameClocks,
-    LadderEntry,
-    MyTable,
-    MyTables,
-    ProtocolError,
-    TableSummary,
-    clean_name,
-    clean_title,
-    encode,
-)
+from mauseloch.server.names import MAX_NAME, RESERVED_NAME, clean_name, clean_title
+from mauseloch.server.protocol import MAX_INVITE, ErrorCode, ProtocolError, TableSummary, encode
 from mauseloch.server.records import finished_row
 from mauseloch.server.session import LIVE, Settings, TableSession
 from mauseloch.server.storage.rows import SeatRow, TableRow, now

@@ -23,7 +23,8 @@ from mauseloch.core.match import (
     standings_of,
 )
 from mauseloch.core.shapes import OptionDict
-from mauseloch.server.protocol import CreateTable, MatchState, Standing
+from mauseloch.server.bodies import CreateTable
+from mauseloch.server.protocol import MatchState, Standing
 from mauseloch.server.storage.rows import MatchEntry, SeatRow, TableRow, now
 
 

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from mauseloch.extras import needs
 from mauseloch.server.answers import JSON
-from mauseloch.server.protocol import ErrorCode, OfflineBundle, ProtocolError
+from mauseloch.server.bodies import OfflineBundle
+from mauseloch.server.protocol import ErrorCode, ProtocolError
 
 with needs("web", __name__):
     from starlette.requests import Request

@@ -25,13 +25,9 @@ import msgspec
 from mauseloch.core.registry import game_info
 from mauseloch.extras import needs
 from mauseloch.server.answers import COOKIE_AGE, JSON, from_page, read_body, seat_url
-from mauseloch.server.hints import hint
-from mauseloch.server.lobby import Lobby, hash_token
-from mauseloch.server.protocol import (
-    MAX_NAME,
+from mauseloch.server.bodies import (
     CreateTable,
     DealOf,
-    ErrorCode,
     Joined,
     MemberChanged,
     MemberHeld,
@@ -39,7 +35,6 @@ from mauseloch.server.protocol import (
     MemberLink,
     MemberRemoved,
     MemberToken,
-    ProtocolError,
     Room,
     RoomCreated,
     RoomMember,
@@ -48,9 +43,12 @@ from mauseloch.server.protocol import (
     RoomSettingsView,
     RoomTableView,
     TableHint,
-    clean_name,
     decode_body,
 )
+from mauseloch.server.hints import hint
+from mauseloch.server.lobby import Lobby, hash_token
+from mauseloch.server.names import MAX_NAME, clean_name
+from mauseloch.server.protocol import ErrorCode, ProtocolError
 from mauseloch.server.storage.rooms import MemberRow, Plan, RoomRow, RoomStore, RoomTable, Settings
 from mauseloch.server.storage.rows import now
 from mauseloch.server.tally import tally

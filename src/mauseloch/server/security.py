@@ -18,8 +18,9 @@ from urllib.parse import urlsplit
 
 from mauseloch.extras import needs
 from mauseloch.server.answers import JSON
+from mauseloch.server.bodies import ErrorBody
 from mauseloch.server.errors import error_response
-from mauseloch.server.protocol import ErrorBody, ErrorCode
+from mauseloch.server.protocol import ErrorCode
 
 with needs("web", __name__):
     from starlette.datastructures import Headers

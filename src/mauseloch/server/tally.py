@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from mauseloch.core.match import ends_after, points_by_player, seat_in_deal, standings_of
-from mauseloch.server.protocol import GameTally
+from mauseloch.server.bodies import GameTally
 
 LAST_RESULTS = 30  # results per game the room page lists
 

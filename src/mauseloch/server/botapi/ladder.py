@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mauseloch.extras import needs
-from mauseloch.server.protocol import ErrorCode, Ladder, LadderChoice, ProtocolError, RatedGame, Rival, Rung
+from mauseloch.server.bodies import Ladder, LadderChoice, RatedGame, Rival, Rung
+from mauseloch.server.protocol import ErrorCode, ProtocolError
 from mauseloch.server.storage.rows import TableRow, now
 from mauseloch.server.storage.schema import metadata, tables_t
 from mauseloch.server.storage.store import Store

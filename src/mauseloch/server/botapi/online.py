@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 
 from mauseloch.core.shapes import OptionDict
 from mauseloch.extras import needs
+from mauseloch.server.bodies import ONLINE_BOT, ChallengeState
 from mauseloch.server.botapi import ladder
 from mauseloch.server.botapi.events import BotEvent, ChallengeEvent, ChallengeInfo
 from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Refused
-from mauseloch.server.protocol import ONLINE_BOT, ChallengeState, ErrorCode, ProtocolError
+from mauseloch.server.protocol import ErrorCode, ProtocolError
 from mauseloch.server.storage.rows import SeatRow, TableRow
 from mauseloch.server.storage.schema import seats_t
 from mauseloch.server.storage.store import Store

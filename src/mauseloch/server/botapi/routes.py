@@ -18,6 +18,26 @@ import msgspec
 
 from mauseloch.extras import needs
 from mauseloch.server.answers import JSON
+from mauseloch.server.bodies import (
+    ONLINE_BOT,
+    Accepted,
+    BotsOnline,
+    BotTable,
+    Challenges,
+    ChallengeSeat,
+    CreateTable,
+    Done,
+    ErrorBody,
+    LadderEntered,
+    LadderEntry,
+    Ladders,
+    LadderSeat,
+    MoveTaken,
+    SeatChanged,
+    SeatSpec,
+    decode_body,
+    error_body,
+)
 from mauseloch.server.botapi import ladder
 from mauseloch.server.botapi.events import BotEvent, GameFinish, GameStart
 from mauseloch.server.botapi.online import Online, OnlineBots, put_seat
@@ -28,30 +48,7 @@ from mauseloch.server.hub import Connection
 from mauseloch.server.limits import Guard, Refused, refusal_response
 from mauseloch.server.lobby import Lobby, hash_token, web_bots
 from mauseloch.server.match import match_state
-from mauseloch.server.protocol import (
-    MAX_REACTION_MS,
-    ONLINE_BOT,
-    Accepted,
-    BotsOnline,
-    BotTable,
-    Challenges,
-    ChallengeSeat,
-    CreateTable,
-    Done,
-    ErrorBody,
-    ErrorCode,
-    LadderEntered,
-    LadderEntry,
-    Ladders,
-    LadderSeat,
-    MoveTaken,
-    ProtocolError,
-    SeatChanged,
-    SeatSpec,
-    decode_body,
-    encode,
-    error_body,
-)
+from mauseloch.server.protocol import MAX_REACTION_MS, ErrorCode, ProtocolError, encode
 from mauseloch.server.session import TableSession
 from mauseloch.server.storage.rows import SeatRow
 from mauseloch.server.table.commands import Reseated

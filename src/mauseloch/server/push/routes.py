@@ -16,8 +16,9 @@ import msgspec
 
 from mauseloch.extras import needs
 from mauseloch.server.answers import JSON
+from mauseloch.server.bodies import PushKey, PushSeats, decode_body
 from mauseloch.server.lobby import Lobby
-from mauseloch.server.protocol import ErrorCode, ProtocolError, PushKey, PushSeats, decode_body
+from mauseloch.server.protocol import ErrorCode, ProtocolError
 from mauseloch.server.push.store import MAX_ENDPOINT, MAX_KEY, PushStore, Subscription, endpoint_hash
 from mauseloch.server.push.vapid import public_key
 

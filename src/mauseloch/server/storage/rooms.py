@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from mauseloch.extras import needs
-from mauseloch.server.protocol import PlannedSeat, RoomChoice
+from mauseloch.server.bodies import PlannedSeat, RoomChoice
 from mauseloch.server.storage.rows import aware
 from mauseloch.server.storage.schema import (
     room_members_t,
