@@ -22,8 +22,9 @@ import math
 import time
 import weakref
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
 from typing import ClassVar, Literal
+
+import msgspec
 
 from mauseloch.core.registry import game_info
 from mauseloch.server.storage.rows import DeadlineEntry
@@ -82,8 +83,7 @@ def wall() -> float:
     return time.time()
 
 
-@dataclass(frozen=True)
-class Deadline:
+class Deadline(msgspec.Struct, frozen=True):
     """``turn``: the seat to move at ``version`` must have moved by ``due``; ``grace``: ``seat``
     counts as gone (a stand-in plays it) from ``due`` on; ``close``: a table still waiting for
     players, that everyone left, closes; ``pause``: ``seat``'s pause (or the pause everyone
@@ -105,11 +105,11 @@ class Deadline:
 
     def frozen(self, now: float) -> Deadline:
         """This deadline, held with the seconds left at ``now`` (already frozen: as it is)."""
-        return self if self.left is not None else replace(self, left=max(0.0, self.due - now))
+        return self if self.left is not None else msgspec.structs.replace(self, left=max(0.0, self.due - now))
 
     def thawed(self, now: float) -> Deadline:
         """A frozen deadline running again from ``now`` with the seconds it had left."""
-        return self if self.left is None else replace(self, due=now + self.left, left=None)
+        return self if self.left is None else msgspec.structs.replace(self, due=now + self.left, left=None)
 
     @property
     def key(self) -> tuple[str, int | None]:

@@ -252,9 +252,11 @@ def _schedule(s: TableState, out: c.Outcome) -> None:
 def _remind(s: TableState, out: c.Outcome, turn: Deadline, seconds: float) -> None:
     """Over days, the person whose clock ``turn`` is is reminded before it runs out, each
     reminder pushed at its moment (if they have not moved by then)."""
+    if not s.over_days:  # the common case first: asked after every move
+        return
     seat = s.game.to_move
     person = s.person(seat)
-    if not s.over_days or seat is None or turn.version is None or s.game.is_over or person is None or person.stand_in:
+    if seat is None or turn.version is None or s.game.is_over or person is None or person.stand_in:
         return
     start = turn.due - s.deadlines.seconds(seconds)
     for part in REMINDERS:
