@@ -11,7 +11,10 @@ Each line is read as the struct the server wrote it from: the event stream's as
 :mod:`~mauseloch.server.botapi.events` declares them, the game stream's snapshots and updates as
 :mod:`~mauseloch.server.protocol` declares them with the game's own view struct (found through the
 game's declaration), so a bot gets ``g.typed_view(seat)``'s equal. Lines of a type the client does
-not read are skipped. The HTTP bodies it sends and the answers it gets stay JSON.
+not read are skipped. A frame is read as strictly as the server's schema declares it: one this
+client cannot read (a server of another version) ends that game with a log line that says so,
+rather than a reconnection that would fail the same way. The HTTP bodies it sends and the
+answers it gets stay JSON.
 """
 
 from __future__ import annotations
@@ -229,6 +232,14 @@ class BotClient:
                 if exc.status in (401, 403, 404):
                     log.warning("table %s: %s", table, exc)
                     return
+            except msgspec.ValidationError as exc:  # reading it again would fail again: no waiting
+                log.error(
+                    "table %s: the server sent a frame this client cannot read (%s); it runs another"
+                    " version of mauseloch: install that version to play its tables",
+                    table,
+                    exc,
+                )
+                return
             except (OSError, ValueError) as exc:
                 log.warning("table %s: stream lost (%s)", table, exc)
             if self.stop.wait(backoff):
