@@ -22,7 +22,9 @@ Reported (``--json``: one JSON line last, everything else on stderr):
 - ``p99_ms``: a move's time during the roll (from the SIGTERM of the first process to the second
   one ready again), from sending it to seeing its table's version move on (its update, or the
   snapshot after a reconnect); ``p50_ms`` likewise, ``p99_ms_before`` before the roll;
-- ``drain_s``: each process's seconds from SIGTERM to its exit, ``restart_s`` to ready again.
+- ``drain_s``: each process's seconds from SIGTERM to its exit, ``restart_s`` to ready again;
+  ``exit_codes``, and ``hung_logs``: the end of the log of a process that had not ended 30 s
+  after its drain's bound, with every thread's stack (it is aborted; faulthandler writes them).
 
     PG=$(sh scripts/start-postgres.sh)
     .venv/bin/python bench/rolling.py --db "$PG" --seats 500 --json
@@ -276,8 +278,11 @@ class Process:
         cmd = [sys.executable, "-m", "mauseloch.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--db", self.db, "--redis", self.redis, "--trusted-proxy", "127.0.0.1",
                "--drain-seconds", str(self.drain_seconds), *real.NO_CAPS]  # fmt: skip
+        # faulthandler: a process that never ends is sent SIGABRT, which writes every thread's
+        # stack into its log first (where it hangs)
+        env = {**os.environ, "PYTHONFAULTHANDLER": "1"}
         with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
 
     def ready(self, limit: float = 120.0) -> None:
         give_up = time.monotonic() + limit
@@ -293,17 +298,24 @@ class Process:
                 raise SystemExit(f"server {self.n} never became ready")
             time.sleep(0.05)
 
-    def stop(self, sig: int = signal.SIGTERM) -> tuple[float, int | None]:
-        """Its seconds from the signal to its end, and its exit code."""
+    def stop(self, sig: int = signal.SIGTERM) -> tuple[float, int | None, str | None]:
+        """Its seconds from the signal to its end, its exit code, and if it did not end within its
+        drain and 30 s more: the end of its log with every thread's stack (it is then aborted)."""
         assert self.proc is not None
         began = time.monotonic()
         self.proc.send_signal(sig)
         try:
             code = self.proc.wait(self.drain_seconds + 30)
+            return time.monotonic() - began, code, None
+        except subprocess.TimeoutExpired:
+            took = time.monotonic() - began
+        self.proc.send_signal(signal.SIGABRT)  # faulthandler writes the stacks, then it ends
+        try:
+            code = self.proc.wait(10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             code = self.proc.wait()
-        return time.monotonic() - began, code
+        return took, code, self.log.read_text(errors="replace")[-6000:]
 
 
 def start_nginx(tmp: Path, ports: list[int], port: int) -> subprocess.Popen[bytes]:
@@ -352,10 +364,14 @@ def roll(args: argparse.Namespace, db: str, redis_url: str) -> dict[str, Any]:
             say(f"rolling {args.processes} processes under {tables * SEATS_PER_TABLE} seats")
             roll_from = time.time()
             drain_s, restart_s, codes = [], [], []
+            hung_logs: list[str] = []  # the logs' ends of processes that never ended
             for proc in processes:
-                took, code = proc.stop()
+                took, code, hung = proc.stop()
                 drain_s.append(took)
                 codes.append(code)
+                if hung is not None:
+                    hung_logs.append(hung)
+                    say(f"  process {proc.n} did not end {took:.0f} s after SIGTERM; the end of its log:\n{hung}")
                 began = time.monotonic()
                 proc.start()
                 proc.ready()
@@ -417,6 +433,7 @@ def roll(args: argparse.Namespace, db: str, redis_url: str) -> dict[str, Any]:
         "drain_s": drain_s,
         "restart_s": restart_s,
         "exit_codes": codes,
+        "hung_logs": hung_logs,
         "games": stats.games,
         "handed_over_lines": logs.count("took over table"),
     }

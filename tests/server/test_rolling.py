@@ -41,5 +41,7 @@ def test_a_rolling_restart_under_500_seats_loses_nothing(tmp_path: Path) -> None
     assert figures["lost"] == 0, figures["lost_moves"]
     assert figures["errors"] == 0, (figures["error_kinds"], figures["error_messages"])  # what each refusal said
     assert figures["reconnects"] > 0 and figures["clients_back"] == 1.0
-    assert figures["moves_during_roll"] > 0 and figures["exit_codes"] in ([0, 0], [-15, -15], [0, -15], [-15, 0])
+    assert figures["moves_during_roll"] > 0
+    # each process ends of itself after its drain; one that hangs leaves its threads' stacks here
+    assert figures["exit_codes"] in ([0, 0], [-15, -15], [0, -15], [-15, 0]), "\n".join(figures["hung_logs"])
     assert {"max_reconnect_s", "p99_ms"} <= figures.keys()
