@@ -20,7 +20,7 @@ COOKIE_AGE = 30 * 24 * 3600
 class JSON(Response):
     media_type = "application/json"
 
-    def render(self, content: Any) -> bytes:  # an answer's struct (protocol.py) or a record's TypedDict
+    def render(self, content: Any) -> bytes:  # an answer's struct (bodies.py) or a record's TypedDict
         return msgspec.json.encode(content)
 
 
