@@ -40,9 +40,11 @@ def create_table(
     name: str = "Anna",
     clock: str | None = None,
     public: bool = False,
+    deal: str | None = None,
 ) -> tuple[str, str]:
     """Create a table with the lobby form; ``seats[1:]`` are "human" or "bot:<kind>" (seat 0 is us).
-    Private (the form's default: joined only through the invite link) unless ``public``.
+    Private (the form's default: joined only through the invite link) unless ``public``; ``deal``:
+    a deal code (the same cards, seats and stand-ins every run), else a random deal.
 
     Returns (table id, absolute invite link) and leaves the page on the lobby's "created" panel.
     """
@@ -65,6 +67,9 @@ def create_table(
         page.select_option(f"#seat-{i}", kind)
     if clock is not None:
         page.select_option("#clock-select", clock)
+    if deal is not None:  # behind the lobby's "More options"
+        page.locator("#more-options").evaluate("(box) => { box.open = true; }")
+        page.fill("#deal-code", deal)
     page.set_checked("#public-table", public)
     page.click("#create-button")
     page.wait_for_selector("#created:not([hidden])")

@@ -15,6 +15,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import mauseloch
 
+from ..server.helpers import LONG_DEAL
 from .conftest import Server, server_fixture
 from .helpers import act, capture_sent, create_table, join_as, open_table, people, play_to_end
 
@@ -41,7 +42,9 @@ def moved_past(server: Server, table_id: str, before: int, wait: float = 5.0) ->
 
 def test_a_stand_in_plays_for_someone_who_closed_the_tab(browser: Any, fast_server: Server) -> None:
     with people(browser, fast_server, "en-US", "en-US") as (anna, ben):
-        table_id, invite = create_table(anna, "mau-mau", ["me", "human"], clock="off")
+        # one deal, so that the story is the same every run: a random one could leave Anna a last
+        # card to win with at once after Ben's move, before his stand-in plays any
+        table_id, invite = create_table(anna, "mau-mau", ["me", "human"], clock="off", deal=LONG_DEAL)
         open_table(anna)
         join_as(ben, invite, "Ben")
         anna.wait_for_selector('#seat-list li[data-seat="1"][data-presence="online"]')
